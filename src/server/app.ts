@@ -1,0 +1,77 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Database } from './db/schema.js';
+import type { Dialect } from './db/database.js';
+import { HttpError } from './http/errors.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerCatalogRoutes } from './catalog/routes.js';
+import { registerContentRoutes } from './content/routes.js';
+import { registerSeoRoutes } from './seo/routes.js';
+import { registerSpa } from './seo/spa.js';
+
+export type AppDeps = {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: Dialect;
+};
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+    disableRequestLogging: config.env === 'test',
+  });
+
+  registerSecurityHeaders(app);
+  await app.register(fastifyCookie);
+
+  // A mutating request whose Origin names another site is refused (CSRF defence in depth
+  // beside SameSite=Lax cookies).
+  app.addHook('onRequest', async (req, reply) => {
+    if (!MUTATING.has(req.method) || req.url.startsWith('/api/webhooks/')) return;
+    const origin = req.headers.origin;
+    if (!origin) return;
+    const allowed = new Set([new URL(config.publicUrl).origin]);
+    if (req.headers.host) allowed.add(`${req.protocol}://${req.headers.host}`);
+    if (!allowed.has(origin)) {
+      reply.code(403).send({ error: 'Cross-site requests are not allowed' });
+    }
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send({ error: error.message });
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Fastify's own client errors: malformed JSON, body too large, unsupported media type.
+      const message =
+        (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        error instanceof SyntaxError
+          ? 'The request body is not valid JSON'
+          : (error as Error).message;
+      return reply.code(status).send({ error: message });
+    }
+    req.log.error({ err: error, reqId: req.id }, 'unhandled error');
+    return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
+  });
+
+  app.get('/api/health', async () => ({ ok: true }));
+
+  registerCatalogRoutes(app, deps);
+  registerContentRoutes(app, deps);
+  registerSeoRoutes(app, deps);
+  await registerSpa(app, deps);
+
+  return app;
+}

@@ -1,0 +1,115 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, ProductRow, CategoryRow } from '../db/schema.js';
+import type { Category, Product, ProductListFilter, ProductPage } from '../../shared/schemas/catalog.js';
+import { parseJson } from '../lib/json.js';
+
+export function toProduct(row: ProductRow): Product {
+  const hasDims = row.length_in != null && row.width_in != null && row.height_in != null;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    priceCents: row.price_cents,
+    category: row.category_id,
+    images: parseJson<string[]>(row.images, []),
+    featured: Boolean(row.featured),
+    inventory: row.inventory,
+    createdAt: row.created_at,
+    sku: row.sku,
+    brand: row.brand,
+    stripePriceId: row.stripe_price_id,
+    weightLbs: row.weight_lbs,
+    dimensions: hasDims ? { length: row.length_in!, width: row.width_in!, height: row.height_in! } : null,
+  };
+}
+
+export function toCategory(row: CategoryRow): Category {
+  return { id: row.id, name: row.name, description: row.description, imageUrl: row.image_url };
+}
+
+/** Escapes LIKE wildcards so a search for "100%" means the text "100%". */
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The shop list: case-insensitive search on name and description, combined with the
+ * category filter, in shop order (leading "N -" number first, then price), one page at a time.
+ */
+export async function listProducts(db: Kysely<Database>, filter: ProductListFilter): Promise<ProductPage> {
+  let base = db.selectFrom('products');
+  if (filter.category) base = base.where('category_id', '=', filter.category);
+  if (filter.featured !== undefined) base = base.where('featured', '=', filter.featured ? 1 : 0);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    base = base.where((eb) =>
+      eb.or([
+        eb(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(description)`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  const [countRow, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+    base
+      .selectAll()
+      .orderBy(sql`case when sort_number is null then 1 else 0 end`)
+      .orderBy('sort_number')
+      .orderBy('price_cents')
+      .orderBy('name')
+      .limit(filter.pageSize)
+      .offset((filter.page - 1) * filter.pageSize)
+      .execute(),
+  ]);
+  const total = Number(countRow?.n ?? 0);
+  return {
+    items: rows.map(toProduct),
+    page: filter.page,
+    pageSize: filter.pageSize,
+    total,
+    totalPages: Math.max(1, Math.ceil(total / filter.pageSize)),
+  };
+}
+
+export const FEATURED_LIMIT = 4;
+
+export async function listFeaturedProducts(db: Kysely<Database>): Promise<Product[]> {
+  const rows = await db
+    .selectFrom('products')
+    .selectAll()
+    .where('featured', '=', 1)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(FEATURED_LIMIT)
+    .execute();
+  return rows.map(toProduct);
+}
+
+export async function getProduct(db: Kysely<Database>, id: string): Promise<Product | null> {
+  const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toProduct(row) : null;
+}
+
+export async function listCategories(db: Kysely<Database>): Promise<Category[]> {
+  const rows = await db.selectFrom('categories').selectAll().orderBy('sort_order').orderBy('name').execute();
+  return rows.map(toCategory);
+}
+
+export async function getCategory(db: Kysely<Database>, id: string): Promise<Category | null> {
+  const row = await db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toCategory(row) : null;
+}
+
+/** Every product id and update time, for the sitemap; bounded so a huge catalogue cannot stall it. */
+export async function listProductSitemapEntries(
+  db: Kysely<Database>,
+  limit = 45000,
+): Promise<{ id: string; updatedAt: string }[]> {
+  const rows = await db
+    .selectFrom('products')
+    .select(['id', 'updated_at'])
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
+}

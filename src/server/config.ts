@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** The one place that reads process.env. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:data/shop.db')
+    .refine((v) => /^(sqlite:|postgres(ql)?:\/\/)/.test(v), {
+      message: "must start with 'sqlite:' (e.g. sqlite:data/shop.db) or 'postgres://'",
+    }),
+  PUBLIC_URL: z.url({ message: 'must be an absolute URL such as https://shop.example.com' }).optional(),
+  ADMIN_EMAIL: z.email({ message: 'must be an e-mail address' }).optional(),
+  ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('EcoClean <no-reply@ecoclean.example>'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  UPLOAD_DIR: z.string().default('data/uploads'),
+  CLIENT_DIR: z.string().default('dist/client'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string;
+  publicUrl: string;
+  adminEmail?: string;
+  adminPassword?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  stripeSecretKey?: string;
+  stripeWebhookSecret?: string;
+  uploadDir: string;
+  clientDir: string;
+  logLevel: string;
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    stripeSecretKey: e.STRIPE_SECRET_KEY || undefined,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
+    uploadDir: e.UPLOAD_DIR,
+    clientDir: e.CLIENT_DIR,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,26 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.js';
+import * as m0001 from './migrations/0001-initial.js';
+
+/** Migrations are listed in code so they work the same from source, tests and bundles. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(),
+    // Kysely looks for its bookkeeping tables across schemas; pin them to ours.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

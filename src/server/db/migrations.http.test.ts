@@ -1,0 +1,106 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestDatabase, testDialect, type TestDb } from '../test/harness.js';
+import { openDatabase } from './database.js';
+import { migrateToLatest } from './migrate.js';
+import { seedDatabase } from './seed/seed.js';
+import { loadConfig } from '../config.js';
+import { seedCategories, seedProducts, seedSettings, seedShippingOptions } from './seed/catalog-data.js';
+import { DEMO_CUSTOMER } from './seed/demo-accounts.js';
+import { verifyPassword } from '../accounts/password.js';
+
+const TABLES = [
+  'users',
+  'sessions',
+  'products',
+  'categories',
+  'coupons',
+  'coupon_redemptions',
+  'shipping_options',
+  'orders',
+  'order_items',
+  'faqs',
+  'settings',
+  'email_templates',
+  'email_outbox',
+  'contact_messages',
+  'audit_log',
+];
+
+const dbs: TestDb[] = [];
+afterAll(async () => {
+  for (const d of dbs) await d.drop();
+});
+
+describe(`migrations and seed on ${testDialect()}`, () => {
+  it('create every table, are idempotent, and seed an empty database once', async () => {
+    const testDb = await createTestDatabase();
+    dbs.push(testDb);
+    const { db, schema, close } = openDatabase(testDb.url);
+    try {
+      expect(await migrateToLatest(db, schema)).toEqual(['0001-initial']);
+      expect(await migrateToLatest(db, schema)).toEqual([]);
+      const tables = (await db.introspection.getTables()).map((t) => t.name);
+      for (const t of TABLES) expect(tables).toContain(t);
+
+      const config = loadConfig({ NODE_ENV: 'development', DATABASE_URL: testDb.url });
+      const first = await seedDatabase(db, config);
+      expect(first.catalogue).toBe(true);
+      const count = async (table: 'products' | 'categories' | 'settings' | 'shipping_options' | 'email_templates') =>
+        Number((await db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+      expect(await count('products')).toBe(seedProducts.length);
+      expect(await count('categories')).toBe(seedCategories.length);
+      expect(await count('settings')).toBe(seedSettings.length);
+      expect(await count('shipping_options')).toBe(seedShippingOptions.length);
+      expect(await count('email_templates')).toBeGreaterThanOrEqual(6);
+
+      // The demo customer is reset at every start.
+      await db.updateTable('users').set({ loyalty_points: 1, total_points_earned: 2 }).where('email', '=', DEMO_CUSTOMER.email).execute();
+      const second = await seedDatabase(db, config);
+      expect(second.catalogue).toBe(false);
+      expect(await count('products')).toBe(seedProducts.length);
+      const customer = await db.selectFrom('users').selectAll().where('email', '=', DEMO_CUSTOMER.email).executeTakeFirstOrThrow();
+      expect(customer.loyalty_points).toBe(250);
+      expect(customer.total_points_earned).toBe(850);
+      expect(customer.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+      expect(await verifyPassword(customer.password_hash, DEMO_CUSTOMER.password)).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('keeps demo accounts out of production and creates the first admin from the environment', async () => {
+    const testDb = await createTestDatabase();
+    dbs.push(testDb);
+    const { db, schema, close } = openDatabase(testDb.url);
+    try {
+      await migrateToLatest(db, schema);
+      const config = loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: testDb.url,
+        ADMIN_EMAIL: 'owner@shop.example',
+        ADMIN_PASSWORD: 'a-long-owner-password',
+      });
+      await seedDatabase(db, config);
+      const users = await db.selectFrom('users').select(['email', 'role']).execute();
+      expect(users).toEqual([{ email: 'owner@shop.example', role: 'admin' }]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('enforces stock and money constraints in the database itself', async () => {
+    const testDb = await createTestDatabase();
+    dbs.push(testDb);
+    const { db, schema, close } = openDatabase(testDb.url);
+    try {
+      await migrateToLatest(db, schema);
+      await seedDatabase(db, loadConfig({ NODE_ENV: 'test', DATABASE_URL: testDb.url }));
+      const id = seedProducts[0]!.id;
+      await expect(db.updateTable('products').set({ inventory: -1 }).where('id', '=', id).execute()).rejects.toThrow();
+      await expect(db.updateTable('products').set({ price_cents: -5 }).where('id', '=', id).execute()).rejects.toThrow();
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,270 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Column conventions, identical on SQLite and PostgreSQL:
+ * booleans are integers 0/1, timestamps are ISO-8601 UTC text (sortable), money is integer cents,
+ * lists and nested objects are JSON text.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  full_name: string;
+  phone: string | null;
+  role: 'client' | 'admin';
+  password_hash: string;
+  email_verified: number;
+  loyalty_points: number;
+  total_points_earned: number;
+  shipping_address: string | null;
+  billing_address: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: string;
+  acting_as_user_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PasswordResetTokensTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  window_started_at: string;
+}
+
+export interface CategoriesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  image_url: string | null;
+  sort_order: number;
+  created_at: string;
+}
+
+export interface ProductsTable {
+  id: string;
+  name: string;
+  description: string;
+  price_cents: number;
+  category_id: string | null;
+  images: string;
+  featured: number;
+  inventory: number;
+  /** The leading "N -" of the name, kept so the shop order is an index scan. */
+  sort_number: number | null;
+  sku: string | null;
+  brand: string | null;
+  stripe_price_id: string | null;
+  weight_lbs: number | null;
+  length_in: number | null;
+  width_in: number | null;
+  height_in: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CouponsTable {
+  id: string;
+  code: string;
+  description: string | null;
+  discount_type: 'percentage' | 'fixed';
+  /** Percent (0-100) for percentage coupons, cents for fixed ones. */
+  discount_value: number;
+  min_order_cents: number | null;
+  max_uses: number | null;
+  current_uses: number;
+  valid_from: string;
+  valid_until: string | null;
+  is_active: number;
+  free_product_id: string | null;
+  stripe_coupon_id: string | null;
+  /** Set on personal loyalty-reward coupons. */
+  owner_user_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CouponRedemptionsTable {
+  id: string;
+  coupon_id: string;
+  user_id: string | null;
+  order_id: string;
+  device_id: string | null;
+  created_at: string;
+}
+
+export interface ShippingOptionsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  price_cents: number;
+  estimated_days: string;
+  enabled: number;
+  minimum_order_cents: number | null;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrdersTable {
+  id: string;
+  order_number: string;
+  user_id: string | null;
+  email: string | null;
+  status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled' | 'completed';
+  payment_status: 'unpaid' | 'paid' | 'failed' | 'expired' | 'refunded';
+  payment_provider: string | null;
+  payment_session_id: string | null;
+  shipping_address: string | null;
+  billing_address: string | null;
+  subtotal_cents: number;
+  discount_cents: number;
+  shipping_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  coupon_code: string | null;
+  shipping_option_id: string | null;
+  shipstation_data: string | null;
+  shipstation_tracking_number: string | null;
+  guest_token_hash: string | null;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+}
+
+export interface OrderItemsTable {
+  id: string;
+  order_id: string;
+  product_id: string;
+  product_name: string;
+  product_image: string | null;
+  sku: string | null;
+  quantity: number;
+  price_cents: number;
+  size: string;
+  color: string;
+  is_free_gift: number;
+}
+
+export interface PaymentSessionsTable {
+  id: string;
+  order_id: string;
+  provider: string;
+  status: 'open' | 'complete' | 'expired';
+  amount_cents: number;
+  url: string;
+  created_at: string;
+  expires_at: string;
+  completed_at: string | null;
+}
+
+export interface FaqsTable {
+  id: string;
+  question: string;
+  answer: string;
+  category: string | null;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EmailTemplatesTable {
+  id: string;
+  name: string;
+  subject: string;
+  html: string;
+  text: string | null;
+  variables: string;
+  built_in: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EmailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  html: string;
+  text: string | null;
+  template_id: string | null;
+  status: 'queued' | 'sending' | 'sent' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  source: string;
+  forward_status: 'stored' | 'pending' | 'forwarded' | 'failed';
+  forward_attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actor_user_id: string | null;
+  action: string;
+  target_user_id: string | null;
+  details: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  rate_limits: RateLimitsTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  coupons: CouponsTable;
+  coupon_redemptions: CouponRedemptionsTable;
+  shipping_options: ShippingOptionsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  payment_sessions: PaymentSessionsTable;
+  faqs: FaqsTable;
+  settings: SettingsTable;
+  email_templates: EmailTemplatesTable;
+  email_outbox: EmailOutboxTable;
+  contact_messages: ContactMessagesTable;
+  audit_log: AuditLogTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type NewProduct = Insertable<ProductsTable>;
+export type ProductUpdate = Updateable<ProductsTable>;
+export type CategoryRow = Selectable<CategoriesTable>;
+export type FaqRow = Selectable<FaqsTable>;
+export type { Generated };

@@ -1,0 +1,225 @@
+import type { Kysely } from 'kysely';
+import type { Database, UsersTable } from '../schema.js';
+import { leadingNumber } from '../../../shared/schemas/catalog.js';
+import { randomString, nowIso } from '../../lib/ids.js';
+import { hashPassword } from '../../accounts/password.js';
+import type {
+  SeedCategory,
+  SeedCoupon,
+  SeedFaq,
+  SeedProduct,
+  SeedShippingOption,
+} from './catalog-data.js';
+
+/**
+ * Factories shared by the seed, the HTTP tests and the browser tests: each builds a complete,
+ * valid row from a few overrides and inserts it.
+ */
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomString(4)}`;
+
+export async function createCategory(db: Kysely<Database>, o: Partial<SeedCategory> = {}): Promise<SeedCategory> {
+  const c: SeedCategory = {
+    id: o.id ?? `cat-${unique()}`,
+    name: o.name ?? 'Test Category',
+    description: o.description ?? 'A category made by a test.',
+    imageUrl: o.imageUrl ?? '/images/placeholder.svg',
+    sortOrder: o.sortOrder ?? 100,
+  };
+  await db
+    .insertInto('categories')
+    .values({
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      image_url: c.imageUrl,
+      sort_order: c.sortOrder,
+      created_at: nowIso(),
+    })
+    .execute();
+  return c;
+}
+
+export async function createProduct(
+  db: Kysely<Database>,
+  o: Partial<SeedProduct> & { createdAt?: string } = {},
+): Promise<SeedProduct> {
+  const p: SeedProduct = {
+    id: o.id ?? `prod-${unique()}`,
+    name: o.name ?? 'Test Product',
+    description: o.description ?? 'A product made by a test.',
+    priceCents: o.priceCents ?? 999,
+    categoryId: o.categoryId ?? 'cleaning-cloths',
+    images: o.images ?? ['/images/placeholder.svg'],
+    featured: o.featured ?? false,
+    inventory: o.inventory ?? 50,
+    sku: o.sku,
+    brand: o.brand,
+    weightLbs: o.weightLbs,
+    dimensions: o.dimensions,
+  };
+  const at = o.createdAt ?? nowIso();
+  await db
+    .insertInto('products')
+    .values({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      price_cents: p.priceCents,
+      category_id: p.categoryId,
+      images: JSON.stringify(p.images),
+      featured: p.featured ? 1 : 0,
+      inventory: p.inventory,
+      sort_number: leadingNumber(p.name),
+      sku: p.sku ?? null,
+      brand: p.brand ?? null,
+      stripe_price_id: null,
+      weight_lbs: p.weightLbs ?? null,
+      length_in: p.dimensions?.length ?? null,
+      width_in: p.dimensions?.width ?? null,
+      height_in: p.dimensions?.height ?? null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return p;
+}
+
+export async function createShippingOption(
+  db: Kysely<Database>,
+  o: Partial<SeedShippingOption> = {},
+): Promise<SeedShippingOption> {
+  const s: SeedShippingOption = {
+    id: o.id ?? `ship-${unique()}`,
+    name: o.name ?? 'Test Shipping',
+    description: o.description ?? '',
+    priceCents: o.priceCents ?? 599,
+    estimatedDays: o.estimatedDays ?? '5-7',
+    enabled: o.enabled ?? true,
+    minimumOrderCents: o.minimumOrderCents ?? null,
+    sortOrder: o.sortOrder ?? 100,
+  };
+  const at = nowIso();
+  await db
+    .insertInto('shipping_options')
+    .values({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      price_cents: s.priceCents,
+      estimated_days: s.estimatedDays,
+      enabled: s.enabled ? 1 : 0,
+      minimum_order_cents: s.minimumOrderCents,
+      sort_order: s.sortOrder,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return s;
+}
+
+export async function createCoupon(db: Kysely<Database>, o: Partial<SeedCoupon> = {}): Promise<SeedCoupon> {
+  const c: SeedCoupon = {
+    id: o.id ?? `coupon-${Date.now()}-${randomString(6)}`,
+    code: (o.code ?? `TEST${randomString(6)}`).toUpperCase(),
+    description: o.description ?? '',
+    discountType: o.discountType ?? 'percentage',
+    discountValue: o.discountValue ?? 10,
+    minOrderCents: o.minOrderCents ?? null,
+    maxUses: o.maxUses ?? null,
+    currentUses: o.currentUses ?? 0,
+    validFrom: o.validFrom ?? '2025-01-01T00:00:00.000Z',
+    validUntil: o.validUntil ?? null,
+    isActive: o.isActive ?? true,
+    freeProductId: o.freeProductId ?? null,
+  };
+  const at = nowIso();
+  await db
+    .insertInto('coupons')
+    .values({
+      id: c.id,
+      code: c.code,
+      description: c.description,
+      discount_type: c.discountType,
+      discount_value: c.discountValue,
+      min_order_cents: c.minOrderCents,
+      max_uses: c.maxUses,
+      current_uses: c.currentUses,
+      valid_from: c.validFrom,
+      valid_until: c.validUntil,
+      is_active: c.isActive ? 1 : 0,
+      free_product_id: c.freeProductId,
+      stripe_coupon_id: null,
+      owner_user_id: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return c;
+}
+
+export async function createFaq(db: Kysely<Database>, o: Partial<SeedFaq> = {}): Promise<SeedFaq> {
+  const f: SeedFaq = {
+    id: o.id ?? `faq-${unique()}`,
+    question: o.question ?? 'A test question?',
+    answer: o.answer ?? 'A test answer.',
+    category: o.category === undefined ? 'General' : o.category,
+    sortOrder: o.sortOrder ?? 100,
+  };
+  const at = nowIso();
+  await db
+    .insertInto('faqs')
+    .values({
+      id: f.id,
+      question: f.question,
+      answer: f.answer,
+      category: f.category,
+      sort_order: f.sortOrder,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return f;
+}
+
+export type CreateUserInput = {
+  id?: string;
+  email?: string;
+  fullName?: string;
+  password?: string;
+  role?: UsersTable['role'];
+  loyaltyPoints?: number;
+  totalPointsEarned?: number;
+  emailVerified?: boolean;
+  createdAt?: string;
+};
+
+export async function createUser(
+  db: Kysely<Database>,
+  o: CreateUserInput = {},
+): Promise<{ id: string; email: string; password: string; role: UsersTable['role'] }> {
+  const id = o.id ?? `user_${unique()}`;
+  const email = (o.email ?? `user-${unique()}@example.com`).toLowerCase();
+  const password = o.password ?? 'Test-Password-1';
+  const role = o.role ?? 'client';
+  const at = o.createdAt ?? nowIso();
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      email,
+      full_name: o.fullName ?? 'Test User',
+      phone: null,
+      role,
+      password_hash: await hashPassword(password),
+      email_verified: o.emailVerified ? 1 : 0,
+      loyalty_points: o.loyaltyPoints ?? 0,
+      total_points_earned: o.totalPointsEarned ?? 0,
+      shipping_address: null,
+      billing_address: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return { id, email, password, role };
+}

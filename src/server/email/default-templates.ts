@@ -1,0 +1,282 @@
+// Built-in e-mail templates. Rendered with Handlebars: `{{var}}` is HTML-escaped;
+// triple braces are used ONLY for `itemsList` and `trackingSection`, which the
+// server pre-renders as safe HTML (and as plain text for the text version).
+
+export type DefaultEmailTemplate = {
+  id: string;
+  name: string;
+  subject: string;
+  html: string;
+  text: string;
+  variables: string[];
+};
+
+const BRAND = 'EcoClean';
+const GREEN = '#2f7d4a';
+
+/** Wraps body HTML in a simple, table-based, inline-styled e-mail layout. */
+const layout = (preheader: string, heading: string, body: string): string =>
+  `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${heading}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#f3f6f4;">
+<div style="display:none;max-height:0;overflow:hidden;">${preheader}</div>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f6f4;">
+  <tr>
+    <td align="center" style="padding:24px 12px;">
+      <table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;background-color:#ffffff;border-radius:8px;overflow:hidden;font-family:Arial,Helvetica,sans-serif;color:#24382c;">
+        <tr>
+          <td style="background-color:${GREEN};padding:20px 32px;">
+            <span style="font-size:24px;font-weight:bold;color:#ffffff;letter-spacing:0.5px;">${BRAND}</span>
+          </td>
+        </tr>
+        <tr>
+          <td style="padding:32px;font-size:16px;line-height:1.5;">
+            <h1 style="margin:0 0 16px 0;font-size:22px;line-height:1.3;color:${GREEN};">${heading}</h1>
+${body}
+          </td>
+        </tr>
+        <tr>
+          <td style="padding:20px 32px;background-color:#f7faf8;border-top:1px solid #e3ebe6;font-size:13px;line-height:1.5;color:#5b6b61;">
+            Thank you for choosing ${BRAND}.<br>
+            Questions? Just reply to this e-mail and we will be happy to help.
+          </td>
+        </tr>
+      </table>
+    </td>
+  </tr>
+</table>
+</body>
+</html>`;
+
+const p = (html: string): string => `            <p style="margin:0 0 16px 0;">${html}</p>`;
+
+const button = (href: string, label: string): string =>
+  `            <table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 24px 0;">
+              <tr>
+                <td style="background-color:${GREEN};border-radius:6px;">
+                  <a href="${href}" style="display:inline-block;padding:12px 24px;font-size:16px;font-weight:bold;color:#ffffff;text-decoration:none;">${label}</a>
+                </td>
+              </tr>
+            </table>`;
+
+const addressBlock = (label: string): string =>
+  `            <p style="margin:0 0 4px 0;font-weight:bold;">${label}</p>
+            <p style="margin:0 0 16px 0;white-space:pre-line;">{{shippingAddress}}</p>`;
+
+const totalsRow = (label: string, value: string, bold = false): string =>
+  `              <tr>
+                <td style="padding:4px 0;${bold ? 'font-weight:bold;border-top:1px solid #e3ebe6;padding-top:8px;' : ''}">${label}</td>
+                <td align="right" style="padding:4px 0;${bold ? 'font-weight:bold;border-top:1px solid #e3ebe6;padding-top:8px;' : ''}">${value}</td>
+              </tr>`;
+
+const textFooter = `\n--\nThank you for choosing ${BRAND}.\nQuestions? Just reply to this e-mail and we will be happy to help.\n`;
+
+export const defaultEmailTemplates: DefaultEmailTemplate[] = [
+  {
+    id: 'order-confirmation',
+    name: 'Order Confirmation',
+    subject: 'Order Confirmation - #{{orderNumber}}',
+    variables: [
+      'orderNumber',
+      'customerName',
+      'itemsList',
+      'subtotal',
+      'discount',
+      'shipping',
+      'tax',
+      'total',
+      'shippingAddress',
+    ],
+    html: layout(
+      'Thank you for your order #{{orderNumber}}.',
+      'Thank you for your order!',
+      [
+        p('Hi {{customerName}},'),
+        p('We have received your order <strong>#{{orderNumber}}</strong> and are getting it ready. Here is a summary:'),
+        '            {{{itemsList}}}',
+        `            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:16px 0 24px 0;font-size:15px;">
+${totalsRow('Subtotal', '{{subtotal}}')}
+${totalsRow('Discount', '{{discount}}')}
+${totalsRow('Shipping', '{{shipping}}')}
+${totalsRow('Tax', '{{tax}}')}
+${totalsRow('Total', '{{total}}', true)}
+            </table>`,
+        addressBlock('Shipping to:'),
+        p('We will send you another e-mail as soon as your order ships.'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+Thank you for your order! We have received order #{{orderNumber}} and are getting it ready.
+
+Items:
+{{{itemsList}}}
+
+Subtotal: {{subtotal}}
+Discount: {{discount}}
+Shipping: {{shipping}}
+Tax: {{tax}}
+Total: {{total}}
+
+Shipping to:
+{{shippingAddress}}
+
+We will send you another e-mail as soon as your order ships.
+${textFooter}`,
+  },
+  {
+    id: 'order-status-update',
+    name: 'Order Status Update',
+    subject: 'Order #{{orderNumber}} is now {{status}}',
+    variables: ['orderNumber', 'customerName', 'status', 'trackingSection', 'shippingAddress'],
+    html: layout(
+      'Your order #{{orderNumber}} is now {{status}}.',
+      'Your order has been updated',
+      [
+        p('Hi {{customerName}},'),
+        p('The status of your order <strong>#{{orderNumber}}</strong> is now: <strong>{{status}}</strong>.'),
+        '            {{{trackingSection}}}',
+        addressBlock('Shipping address:'),
+        p('You can also check your order status at any time from your account.'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+The status of your order #{{orderNumber}} is now: {{status}}.
+
+{{{trackingSection}}}
+
+Shipping address:
+{{shippingAddress}}
+
+You can also check your order status at any time from your account.
+${textFooter}`,
+  },
+  {
+    id: 'shipping-notification',
+    name: 'Shipping Notification',
+    subject: 'Your order #{{orderNumber}} has shipped',
+    variables: ['orderNumber', 'customerName', 'trackingNumber', 'shippingAddress'],
+    html: layout(
+      'Good news: order #{{orderNumber}} is on its way.',
+      'Your order is on its way',
+      [
+        p('Hi {{customerName}},'),
+        p('Good news: your order <strong>#{{orderNumber}}</strong> has shipped.'),
+        `            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px 0;background-color:#eef6f1;border-radius:6px;">
+              <tr>
+                <td style="padding:16px;font-size:15px;">
+                  Tracking number:<br>
+                  <strong style="font-size:18px;letter-spacing:0.5px;">{{trackingNumber}}</strong>
+                </td>
+              </tr>
+            </table>`,
+        addressBlock('Shipping to:'),
+        p('Tracking details can take up to a day to appear on the carrier website.'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+Good news: your order #{{orderNumber}} has shipped.
+
+Tracking number: {{trackingNumber}}
+
+Shipping to:
+{{shippingAddress}}
+
+Tracking details can take up to a day to appear on the carrier website.
+${textFooter}`,
+  },
+  {
+    id: 'welcome',
+    name: 'Welcome',
+    subject: 'Welcome to EcoClean, {{customerName}}!',
+    variables: ['customerName', 'shopUrl'],
+    html: layout(
+      'Thanks for creating your EcoClean account.',
+      'Welcome to EcoClean!',
+      [
+        p('Hi {{customerName}},'),
+        p(
+          'Thanks for creating an account. You can now track your orders, save your shipping address and earn loyalty points on every purchase.',
+        ),
+        p(
+          'You earn 10 points on orders of $50 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.',
+        ),
+        button('{{shopUrl}}', 'Start shopping'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+Welcome to EcoClean! Thanks for creating an account. You can now track your orders, save your shipping address and earn loyalty points on every purchase.
+
+You earn 10 points on orders of $50 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.
+
+Start shopping: {{shopUrl}}
+${textFooter}`,
+  },
+  {
+    id: 'password-reset',
+    name: 'Password Reset',
+    subject: 'Reset your EcoClean password',
+    variables: ['customerName', 'resetUrl', 'expiresInMinutes'],
+    html: layout(
+      'Use this link to reset your password.',
+      'Reset your password',
+      [
+        p('Hi {{customerName}},'),
+        p('We received a request to reset the password for your account. Click the button below to choose a new one.'),
+        button('{{resetUrl}}', 'Reset password'),
+        p('This link expires in {{expiresInMinutes}} minutes and can only be used once.'),
+        p('If you did not ask to reset your password, you can ignore this e-mail; your password will not change.'),
+        `            <p style="margin:0;font-size:13px;color:#5b6b61;word-break:break-all;">If the button does not work, copy this link into your browser:<br>{{resetUrl}}</p>`,
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+We received a request to reset the password for your account. Open this link to choose a new one:
+
+{{resetUrl}}
+
+This link expires in {{expiresInMinutes}} minutes and can only be used once.
+
+If you did not ask to reset your password, you can ignore this e-mail; your password will not change.
+${textFooter}`,
+  },
+  {
+    id: 'loyalty-reward',
+    name: 'Loyalty Reward',
+    subject: 'You earned {{discountPercent}}% off your next order!',
+    variables: ['customerName', 'couponCode', 'discountPercent', 'expiresAt', 'points'],
+    html: layout(
+      'Your loyalty points earned you a coupon.',
+      'Thank you for being a loyal customer!',
+      [
+        p('Hi {{customerName}},'),
+        p('You have reached <strong>{{points}}</strong> loyalty points, so here is a coupon for <strong>{{discountPercent}}% off</strong> your next order.'),
+        `            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px 0;">
+              <tr>
+                <td align="center" style="padding:20px;border:2px dashed ${GREEN};border-radius:8px;background-color:#eef6f1;">
+                  <span style="display:block;font-size:13px;color:#5b6b61;margin-bottom:4px;">Your coupon code</span>
+                  <span style="font-size:26px;font-weight:bold;letter-spacing:2px;color:${GREEN};">{{couponCode}}</span>
+                </td>
+              </tr>
+            </table>`,
+        p('Enter the code at checkout. It is valid until <strong>{{expiresAt}}</strong>.'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+You have reached {{points}} loyalty points, so here is a coupon for {{discountPercent}}% off your next order.
+
+Your coupon code: {{couponCode}}
+
+Enter the code at checkout. It is valid until {{expiresAt}}.
+${textFooter}`,
+  },
+];

@@ -1,0 +1,46 @@
+import { loadConfig, ConfigError } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { seedDatabase } from './db/seed/seed.js';
+import { buildApp } from './app.js';
+import { DEMO_ADMIN, DEMO_CUSTOMER } from './db/seed/demo-accounts.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { db, dialect, schema, close } = openDatabase(config.databaseUrl);
+  const applied = await migrateToLatest(db, schema);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  const seeded = await seedDatabase(db, config);
+  if (seeded.catalogue) console.log('Seeded the catalogue, settings, FAQs and e-mail templates.');
+
+  const app = await buildApp({ config, db, dialect });
+  const shutdown = async () => {
+    await app.close();
+    await close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+
+  await app.listen({ port: config.port, host: config.host });
+  const shown = config.publicUrl;
+  console.log(`\nEcoClean shop is running at ${shown}  (database: ${dialect})`);
+  if (config.env !== 'production') {
+    console.log(`Demo sign-in:  admin ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
+    console.log(`               customer ${DEMO_CUSTOMER.email} / ${DEMO_CUSTOMER.password}\n`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness.js';
+import { seedProducts } from '../db/seed/catalog-data.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+
+function jsonLd(html: string): Array<Record<string, unknown>> {
+  return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!));
+}
+
+describe('search-engine pages written by the server', () => {
+  it('home has title, description, canonical and Organization JSON-LD, and pre-filled data', async () => {
+    const res = await get('/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('<title>EcoClean | Eco-Friendly Cleaning Products</title>');
+    expect(res.body).toMatch(/<meta name="description" content="[^"]*free shipping on orders over \$100/i);
+    expect(res.body).toContain('<link rel="canonical" href="http://shop.test/" />');
+    expect(res.body).toContain('<meta property="og:image" content="http://shop.test/og-image.png" />');
+    expect(jsonLd(res.body).map((l) => l['@type'])).toContain('Organization');
+    const data = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(res.body)![1]!);
+    expect(data.map((d: { key: unknown[] }) => d.key[0])).toEqual(['settings', 'products', 'categories']);
+  });
+
+  it('a product page has Product JSON-LD with price and availability, and breadcrumbs', async () => {
+    const product = seedProducts.find((p) => p.id === 'sweep-and-mop') ?? seedProducts[0]!;
+    const res = await get(`/products/${product.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`<title>${product.name.replace(/&/g, '&amp;')} | EcoClean</title>`);
+    expect(res.body).toContain(`<link rel="canonical" href="http://shop.test/products/${product.id}" />`);
+    const lds = jsonLd(res.body);
+    const ld = lds.find((l) => l['@type'] === 'Product') as { offers: Record<string, string>; name: string };
+    expect(ld.name).toBe(product.name);
+    expect(ld.offers.price).toBe((product.priceCents / 100).toFixed(2));
+    expect(ld.offers.priceCurrency).toBe('USD');
+    expect(ld.offers.availability).toBe('https://schema.org/InStock');
+    const crumbs = lds.find((l) => l['@type'] === 'BreadcrumbList') as { itemListElement: { name: string }[] };
+    expect(crumbs.itemListElement.map((c) => c.name)[0]).toBe('Home');
+    expect(crumbs.itemListElement.at(-1)!.name).toBe(product.name);
+  });
+
+  it('an unknown product answers 404 and is not indexed', async () => {
+    const res = await get('/products/nope');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toContain('noindex');
+    expect(res.body).toContain('Product Not Found');
+  });
+
+  it('the FAQ page carries FAQPage JSON-LD with every question', async () => {
+    const res = await get('/faq');
+    const faq = jsonLd(res.body).find((l) => l['@type'] === 'FAQPage') as { mainEntity: unknown[] };
+    const count = (await t.db.selectFrom('faqs').select(t.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n;
+    expect(faq.mainEntity).toHaveLength(Number(count));
+  });
+
+  it('cart and checkout are noindex; unknown pages answer 404', async () => {
+    for (const path of ['/cart', '/checkout']) {
+      const res = await get(path);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<meta name="robots" content="noindex, nofollow" />');
+      expect(res.headers['x-robots-tag']).toBe('noindex');
+    }
+    const missing = await get('/this/does/not/exist');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('Page Not Found');
+  });
+
+  it('escapes what it writes into the page', async () => {
+    await t.db
+      .updateTable('settings')
+      .set({ value: '</script><script>alert(1)</script>' })
+      .where('key', '=', 'homepage_hero_title')
+      .execute();
+    const res = await get('/');
+    expect(res.body).not.toContain('<script>alert(1)</script>');
+    expect(res.body).toContain('\\u003c/script\\u003e');
+  });
+
+  it('robots.txt disallows the private paths with crawl delay 1 and names the sitemap', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(res.statusCode).toBe(200);
+    for (const p of ['/admin/', '/checkout', '/cart', '/auth', '/reset-password']) {
+      expect(res.body).toContain(`Disallow: ${p}\n`);
+    }
+    expect(res.body).toContain('Crawl-delay: 1');
+    expect(res.body).toContain('Sitemap: http://shop.test/sitemap.xml');
+  });
+
+  it('sitemap.xml lists the pages with the spec priorities and every product weekly at 0.8', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/xml');
+    const priority = (loc: string) =>
+      new RegExp(`<loc>${loc.replace(/[.?]/g, '\\$&')}</loc>(?:<lastmod>[^<]+</lastmod>)?<changefreq>([a-z]+)</changefreq><priority>([0-9.]+)</priority>`).exec(res.body)?.slice(1);
+    expect(priority('http://shop.test/')?.[1]).toBe('1.0');
+    expect(priority('http://shop.test/products')?.[1]).toBe('0.9');
+    expect(priority('http://shop.test/about')?.[1]).toBe('0.8');
+    expect(priority('http://shop.test/contact')?.[1]).toBe('0.7');
+    expect(priority('http://shop.test/faq')?.[1]).toBe('0.6');
+    expect(priority(`http://shop.test/products/${seedProducts[0]!.id}`)).toEqual(['weekly', '0.8']);
+    expect(res.body.match(/<loc>http:\/\/shop\.test\/products\//g)).toHaveLength(seedProducts.length);
+  });
+
+  it('sends security headers on pages and API answers', async () => {
+    for (const url of ['/', '/api/products']) {
+      const res = await get(url);
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['strict-transport-security']).toContain('max-age=');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    }
+  });
+
+  it('refuses a mutating request from another site', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/products',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});

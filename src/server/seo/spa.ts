@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { AppDeps } from '../app.js';
+import { INITIAL_DATA_ELEMENT_ID } from '../../shared/query-keys.js';
+import { buildPageMeta, type PageMeta } from './page-meta.js';
+import { escapeHtml, jsonForScript } from './html.js';
+import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
+
+const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><!--app-head--></head><body><div id="root"><!--app-html--></div><!--app-data--></body></html>`;
+
+function loadTemplate(clientDir: string): string {
+  const built = path.resolve(clientDir, 'index.html');
+  if (fs.existsSync(built)) return fs.readFileSync(built, 'utf8');
+  return FALLBACK_TEMPLATE;
+}
+
+export function renderHead(meta: PageMeta, publicUrl: string): string {
+  const tags: string[] = [
+    `<title>${escapeHtml(meta.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
+    `<meta name="robots" content="${meta.noindex ? 'noindex, nofollow' : 'index, follow'}" />`,
+  ];
+  if (meta.canonicalPath) {
+    tags.push(`<link rel="canonical" href="${escapeHtml(publicUrl + meta.canonicalPath)}" />`);
+  }
+  const ogImage = meta.ogImage && !meta.ogImage.endsWith('.svg') ? meta.ogImage : OG_IMAGE_PATH;
+  const abs = (u: string) => (u.startsWith('http') ? u : publicUrl + u);
+  tags.push(
+    `<meta property="og:site_name" content="${SITE_NAME}" />`,
+    `<meta property="og:type" content="${meta.ogType}" />`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:image" content="${escapeHtml(abs(ogImage))}" />`,
+    `<meta property="og:image:width" content="1200" />`,
+    `<meta property="og:image:height" content="630" />`,
+    `<meta name="twitter:card" content="summary_large_image" />`,
+  );
+  if (meta.canonicalPath) tags.push(`<meta property="og:url" content="${escapeHtml(publicUrl + meta.canonicalPath)}" />`);
+  for (const ld of meta.jsonLd) {
+    tags.push(`<script type="application/ld+json">${jsonForScript(ld)}</script>`);
+  }
+  return tags.join('\n    ');
+}
+
+/**
+ * Serves the built client: hashed assets with a year's cache, public files for a day, and every
+ * other GET that wants HTML as the app shell with the page's head and first data written in.
+ */
+export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { config, db } = deps;
+  const clientDir = path.resolve(config.clientDir);
+  let template = loadTemplate(clientDir);
+  let templateLoadedAt = Date.now();
+
+  if (fs.existsSync(clientDir)) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      serve: true,
+      setHeaders(res, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else if (filePath.endsWith('.html')) {
+          res.header('Cache-Control', 'no-cache');
+        } else {
+          res.header('Cache-Control', 'public, max-age=86400');
+        }
+      },
+    });
+  }
+
+  const renderPage = async (req: FastifyRequest, reply: FastifyReply) => {
+    // In development the client may be rebuilt while the server runs.
+    if (config.env !== 'production' && Date.now() - templateLoadedAt > 2000) {
+      template = loadTemplate(clientDir);
+      templateLoadedAt = Date.now();
+    }
+    const url = new URL(req.url, 'http://localhost');
+    const query = Object.fromEntries(url.searchParams.entries());
+    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query);
+    const html = template
+      .replace('<!--app-head-->', renderHead(meta, config.publicUrl))
+      .replace(
+        '<!--app-data-->',
+        `<script id="${INITIAL_DATA_ELEMENT_ID}" type="application/json">${jsonForScript(meta.initialData)}</script>`,
+      );
+    reply
+      .code(meta.status)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Cookie');
+    if (meta.noindex) reply.header('X-Robots-Tag', 'noindex');
+    return html;
+  };
+
+  app.get('/', renderPage);
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/');
+    const isFile = /\.[a-z0-9]{2,5}$/i.test(new URL(req.url, 'http://localhost').pathname);
+    if (wantsHtml && !isFile) return renderPage(req, reply);
+    reply.code(404);
+    return { error: req.url.startsWith('/api/') ? 'Not found' : 'File not found' };
+  });
+}

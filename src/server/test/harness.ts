@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, type Dialect } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { seedDatabase } from '../db/seed/seed.js';
+import type { Database } from '../db/schema.js';
+import { buildApp } from '../app.js';
+import { randomString } from '../lib/ids.js';
+
+export type TestDb = { url: string; dialect: Dialect; drop: () => Promise<void> };
+
+/** Which engine the HTTP suite runs on: TEST_DB=postgres uses TEST_DATABASE_URL, else SQLite. */
+export function testDialect(): Dialect {
+  return process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** A fresh, empty database for one test file: a SQLite file, or a PostgreSQL schema. */
+export async function createTestDatabase(dialect: Dialect = testDialect()): Promise<TestDb> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-'));
+    return {
+      url: `sqlite:${path.join(dir, 'shop.db')}`,
+      dialect,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const schema = `t_${randomString(12)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const u = new URL(base);
+  u.searchParams.set('schema', schema);
+  return {
+    url: u.toString(),
+    dialect,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  config: Config;
+  close: () => Promise<void>;
+};
+
+export async function createTestApp(
+  options: { seed?: boolean; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const testDb = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: testDb.url,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://shop.test',
+    CLIENT_DIR: 'dist/client-absent-in-tests',
+    ...options.env,
+  });
+  const { db, schema, close } = openDatabase(testDb.url);
+  await migrateToLatest(db, schema);
+  if (options.seed !== false) await seedDatabase(db, config);
+  const app = await buildApp({ config, db, dialect: testDb.dialect });
+  await app.ready();
+  return {
+    app,
+    db,
+    dialect: testDb.dialect,
+    config,
+    close: async () => {
+      await app.close();
+      await close();
+      await testDb.drop();
+    },
+  };
+}

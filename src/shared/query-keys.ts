@@ -1,0 +1,18 @@
+import type { ProductListFilter } from './schemas/catalog.js';
+
+/**
+ * Query keys shared by the browser (TanStack Query) and the server, which
+ * pre-fills the same keys in the HTML it sends so the first paint needs no API round trip.
+ */
+export const queryKeys = {
+  settings: () => ['settings'] as const,
+  categories: () => ['categories'] as const,
+  featuredProducts: () => ['products', 'featured'] as const,
+  products: (f: Pick<ProductListFilter, 'search' | 'category' | 'page' | 'pageSize'>) =>
+    ['products', 'list', { search: f.search ?? '', category: f.category ?? '', page: f.page, pageSize: f.pageSize }] as const,
+  product: (id: string) => ['products', 'detail', id] as const,
+  faqs: () => ['faqs'] as const,
+};
+
+export type InitialQuery = { key: readonly unknown[]; data: unknown };
+export const INITIAL_DATA_ELEMENT_ID = '__INITIAL_DATA__';

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+
+export const Dimensions = z.object({
+  length: z.number().positive(),
+  width: z.number().positive(),
+  height: z.number().positive(),
+});
+export type Dimensions = z.infer<typeof Dimensions>;
+
+export const Product = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  priceCents: z.number().int(),
+  category: z.string().nullable(),
+  images: z.array(z.string()),
+  featured: z.boolean(),
+  inventory: z.number().int(),
+  createdAt: z.string(),
+  sku: z.string().nullable(),
+  brand: z.string().nullable(),
+  stripePriceId: z.string().nullable(),
+  weightLbs: z.number().nullable(),
+  dimensions: Dimensions.nullable(),
+});
+export type Product = z.infer<typeof Product>;
+
+export const Category = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+});
+export type Category = z.infer<typeof Category>;
+
+/** The accessories category is shown to shoppers as "Other" and hidden from the home tiles. */
+export const HIDDEN_HOME_CATEGORY_ID = 'accessories';
+
+const trimmedOptional = z
+  .string()
+  .trim()
+  .max(100, 'Search text cannot exceed 100 characters')
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+export const ProductListQuery = z
+  .object({
+    search: trimmedOptional,
+    category: z
+      .string()
+      .trim()
+      .max(50, 'Category cannot exceed 50 characters')
+      .regex(/^[a-z0-9-]*$/, 'Category can only contain lowercase letters, numbers, and hyphens')
+      .optional()
+      .transform((v) => (v === '' || v === 'all' ? undefined : v)),
+    featured: z
+      .enum(['true', 'false'], { message: "featured must be 'true' or 'false'" })
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true')),
+    page: z.coerce
+      .number({ message: 'page must be a number' })
+      .int('page must be a whole number')
+      .min(1, 'page must be at least 1')
+      .max(100000, 'page cannot exceed 100000')
+      .default(1),
+    pageSize: z.coerce
+      .number({ message: 'pageSize must be a number' })
+      .int('pageSize must be a whole number')
+      .min(1, 'pageSize must be at least 1')
+      .max(100, 'pageSize cannot exceed 100')
+      .default(24),
+  })
+  .strict();
+export type ProductListQuery = z.input<typeof ProductListQuery>;
+export type ProductListFilter = z.output<typeof ProductListQuery>;
+
+export const ProductPage = z.object({
+  items: z.array(Product),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type ProductPage = z.infer<typeof ProductPage>;
+
+export const ProductIdParam = z.object({
+  id: z
+    .string()
+    .min(1, 'Product id is required')
+    .max(100, 'Product id cannot exceed 100 characters'),
+});
+
+export const Faq = z.object({
+  id: z.string(),
+  question: z.string(),
+  answer: z.string(),
+  category: z.string().nullable(),
+});
+export type Faq = z.infer<typeof Faq>;
+
+/** Settings keys that anybody may read; secrets (ShipStation keys, workflow endpoint) never leave the server. */
+export const PUBLIC_SETTING_KEYS = [
+  'contact_email',
+  'contact_phone',
+  'contact_hours',
+  'social_media_facebook',
+  'social_media_youtube',
+  'hero_video_url',
+  'homepage_hero_title',
+  'homepage_hero_subtitle',
+  'homepage_hero_description',
+  'homepage_hero_image',
+  'homepage_about_title',
+  'homepage_about_description',
+  'homepage_about_image',
+  'about_title',
+  'about_hero_image',
+  'about_mission_title',
+  'about_mission_content',
+  'about_mission_quote',
+  'about_history_title',
+  'about_history_content',
+  'about_values_title',
+  'about_values_content',
+  'about_commitment_title',
+  'about_commitment_content',
+] as const;
+export type PublicSettingKey = (typeof PUBLIC_SETTING_KEYS)[number];
+export const PublicSettings = z.record(z.string(), z.string());
+export type PublicSettings = Record<PublicSettingKey, string>;
+
+/** A leading "N - " in a product name sets its place in the shop list. */
+export function leadingNumber(name: string): number | null {
+  const m = /^\s*(\d+)\s*-/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Shop order: products whose name starts with "N -" come first by N ascending,
+ * the rest after them; ties by price ascending, then name.
+ */
+export function compareShopOrder(
+  a: { name: string; priceCents: number },
+  b: { name: string; priceCents: number },
+): number {
+  const na = leadingNumber(a.name);
+  const nb = leadingNumber(b.name);
+  if (na !== nb) {
+    if (na === null) return 1;
+    if (nb === null) return -1;
+    return na - nb;
+  }
+  if (a.priceCents !== b.priceCents) return a.priceCents - b.priceCents;
+  return a.name.localeCompare(b.name);
+}
+
+/** Case-insensitive match of the search text on name or description. */
+export function matchesSearch(p: { name: string; description: string }, search: string | undefined): boolean {
+  if (!search) return true;
+  const q = search.toLowerCase();
+  return p.name.toLowerCase().includes(q) || p.description.toLowerCase().includes(q);
+}
