@@ -10,6 +10,9 @@ import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerContentRoutes } from './content/routes.js';
 import { registerSeoRoutes } from './seo/routes.js';
 import { registerSpa } from './seo/spa.js';
+import { registerAdminGuard, registerSessionLoader } from './http/auth.js';
+import { registerAccountRoutes } from './accounts/routes.js';
+import { registerEmailRoutes } from './email/routes.js';
 
 export type AppDeps = {
   config: Config;
@@ -66,8 +69,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
 
+  registerSessionLoader(app, deps.db);
+  registerAdminGuard(app);
+
   app.get('/api/health', async () => ({ ok: true }));
 
+  registerAccountRoutes(app, deps);
+  registerEmailRoutes(app, deps);
   registerCatalogRoutes(app, deps);
   registerContentRoutes(app, deps);
   registerSeoRoutes(app, deps);

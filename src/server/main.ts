@@ -4,6 +4,10 @@ import { migrateToLatest } from './db/migrate.js';
 import { seedDatabase } from './db/seed/seed.js';
 import { buildApp } from './app.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from './db/seed/demo-accounts.js';
+import { smtpTransport, startDeliveryWorker } from './email/delivery.js';
+import { startOutboxLogger } from './email/dev-log.js';
+import { deleteExpiredSessions } from './accounts/sessions.js';
+import { pruneRateLimits } from './http/rate-limit.js';
 
 async function main(): Promise<void> {
   let config;
@@ -23,7 +27,22 @@ async function main(): Promise<void> {
   if (seeded.catalogue) console.log('Seeded the catalogue, settings, FAQs and e-mail templates.');
 
   const app = await buildApp({ config, db, dialect });
+
+  const worker = config.smtpUrl
+    ? startDeliveryWorker(db, smtpTransport(config.smtpUrl), config.mailFrom, app.log)
+    : null;
+  const outboxLog =
+    !config.smtpUrl && config.env !== 'production' ? startOutboxLogger(db, (line) => console.log(line)) : null;
+  const housekeeping = setInterval(() => {
+    deleteExpiredSessions(db).catch((err) => app.log.error({ err }, 'session cleanup failed'));
+    pruneRateLimits(db).catch((err) => app.log.error({ err }, 'rate-limit cleanup failed'));
+  }, 3_600_000);
+  housekeeping.unref();
+
   const shutdown = async () => {
+    clearInterval(housekeeping);
+    outboxLog?.stop();
+    await worker?.stop();
     await app.close();
     await close();
     process.exit(0);

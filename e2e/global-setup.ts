@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+// @ts-expect-error plain ESM helper shared with npm start
+import { ensureClientBuild } from '../scripts/ensure-build.mjs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dataDir: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Starts the real server (built client, fresh SQLite database) for the browser journeys. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensureClientBuild();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'shop.db')}`,
+      UPLOAD_DIR: path.join(dataDir, 'uploads'),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited early:\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`Server did not start in time:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  project.provide('baseUrl', baseUrl);
+  project.provide('dataDir', dataDir);
+
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

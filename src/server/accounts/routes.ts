@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  PasswordResetConfirmInput,
+  PasswordResetRequestInput,
+  ResetTokenInput,
+  SignInInput,
+  SignUpInput,
+  type SessionResponse,
+} from '../../shared/schemas/auth.js';
+import type { AppDeps } from '../app.js';
+import { parseInput } from '../http/errors.js';
+import { clearSessionCookie, setSessionCookie } from '../http/auth.js';
+import { deleteSession } from './sessions.js';
+import { toSessionUser } from './users.js';
+import { checkResetToken, confirmPasswordReset, requestPasswordReset, signIn, signUp } from './service.js';
+
+function sessionResponse(req: FastifyRequest): SessionResponse {
+  return {
+    user: req.session ? toSessionUser(req.session.user) : null,
+    impersonatorEmail: req.session?.impersonator?.email ?? null,
+  };
+}
+
+export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, config } = deps;
+
+  app.get('/api/session', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return sessionResponse(req);
+  });
+
+  app.post('/api/auth/sign-up', async (req, reply) => {
+    const input = parseInput(SignUpInput, req.body);
+    const grant = await signUp(db, input, { ip: req.ip, publicUrl: config.publicUrl });
+    setSessionCookie(reply, config, grant.token);
+    reply.code(201).header('Cache-Control', 'no-store');
+    return { user: toSessionUser(grant.user), impersonatorEmail: null } satisfies SessionResponse;
+  });
+
+  app.post('/api/auth/sign-in', async (req, reply) => {
+    const input = parseInput(SignInInput, req.body);
+    // A new sign-in replaces whatever session this browser had.
+    if (req.session) await deleteSession(db, req.session.tokenHash);
+    const grant = await signIn(db, input, { ip: req.ip });
+    setSessionCookie(reply, config, grant.token);
+    reply.header('Cache-Control', 'no-store');
+    return { user: toSessionUser(grant.user), impersonatorEmail: null } satisfies SessionResponse;
+  });
+
+  app.post('/api/auth/sign-out', async (req, reply) => {
+    if (req.session) await deleteSession(db, req.session.tokenHash);
+    clearSessionCookie(reply, config);
+    return { ok: true };
+  });
+
+  app.post('/api/auth/password-reset', async (req) => {
+    const input = parseInput(PasswordResetRequestInput, req.body);
+    if (!input.website) {
+      await requestPasswordReset(db, input.email, { ip: req.ip, publicUrl: config.publicUrl });
+    }
+    return { ok: true };
+  });
+
+  app.post('/api/auth/password-reset/validate', async (req) => {
+    const { token } = parseInput(ResetTokenInput, req.body);
+    const { email } = await checkResetToken(db, token);
+    return { valid: true, email };
+  });
+
+  app.post('/api/auth/password-reset/confirm', async (req, reply) => {
+    const input = parseInput(PasswordResetConfirmInput, req.body);
+    await confirmPasswordReset(db, input);
+    clearSessionCookie(reply, config);
+    return { ok: true };
+  });
+}

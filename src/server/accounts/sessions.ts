@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../db/schema.js';
+import { nowIso } from '../lib/ids.js';
+import { hashToken, newToken } from './tokens.js';
+
+export const SESSION_COOKIE = 'sid';
+export const SESSION_TTL_MS = 24 * 3_600_000;
+
+export type LoadedSession = {
+  tokenHash: string;
+  /** The user every request acts as: the impersonated customer while an admin impersonates. */
+  user: UserRow;
+  /** The signed-in admin while impersonating, else null. */
+  impersonator: UserRow | null;
+  expiresAt: string;
+};
+
+export async function createSession(db: Kysely<Database>, userId: string): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken();
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      acting_as_user_id: null,
+      created_at: nowIso(),
+      expires_at: expiresAt.toISOString(),
+    })
+    .execute();
+  // Sessions of this user that have run out are of no use to anybody.
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('expires_at', '<=', nowIso()).execute();
+  return { token, expiresAt };
+}
+
+/** The session named by a cookie token, or null when it is unknown or expired (an expired one is deleted). */
+export async function loadSession(db: Kysely<Database>, token: string): Promise<LoadedSession | null> {
+  if (!token || token.length > 100) return null;
+  const tokenHash = hashToken(token);
+  const session = await db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (!session) return null;
+  if (session.expires_at <= nowIso()) {
+    await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    return null;
+  }
+  const ids = [session.user_id, ...(session.acting_as_user_id ? [session.acting_as_user_id] : [])];
+  const users = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  const owner = users.find((u) => u.id === session.user_id);
+  if (!owner) return null;
+  const actingAs = session.acting_as_user_id ? users.find((u) => u.id === session.acting_as_user_id) : undefined;
+  // Impersonation only holds while the session's owner is still an admin.
+  if (actingAs && owner.role === 'admin') {
+    return { tokenHash, user: actingAs, impersonator: owner, expiresAt: session.expires_at };
+  }
+  return { tokenHash, user: owner, impersonator: null, expiresAt: session.expires_at };
+}
+
+export async function deleteSession(db: Kysely<Database>, tokenHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export async function deleteUserSessions(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+export async function deleteExpiredSessions(db: Kysely<Database>): Promise<number> {
+  const r = await db.deleteFrom('sessions').where('expires_at', '<=', nowIso()).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -1,0 +1,125 @@
+import nodemailer from 'nodemailer';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { nowIso } from '../lib/ids.js';
+
+export type MailMessage = { from: string; to: string; subject: string; html: string; text: string | null };
+export type MailTransport = { send: (m: MailMessage) => Promise<void>; verify: () => Promise<void>; close: () => void };
+
+export function smtpTransport(smtpUrl: string): MailTransport {
+  const t = nodemailer.createTransport(smtpUrl);
+  return {
+    send: async (m) => {
+      await t.sendMail({ from: m.from, to: m.to, subject: m.subject, html: m.html, text: m.text ?? undefined });
+    },
+    verify: async () => {
+      await t.verify();
+    },
+    close: () => t.close(),
+  };
+}
+
+export const MAX_ATTEMPTS = 10;
+/** Retry after 30 s, 1 min, 2 min, … capped at an hour. */
+export function backoffMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}
+/** A row left 'sending' this long (the process died mid-send) goes back to the queue. */
+const STALE_SENDING_MS = 10 * 60_000;
+
+/**
+ * Sends the due rows of the outbox. Each row is claimed with a conditional update, so several
+ * processes can run this at once and a row is sent by one of them only.
+ */
+export async function deliverDueEmails(
+  db: Kysely<Database>,
+  transport: MailTransport,
+  from: string,
+  { batch = 20, now = () => new Date() }: { batch?: number; now?: () => Date } = {},
+): Promise<{ sent: number; failed: number }> {
+  const at = now();
+  await db
+    .updateTable('email_outbox')
+    .set({ status: 'queued', updated_at: at.toISOString() })
+    .where('status', '=', 'sending')
+    .where('updated_at', '<', new Date(at.getTime() - STALE_SENDING_MS).toISOString())
+    .execute();
+
+  const due = await db
+    .selectFrom('email_outbox')
+    .select(['id'])
+    .where('status', '=', 'queued')
+    .where('next_attempt_at', '<=', at.toISOString())
+    .orderBy('next_attempt_at')
+    .limit(batch)
+    .execute();
+
+  let sent = 0;
+  let failed = 0;
+  for (const { id } of due) {
+    const claimed = await db
+      .updateTable('email_outbox')
+      .set({ status: 'sending', updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    const row = await db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    try {
+      await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text });
+      await db
+        .updateTable('email_outbox')
+        .set({ status: 'sent', attempts: row.attempts + 1, last_error: null, sent_at: nowIso(), updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
+      sent++;
+    } catch (err) {
+      const attempts = row.attempts + 1;
+      const message = err instanceof Error ? err.message : String(err);
+      await db
+        .updateTable('email_outbox')
+        .set({
+          status: attempts >= MAX_ATTEMPTS ? 'failed' : 'queued',
+          attempts,
+          last_error: message.slice(0, 500),
+          next_attempt_at: new Date(now().getTime() + backoffMs(attempts)).toISOString(),
+          updated_at: nowIso(),
+        })
+        .where('id', '=', id)
+        .execute();
+      failed++;
+    }
+  }
+  return { sent, failed };
+}
+
+/** Polls the outbox while the server runs. */
+export function startDeliveryWorker(
+  db: Kysely<Database>,
+  transport: MailTransport,
+  from: string,
+  log: { error: (obj: unknown, msg: string) => void },
+  intervalMs = 5000,
+): { stop: () => Promise<void>; runNow: () => Promise<void> } {
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return running;
+    running = deliverDueEmails(db, transport, from)
+      .then(() => undefined)
+      .catch((err) => log.error({ err }, 'e-mail delivery failed'))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    runNow: tick,
+    stop: async () => {
+      clearInterval(timer);
+      if (running) await running;
+      transport.close();
+    },
+  };
+}

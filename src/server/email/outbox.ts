@@ -1,0 +1,106 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { parseJson } from '../lib/json.js';
+import { renderTemplate } from './render.js';
+
+export type QueueEmailInput = {
+  to: string;
+  templateId: string;
+  /** Variables for the HTML body (escaped when rendered). */
+  variables: Record<string, unknown>;
+  /** Plain-text variants where they differ (pre-rendered lists, for instance). */
+  textVariables?: Record<string, unknown>;
+};
+
+export type QueuedEmail = { id: string; to: string; subject: string; text: string };
+
+export class UnknownTemplateError extends Error {}
+
+/**
+ * Renders a stored template and writes the e-mail to the outbox. Nothing is sent here: the
+ * delivery worker sends queued rows, so an e-mail queued inside a transaction exists exactly
+ * when the change that caused it does.
+ */
+export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): Promise<QueuedEmail> {
+  const template = await db
+    .selectFrom('email_templates')
+    .select(['subject', 'html', 'text'])
+    .where('id', '=', input.templateId)
+    .executeTakeFirst();
+  if (!template) throw new UnknownTemplateError(`E-mail template '${input.templateId}' does not exist`);
+  const rendered = renderTemplate(template, input.variables, { ...input.variables, ...input.textVariables });
+  const at = nowIso();
+  const id = newId('mail');
+  await db
+    .insertInto('email_outbox')
+    .values({
+      id,
+      to_address: input.to,
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      template_id: input.templateId,
+      status: 'queued',
+      attempts: 0,
+      last_error: null,
+      next_attempt_at: at,
+      created_at: at,
+      updated_at: at,
+      sent_at: null,
+    })
+    .execute();
+  return { id, to: input.to, subject: rendered.subject, text: rendered.text };
+}
+
+export type OutboxEntry = {
+  id: string;
+  to: string;
+  subject: string;
+  templateId: string | null;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  nextAttemptAt: string;
+};
+
+export async function listOutbox(
+  db: Kysely<Database>,
+  { page, pageSize }: { page: number; pageSize: number },
+): Promise<{ items: OutboxEntry[]; page: number; pageSize: number; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('email_outbox')
+      .select(['id', 'to_address', 'subject', 'template_id', 'status', 'attempts', 'last_error', 'created_at', 'sent_at', 'next_attempt_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    db.selectFrom('email_outbox').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      to: r.to_address,
+      subject: r.subject,
+      templateId: r.template_id,
+      status: r.status,
+      attempts: r.attempts,
+      lastError: r.last_error,
+      createdAt: r.created_at,
+      sentAt: r.sent_at,
+      nextAttemptAt: r.next_attempt_at,
+    })),
+    page,
+    pageSize,
+    total: Number(count?.n ?? 0),
+  };
+}
+
+export async function getTemplateVariables(db: Kysely<Database>, id: string): Promise<string[]> {
+  const row = await db.selectFrom('email_templates').select('variables').where('id', '=', id).executeTakeFirst();
+  return parseJson<string[]>(row?.variables, []);
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
+/** A tiny cookie-keeping client over app.inject, like a browser talking to the server. */
+export class TestClient {
+  cookies = new Map<string, string>();
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly ip = '10.0.0.1',
+  ) {}
+
+  async request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await this.app.inject({
+      method: method as 'GET',
+      url,
+      remoteAddress: this.ip,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = c.value === '' || c.maxAge === 0 || (c.expires && c.expires.getTime() <= Date.now());
+      if (expired) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return res;
+  }
+  get(url: string, headers?: Record<string, string>) {
+    return this.request('GET', url, undefined, headers);
+  }
+  post(url: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request('POST', url, body, headers);
+  }
+  async signIn(email: string, password: string): Promise<LightMyRequestResponse> {
+    return this.post('/api/auth/sign-in', { email, password, elapsedMs: 5000 });
+  }
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+/** Texts of spec section 8 (Auth) and 5, kept in one place for the UI, the server and the tests. */
+export const AUTH_MESSAGES = {
+  requiredFields: 'Please fill in all required fields',
+  passwordMin: 'Password must be at least 8 characters long',
+  passwordLower: 'Password must contain at least one lowercase letter',
+  passwordUpper: 'Password must contain at least one uppercase letter',
+  passwordNumber: 'Password must contain at least one number',
+  fillAllFields: 'Please fill in all fields',
+  passwordsMismatch: 'Passwords do not match',
+  invalidCredentials: 'Invalid email or password',
+  userExists: 'User already exists with this email',
+  tryAgain: 'Please try again',
+  invalidEmail: 'Please enter a valid email address',
+  resetEmailRequiredAuth: 'Please enter your email address.',
+  resetEmailRequiredPage: 'Please enter your email address',
+  missingToken: 'Invalid or missing reset token',
+  invalidTokenFormat: 'Invalid token format',
+  tokenExpired: 'Token has expired',
+  userNotFound: 'User not found',
+  invalidOrExpiredToken: 'Invalid or expired reset token',
+  authRequired: 'Authentication required',
+  accessDenied: 'Access denied',
+  tooManyAttempts: 'Too many attempts. Please wait 15 minutes and try again.',
+} as const;
+
+/** The time a person needs at least, from the form appearing to submitting it. */
+export const FORM_MIN_FILL_MS = 1000;
+export const PASSWORD_MIN_LENGTH = 8;
+
+const email = z
+  .string({ message: AUTH_MESSAGES.requiredFields })
+  .trim()
+  .toLowerCase()
+  .min(1, AUTH_MESSAGES.requiredFields)
+  .max(254, 'Email cannot exceed 254 characters')
+  .pipe(z.email({ message: AUTH_MESSAGES.invalidEmail }));
+
+/** Bot guards sent by the forms: time since the form appeared, and a decoy field people never see. */
+const botGuard = {
+  elapsedMs: z.number({ message: AUTH_MESSAGES.tryAgain }).int().min(0).max(86_400_000).optional(),
+  website: z.string().max(200).optional(),
+};
+
+export const SignUpInput = z
+  .object({
+    fullName: z
+      .string({ message: AUTH_MESSAGES.requiredFields })
+      .trim()
+      .min(1, AUTH_MESSAGES.requiredFields)
+      .max(100, 'Full name cannot exceed 100 characters'),
+    email,
+    password: z
+      .string({ message: AUTH_MESSAGES.requiredFields })
+      .min(1, AUTH_MESSAGES.requiredFields)
+      .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordMin)
+      .max(200, 'Password cannot exceed 200 characters'),
+    ...botGuard,
+  })
+  .strict();
+export type SignUpInput = z.infer<typeof SignUpInput>;
+
+export const SignInInput = z
+  .object({
+    email,
+    password: z.string({ message: AUTH_MESSAGES.requiredFields }).min(1, AUTH_MESSAGES.requiredFields).max(200),
+    ...botGuard,
+  })
+  .strict();
+export type SignInInput = z.infer<typeof SignInInput>;
+
+export const PasswordResetRequestInput = z
+  .object({
+    email: z
+      .string({ message: AUTH_MESSAGES.resetEmailRequiredPage })
+      .trim()
+      .toLowerCase()
+      .min(1, AUTH_MESSAGES.resetEmailRequiredPage)
+      .max(254)
+      .pipe(z.email({ message: AUTH_MESSAGES.invalidEmail })),
+    website: z.string().max(200).optional(),
+  })
+  .strict();
+export type PasswordResetRequestInput = z.infer<typeof PasswordResetRequestInput>;
+
+/** The rules of a new password (spec section 5), in the order their messages are shown. */
+export function newPasswordProblem(password: string, confirm: string): string | null {
+  if (!password || !confirm) return AUTH_MESSAGES.fillAllFields;
+  if (password.length < PASSWORD_MIN_LENGTH) return AUTH_MESSAGES.passwordMin;
+  if (!/[a-z]/.test(password)) return AUTH_MESSAGES.passwordLower;
+  if (!/[A-Z]/.test(password)) return AUTH_MESSAGES.passwordUpper;
+  if (!/[0-9]/.test(password)) return AUTH_MESSAGES.passwordNumber;
+  if (password !== confirm) return AUTH_MESSAGES.passwordsMismatch;
+  return null;
+}
+
+export const ResetTokenInput = z
+  .object({ token: z.string({ message: AUTH_MESSAGES.missingToken }).min(1, AUTH_MESSAGES.missingToken).max(200) })
+  .strict();
+
+export const PasswordResetConfirmInput = z
+  .object({
+    token: z.string({ message: AUTH_MESSAGES.missingToken }).min(1, AUTH_MESSAGES.missingToken).max(200),
+    password: z.string().max(200, 'Password cannot exceed 200 characters'),
+    confirmPassword: z.string().max(200, 'Password cannot exceed 200 characters'),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const problem = newPasswordProblem(v.password, v.confirmPassword);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [] });
+  });
+export type PasswordResetConfirmInput = z.infer<typeof PasswordResetConfirmInput>;
+
+export const Address = z.object({
+  name: z.string().max(100),
+  address: z.string().max(200),
+  city: z.string().max(100),
+  state: z.string().max(50),
+  zip: z.string().max(20),
+  country: z.string().max(2).default('US'),
+});
+export type Address = z.infer<typeof Address>;
+
+export const SessionUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  fullName: z.string(),
+  phone: z.string().nullable(),
+  role: z.enum(['client', 'admin']),
+  emailVerified: z.boolean(),
+  loyaltyPoints: z.number().int(),
+  totalPointsEarned: z.number().int(),
+  createdAt: z.string(),
+  shippingAddress: Address.nullable(),
+  billingAddress: Address.nullable(),
+});
+export type SessionUser = z.infer<typeof SessionUser>;
+
+export const SessionResponse = z.object({
+  user: SessionUser.nullable(),
+  /** Set while an admin acts as another user: the admin's own e-mail, for the banner. */
+  impersonatorEmail: z.string().nullable(),
+});
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+export const ResetTokenStatus = z.object({ valid: z.literal(true), email: z.string() });
