@@ -26,7 +26,7 @@ export default tseslint.config(
   {
     // Only config.ts reads the environment.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/server/config.ts', 'src/server/test/**'],
+    ignores: ['src/server/config.ts', 'src/server/test/**', 'src/**/*.test.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/server/config.ts' }],
     },

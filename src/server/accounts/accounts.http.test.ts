@@ -28,7 +28,7 @@ const signUpBody = (o: Record<string, unknown> = {}) => ({
 const outboxFor = (to: string) =>
   t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).orderBy('created_at').execute();
 
-describe(`sign-up (${t?.dialect ?? process.env.TEST_DB ?? 'sqlite'})`, () => {
+describe(`sign-up (${process.env.TEST_DB ?? 'sqlite'})`, () => {
   it('creates an unverified client with 0 points, signs in, and queues the welcome e-mail', async () => {
     const c = new TestClient(t.app);
     const body = signUpBody({ email: '  New.Person@Example.com ' });

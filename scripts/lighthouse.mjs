@@ -1,0 +1,67 @@
+// `npm run lighthouse`: Lighthouse (mobile) in the system Chromium against a fresh server.
+// Prints the four scores per page and fails when one is below its budget.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { ensureClientBuild } from './ensure-build.mjs';
+
+const BUDGET = {
+  performance: Number(process.env.LH_MIN_PERFORMANCE ?? 90),
+  accessibility: Number(process.env.LH_MIN_ACCESSIBILITY ?? 100),
+  'best-practices': Number(process.env.LH_MIN_BEST_PRACTICES ?? 100),
+  seo: Number(process.env.LH_MIN_SEO ?? 100),
+};
+const PAGES = (process.env.LH_PAGES ?? '/,/products,/products/sweep-and-mop,/faq,/about,/contact').split(',');
+const NOINDEX = new Set(['/cart', '/checkout']);
+
+ensureClientBuild();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-lh-'));
+const port = 3900 + Math.floor(Math.random() * 90);
+const base = `http://localhost:${port}`;
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATABASE_URL: `sqlite:${dataDir}/shop.db`, LOG_LEVEL: 'warn' },
+  stdio: 'inherit',
+});
+for (let i = 0; i < 100; i++) {
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch {}
+  await new Promise((r) => setTimeout(r, 200));
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const rows = [];
+let failed = false;
+try {
+  for (const p of PAGES) {
+    const result = await lighthouse(`${base}${p}`, { port: chrome.port, output: 'json', logLevel: 'error' });
+    const cats = result.lhr.categories;
+    const scores = Object.fromEntries(Object.keys(BUDGET).map((k) => [k, Math.round((cats[k]?.score ?? 0) * 100)]));
+    const misses = Object.entries(BUDGET).filter(([k, min]) => !(k === 'seo' && NOINDEX.has(p)) && scores[k] < min);
+    if (misses.length) {
+      failed = true;
+      for (const [k] of misses) {
+        const audits = Object.values(result.lhr.audits).filter(
+          (a) => a.score !== null && a.score < 1 && cats[k].auditRefs.some((r) => r.id === a.id && r.weight > 0),
+        );
+        console.log(`  ${p} ${k}: ${audits.map((a) => `${a.id} (${a.displayValue ?? a.score})`).join(', ')}`);
+      }
+    }
+    const m = result.lhr.audits;
+    rows.push({ page: p, ...scores, fcp: m['first-contentful-paint'].displayValue, lcp: m['largest-contentful-paint'].displayValue, tbt: m['total-blocking-time'].displayValue, cls: m['cumulative-layout-shift'].displayValue });
+  }
+} finally {
+  await chrome.kill();
+  server.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+console.table(rows);
+fs.mkdirSync('test-results', { recursive: true });
+fs.writeFileSync('test-results/lighthouse.json', JSON.stringify(rows, null, 2));
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,66 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const product = { id: 'p1', name: '1 - Cloth', priceCents: 1299, images: ['/a.jpg'] };
+
+function memoryStorage(): Storage {
+  const data = new Map<string, string>();
+  return {
+    get length() {
+      return data.size;
+    },
+    clear: () => data.clear(),
+    getItem: (k) => data.get(k) ?? null,
+    key: (i) => [...data.keys()][i] ?? null,
+    removeItem: (k) => void data.delete(k),
+    setItem: (k, v) => void data.set(k, v),
+  };
+}
+
+async function freshStore() {
+  vi.resetModules();
+  return import('./cart-store.js');
+}
+
+describe('cart store', () => {
+  beforeEach(() => {
+    const storage = memoryStorage();
+    vi.stubGlobal('window', { localStorage: storage, addEventListener: () => {}, removeEventListener: () => {} });
+  });
+
+  it('merges the same product, size and colour and caps at inventory', async () => {
+    const { addToCart, getCart } = await freshStore();
+    expect(addToCart({ product, quantity: 2, inventory: 5 })).toBe(2);
+    expect(addToCart({ product, quantity: 10, inventory: 5 })).toBe(3);
+    expect(addToCart({ product, quantity: 1, inventory: 5 })).toBe(0);
+    const cart = getCart();
+    expect(cart.items).toHaveLength(1);
+    expect(cart.items[0]).toMatchObject({ quantity: 5, size: 'One Size', color: 'Default' });
+    expect(cart.itemCount).toBe(5);
+    expect(cart.totalCents).toBe(5 * 1299);
+  });
+
+  it('keeps quantities between 1 and inventory, removes and clears', async () => {
+    const { addToCart, setCartQuantity, removeFromCart, clearCart, getCart } = await freshStore();
+    addToCart({ product, quantity: 1, inventory: 5 });
+    const key = { productId: 'p1', size: 'One Size', color: 'Default' };
+    setCartQuantity(key, 0, 5);
+    expect(getCart().items[0]?.quantity).toBe(1);
+    setCartQuantity(key, 9, 5);
+    expect(getCart().items[0]?.quantity).toBe(5);
+    removeFromCart(key);
+    expect(getCart().items).toHaveLength(0);
+    addToCart({ product, quantity: 1, inventory: 5 });
+    clearCart();
+    expect(getCart()).toMatchObject({ items: [], itemCount: 0, totalCents: 0, appliedCouponCode: null });
+  });
+
+  it('persists under the "cart" key and ignores corrupt storage', async () => {
+    const { addToCart } = await freshStore();
+    addToCart({ product, quantity: 2, inventory: 5 });
+    const saved = JSON.parse(window.localStorage.getItem('cart') ?? '{}') as { items: unknown[] };
+    expect(saved.items).toHaveLength(1);
+    window.localStorage.setItem('cart', '{"items":[{"nope":1}]}');
+    const again = await freshStore();
+    expect(again.getCart().items).toHaveLength(0);
+  });
+});

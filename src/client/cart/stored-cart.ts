@@ -1,0 +1,61 @@
+/** Cart lines use these when a product has no size or colour choice (spec section 3). */
+export const DEFAULT_CART_SIZE = 'One Size';
+export const DEFAULT_CART_COLOR = 'Default';
+
+export type CartProduct = { id: string; name: string; priceCents: number; images: string[] };
+export type CartLine = { product: CartProduct; quantity: number; size: string; color: string };
+
+/** The cart as kept in the browser under localStorage key `cart`; itemCount and total are derived. */
+export type StoredCart = {
+  items: CartLine[];
+  appliedCouponCode: string | null;
+  appliedCouponDiscountCents: number;
+  couponError: string | null;
+  freeProduct: { id: string; name: string } | null;
+};
+
+export const EMPTY_CART: StoredCart = {
+  items: [],
+  appliedCouponCode: null,
+  appliedCouponDiscountCents: 0,
+  couponError: null,
+  freeProduct: null,
+};
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+const strOrNull = (v: unknown) => v === null || isStr(v);
+
+function isCartLine(v: unknown): v is CartLine {
+  if (!isObj(v) || !isObj(v.product)) return false;
+  const p = v.product;
+  return (
+    isStr(p.id) &&
+    isStr(p.name) &&
+    isInt(p.priceCents) &&
+    Array.isArray(p.images) &&
+    p.images.every(isStr) &&
+    isInt(v.quantity) &&
+    v.quantity >= 1 &&
+    isStr(v.size) &&
+    isStr(v.color)
+  );
+}
+
+/**
+ * Checks what another tab, an older version of the shop or a curious user left in localStorage.
+ * Hand-written rather than zod so the header's cart badge does not pull zod into the first load.
+ */
+export function isStoredCart(v: unknown): v is StoredCart {
+  if (!isObj(v)) return false;
+  const free = v.freeProduct;
+  return (
+    Array.isArray(v.items) &&
+    v.items.every(isCartLine) &&
+    strOrNull(v.appliedCouponCode) &&
+    isInt(v.appliedCouponDiscountCents) &&
+    strOrNull(v.couponError) &&
+    (free === null || (isObj(free) && isStr(free.id) && isStr(free.name)))
+  );
+}

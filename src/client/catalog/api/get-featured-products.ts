@@ -1,0 +1,27 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryKeys } from '../../../shared/query-keys.js';
+import { apiRequest } from '../../lib/api-client.js';
+import type { FeaturedProductsResponse } from '../../lib/response-schemas.js';
+
+/** Home shows at most this many featured products. */
+export const FEATURED_PRODUCTS_LIMIT = 4;
+
+export function getFeaturedProducts(signal?: AbortSignal): Promise<FeaturedProductsResponse> {
+  return apiRequest('/api/products/featured', (s) => s.FeaturedProductsResponse, { signal });
+}
+
+export function getFeaturedProductsQueryOptions() {
+  return queryOptions({
+    queryKey: queryKeys.featuredProducts(),
+    queryFn: ({ signal }) => getFeaturedProducts(signal),
+    retry: 1,
+    retryDelay: 1000,
+  });
+}
+
+export function useFeaturedProducts() {
+  return useQuery({
+    ...getFeaturedProductsQueryOptions(),
+    select: (res) => res.items.slice(0, FEATURED_PRODUCTS_LIMIT),
+  });
+}

@@ -1,0 +1,77 @@
+import { Link } from 'react-router';
+import { formatCents } from '../../../shared/money.js';
+import type { Product } from '../../../shared/schemas/catalog.js';
+import { useAddToCart } from '../../cart/use-add-to-cart.js';
+import { paths } from '../../lib/paths.js';
+import { Button } from '../../ui/button.js';
+import { CartIcon } from '../../ui/icons.js';
+import { ProductImage } from '../../ui/product-image.js';
+import { LowStockBadge } from './stock-badge.js';
+
+type ProductCardProps = {
+  product: Product;
+  headingLevel?: 'h2' | 'h3';
+  /** Cards in the first visible row load their image at once; `priority` marks the LCP candidate. */
+  eager?: boolean;
+  priority?: boolean;
+};
+
+export function ProductCard({ product, headingLevel = 'h2', eager = false, priority = false }: ProductCardProps) {
+  const addToCart = useAddToCart();
+  const Heading = headingLevel;
+  const outOfStock = product.inventory <= 0;
+  return (
+    <article className="group relative flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md">
+      <div className="relative">
+        <ProductImage
+          src={product.images[0]}
+          alt={product.name}
+          width={400}
+          height={400}
+          eager={eager}
+          priority={priority}
+          className="aspect-square w-full object-cover"
+        />
+        <LowStockBadge inventory={product.inventory} className="absolute left-3 top-3" />
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <Heading className="text-base font-semibold leading-snug text-stone-900">
+          {/* The ::after overlay makes the whole card a click target while keeping a single link. */}
+          <Link
+            to={paths.product(product.id)}
+            className="after:absolute after:inset-0 after:content-[''] hover:text-brand-700 focus-visible:outline-none focus-visible:after:rounded-xl focus-visible:after:ring-2 focus-visible:after:ring-brand-600"
+          >
+            {product.name}
+          </Link>
+        </Heading>
+        <p className="text-lg font-bold text-brand-700">{formatCents(product.priceCents)}</p>
+        <div className="mt-auto pt-2">
+          <Button
+            className="relative z-10 w-full"
+            disabled={outOfStock}
+            onClick={() => addToCart(product, 1)}
+          >
+            <CartIcon size={18} />
+            {outOfStock ? 'Out of stock' : 'Add to Cart'}
+            <span className="sr-only">: {product.name}</span>
+          </Button>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function ProductCardSkeleton() {
+  return (
+    <div aria-hidden="true" className="overflow-hidden rounded-xl border border-stone-200 bg-white">
+      <div className="aspect-square w-full animate-pulse bg-stone-200 motion-reduce:animate-none" />
+      <div className="space-y-3 p-4">
+        <div className="h-4 w-3/4 animate-pulse rounded bg-stone-200 motion-reduce:animate-none" />
+        <div className="h-5 w-1/3 animate-pulse rounded bg-stone-200 motion-reduce:animate-none" />
+        <div className="h-10 w-full animate-pulse rounded bg-stone-200 motion-reduce:animate-none" />
+      </div>
+    </div>
+  );
+}
+
+export const productGridClasses = 'grid grid-cols-2 gap-3 sm:gap-6 md:grid-cols-3 lg:grid-cols-4';

@@ -1,0 +1,184 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { formatCents } from '../../shared/money.js';
+import type { Product } from '../../shared/schemas/catalog.js';
+import { useAddToCart } from '../cart/use-add-to-cart.js';
+import { paths } from '../lib/paths.js';
+import { paragraphs, truncate } from '../lib/text.js';
+import { META_DESCRIPTION_MAX, pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { Alert } from '../ui/alert.js';
+import { Breadcrumb, type BreadcrumbItem } from '../ui/breadcrumb.js';
+import { Button, buttonClasses } from '../ui/button.js';
+import { Container } from '../ui/container.js';
+import { ArrowLeftIcon, CartIcon } from '../ui/icons.js';
+import { ProductImage } from '../ui/product-image.js';
+import { QuantityStepper } from '../ui/quantity-stepper.js';
+import { Skeleton } from '../ui/skeleton.js';
+import { useCategories } from './api/get-categories.js';
+import { isNotFound, useProduct } from './api/get-product.js';
+import { LowStockBadge } from './components/stock-badge.js';
+import { SHOP_LOAD_ERROR } from './shop-page.js';
+
+export function ProductPage() {
+  const { id = '' } = useParams();
+  const { data: product, isPending, isError, error } = useProduct(id);
+
+  if (isPending) return <ProductSkeleton />;
+  if (isError) {
+    return isNotFound(error) ? <ProductNotFound /> : <ProductLoadError />;
+  }
+  // Keyed by id so the quantity resets when moving to another product.
+  return <ProductDetail key={product.id} product={product} />;
+}
+
+function ProductDetail({ product }: { product: Product }) {
+  const navigate = useNavigate();
+  const addToCart = useAddToCart();
+  const { data: categories } = useCategories();
+  const [quantity, setQuantity] = useState(1);
+  const inStock = product.inventory > 0;
+  const category = categories?.find((c) => c.id === product.category);
+
+  useDocumentMeta({
+    title: pageTitle(product.name),
+    description: truncate(`${product.description} ${formatCents(product.priceCents)}.`, META_DESCRIPTION_MAX),
+    canonicalPath: paths.product(product.id),
+  });
+
+  const crumbs: BreadcrumbItem[] = [{ label: 'Home', to: paths.home }, { label: 'Shop', to: paths.products }];
+  if (category) crumbs.push({ label: category.name, to: paths.productsInCategory(category.id) });
+  crumbs.push({ label: product.name });
+
+  const goBack = () => {
+    // React Router records the history index; 0 means this page opened the tab.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) void navigate(-1);
+    else void navigate(paths.products);
+  };
+
+  return (
+    <Container className="py-8">
+      <Breadcrumb items={crumbs} />
+      <div className="grid gap-8 md:grid-cols-2 md:gap-12">
+        <div className="relative">
+          <ProductImage
+            src={product.images[0]}
+            alt={product.name}
+            width={800}
+            height={800}
+            priority
+            className="aspect-square w-full rounded-2xl border border-stone-200 object-cover"
+          />
+        </div>
+
+        <div className="flex flex-col gap-5">
+          <div className="space-y-2">
+            <h1 className="text-2xl font-bold leading-tight text-stone-900 sm:text-3xl">{product.name}</h1>
+            <p className="text-2xl font-bold text-brand-700">{formatCents(product.priceCents)}</p>
+          </div>
+
+          <div className="flex flex-wrap items-center gap-3">
+            <p className={`text-sm font-medium ${inStock ? 'text-brand-700' : 'text-red-700'}`}>
+              {inStock ? `In stock (${product.inventory} available)` : 'Out of stock'}
+            </p>
+            <LowStockBadge inventory={product.inventory} />
+          </div>
+
+          <div className="space-y-3 leading-relaxed text-stone-700">
+            {paragraphs(product.description).map((p, i) => (
+              <p key={i}>{p}</p>
+            ))}
+          </div>
+
+          {inStock && (
+            <div className="flex items-center gap-3">
+              <span className="text-sm font-medium text-stone-800" aria-hidden="true">
+                Quantity
+              </span>
+              <QuantityStepper value={quantity} max={product.inventory} onChange={setQuantity} />
+            </div>
+          )}
+
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <Button size="lg" className="sm:flex-1" disabled={!inStock} onClick={() => addToCart(product, quantity)}>
+              <CartIcon size={20} />
+              Add to Cart
+            </Button>
+            <Link to={paths.products} className={buttonClasses('outline', 'lg', 'sm:flex-1')}>
+              Continue Shopping
+            </Link>
+          </div>
+          <div>
+            <Button variant="ghost" onClick={goBack}>
+              <ArrowLeftIcon size={18} />
+              Back
+            </Button>
+          </div>
+
+          {(product.sku || product.brand) && (
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 border-t border-stone-200 pt-4 text-sm">
+              {product.brand && (
+                <>
+                  <dt className="font-medium text-stone-800">Brand</dt>
+                  <dd className="text-stone-700">{product.brand}</dd>
+                </>
+              )}
+              {product.sku && (
+                <>
+                  <dt className="font-medium text-stone-800">SKU</dt>
+                  <dd className="text-stone-700">{product.sku}</dd>
+                </>
+              )}
+            </dl>
+          )}
+        </div>
+      </div>
+    </Container>
+  );
+}
+
+function ProductNotFound() {
+  useDocumentMeta({ title: pageTitle('Product Not Found'), description: 'This product could not be found.', noindex: true });
+  return (
+    <Container className="flex flex-col items-center gap-4 py-20 text-center">
+      <h1 className="text-3xl font-bold text-stone-900">Product Not Found</h1>
+      <Link to={paths.products} className={buttonClasses('primary', 'lg')}>
+        Return to Shop
+      </Link>
+    </Container>
+  );
+}
+
+function ProductLoadError() {
+  useDocumentMeta({ title: pageTitle('Shop'), noindex: true });
+  return (
+    <Container className="py-8">
+      <h1 className="sr-only">Product</h1>
+      <Alert
+        variant="destructive"
+        title={SHOP_LOAD_ERROR}
+        action={
+          <Button variant="outline" onClick={() => window.location.reload()}>
+            Retry
+          </Button>
+        }
+      />
+    </Container>
+  );
+}
+
+function ProductSkeleton() {
+  return (
+    <Container className="py-8">
+      <div role="status" aria-label="Loading product" className="grid gap-8 md:grid-cols-2 md:gap-12">
+        <Skeleton className="aspect-square w-full rounded-2xl" />
+        <div className="space-y-4">
+          <Skeleton className="h-9 w-3/4" />
+          <Skeleton className="h-8 w-1/4" />
+          <Skeleton className="h-24 w-full" />
+          <Skeleton className="h-12 w-full" />
+        </div>
+      </div>
+    </Container>
+  );
+}

@@ -1,0 +1,106 @@
+import { useCallback } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { paths } from '../lib/paths.js';
+import { truncate } from '../lib/text.js';
+import { META_DESCRIPTION_MAX, pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { Alert } from '../ui/alert.js';
+import { Breadcrumb } from '../ui/breadcrumb.js';
+import { Button } from '../ui/button.js';
+import { Container } from '../ui/container.js';
+import { useCategories } from './api/get-categories.js';
+import { productsFilterFromSearchParams, useProducts } from './api/get-products.js';
+import { CategoryTabs } from './components/category-tabs.js';
+import { Pagination } from './components/pagination.js';
+import { ProductCard, ProductCardSkeleton, productGridClasses } from './components/product-card.js';
+import { SearchBox } from './components/search-box.js';
+
+export const SHOP_LOAD_ERROR = "We couldn't load the product data. Please try again.";
+
+type ShopLinkInput = { search?: string | undefined; category?: string | undefined; page?: number };
+
+function shopHref({ search, category, page }: ShopLinkInput): string {
+  const params = new URLSearchParams();
+  if (search) params.set('search', search);
+  if (category) params.set('category', category);
+  if (page && page > 1) params.set('page', String(page));
+  const qs = params.toString();
+  return qs ? `${paths.products}?${qs}` : paths.products;
+}
+
+export function ShopPage() {
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const filter = productsFilterFromSearchParams(searchParams);
+  const { search, category } = filter;
+
+  const { data: categories } = useCategories();
+  const { data, isPending, isError, isPlaceholderData } = useProducts(filter);
+  const activeCategory = categories?.find((c) => c.id === category);
+
+  useDocumentMeta({
+    title: pageTitle(activeCategory ? `${activeCategory.name} | Shop` : 'Shop All Products'),
+    description: activeCategory?.description
+      ? truncate(activeCategory.description, META_DESCRIPTION_MAX)
+      : 'Shop reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner from EcoClean.',
+    canonicalPath: activeCategory ? paths.productsInCategory(activeCategory.id) : paths.products,
+    // Search results are not pages of their own for crawlers.
+    noindex: Boolean(search),
+  });
+
+  const onSearch = useCallback(
+    (text: string) => navigate(shopHref({ search: text, category }), { replace: true }),
+    [navigate, category],
+  );
+
+  return (
+    <Container className="py-8">
+      <Breadcrumb items={[{ label: 'Home', to: paths.home }, { label: 'Shop' }]} />
+      <h1 className="mb-6 text-3xl font-bold text-stone-900">Shop All Products</h1>
+
+      <div className="mb-6 space-y-4">
+        <SearchBox value={search ?? ''} onSearch={onSearch} />
+        {categories && (
+          <CategoryTabs categories={categories} active={category} hrefFor={(id) => shopHref({ search, category: id })} />
+        )}
+      </div>
+
+      {isError ? (
+        <Alert
+          variant="destructive"
+          title={SHOP_LOAD_ERROR}
+          action={
+            <Button variant="outline" onClick={() => window.location.reload()}>
+              Retry
+            </Button>
+          }
+        />
+      ) : isPending ? (
+        <div className={productGridClasses} aria-busy="true">
+          {Array.from({ length: 8 }, (_, i) => (
+            <ProductCardSkeleton key={i} />
+          ))}
+        </div>
+      ) : data.items.length === 0 ? (
+        <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">
+          <h2 className="text-xl font-semibold text-stone-900">No products found</h2>
+          <Button variant="outline" onClick={() => navigate(paths.products)}>
+            Clear Filters
+          </Button>
+        </div>
+      ) : (
+        <>
+          <div className={`${productGridClasses} transition-opacity ${isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={isPlaceholderData}>
+            {data.items.map((p, i) => (
+              <ProductCard key={p.id} product={p} eager={i < 4} priority={i === 0} />
+            ))}
+          </div>
+          <Pagination
+            page={data.page}
+            totalPages={data.totalPages}
+            hrefFor={(n) => shopHref({ search, category, page: n })}
+          />
+        </>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,20 @@
+import { paths } from '../lib/paths.js';
+import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { Breadcrumb } from '../ui/breadcrumb.js';
+import { Container } from '../ui/container.js';
+import { TermsContent } from './components/legal-content.js';
+
+export default function TermsPage() {
+  useDocumentMeta({
+    title: pageTitle('Terms of Service'),
+    description: 'The terms that apply when you use the EcoClean shop and buy our products.',
+    canonicalPath: paths.terms,
+  });
+  return (
+    <Container narrow className="py-8">
+      <Breadcrumb items={[{ label: 'Home', to: paths.home }, { label: 'Terms of Service' }]} />
+      <h1 className="mb-6 text-3xl font-bold text-stone-900">Terms of Service</h1>
+      <TermsContent level={2} />
+    </Container>
+  );
+}

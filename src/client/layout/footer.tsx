@@ -1,0 +1,106 @@
+import { useCallback, useState } from 'react';
+import { Link } from 'react-router';
+import { useSettings } from '../content/api/get-settings.js';
+import { PrivacyContent, TermsContent } from '../content/components/legal-content.js';
+import { SocialLinks } from '../content/components/social-links.js';
+import { paths } from '../lib/paths.js';
+import { Dialog } from '../ui/dialog.js';
+import { LeafIcon, LockIcon } from '../ui/icons.js';
+
+const CATEGORY_SHORTCUTS = [
+  { id: 'cleaning-cloths', label: 'Cleaning Cloths' },
+  { id: 'mops', label: 'Mops' },
+  { id: 'cleaners', label: 'Cleaners' },
+] as const;
+
+const COMPANY_LINKS = [
+  { to: paths.about, label: 'About' },
+  { to: paths.contact, label: 'Contact' },
+  { to: paths.faq, label: 'FAQ' },
+] as const;
+
+const linkCls =
+  'rounded text-stone-300 hover:text-white hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
+
+type LegalDialog = 'privacy' | 'terms' | null;
+
+export function Footer() {
+  const { data: settings } = useSettings();
+  const [dialog, setDialog] = useState<LegalDialog>(null);
+  const close = useCallback(() => setDialog(null), []);
+  const year = new Date().getFullYear();
+
+  return (
+    <footer className="mt-16 bg-stone-900 text-stone-200">
+      <div className="mx-auto grid max-w-7xl grid-cols-2 gap-8 px-4 py-12 sm:grid-cols-3 sm:px-6 lg:grid-cols-4 lg:px-8">
+        <div className="col-span-2 space-y-4 sm:col-span-3 lg:col-span-1">
+          <Link to={paths.home} className="inline-flex items-center gap-2 rounded text-xl font-bold text-white focus-visible:outline-2 focus-visible:outline-white">
+            <LeafIcon size={26} className="text-brand-300" />
+            <span>EcoClean</span>
+          </Link>
+          <p className="text-sm text-stone-300">Eco-friendly cleaning products for a cleaner home and a healthier planet.</p>
+          <SocialLinks settings={settings} tone="dark" />
+        </div>
+
+        <div>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Shop</h2>
+          <ul className="space-y-2 text-sm">
+            {CATEGORY_SHORTCUTS.map((c) => (
+              <li key={c.id}>
+                <Link to={paths.productsInCategory(c.id)} className={linkCls}>
+                  {c.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+
+        <div>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Company</h2>
+          <ul className="space-y-2 text-sm">
+            {COMPANY_LINKS.map((l) => (
+              <li key={l.to}>
+                <Link to={l.to} className={linkCls}>
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+
+        <div>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Legal</h2>
+          <ul className="space-y-2 text-sm">
+            <li>
+              <button type="button" className={linkCls} onClick={() => setDialog('privacy')}>
+                Privacy Policy
+              </button>
+            </li>
+            <li>
+              <button type="button" className={linkCls} onClick={() => setDialog('terms')}>
+                Terms of Service
+              </button>
+            </li>
+          </ul>
+        </div>
+      </div>
+
+      <div className="border-t border-stone-700">
+        <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-6 text-sm text-stone-300 sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
+          <p className="flex items-center gap-2">
+            <LockIcon size={16} />
+            Payments are securely processed by Stripe.
+          </p>
+          <p>© {year} EcoClean. All rights reserved.</p>
+        </div>
+      </div>
+
+      <Dialog open={dialog === 'privacy'} onClose={close} title="Privacy Policy">
+        <PrivacyContent level={3} />
+      </Dialog>
+      <Dialog open={dialog === 'terms'} onClose={close} title="Terms of Service">
+        <TermsContent level={3} />
+      </Dialog>
+    </footer>
+  );
+}

@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { useCart } from '../cart/cart-store.js';
+import { paths } from '../lib/paths.js';
+import { CartIcon, CloseIcon, LeafIcon, MenuIcon, UserIcon } from '../ui/icons.js';
+
+const NAV_ITEMS = [
+  { to: paths.home, label: 'Home', end: true },
+  { to: paths.products, label: 'Shop', end: false },
+  { to: paths.about, label: 'About', end: false },
+  { to: paths.contact, label: 'Contact', end: false },
+  { to: paths.faq, label: 'FAQ', end: false },
+] as const;
+
+const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
+
+function cartLabel(count: number): string {
+  return `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;
+}
+
+export function Header() {
+  const { itemCount } = useCart();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Close the mobile menu whenever the route changes (derived during render, no effect needed).
+  const locationKey = `${location.pathname}${location.search}`;
+  const [menuLocation, setMenuLocation] = useState(locationKey);
+  if (menuLocation !== locationKey) {
+    setMenuLocation(locationKey);
+    setMenuOpen(false);
+  }
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-stone-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Link to={paths.home} className={`flex items-center gap-2 rounded text-xl font-bold text-brand-700 ${focusRing}`}>
+          <LeafIcon size={28} className="text-brand-600" />
+          <span>EcoClean</span>
+        </Link>
+
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.end}
+                  className={({ isActive }) =>
+                    `rounded-md px-3 py-2 text-sm font-medium ${focusRing} ${
+                      isActive ? 'bg-brand-50 text-brand-800' : 'text-stone-700 hover:bg-stone-100 hover:text-stone-900'
+                    }`
+                  }
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div className="flex items-center gap-1">
+          <Link to={paths.auth} aria-label="Sign in" className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}>
+            <UserIcon size={22} />
+          </Link>
+          <Link
+            to={paths.cart}
+            aria-label={cartLabel(itemCount)}
+            className={`relative rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}
+          >
+            <CartIcon size={22} />
+            {itemCount > 0 && (
+              <span
+                aria-hidden="true"
+                className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-brand-600 px-1 text-xs font-semibold text-white"
+              >
+                {itemCount > 99 ? '99+' : itemCount}
+              </span>
+            )}
+          </Link>
+          <button
+            type="button"
+            className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 md:hidden ${focusRing}`}
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? <CloseIcon size={22} /> : <MenuIcon size={22} />}
+          </button>
+        </div>
+      </div>
+
+      <div id="mobile-menu" hidden={!menuOpen} className="border-t border-stone-200 bg-white md:hidden">
+        <nav aria-label="Mobile">
+          <ul className="flex flex-col px-4 py-2">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.end}
+                  onClick={() => setMenuOpen(false)}
+                  className={({ isActive }) =>
+                    `block rounded-md px-3 py-3 text-base font-medium ${focusRing} ${
+                      isActive ? 'bg-brand-50 text-brand-800' : 'text-stone-800 hover:bg-stone-100'
+                    }`
+                  }
+                >
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+    </header>
+  );
+}

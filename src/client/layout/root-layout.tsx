@@ -1,0 +1,29 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { Spinner } from '../ui/spinner.js';
+import { Toaster } from '../ui/toast.js';
+import { Footer } from './footer.js';
+import { Header } from './header.js';
+import { ScrollToTop } from './scroll-to-top.js';
+
+export function RootLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-brand-600 px-4 py-2 text-white focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+      >
+        Skip to content
+      </a>
+      <ScrollToTop />
+      <Header />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Suspense fallback={<Spinner className="min-h-[50vh]" />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <Toaster />
+    </div>
+  );
+}

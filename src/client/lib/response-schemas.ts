@@ -1,0 +1,25 @@
+/**
+ * Every API response schema the storefront parses. This module is loaded lazily (see
+ * load-response-schemas.ts) because zod is ~25 KB gzipped and the first paint does not need it:
+ * the server already embedded the page's data in the HTML.
+ */
+import './zod-config.js';
+import { z } from 'zod';
+import { Category, Faq, Product, ProductPage, PublicSettings } from '../../shared/schemas/catalog.js';
+
+export const FeaturedProductsResponse = z.object({ items: z.array(Product) });
+export type FeaturedProductsResponse = z.infer<typeof FeaturedProductsResponse>;
+
+export const ProductResponse = z.object({ product: Product });
+export type ProductResponse = z.infer<typeof ProductResponse>;
+
+export const CategoriesResponse = z.object({ items: z.array(Category) });
+export type CategoriesResponse = z.infer<typeof CategoriesResponse>;
+
+export const SettingsResponse = z.object({ settings: PublicSettings });
+export type SettingsResponse = z.infer<typeof SettingsResponse>;
+
+export const FaqsResponse = z.object({ items: z.array(Faq) });
+export type FaqsResponse = z.infer<typeof FaqsResponse>;
+
+export { ProductPage };

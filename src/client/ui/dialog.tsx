@@ -1,0 +1,75 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { CloseIcon } from './icons.js';
+
+type DialogProps = {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+};
+
+/**
+ * Modal built on the native <dialog>: showModal() gives us the focus trap, Escape handling and
+ * inert background for free; we only return focus to whatever opened it.
+ */
+export function Dialog({ open, onClose, title, children }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const returnFocusTo = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      returnFocusTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      dialog.showModal();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const handleClose = () => {
+      returnFocusTo.current?.focus();
+      onClose();
+    };
+    dialog.addEventListener('close', handleClose);
+    return () => dialog.removeEventListener('close', handleClose);
+  }, [onClose]);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      className="m-auto max-h-[85vh] w-[calc(100%-2rem)] max-w-2xl rounded-xl bg-white p-0 text-stone-900 shadow-xl backdrop:bg-black/50"
+      onClick={(e) => {
+        // A click on the backdrop lands on the <dialog> element itself.
+        if (e.target === e.currentTarget) ref.current?.close();
+      }}
+    >
+      {open && (
+        <div className="flex max-h-[85vh] flex-col">
+          <div className="flex items-center justify-between gap-4 border-b border-stone-200 px-6 py-4">
+            <h2 id={titleId} className="text-xl font-semibold">
+              {title}
+            </h2>
+            <button
+              type="button"
+              onClick={() => ref.current?.close()}
+              aria-label="Close"
+              className="rounded-md p-2 text-stone-700 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600"
+            >
+              <CloseIcon size={20} />
+            </button>
+          </div>
+          {/* Focusable so keyboard users can scroll long text that has no links in it. */}
+          <div tabIndex={0} className="overflow-y-auto px-6 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600">
+            {children}
+          </div>
+        </div>
+      )}
+    </dialog>
+  );
+}
