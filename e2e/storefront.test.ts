@@ -56,6 +56,10 @@ describe('storefront journeys', () => {
     expect(stored.items[0].product.id).toBe('sweep-and-mop');
     expect(stored.items[0].quantity).toBe(2);
 
+    // The stored cart survives a reload of a server-rendered page.
+    await page.reload();
+    await page.getByRole('link', { name: 'Cart, 2 items' }).waitFor();
+
     await page.getByRole('button', { name: 'Back' }).click();
     await page.waitForURL(/\/products\?category=mops/);
     expect(errors).toEqual([]);
@@ -135,6 +139,11 @@ describe('storefront journeys', () => {
     const ld = await page.locator('script[type="application/ld+json"]').allTextContents();
     expect(ld.some((s) => s.includes('"@type":"Product"'))).toBe(true);
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toMatch(/\/products\/sweep-and-mop$/);
+    // The page itself is rendered by the server: readable with scripts off.
+    expect(await page.locator('main h1').textContent()).toBe('Sweep & Mop Tool');
+    expect(await page.locator('main').textContent()).toContain('$49.99');
+    await page.goto('/');
+    expect(await page.locator('main').textContent()).toContain('Featured Products');
     await context.close();
   });
 

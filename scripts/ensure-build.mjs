@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import zlib from 'node:zlib';
 
 const SOURCES = ['src/client', 'src/shared', 'public', 'vite.config.ts', 'package.json'];
 
@@ -20,10 +21,32 @@ export function ensureClientBuild({ force = false } = {}) {
   const newest = Math.max(...SOURCES.map(newestMtime));
   if (!force && built > newest) return false;
   console.log('Building the client…');
-  const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  if (r.status !== 0) {
-    console.error('Client build failed');
-    process.exit(r.status ?? 1);
+  // The server-rendering bundle first: the browser build's index.html marks a finished build.
+  const builds = [
+    ['vite', 'build', '--logLevel', 'warn', '--ssr', 'entry-server.tsx', '--outDir', path.resolve('dist/server')],
+    ['vite', 'build', '--logLevel', 'warn'],
+  ];
+  for (const args of builds) {
+    const r = spawnSync('npx', args, { stdio: 'inherit' });
+    if (r.status !== 0) {
+      console.error('Client build failed');
+      process.exit(r.status ?? 1);
+    }
   }
+  precompress('dist/client');
   return true;
+}
+
+/** Writes .br and .gz beside every text asset, so the server sends them without compressing per request. */
+function precompress(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) precompress(p);
+    else if (/\.(js|css|svg|json|txt|xml)$/.test(entry.name)) {
+      const buf = fs.readFileSync(p);
+      if (buf.length < 1024) continue;
+      fs.writeFileSync(`${p}.br`, zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      fs.writeFileSync(`${p}.gz`, zlib.gzipSync(buf, { level: 9 }));
+    }
+  }
 }

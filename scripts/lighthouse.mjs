@@ -28,7 +28,9 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts']
 for (let i = 0; i < 100; i++) {
   try {
     if ((await fetch(`${base}/api/health`)).ok) break;
-  } catch {}
+  } catch {
+    // not listening yet
+  }
   await new Promise((r) => setTimeout(r, 200));
 }
 

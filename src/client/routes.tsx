@@ -1,18 +1,36 @@
-import { lazy } from 'react';
-import { Route, Routes } from 'react-router';
+import { matchPath, Route, Routes } from 'react-router';
 import { RootLayout } from './layout/root-layout.js';
 import { HomePage } from './catalog/home-page.js';
 import { ShopPage } from './catalog/shop-page.js';
 import { ProductPage } from './catalog/product-page.js';
+import { lazyPage, type PreloadablePage } from './lazy-page.js';
 
 // Home, Shop and Product are the landing pages and ship in the main bundle; the rest load on demand.
-const AboutPage = lazy(() => import('./content/about-page.js'));
-const FaqPage = lazy(() => import('./content/faq-page.js'));
-const ContactPage = lazy(() => import('./content/contact-page.js'));
-const PrivacyPage = lazy(() => import('./content/privacy-page.js'));
-const TermsPage = lazy(() => import('./content/terms-page.js'));
-const CartPage = lazy(() => import('./cart/cart-page.js'));
-const NotFoundPage = lazy(() => import('./content/not-found-page.js'));
+const AboutPage = lazyPage(() => import('./content/about-page.js'));
+const FaqPage = lazyPage(() => import('./content/faq-page.js'));
+const ContactPage = lazyPage(() => import('./content/contact-page.js'));
+const PrivacyPage = lazyPage(() => import('./content/privacy-page.js'));
+const TermsPage = lazyPage(() => import('./content/terms-page.js'));
+const CartPage = lazyPage(() => import('./cart/cart-page.js'));
+const NotFoundPage = lazyPage(() => import('./content/not-found-page.js'));
+
+const LAZY_ROUTES: { path: string; page: PreloadablePage }[] = [
+  { path: '/about', page: AboutPage },
+  { path: '/faq', page: FaqPage },
+  { path: '/contact', page: ContactPage },
+  { path: '/privacy', page: PrivacyPage },
+  { path: '/terms', page: TermsPage },
+  { path: '/cart', page: CartPage },
+];
+const EAGER_PATHS = ['/', '/products', '/products/:id'];
+
+/** Loads the code of the page at this path (nothing for pages in the main bundle). */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  const hit = LAZY_ROUTES.find((r) => matchPath(r.path, pathname));
+  if (hit) return hit.page.preload();
+  if (EAGER_PATHS.some((p) => matchPath(p, pathname))) return Promise.resolve();
+  return NotFoundPage.preload();
+}
 
 export function AppRoutes() {
   return (
@@ -21,12 +39,9 @@ export function AppRoutes() {
         <Route index element={<HomePage />} />
         <Route path="products" element={<ShopPage />} />
         <Route path="products/:id" element={<ProductPage />} />
-        <Route path="about" element={<AboutPage />} />
-        <Route path="faq" element={<FaqPage />} />
-        <Route path="contact" element={<ContactPage />} />
-        <Route path="privacy" element={<PrivacyPage />} />
-        <Route path="terms" element={<TermsPage />} />
-        <Route path="cart" element={<CartPage />} />
+        {LAZY_ROUTES.map(({ path, page: Page }) => (
+          <Route key={path} path={path.slice(1)} element={<Page />} />
+        ))}
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

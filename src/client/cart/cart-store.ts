@@ -137,6 +137,12 @@ export function lineKey(line: CartLine): LineKey {
   return { productId: line.product.id, size: line.size, color: line.color };
 }
 
+const EMPTY_DERIVED = derive(EMPTY_CART);
+/** The server renders an empty cart; hydration starts from the same, then shows the stored cart. */
+function getServerCart(): Cart {
+  return EMPTY_DERIVED;
+}
+
 export function useCart(): Cart {
-  return useSyncExternalStore(subscribe, getCart, getCart);
+  return useSyncExternalStore(subscribe, getCart, getServerCart);
 }

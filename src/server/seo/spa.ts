@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppDeps } from '../app.js';
@@ -7,6 +8,17 @@ import { INITIAL_DATA_ELEMENT_ID } from '../../shared/query-keys.js';
 import { buildPageMeta, type PageMeta } from './page-meta.js';
 import { escapeHtml, jsonForScript } from './html.js';
 import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
+import type { InitialQuery } from '../../shared/query-keys.js';
+
+type SsrModule = { render: (url: string, initialData: InitialQuery[]) => Promise<string> };
+
+/** The server-rendering bundle built beside the client (dist/server/entry-server.js), if there is one. */
+async function loadSsrModule(clientDir: string): Promise<SsrModule | null> {
+  const entry = path.resolve(clientDir, '..', 'server', 'entry-server.js');
+  if (!fs.existsSync(entry)) return null;
+  const mod = (await import(pathToFileURL(entry).href)) as Partial<SsrModule>;
+  return typeof mod.render === 'function' ? (mod as SsrModule) : null;
+}
 
 const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><!--app-head--></head><body><div id="root"><!--app-html--></div><!--app-data--></body></html>`;
 
@@ -53,6 +65,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
   const clientDir = path.resolve(config.clientDir);
   let template = loadTemplate(clientDir);
   let templateLoadedAt = Date.now();
+  const ssr = await loadSsrModule(clientDir);
 
   if (fs.existsSync(clientDir)) {
     await app.register(fastifyStatic, {
@@ -61,6 +74,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
       index: false,
       wildcard: true,
       serve: true,
+      preCompressed: true,
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header('Cache-Control', 'public, max-age=31536000, immutable');
@@ -82,8 +96,18 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     const url = new URL(req.url, 'http://localhost');
     const query = Object.fromEntries(url.searchParams.entries());
     const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query);
+    let body = '';
+    if (ssr && !meta.noindex) {
+      try {
+        body = await ssr.render(url.pathname + url.search, meta.initialData);
+      } catch (err) {
+        // The browser renders the page itself when the server cannot.
+        req.log.error({ err, url: req.url }, 'server rendering failed');
+      }
+    }
     const html = template
       .replace('<!--app-head-->', renderHead(meta, config.publicUrl))
+      .replace('<!--app-html-->', body)
       .replace(
         '<!--app-data-->',
         `<script id="${INITIAL_DATA_ELEMENT_ID}" type="application/json">${jsonForScript(meta.initialData)}</script>`,

@@ -1,0 +1,43 @@
+import { PassThrough } from 'node:stream';
+import { StrictMode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StaticRouter } from 'react-router';
+import { AppRoutes, preloadRoute } from './routes.js';
+import { createQueryClient } from './lib/query-client.js';
+import type { InitialQuery } from '../shared/query-keys.js';
+
+/**
+ * Renders a storefront page to HTML on the server with the same data the page embeds for the
+ * browser, which then hydrates it. Waits for lazy routes, so the HTML is the finished page.
+ */
+export async function render(url: string, initialData: InitialQuery[]): Promise<string> {
+  await preloadRoute(new URL(url, 'http://localhost').pathname);
+  const errors: unknown[] = [];
+  const queryClient = createQueryClient();
+  for (const { key, data } of initialData) queryClient.setQueryData(key, data);
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <StaticRouter location={url}>
+          <AppRoutes />
+        </StaticRouter>
+      </QueryClientProvider>
+    </StrictMode>,
+    {
+      // Keep every boundary inline: outlined ones would need React's inline reveal scripts.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onError(error) {
+        errors.push(error);
+      },
+    },
+  );
+  // A component that throws on the server would make React fall back to client rendering with
+  // inline scripts; answer without server HTML instead, and say why.
+  if (errors.length) throw errors[0];
+  const chunks: Buffer[] = [];
+  const sink = prelude.pipe(new PassThrough());
+  for await (const chunk of sink) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  queryClient.clear();
+  return Buffer.concat(chunks).toString('utf8');
+}
