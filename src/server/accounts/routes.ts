@@ -10,15 +10,19 @@ import {
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { clearSessionCookie, setSessionCookie } from '../http/auth.js';
-import { deleteSession } from './sessions.js';
+import { deleteSession, type LoadedSession } from './sessions.js';
 import { toSessionUser } from './users.js';
 import { checkResetToken, confirmPasswordReset, requestPasswordReset, signIn, signUp } from './service.js';
 
-function sessionResponse(req: FastifyRequest): SessionResponse {
+export function toSessionResponse(session: LoadedSession | null): SessionResponse {
   return {
-    user: req.session ? toSessionUser(req.session.user) : null,
-    impersonatorEmail: req.session?.impersonator?.email ?? null,
+    user: session ? toSessionUser(session.user) : null,
+    impersonatorEmail: session?.impersonator?.email ?? null,
   };
+}
+
+function sessionResponse(req: FastifyRequest): SessionResponse {
+  return toSessionResponse(req.session);
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): void {

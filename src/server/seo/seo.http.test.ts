@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { seedProducts } from '../db/seed/catalog-data.js';
+import { TestClient } from '../test/http-client.js';
+import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -118,6 +120,19 @@ describe('search-engine pages written by the server', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     }
+  });
+
+  it("a signed-in visitor's page carries their session privately; others get none", async () => {
+    const initial = (html: string) =>
+      JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as { key: string[]; data: { user: { email: string } } }[];
+    const anon = await get('/');
+    expect(initial(anon.body).find((d) => d.key[0] === 'session')).toBeUndefined();
+    const c = new TestClient(t.app);
+    await c.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+    const mine = await c.get('/', { accept: 'text/html' });
+    expect(initial(mine.body).find((d) => d.key[0] === 'session')?.data.user.email).toBe(DEMO_CUSTOMER.email);
+    expect(mine.headers['cache-control']).toBe('private, no-cache');
+    expect(mine.headers['vary']).toContain('Cookie');
   });
 
   it('refuses a mutating request from another site', async () => {

@@ -9,6 +9,8 @@ import { buildPageMeta, type PageMeta } from './page-meta.js';
 import { escapeHtml, jsonForScript } from './html.js';
 import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
+import { loadSession, SESSION_COOKIE } from '../accounts/sessions.js';
+import { toSessionResponse } from '../accounts/routes.js';
 
 type SsrModule = { render: (url: string, initialData: InitialQuery[]) => Promise<string> };
 
@@ -96,6 +98,10 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     const url = new URL(req.url, 'http://localhost');
     const query = Object.fromEntries(url.searchParams.entries());
     const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query);
+    // A signed-in visitor's page carries their session, so the header is right from the first paint.
+    const token = req.cookies[SESSION_COOKIE];
+    const session = token ? await loadSession(db, token) : null;
+    if (session) meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
     let body = '';
     if (ssr && !meta.noindex) {
       try {
@@ -115,7 +121,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     reply
       .code(meta.status)
       .type('text/html; charset=utf-8')
-      .header('Cache-Control', 'no-cache')
+      .header('Cache-Control', session ? 'private, no-cache' : 'no-cache')
       .header('Vary', 'Cookie');
     if (meta.noindex) reply.header('X-Robots-Tag', 'noindex');
     return html;
