@@ -10,7 +10,8 @@ export function ensureDependencies() {
       (f) => fs.existsSync(f) && fs.statSync(f).mtimeMs > fs.statSync(marker).mtimeMs + 1000,
     );
   if (!stale) return;
-  const cmd = fs.existsSync('package-lock.json') && !fs.existsSync('node_modules') ? 'ci' : 'install';
+  // Not `npm ci`: this registry mirror leaves other platforms' optional packages out of the lockfile, which ci rejects.
+  const cmd = 'install';
   console.log(`Installing dependencies (npm ${cmd})…`);
   const r = spawnSync('npm', [cmd, '--no-audit', '--no-fund'], { stdio: 'inherit' });
   if (r.status !== 0) {

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+
+export const US_STATES = [
+  ['AL', 'Alabama'], ['AK', 'Alaska'], ['AZ', 'Arizona'], ['AR', 'Arkansas'], ['CA', 'California'],
+  ['CO', 'Colorado'], ['CT', 'Connecticut'], ['DE', 'Delaware'], ['FL', 'Florida'], ['GA', 'Georgia'],
+  ['HI', 'Hawaii'], ['ID', 'Idaho'], ['IL', 'Illinois'], ['IN', 'Indiana'], ['IA', 'Iowa'],
+  ['KS', 'Kansas'], ['KY', 'Kentucky'], ['LA', 'Louisiana'], ['ME', 'Maine'], ['MD', 'Maryland'],
+  ['MA', 'Massachusetts'], ['MI', 'Michigan'], ['MN', 'Minnesota'], ['MS', 'Mississippi'], ['MO', 'Missouri'],
+  ['MT', 'Montana'], ['NE', 'Nebraska'], ['NV', 'Nevada'], ['NH', 'New Hampshire'], ['NJ', 'New Jersey'],
+  ['NM', 'New Mexico'], ['NY', 'New York'], ['NC', 'North Carolina'], ['ND', 'North Dakota'], ['OH', 'Ohio'],
+  ['OK', 'Oklahoma'], ['OR', 'Oregon'], ['PA', 'Pennsylvania'], ['RI', 'Rhode Island'], ['SC', 'South Carolina'],
+  ['SD', 'South Dakota'], ['TN', 'Tennessee'], ['TX', 'Texas'], ['UT', 'Utah'], ['VT', 'Vermont'],
+  ['VA', 'Virginia'], ['WA', 'Washington'], ['WV', 'West Virginia'], ['WI', 'Wisconsin'], ['WY', 'Wyoming'],
+] as const;
+export const US_STATE_CODES = US_STATES.map(([code]) => code) as [string, ...string[]];
+export const DEFAULT_STATE = 'CA';
+
+export const CHECKOUT_MESSAGES = {
+  firstName: 'First name is required',
+  lastName: 'Last name is required',
+  email: 'Please enter a valid email',
+  address: 'Address is required',
+  city: 'City is required',
+  state: 'State is required',
+  zip: 'ZIP code must be 5 digits (e.g., 12345 or 12345-6789)',
+  validationTitle: 'Validation Error',
+  validationIntro: 'Please fix the following issues:',
+  checkoutError: 'Checkout Error',
+  checkoutFallback: 'Failed to initialize checkout. Please try again.',
+  sessionFallback: 'Failed to create checkout session',
+  retrieveFallback: 'Failed to retrieve checkout session',
+  emptyCart: 'Your cart is empty',
+  outOfStock: (name: string, available: number) =>
+    available > 0 ? `Only ${available} of ${name} left in stock` : `${name} is out of stock`,
+  missingProduct: 'A product in your cart is no longer available',
+  noShipping: 'No shipping options available for your order total.',
+} as const;
+
+/** Labels of the 'Validation Error' toast's list. */
+export const CHECKOUT_FIELD_LABELS = {
+  firstName: 'First Name',
+  lastName: 'Last Name',
+  email: 'Email Address',
+  address: 'Street Address',
+  city: 'City',
+  state: 'State',
+  zip: 'ZIP Code',
+} as const;
+
+const required = (message: string, max = 100) => z.string({ message }).trim().min(1, message).max(max, `Cannot exceed ${max} characters`);
+
+export const CheckoutForm = z.object({
+  firstName: required(CHECKOUT_MESSAGES.firstName, 50),
+  lastName: required(CHECKOUT_MESSAGES.lastName, 50),
+  email: z
+    .string({ message: CHECKOUT_MESSAGES.email })
+    .trim()
+    .max(254, CHECKOUT_MESSAGES.email)
+    .pipe(z.email({ message: CHECKOUT_MESSAGES.email })),
+  address: required(CHECKOUT_MESSAGES.address, 200),
+  city: required(CHECKOUT_MESSAGES.city, 100),
+  state: z.enum(US_STATE_CODES, { message: CHECKOUT_MESSAGES.state }),
+  zip: z.string({ message: CHECKOUT_MESSAGES.zip }).trim().regex(/^\d{5}(-\d{4})?$/, CHECKOUT_MESSAGES.zip),
+});
+export type CheckoutForm = z.infer<typeof CheckoutForm>;
+
+export const CartLineInput = z
+  .object({
+    productId: z.string().min(1, 'productId is required').max(100),
+    quantity: z.number({ message: 'quantity must be a number' }).int('quantity must be a whole number').min(1, 'quantity must be at least 1').max(10_000),
+    size: z.string().max(50).optional(),
+    color: z.string().max(50).optional(),
+  })
+  .strict();
+export type CartLineInput = z.infer<typeof CartLineInput>;
+
+const couponCode = z
+  .string()
+  .max(50, 'Coupon code cannot exceed 50 characters')
+  .nullish()
+  .transform((v) => (v == null ? null : v.trim().toUpperCase() || null));
+
+export const QuoteInput = z
+  .object({
+    lines: z.array(CartLineInput).max(100, 'A cart holds at most 100 lines'),
+    couponCode,
+    shippingOptionId: z.string().max(100).nullish(),
+  })
+  .strict();
+export type QuoteInput = z.input<typeof QuoteInput>;
+
+export const ShippingOptionView = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  priceCents: z.number().int(),
+  estimatedDays: z.string(),
+  minimumOrderCents: z.number().int().nullable(),
+});
+export type ShippingOptionView = z.infer<typeof ShippingOptionView>;
+
+export const QuoteLine = z.object({
+  productId: z.string(),
+  name: z.string(),
+  image: z.string().nullable(),
+  priceCents: z.number().int(),
+  quantity: z.number().int(),
+  inventory: z.number().int(),
+  size: z.string(),
+  color: z.string(),
+  lineTotalCents: z.number().int(),
+  isFreeGift: z.boolean(),
+  /** The product no longer exists. */
+  missing: z.boolean(),
+  /** More units asked than are available. */
+  insufficientStock: z.boolean(),
+});
+export type QuoteLine = z.infer<typeof QuoteLine>;
+
+export const Quote = z.object({
+  lines: z.array(QuoteLine),
+  coupon: z
+    .object({
+      code: z.string(),
+      discountType: z.enum(['percentage', 'fixed']),
+      discountValue: z.number(),
+      freeProduct: z.object({ id: z.string(), name: z.string() }).nullable(),
+    })
+    .nullable(),
+  couponError: z.string().nullable(),
+  shippingOptions: z.array(ShippingOptionView),
+  allShippingOptions: z.array(ShippingOptionView),
+  selectedShippingOptionId: z.string().nullable(),
+  nextShippingUnlock: z.object({ optionName: z.string(), amountCents: z.number().int() }).nullable(),
+  subtotalCents: z.number().int(),
+  discountCents: z.number().int(),
+  shippingCents: z.number().int(),
+  taxCents: z.number().int(),
+  totalCents: z.number().int(),
+});
+export type Quote = z.infer<typeof Quote>;
+
+export const ShippingAddressInput = z
+  .object({
+    name: z.string({ message: CHECKOUT_MESSAGES.firstName }).trim().min(1, CHECKOUT_MESSAGES.firstName).max(101),
+    address: z.string({ message: CHECKOUT_MESSAGES.address }).trim().min(1, CHECKOUT_MESSAGES.address).max(200),
+    city: z.string({ message: CHECKOUT_MESSAGES.city }).trim().min(1, CHECKOUT_MESSAGES.city).max(100),
+    state: z.enum(US_STATE_CODES, { message: CHECKOUT_MESSAGES.state }),
+    zip: z.string({ message: CHECKOUT_MESSAGES.zip }).trim().regex(/^\d{5}(-\d{4})?$/, CHECKOUT_MESSAGES.zip),
+    country: z.literal('US', { message: 'We ship within the US only' }).default('US'),
+  })
+  .strict();
+export type ShippingAddressInput = z.infer<typeof ShippingAddressInput>;
+
+/** The specification's payload, plus the shipping option; prices, totals and discounts sent by the browser are ignored. */
+export const CreateCheckoutSessionInput = z
+  .object({
+    items: z.array(CartLineInput).min(1, CHECKOUT_MESSAGES.emptyCart).max(100, 'A cart holds at most 100 lines'),
+    customerEmail: z.string({ message: CHECKOUT_MESSAGES.email }).trim().max(254).pipe(z.email({ message: CHECKOUT_MESSAGES.email })),
+    shippingAddress: ShippingAddressInput,
+    appliedCouponCode: couponCode,
+    appliedCouponDiscount: z.number().optional(),
+    orderId: z.string().max(100).optional(),
+    shippingOptionId: z.string().max(100).nullish(),
+    website: z.string().max(200).optional(),
+  })
+  .strict();
+export type CreateCheckoutSessionInput = z.input<typeof CreateCheckoutSessionInput>;
+
+export const CheckoutSessionView = z.object({
+  id: z.string(),
+  status: z.enum(['open', 'complete', 'expired']),
+  payment_status: z.enum(['paid', 'unpaid']),
+  amount_total: z.number().int(),
+  currency: z.literal('usd'),
+  metadata: z.object({ orderId: z.string() }),
+});
+export type CheckoutSessionView = z.infer<typeof CheckoutSessionView>;
