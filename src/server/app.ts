@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCompress from '@fastify/compress';
+import fastifyFormbody from '@fastify/formbody';
 import zlib from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
@@ -15,6 +16,7 @@ import { registerSpa } from './seo/spa.js';
 import { registerAdminGuard, registerSessionLoader } from './http/auth.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerEmailRoutes } from './email/routes.js';
+import { registerCheckoutRoutes } from './checkout/routes.js';
 
 export type AppDeps = {
   config: Config;
@@ -38,6 +40,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerSecurityHeaders(app);
   await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   await app.register(fastifyCompress, {
     global: true,
     threshold: 1024,
@@ -86,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccountRoutes(app, deps);
   registerEmailRoutes(app, deps);
   registerCatalogRoutes(app, deps);
+  registerCheckoutRoutes(app, deps);
   registerContentRoutes(app, deps);
   registerSeoRoutes(app, deps);
   await registerSpa(app, deps);

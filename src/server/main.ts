@@ -8,6 +8,7 @@ import { smtpTransport, startDeliveryWorker } from './email/delivery.js';
 import { startOutboxLogger } from './email/dev-log.js';
 import { deleteExpiredSessions } from './accounts/sessions.js';
 import { pruneRateLimits } from './http/rate-limit.js';
+import { expireStaleSessions } from './checkout/service.js';
 
 async function main(): Promise<void> {
   let config;
@@ -38,9 +39,14 @@ async function main(): Promise<void> {
     pruneRateLimits(db).catch((err) => app.log.error({ err }, 'rate-limit cleanup failed'));
   }, 3_600_000);
   housekeeping.unref();
+  const sessionSweep = setInterval(() => {
+    expireStaleSessions(db).catch((err) => app.log.error({ err }, 'payment session cleanup failed'));
+  }, 60_000);
+  sessionSweep.unref();
 
   const shutdown = async () => {
     clearInterval(housekeeping);
+    clearInterval(sessionSweep);
     outboxLog?.stop();
     await worker?.stop();
     await app.close();

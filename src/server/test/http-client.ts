@@ -10,16 +10,17 @@ export class TestClient {
 
   async request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const isForm = body instanceof URLSearchParams;
     const res = await this.app.inject({
       method: method as 'GET',
       url,
       remoteAddress: this.ip,
       headers: {
         ...(cookie ? { cookie } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(body !== undefined ? { 'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json' } : {}),
         ...headers,
       },
-      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { payload: isForm ? body.toString() : JSON.stringify(body) } : {}),
     });
     for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
       const expired = c.value === '' || c.maxAge === 0 || (c.expires && c.expires.getTime() <= Date.now());

@@ -1,0 +1,224 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Dialect } from '../db/database.js';
+import { forUpdate } from '../db/locks.js';
+import { parseJson } from '../lib/json.js';
+import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
+import { couponProblem } from '../../shared/coupons.js';
+import type { CartLineInput, Quote, QuoteLine, ShippingOptionView } from '../../shared/schemas/checkout.js';
+
+export const DEFAULT_SIZE = 'One Size';
+export const DEFAULT_COLOR = 'Default';
+
+export type PricingContext = { userId: string | null; deviceHash: string | null; now: Date };
+
+/** Units of each product held by payment sessions that are still open. */
+export async function heldUnits(db: Kysely<Database>, productIds: string[], now: Date): Promise<Map<string, number>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('order_items as i')
+    .innerJoin('payment_sessions as s', 's.order_id', 'i.order_id')
+    .select(['i.product_id', sql<number | string>`sum(i.quantity)`.as('held')])
+    .where('s.status', '=', 'open')
+    .where('s.expires_at', '>', now.toISOString())
+    .where('i.product_id', 'in', productIds)
+    .groupBy('i.product_id')
+    .execute();
+  return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
+}
+
+/** Uses of a coupon held by open payment sessions (counted for real only when paid). */
+async function heldCouponUses(db: Kysely<Database>, code: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('orders as o')
+    .innerJoin('payment_sessions as s', 's.order_id', 'o.id')
+    .select(sql<number | string>`count(*)`.as('n'))
+    .where('o.coupon_code', '=', code)
+    .where('o.payment_status', '=', 'unpaid')
+    .where('s.status', '=', 'open')
+    .where('s.expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+function toShippingView(o: {
+  id: string;
+  name: string;
+  description: string | null;
+  price_cents: number;
+  estimated_days: string;
+  minimum_order_cents: number | null;
+}): ShippingOptionView {
+  return {
+    id: o.id,
+    name: o.name,
+    description: o.description,
+    priceCents: o.price_cents,
+    estimatedDays: o.estimated_days,
+    minimumOrderCents: o.minimum_order_cents,
+  };
+}
+
+function mergeLines(lines: CartLineInput[]): { productId: string; quantity: number; size: string; color: string }[] {
+  const merged = new Map<string, { productId: string; quantity: number; size: string; color: string }>();
+  for (const l of lines) {
+    const size = l.size || DEFAULT_SIZE;
+    const color = l.color || DEFAULT_COLOR;
+    const key = JSON.stringify([l.productId, size, color]);
+    const prev = merged.get(key);
+    if (prev) prev.quantity += l.quantity;
+    else merged.set(key, { productId: l.productId, quantity: l.quantity, size, color });
+  }
+  return [...merged.values()];
+}
+
+export type PricedCart = Quote & { couponId: string | null };
+
+/**
+ * Prices a cart from the database: current names, prices and stock (less what open payment
+ * sessions hold), the coupon and its free gift, the shipping options the subtotal allows, and the
+ * totals. With `lock`, product and coupon rows are locked for the rest of the transaction.
+ */
+export async function priceCart(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  input: { lines: CartLineInput[]; couponCode: string | null; shippingOptionId?: string | null },
+  ctx: PricingContext,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<PricedCart> {
+  const lines = mergeLines(input.lines);
+  const coupon = input.couponCode
+    ? await (lock ? forUpdate(db.selectFrom('coupons').selectAll(), dialect) : db.selectFrom('coupons').selectAll())
+        .where('code', '=', input.couponCode)
+        .executeTakeFirst()
+    : undefined;
+  const giftId = coupon?.free_product_id ?? null;
+  const ids = [...new Set([...lines.map((l) => l.productId), ...(giftId ? [giftId] : [])])].sort();
+  const productQuery = db.selectFrom('products').select(['id', 'name', 'price_cents', 'images', 'inventory']).where('id', 'in', ids.length ? ids : ['']);
+  const products = await (lock ? forUpdate(productQuery.orderBy('id'), dialect) : productQuery).execute();
+  const byId = new Map(products.map((p) => [p.id, p]));
+  const held = await heldUnits(db, ids, ctx.now);
+  const available = (id: string) => Math.max(0, (byId.get(id)?.inventory ?? 0) - (held.get(id) ?? 0));
+
+  const quoteLines: QuoteLine[] = [];
+  const wanted = new Map<string, number>();
+  for (const l of lines) {
+    const p = byId.get(l.productId);
+    wanted.set(l.productId, (wanted.get(l.productId) ?? 0) + l.quantity);
+    quoteLines.push({
+      productId: l.productId,
+      name: p?.name ?? 'Unknown Product',
+      image: p ? (parseJson<string[]>(p.images, [])[0] ?? null) : null,
+      priceCents: p?.price_cents ?? 0,
+      quantity: l.quantity,
+      inventory: p ? available(p.id) : 0,
+      size: l.size,
+      color: l.color,
+      lineTotalCents: (p?.price_cents ?? 0) * l.quantity,
+      isFreeGift: false,
+      missing: !p,
+      insufficientStock: false,
+    });
+  }
+
+  const subtotalForCoupon = quoteLines.reduce((s, l) => s + (l.missing ? 0 : l.lineTotalCents), 0);
+  let couponError: string | null = null;
+  let applied: Quote['coupon'] = null;
+  if (input.couponCode) {
+    let usedBefore = false;
+    if (coupon && (ctx.userId || ctx.deviceHash)) {
+      const prior = await db
+        .selectFrom('coupon_redemptions')
+        .select('id')
+        .where('coupon_id', '=', coupon.id)
+        .where((eb) =>
+          ctx.userId ? eb('user_id', '=', ctx.userId) : eb('device_id', '=', ctx.deviceHash!),
+        )
+        .limit(1)
+        .executeTakeFirst();
+      usedBefore = Boolean(prior);
+    }
+    couponError = couponProblem(
+      coupon
+        ? {
+            isActive: Boolean(coupon.is_active),
+            validFrom: coupon.valid_from,
+            validUntil: coupon.valid_until,
+            minOrderCents: coupon.min_order_cents,
+            maxUses: coupon.max_uses,
+            usesTaken: coupon.current_uses + (coupon.max_uses != null ? await heldCouponUses(db, coupon.code, ctx.now) : 0),
+            ownerUserId: coupon.owner_user_id,
+          }
+        : null,
+      { subtotalCents: subtotalForCoupon, now: ctx.now, userId: ctx.userId, usedBefore },
+    );
+    if (!couponError && coupon) {
+      const gift = giftId ? byId.get(giftId) : undefined;
+      applied = {
+        code: coupon.code,
+        discountType: coupon.discount_type,
+        discountValue: coupon.discount_value,
+        freeProduct: gift ? { id: gift.id, name: gift.name } : null,
+      };
+      if (gift && available(gift.id) - (wanted.get(gift.id) ?? 0) >= 1) {
+        wanted.set(gift.id, (wanted.get(gift.id) ?? 0) + 1);
+        quoteLines.push({
+          productId: gift.id,
+          name: gift.name,
+          image: parseJson<string[]>(gift.images, [])[0] ?? null,
+          priceCents: 0,
+          quantity: 1,
+          inventory: available(gift.id),
+          size: DEFAULT_SIZE,
+          color: DEFAULT_COLOR,
+          lineTotalCents: 0,
+          isFreeGift: true,
+          missing: false,
+          insufficientStock: false,
+        });
+      }
+    }
+  }
+  for (const l of quoteLines) {
+    if (!l.missing) l.insufficientStock = (wanted.get(l.productId) ?? 0) > available(l.productId);
+  }
+
+  const options = await db
+    .selectFrom('shipping_options')
+    .selectAll()
+    .orderBy('sort_order')
+    .orderBy('price_cents')
+    .execute();
+  const terms = options.map((o) => ({
+    id: o.id,
+    priceCents: o.price_cents,
+    enabled: Boolean(o.enabled),
+    minimumOrderCents: o.minimum_order_cents,
+  }));
+  const totals = computeTotals({
+    lines: quoteLines.filter((l) => !l.missing).map((l) => ({ priceCents: l.priceCents, quantity: l.quantity, isFreeGift: l.isFreeGift })),
+    coupon: applied ? { discountType: applied.discountType, discountValue: applied.discountValue } : null,
+    shippingOptions: terms,
+    shippingOptionId: input.shippingOptionId,
+  });
+  const availableIds = new Set(availableShippingOptions(terms, totals.subtotalCents).map((o) => o.id));
+  const unlock = nextShippingUnlock(terms, totals.subtotalCents);
+  const enabled = options.filter((o) => o.enabled);
+  return {
+    lines: quoteLines,
+    coupon: applied,
+    couponError,
+    couponId: applied && coupon ? coupon.id : null,
+    shippingOptions: enabled.filter((o) => availableIds.has(o.id)).map(toShippingView),
+    allShippingOptions: enabled.map(toShippingView),
+    selectedShippingOptionId: totals.shippingOptionId,
+    nextShippingUnlock: unlock
+      ? { optionName: options.find((o) => o.id === unlock.option.id)!.name, amountCents: unlock.amountCents }
+      : null,
+    subtotalCents: totals.subtotalCents,
+    discountCents: totals.discountCents,
+    shippingCents: totals.shippingCents,
+    taxCents: totals.taxCents,
+    totalCents: totals.totalCents,
+  };
+}

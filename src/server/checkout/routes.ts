@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../app.js';
+import { HttpError, notFound, parseInput } from '../http/errors.js';
+import { CreateCheckoutSessionInput, QuoteInput, type CheckoutSessionView } from '../../shared/schemas/checkout.js';
+import { priceCart } from '../cart/service.js';
+import { deviceHash, ensureDeviceHash } from '../lib/device.js';
+import { getOrderForViewer, type OrderAccess } from '../orders/service.js';
+import { createCheckout, expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from './service.js';
+import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from '../payments/test-checkout-page.js';
+
+const IdParam = z.object({ id: z.string().min(1).max(100) });
+const CardForm = z.object({
+  cardNumber: z.string().max(40).optional(),
+  expiry: z.string().max(10).optional(),
+  cvc: z.string().max(10).optional(),
+  name: z.string().max(100).optional(),
+});
+
+export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db, dialect, config } = deps;
+  const access = (req: Parameters<typeof deviceHash>[0]): OrderAccess => ({
+    userId: req.session?.user.id ?? null,
+    isAdmin: req.session?.user.role === 'admin',
+    deviceHash: deviceHash(req),
+  });
+
+  app.post('/api/cart/quote', async (req, reply) => {
+    const input = parseInput(QuoteInput, req.body);
+    reply.header('Cache-Control', 'no-store');
+    const { couponId: _couponId, ...quote } = await priceCart(
+      db,
+      dialect,
+      { lines: input.lines, couponCode: input.couponCode, shippingOptionId: input.shippingOptionId },
+      { userId: req.session?.user.id ?? null, deviceHash: deviceHash(req), now: new Date() },
+    );
+    return quote;
+  });
+
+  app.post('/api/create-checkout-session', async (req, reply) => {
+    const input = parseInput(CreateCheckoutSessionInput, req.body);
+    if (input.website) throw new HttpError(400, 'Please try again');
+    const device = ensureDeviceHash(req, reply, config);
+    const created = await createCheckout(db, dialect, input, {
+      userId: req.session?.user.id ?? null,
+      deviceHash: device,
+      now: new Date(),
+      provider: 'test',
+      sessionUrl: (id) => `${config.publicUrl}/pay/${id}`,
+    });
+    reply.header('Cache-Control', 'no-store');
+    return { url: created.url, sessionId: created.sessionId, orderId: created.orderId };
+  });
+
+  app.get('/api/checkout-session/:id', async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    const order = session ? await getOrderForViewer(db, session.order_id, access(req)) : null;
+    if (!session || !order) throw notFound('Checkout session not found');
+    reply.header('Cache-Control', 'no-store');
+    return {
+      id: session.id,
+      status: session.status,
+      payment_status: order.paymentStatus === 'paid' ? 'paid' : 'unpaid',
+      amount_total: session.amount_cents,
+      currency: 'usd',
+      metadata: { orderId: order.id },
+    } satisfies CheckoutSessionView;
+  });
+
+  app.get('/api/orders/:id', async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const order = await getOrderForViewer(db, id, access(req));
+    if (!order) throw notFound('Order not found');
+    reply.header('Cache-Control', 'no-store');
+    return { order };
+  });
+
+  // ---- The built-in test checkout: a hosted card page in the same flow shape as the real provider ----
+
+  const loadPayable = async (id: string) => {
+    const session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).where('provider', '=', 'test').executeTakeFirst();
+    if (!session) return null;
+    const order = await db.selectFrom('orders').select(['id', 'email', 'payment_status']).where('id', '=', session.order_id).executeTakeFirstOrThrow();
+    let closed: string | null = null;
+    if (order.payment_status === 'paid') closed = CARD_MESSAGES.paid;
+    else if (session.status !== 'open' || session.expires_at <= new Date().toISOString()) closed = CARD_MESSAGES.expired;
+    return { session, order, closed };
+  };
+
+  const page = (reply: FastifyReply, status: number, html: string) =>
+    reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').send(html);
+
+  app.get('/pay/:id', async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const p = await loadPayable(id);
+    if (!p) return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    return page(reply, 200, renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }));
+  });
+
+  app.post('/pay/:id', async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const card: CardInput = parseInput(CardForm, req.body);
+    const p = await loadPayable(id);
+    if (!p) return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    if (p.closed) return page(reply, 409, renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }));
+    const problem = cardProblem(card);
+    if (problem) {
+      if (problem === CARD_MESSAGES.declined) await recordDeclinedPayment(db, id);
+      return page(
+        reply,
+        402,
+        renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, error: problem, values: card }),
+      );
+    }
+    await fulfilPaymentSession(db, dialect, id, { publicUrl: config.publicUrl });
+    return reply.redirect(`/order-confirmation?session_id=${encodeURIComponent(id)}&orderId=${encodeURIComponent(p.order.id)}`, 303);
+  });
+
+  app.get('/pay/:id/cancel', async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const p = await loadPayable(id);
+    if (p && !p.closed) await expirePaymentSession(db, id, 'cancelled');
+    return reply.redirect('/checkout?canceled=true', 303);
+  });
+}

@@ -1,0 +1,79 @@
+import { formatCents } from '../../shared/money.js';
+import { escapeHtml } from '../seo/html.js';
+
+export const TEST_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+} as const;
+
+export const CARD_MESSAGES = {
+  declined: 'Your card was declined.',
+  number: 'Your card number is incomplete or not a test card. Use 4242 4242 4242 4242.',
+  expiry: "Your card's expiration date is incomplete or in the past.",
+  cvc: "Your card's security code is incomplete.",
+  name: 'Please enter the name on the card.',
+  expired: 'This payment page has expired. Return to the shop and check out again.',
+  paid: 'This order has already been paid.',
+} as const;
+
+export type CardInput = { cardNumber?: string; expiry?: string; cvc?: string; name?: string };
+
+/** Checks the test card form the way a hosted card page would, before any charge. */
+export function cardProblem(input: CardInput, now = new Date()): string | null {
+  const digits = (input.cardNumber ?? '').replace(/[\s-]/g, '');
+  if (digits !== TEST_CARDS.success && digits !== TEST_CARDS.declined) return CARD_MESSAGES.number;
+  const m = /^\s*(\d{1,2})\s*\/\s*(\d{2})\s*$/.exec(input.expiry ?? '');
+  if (!m) return CARD_MESSAGES.expiry;
+  const month = Number(m[1]);
+  const year = 2000 + Number(m[2]);
+  if (month < 1 || month > 12 || new Date(Date.UTC(year, month, 1)) <= now) return CARD_MESSAGES.expiry;
+  if (!/^\d{3,4}$/.test((input.cvc ?? '').trim())) return CARD_MESSAGES.cvc;
+  if (!(input.name ?? '').trim()) return CARD_MESSAGES.name;
+  if (digits === TEST_CARDS.declined) return CARD_MESSAGES.declined;
+  return null;
+}
+
+const STYLE = `
+*{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f4f6f5;color:#1c2620}
+.banner{background:#b45309;color:#fff;text-align:center;font-weight:700;padding:8px;letter-spacing:.05em}
+main{max-width:440px;margin:32px auto;padding:0 16px}
+.card{background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:24px}
+h1{font-size:1.25rem;margin:0 0 4px}.amount{font-size:2rem;font-weight:700;margin:8px 0 20px}
+label{display:block;font-size:.875rem;font-weight:600;margin:14px 0 6px}
+input{width:100%;padding:10px 12px;border:1px solid #8a968f;border-radius:8px;font-size:1rem}
+input:focus{outline:2px solid #2f7d4a;outline-offset:1px}
+.row{display:flex;gap:12px}.row>div{flex:1}
+button{margin-top:20px;width:100%;padding:12px;border:0;border-radius:8px;background:#2f7d4a;color:#fff;font-size:1rem;font-weight:700;cursor:pointer}
+button:hover{background:#24633a}.error{background:#fdecea;color:#8a1c12;border-radius:8px;padding:10px 12px;margin-bottom:12px}
+.cancel{display:block;text-align:center;margin-top:16px;color:#1c2620}.hint{font-size:.8rem;color:#4b5a52;margin-top:16px}
+`;
+
+export function renderTestCheckoutPage(opts: {
+  sessionId: string;
+  amountCents: number;
+  email: string | null;
+  error?: string | null;
+  values?: CardInput;
+  closed?: string | null;
+}): string {
+  const amount = formatCents(opts.amountCents);
+  const v = opts.values ?? {};
+  const field = (name: keyof CardInput, label: string, attrs: string) =>
+    `<label for="${name}">${label}</label><input id="${name}" name="${name}" ${attrs} value="${escapeHtml(name === 'cvc' || name === 'cardNumber' ? '' : (v[name] ?? ''))}" required>`;
+  const body = opts.closed
+    ? `<p class="error" role="alert">${escapeHtml(opts.closed)}</p><a class="cancel" href="/">Return to the shop</a>`
+    : `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
+      <form method="post" action="/pay/${encodeURIComponent(opts.sessionId)}" novalidate>
+        ${field('cardNumber', 'Card number', 'inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242"')}
+        <div class="row"><div>${field('expiry', 'Expiry', 'autocomplete="cc-exp" placeholder="MM / YY"')}</div>
+        <div>${field('cvc', 'CVC', 'inputmode="numeric" autocomplete="cc-csc" placeholder="123"')}</div></div>
+        ${field('name', 'Name on card', 'autocomplete="cc-name"')}
+        <button type="submit">Pay ${escapeHtml(amount)}</button>
+      </form>
+      <a class="cancel" href="/pay/${encodeURIComponent(opts.sessionId)}/cancel">Cancel</a>
+      <p class="hint">Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined. Any future expiry, any CVC.</p>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow"><title>Pay ${escapeHtml(amount)} | EcoClean (test mode)</title><style>${STYLE}</style></head>
+<body><div class="banner">TEST MODE</div><main><div class="card"><h1>EcoClean</h1>
+${opts.email ? `<p>${escapeHtml(opts.email)}</p>` : ''}<p class="amount">${escapeHtml(amount)}</p>${body}</div></main></body></html>`;
+}
