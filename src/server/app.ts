@@ -16,7 +16,7 @@ import { registerSpa } from './seo/spa.js';
 import { registerAdminGuard, registerSessionLoader } from './http/auth.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerEmailRoutes } from './email/routes.js';
-import { registerCheckoutRoutes } from './checkout/routes.js';
+import { registerCheckoutRoutes, registerStripeWebhook } from './checkout/routes.js';
 
 export type AppDeps = {
   config: Config;
@@ -90,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEmailRoutes(app, deps);
   registerCatalogRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
+  await registerStripeWebhook(app, deps);
   registerContentRoutes(app, deps);
   registerSeoRoutes(app, deps);
   await registerSpa(app, deps);

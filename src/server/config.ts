@@ -18,6 +18,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('EcoClean <no-reply@ecoclean.example>'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: z.url({ message: 'must be an absolute URL' }).optional(),
   UPLOAD_DIR: z.string().default('data/uploads'),
   CLIENT_DIR: z.string().default('dist/client'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -39,6 +40,8 @@ export type Config = {
   mailFrom: string;
   stripeSecretKey?: string;
   stripeWebhookSecret?: string;
+  /** Another address for Stripe's API (a local fake in tests). */
+  stripeApiBase?: string;
   uploadDir: string;
   clientDir: string;
   logLevel: string;
@@ -66,6 +69,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     stripeSecretKey: e.STRIPE_SECRET_KEY || undefined,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
+    stripeApiBase: e.STRIPE_API_BASE || undefined,
     uploadDir: e.UPLOAD_DIR,
     clientDir: e.CLIENT_DIR,
     logLevel: e.LOG_LEVEL,

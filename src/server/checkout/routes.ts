@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import type Stripe from 'stripe';
 import type { AppDeps } from '../app.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { CreateCheckoutSessionInput, QuoteInput, type CheckoutSessionView } from '../../shared/schemas/checkout.js';
@@ -8,6 +9,8 @@ import { deviceHash, ensureDeviceHash } from '../lib/device.js';
 import { getOrderForViewer, type OrderAccess } from '../orders/service.js';
 import { createCheckout, expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from './service.js';
 import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from '../payments/test-checkout-page.js';
+import { createStripeClient, createStripeCheckoutSession } from '../payments/stripe.js';
+import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 
 const IdParam = z.object({ id: z.string().min(1).max(100) });
 const CardForm = z.object({
@@ -19,6 +22,7 @@ const CardForm = z.object({
 
 export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, dialect, config } = deps;
+  const stripe = createStripeClient(config);
   const access = (req: Parameters<typeof deviceHash>[0]): OrderAccess => ({
     userId: req.session?.user.id ?? null,
     isAdmin: req.session?.user.role === 'admin',
@@ -41,23 +45,50 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     const input = parseInput(CreateCheckoutSessionInput, req.body);
     if (input.website) throw new HttpError(400, 'Please try again');
     const device = ensureDeviceHash(req, reply, config);
+    const now = new Date();
     const created = await createCheckout(db, dialect, input, {
       userId: req.session?.user.id ?? null,
       deviceHash: device,
-      now: new Date(),
-      provider: 'test',
+      now,
+      provider: stripe ? 'stripe' : 'test',
       sessionUrl: (id) => `${config.publicUrl}/pay/${id}`,
     });
     reply.header('Cache-Control', 'no-store');
-    return { url: created.url, sessionId: created.sessionId, orderId: created.orderId };
+    if (!stripe) return { url: created.url, sessionId: created.sessionId, orderId: created.orderId };
+
+    // The order and its holds exist; now the hosted page. If Stripe fails, the holds end at once.
+    try {
+      const remote = await createStripeCheckoutSession(stripe, db, created.orderId, config.publicUrl, now);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('payment_sessions').set({ id: remote.id, url: remote.url }).where('id', '=', created.sessionId).execute();
+        await trx.updateTable('orders').set({ payment_session_id: remote.id }).where('id', '=', created.orderId).execute();
+      });
+      return { url: remote.url, sessionId: remote.id, orderId: created.orderId };
+    } catch (err) {
+      req.log.error({ err, orderId: created.orderId }, 'Stripe checkout session failed');
+      await expirePaymentSession(db, created.sessionId, 'cancelled');
+      throw new HttpError(502, CHECKOUT_MESSAGES.sessionFallback);
+    }
   });
 
   app.get('/api/checkout-session/:id', async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
-    const session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirst();
-    const order = session ? await getOrderForViewer(db, session.order_id, access(req)) : null;
+    let session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    let order = session ? await getOrderForViewer(db, session.order_id, access(req)) : null;
     if (!session || !order) throw notFound('Checkout session not found');
     reply.header('Cache-Control', 'no-store');
+    // The buyer may be back before Stripe's webhook: ask Stripe, and fulfil (idempotently) if paid.
+    if (stripe && session.provider === 'stripe' && order.paymentStatus !== 'paid') {
+      const remote = await stripe.checkout.sessions.retrieve(session.id).catch((err: unknown) => {
+        req.log.warn({ err }, 'could not retrieve the Stripe session');
+        return null;
+      });
+      if (remote?.payment_status === 'paid') {
+        await fulfilPaymentSession(db, dialect, session.id, { publicUrl: config.publicUrl });
+        session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        order = (await getOrderForViewer(db, session.order_id, access(req)))!;
+      }
+    }
     return {
       id: session.id,
       status: session.status,
@@ -122,5 +153,39 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     const p = await loadPayable(id);
     if (p && !p.closed) await expirePaymentSession(db, id, 'cancelled');
     return reply.redirect('/checkout?canceled=true', 303);
+  });
+}
+
+/**
+ * Stripe's webhook: the signature is checked on the raw body, then paid sessions are fulfilled
+ * (idempotently: Stripe delivers an event more than once) and expired ones release their holds.
+ */
+export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db, dialect, config } = deps;
+  const stripe = createStripeClient(config);
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    scope.post('/api/webhooks/stripe', async (req, reply) => {
+      if (!stripe || !config.stripeWebhookSecret) throw new HttpError(404, 'Stripe is not configured');
+      const signature = req.headers['stripe-signature'];
+      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new HttpError(400, 'Missing Stripe signature');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(req.body, signature, config.stripeWebhookSecret);
+      } catch {
+        throw new HttpError(400, 'Invalid Stripe signature');
+      }
+      if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
+        const s = event.data.object;
+        if (s.payment_status === 'paid') {
+          const known = await db.selectFrom('payment_sessions').select('id').where('id', '=', s.id).executeTakeFirst();
+          if (known) await fulfilPaymentSession(db, dialect, s.id, { publicUrl: config.publicUrl });
+          else req.log.warn({ sessionId: s.id }, 'webhook for an unknown checkout session');
+        }
+      } else if (event.type === 'checkout.session.expired') {
+        await expirePaymentSession(db, event.data.object.id, 'expired');
+      }
+      return reply.send({ received: true });
+    });
   });
 }

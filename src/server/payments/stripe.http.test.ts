@@ -1,0 +1,175 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
+import { createTestApp, type TestApp } from '../test/harness.js';
+import { TestClient } from '../test/http-client.js';
+import { createProduct } from '../db/seed/factories.js';
+import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
+
+const SECRET_KEY = 'sk_test_local_fake';
+const WEBHOOK_SECRET = 'whsec_local_fake';
+
+type Recorded = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
+
+/** A local stand-in for Stripe's API: checks the key and idempotency keys, records every request. */
+function startFakeStripe() {
+  const requests: Recorded[] = [];
+  const sessions = new Map<string, Record<string, unknown>>();
+  let failNext = false;
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++n}` });
+        res.end(JSON.stringify(body));
+      };
+      if (req.headers.authorization !== `Bearer ${SECRET_KEY}`) {
+        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      }
+      const body = new URLSearchParams(raw);
+      const path = (req.url ?? '').split('?')[0]!;
+      requests.push({ method: req.method!, path, body, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+      if (failNext && req.method === 'POST') {
+        failNext = false;
+        return send(400, { error: { type: 'invalid_request_error', message: 'Something is wrong' } });
+      }
+      if (req.method === 'POST' && path === '/v1/coupons') {
+        return send(200, { id: `coupon_${++n}`, object: 'coupon', amount_off: Number(body.get('amount_off')), currency: 'usd' });
+      }
+      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+        const id = `cs_test_fake${++n}`;
+        let total = 0;
+        for (let i = 0; body.has(`line_items[${i}][quantity]`); i++) {
+          total += Number(body.get(`line_items[${i}][quantity]`)) * Number(body.get(`line_items[${i}][price_data][unit_amount]`));
+        }
+        total += Number(body.get('shipping_options[0][shipping_rate_data][fixed_amount][amount]') ?? 0);
+        const session = {
+          id,
+          object: 'checkout.session',
+          url: `https://checkout.stripe.test/c/pay/${id}`,
+          status: 'open',
+          payment_status: 'unpaid',
+          amount_total: total,
+          metadata: { orderId: body.get('metadata[orderId]') },
+        };
+        sessions.set(id, session);
+        return send(200, session);
+      }
+      const m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && m) {
+        const s = sessions.get(m[1]!);
+        return s ? send(200, s) : send(404, { error: { type: 'invalid_request_error', message: 'No such checkout session' } });
+      }
+      return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } });
+    });
+  });
+  return {
+    requests,
+    sessions,
+    failOnce: () => (failNext = true),
+    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const fake = startFakeStripe();
+let t: TestApp;
+const stripe = new Stripe(SECRET_KEY);
+
+beforeAll(async () => {
+  const base = await fake.listen();
+  t = await createTestApp({ env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: base } });
+});
+afterAll(async () => {
+  await t?.close();
+  await fake.close();
+});
+
+const address = { name: 'Sam Stripe', address: '2 Side St', city: 'Austin', state: 'TX', zip: '73301', country: 'US' };
+const checkout = (c: TestClient, productId: string, quantity: number, coupon: string | null = null) =>
+  c.post('/api/create-checkout-session', { items: [{ productId, quantity }], customerEmail: 'sam@example.com', shippingAddress: address, appliedCouponCode: coupon });
+
+function signedEvent(type: string, object: Record<string, unknown>) {
+  const payload = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', type, data: { object }, api_version: '2024-06-20', created: 1, livemode: false, pending_webhooks: 1, request: null });
+  const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+  return { payload, signature };
+}
+const deliver = (e: { payload: string; signature: string }) =>
+  t.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': e.signature }, payload: e.payload });
+
+describe('Stripe Checkout', () => {
+  it('creates a session in cents with the discount, tax, shipping, order id and an idempotency key', async () => {
+    await createProduct(t.db, { id: 'st-a', name: 'Stripe Cloth', priceCents: 2500, inventory: 10 });
+    const c = new TestClient(t.app);
+    const res = await checkout(c, 'st-a', 2, 'SAVE5');
+    expect(res.statusCode).toBe(200);
+    const { url, sessionId, orderId } = res.json();
+    expect(url).toBe(`https://checkout.stripe.test/c/pay/${sessionId}`);
+    const order = await t.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+    expect(order.payment_session_id).toBe(sessionId);
+    expect(order.payment_provider).toBe('stripe');
+
+    const coupon = fake.requests.find((r) => r.path === '/v1/coupons')!;
+    expect(coupon.body.get('amount_off')).toBe('500');
+    expect(coupon.idempotencyKey).toBe(`coupon-${orderId}`);
+    const created = fake.requests.find((r) => r.path === '/v1/checkout/sessions')!;
+    expect(created.idempotencyKey).toBe(`checkout-${orderId}`);
+    expect(created.body.get('metadata[orderId]')).toBe(orderId);
+    expect(created.body.get('line_items[0][price_data][unit_amount]')).toBe('2500');
+    expect(created.body.get('line_items[0][quantity]')).toBe('2');
+    expect(created.body.get('line_items[1][price_data][unit_amount]')).toBe(String(order.tax_cents));
+    expect(created.body.get('shipping_options[0][shipping_rate_data][fixed_amount][amount]')).toBe(String(order.shipping_cents));
+    expect(created.body.get('discounts[0][coupon]')).toMatch(/^coupon_/);
+    expect(created.body.get('success_url')).toBe(`http://shop.test/order-confirmation?session_id={CHECKOUT_SESSION_ID}&orderId=${orderId}`);
+    expect(created.body.get('cancel_url')).toBe('http://shop.test/checkout?canceled=true');
+    // Stripe's total less the discount is what the shop computed.
+    expect((fake.sessions.get(sessionId)!.amount_total as number) - 500).toBe(order.total_cents);
+  });
+
+  it('fulfils a webhook delivered 5 times at once exactly once, and refuses a bad signature', async () => {
+    await createProduct(t.db, { id: 'st-b', priceCents: 1000, inventory: 5 });
+    const c = new TestClient(t.app);
+    const { sessionId, orderId } = (await checkout(c, 'st-b', 2)).json();
+    const bad = await t.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=nope' }, payload: '{}' });
+    expect(bad.statusCode).toBe(400);
+
+    const event = signedEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } });
+    const results = await Promise.all(Array.from({ length: 5 }, () => deliver(event)));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    const order = await t.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+    expect(order.payment_status).toBe('paid');
+    expect((await t.db.selectFrom('products').select('inventory').where('id', '=', 'st-b').executeTakeFirstOrThrow()).inventory).toBe(3);
+    const mails = await t.db.selectFrom('email_outbox').select('id').where('template_id', '=', 'order-confirmation').where('html', 'like', `%${order.order_number}%`).execute();
+    expect(mails).toHaveLength(1);
+  });
+
+  it('the confirmation page asks Stripe when the webhook has not arrived yet', async () => {
+    await createProduct(t.db, { id: 'st-c', priceCents: 1000, inventory: 5 });
+    const c = new TestClient(t.app);
+    const { sessionId, orderId } = (await checkout(c, 'st-c', 1)).json();
+    expect((await c.get(`/api/checkout-session/${sessionId}`)).json().payment_status).toBe('unpaid');
+    fake.sessions.get(sessionId)!.payment_status = 'paid';
+    const view = (await c.get(`/api/checkout-session/${sessionId}`)).json();
+    expect(view).toMatchObject({ payment_status: 'paid', metadata: { orderId } });
+  });
+
+  it('an expired session releases its stock hold', async () => {
+    await createProduct(t.db, { id: 'st-d', inventory: 1 });
+    const { sessionId } = (await checkout(new TestClient(t.app), 'st-d', 1)).json();
+    expect((await checkout(new TestClient(t.app), 'st-d', 1)).statusCode).toBe(409);
+    expect((await deliver(signedEvent('checkout.session.expired', { id: sessionId, object: 'checkout.session', payment_status: 'unpaid' }))).statusCode).toBe(200);
+    expect((await checkout(new TestClient(t.app), 'st-d', 1)).statusCode).toBe(200);
+  });
+
+  it('a Stripe failure answers the spec message and keeps no hold', async () => {
+    await createProduct(t.db, { id: 'st-e', inventory: 1 });
+    fake.failOnce();
+    const res = await checkout(new TestClient(t.app), 'st-e', 1);
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error).toBe(CHECKOUT_MESSAGES.sessionFallback);
+    expect((await checkout(new TestClient(t.app), 'st-e', 1)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,87 @@
+import Stripe from 'stripe';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Config } from '../config.js';
+import { TAX_RATE_PERCENT } from '../../shared/pricing.js';
+import { PAYMENT_SESSION_TTL_MS } from '../checkout/service.js';
+
+export function createStripeClient(config: Config): Stripe | null {
+  if (!config.stripeSecretKey) return null;
+  const base = config.stripeApiBase ? new URL(config.stripeApiBase) : null;
+  return new Stripe(config.stripeSecretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+  });
+}
+
+/**
+ * Creates the Stripe Checkout Session for an order the server has already priced: one line per
+ * product (in cents; a free gift at $0), the sales tax as its own line, the shipping as a fixed
+ * rate, and the coupon discount as a one-off amount-off coupon. The order id is the idempotency
+ * key, so a retried request never makes a second session.
+ */
+export async function createStripeCheckoutSession(
+  stripe: Stripe,
+  db: Kysely<Database>,
+  orderId: string,
+  publicUrl: string,
+  now = new Date(),
+): Promise<{ id: string; url: string }> {
+  const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+  const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
+  let discounts: Stripe.Checkout.SessionCreateParams.Discount[] | undefined;
+  if (order.discount_cents > 0) {
+    const coupon = await stripe.coupons.create(
+      { amount_off: order.discount_cents, currency: 'usd', duration: 'once', name: order.coupon_code ?? 'Discount' },
+      { idempotencyKey: `coupon-${orderId}` },
+    );
+    discounts = [{ coupon: coupon.id }];
+  }
+  const lineItems: Stripe.Checkout.SessionCreateParams.LineItem[] = items.map((i) => ({
+    quantity: i.quantity,
+    price_data: {
+      currency: 'usd',
+      unit_amount: i.price_cents,
+      product_data: { name: i.is_free_gift ? `${i.product_name} (Free Gift)` : i.product_name, metadata: { productId: i.product_id } },
+    },
+  }));
+  if (order.tax_cents > 0) {
+    lineItems.push({
+      quantity: 1,
+      price_data: { currency: 'usd', unit_amount: order.tax_cents, product_data: { name: `Sales tax (${TAX_RATE_PERCENT}%)` } },
+    });
+  }
+  const session = await stripe.checkout.sessions.create(
+    {
+      mode: 'payment',
+      line_items: lineItems,
+      ...(discounts ? { discounts } : {}),
+      shipping_options: [
+        {
+          shipping_rate_data: {
+            type: 'fixed_amount',
+            display_name: 'Shipping',
+            fixed_amount: { amount: order.shipping_cents, currency: 'usd' },
+          },
+        },
+      ],
+      customer_email: order.email ?? undefined,
+      metadata: { orderId },
+      payment_intent_data: { metadata: { orderId } },
+      success_url: `${publicUrl}/order-confirmation?session_id={CHECKOUT_SESSION_ID}&orderId=${encodeURIComponent(orderId)}`,
+      cancel_url: `${publicUrl}/checkout?canceled=true`,
+      // Stripe's shortest allowed life is 30 minutes; a minute more keeps clear of clock skew.
+      expires_at: Math.floor((now.getTime() + PAYMENT_SESSION_TTL_MS + 60_000) / 1000),
+    },
+    { idempotencyKey: `checkout-${orderId}` },
+  );
+  if (!session.url) throw new Error('Stripe answered without a checkout URL');
+  return { id: session.id, url: session.url };
+}
