@@ -16,6 +16,8 @@ import { registerSpa } from './seo/spa.js';
 import { registerAdminGuard, registerSessionLoader } from './http/auth.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerEmailRoutes } from './email/routes.js';
+import { registerAccountDataRoutes } from './accounts/account-routes.js';
+import { registerAdminRoutes } from './admin/routes.js';
 import { registerCheckoutRoutes, registerStripeWebhook } from './checkout/routes.js';
 
 export type AppDeps = {
@@ -88,6 +90,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAccountRoutes(app, deps);
   registerEmailRoutes(app, deps);
+  registerAccountDataRoutes(app, deps);
+  registerAdminRoutes(app, deps);
   registerCatalogRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   await registerStripeWebhook(app, deps);

@@ -11,6 +11,7 @@ import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { clearSessionCookie, setSessionCookie } from '../http/auth.js';
 import { deleteSession, type LoadedSession } from './sessions.js';
+import { endImpersonation } from './impersonation.js';
 import { toSessionUser } from './users.js';
 import { checkResetToken, confirmPasswordReset, requestPasswordReset, signIn, signUp } from './service.js';
 
@@ -52,6 +53,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): void
   });
 
   app.post('/api/auth/sign-out', async (req, reply) => {
+    // While impersonating, signing out ends the impersonation; the admin stays signed in.
+    if (req.session?.impersonator) {
+      await endImpersonation(db, req.session);
+      return { ok: true, impersonationEnded: true };
+    }
     if (req.session) await deleteSession(db, req.session.tokenHash);
     clearSessionCookie(reply, config);
     return { ok: true };

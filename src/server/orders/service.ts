@@ -1,20 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
 
 export type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
-/** An order, only to its owner: the buyer's account, the browser that placed it, or an admin. */
-export async function getOrderForViewer(db: Kysely<Database>, orderId: string, who: OrderAccess): Promise<OrderView | null> {
-  const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
-  if (!order) return null;
-  const allowed =
-    who.isAdmin ||
-    (order.user_id !== null && order.user_id === who.userId) ||
-    (order.user_id === null && order.guest_token_hash !== null && order.guest_token_hash === who.deviceHash);
-  if (!allowed) return null;
-  const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
+function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItemsTable>[]): OrderView {
   return {
     id: order.id,
     orderNumber: order.order_number,
@@ -46,5 +37,121 @@ export async function getOrderForViewer(db: Kysely<Database>, orderId: string, w
     totalCents: order.total_cents,
     couponCode: order.coupon_code,
     trackingNumber: order.shipstation_tracking_number,
+  };
+}
+
+/** An order, only to its owner: the buyer's account, the browser that placed it as a guest, or an admin. */
+export async function getOrderForViewer(db: Kysely<Database>, orderId: string, who: OrderAccess): Promise<OrderView | null> {
+  const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+  if (!order) return null;
+  const allowed =
+    who.isAdmin ||
+    (order.user_id !== null && order.user_id === who.userId) ||
+    (order.user_id === null && order.guest_token_hash !== null && order.guest_token_hash === who.deviceHash);
+  if (!allowed) return null;
+  const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
+  return toOrderView(order, items);
+}
+
+/**
+ * Orders a customer sees: paid ones and those the shop created for them; abandoned or declined
+ * checkout attempts are not orders to the customer.
+ */
+function placedOrders(db: Kysely<Database>) {
+  return db
+    .selectFrom('orders')
+    .where((eb) => eb.or([eb('payment_status', 'in', ['paid', 'refunded']), eb('payment_provider', 'is', null)]));
+}
+
+export async function listOrders(
+  db: Kysely<Database>,
+  who: { userId: string; isAdmin: boolean },
+  { page, pageSize }: { page: number; pageSize: number },
+): Promise<{ items: OrderView[]; page: number; pageSize: number; total: number; totalPages: number }> {
+  let base = placedOrders(db);
+  if (!who.isAdmin) base = base.where('user_id', '=', who.userId);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
+  ]);
+  const items = rows.length
+    ? await db.selectFrom('order_items').selectAll().where('order_id', 'in', rows.map((r) => r.id)).orderBy('id').execute()
+    : [];
+  const byOrder = new Map<string, Selectable<OrderItemsTable>[]>();
+  for (const i of items) byOrder.set(i.order_id, [...(byOrder.get(i.order_id) ?? []), i]);
+  const total = Number(count?.n ?? 0);
+  return {
+    items: rows.map((r) => toOrderView(r, byOrder.get(r.id) ?? [])),
+    page,
+    pageSize,
+    total,
+    totalPages: Math.max(1, Math.ceil(total / pageSize)),
+  };
+}
+
+/** A customer's order figures, counted by the database. */
+export async function customerOrderStats(db: Kysely<Database>, userId: string) {
+  const row = await placedOrders(db)
+    .where('user_id', '=', userId)
+    .select([
+      sql<number | string>`count(*)`.as('total'),
+      sql<string | null>`max(created_at)`.as('latest'),
+      sql<number | string>`sum(case when status = 'pending' then 1 else 0 end)`.as('pending'),
+      sql<number | string>`sum(case when status = 'delivered' then 1 else 0 end)`.as('delivered'),
+      sql<number | string>`coalesce(sum(total_cents), 0)`.as('spent'),
+    ])
+    .executeTakeFirst();
+  const items = await db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .where('o.user_id', '=', userId)
+    .where((eb) => eb.or([eb('o.payment_status', 'in', ['paid', 'refunded']), eb('o.payment_provider', 'is', null)]))
+    .select(sql<number | string>`coalesce(sum(i.quantity), 0)`.as('units'))
+    .executeTakeFirst();
+  const total = Number(row?.total ?? 0);
+  const spent = Number(row?.spent ?? 0);
+  return {
+    totalOrders: total,
+    latestOrderAt: row?.latest ?? null,
+    pendingOrders: Number(row?.pending ?? 0),
+    deliveredOrders: Number(row?.delivered ?? 0),
+    totalSpentCents: spent,
+    averageOrderCents: total ? Math.round(spent / total) : 0,
+    itemsPurchased: Number(items?.units ?? 0),
+  };
+}
+
+/** The shop at a glance for admins, counted by the database. */
+export async function adminStats(db: Kysely<Database>) {
+  const orders = await placedOrders(db)
+    .select([
+      sql<number | string>`count(*)`.as('total'),
+      sql<string | null>`max(created_at)`.as('latest'),
+      sql<number | string>`sum(case when status = 'pending' then 1 else 0 end)`.as('pending'),
+      sql<number | string>`sum(case when status = 'processing' then 1 else 0 end)`.as('processing'),
+      sql<number | string>`sum(case when status = 'shipped' then 1 else 0 end)`.as('shipped'),
+      sql<number | string>`sum(case when status = 'delivered' then 1 else 0 end)`.as('delivered'),
+      sql<number | string>`sum(case when status = 'cancelled' then 1 else 0 end)`.as('cancelled'),
+      sql<number | string>`coalesce(sum(case when payment_status = 'paid' then total_cents else 0 end), 0)`.as('revenue'),
+    ])
+    .executeTakeFirst();
+  const users = await db.selectFrom('users').select(sql<number | string>`count(*)`.as('n')).executeTakeFirst();
+  const n = (v: unknown) => Number(v ?? 0);
+  return {
+    totalOrders: n(orders?.total),
+    latestOrderAt: orders?.latest ?? null,
+    pendingOrders: n(orders?.pending),
+    processingOrders: n(orders?.processing),
+    shippedOrders: n(orders?.shipped),
+    deliveredOrders: n(orders?.delivered),
+    cancelledOrders: n(orders?.cancelled),
+    revenueCents: n(orders?.revenue),
+    totalUsers: n(users?.n),
   };
 }

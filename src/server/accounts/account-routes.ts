@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../app.js';
+import { parseInput } from '../http/errors.js';
+import { requireUser } from '../http/auth.js';
+import { AddressInput, ContactInfoInput } from '../../shared/schemas/account.js';
+import { listOrders } from '../orders/service.js';
+import { accountSummary, saveAddress, updateContactInfo } from './profile.js';
+import { endImpersonation, startImpersonation } from './impersonation.js';
+import { toSessionUser } from './users.js';
+
+const PageQuery = z
+  .object({
+    page: z.coerce.number({ message: 'page must be a number' }).int().min(1, 'page must be at least 1').max(100000).default(1),
+    pageSize: z.coerce.number({ message: 'pageSize must be a number' }).int().min(1, 'pageSize must be at least 1').max(100, 'pageSize cannot exceed 100').default(10),
+  })
+  .strict();
+const AddressKind = z.object({ kind: z.enum(['shipping', 'billing'], { message: "Address kind must be 'shipping' or 'billing'" }) });
+const ImpersonateInput = z.object({ userId: z.string().min(1, 'userId is required').max(100) }).strict();
+
+export function registerAccountDataRoutes(app: FastifyInstance, { db }: AppDeps): void {
+  app.get('/api/orders', async (req, reply) => {
+    const user = requireUser(req);
+    const q = parseInput(PageQuery, req.query);
+    reply.header('Cache-Control', 'no-store');
+    return listOrders(db, { userId: user.id, isAdmin: user.role === 'admin' }, q);
+  });
+
+  app.get('/api/account/summary', async (req, reply) => {
+    const user = requireUser(req);
+    reply.header('Cache-Control', 'no-store');
+    return accountSummary(db, user.id);
+  });
+
+  app.put('/api/account/contact', async (req) => {
+    const user = requireUser(req);
+    const input = parseInput(ContactInfoInput, req.body);
+    await updateContactInfo(db, user.id, { fullName: input.fullName, email: input.email, phone: input.phone ?? null });
+    const row = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    return { user: toSessionUser(row) };
+  });
+
+  app.put('/api/account/addresses/:kind', async (req) => {
+    const user = requireUser(req);
+    const { kind } = parseInput(AddressKind, req.params);
+    const address = parseInput(AddressInput, req.body);
+    await saveAddress(db, user.id, kind, address);
+    const row = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    return { user: toSessionUser(row) };
+  });
+
+  app.post('/api/impersonation', async (req) => {
+    const { userId } = parseInput(ImpersonateInput, req.body);
+    await startImpersonation(db, req.session, userId);
+    return { ok: true };
+  });
+
+  app.delete('/api/impersonation', async (req) => {
+    await endImpersonation(db, req.session);
+    return { ok: true };
+  });
+}

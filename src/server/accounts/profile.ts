@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../lib/ids.js';
+import { ACCOUNT_MESSAGES, type AccountSummary } from '../../shared/schemas/account.js';
+import { nextRewardAt, rewardProgress } from '../../shared/pricing.js';
+import { customerOrderStats } from '../orders/service.js';
+
+export async function updateContactInfo(
+  db: Kysely<Database>,
+  userId: string,
+  input: { fullName: string; email: string; phone: string | null },
+): Promise<void> {
+  const clash = await db.selectFrom('users').select('id').where('email', '=', input.email).where('id', '!=', userId).executeTakeFirst();
+  if (clash) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
+  try {
+    await db
+      .updateTable('users')
+      .set({ full_name: input.fullName, email: input.email, phone: input.phone, updated_at: nowIso() })
+      .where('id', '=', userId)
+      .execute();
+  } catch (err) {
+    if (/unique|duplicate/i.test(String((err as Error).message))) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
+    throw err;
+  }
+}
+
+export async function saveAddress(
+  db: Kysely<Database>,
+  userId: string,
+  kind: 'shipping' | 'billing',
+  address: Record<string, string>,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ [kind === 'shipping' ? 'shipping_address' : 'billing_address']: JSON.stringify(address), updated_at: nowIso() })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function accountSummary(db: Kysely<Database>, userId: string): Promise<AccountSummary> {
+  const user = await db.selectFrom('users').select(['loyalty_points', 'total_points_earned']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const rewards = await db
+    .selectFrom('coupons')
+    .select(['code', 'discount_value', 'valid_until', 'current_uses', 'max_uses'])
+    .where('owner_user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(50)
+    .execute();
+  return {
+    stats: await customerOrderStats(db, userId),
+    loyalty: {
+      points: user.loyalty_points,
+      totalEarned: user.total_points_earned,
+      nextRewardAt: nextRewardAt(user.loyalty_points),
+      progress: rewardProgress(user.loyalty_points),
+      rewards: rewards.map((r) => ({
+        code: r.code,
+        discountPercent: r.discount_value,
+        expiresAt: r.valid_until,
+        used: r.max_uses != null && r.current_uses >= r.max_uses,
+      })),
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { US_STATE_CODES } from './checkout.js';
+
+export const ACCOUNT_MESSAGES = {
+  requiredFields: 'Please fill in all required fields',
+  contactFailed: 'Failed to update contact information',
+  shippingFailed: 'Failed to save shipping address',
+  billingFailed: 'Failed to save billing address',
+  contactSaved: 'Contact information updated successfully',
+  shippingSaved: 'Shipping address saved successfully',
+  billingSaved: 'Billing address saved successfully',
+  emailTaken: 'User already exists with this email',
+  impersonationAdminsOnly: 'Only administrators can impersonate users.',
+  impersonationSelf: 'You are already signed in as this user.',
+  userNotFound: 'User not found',
+  notImpersonating: 'No impersonation is active.',
+} as const;
+
+/** US phone style as it is typed: digits only, at most 10, shown as (XXX) XXX-XXXX. */
+export function formatPhone(input: string): string {
+  const d = input.replace(/\D/g, '').slice(0, 10);
+  if (d.length === 0) return '';
+  if (d.length < 4) return `(${d}`;
+  if (d.length < 7) return `(${d.slice(0, 3)}) ${d.slice(3)}`;
+  return `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
+}
+
+const required = (max: number) =>
+  z.string({ message: ACCOUNT_MESSAGES.requiredFields }).trim().min(1, ACCOUNT_MESSAGES.requiredFields).max(max, `Cannot exceed ${max} characters`);
+
+export const ContactInfoInput = z
+  .object({
+    fullName: required(100),
+    email: z
+      .string({ message: ACCOUNT_MESSAGES.requiredFields })
+      .trim()
+      .toLowerCase()
+      .min(1, ACCOUNT_MESSAGES.requiredFields)
+      .max(254)
+      .pipe(z.email({ message: 'Please enter a valid email address' })),
+    phone: z
+      .string()
+      .max(20)
+      .transform((v) => formatPhone(v))
+      .refine((v) => v === '' || v.replace(/\D/g, '').length === 10, 'Phone number must have 10 digits')
+      .nullish()
+      .transform((v) => v || null),
+  })
+  .strict();
+export type ContactInfoInput = z.input<typeof ContactInfoInput>;
+
+export const AddressInput = z
+  .object({
+    name: required(100),
+    address: required(200),
+    city: required(100),
+    state: z.enum(US_STATE_CODES, { message: ACCOUNT_MESSAGES.requiredFields }),
+    zip: z
+      .string({ message: ACCOUNT_MESSAGES.requiredFields })
+      .trim()
+      .min(1, ACCOUNT_MESSAGES.requiredFields)
+      .regex(/^\d{5}(-\d{4})?$/, 'ZIP code must be 5 digits (e.g., 12345 or 12345-6789)'),
+    country: z.literal('US').default('US'),
+  })
+  .strict();
+export type AddressInput = z.input<typeof AddressInput>;
+
+export const AccountSummary = z.object({
+  stats: z.object({
+    totalOrders: z.number().int(),
+    latestOrderAt: z.string().nullable(),
+    pendingOrders: z.number().int(),
+    deliveredOrders: z.number().int(),
+    totalSpentCents: z.number().int(),
+    averageOrderCents: z.number().int(),
+    itemsPurchased: z.number().int(),
+  }),
+  loyalty: z.object({
+    points: z.number().int(),
+    totalEarned: z.number().int(),
+    nextRewardAt: z.number().int(),
+    progress: z.number(),
+    rewards: z.array(z.object({ code: z.string(), discountPercent: z.number(), expiresAt: z.string().nullable(), used: z.boolean() })),
+  }),
+});
+export type AccountSummary = z.infer<typeof AccountSummary>;
