@@ -26,6 +26,12 @@ export type AppDeps = {
   dialect: Dialect;
 };
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: { method: string; url: string }[];
+  }
+}
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -38,6 +44,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+  });
+
+  // The route table, kept for the authorisation tests that walk every route.
+  const routes: { method: string; url: string }[] = [];
+  app.decorate('routeTable', routes);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
   });
 
   registerSecurityHeaders(app);

@@ -263,21 +263,23 @@ describe('password reset', () => {
 });
 
 describe('admin routes are closed to everyone but admins', () => {
-  const ADMIN_ROUTES = ['/api/admin/email-outbox'];
-
-  it('answers 401 to anonymous visitors and 403 to customers', async () => {
+  it('answers 401 to anonymous visitors and 403 to customers on every admin route in the route table', async () => {
+    const ADMIN_ROUTES = t.app.routeTable.filter((r) => r.url.startsWith('/api/admin/'));
+    expect(ADMIN_ROUTES.length).toBeGreaterThanOrEqual(2);
     const customer = new TestClient(t.app, '10.7.0.1');
     await customer.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     const admin = new TestClient(t.app, '10.7.0.2');
     await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
-    for (const url of ADMIN_ROUTES) {
-      const anon = await new TestClient(t.app).get(url);
-      expect(anon.statusCode).toBe(401);
+    for (const { method, url: pattern } of ADMIN_ROUTES) {
+      const url = pattern.replace(/:[a-zA-Z]+/g, 'x');
+      const body = method === 'GET' || method === 'DELETE' ? undefined : {};
+      const anon = await new TestClient(t.app).request(method, url, body);
+      expect(anon.statusCode, `${method} ${url}`).toBe(401);
       expect(anon.json().error).toBe(AUTH_MESSAGES.authRequired);
-      const cust = await customer.get(url);
-      expect(cust.statusCode).toBe(403);
+      const cust = await customer.request(method, url, body);
+      expect(cust.statusCode, `${method} ${url}`).toBe(403);
       expect(cust.json().error).toBe(AUTH_MESSAGES.accessDenied);
-      expect((await admin.get(url)).statusCode).toBe(200);
+      if (method === 'GET' && !pattern.includes(':')) expect((await admin.get(url)).statusCode).toBe(200);
     }
     const unknownAdmin = await customer.get('/api/admin/does-not-exist');
     expect(unknownAdmin.statusCode).toBe(403);
