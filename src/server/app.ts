@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccountRoutes(app, deps);
   registerEmailRoutes(app, deps);
   registerAccountDataRoutes(app, deps);
-  registerAdminRoutes(app, deps);
+  await registerAdminRoutes(app, deps);
   registerCatalogRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   await registerStripeWebhook(app, deps);

@@ -55,9 +55,9 @@ export function requireAdmin(req: FastifyRequest): UserRow {
   return user;
 }
 
-/** Route-level guard for every /api/admin/* route, registered before the routes themselves. */
+/** Guard for every /api/admin/* route, checked before the body is even read. */
 export function registerAdminGuard(app: FastifyInstance): void {
-  app.addHook('preHandler', async (req) => {
+  app.addHook('onRequest', async (req) => {
     if (req.url.startsWith('/api/admin/') || req.url === '/api/admin') requireAdmin(req);
   });
 }

@@ -37,7 +37,8 @@ export const OrderView = z.object({
   paymentProvider: z.string().nullable(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
-  shippingAddress: OrderAddress.nullable(),
+  /** An object from checkout, or free text on orders the owner entered. */
+  shippingAddress: z.union([OrderAddress, z.string()]).nullable(),
   items: z.array(OrderItemView),
   subtotalCents: z.number().int(),
   discountCents: z.number().int(),

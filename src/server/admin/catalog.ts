@@ -1,0 +1,127 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso, randomString } from '../lib/ids.js';
+import { leadingNumber, type Product } from '../../shared/schemas/catalog.js';
+import { ADMIN_MESSAGES, type ProductInput } from '../../shared/schemas/admin.js';
+import { getProduct, toCategory, toProduct } from '../catalog/service.js';
+
+/** New products get `prod-{timestamp}-{6 random characters}`. */
+export function newProductId(): string {
+  return `prod-${Date.now()}-${randomString(6)}`;
+}
+
+type ParsedProduct = Omit<ProductInput, 'featured'> & { featured: boolean; sku: string | null; brand: string | null; stripePriceId: string | null };
+
+function productColumns(input: ParsedProduct) {
+  const d = input.dimensions;
+  const allDims = d?.length && d?.width && d?.height;
+  return {
+    name: input.name,
+    description: input.description,
+    price_cents: input.priceCents,
+    inventory: input.inventory,
+    category_id: input.category || null,
+    featured: input.featured ? 1 : 0,
+    sort_number: leadingNumber(input.name),
+    sku: input.sku,
+    brand: input.brand,
+    stripe_price_id: input.stripePriceId,
+    weight_lbs: input.weightLbs ?? null,
+    // Dimensions are stored only when all three are given.
+    length_in: allDims ? d!.length! : null,
+    width_in: allDims ? d!.width! : null,
+    height_in: allDims ? d!.height! : null,
+  };
+}
+
+async function checkCategory(db: Kysely<Database>, id: string | null | undefined): Promise<void> {
+  if (!id) return;
+  const c = await db.selectFrom('categories').select('id').where('id', '=', id).executeTakeFirst();
+  if (!c) throw new HttpError(400, ADMIN_MESSAGES.categoryNotFound);
+}
+
+export async function listAdminProducts(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
+  let base = db.selectFrom('products');
+  if (q.search) {
+    const like = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where((eb) =>
+      eb.or([eb(sql`lower(name)`, 'like', sql`${like} escape '\\'`), eb(sql`lower(coalesce(sku, ''))`, 'like', sql`${like} escape '\\'`), eb('id', '=', q.search!)]),
+    );
+  }
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
+  ]);
+  const total = Number(count?.n ?? 0);
+  return { items: rows.map(toProduct), page: q.page, pageSize: q.pageSize, total, totalPages: Math.max(1, Math.ceil(total / q.pageSize)) };
+}
+
+export async function createProduct(db: Kysely<Database>, input: ParsedProduct): Promise<Product> {
+  await checkCategory(db, input.category);
+  const id = newProductId();
+  const at = nowIso();
+  await db
+    .insertInto('products')
+    .values({ id, ...productColumns(input), images: JSON.stringify(input.images ?? []), created_at: at, updated_at: at })
+    .execute();
+  return (await getProduct(db, id))!;
+}
+
+/** Existing images are kept unless the form sends a new list. */
+export async function updateProduct(db: Kysely<Database>, id: string, input: ParsedProduct): Promise<Product> {
+  await checkCategory(db, input.category);
+  const r = await db
+    .updateTable('products')
+    .set({ ...productColumns(input), ...(input.images ? { images: JSON.stringify(input.images) } : {}), updated_at: nowIso() })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+  return (await getProduct(db, id))!;
+}
+
+export async function setProductImages(db: Kysely<Database>, id: string, images: string[]): Promise<Product> {
+  const r = await db.updateTable('products').set({ images: JSON.stringify(images), updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+  return (await getProduct(db, id))!;
+}
+
+export async function deleteProduct(db: Kysely<Database>, id: string): Promise<void> {
+  const r = await db.deleteFrom('products').where('id', '=', id).executeTakeFirst();
+  if (Number(r.numDeletedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+}
+
+export async function upsertCategory(
+  db: Kysely<Database>,
+  input: { id: string; name: string; description: string | null; imageUrl: string | null },
+  mode: 'create' | 'update',
+) {
+  const existing = await db.selectFrom('categories').select('id').where('id', '=', input.id).executeTakeFirst();
+  if (mode === 'create') {
+    if (existing) throw new HttpError(409, ADMIN_MESSAGES.categoryExists);
+    const max = await db.selectFrom('categories').select(sql<number>`coalesce(max(sort_order), 0)`.as('m')).executeTakeFirst();
+    await db
+      .insertInto('categories')
+      .values({ id: input.id, name: input.name, description: input.description, image_url: input.imageUrl, sort_order: Number(max?.m ?? 0) + 1, created_at: nowIso() })
+      .execute();
+  } else {
+    if (!existing) throw new HttpError(404, ADMIN_MESSAGES.categoryNotFound);
+    await db
+      .updateTable('categories')
+      .set({ name: input.name, description: input.description, ...(input.imageUrl ? { image_url: input.imageUrl } : {}) })
+      .where('id', '=', input.id)
+      .execute();
+  }
+  return toCategory(await db.selectFrom('categories').selectAll().where('id', '=', input.id).executeTakeFirstOrThrow());
+}
+
+/** A category that still holds products is kept, with a message saying why, instead of orphaning them. */
+export async function deleteCategory(db: Kysely<Database>, id: string): Promise<void> {
+  const exists = await db.selectFrom('categories').select('id').where('id', '=', id).executeTakeFirst();
+  if (!exists) throw new HttpError(404, ADMIN_MESSAGES.categoryNotFound);
+  const n = Number(
+    (await db.selectFrom('products').select(sql<number | string>`count(*)`.as('n')).where('category_id', '=', id).executeTakeFirst())?.n ?? 0,
+  );
+  if (n > 0) throw new HttpError(409, ADMIN_MESSAGES.categoryInUse(n));
+  await db.deleteFrom('categories').where('id', '=', id).execute();
+}

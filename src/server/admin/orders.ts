@@ -1,0 +1,215 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, OrdersTable } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../lib/ids.js';
+import { queueEmail } from '../email/outbox.js';
+import { newOrderId } from '../checkout/service.js';
+import { ADMIN_MESSAGES, splitAdminTotal } from '../../shared/schemas/admin.js';
+import { trackingCodeOf, type OrderView } from '../../shared/schemas/orders.js';
+import { getOrderForViewer } from '../orders/service.js';
+import { parseJson } from '../lib/json.js';
+
+const ADMIN = { userId: null, isAdmin: true, deviceHash: null } as const;
+
+export type AdminOrderRow = {
+  id: string;
+  orderNumber: string;
+  createdAt: string;
+  userId: string;
+  email: string | null;
+  customerName: string | null;
+  status: OrdersTable['status'];
+  paymentStatus: OrdersTable['payment_status'];
+  itemCount: number;
+  totalCents: number;
+};
+
+/** Every order for the back office, newest first, searchable by id, e-mail or name, filterable by status. */
+export async function listAdminOrders(
+  db: Kysely<Database>,
+  q: { page: number; pageSize: number; search?: string; status?: OrdersTable['status'] },
+) {
+  let base = db.selectFrom('orders as o').leftJoin('users as u', 'u.id', 'o.user_id');
+  if (q.status) base = base.where('o.status', '=', q.status);
+  if (q.search) {
+    const s = q.search.toLowerCase();
+    const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where((eb) =>
+      eb.or([
+        eb('o.id', '=', q.search!),
+        eb(sql`lower(o.order_number)`, '=', s),
+        eb(sql`lower(o.email)`, 'like', sql`${like} escape '\\'`),
+        eb(sql`lower(u.full_name)`, 'like', sql`${like} escape '\\'`),
+        eb(sql`lower(o.shipping_address)`, 'like', sql`${like} escape '\\'`),
+      ]),
+    );
+  }
+  const [rows, count] = await Promise.all([
+    base
+      .select([
+        'o.id',
+        'o.order_number',
+        'o.created_at',
+        'o.user_id',
+        'o.email',
+        'o.status',
+        'o.payment_status',
+        'o.total_cents',
+        'o.shipping_address',
+        'u.full_name',
+        (eb) =>
+          eb
+            .selectFrom('order_items as i')
+            .select(sql<number>`coalesce(sum(i.quantity), 0)`.as('n'))
+            .whereRef('i.order_id', '=', 'o.id')
+            .as('item_count'),
+      ])
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
+    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
+  ]);
+  const total = Number(count?.n ?? 0);
+  return {
+    items: rows.map(
+      (r): AdminOrderRow => ({
+        id: r.id,
+        orderNumber: r.order_number,
+        createdAt: r.created_at,
+        userId: r.user_id ?? 'guest',
+        email: r.email,
+        customerName: r.full_name ?? parseJson<{ name?: string }>(r.shipping_address, {}).name ?? null,
+        status: r.status,
+        paymentStatus: r.payment_status,
+        itemCount: Number(r.item_count ?? 0),
+        totalCents: r.total_cents,
+      }),
+    ),
+    page: q.page,
+    pageSize: q.pageSize,
+    total,
+    totalPages: Math.max(1, Math.ceil(total / q.pageSize)),
+  };
+}
+
+function addressText(raw: string | null): string {
+  const a = parseJson<Record<string, string> | string | null>(raw, raw);
+  if (!a) return '';
+  if (typeof a === 'string') return a;
+  return [a.name, a.address, [a.city, a.state].filter(Boolean).join(', ') + (a.zip ? ` ${a.zip}` : ''), a.country].filter(Boolean).join('\n');
+}
+
+/**
+ * Any status may follow any other (the owner's call). A change queues the status-update e-mail
+ * when the order has an e-mail address or a signed-up customer.
+ */
+export async function updateOrderStatus(db: Kysely<Database>, orderId: string, status: OrdersTable['status']): Promise<OrderView> {
+  await db.transaction().execute(async (trx) => {
+    const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+    if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+    if (order.status === status) return;
+    await trx.updateTable('orders').set({ status, updated_at: nowIso() }).where('id', '=', orderId).execute();
+    const user = order.user_id ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst() : undefined;
+    const to = order.email ?? user?.email;
+    if (!to) return;
+    const address = parseJson<{ name?: string } | string | null>(order.shipping_address, null);
+    const tracking = order.shipstation_tracking_number ?? (status !== 'pending' ? trackingCodeOf(order.id) : null);
+    await queueEmail(trx, {
+      to,
+      templateId: 'order-status-update',
+      variables: {
+        orderNumber: order.order_number,
+        customerName: user?.full_name ?? (typeof address === 'object' && address?.name) ?? 'Customer',
+        status: status.charAt(0).toUpperCase() + status.slice(1),
+        trackingNumber: tracking ?? '',
+        trackingSection: tracking ? `<p>Tracking number: <strong>${tracking}</strong></p>` : '',
+        shippingAddress: addressText(order.shipping_address),
+      },
+      textVariables: { trackingSection: tracking ? `Tracking number: ${tracking}` : '' },
+    });
+  });
+  return (await getOrderForViewer(db, orderId, ADMIN))!;
+}
+
+async function resolveUserId(db: Kysely<Database>, userId: string): Promise<{ id: string | null; email: string | null }> {
+  if (userId === 'guest') return { id: null, email: null };
+  const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+  if (!user) throw new HttpError(400, ADMIN_MESSAGES.userNotFound);
+  return { id: user.id, email: user.email };
+}
+
+/** An order entered by the owner (phone or shop sale): the given status, no items, the total split 85/8/7. */
+export async function createAdminOrder(
+  db: Kysely<Database>,
+  input: { user_id: string; shipping_address: string; total_amount: number; status: OrdersTable['status']; email?: string },
+): Promise<OrderView> {
+  const user = await resolveUserId(db, input.user_id);
+  const totalCents = Math.round(input.total_amount * 100);
+  const split = splitAdminTotal(totalCents);
+  const id = newOrderId();
+  const at = nowIso();
+  await db
+    .insertInto('orders')
+    .values({
+      id,
+      order_number: id.slice(-8).toUpperCase(),
+      user_id: user.id,
+      email: input.email ?? user.email,
+      status: input.status,
+      payment_status: 'unpaid',
+      payment_provider: null,
+      payment_session_id: null,
+      shipping_address: JSON.stringify(input.shipping_address),
+      billing_address: null,
+      subtotal_cents: split.subtotalCents,
+      discount_cents: 0,
+      shipping_cents: split.shippingCents,
+      tax_cents: split.taxCents,
+      total_cents: totalCents,
+      coupon_code: null,
+      shipping_option_id: null,
+      shipstation_data: null,
+      shipstation_tracking_number: null,
+      guest_token_hash: null,
+      created_at: at,
+      updated_at: at,
+      paid_at: null,
+    })
+    .execute();
+  return (await getOrderForViewer(db, id, ADMIN))!;
+}
+
+export async function updateAdminOrder(
+  db: Kysely<Database>,
+  orderId: string,
+  input: { user_id: string; shipping_address: string; total_amount: number; status: OrdersTable['status'] },
+): Promise<OrderView> {
+  const existing = await db.selectFrom('orders').select(['id', 'status']).where('id', '=', orderId).executeTakeFirst();
+  if (!existing) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+  const user = await resolveUserId(db, input.user_id);
+  const totalCents = Math.round(input.total_amount * 100);
+  const split = splitAdminTotal(totalCents);
+  await db
+    .updateTable('orders')
+    .set({
+      user_id: user.id,
+      shipping_address: JSON.stringify(input.shipping_address),
+      total_cents: totalCents,
+      subtotal_cents: split.subtotalCents,
+      tax_cents: split.taxCents,
+      shipping_cents: split.shippingCents,
+      discount_cents: 0,
+      updated_at: nowIso(),
+    })
+    .where('id', '=', orderId)
+    .execute();
+  if (existing.status !== input.status) return updateOrderStatus(db, orderId, input.status);
+  return (await getOrderForViewer(db, orderId, ADMIN))!;
+}
+
+export async function deleteOrder(db: Kysely<Database>, orderId: string): Promise<void> {
+  const r = await db.deleteFrom('orders').where('id', '=', orderId).executeTakeFirst();
+  if (Number(r.numDeletedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+}
