@@ -19,11 +19,15 @@ import { registerEmailRoutes } from './email/routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { registerCheckoutRoutes, registerStripeWebhook } from './checkout/routes.js';
+import { registerContentAdminRoutes } from './content/admin-routes.js';
+import { smtpTransport, type MailTransport } from './email/delivery.js';
 
 export type AppDeps = {
   config: Config;
   db: Kysely<Database>;
   dialect: Dialect;
+  /** SMTP delivery; absent when SMTP_URL is unset (e-mails then stay in the outbox). */
+  mailer?: MailTransport | null;
 };
 
 declare module 'fastify' {
@@ -34,7 +38,11 @@ declare module 'fastify' {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
+  const deps: AppDeps = {
+    ...input,
+    mailer: input.mailer !== undefined ? input.mailer : input.config.smtpUrl ? smtpTransport(input.config.smtpUrl) : null,
+  };
   const { config } = deps;
   const app = Fastify({
     logger:
@@ -105,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEmailRoutes(app, deps);
   registerAccountDataRoutes(app, deps);
   await registerAdminRoutes(app, deps);
+  registerContentAdminRoutes(app, deps);
   registerCatalogRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   await registerStripeWebhook(app, deps);
@@ -112,5 +121,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSeoRoutes(app, deps);
   await registerSpa(app, deps);
 
+  app.addHook('onClose', async () => deps.mailer?.close());
   return app;
 }

@@ -9,6 +9,7 @@ import { startOutboxLogger } from './email/dev-log.js';
 import { deleteExpiredSessions } from './accounts/sessions.js';
 import { pruneRateLimits } from './http/rate-limit.js';
 import { expireStaleSessions } from './checkout/service.js';
+import { forwardDueMessages } from './content/contact.js';
 
 async function main(): Promise<void> {
   let config;
@@ -27,11 +28,14 @@ async function main(): Promise<void> {
   const seeded = await seedDatabase(db, config);
   if (seeded.catalogue) console.log('Seeded the catalogue, settings, FAQs and e-mail templates.');
 
-  const app = await buildApp({ config, db, dialect });
+  const mailer = config.smtpUrl ? smtpTransport(config.smtpUrl) : null;
+  const app = await buildApp({ config, db, dialect, mailer });
 
-  const worker = config.smtpUrl
-    ? startDeliveryWorker(db, smtpTransport(config.smtpUrl), config.mailFrom, app.log)
-    : null;
+  const worker = mailer ? startDeliveryWorker(db, mailer, config.mailFrom, app.log) : null;
+  const forwarder = setInterval(() => {
+    forwardDueMessages(db).catch((err) => app.log.error({ err }, 'contact forwarding failed'));
+  }, 10_000);
+  forwarder.unref();
   const outboxLog =
     !config.smtpUrl && config.env !== 'production' ? startOutboxLogger(db, (line) => console.log(line)) : null;
   const housekeeping = setInterval(() => {
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     clearInterval(housekeeping);
     clearInterval(sessionSweep);
+    clearInterval(forwarder);
     outboxLog?.stop();
     await worker?.stop();
     await app.close();

@@ -57,40 +57,67 @@ export async function deliverDueEmails(
   let sent = 0;
   let failed = 0;
   for (const { id } of due) {
-    const claimed = await db
-      .updateTable('email_outbox')
-      .set({ status: 'sending', updated_at: nowIso() })
-      .where('id', '=', id)
-      .where('status', '=', 'queued')
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) continue;
-    const row = await db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    try {
-      await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text });
-      await db
-        .updateTable('email_outbox')
-        .set({ status: 'sent', attempts: row.attempts + 1, last_error: null, sent_at: nowIso(), updated_at: nowIso() })
-        .where('id', '=', id)
-        .execute();
-      sent++;
-    } catch (err) {
-      const attempts = row.attempts + 1;
-      const message = err instanceof Error ? err.message : String(err);
-      await db
-        .updateTable('email_outbox')
-        .set({
-          status: attempts >= MAX_ATTEMPTS ? 'failed' : 'queued',
-          attempts,
-          last_error: message.slice(0, 500),
-          next_attempt_at: new Date(now().getTime() + backoffMs(attempts)).toISOString(),
-          updated_at: nowIso(),
-        })
-        .where('id', '=', id)
-        .execute();
-      failed++;
-    }
+    const result = await deliverOne(db, transport, from, id, now);
+    if (result === 'sent') sent++;
+    else if (result === 'failed') failed++;
   }
   return { sent, failed };
+}
+
+/**
+ * Claims one queued row (a conditional update, so only one worker wins), sends it, and records
+ * the outcome; a failure goes back to the queue with backoff until MAX_ATTEMPTS.
+ */
+export async function deliverOne(
+  db: Kysely<Database>,
+  transport: MailTransport,
+  from: string,
+  id: string,
+  now: () => Date = () => new Date(),
+): Promise<'sent' | 'failed' | 'skipped'> {
+  const claimed = await db
+    .updateTable('email_outbox')
+    .set({ status: 'sending', updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return 'skipped';
+  const row = await db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  try {
+    await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text });
+    await db
+      .updateTable('email_outbox')
+      .set({ status: 'sent', attempts: row.attempts + 1, last_error: null, sent_at: nowIso(), updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+    return 'sent';
+  } catch (err) {
+    const attempts = row.attempts + 1;
+    const message = err instanceof Error ? err.message : String(err);
+    await db
+      .updateTable('email_outbox')
+      .set({
+        status: attempts >= MAX_ATTEMPTS ? 'failed' : 'queued',
+        attempts,
+        last_error: message.slice(0, 500),
+        next_attempt_at: new Date(now().getTime() + backoffMs(attempts)).toISOString(),
+        updated_at: nowIso(),
+      })
+      .where('id', '=', id)
+      .execute();
+    return 'failed';
+  }
+}
+
+/** Puts a failed or waiting e-mail back at the front of the queue. */
+export async function retryEmail(db: Kysely<Database>, id: string): Promise<boolean> {
+  const r = await db
+    .updateTable('email_outbox')
+    .set({ status: 'queued', next_attempt_at: nowIso(), updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'failed'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** Polls the outbox while the server runs. */

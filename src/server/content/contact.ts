@@ -1,0 +1,145 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { hitRateLimit } from '../http/rate-limit.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { CONTACT_MIN_FILL_MS } from '../../shared/schemas/content.js';
+import { readSettings } from './admin.js';
+
+export const CONTACT_LIMIT_PER_IP = 5;
+const WINDOW_MS = 15 * 60_000;
+export const CONTACT_SOURCE = 'website-contact-form';
+
+export type ContactFields = { name: string; email: string; subject: string; message: string; elapsedMs?: number; website?: string };
+
+/**
+ * Stores a message from the contact form. A bot (too fast, or the decoy field filled) gets the same
+ * answer as a person and nothing is stored. When the workflow endpoint is on, the message is also
+ * queued for forwarding, so nothing is lost while the endpoint is down.
+ */
+export async function submitContact(db: Kysely<Database>, input: ContactFields, ip: string): Promise<{ stored: boolean }> {
+  if (input.website || (input.elapsedMs !== undefined && input.elapsedMs < CONTACT_MIN_FILL_MS)) return { stored: false };
+  if ((await hitRateLimit(db, `contact:ip:${ip}`, WINDOW_MS)) > CONTACT_LIMIT_PER_IP) {
+    throw new HttpError(429, 'Too many messages. Please wait 15 minutes and try again.');
+  }
+  const s = await readSettings(db, ['power_automate_enabled', 'power_automate_endpoint']);
+  const forward = s.power_automate_enabled === 'true' && Boolean(s.power_automate_endpoint);
+  const at = nowIso();
+  await db
+    .insertInto('contact_messages')
+    .values({
+      id: newId('msg'),
+      name: input.name,
+      email: input.email,
+      subject: input.subject,
+      message: input.message,
+      source: CONTACT_SOURCE,
+      forward_status: forward ? 'pending' : 'stored',
+      forward_attempts: 0,
+      last_error: null,
+      next_attempt_at: forward ? at : null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return { stored: true };
+}
+
+export const MAX_FORWARD_ATTEMPTS = 10;
+const backoff = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+
+/** Sends due messages to the workflow endpoint: {name, email, subject, message, timestamp, source}. */
+export async function forwardDueMessages(
+  db: Kysely<Database>,
+  fetchImpl: typeof fetch = fetch,
+  now: () => Date = () => new Date(),
+): Promise<{ forwarded: number; failed: number }> {
+  const s = await readSettings(db, ['power_automate_enabled', 'power_automate_endpoint']);
+  const endpoint = s.power_automate_endpoint;
+  if (!endpoint) return { forwarded: 0, failed: 0 };
+  const due = await db
+    .selectFrom('contact_messages')
+    .select('id')
+    .where('forward_status', '=', 'pending')
+    .where('next_attempt_at', '<=', now().toISOString())
+    .orderBy('next_attempt_at')
+    .limit(20)
+    .execute();
+  let forwarded = 0;
+  let failed = 0;
+  for (const { id } of due) {
+    // Claim by pushing the next attempt out; a second worker skips it.
+    const claim = await db
+      .updateTable('contact_messages')
+      .set({ next_attempt_at: new Date(now().getTime() + 5 * 60_000).toISOString(), updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('forward_status', '=', 'pending')
+      .where('next_attempt_at', '<=', now().toISOString())
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) continue;
+    const m = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    try {
+      const res = await fetchImpl(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: m.name, email: m.email, subject: m.subject, message: m.message, timestamp: m.created_at, source: m.source }),
+        signal: AbortSignal.timeout(15_000),
+      });
+      if (!res.ok) throw new Error(`The workflow endpoint answered ${res.status}`);
+      await db
+        .updateTable('contact_messages')
+        .set({ forward_status: 'forwarded', forward_attempts: m.forward_attempts + 1, last_error: null, next_attempt_at: null, updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
+      forwarded++;
+    } catch (err) {
+      const attempts = m.forward_attempts + 1;
+      await db
+        .updateTable('contact_messages')
+        .set({
+          forward_status: attempts >= MAX_FORWARD_ATTEMPTS ? 'failed' : 'pending',
+          forward_attempts: attempts,
+          last_error: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+          next_attempt_at: new Date(now().getTime() + backoff(attempts)).toISOString(),
+          updated_at: nowIso(),
+        })
+        .where('id', '=', id)
+        .execute();
+      failed++;
+    }
+  }
+  return { forwarded, failed };
+}
+
+export async function listContactMessages(db: Kysely<Database>, q: { page: number; pageSize: number }) {
+  const [rows, count] = await Promise.all([
+    db.selectFrom('contact_messages').selectAll().orderBy('created_at', 'desc').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    db.selectFrom('contact_messages').select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
+  ]);
+  return {
+    items: rows.map((m) => ({
+      id: m.id,
+      name: m.name,
+      email: m.email,
+      subject: m.subject,
+      message: m.message,
+      forwardStatus: m.forward_status,
+      attempts: m.forward_attempts,
+      lastError: m.last_error,
+      createdAt: m.created_at,
+    })),
+    page: q.page,
+    pageSize: q.pageSize,
+    total: Number(count?.n ?? 0),
+  };
+}
+
+export async function retryContactForward(db: Kysely<Database>, id: string): Promise<void> {
+  const r = await db
+    .updateTable('contact_messages')
+    .set({ forward_status: 'pending', next_attempt_at: nowIso(), updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('forward_status', 'in', ['pending', 'failed', 'stored'])
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, 'Message not found');
+}

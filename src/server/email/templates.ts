@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso } from '../lib/ids.js';
+import { parseJson } from '../lib/json.js';
+import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
+import { renderTemplate } from './render.js';
+
+/** Sample values for previews and test sends, one per known variable. */
+export const SAMPLE_VARIABLES: Record<string, string> = {
+  orderNumber: 'A1B2C3D4',
+  customerName: 'Jamie Sample',
+  itemsList:
+    '<table role="presentation" width="100%" cellpadding="6"><tr><td>10 - Reusable Cleaning Cloths (10-Pack) &times; 2</td><td align="right">$69.98</td></tr><tr><td>Sweep &amp; Mop Tool &times; 1</td><td align="right">$49.99</td></tr></table>',
+  subtotal: '$119.97',
+  discount: '$12.00',
+  shipping: 'FREE',
+  tax: '$8.64',
+  total: '$116.61',
+  shippingAddress: 'Jamie Sample\n12 Green Lane\nPortland, OR 97201\nUS',
+  status: 'Shipped',
+  trackingSection: '<p>Tracking number: <strong>EC1B2C3D</strong></p>',
+  trackingNumber: 'EC1B2C3D',
+  shopUrl: 'https://shop.example',
+  resetUrl: 'https://shop.example/reset-password?token=sample',
+  expiresInMinutes: '60',
+  couponCode: 'REWARD-SAMPLE1',
+  discountPercent: '15',
+  expiresAt: '2027-02-21',
+  points: '300',
+};
+const SAMPLE_TEXT: Record<string, string> = {
+  itemsList: '10 - Reusable Cleaning Cloths (10-Pack) x 2  $69.98\nSweep & Mop Tool x 1  $49.99',
+  trackingSection: 'Tracking number: EC1B2C3D',
+};
+
+export function toTemplateView(t: { id: string; name: string; subject: string; html: string; text: string | null; variables: string; built_in: number; updated_at: string }) {
+  return { id: t.id, name: t.name, subject: t.subject, html: t.html, text: t.text, variables: parseJson<string[]>(t.variables, []), builtIn: Boolean(t.built_in), updatedAt: t.updated_at };
+}
+
+export async function listTemplates(db: Kysely<Database>) {
+  return (await db.selectFrom('email_templates').selectAll().orderBy('built_in', 'desc').orderBy('name').execute()).map(toTemplateView);
+}
+
+export async function getTemplate(db: Kysely<Database>, id: string) {
+  const t = await db.selectFrom('email_templates').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!t) throw new HttpError(404, CONTENT_MESSAGES.templateNotFound);
+  return toTemplateView(t);
+}
+
+export async function saveTemplate(
+  db: Kysely<Database>,
+  input: { id: string; name: string; subject: string; html: string; text?: string | null; variables: string[] },
+) {
+  // A template that does not compile must not replace a working one.
+  try {
+    renderTemplate({ subject: input.subject, html: input.html, text: input.text ?? null }, SAMPLE_VARIABLES, { ...SAMPLE_VARIABLES, ...SAMPLE_TEXT });
+  } catch (err) {
+    throw new HttpError(400, `The template has an error: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const at = nowIso();
+  const values = { name: input.name, subject: input.subject, html: input.html, text: input.text ?? null, variables: JSON.stringify(input.variables), updated_at: at };
+  await db
+    .insertInto('email_templates')
+    .values({ id: input.id, ...values, built_in: 0, created_at: at })
+    .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .execute();
+  return getTemplate(db, input.id);
+}
+
+export async function deleteTemplate(db: Kysely<Database>, id: string): Promise<void> {
+  const t = await db.selectFrom('email_templates').select(['built_in']).where('id', '=', id).executeTakeFirst();
+  if (!t) throw new HttpError(404, CONTENT_MESSAGES.templateNotFound);
+  // The shop sends the built-in ones on its own events; deleting one would silently stop those e-mails.
+  if (t.built_in) throw new HttpError(409, 'Built-in templates are used by the shop and cannot be deleted; edit them instead.');
+  await db.deleteFrom('email_templates').where('id', '=', id).execute();
+}
+
+export async function previewTemplate(db: Kysely<Database>, id: string) {
+  const t = await getTemplate(db, id);
+  return renderTemplate(t, SAMPLE_VARIABLES, { ...SAMPLE_VARIABLES, ...SAMPLE_TEXT });
+}
+
+export const SAMPLE_TEXT_VARIABLES = SAMPLE_TEXT;

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+export const CONTENT_MESSAGES = {
+  contactSuccessTitle: 'Message Sent!',
+  contactSuccess: "We'll get back to you as soon as possible.",
+  contactFailed: 'Failed to submit form. Please try again later.',
+  contactRequired: 'Please fill in all required fields',
+  faqNotFound: 'FAQ not found',
+  templateNotFound: 'Template not found',
+  emailConnectionFailed: 'Email connection failed. Check SMTP configuration.',
+  testEmailSent: 'Test email sent successfully!',
+  testEmailFailed: 'Failed to send test email. Check console for details.',
+  shipstationDisabled: 'Info: ShipStation service temporarily disabled',
+} as const;
+
+/** The contact form: all four fields required, a valid e-mail, and the bot guards. */
+export const ContactInput = z
+  .object({
+    name: z.string({ message: CONTENT_MESSAGES.contactRequired }).trim().min(1, CONTENT_MESSAGES.contactRequired).max(100),
+    email: z
+      .string({ message: CONTENT_MESSAGES.contactRequired })
+      .trim()
+      .min(1, CONTENT_MESSAGES.contactRequired)
+      .max(254)
+      .pipe(z.email({ message: 'Please enter a valid email address' })),
+    subject: z.string({ message: CONTENT_MESSAGES.contactRequired }).trim().min(1, CONTENT_MESSAGES.contactRequired).max(200),
+    message: z.string({ message: CONTENT_MESSAGES.contactRequired }).trim().min(1, CONTENT_MESSAGES.contactRequired).max(5000),
+    elapsedMs: z.number().int().min(0).optional(),
+    website: z.string().max(200).optional(),
+  })
+  .strict();
+export type ContactInput = z.input<typeof ContactInput>;
+export const CONTACT_MIN_FILL_MS = 1500;
+
+/**
+ * A YouTube link in watch (youtube.com/watch?v=), short (youtu.be/) or embed form, stored in
+ * embed form. Other addresses are kept as given.
+ */
+export function toEmbedVideoUrl(url: string): string {
+  const trimmed = url.trim();
+  if (!trimmed) return '';
+  let u: URL;
+  try {
+    u = new URL(trimmed);
+  } catch {
+    return trimmed;
+  }
+  const host = u.hostname.replace(/^www\.|^m\./, '');
+  let id: string | null = null;
+  if (host === 'youtu.be') id = u.pathname.slice(1).split('/')[0] ?? null;
+  else if (host === 'youtube.com' || host === 'youtube-nocookie.com') {
+    if (u.pathname === '/watch') id = u.searchParams.get('v');
+    else if (u.pathname.startsWith('/embed/')) id = u.pathname.split('/')[2] ?? null;
+    else if (u.pathname.startsWith('/shorts/')) id = u.pathname.split('/')[2] ?? null;
+  }
+  if (!id || !/^[A-Za-z0-9_-]{6,20}$/.test(id)) return trimmed;
+  const embedHost = host === 'youtube-nocookie.com' ? 'www.youtube-nocookie.com' : 'www.youtube.com';
+  return `https://${embedHost}/embed/${id}`;
+}
+
+export const GeneralSettingsInput = z
+  .object({
+    contact_email: z.email({ message: 'Please enter a valid email address' }).or(z.literal('')),
+    contact_phone: z.string().trim().max(50),
+    contact_hours: z.string().trim().max(100),
+  })
+  .strict();
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), 'Please enter a full link starting with https://');
+
+export const SocialSettingsInput = z.object({ social_media_facebook: optionalUrl, social_media_youtube: optionalUrl }).strict();
+
+export const IntegrationSettingsInput = z
+  .object({
+    power_automate_endpoint: optionalUrl.optional(),
+    power_automate_enabled: z.boolean().optional(),
+    shipstation_api_key: z.string().trim().max(200).optional(),
+    shipstation_api_secret: z.string().trim().max(200).optional(),
+    shipstation_enabled: z.boolean().optional(),
+    shipstation_api_version: z.enum(['v1', 'v2']).optional(),
+  })
+  .strict();
+
+const requiredText = (label: string, max = 5000) => z.string({ message: `${label} is required` }).trim().min(1, `${label} is required`).max(max);
+const optionalText = (max = 5000) => z.string().trim().max(max).optional();
+
+export const HomepageContentInput = z
+  .object({
+    homepage_hero_title: requiredText('Hero title', 200),
+    homepage_hero_subtitle: requiredText('Hero subtitle', 300),
+    homepage_hero_description: requiredText('Hero description', 2000),
+    homepage_hero_image: optionalText(500),
+    hero_video_url: optionalText(500),
+    homepage_about_title: requiredText('About title', 200),
+    homepage_about_description: requiredText('About description'),
+    homepage_about_image: optionalText(500),
+  })
+  .strict();
+
+export const AboutContentInput = z
+  .object({
+    about_title: requiredText('Title', 200),
+    about_hero_image: optionalText(500),
+    about_mission_title: optionalText(200),
+    about_mission_content: optionalText(),
+    about_mission_quote: optionalText(500),
+    about_history_title: optionalText(200),
+    about_history_content: optionalText(),
+    about_values_title: optionalText(200),
+    about_values_content: optionalText(),
+    about_commitment_title: optionalText(200),
+    about_commitment_content: optionalText(),
+  })
+  .strict();
+
+export const FaqInput = z
+  .object({
+    question: z.string({ message: 'Question is required' }).trim().min(1, 'Question is required').max(500),
+    answer: z.string({ message: 'Answer is required' }).trim().min(1, 'Answer is required').max(5000),
+    category: z
+      .string()
+      .trim()
+      .max(100)
+      .nullish()
+      .transform((v) => (!v || v === 'No Category' ? null : v)),
+  })
+  .strict();
+
+export const EmailTemplateInput = z
+  .object({
+    id: z.string().trim().min(3, 'Template ID must be at least 3 characters').max(60).regex(/^[a-z0-9-]+$/, 'Template ID can only contain lowercase letters, numbers, and hyphens'),
+    name: z.string().trim().min(1, 'Name is required').max(100),
+    subject: z.string().trim().min(1, 'Subject is required').max(200),
+    html: z.string().min(1, 'HTML is required').max(200_000),
+    text: z.string().max(200_000).nullish(),
+    variables: z.array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'Variable names are letters, digits and _')).max(50).default([]),
+  })
+  .strict();
+
+export const TestEmailInput = z
+  .object({
+    templateId: z.string().min(1).max(60),
+    testEmail: z.email({ message: 'Please enter a valid email address' }),
+  })
+  .strict();
