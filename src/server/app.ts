@@ -20,6 +20,7 @@ import { registerAccountDataRoutes } from './accounts/account-routes.js';
 import { registerAdminRoutes } from './admin/routes.js';
 import { registerCheckoutRoutes, registerStripeWebhook } from './checkout/routes.js';
 import { registerContentAdminRoutes } from './content/admin-routes.js';
+import { registerShippingLabelRoutes } from './shipping-labels/routes.js';
 import { smtpTransport, type MailTransport } from './email/delivery.js';
 
 export type AppDeps = {
@@ -114,6 +115,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   registerAccountDataRoutes(app, deps);
   await registerAdminRoutes(app, deps);
   registerContentAdminRoutes(app, deps);
+  registerShippingLabelRoutes(app, deps);
   registerCatalogRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   await registerStripeWebhook(app, deps);

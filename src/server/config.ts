@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.url({ message: 'must be an absolute URL' }).optional(),
+  SHIPSTATION_V2_BASE: z.url().default('https://api.shipstation.com'),
+  SHIPSTATION_V1_BASE: z.url().default('https://ssapi.shipstation.com'),
   UPLOAD_DIR: z.string().default('data/uploads'),
   CLIENT_DIR: z.string().default('dist/client'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -42,6 +44,8 @@ export type Config = {
   stripeWebhookSecret?: string;
   /** Another address for Stripe's API (a local fake in tests). */
   stripeApiBase?: string;
+  shipstationV2Base: string;
+  shipstationV1Base: string;
   uploadDir: string;
   clientDir: string;
   logLevel: string;
@@ -70,6 +74,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripeSecretKey: e.STRIPE_SECRET_KEY || undefined,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
     stripeApiBase: e.STRIPE_API_BASE || undefined,
+    shipstationV2Base: e.SHIPSTATION_V2_BASE.replace(/\/+$/, ''),
+    shipstationV1Base: e.SHIPSTATION_V1_BASE.replace(/\/+$/, ''),
     uploadDir: e.UPLOAD_DIR,
     clientDir: e.CLIENT_DIR,
     logLevel: e.LOG_LEVEL,

@@ -58,6 +58,6 @@ export function requireAdmin(req: FastifyRequest): UserRow {
 /** Guard for every /api/admin/* route, checked before the body is even read. */
 export function registerAdminGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
-    if (req.url.startsWith('/api/admin/') || req.url === '/api/admin') requireAdmin(req);
+    if (req.url.startsWith('/api/admin/') || req.url === '/api/admin' || req.url.startsWith('/api/shipstation/')) requireAdmin(req);
   });
 }

@@ -1,0 +1,160 @@
+/**
+ * ShipStation over HTTP: API v2 (header API-Key) by default, v1 (Basic auth with key and secret)
+ * when the owner selects it. Only the calls the shop uses; answers are passed through as JSON.
+ */
+export type ShipStationSettings = { apiKey: string; apiSecret: string; version: 'v1' | 'v2' };
+export type ShipTo = { name: string; address: string; city: string; state: string; zip: string; country: string; email?: string | null };
+export type LabelOrder = {
+  id: string;
+  orderNumber: string;
+  createdAt: string;
+  email: string | null;
+  totalCents: number;
+  shipTo: ShipTo;
+  items: { sku: string | null; name: string; quantity: number; priceCents: number }[];
+  weightOz: number;
+};
+export type LabelResult = { trackingNumber: string | null; data: Record<string, unknown> };
+
+export class ShipStationError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export class ShipStationClient {
+  constructor(
+    private readonly settings: ShipStationSettings,
+    private readonly bases: { v1: string; v2: string },
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const v2 = this.settings.version === 'v2';
+    const url = `${v2 ? this.bases.v2 : this.bases.v1}${path}`;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (v2) headers['API-Key'] = this.settings.apiKey;
+    else headers.authorization = `Basic ${Buffer.from(`${this.settings.apiKey}:${this.settings.apiSecret}`).toString('base64')}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.fetchImpl(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = { raw: text.slice(0, 500) };
+    }
+    if (!res.ok) {
+      const j = json as { message?: string; Message?: string; errors?: { message?: string }[] } | null;
+      const message = j?.errors?.[0]?.message ?? j?.message ?? j?.Message ?? `ShipStation answered ${res.status}`;
+      throw new ShipStationError(message, res.status);
+    }
+    return json as T;
+  }
+
+  async test(): Promise<boolean> {
+    try {
+      await this.carriers();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  carriers(): Promise<unknown> {
+    return this.call('GET', this.settings.version === 'v2' ? '/v2/carriers' : '/carriers');
+  }
+
+  shipments(query: string): Promise<unknown> {
+    const q = query ? `?${query}` : '';
+    return this.call('GET', this.settings.version === 'v2' ? `/v2/shipments${q}` : `/shipments${q}`);
+  }
+
+  createShipment(body: unknown): Promise<unknown> {
+    return this.settings.version === 'v2' ? this.call('POST', '/v2/shipments', body) : this.call('POST', '/orders/createorder', body);
+  }
+
+  inventory(): Promise<unknown> {
+    return this.call('GET', this.settings.version === 'v2' ? '/v2/inventory' : '/products');
+  }
+
+  updateInventory(inventoryData: unknown): Promise<unknown> {
+    return this.settings.version === 'v2' ? this.call('POST', '/v2/inventory', inventoryData) : this.call('PUT', '/products', inventoryData);
+  }
+
+  /** Creates the shipment for an order and buys its label; answers the tracking number and what ShipStation returned. */
+  async createLabel(order: LabelOrder): Promise<LabelResult> {
+    if (this.settings.version === 'v2') {
+      const created = await this.call<{ shipments?: { shipment_id?: string; errors?: unknown[] }[]; has_errors?: boolean }>('POST', '/v2/shipments', {
+        shipments: [
+          {
+            external_shipment_id: order.id,
+            ship_to: {
+              name: order.shipTo.name,
+              address_line1: order.shipTo.address,
+              city_locality: order.shipTo.city,
+              state_province: order.shipTo.state,
+              postal_code: order.shipTo.zip,
+              country_code: order.shipTo.country || 'US',
+              email: order.shipTo.email ?? order.email ?? undefined,
+            },
+            items: order.items.map((i) => ({ name: i.name, sku: i.sku ?? undefined, quantity: i.quantity })),
+            packages: [{ weight: { value: order.weightOz, unit: 'ounce' } }],
+          },
+        ],
+      });
+      const shipmentId = created.shipments?.[0]?.shipment_id;
+      if (created.has_errors || !shipmentId) throw new ShipStationError('ShipStation could not create the shipment', 502);
+      const label = await this.call<{ tracking_number?: string; label_id?: string }>('POST', `/v2/labels/shipment/${encodeURIComponent(shipmentId)}`, {});
+      return { trackingNumber: label.tracking_number ?? null, data: { version: 'v2', shipmentId, label } };
+    }
+    const created = await this.call<{ orderId?: number }>('POST', '/orders/createorder', {
+      orderNumber: order.orderNumber,
+      orderKey: order.id,
+      orderDate: order.createdAt,
+      orderStatus: 'awaiting_shipment',
+      customerEmail: order.email,
+      amountPaid: order.totalCents / 100,
+      billTo: { name: order.shipTo.name },
+      shipTo: {
+        name: order.shipTo.name,
+        street1: order.shipTo.address,
+        city: order.shipTo.city,
+        state: order.shipTo.state,
+        postalCode: order.shipTo.zip,
+        country: order.shipTo.country || 'US',
+      },
+      items: order.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, unitPrice: i.priceCents / 100 })),
+      weight: { value: order.weightOz, units: 'ounces' },
+    });
+    if (!created.orderId) throw new ShipStationError('ShipStation could not create the order', 502);
+    const label = await this.call<{ trackingNumber?: string; shipmentId?: number }>('POST', '/orders/createlabelfororder', {
+      orderId: created.orderId,
+      carrierCode: 'stamps_com',
+      serviceCode: 'usps_priority_mail',
+      packageCode: 'package',
+      shipDate: new Date().toISOString().slice(0, 10),
+      weight: { value: order.weightOz, units: 'ounces' },
+    });
+    return { trackingNumber: label.trackingNumber ?? null, data: { version: 'v1', orderId: created.orderId, label } };
+  }
+
+  /** Tracking as ShipStation knows it. */
+  async tracking(data: Record<string, unknown>, trackingNumber: string | null): Promise<unknown> {
+    if (data.version === 'v2') {
+      const labelId = (data.label as { label_id?: string } | undefined)?.label_id;
+      if (!labelId) throw new ShipStationError('This order has no ShipStation label yet', 400);
+      return this.call('GET', `/v2/labels/${encodeURIComponent(labelId)}/track`);
+    }
+    if (!trackingNumber) throw new ShipStationError('This order has no tracking number yet', 400);
+    return this.call('GET', `/shipments?trackingNumber=${encodeURIComponent(trackingNumber)}`);
+  }
+}

@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import type { AppDeps } from '../app.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import { HttpError, parseInput } from '../http/errors.js';
+import { nowIso } from '../lib/ids.js';
+import { parseJson } from '../lib/json.js';
+import { readSettings } from '../content/admin.js';
+import { queueEmail } from '../email/outbox.js';
+import { getOrderForViewer } from '../orders/service.js';
+import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ShipStationClient, ShipStationError, type LabelOrder } from './client.js';
+
+const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;
+const Id = z.object({ id: z.string().min(1).max(100) });
+
+/** The client when the owner has enabled ShipStation and given its keys; otherwise null. */
+export async function loadShipStation(db: Kysely<Database>, config: Config, fetchImpl: typeof fetch = fetch): Promise<ShipStationClient | null> {
+  const s = await readSettings(db, ['shipstation_api_key', 'shipstation_api_secret', 'shipstation_enabled', 'shipstation_api_version']);
+  const version = s.shipstation_api_version === 'v1' ? 'v1' : 'v2';
+  if (s.shipstation_enabled !== 'true' || !s.shipstation_api_key || (version === 'v1' && !s.shipstation_api_secret)) return null;
+  return new ShipStationClient(
+    { apiKey: s.shipstation_api_key, apiSecret: s.shipstation_api_secret ?? '', version },
+    { v1: config.shipstationV1Base, v2: config.shipstationV2Base },
+    fetchImpl,
+  );
+}
+
+const disabled = () => new HttpError(503, CONTENT_MESSAGES.shipstationDisabled);
+
+async function toLabelOrder(db: Kysely<Database>, orderId: string): Promise<LabelOrder> {
+  const order = await getOrderForViewer(db, orderId, ADMIN_VIEW);
+  if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+  const products = order.items.length
+    ? await db.selectFrom('products').select(['id', 'weight_lbs']).where('id', 'in', order.items.map((i) => i.productId)).execute()
+    : [];
+  const weightLbs = order.items.reduce((sum, i) => sum + (products.find((p) => p.id === i.productId)?.weight_lbs ?? 0.5) * i.quantity, 0);
+  const a = typeof order.shippingAddress === 'object' && order.shippingAddress ? order.shippingAddress : null;
+  if (!a?.address || !a.city || !a.zip) throw new HttpError(400, 'This order has no complete shipping address to put on a label');
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    createdAt: order.createdAt,
+    email: order.email,
+    totalCents: order.totalCents,
+    shipTo: { name: a.name ?? 'Customer', address: a.address, city: a.city, state: a.state ?? '', zip: a.zip, country: a.country ?? 'US', email: a.email ?? null },
+    items: order.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, priceCents: i.priceCents })),
+    weightOz: Math.max(1, Math.round(Math.max(weightLbs, 0.1) * 16)),
+  };
+}
+
+export function registerShippingLabelRoutes(app: FastifyInstance, deps: AppDeps & { shipstationFetch?: typeof fetch }): void {
+  const { db, config } = deps;
+  const client = async () => (await loadShipStation(db, config, deps.shipstationFetch)) ?? Promise.reject(disabled());
+  // Every /api/shipstation/* route is admin-only (guard in app.ts).
+  const passThrough = (fallback: string) => (err: unknown) => {
+    if (err instanceof HttpError) throw err;
+    throw new HttpError(502, err instanceof ShipStationError ? `${fallback}: ${err.message}` : fallback);
+  };
+
+  app.get('/api/shipstation/test', async (_req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const c = await loadShipStation(db, config, deps.shipstationFetch);
+    return { connected: c ? await c.test() : false, enabled: Boolean(c) };
+  });
+  app.get('/api/shipstation/carriers', async () => (await client()).carriers().catch(passThrough('Failed to fetch carriers')));
+  app.get('/api/shipstation/shipments', async (req) => {
+    const query = new URLSearchParams(req.query as Record<string, string>).toString();
+    if (query.length > 500) throw new HttpError(400, 'The shipment filter is too long');
+    return (await client()).shipments(query).catch(passThrough('Failed to fetch shipments'));
+  });
+  app.post('/api/shipstation/create-shipment', async (req) => {
+    const body = parseInput(z.object({}).passthrough(), req.body);
+    return (await client()).createShipment(body).catch(passThrough('Failed to create ShipStation shipment'));
+  });
+  app.get('/api/shipstation/inventory', async () => (await client()).inventory().catch(passThrough('Failed to fetch inventory')));
+  app.post('/api/shipstation/inventory/update', async (req) => {
+    const { inventoryData } = parseInput(z.object({ inventoryData: z.unknown() }).strict(), req.body);
+    if (inventoryData === undefined) throw new HttpError(400, 'inventoryData is required');
+    return (await client()).updateInventory(inventoryData).catch(passThrough('Failed to update inventory'));
+  });
+
+  /** A sample order sent to ShipStation, so the owner can see the connection work end to end. */
+  app.post('/api/shipstation/test-order', async () => {
+    const c = await client();
+    const sample = {
+      shipments: [
+        {
+          external_shipment_id: `test-${Date.now()}`,
+          ship_to: { name: 'Test Customer', address_line1: '1 Test Street', city_locality: 'Austin', state_province: 'TX', postal_code: '78701', country_code: 'US' },
+          packages: [{ weight: { value: 8, unit: 'ounce' } }],
+        },
+      ],
+    };
+    const v1Sample = { orderNumber: `TEST-${Date.now()}`, orderDate: nowIso(), orderStatus: 'awaiting_shipment', billTo: { name: 'Test Customer' }, shipTo: { name: 'Test Customer', street1: '1 Test Street', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } };
+    const v1 = (await readSettings(db, ['shipstation_api_version'])).shipstation_api_version === 'v1';
+    const result = await c.createShipment(v1 ? v1Sample : sample).catch(passThrough('Test Order Failed'));
+    return { ok: true, result };
+  });
+
+  /**
+   * Send to ShipStation: create the shipment and its label, keep what ShipStation returned and the
+   * tracking number, mark the order shipped and queue the shipping notification.
+   */
+  app.post('/api/admin/orders/:id/shipstation', async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const c = await client();
+    const labelOrder = await toLabelOrder(db, id);
+    const label = await c.createLabel(labelOrder).catch((err: unknown) => {
+      throw new HttpError(502, `Failed to send order to ShipStation: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('orders')
+        .set({ shipstation_data: JSON.stringify(label.data), shipstation_tracking_number: label.trackingNumber, status: 'shipped', updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
+      const to = labelOrder.email ?? labelOrder.shipTo.email;
+      if (to) {
+        await queueEmail(trx, {
+          to,
+          templateId: 'shipping-notification',
+          variables: {
+            orderNumber: labelOrder.orderNumber,
+            customerName: labelOrder.shipTo.name,
+            trackingNumber: label.trackingNumber ?? '',
+            shippingAddress: [labelOrder.shipTo.name, labelOrder.shipTo.address, `${labelOrder.shipTo.city}, ${labelOrder.shipTo.state} ${labelOrder.shipTo.zip}`].join('\n'),
+          },
+        });
+      }
+    });
+    return { order: await getOrderForViewer(db, id, ADMIN_VIEW), trackingNumber: label.trackingNumber };
+  });
+
+  app.get('/api/admin/orders/:id/tracking', async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const c = await client();
+    const order = await db.selectFrom('orders').select(['shipstation_data', 'shipstation_tracking_number']).where('id', '=', id).executeTakeFirst();
+    if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+    const data = parseJson<Record<string, unknown>>(order.shipstation_data, {});
+    const tracking = await c.tracking(data, order.shipstation_tracking_number).catch((err: unknown) => {
+      throw new HttpError(err instanceof ShipStationError && err.status === 400 ? 400 : 502, `Failed to get tracking information: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    return { trackingNumber: order.shipstation_tracking_number, tracking };
+  });
+}
