@@ -111,6 +111,10 @@ export async function buildPageMeta(
     initialData,
   };
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const hostile = (v: string) => v.includes('\u0000') || v.includes('%00');
+  if (hostile(path) || Object.values(query).some((v) => v !== undefined && hostile(v))) {
+    return { ...base, status: 404, noindex: true, title: `Page Not Found | ${SITE_NAME}`, description: 'The page you are looking for does not exist.' };
+  }
 
   if (path === '/') {
     const [featured, categories] = await Promise.all([listFeaturedProducts(db), listCategories(db)]);
