@@ -12,6 +12,16 @@ const ContactPage = lazyPage(() => import('./content/contact-page.js'));
 const PrivacyPage = lazyPage(() => import('./content/privacy-page.js'));
 const TermsPage = lazyPage(() => import('./content/terms-page.js'));
 const CartPage = lazyPage(() => import('./cart/cart-page.js'));
+const AuthPage = lazyPage(() => import('./accounts/auth-page.js'));
+const PasswordResetPage = lazyPage(() => import('./accounts/password-reset-page.js'));
+const ResetPasswordPage = lazyPage(() => import('./accounts/reset-password-page.js'));
+const DashboardPage = lazyPage(() => import('./accounts/dashboard-page.js'));
+const MyOrdersPage = lazyPage(() => import('./accounts/my-orders-page.js'));
+const CheckoutPage = lazyPage(() => import('./checkout/checkout-page.js'));
+const OrderConfirmationPage = lazyPage(() => import('./orders/order-confirmation-page.js'));
+const ThankYouPage = lazyPage(() => import('./orders/thank-you-page.js'));
+const SuccessPage = lazyPage(() => import('./orders/success-page.js'));
+const AdminPage = lazyPage(() => import('./admin/admin-page.js'));
 const NotFoundPage = lazyPage(() => import('./content/not-found-page.js'));
 
 const LAZY_ROUTES: { path: string; page: PreloadablePage }[] = [
@@ -21,6 +31,16 @@ const LAZY_ROUTES: { path: string; page: PreloadablePage }[] = [
   { path: '/privacy', page: PrivacyPage },
   { path: '/terms', page: TermsPage },
   { path: '/cart', page: CartPage },
+  { path: '/checkout', page: CheckoutPage },
+  { path: '/order-confirmation', page: OrderConfirmationPage },
+  { path: '/thank-you', page: ThankYouPage },
+  { path: '/success', page: SuccessPage },
+  { path: '/auth', page: AuthPage },
+  { path: '/password-reset', page: PasswordResetPage },
+  { path: '/reset-password', page: ResetPasswordPage },
+  { path: '/dashboard', page: DashboardPage },
+  { path: '/orders', page: MyOrdersPage },
+  { path: '/admin/*', page: AdminPage },
 ];
 const EAGER_PATHS = ['/', '/products', '/products/:id'];
 

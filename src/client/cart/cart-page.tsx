@@ -1,34 +1,51 @@
-import { useQueries } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import '../lib/zod-config.js';
+import { useEffect, useRef } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
-import type { CartLine } from './stored-cart.js';
-import { getProductQueryOptions } from '../catalog/api/get-product.js';
+import { CHECKOUT_MESSAGES, type QuoteLine } from '../../shared/schemas/checkout.js';
 import { paths } from '../lib/paths.js';
 import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { CartIcon, TrashIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
-import { lineKey, removeFromCart, setCartQuantity, useCart } from './cart-store.js';
+import { toast } from '../ui/toast.js';
+import { lineKey, removeFromCart, setCartQuantity, type CartLine } from './cart-store.js';
+import { CouponForm } from './coupon-form.js';
+import { FreeGiftBadge, refuseFreeGiftIncrease } from './free-gift.js';
+import { freeShippingGapCents, OrderSummaryTotals } from './order-summary.js';
+import { useCartQuote } from './use-cart-quote.js';
+
+/** ?canceled=true (back from the payment page): say so once, then take the query off the URL. */
+function useCanceledToast() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const shown = useRef(false);
+  const canceled = params.get('canceled') === 'true';
+  useEffect(() => {
+    if (!canceled) return;
+    if (!shown.current) {
+      shown.current = true;
+      toast({
+        title: 'Payment Canceled',
+        description: "Your payment has been canceled. You can make changes to your cart and try again when you're ready.",
+      });
+    }
+    const next = new URLSearchParams(params);
+    next.delete('canceled');
+    const search = next.toString();
+    void navigate({ pathname: paths.cart, search: search ? `?${search}` : '' }, { replace: true });
+  }, [canceled, params, navigate]);
+}
 
 export default function CartPage() {
   useDocumentMeta({ title: pageTitle('Shopping Cart'), noindex: true });
-  const cart = useCart();
-
-  // Current stock bounds each line's quantity stepper.
-  const stock = useQueries({
-    queries: [...new Set(cart.items.map((l) => l.product.id))].map((id) => ({
-      ...getProductQueryOptions(id),
-      staleTime: 0,
-    })),
-    combine: (results) => {
-      const map = new Map<string, number>();
-      for (const r of results) if (r.data) map.set(r.data.product.id, r.data.product.inventory);
-      return map;
-    },
-  });
+  useCanceledToast();
+  const { cart, quote, updating, error, lineFor, giftLine } = useCartQuote();
+  const freeShippingGap = quote ? freeShippingGapCents(quote) : null;
 
   return (
     <Container className="py-8">
@@ -44,33 +61,45 @@ export default function CartPage() {
           </Link>
         </div>
       ) : (
-        <div className="grid gap-8 lg:grid-cols-[1fr_20rem]">
-          <section aria-labelledby="cart-items-title">
+        <div className="grid gap-8 lg:grid-cols-[1fr_24rem]">
+          <section aria-labelledby="cart-items-title" className="flex flex-col gap-4">
             <h2 id="cart-items-title" className="sr-only">
               Items in your cart
             </h2>
             <ul className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
               {cart.items.map((line) => (
-                <CartLineRow
-                  key={`${line.product.id}|${line.size}|${line.color}`}
-                  line={line}
-                  inventory={stock.get(line.product.id)}
-                />
+                <CartLineRow key={`${line.product.id}|${line.size}|${line.color}`} line={line} quoted={lineFor(lineKey(line))} />
               ))}
+              {giftLine && <GiftLineRow line={giftLine} />}
             </ul>
           </section>
 
-          <section aria-labelledby="cart-summary-title" className="h-fit rounded-xl border border-stone-200 bg-stone-50 p-6">
-            <h2 id="cart-summary-title" className="mb-4 text-lg font-semibold text-stone-900">
+          <section aria-labelledby="cart-summary-title" className="flex h-fit flex-col gap-5 rounded-xl border border-stone-200 bg-stone-50 p-6">
+            <h2 id="cart-summary-title" className="text-lg font-semibold text-stone-900">
               Order Summary
             </h2>
-            <dl className="flex items-center justify-between text-base">
-              <dt className="text-stone-700">Subtotal ({cart.itemCount} {cart.itemCount === 1 ? 'item' : 'items'})</dt>
-              <dd className="font-bold text-stone-900">{formatCents(cart.totalCents)}</dd>
-            </dl>
-            <Link to={paths.products} className={buttonClasses('outline', 'md', 'mt-6 w-full')}>
-              Continue Shopping
-            </Link>
+            <p className="-mt-3 text-sm text-stone-700">
+              {cart.itemCount} {cart.itemCount === 1 ? 'item' : 'items'}
+            </p>
+            {error && !quote ? (
+              <Alert variant="destructive" title="We couldn't calculate your total. Please try again." />
+            ) : (
+              <OrderSummaryTotals quote={quote} couponCode={cart.appliedCouponCode} updating={updating} />
+            )}
+            {freeShippingGap !== null && freeShippingGap > 0 && (
+              <p className="rounded-md bg-brand-50 px-3 py-2 text-sm text-brand-900">
+                Add {formatCents(freeShippingGap)} more to get free shipping!
+              </p>
+            )}
+            <CouponForm />
+            <div className="flex flex-col gap-3">
+              <Link to={paths.checkout} className={buttonClasses('primary', 'lg', 'w-full')}>
+                Proceed to Checkout
+              </Link>
+              <Link to={paths.products} className={buttonClasses('outline', 'md', 'w-full')}>
+                Continue Shopping
+              </Link>
+            </div>
           </section>
         </div>
       )}
@@ -78,40 +107,86 @@ export default function CartPage() {
   );
 }
 
-function CartLineRow({ line, inventory }: { line: CartLine; inventory: number | undefined }) {
+function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | undefined }) {
   const key = lineKey(line);
   const { product } = line;
+  const missing = quoted?.missing ?? false;
+  // The server's name, price and stock once it has answered; what the cart remembers until then.
+  const name = missing ? 'Unknown Product' : (quoted?.name ?? product.name);
+  const priceCents = quoted && !missing ? quoted.priceCents : product.priceCents;
+  const inventory = quoted && !missing ? quoted.inventory : undefined;
+  const image = quoted?.image ?? product.images[0];
+  const lineTotal = quoted && quoted.quantity === line.quantity ? quoted.lineTotalCents : priceCents * line.quantity;
   return (
-    <li className="flex gap-4 p-4">
+    <li className={`flex gap-3 p-3 sm:gap-4 sm:p-4 ${missing ? 'bg-red-50/60' : ''}`}>
       <Link to={paths.product(product.id)} tabIndex={-1} aria-hidden="true" className="shrink-0">
-        <ProductImage src={product.images[0]} alt="" width={96} height={96} className="h-20 w-20 rounded-lg object-cover sm:h-24 sm:w-24" />
+        <ProductImage src={missing ? undefined : image} alt="" width={96} height={96} className="h-16 w-16 rounded-lg object-cover sm:h-24 sm:w-24" />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0">
           <h3 className="font-semibold text-stone-900">
-            <Link to={paths.product(product.id)} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600">
-              {product.name}
-            </Link>
+            {missing ? (
+              name
+            ) : (
+              <Link to={paths.product(product.id)} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600">
+                {name}
+              </Link>
+            )}
           </h3>
-          <p className="text-sm text-stone-700">{formatCents(product.priceCents)} each</p>
+          {missing ? (
+            <p className="text-sm font-medium text-red-700">{CHECKOUT_MESSAGES.missingProduct}</p>
+          ) : (
+            <p className="text-sm text-stone-700">{formatCents(priceCents)} each</p>
+          )}
+          {quoted?.insufficientStock && (
+            <p className="text-sm font-medium text-red-700">{CHECKOUT_MESSAGES.outOfStock(name, quoted.inventory)}</p>
+          )}
         </div>
-        <div className="flex items-center justify-between gap-4 sm:justify-end">
+        <div className="flex items-center gap-2 sm:justify-end sm:gap-4">
           <QuantityStepper
             size="sm"
-            label={`Quantity of ${product.name}`}
+            label={`Quantity of ${name}`}
             value={line.quantity}
             max={inventory !== undefined ? Math.max(1, inventory) : undefined}
+            disabled={missing}
             onChange={(q) => setCartQuantity(key, q, inventory)}
           />
-          <p className="w-24 text-right font-semibold text-stone-900">{formatCents(product.priceCents * line.quantity)}</p>
+          <p className="ml-auto text-right font-semibold whitespace-nowrap text-stone-900 sm:ml-0 sm:w-24">{missing ? '—' : formatCents(lineTotal)}</p>
           <button
             type="button"
             onClick={() => removeFromCart(key)}
-            aria-label={`Remove ${product.name}`}
+            aria-label={`Remove ${name}`}
             className="rounded-md p-2 text-stone-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600"
           >
             <TrashIcon size={18} />
           </button>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function GiftLineRow({ line }: { line: QuoteLine }) {
+  return (
+    <li className="flex gap-3 bg-brand-50/50 p-3 sm:gap-4 sm:p-4">
+      <ProductImage src={line.image ?? undefined} alt="" width={96} height={96} className="h-16 w-16 shrink-0 rounded-lg object-cover sm:h-24 sm:w-24" />
+      <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex min-w-0 flex-col gap-1">
+          <h3 className="font-semibold text-stone-900">{line.name}</h3>
+          <FreeGiftBadge />
+        </div>
+        <div className="flex items-center gap-2 sm:justify-end sm:gap-4">
+          <QuantityStepper
+            size="sm"
+            label={`Quantity of ${line.name}`}
+            value={1}
+            onChange={(q) => {
+              if (q > 1) refuseFreeGiftIncrease();
+            }}
+          />
+          <p className="ml-auto text-right font-semibold text-brand-800 sm:ml-0 sm:w-24">FREE</p>
+          {/* Keeps the columns aligned with the rows that have a remove button. */}
+          <span aria-hidden="true" className="w-[34px]" />
         </div>
       </div>
     </li>

@@ -64,3 +64,42 @@ describe('cart store', () => {
     expect(again.getCart().items).toHaveLength(0);
   });
 });
+
+describe('coupons in the cart store', () => {
+  beforeEach(() => {
+    vi.stubGlobal('window', { localStorage: memoryStorage(), addEventListener: () => {}, removeEventListener: () => {} });
+  });
+
+  it('applies a coupon with its discount and gift, removes it with a reason, and persists', async () => {
+    const { addToCart, applyCoupon, removeCoupon, setCouponError, getCart, clearCart } = await freshStore();
+    addToCart({ product, quantity: 1, inventory: 5 });
+    setCouponError('Invalid coupon code');
+    expect(getCart().couponError).toBe('Invalid coupon code');
+    applyCoupon('FREEGIFT', 0, { id: 'cloth-1-pack', name: '1 - Reusable Cleaning Cloth' });
+    expect(getCart()).toMatchObject({ appliedCouponCode: 'FREEGIFT', couponError: null, freeProduct: { id: 'cloth-1-pack' } });
+    const saved = JSON.parse(window.localStorage.getItem('cart') ?? '{}') as { appliedCouponCode: string };
+    expect(saved.appliedCouponCode).toBe('FREEGIFT');
+    removeCoupon('Minimum order amount of $100 required');
+    expect(getCart()).toMatchObject({
+      appliedCouponCode: null,
+      appliedCouponDiscountCents: 0,
+      freeProduct: null,
+      couponError: 'Minimum order amount of $100 required',
+    });
+    applyCoupon('WELCOME10', 130, null);
+    clearCart();
+    expect(getCart()).toMatchObject({ items: [], appliedCouponCode: null, appliedCouponDiscountCents: 0, couponError: null });
+  });
+
+  it('remembers used coupons per device under "usedCoupons"', async () => {
+    vi.resetModules();
+    const { hasUsedCoupon, markCouponUsed, getUsedCoupons } = await import('./used-coupons.js');
+    expect(hasUsedCoupon('welcome10')).toBe(false);
+    markCouponUsed('WELCOME10');
+    markCouponUsed(' welcome10 ');
+    expect(getUsedCoupons()).toEqual(['WELCOME10']);
+    expect(hasUsedCoupon(' Welcome10')).toBe(true);
+    window.localStorage.setItem('usedCoupons', '{broken');
+    expect(getUsedCoupons()).toEqual([]);
+  });
+});

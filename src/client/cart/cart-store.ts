@@ -133,6 +133,20 @@ export function clearCart(): void {
   write(EMPTY_CART);
 }
 
+/** Keeps a coupon the server accepted, with the discount and free gift of its quote. */
+export function applyCoupon(code: string, discountCents: number, freeProduct: StoredCart['freeProduct']): void {
+  write({ ...snapshot, appliedCouponCode: code, appliedCouponDiscountCents: discountCents, couponError: null, freeProduct });
+}
+
+/** Drops the coupon; `error` (the reason, if any) is kept in couponError for the coupon field. */
+export function removeCoupon(error: string | null = null): void {
+  write({ ...snapshot, appliedCouponCode: null, appliedCouponDiscountCents: 0, couponError: error, freeProduct: null });
+}
+
+export function setCouponError(error: string | null): void {
+  if (snapshot.couponError !== error) write({ ...snapshot, couponError: error });
+}
+
 export function lineKey(line: CartLine): LineKey {
   return { productId: line.product.id, size: line.size, color: line.color };
 }

@@ -1,8 +1,13 @@
 import { useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { useSession } from '../accounts/api/get-session.js';
+import { signOut } from '../accounts/api/sign-out.js';
+import { errorMessage } from '../accounts/error-message.js';
 import { useCart } from '../cart/cart-store.js';
 import { paths } from '../lib/paths.js';
 import { CartIcon, CloseIcon, LeafIcon, MenuIcon, UserIcon } from '../ui/icons.js';
+import { toast } from '../ui/toast.js';
 
 const NAV_ITEMS = [
   { to: paths.home, label: 'Home', end: true },
@@ -11,6 +16,8 @@ const NAV_ITEMS = [
   { to: paths.contact, label: 'Contact', end: false },
   { to: paths.faq, label: 'FAQ', end: false },
 ] as const;
+const DASHBOARD_ITEM = { to: paths.dashboard, label: 'Dashboard', end: false } as const;
+const ADMIN_ITEM = { to: paths.admin, label: 'Admin', end: false } as const;
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
 
@@ -18,9 +25,50 @@ function cartLabel(count: number): string {
   return `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;
 }
 
+function SignOutIcon({ size = 24 }: { size?: number }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" />
+      <path d="m16 17 5-5-5-5" />
+      <path d="M21 12H9" />
+    </svg>
+  );
+}
+
 export function Header() {
   const { itemCount } = useCart();
   const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  // Until the session is known the header shows the guest view, as the server rendered it.
+  const { user } = useSession();
+  const [signingOut, setSigningOut] = useState(false);
+  const navItems = [...NAV_ITEMS, ...(user ? [DASHBOARD_ITEM] : []), ...(user?.role === 'admin' ? [ADMIN_ITEM] : [])];
+
+  const onSignOut = async () => {
+    setSigningOut(true);
+    try {
+      await signOut(queryClient, () => {
+        toast({ title: 'Signed out', description: 'You have been signed out successfully.' });
+        navigate(paths.auth);
+      });
+    } catch (err) {
+      toast({ title: 'Error signing out', description: errorMessage(err, '') || undefined, variant: 'destructive' });
+    } finally {
+      setSigningOut(false);
+    }
+  };
   const [menuOpen, setMenuOpen] = useState(false);
   // Close the mobile menu whenever the route changes (derived during render, no effect needed).
   const locationKey = `${location.pathname}${location.search}`;
@@ -40,7 +88,7 @@ export function Header() {
 
         <nav aria-label="Main" className="hidden md:block">
           <ul className="flex items-center gap-1">
-            {NAV_ITEMS.map((item) => (
+            {navItems.map((item) => (
               <li key={item.to}>
                 <NavLink
                   to={item.to}
@@ -59,9 +107,22 @@ export function Header() {
         </nav>
 
         <div className="flex items-center gap-1">
-          <Link to={paths.auth} aria-label="Sign in" className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}>
-            <UserIcon size={22} />
-          </Link>
+          {user ? (
+            <button
+              type="button"
+              aria-label="Sign out"
+              title="Sign out"
+              disabled={signingOut}
+              onClick={() => void onSignOut()}
+              className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 disabled:opacity-60 ${focusRing}`}
+            >
+              <SignOutIcon size={22} />
+            </button>
+          ) : (
+            <Link to={paths.auth} aria-label="Sign in" className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}>
+              <UserIcon size={22} />
+            </Link>
+          )}
           <Link
             to={paths.cart}
             aria-label={cartLabel(itemCount)}
@@ -93,7 +154,7 @@ export function Header() {
       <div id="mobile-menu" hidden={!menuOpen} className="border-t border-stone-200 bg-white md:hidden">
         <nav aria-label="Mobile">
           <ul className="flex flex-col px-4 py-2">
-            {NAV_ITEMS.map((item) => (
+            {navItems.map((item) => (
               <li key={item.to}>
                 <NavLink
                   to={item.to}

@@ -5,6 +5,7 @@ import { Toaster } from '../ui/toast.js';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
 import { ScrollToTop } from './scroll-to-top.js';
+import { RecoveryHashRedirect } from '../accounts/recovery-hash-redirect.js';
 
 export function RootLayout() {
   return (
@@ -15,6 +16,7 @@ export function RootLayout() {
       >
         Skip to content
       </a>
+      <RecoveryHashRedirect />
       <ScrollToTop />
       <Header />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">

@@ -62,7 +62,7 @@ export function Toaster() {
           <div className="flex-1">
             <p className="font-semibold">{t.title}</p>
             {t.description && (
-              <p className={`mt-1 text-sm ${destructive ? 'text-white' : 'text-stone-700'}`}>{t.description}</p>
+              <p className={`mt-1 whitespace-pre-line text-sm ${destructive ? 'text-white' : 'text-stone-700'}`}>{t.description}</p>
             )}
           </div>
           <button

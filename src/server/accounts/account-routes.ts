@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { pageQuery } from '../../shared/schemas/paging.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { requireUser } from '../http/auth.js';
@@ -9,12 +10,7 @@ import { accountSummary, saveAddress, updateContactInfo } from './profile.js';
 import { endImpersonation, startImpersonation } from './impersonation.js';
 import { toSessionUser } from './users.js';
 
-const PageQuery = z
-  .object({
-    page: z.coerce.number({ message: 'page must be a number' }).int().min(1, 'page must be at least 1').max(100000).default(1),
-    pageSize: z.coerce.number({ message: 'pageSize must be a number' }).int().min(1, 'pageSize must be at least 1').max(100, 'pageSize cannot exceed 100').default(10),
-  })
-  .strict();
+const PageQuery = pageQuery(10);
 const AddressKind = z.object({ kind: z.enum(['shipping', 'billing'], { message: "Address kind must be 'shipping' or 'billing'" }) });
 const ImpersonateInput = z.object({ userId: z.string().min(1, 'userId is required').max(100) }).strict();
 

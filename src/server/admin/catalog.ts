@@ -5,6 +5,7 @@ import { nowIso, randomString } from '../lib/ids.js';
 import { leadingNumber, type Product } from '../../shared/schemas/catalog.js';
 import { ADMIN_MESSAGES, type ProductInput } from '../../shared/schemas/admin.js';
 import { getProduct, toCategory, toProduct } from '../catalog/service.js';
+import { containsText, pageOf } from '../db/query-helpers.js';
 
 /** New products get `prod-{timestamp}-{6 random characters}`. */
 export function newProductId(): string {
@@ -44,17 +45,15 @@ async function checkCategory(db: Kysely<Database>, id: string | null | undefined
 export async function listAdminProducts(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
   let base = db.selectFrom('products');
   if (q.search) {
-    const like = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    base = base.where((eb) =>
-      eb.or([eb(sql`lower(name)`, 'like', sql`${like} escape '\\'`), eb(sql`lower(coalesce(sku, ''))`, 'like', sql`${like} escape '\\'`), eb('id', '=', q.search!)]),
-    );
+    const text = q.search;
+    base = base.where((eb) => eb.or([containsText('name', text), containsText('sku', text), eb('id', '=', text)]));
   }
-  const [rows, count] = await Promise.all([
+  return pageOf(
     base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
     base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-  ]);
-  const total = Number(count?.n ?? 0);
-  return { items: rows.map(toProduct), page: q.page, pageSize: q.pageSize, total, totalPages: Math.max(1, Math.ceil(total / q.pageSize)) };
+    q,
+    toProduct,
+  );
 }
 
 export async function createProduct(db: Kysely<Database>, input: ParsedProduct): Promise<Product> {

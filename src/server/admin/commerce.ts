@@ -3,6 +3,7 @@ import type { CouponsTable, Database, ShippingOptionsTable } from '../db/schema.
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { containsText, pageOf } from '../db/query-helpers.js';
 
 export function toAdminCoupon(c: Selectable<CouponsTable>) {
   return {
@@ -47,13 +48,13 @@ async function checkCoupon(db: Kysely<Database>, input: CouponFields, id: string
 
 export async function listCoupons(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
   let base = db.selectFrom('coupons');
-  if (q.search) base = base.where('code', 'like', `%${q.search.toUpperCase().replace(/[\\%_]/g, '')}%`);
-  const [rows, count] = await Promise.all([
+  if (q.search) base = base.where(containsText('code', q.search));
+  return pageOf(
     base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
     base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-  ]);
-  const total = Number(count?.n ?? 0);
-  return { items: rows.map(toAdminCoupon), page: q.page, pageSize: q.pageSize, total, totalPages: Math.max(1, Math.ceil(total / q.pageSize)) };
+    q,
+    toAdminCoupon,
+  );
 }
 
 export async function createCoupon(db: Kysely<Database>, input: CouponFields) {
@@ -185,12 +186,10 @@ export async function deleteShippingOption(db: Kysely<Database>, id: string): Pr
 export async function listUsers(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
   let base = db.selectFrom('users');
   if (q.search) {
-    const like = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    base = base.where((eb) =>
-      eb.or([eb(sql`email`, 'like', sql`${like} escape '\\'`), eb(sql`lower(full_name)`, 'like', sql`${like} escape '\\'`), eb('id', '=', q.search!)]),
-    );
+    const text = q.search;
+    base = base.where((eb) => eb.or([containsText('email', text), containsText('full_name', text), eb('id', '=', text)]));
   }
-  const [rows, count] = await Promise.all([
+  return pageOf(
     base
       .select(['id', 'email', 'full_name', 'phone', 'role', 'email_verified', 'loyalty_points', 'total_points_earned', 'created_at'])
       .orderBy('created_at', 'desc')
@@ -199,10 +198,8 @@ export async function listUsers(db: Kysely<Database>, q: { page: number; pageSiz
       .offset((q.page - 1) * q.pageSize)
       .execute(),
     base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-  ]);
-  const total = Number(count?.n ?? 0);
-  return {
-    items: rows.map((u) => ({
+    q,
+    (u) => ({
       id: u.id,
       email: u.email,
       fullName: u.full_name,
@@ -212,12 +209,8 @@ export async function listUsers(db: Kysely<Database>, q: { page: number; pageSiz
       loyaltyPoints: u.loyalty_points,
       totalPointsEarned: u.total_points_earned,
       createdAt: u.created_at,
-    })),
-    page: q.page,
-    pageSize: q.pageSize,
-    total,
-    totalPages: Math.max(1, Math.ceil(total / q.pageSize)),
-  };
+    }),
+  );
 }
 
 export async function patchUser(

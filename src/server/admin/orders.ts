@@ -8,6 +8,7 @@ import { ADMIN_MESSAGES, splitAdminTotal } from '../../shared/schemas/admin.js';
 import { trackingCodeOf, type OrderView } from '../../shared/schemas/orders.js';
 import { getOrderForViewer } from '../orders/service.js';
 import { parseJson } from '../lib/json.js';
+import { containsText } from '../db/query-helpers.js';
 
 const ADMIN = { userId: null, isAdmin: true, deviceHash: null } as const;
 
@@ -32,15 +33,14 @@ export async function listAdminOrders(
   let base = db.selectFrom('orders as o').leftJoin('users as u', 'u.id', 'o.user_id');
   if (q.status) base = base.where('o.status', '=', q.status);
   if (q.search) {
-    const s = q.search.toLowerCase();
-    const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const text = q.search;
     base = base.where((eb) =>
       eb.or([
-        eb('o.id', '=', q.search!),
-        eb(sql`lower(o.order_number)`, '=', s),
-        eb(sql`lower(o.email)`, 'like', sql`${like} escape '\\'`),
-        eb(sql`lower(u.full_name)`, 'like', sql`${like} escape '\\'`),
-        eb(sql`lower(o.shipping_address)`, 'like', sql`${like} escape '\\'`),
+        eb('o.id', '=', text),
+        eb(sql`lower(o.order_number)`, '=', text.toLowerCase()),
+        containsText('o.email', text),
+        containsText('u.full_name', text),
+        containsText('o.shipping_address', text),
       ]),
     );
   }

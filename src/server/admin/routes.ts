@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { z } from 'zod';
+import { pageQuery } from '../../shared/schemas/paging.js';
 import type { AppDeps } from '../app.js';
 import { HttpError, parseInput } from '../http/errors.js';
 import { requireAdmin } from '../http/auth.js';
@@ -39,13 +40,7 @@ import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
-const PageQuery = z
-  .object({
-    page: z.coerce.number({ message: 'page must be a number' }).int().min(1, 'page must be at least 1').max(100000).default(1),
-    pageSize: z.coerce.number({ message: 'pageSize must be a number' }).int().min(1).max(100, 'pageSize cannot exceed 100').default(50),
-    search: z.string().trim().max(100).optional().transform((v) => v || undefined),
-  })
-  .strict();
+const PageQuery = pageQuery(50);
 const ActiveInput = z.object({ isActive: z.boolean({ message: 'isActive must be true or false' }) }).strict();
 const UploadKind = z.object({ kind: z.enum(['products', 'categories', 'content']).default('products') }).strict();
 const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;

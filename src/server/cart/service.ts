@@ -213,7 +213,12 @@ export async function priceCart(
     allShippingOptions: enabled.map(toShippingView),
     selectedShippingOptionId: totals.shippingOptionId,
     nextShippingUnlock: unlock
-      ? { optionName: options.find((o) => o.id === unlock.option.id)!.name, amountCents: unlock.amountCents }
+      ? {
+          optionId: unlock.option.id,
+          optionName: options.find((o) => o.id === unlock.option.id)!.name,
+          optionPriceCents: unlock.option.priceCents,
+          amountCents: unlock.amountCents,
+        }
       : null,
     subtotalCents: totals.subtotalCents,
     discountCents: totals.discountCents,

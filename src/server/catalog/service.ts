@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, ProductRow, CategoryRow } from '../db/schema.js';
 import type { Category, Product, ProductListFilter, ProductPage } from '../../shared/schemas/catalog.js';
 import { parseJson } from '../lib/json.js';
+import { containsText } from '../db/query-helpers.js';
 
 export function toProduct(row: ProductRow): Product {
   const hasDims = row.length_in != null && row.width_in != null && row.height_in != null;
@@ -27,10 +28,6 @@ export function toCategory(row: CategoryRow): Category {
   return { id: row.id, name: row.name, description: row.description, imageUrl: row.image_url };
 }
 
-/** Escapes LIKE wildcards so a search for "100%" means the text "100%". */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * The shop list: case-insensitive search on name and description, combined with the
@@ -41,13 +38,8 @@ export async function listProducts(db: Kysely<Database>, filter: ProductListFilt
   if (filter.category) base = base.where('category_id', '=', filter.category);
   if (filter.featured !== undefined) base = base.where('featured', '=', filter.featured ? 1 : 0);
   if (filter.search) {
-    const pattern = likePattern(filter.search);
-    base = base.where((eb) =>
-      eb.or([
-        eb(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(description)`, 'like', sql`${pattern} escape '\\'`),
-      ]),
-    );
+    const text = filter.search;
+    base = base.where((eb) => eb.or([containsText('name', text), containsText('description', text)]));
   }
   const [countRow, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),

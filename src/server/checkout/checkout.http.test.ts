@@ -61,7 +61,7 @@ describe('cart quote', () => {
     expect(q.shippingOptions.map((o) => o.id).sort()).toEqual(['expedited', 'overnight', 'standard']);
     expect(q.selectedShippingOptionId).toBe('overnight');
     expect(q.shippingCents).toBe(2499);
-    expect(q.nextShippingUnlock).toEqual({ optionName: expect.any(String), amountCents: 3000 });
+    expect(q.nextShippingUnlock).toEqual({ optionId: 'free', optionName: expect.any(String), optionPriceCents: 0, amountCents: 3000 });
     const auto = Quote.parse((await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'quote-b', quantity: 1 }], shippingOptionId: 'free' })).json());
     expect(auto.selectedShippingOptionId).toBe('standard');
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { pageQuery } from '../../shared/schemas/paging.js';
 import type { AppDeps } from '../app.js';
 import { HttpError, parseInput } from '../http/errors.js';
 import {
@@ -22,12 +23,7 @@ import { queueEmail } from '../email/outbox.js';
 import { requireAdmin } from '../http/auth.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
-const PageQuery = z
-  .object({
-    page: z.coerce.number({ message: 'page must be a number' }).int().min(1).max(100000).default(1),
-    pageSize: z.coerce.number({ message: 'pageSize must be a number' }).int().min(1).max(100, 'pageSize cannot exceed 100').default(25),
-  })
-  .strict();
+const PageQuery = pageQuery(25);
 
 export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, mailer } = deps;

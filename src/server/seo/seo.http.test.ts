@@ -29,7 +29,7 @@ describe('search-engine pages written by the server', () => {
     expect(res.body).toContain('<meta property="og:image" content="http://shop.test/og-image.png" />');
     expect(jsonLd(res.body).map((l) => l['@type'])).toContain('Organization');
     const data = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(res.body)![1]!);
-    expect(data.map((d: { key: unknown[] }) => d.key[0])).toEqual(['settings', 'products', 'categories']);
+    expect(data.map((d: { key: unknown[] }) => d.key[0])).toEqual(['settings', 'products', 'categories', 'session']);
   });
 
   it('a product page has Product JSON-LD with price and availability, and breadcrumbs', async () => {
@@ -126,7 +126,7 @@ describe('search-engine pages written by the server', () => {
     const initial = (html: string) =>
       JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as { key: string[]; data: { user: { email: string } } }[];
     const anon = await get('/');
-    expect(initial(anon.body).find((d) => d.key[0] === 'session')).toBeUndefined();
+    expect(initial(anon.body).find((d) => d.key[0] === 'session')?.data).toEqual({ user: null, impersonatorEmail: null });
     const c = new TestClient(t.app);
     await c.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     const mine = await c.get('/', { accept: 'text/html' });

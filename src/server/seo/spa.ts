@@ -101,7 +101,8 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     // A signed-in visitor's page carries their session, so the header is right from the first paint.
     const token = req.cookies[SESSION_COOKIE];
     const session = token ? await loadSession(db, token) : null;
-    if (session) meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
+    // Guests get an explicit "nobody", which saves every page a session request.
+    meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
     let body = '';
     if (ssr && !meta.noindex) {
       try {

@@ -131,7 +131,9 @@ export const Quote = z.object({
   shippingOptions: z.array(ShippingOptionView),
   allShippingOptions: z.array(ShippingOptionView),
   selectedShippingOptionId: z.string().nullable(),
-  nextShippingUnlock: z.object({ optionName: z.string(), amountCents: z.number().int() }).nullable(),
+  nextShippingUnlock: z
+    .object({ optionId: z.string(), optionName: z.string(), optionPriceCents: z.number().int(), amountCents: z.number().int() })
+    .nullable(),
   subtotalCents: z.number().int(),
   discountCents: z.number().int(),
   shippingCents: z.number().int(),

@@ -1,0 +1,82 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../lib/paths.js';
+import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { buttonClasses } from '../ui/button.js';
+import { Container } from '../ui/container.js';
+import { MailIcon } from '../ui/icons.js';
+import { toast } from '../ui/toast.js';
+import { useRequestPasswordReset } from './api/request-password-reset.js';
+import { AUTH_MESSAGES, PasswordResetRequestInput } from './auth-schemas.js';
+import { Card, DecoyField, FormError, formText, SubmitButton, TextField } from './components/form-controls.js';
+import { errorMessage } from './error-message.js';
+
+const SENT_TEXT = 'Check your email for instructions to reset your password.';
+const RESET_FAILED = 'Failed to send reset email. Please try again.';
+
+export default function PasswordResetPage() {
+  useDocumentMeta({ title: pageTitle('Reset Password'), noindex: true });
+  const id = useId();
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const request = useRequestPasswordReset();
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const email = formText(form, 'email');
+    if (!email.trim()) return setError(AUTH_MESSAGES.resetEmailRequiredPage);
+    const parsed = PasswordResetRequestInput.safeParse({ email, website: formText(form, 'website') });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? RESET_FAILED);
+    setError(null);
+    request.mutate(parsed.data, {
+      onSuccess: () => {
+        setSent(true);
+        toast({ title: 'Password Reset Email Sent', description: SENT_TEXT });
+      },
+      onError: (err) => {
+        const message = errorMessage(err, RESET_FAILED);
+        setError(message);
+        toast({ title: 'Password Reset Failed', description: message, variant: 'destructive' });
+      },
+    });
+  };
+
+  const errorId = error ? `${id}-error` : undefined;
+  return (
+    <Container className="flex justify-center py-10 sm:py-16">
+      <Card className="w-full max-w-md">
+        {sent ? (
+          <div className="flex flex-col items-center gap-4 text-center">
+            <span className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+              <MailIcon size={24} />
+            </span>
+            <h1 className="text-2xl font-bold text-stone-900">Check your email</h1>
+            <p className="text-stone-700">{SENT_TEXT}</p>
+            <Link to={paths.auth} className={buttonClasses('outline', 'lg', 'w-full')}>
+              Back to Login
+            </Link>
+          </div>
+        ) : (
+          <>
+            <h1 className="mb-6 text-center text-2xl font-bold text-stone-900">Reset Password</h1>
+            <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
+              <TextField id={`${id}-email`} name="email" label="Email" type="email" autoComplete="email" required errorId={errorId} />
+              <DecoyField id={`${id}-website`} />
+              <FormError id={`${id}-error`} message={error} />
+              <SubmitButton pending={request.isPending} label="Reset Password" pendingLabel="Resetting..." />
+            </form>
+            <p className="mt-6 text-center text-sm">
+              <Link
+                to={paths.auth}
+                className="rounded font-medium text-brand-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                Back to Login
+              </Link>
+            </p>
+          </>
+        )}
+      </Card>
+    </Container>
+  );
+}

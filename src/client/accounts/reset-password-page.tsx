@@ -1,0 +1,155 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { paths } from '../lib/paths.js';
+import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { buttonClasses } from '../ui/button.js';
+import { Container } from '../ui/container.js';
+import { AlertIcon, LockIcon } from '../ui/icons.js';
+import { toast } from '../ui/toast.js';
+import { useConfirmPasswordReset } from './api/confirm-password-reset.js';
+import { useResetTokenStatus } from './api/validate-reset-token.js';
+import { AUTH_MESSAGES, newPasswordProblem } from './auth-schemas.js';
+import { Card, FormError, formText, SubmitButton, TextField } from './components/form-controls.js';
+import { errorMessage } from './error-message.js';
+
+const INVALID_DEFAULT = 'Please request a new password reset link';
+
+/** The token from ?token=, else from a hash such as #token=… or #access_token=…, with any error the hash reports. */
+function readToken(search: URLSearchParams, hash: string): { token: string; hashError: string | null } {
+  const fromQuery = search.get('token')?.trim();
+  if (fromQuery) return { token: fromQuery, hashError: null };
+  const h = new URLSearchParams(hash.replace(/^#/, ''));
+  const token = (h.get('token') ?? h.get('access_token') ?? '').trim();
+  if (token) return { token, hashError: null };
+  if (h.get('error_code') === 'otp_expired') return { token: '', hashError: AUTH_MESSAGES.tokenExpired };
+  return { token: '', hashError: null };
+}
+
+export default function ResetPasswordPage() {
+  useDocumentMeta({ title: pageTitle('Set a New Password'), noindex: true });
+  const [search] = useSearchParams();
+  const { hash } = useLocation();
+  const { token, hashError } = readToken(search, hash);
+  const [updated, setUpdated] = useState(false);
+  // Once the password is updated the token is used up: nothing left to ask the server.
+  const status = useResetTokenStatus(updated ? '' : token);
+
+  let body;
+  if (updated) body = <Updated />;
+  else if (!token) body = <InvalidLink reason={hashError ?? AUTH_MESSAGES.missingToken} />;
+  else if (status.isPending)
+    body = (
+      <p role="status" className="flex items-center justify-center gap-3 py-6 text-stone-700">
+        <span
+          aria-hidden="true"
+          className="h-5 w-5 animate-spin rounded-full border-2 border-brand-600 border-t-transparent motion-reduce:animate-none"
+        />
+        Validating reset token...
+      </p>
+    );
+  else if (status.isError) body = <InvalidLink reason={errorMessage(status.error, INVALID_DEFAULT)} />;
+  else body = <NewPasswordForm token={token} email={status.data.email} onUpdated={() => setUpdated(true)} />;
+
+  return (
+    <Container className="flex justify-center py-10 sm:py-16">
+      <Card className="w-full max-w-md">{body}</Card>
+    </Container>
+  );
+}
+
+function InvalidLink({ reason }: { reason: string }) {
+  return (
+    <div className="flex flex-col items-center gap-4 text-center">
+      <span className="flex h-12 w-12 items-center justify-center rounded-full bg-red-50 text-red-700">
+        <AlertIcon size={24} />
+      </span>
+      <h1 className="text-2xl font-bold text-stone-900">Invalid Reset Link</h1>
+      <p className="text-stone-700">This password reset link is invalid or has expired</p>
+      <p role="alert" className="w-full rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+        {reason}
+      </p>
+      <Link to={paths.passwordReset} className={buttonClasses('primary', 'lg', 'w-full')}>
+        Request New Reset Link
+      </Link>
+    </div>
+  );
+}
+
+function Updated() {
+  return (
+    <div role="status" className="flex flex-col items-center gap-4 text-center">
+      <span className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+        <LockIcon size={24} />
+      </span>
+      <h1 className="text-2xl font-bold text-stone-900">Password updated successfully</h1>
+      <Link to={paths.authTab('signin')} className={buttonClasses('primary', 'lg', 'w-full')}>
+        Continue to Sign In
+      </Link>
+    </div>
+  );
+}
+
+function NewPasswordForm({ token, email, onUpdated }: { token: string; email: string; onUpdated: () => void }) {
+  const id = useId();
+  const [error, setError] = useState<string | null>(null);
+  const confirm = useConfirmPasswordReset();
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const password = formText(form, 'password');
+    const confirmPassword = formText(form, 'confirmPassword');
+    const problem = newPasswordProblem(password, confirmPassword);
+    if (problem) return setError(problem);
+    setError(null);
+    confirm.mutate(
+      { token, password, confirmPassword },
+      {
+        onSuccess: () => {
+          toast({
+            title: 'Password Reset Successful',
+            description: 'Your password has been updated. You can now sign in with your new password.',
+          });
+          onUpdated();
+        },
+        onError: (err) => {
+          const message = errorMessage(err, 'Failed to reset password');
+          setError(message);
+          toast({ title: 'Error', description: message, variant: 'destructive' });
+        },
+      },
+    );
+  };
+
+  const errorId = error ? `${id}-error` : undefined;
+  return (
+    <>
+      <h1 className="mb-2 text-center text-2xl font-bold text-stone-900">Set a New Password</h1>
+      <p className="mb-6 text-center text-sm text-stone-700">{email}</p>
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        {/* Tells password managers which account the new password belongs to. */}
+        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+        <TextField
+          id={`${id}-password`}
+          name="password"
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          errorId={errorId}
+        />
+        <TextField
+          id={`${id}-confirm`}
+          name="confirmPassword"
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          errorId={errorId}
+        />
+        <FormError id={`${id}-error`} message={error} />
+        <SubmitButton pending={confirm.isPending} label="Update Password" pendingLabel="Updating..." />
+      </form>
+    </>
+  );
+}

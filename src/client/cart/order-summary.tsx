@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import { formatCents } from '../../shared/money.js';
+import type { Quote } from '../../shared/schemas/checkout.js';
+import { Skeleton } from '../ui/skeleton.js';
+
+function Row({ label, children, strong = false }: { label: ReactNode; children: ReactNode; strong?: boolean }) {
+  return (
+    <div className={`flex items-baseline justify-between gap-4 ${strong ? 'border-t border-stone-300 pt-3 text-lg font-bold text-stone-900' : 'text-stone-700'}`}>
+      <dt>{label}</dt>
+      <dd className={strong ? '' : 'font-medium text-stone-900'}>{children}</dd>
+    </div>
+  );
+}
+
+/** Shipping reads FREE when it costs nothing. */
+export function shippingText(cents: number): string {
+  return cents === 0 ? 'FREE' : formatCents(cents);
+}
+
+/** The server's figures: subtotal, coupon discount, shipping, tax and total. */
+export function OrderSummaryTotals({ quote, couponCode, updating }: { quote: Quote | undefined; couponCode: string | null; updating: boolean }) {
+  if (!quote) {
+    return (
+      <div className="flex flex-col gap-3" aria-busy="true">
+        <Skeleton className="h-5 w-full" />
+        <Skeleton className="h-5 w-full" />
+        <Skeleton className="h-5 w-full" />
+        <Skeleton className="h-7 w-full" />
+        <span className="sr-only">Calculating your total</span>
+      </div>
+    );
+  }
+  return (
+    <dl aria-busy={updating} className={`flex flex-col gap-3 text-base transition-opacity ${updating ? 'opacity-60' : ''}`} data-testid="order-totals">
+      <Row label="Subtotal">{formatCents(quote.subtotalCents)}</Row>
+      {quote.discountCents > 0 && (
+        <div className="flex items-baseline justify-between gap-4 text-brand-800">
+          <dt>Coupon discount{couponCode ? ` (${couponCode})` : ''}</dt>
+          <dd className="font-medium">-{formatCents(quote.discountCents)}</dd>
+        </div>
+      )}
+      <Row label="Shipping">{shippingText(quote.shippingCents)}</Row>
+      <Row label="Tax">{formatCents(quote.taxCents)}</Row>
+      <Row label="Total" strong>
+        <span data-testid="order-total">{formatCents(quote.totalCents)}</span>
+      </Row>
+    </dl>
+  );
+}
+
+/**
+ * How much more unlocks free shipping: the smallest gap to a free option the subtotal has not
+ * reached (the quote's next unlock when that one is free), or null when shipping is already free
+ * or no free option exists.
+ */
+export function freeShippingGapCents(quote: Quote): number | null {
+  if (quote.shippingOptions.some((o) => o.priceCents === 0)) return null;
+  const unlock = quote.nextShippingUnlock;
+  if (unlock && unlock.optionPriceCents === 0) return unlock.amountCents;
+  const gaps = quote.allShippingOptions
+    .filter((o) => o.priceCents === 0 && o.minimumOrderCents != null && o.minimumOrderCents > quote.subtotalCents)
+    .map((o) => (o.minimumOrderCents ?? 0) - quote.subtotalCents);
+  return gaps.length ? Math.min(...gaps) : null;
+}

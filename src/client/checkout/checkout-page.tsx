@@ -1,0 +1,337 @@
+import '../lib/zod-config.js';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type Ref } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { formatCents } from '../../shared/money.js';
+import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/schemas/checkout.js';
+import { lineKey } from '../cart/cart-store.js';
+import { useSession } from '../accounts/api/get-session.js';
+import { useCartQuote } from '../cart/use-cart-quote.js';
+import { ApiError } from '../lib/api-client.js';
+import { paths } from '../lib/paths.js';
+import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { Breadcrumb } from '../ui/breadcrumb.js';
+import { Button, buttonClasses } from '../ui/button.js';
+import { Container } from '../ui/container.js';
+import { ArrowLeftIcon, LockIcon, UserIcon } from '../ui/icons.js';
+import { Spinner } from '../ui/spinner.js';
+import { toast } from '../ui/toast.js';
+import { createCheckoutSession } from './api/create-checkout-session.js';
+import { CheckoutSummary } from './checkout-summary.js';
+import { PAYMENT_PROVIDER_NAME } from './payment-provider.js';
+import {
+  EMPTY_CHECKOUT_VALUES,
+  validateCheckout,
+  validationToastText,
+  valuesFromUser,
+  type CheckoutErrors,
+  type CheckoutField,
+  type CheckoutValues,
+} from './checkout-form.js';
+import { ShippingMethod } from './shipping-method.js';
+
+/** ?canceled=true (back from the payment page) and an empty cart both lead back to the cart. */
+function useLeaveForCart(cartIsEmpty: boolean): boolean {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const canceled = params.get('canceled') === 'true';
+  const toasted = useRef(false);
+  useEffect(() => {
+    if (canceled && !toasted.current) {
+      toasted.current = true;
+      toast({
+        title: 'Payment Canceled',
+        description: "Your payment was canceled. You can try again when you're ready.",
+        variant: 'destructive',
+      });
+    }
+    if (canceled || cartIsEmpty) void navigate(paths.cart, { replace: true });
+  }, [canceled, cartIsEmpty, navigate]);
+  return canceled || cartIsEmpty;
+}
+
+export default function CheckoutPage() {
+  useDocumentMeta({ title: pageTitle('Checkout'), noindex: true });
+  const [shippingOptionId, setShippingOptionId] = useState<string | null>(null);
+  const { cart, quote, updating, lineFor } = useCartQuote(shippingOptionId);
+  const leaving = useLeaveForCart(cart.items.length === 0);
+  const { user, isLoading: userLoading } = useSession();
+  const queryClient = useQueryClient();
+
+  const [values, setValues] = useState<CheckoutValues>(EMPTY_CHECKOUT_VALUES);
+  const [errors, setErrors] = useState<CheckoutErrors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [processing, setProcessing] = useState(false);
+  const decoys = useRef<HTMLDivElement>(null);
+
+  // Prefill once from the signed-in user, without overwriting what the shopper already typed.
+  const prefilled = useRef(false);
+  useEffect(() => {
+    if (!user || prefilled.current) return;
+    prefilled.current = true;
+    const fromUser = valuesFromUser(user);
+    setValues((v) => {
+      const next = { ...v };
+      for (const [k, val] of Object.entries(fromUser) as [CheckoutField, string][]) {
+        if (val && (v[k] === '' || v[k] === EMPTY_CHECKOUT_VALUES[k])) next[k] = val;
+      }
+      return next;
+    });
+  }, [user]);
+
+  // Back from the payment page through the browser's history (page restored from cache): pay again.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) setProcessing(false);
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
+  // When the server moved the pick (it is no longer available), follow it.
+  const serverPick = quote?.selectedShippingOptionId ?? null;
+  useEffect(() => {
+    if (!updating && shippingOptionId !== null && serverPick !== shippingOptionId) setShippingOptionId(serverPick);
+  }, [updating, serverPick, shippingOptionId]);
+
+  if (leaving) return <Spinner />;
+
+  const setField = (field: CheckoutField, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    // After a first attempt, errors follow the typing.
+    if (submitted) setErrors(validateCheckout(next).errors ?? {});
+  };
+
+  const decoyFilled = (): boolean => {
+    const inputs = decoys.current?.querySelectorAll('input') ?? [];
+    return [...inputs].some((i) => (i.type === 'checkbox' ? i.checked : i.value.trim() !== ''));
+  };
+
+  async function pay(e: FormEvent) {
+    e.preventDefault();
+    if (processing || !quote || updating) return;
+    // A bot filled a field people cannot see: do nothing.
+    if (decoyFilled()) return;
+    setSubmitted(true);
+    const checked = validateCheckout(values);
+    if (!checked.data) {
+      setErrors(checked.errors);
+      toast({ title: CHECKOUT_MESSAGES.validationTitle, description: validationToastText(checked.errors), variant: 'destructive' });
+      window.scrollTo({ top: 0, behavior: 'smooth' });
+      return;
+    }
+    setErrors({});
+    setProcessing(true);
+    const form = checked.data;
+    try {
+      const created = await createCheckoutSession({
+        // Lines whose product is gone are left out (they are flagged on the cart page).
+        items: cart.items
+          .filter((l) => !lineFor(lineKey(l))?.missing)
+          .map((l) => ({ productId: l.product.id, quantity: l.quantity, size: l.size, color: l.color })),
+        customerEmail: form.email,
+        shippingAddress: {
+          name: `${form.firstName} ${form.lastName}`,
+          address: form.address,
+          city: form.city,
+          state: form.state,
+          zip: form.zip,
+          country: 'US',
+        },
+        appliedCouponCode: cart.appliedCouponCode,
+        appliedCouponDiscount: cart.appliedCouponCode ? quote.discountCents / 100 : 0,
+        shippingOptionId: quote.selectedShippingOptionId,
+      });
+      window.location.assign(created.url);
+    } catch (err) {
+      toast({
+        title: CHECKOUT_MESSAGES.checkoutError,
+        description: err instanceof ApiError && err.message ? err.message : CHECKOUT_MESSAGES.checkoutFallback,
+        variant: 'destructive',
+      });
+      setProcessing(false);
+      // Stock or the coupon may have changed: show the server's current view.
+      void queryClient.invalidateQueries({ queryKey: ['cart-quote'] });
+    }
+  }
+
+  const canPay = Boolean(quote) && !updating && !processing && (quote?.shippingOptions.length ?? 0) > 0;
+
+  return (
+    <Container className="py-8">
+      <Breadcrumb items={[{ label: 'Home', to: paths.home }, { label: 'Cart', to: paths.cart }, { label: 'Checkout' }]} />
+      <h1 className="mb-6 text-3xl font-bold text-stone-900">Checkout</h1>
+
+      {!userLoading && !user && (
+        <div className="mb-6 flex flex-col gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4 sm:flex-row sm:items-center sm:justify-between">
+          <p className="flex items-center gap-2 text-sm text-brand-900">
+            <UserIcon size={18} className="shrink-0" />
+            <span>You are checking out as a guest. Sign in to use your saved address and earn loyalty points.</span>
+          </p>
+          <div className="flex gap-2">
+            <Link to={`${paths.auth}?tab=signin`} className={buttonClasses('primary', 'sm')}>
+              Sign In
+            </Link>
+            <Link to={`${paths.auth}?tab=signup`} className={buttonClasses('outline', 'sm')}>
+              Sign Up
+            </Link>
+          </div>
+        </div>
+      )}
+
+      <form onSubmit={pay} noValidate className="grid gap-8 lg:grid-cols-[1fr_24rem]">
+        <div className="flex min-w-0 flex-col gap-6">
+          <section aria-labelledby="shipping-info-title" className="rounded-xl border border-stone-200 bg-white p-6">
+            <h2 id="shipping-info-title" className="mb-1 text-lg font-semibold text-stone-900">
+              Shipping Information
+            </h2>
+            <p className="mb-5 text-sm text-stone-600">
+              Fields marked <span className="text-red-700">*</span> are required.
+            </p>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field field="firstName" value={values.firstName} error={errors.firstName} onChange={setField} autoComplete="given-name" />
+              <Field field="lastName" value={values.lastName} error={errors.lastName} onChange={setField} autoComplete="family-name" />
+              <Field field="email" value={values.email} error={errors.email} onChange={setField} type="email" autoComplete="email" wide />
+              <Field field="address" value={values.address} error={errors.address} onChange={setField} autoComplete="address-line1" wide />
+              <Field field="city" value={values.city} error={errors.city} onChange={setField} autoComplete="address-level2" />
+              <StateSelect value={values.state} error={errors.state} onChange={(v) => setField('state', v)} />
+              <Field field="zip" value={values.zip} error={errors.zip} onChange={setField} autoComplete="postal-code" inputMode="numeric" />
+            </div>
+            <Decoys ref={decoys} />
+          </section>
+
+          <section aria-labelledby="shipping-method-title" className="rounded-xl border border-stone-200 bg-white p-6">
+            <h2 id="shipping-method-title" className="mb-4 text-lg font-semibold text-stone-900">
+              Shipping Method
+            </h2>
+            <ShippingMethod
+              quote={quote}
+              selectedId={shippingOptionId ?? serverPick}
+              onSelect={setShippingOptionId}
+              disabled={processing}
+            />
+          </section>
+
+          <section aria-labelledby="payment-title" className="rounded-xl border border-stone-200 bg-white p-6">
+            <h2 id="payment-title" className="mb-2 text-lg font-semibold text-stone-900">
+              Payment
+            </h2>
+            <p className="mb-5 flex items-center gap-2 text-sm text-stone-700">
+              <LockIcon size={16} className="shrink-0" />
+              You will enter your card details on {PAYMENT_PROVIDER_NAME}&apos;s secure payment page.
+            </p>
+            <div className="flex flex-col gap-3 sm:flex-row-reverse sm:items-center sm:justify-between">
+              <Button type="submit" size="lg" disabled={!canPay} aria-busy={processing} className="w-full sm:w-auto">
+                {processing ? 'Processing...' : `Pay ${quote ? formatCents(quote.totalCents) : '…'} with ${PAYMENT_PROVIDER_NAME}`}
+              </Button>
+              <Link to={paths.cart} className={buttonClasses('ghost', 'lg', 'w-full sm:w-auto')}>
+                <ArrowLeftIcon size={18} />
+                Back to Cart
+              </Link>
+            </div>
+          </section>
+        </div>
+
+        <CheckoutSummary quote={quote} couponCode={cart.appliedCouponCode} updating={updating} />
+      </form>
+    </Container>
+  );
+}
+
+const inputClasses = (error: string | undefined) =>
+  `h-11 w-full rounded-md border bg-white px-3 text-base text-stone-900 focus-visible:outline-2 focus-visible:outline-brand-600 ${
+    error ? 'border-red-700' : 'border-stone-400'
+  }`;
+
+function Label({ htmlFor, text }: { htmlFor: string; text: string }) {
+  return (
+    <label htmlFor={htmlFor} className="text-sm font-medium text-stone-800">
+      {text} <span className="text-red-700">*</span>
+    </label>
+  );
+}
+
+function Field({
+  field,
+  value,
+  error,
+  onChange,
+  wide = false,
+  ...rest
+}: {
+  field: CheckoutField;
+  value: string;
+  error: string | undefined;
+  onChange: (field: CheckoutField, value: string) => void;
+  wide?: boolean;
+} & Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'inputMode'>) {
+  const id = `checkout-${field}`;
+  return (
+    <div className={`flex flex-col gap-1.5 ${wide ? 'sm:col-span-2' : ''}`}>
+      <Label htmlFor={id} text={CHECKOUT_FIELD_LABELS[field]} />
+      <input
+        id={id}
+        name={field}
+        value={value}
+        onChange={(e) => onChange(field, e.currentTarget.value)}
+        required
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={inputClasses(error)}
+        {...rest}
+      />
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function StateSelect({ value, error, onChange }: { value: string; error: string | undefined; onChange: (v: string) => void }) {
+  const id = 'checkout-state';
+  return (
+    <div className="flex flex-col gap-1.5">
+      <Label htmlFor={id} text={CHECKOUT_FIELD_LABELS.state} />
+      <select
+        id={id}
+        name="state"
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        required
+        autoComplete="address-level1"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={inputClasses(error)}
+      >
+        {US_STATES.map(([code, name]) => (
+          <option key={code} value={code}>
+            {name}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Bot trap: fields people never see or reach (name, email, consent); a filled one stops the payment. */
+function Decoys({ ref }: { ref: Ref<HTMLDivElement> }) {
+  const id = useId();
+  return (
+    <div ref={ref} aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden">
+      <label htmlFor={`${id}-n`}>Name</label>
+      <input id={`${id}-n`} name="contact_name" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      <label htmlFor={`${id}-e`}>Email</label>
+      <input id={`${id}-e`} name="contact_email" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      <label htmlFor={`${id}-c`}>I agree</label>
+      <input id={`${id}-c`} name="consent" type="checkbox" tabIndex={-1} autoComplete="off" />
+    </div>
+  );
+}

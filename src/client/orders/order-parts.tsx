@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { OrderView } from '../../shared/schemas/orders.js';
+import { paths } from '../lib/paths.js';
+import { buttonClasses } from '../ui/button.js';
+import { AlertIcon } from '../ui/icons.js';
+
+/** Spec badge colours: pending yellow, processing blue, shipped purple, delivered green, cancelled red. */
+const STATUS_TONE: Record<OrderView['status'], string> = {
+  pending: 'bg-yellow-100 text-yellow-900',
+  processing: 'bg-blue-100 text-blue-900',
+  shipped: 'bg-purple-100 text-purple-900',
+  delivered: 'bg-green-100 text-green-900',
+  completed: 'bg-green-100 text-green-900',
+  cancelled: 'bg-red-100 text-red-900',
+};
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function StatusBadge({ status }: { status: OrderView['status'] }) {
+  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-sm font-medium ${STATUS_TONE[status]}`}>{capitalize(status)}</span>;
+}
+
+/** The address as display lines; orders the owner typed in carry free text. */
+export function addressLines(address: OrderView['shippingAddress']): string[] {
+  if (!address) return [];
+  if (typeof address === 'string') return address.split(/\r?\n/).filter(Boolean);
+  const cityLine = [address.city, [address.state, address.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [address.name, address.address, cityLine, address.country].filter((l): l is string => Boolean(l));
+}
+
+/** A centred card for the confirmation page's error and not-found states. */
+export function OrderMessageCard({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 rounded-xl border border-red-200 bg-white p-8 text-center shadow-sm">
+      <AlertIcon size={40} className="text-red-700" />
+      <h1 className="text-2xl font-bold text-stone-900">{title}</h1>
+      {children}
+      <Link to={paths.home} className={buttonClasses('primary', 'lg')}>
+        Return to Home
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import '../lib/zod-config.js';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../lib/paths.js';
+import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { buttonClasses } from '../ui/button.js';
+import { Container } from '../ui/container.js';
+import { MailIcon } from '../ui/icons.js';
+import { Skeleton } from '../ui/skeleton.js';
+import { useOrder } from './api/get-order.js';
+import { SuccessMark } from './success-mark.js';
+
+export default function ThankYouPage() {
+  useDocumentMeta({ title: pageTitle('Thank You'), noindex: true });
+  const [params] = useSearchParams();
+  const orderId = params.get('orderId');
+  // The order as the server has it (owner only); the number shows only when it can be read.
+  const order = useOrder(orderId);
+
+  return (
+    <Container className="py-12 sm:py-20">
+      <div className="mx-auto flex max-w-lg flex-col items-center gap-5 rounded-xl border border-stone-200 bg-white p-8 text-center shadow-sm">
+        <SuccessMark />
+        <h1 className="text-3xl font-bold text-stone-900">Thank You for Your Order!</h1>
+        <p className="text-stone-700">Your order has been processed successfully.</p>
+        {orderId && (
+          <>
+            <dl className="flex w-full flex-col gap-3 rounded-lg bg-stone-50 p-4 text-left">
+              <div>
+                <dt className="text-sm text-stone-600">Order ID</dt>
+                <dd className="font-medium break-all text-stone-900">{orderId}</dd>
+              </div>
+              {order.isPending ? (
+                <Skeleton className="h-10 w-40" />
+              ) : (
+                order.data && (
+                  <div>
+                    <dt className="text-sm text-stone-600">Order Number</dt>
+                    <dd className="font-medium text-stone-900">#{order.data.orderNumber.toUpperCase()}</dd>
+                  </div>
+                )
+              )}
+            </dl>
+            <p className="flex items-start gap-2 text-sm text-stone-700">
+              <MailIcon size={18} className="mt-0.5 shrink-0" />
+              <span>A confirmation email will be sent to you shortly.</span>
+            </p>
+          </>
+        )}
+        <Link to={paths.products} className={buttonClasses('primary', 'lg')}>
+          Continue Shopping
+        </Link>
+      </div>
+    </Container>
+  );
+}
