@@ -317,6 +317,44 @@ describe('checkout journeys', () => {
     await context.close();
   });
 
+  it('failures show the spec texts: coupon error, Checkout Error with the server message, order load failure', async () => {
+    const { page, context, errors } = await openPage(browser, DESKTOP);
+    await addProduct(page, 'sweep-and-mop', 'Sweep & Mop Tool');
+    await page.goto('/cart');
+    await settledTotal(page);
+    // The coupon request fails on the network.
+    await context.route('**/api/cart/quote', (route) =>
+      route.request().postDataJSON()?.couponCode ? route.abort('failed') : route.continue(),
+    );
+    await page.getByLabel('Coupon code').fill('save5');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('An error occurred while applying the coupon').first().waitFor();
+    await context.unroute('**/api/cart/quote');
+
+    // The server refuses the checkout: its message is shown under 'Checkout Error'.
+    await page.goto('/checkout');
+    await fillShipping(page, { firstName: 'Pat', lastName: 'Buyer', email: 'pat@example.com', address: '1 Main St', city: 'Springfield', state: 'OR', zip: '97477' });
+    await page.locator('[data-testid="order-totals"][aria-busy="false"]').waitFor();
+    await context.route('**/api/create-checkout-session', (route) =>
+      route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'Only 1 of Sweep & Mop Tool left in stock' }) }),
+    );
+    await page.getByRole('button', { name: /^Pay \$[\d,.]+ with Stripe$/ }).click();
+    await page.getByText('Checkout Error').first().waitFor();
+    await page.getByText('Only 1 of Sweep & Mop Tool left in stock').first().waitFor();
+    await context.route('**/api/create-checkout-session', (route) => route.abort('failed'));
+    await page.getByRole('button', { name: /^Pay \$[\d,.]+ with Stripe$/ }).click();
+    await page.getByText('Failed to initialize checkout. Please try again.').first().waitFor();
+    await context.unroute('**/api/create-checkout-session');
+
+    // The confirmation cannot load the order.
+    await context.route('**/api/orders/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
+    await page.goto('/order-confirmation?orderId=order_1_x');
+    await page.getByText('Failed to load order information.').first().waitFor();
+    // Console errors from deliberately failed requests are expected here.
+    void errors;
+    await context.close();
+  });
+
   it('an empty cart sends /checkout back to /cart', async () => {
     const { page, context, errors } = await openPage(browser, MOBILE);
     await page.goto('/checkout');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
-import { createProduct } from '../db/seed/factories.js';
+import { createProduct, createUser } from '../db/seed/factories.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 
 const SECRET_KEY = 'sk_test_local_fake';
@@ -129,9 +129,11 @@ describe('Stripe Checkout', () => {
     expect((fake.sessions.get(sessionId)!.amount_total as number) - 500).toBe(order.total_cents);
   });
 
-  it('fulfils a webhook delivered 5 times at once exactly once, and refuses a bad signature', async () => {
+  it('fulfils a webhook delivered 5 times at once exactly once (one e-mail, points once), and refuses a bad signature', async () => {
     await createProduct(t.db, { id: 'st-b', priceCents: 1000, inventory: 5 });
+    const buyer = await createUser(t.db, { email: 'hook@example.com', loyaltyPoints: 100 });
     const c = new TestClient(t.app);
+    await c.signIn(buyer.email, buyer.password);
     const { sessionId, orderId } = (await checkout(c, 'st-b', 2)).json();
     const bad = await t.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=nope' }, payload: '{}' });
     expect(bad.statusCode).toBe(400);
@@ -144,6 +146,8 @@ describe('Stripe Checkout', () => {
     expect((await t.db.selectFrom('products').select('inventory').where('id', '=', 'st-b').executeTakeFirstOrThrow()).inventory).toBe(3);
     const mails = await t.db.selectFrom('email_outbox').select('id').where('template_id', '=', 'order-confirmation').where('html', 'like', `%${order.order_number}%`).execute();
     expect(mails).toHaveLength(1);
+    const user = await t.db.selectFrom('users').select('loyalty_points').where('id', '=', buyer.id).executeTakeFirstOrThrow();
+    expect(user.loyalty_points).toBe(103);
   });
 
   it('the confirmation page asks Stripe when the webhook has not arrived yet', async () => {
