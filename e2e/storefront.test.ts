@@ -38,6 +38,9 @@ describe('storefront journeys', () => {
     await page.getByText('No products found').waitFor();
     await page.getByRole('button', { name: 'Clear Filters' }).click();
     await page.waitForURL((u) => !u.search.includes('search='));
+    // The URL changes before React commits the new list: wait for the page itself.
+    await page.locator('main').getByRole('link', { name: /^1 - Reusable Cleaning Cloth/ }).first().waitFor();
+    expect(await page.getByRole('searchbox', { name: 'Search products' }).inputValue()).toBe('');
 
     // Category tabs are bound to ?category=.
     await page.getByRole('navigation', { name: 'Product categories' }).getByRole('link', { name: 'Mops', exact: true }).click();
@@ -90,6 +93,18 @@ describe('storefront journeys', () => {
     const plus = page.getByRole('button', { name: 'Increase quantity' });
     for (let i = 0; i < 8; i++) if (await plus.isEnabled()) await plus.click();
     expect(await page.getByRole('spinbutton').inputValue()).toBe('5');
+    await context.close();
+  });
+
+  it('Buy Now goes straight to checkout with the product', async () => {
+    const { page, context, errors } = await openPage(browser, DESKTOP);
+    await page.goto('/products/laundry-powder');
+    await page.getByRole('heading', { level: 1, name: 'Laundry Powder (2 lb)' }).waitFor();
+    await page.getByRole('button', { name: 'Buy Now' }).click();
+    await page.waitForURL('**/checkout');
+    await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
+    await page.getByText('Laundry Powder (2 lb)').first().waitFor();
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -3,6 +3,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
 import type { Product } from '../../shared/schemas/catalog.js';
 import { useAddToCart } from '../cart/use-add-to-cart.js';
+import { addToCart as addToCartStore } from '../cart/cart-store.js';
+import { toast } from '../ui/toast.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs, truncate } from '../lib/text.js';
 import { META_DESCRIPTION_MAX, pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
@@ -103,6 +105,22 @@ function ProductDetail({ product }: { product: Product }) {
             <Button size="lg" className="sm:flex-1" disabled={!inStock} onClick={() => addToCart(product, quantity)}>
               <CartIcon size={20} />
               Add to Cart
+            </Button>
+            <Button
+              size="lg"
+              variant="outline"
+              className="sm:flex-1"
+              onClick={() => {
+                // Buy Now goes straight to checkout with this product; the server prices it like any cart.
+                if (!inStock) {
+                  toast({ title: 'Checkout failed', description: 'This product is not available for online purchase', variant: 'destructive' });
+                  return;
+                }
+                addToCartStore({ product, quantity, inventory: product.inventory });
+                void navigate(paths.checkout);
+              }}
+            >
+              Buy Now
             </Button>
             <Link to={paths.products} className={buttonClasses('outline', 'lg', 'sm:flex-1')}>
               Continue Shopping
