@@ -222,6 +222,7 @@ describe('accounts journeys', () => {
     await page.waitForURL((u) => u.pathname === '/admin');
     await page.getByRole('heading', { level: 1, name: 'Admin Dashboard' }).waitFor();
     await header(page).getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).waitFor();
+    await page.getByRole('tab', { name: 'Email' }).click();
     const outbox = page.getByRole('region', { name: 'E-mail outbox' });
     await outbox.getByRole('table').waitFor();
     const welcome = outbox.getByRole('row').filter({ hasText: NEW_USER.email }).filter({ hasText: 'welcome' });
@@ -327,7 +328,7 @@ describe('accounts journeys', () => {
       await page.goto('/dashboard');
       await page.getByRole('heading', { level: 1, name: 'Admin Dashboard' }).waitFor();
       await check('dashboard');
-      await page.goto('/admin');
+      await page.goto('/admin?tab=email');
       // A table on wide screens, a list of cards on narrow ones.
       const outbox = page.getByRole('region', { name: 'E-mail outbox' });
       await (viewport === MOBILE ? outbox.getByRole('list') : outbox.getByRole('table')).waitFor();

@@ -1,11 +1,119 @@
 import { Link } from 'react-router';
+import type { SessionUser } from '../../shared/schemas/auth.js';
+import { AccountInfoCard } from '../dashboard/account-info.js';
+import { AdminStatsPanel, RecentUsersPanel } from '../dashboard/admin-panels.js';
+import { RECENT_ORDERS, useAccountSummary, useAdminStats, useOrders } from '../dashboard/api.js';
+import { formatShortDate } from '../dashboard/format.js';
+import { LoyaltyCard, ShoppingSummaryCard } from '../dashboard/loyalty.js';
+import { StatCard } from '../dashboard/panel.js';
+import { RecentOrdersPanel } from '../dashboard/recent-orders.js';
 import { paths } from '../lib/paths.js';
 import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
+import { Skeleton } from '../ui/skeleton.js';
 import { useSession } from './api/get-session.js';
 import { SignedInLine } from './components/signed-in-line.js';
 import { RequireAuth } from './require-auth.js';
+
+type Stats = { totalOrders: number; latestOrderAt: string | null; pendingOrders: number; third: { label: string; value: number } };
+
+function StatCards({ stats }: { stats: Stats | undefined }) {
+  if (!stats) {
+    return (
+      <div className="grid gap-4 sm:grid-cols-3" aria-hidden="true">
+        {[0, 1, 2].map((i) => (
+          <div key={i} className="flex flex-col gap-2 rounded-xl border border-stone-200 bg-white p-5">
+            <Skeleton className="h-4 w-24" />
+            <Skeleton className="h-8 w-16" />
+          </div>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <div className="grid gap-4 sm:grid-cols-3" data-testid="stat-cards">
+      <StatCard
+        label="Total Orders"
+        value={stats.totalOrders}
+        hint={stats.latestOrderAt ? `Latest: ${formatShortDate(stats.latestOrderAt)}` : 'No orders yet'}
+      />
+      <StatCard label="Pending Orders" value={stats.pendingOrders} />
+      <StatCard label={stats.third.label} value={stats.third.value} />
+    </div>
+  );
+}
+
+function CustomerDashboard({ user }: { user: SessionUser }) {
+  const summary = useAccountSummary(true);
+  const orders = useOrders(1, RECENT_ORDERS);
+  const s = summary.data?.stats;
+  return (
+    <>
+      <StatCards
+        stats={
+          s && {
+            totalOrders: s.totalOrders,
+            latestOrderAt: s.latestOrderAt,
+            pendingOrders: s.pendingOrders,
+            third: { label: 'Delivered Orders', value: s.deliveredOrders },
+          }
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
+          <RecentOrdersPanel data={orders.data} isError={orders.isError} />
+          <AccountInfoCard user={user} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-6">
+          {summary.data ? (
+            <>
+              <LoyaltyCard loyalty={summary.data.loyalty} />
+              <ShoppingSummaryCard stats={summary.data.stats} />
+            </>
+          ) : (
+            <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-6" aria-hidden="true">
+              <Skeleton className="h-6 w-40" />
+              <Skeleton className="h-16" />
+              <Skeleton className="h-3" />
+              <Skeleton className="h-24" />
+            </div>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function AdminDashboard({ user }: { user: SessionUser }) {
+  const admin = useAdminStats(true);
+  const orders = useOrders(1, RECENT_ORDERS);
+  const s = admin.data?.stats;
+  return (
+    <>
+      <StatCards
+        stats={
+          s && {
+            totalOrders: s.totalOrders,
+            latestOrderAt: s.latestOrderAt,
+            pendingOrders: s.pendingOrders,
+            third: { label: 'Total Users', value: s.totalUsers },
+          }
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
+          <RecentOrdersPanel data={orders.data} isError={orders.isError} />
+          <AccountInfoCard user={user} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-6">
+          <AdminStatsPanel stats={s} />
+          <RecentUsersPanel users={admin.data?.recentUsers} />
+        </div>
+      </div>
+    </>
+  );
+}
 
 function Dashboard() {
   const { user } = useSession();
@@ -13,10 +121,11 @@ function Dashboard() {
   useDocumentMeta({ title: pageTitle(isAdmin ? 'Admin Dashboard' : 'My Dashboard'), noindex: true });
   if (!user) return null;
   return (
-    <Container className="py-10">
+    <Container className="flex flex-col gap-6 py-8 sm:py-10">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex flex-col gap-1">
           <h1 className="text-3xl font-bold text-stone-900">{isAdmin ? 'Admin Dashboard' : 'My Dashboard'}</h1>
+          <p className="text-lg text-stone-800">Welcome back, {user.fullName}!</p>
           <SignedInLine user={user} />
         </div>
         {isAdmin && (
@@ -25,6 +134,7 @@ function Dashboard() {
           </Link>
         )}
       </div>
+      {isAdmin ? <AdminDashboard user={user} /> : <CustomerDashboard user={user} />}
     </Container>
   );
 }

@@ -1,3 +1,5 @@
+import { lazy, Suspense, useRef, type KeyboardEvent } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RequireAuth } from '../accounts/require-auth.js';
 import { useSession } from '../accounts/api/get-session.js';
 import { SignedInLine } from '../accounts/components/signed-in-line.js';
@@ -5,7 +7,99 @@ import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Container } from '../ui/container.js';
 import { AlertIcon } from '../ui/icons.js';
 import { Spinner } from '../ui/spinner.js';
-import { EmailOutboxPanel } from './components/email-outbox-panel.js';
+
+const TABS = [
+  { id: 'orders', label: 'Orders', Panel: lazy(() => import('./orders/orders-tab.js')) },
+  { id: 'shipstation', label: 'ShipStation', Panel: lazy(() => import('./shipstation/shipstation-tab.js')) },
+  { id: 'shipping', label: 'Shipping', Panel: lazy(() => import('./shipping/shipping-tab.js')) },
+  { id: 'coupons', label: 'Coupons', Panel: lazy(() => import('./coupons/coupons-tab.js')) },
+  { id: 'users', label: 'Users', Panel: lazy(() => import('./users/users-tab.js')) },
+  { id: 'products', label: 'Products', Panel: lazy(() => import('./products/products-tab.js')) },
+  { id: 'categories', label: 'Categories', Panel: lazy(() => import('./categories/categories-tab.js')) },
+  { id: 'settings', label: 'Settings', Panel: lazy(() => import('./settings/settings-tab.js')) },
+  { id: 'faqs', label: 'FAQs', Panel: lazy(() => import('./faqs/faqs-tab.js')) },
+  { id: 'about', label: 'About', Panel: lazy(() => import('./about/about-tab.js')) },
+  { id: 'homepage', label: 'Homepage', Panel: lazy(() => import('./homepage/homepage-tab.js')) },
+  { id: 'email', label: 'Email', Panel: lazy(() => import('./email/email-tab.js')) },
+] as const;
+
+type TabId = (typeof TABS)[number]['id'];
+
+function isTab(value: string | null | undefined): value is TabId {
+  return TABS.some((t) => t.id === value);
+}
+
+/** The active tab: `?tab=coupons` wins, then `/admin/coupons`, else orders. */
+function useActiveTab(): [TabId, (tab: TabId) => void] {
+  const [params] = useSearchParams();
+  const splat = useParams()['*']?.split('/')[0];
+  const navigate = useNavigate();
+  const fromQuery = params.get('tab');
+  const active: TabId = isTab(fromQuery) ? fromQuery : isTab(splat) ? splat : 'orders';
+  const select = (tab: TabId) => void navigate(`/admin?tab=${tab}`);
+  return [active, select];
+}
+
+function AdminTabs() {
+  const [active, select] = useActiveTab();
+  const refs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const current = TABS.find((t) => t.id === active) ?? TABS[0];
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const i = TABS.findIndex((t) => t.id === active);
+    let next: number | null = null;
+    if (e.key === 'ArrowRight') next = (i + 1) % TABS.length;
+    else if (e.key === 'ArrowLeft') next = (i - 1 + TABS.length) % TABS.length;
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = TABS.length - 1;
+    if (next === null) return;
+    e.preventDefault();
+    const tab = TABS[next];
+    if (!tab) return;
+    select(tab.id);
+    refs.current[tab.id]?.focus();
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div
+        role="tablist"
+        aria-label="Admin sections"
+        onKeyDown={onKeyDown}
+        className="-mx-4 flex gap-1 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0"
+      >
+        {TABS.map((t) => {
+          const selected = t.id === active;
+          return (
+            <button
+              key={t.id}
+              ref={(el) => {
+                refs.current[t.id] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`admin-tab-${t.id}`}
+              aria-selected={selected}
+              aria-controls={`admin-panel-${t.id}`}
+              tabIndex={selected ? 0 : -1}
+              onClick={() => select(t.id)}
+              className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2.5 text-sm font-medium focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 ${
+                selected ? 'border-brand-600 text-brand-800' : 'border-transparent text-stone-700 hover:border-stone-300 hover:text-stone-900'
+              }`}
+            >
+              {t.label}
+            </button>
+          );
+        })}
+      </div>
+      <div role="tabpanel" id={`admin-panel-${current.id}`} aria-labelledby={`admin-tab-${current.id}`} className="min-w-0">
+        <Suspense fallback={<Spinner label="Loading" />}>
+          <current.Panel />
+        </Suspense>
+      </div>
+    </div>
+  );
+}
 
 /** The back office. Its own check stands even if a route were ever left unguarded. */
 function AdminDashboard() {
@@ -30,7 +124,7 @@ function AdminDashboard() {
         <h1 className="text-3xl font-bold text-stone-900">Admin Dashboard</h1>
         <SignedInLine user={user} />
       </div>
-      <EmailOutboxPanel />
+      <AdminTabs />
     </Container>
   );
 }

@@ -52,15 +52,17 @@ export function Header() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   // Until the session is known the header shows the guest view, as the server rendered it.
-  const { user } = useSession();
+  const { user, impersonatorEmail } = useSession();
   const [signingOut, setSigningOut] = useState(false);
   const navItems = [...NAV_ITEMS, ...(user ? [DASHBOARD_ITEM] : []), ...(user?.role === 'admin' ? [ADMIN_ITEM] : [])];
 
   const onSignOut = async () => {
     setSigningOut(true);
+    // While impersonating, signing out ends the impersonation only: the admin stays signed in.
+    if (impersonatorEmail) toast({ title: 'Ending impersonation' });
     try {
-      await signOut(queryClient, () => {
-        toast({ title: 'Signed out', description: 'You have been signed out successfully.' });
+      await signOut(queryClient, ({ impersonationEnded }) => {
+        if (!impersonationEnded) toast({ title: 'Signed out', description: 'You have been signed out successfully.' });
         navigate(paths.auth);
       });
     } catch (err) {

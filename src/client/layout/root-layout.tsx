@@ -4,6 +4,7 @@ import { Spinner } from '../ui/spinner.js';
 import { Toaster } from '../ui/toast.js';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
+import { ImpersonationBanner } from './impersonation-banner.js';
 import { ScrollToTop } from './scroll-to-top.js';
 import { RecoveryHashRedirect } from '../accounts/recovery-hash-redirect.js';
 
@@ -18,6 +19,7 @@ export function RootLayout() {
       </a>
       <RecoveryHashRedirect />
       <ScrollToTop />
+      <ImpersonationBanner />
       <Header />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Suspense fallback={<Spinner className="min-h-[50vh]" />}>

@@ -7,12 +7,12 @@ import { getProduct, listCategories, listFeaturedProducts, listProducts } from '
 export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): void {
   app.get('/api/products', async (req, reply) => {
     const filter = parseInput(ProductListQuery, req.query);
-    reply.header('Cache-Control', 'public, max-age=30');
+    reply.header('Cache-Control', 'no-cache');
     return listProducts(db, filter);
   });
 
   app.get('/api/products/featured', async (_req, reply) => {
-    reply.header('Cache-Control', 'public, max-age=30');
+    reply.header('Cache-Control', 'no-cache');
     return { items: await listFeaturedProducts(db) };
   });
 
@@ -20,12 +20,12 @@ export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): vo
     const { id } = parseInput(ProductIdParam, req.params);
     const product = await getProduct(db, id);
     if (!product) throw notFound('Product not found');
-    reply.header('Cache-Control', 'public, max-age=30');
+    reply.header('Cache-Control', 'no-cache');
     return { product };
   });
 
   app.get('/api/categories', async (_req, reply) => {
-    reply.header('Cache-Control', 'public, max-age=60');
+    reply.header('Cache-Control', 'no-cache');
     return { items: await listCategories(db) };
   });
 }

@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import { ApiError, apiRequest } from '../../lib/api-client.js';
+import { UploadResponse } from './admin-schemas.js';
+
+type Query = Record<string, string | number | undefined>;
+
+/** GET an admin endpoint and validate the answer. */
+export function adminGet<S extends z.ZodType>(path: string, schema: S, query?: Query, signal?: AbortSignal): Promise<z.output<S>> {
+  return apiRequest(path, () => schema, { query, signal });
+}
+
+/** A write call (POST, PUT, PATCH, DELETE); the server's `error` text arrives as an ApiError. */
+export function adminSend<S extends z.ZodType>(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  schema: S,
+  body?: unknown,
+): Promise<z.output<S>> {
+  return apiRequest(path, () => schema, { method, body });
+}
+
+export type UploadKind = 'products' | 'categories' | 'content';
+
+/** Uploads one image (multipart field `file`) and answers its public URL. */
+export async function uploadImage(file: File, kind: UploadKind): Promise<string> {
+  const form = new FormData();
+  form.append('file', file);
+  const res = await fetch(`/api/admin/uploads?kind=${kind}`, {
+    method: 'POST',
+    body: form,
+    headers: { Accept: 'application/json' },
+    credentials: 'same-origin',
+  });
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // not JSON; handled below
+  }
+  if (!res.ok) {
+    const message =
+      body && typeof body === 'object' && 'error' in body && typeof body.error === 'string'
+        ? body.error
+        : res.statusText || `Upload failed with status ${res.status}`;
+    throw new ApiError(message, res.status);
+  }
+  return UploadResponse.parse(body).url;
+}
+
+/** The message to show for a failure. */
+export function messageOf(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}
+
+/**
+ * Mutation-level onError for the back office: the UI already shows refusals (4xx) in a toast, so
+ * only unexpected failures (network, 5xx other than "service not configured") reach the console.
+ */
+export function logUnexpected(error: unknown): void {
+  if (error instanceof ApiError && error.status < 500) return;
+  if (error instanceof ApiError && error.status === 503) return;
+  console.error(error);
+}

@@ -1,0 +1,84 @@
+import '../../lib/zod-config.js';
+import { z } from 'zod';
+import { Category, Product } from '../../../shared/schemas/catalog.js';
+import { OrderStatus, OrderView } from '../../../shared/schemas/orders.js';
+
+/** Response schemas of the admin API; only the back office (a lazy chunk) loads them. */
+const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), page: z.number().int(), pageSize: z.number().int(), total: z.number().int(), totalPages: z.number().int() });
+
+export const AdminOrderRow = z.object({
+  id: z.string(),
+  orderNumber: z.string(),
+  createdAt: z.string(),
+  userId: z.string(),
+  email: z.string().nullable(),
+  customerName: z.string().nullable(),
+  status: OrderStatus,
+  paymentStatus: z.string(),
+  itemCount: z.number().int(),
+  totalCents: z.number().int(),
+});
+export type AdminOrderRow = z.infer<typeof AdminOrderRow>;
+export const AdminOrderPage = pageOf(AdminOrderRow);
+export type AdminOrderPage = z.infer<typeof AdminOrderPage>;
+export const OrderResponse = z.object({ order: OrderView });
+export const OrderSaveResponse = z.union([z.object({ order: OrderView }), z.object({ ignored: z.literal(true) })]);
+export const ShipStationResponse = z.object({ order: OrderView, trackingNumber: z.string().nullable() });
+export const TrackingResponse = z.object({ trackingNumber: z.string().nullable(), tracking: z.unknown() });
+
+export const AdminProductPage = pageOf(Product);
+export type AdminProductPage = z.infer<typeof AdminProductPage>;
+export const ProductResponse = z.object({ product: Product });
+export const CategoriesResponse = z.object({ items: z.array(Category) });
+export const CategoryResponse = z.object({ category: Category });
+export const UploadResponse = z.object({ url: z.string() });
+export const OkResponse = z.object({ ok: z.literal(true) });
+
+export const AdminCoupon = z.object({
+  id: z.string(),
+  code: z.string(),
+  description: z.string().nullable(),
+  discountType: z.enum(['percentage', 'fixed']),
+  discountValue: z.number(),
+  minOrderCents: z.number().int().nullable(),
+  maxUses: z.number().int().nullable(),
+  currentUses: z.number().int(),
+  validFrom: z.string().nullable(),
+  validUntil: z.string().nullable(),
+  isActive: z.boolean(),
+  freeProductId: z.string().nullable(),
+  ownerUserId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminCoupon = z.infer<typeof AdminCoupon>;
+export const AdminCouponPage = pageOf(AdminCoupon);
+export const CouponResponse = z.object({ coupon: AdminCoupon });
+
+export const AdminShippingOption = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  priceCents: z.number().int(),
+  estimatedDays: z.string(),
+  enabled: z.boolean(),
+  minimumOrderCents: z.number().int().nullable(),
+});
+export type AdminShippingOption = z.infer<typeof AdminShippingOption>;
+export const ShippingOptionsResponse = z.object({ items: z.array(AdminShippingOption) });
+export const ShippingOptionResponse = z.object({ option: AdminShippingOption });
+
+export const AdminUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  fullName: z.string().nullable(),
+  phone: z.string().nullable(),
+  role: z.enum(['client', 'admin']),
+  emailVerified: z.boolean(),
+  loyaltyPoints: z.number().int(),
+  totalPointsEarned: z.number().int(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+export const AdminUserPage = pageOf(AdminUser);
+export const UserResponse = z.object({ user: AdminUser });

@@ -1,0 +1,182 @@
+import '../../lib/zod-config.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { CategoryInput } from '../../../shared/schemas/admin.js';
+import type { Category } from '../../../shared/schemas/catalog.js';
+import { Button } from '../../ui/button.js';
+import { Dialog } from '../../ui/dialog.js';
+import { toast } from '../../ui/toast.js';
+import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
+import { CategoryResponse, OkResponse } from '../api/admin-schemas.js';
+import { ADMIN_CATEGORIES_KEY, useAllCategories } from '../api/use-categories.js';
+import { ConfirmDialog, Field, inputCls, ListState, Panel, td, th } from '../components/admin-ui.js';
+import { ImageUpload } from '../components/image-upload.js';
+
+type Values = { id: string; name: string; description: string; imageUrl: string };
+type Errors = Partial<Record<keyof Values, string>>;
+
+function useInvalidateCategories() {
+  const qc = useQueryClient();
+  return () => Promise.all([qc.invalidateQueries({ queryKey: ADMIN_CATEGORIES_KEY }), qc.invalidateQueries({ queryKey: ['categories'] })]);
+}
+
+function CategoryDialog({ category, onClose }: { category: Category | null; onClose: () => void }) {
+  const invalidate = useInvalidateCategories();
+  const [values, setValues] = useState<Values>({
+    id: category?.id ?? '',
+    name: category?.name ?? '',
+    description: category?.description ?? '',
+    imageUrl: category?.imageUrl ?? '',
+  });
+  const [errors, setErrors] = useState<Errors>({});
+  const [uploading, setUploading] = useState(false);
+  const set = (k: keyof Values, v: string) => setValues((prev) => ({ ...prev, [k]: v }));
+  const save = useMutation({
+    onError: logUnexpected,
+    mutationFn: (body: Values) =>
+      category
+        ? adminSend('PUT', `/api/admin/categories/${encodeURIComponent(category.id)}`, CategoryResponse, {
+            name: body.name,
+            description: body.description,
+            imageUrl: body.imageUrl,
+          })
+        : adminSend('POST', '/api/admin/categories', CategoryResponse, body),
+    onSuccess: invalidate,
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = CategoryInput.safeParse(values);
+    if (!parsed.success) {
+      const found: Errors = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0];
+        if (typeof key === 'string' && key in values && !found[key as keyof Values]) found[key as keyof Values] = issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    save.mutate(
+      { id: parsed.data.id, name: parsed.data.name, description: parsed.data.description ?? '', imageUrl: parsed.data.imageUrl ?? '' },
+      {
+        onSuccess: () => {
+          toast({ title: 'Category has been saved successfully.' });
+          onClose();
+        },
+        onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
+      },
+    );
+  };
+
+  const aria = (k: keyof Values) => ({ 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? `category-${k}-error` : undefined });
+
+  return (
+    <Dialog open onClose={onClose} title={category ? 'Edit Category' : 'Add Category'}>
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
+          <Field label="ID" required htmlFor="category-id" error={errors.id} hint={category ? 'The ID cannot be changed.' : 'Lowercase letters, numbers and hyphens, 3-50 characters.'}>
+            <input id="category-id" className={`${inputCls} font-mono`} value={values.id} readOnly={Boolean(category)} onChange={(e) => set('id', e.target.value)} {...aria('id')} />
+          </Field>
+          <Field label="Name" required htmlFor="category-name" error={errors.name}>
+            <input id="category-name" className={inputCls} value={values.name} onChange={(e) => set('name', e.target.value)} {...aria('name')} />
+          </Field>
+          <Field label="Description" htmlFor="category-description" error={errors.description}>
+            <textarea id="category-description" rows={3} className={inputCls} value={values.description} onChange={(e) => set('description', e.target.value)} />
+          </Field>
+          <ImageUpload kind="categories" label="Image" current={values.imageUrl || null} onUploaded={(url) => set('imageUrl', url)} onBusy={setUploading} disabled={save.isPending} />
+          <p className="text-xs text-stone-600">
+            <span className="text-red-700">*</span> Required
+          </p>
+          <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
+            <Button variant="ghost" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={uploading}>
+              {save.isPending ? 'Saving…' : 'Save Category'}
+            </Button>
+          </div>
+        </fieldset>
+      </form>
+    </Dialog>
+  );
+}
+
+export default function CategoriesTab() {
+  const { data, error, isPending, isFetching, refetch } = useAllCategories();
+  const invalidate = useInvalidateCategories();
+  const [editing, setEditing] = useState<Category | 'new' | null>(null);
+  const [toDelete, setToDelete] = useState<Category | null>(null);
+  const del = useMutation({
+    onError: logUnexpected,
+    mutationFn: (id: string) => adminSend('DELETE', `/api/admin/categories/${encodeURIComponent(id)}`, OkResponse),
+    onSettled: invalidate,
+  });
+
+  return (
+    <Panel title="Categories" actions={<Button onClick={() => setEditing('new')}>Add Category</Button>}>
+      <ListState
+        isPending={isPending}
+        error={error && !data ? error : null}
+        onRetry={() => void refetch()}
+        loadingLabel="Loading categories"
+        isEmpty={data?.items.length === 0}
+        empty={<p>No categories yet.</p>}
+      >
+        {data && (
+          <div className="overflow-x-auto" aria-busy={isFetching}>
+            <table className="w-full border-collapse">
+              <caption className="sr-only">Categories</caption>
+              <thead className="bg-stone-50">
+                <tr>
+                  <th scope="col" className={th}>ID</th>
+                  <th scope="col" className={th}>Name</th>
+                  <th scope="col" className={`${th} hidden md:table-cell`}>Description</th>
+                  <th scope="col" className={th}>Image</th>
+                  <th scope="col" className={th}>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((c) => (
+                  <tr key={c.id} className="border-t border-stone-200">
+                    <td className={`${td} font-mono`}>{c.id}</td>
+                    <td className={`${td} font-medium`}>{c.name}</td>
+                    <td className={`${td} hidden max-w-md md:table-cell`}>{c.description ?? '—'}</td>
+                    <td className={td}>
+                      {c.imageUrl ? <img src={c.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" /> : '—'}
+                    </td>
+                    <td className={td}>
+                      <div className="flex flex-wrap gap-1">
+                        <Button size="sm" variant="ghost" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
+                          Edit
+                        </Button>
+                        <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => setToDelete(c)} aria-label={`Delete ${c.name}`}>
+                          Delete
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </ListState>
+      {editing !== null && <CategoryDialog category={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        open={toDelete !== null}
+        message="Are you sure you want to delete this category? This action cannot be undone."
+        busy={del.isPending}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => {
+          if (!toDelete) return;
+          del.mutate(toDelete.id, {
+            onSuccess: () => toast({ title: 'Category has been deleted successfully.' }),
+            onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
+            onSettled: () => setToDelete(null),
+          });
+        }}
+      />
+    </Panel>
+  );
+}

@@ -1,0 +1,208 @@
+import { useId, type ReactNode } from 'react';
+import { Alert } from '../../ui/alert.js';
+import { Button } from '../../ui/button.js';
+import { Dialog } from '../../ui/dialog.js';
+import { Spinner } from '../../ui/spinner.js';
+import { messageOf } from '../api/admin-api.js';
+
+export const th = 'whitespace-nowrap px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-stone-700';
+export const td = 'px-3 py-2 align-middle text-sm text-stone-800';
+export const inputCls =
+  'w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm text-stone-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-stone-100 read-only:bg-stone-50';
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateOnly.format(d);
+}
+
+/** A card with a heading and optional actions on the right. */
+export function Panel({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="min-w-0 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-6">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <h2 id={id} className="text-xl font-semibold text-stone-900">
+          {title}
+        </h2>
+        {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** Loading, error (with Retry) and empty states shared by every list. */
+export function ListState({
+  isPending,
+  error,
+  onRetry,
+  isEmpty,
+  empty,
+  loadingLabel = 'Loading',
+  children,
+}: {
+  isPending: boolean;
+  error: unknown;
+  onRetry: () => void;
+  isEmpty: boolean;
+  empty: ReactNode;
+  loadingLabel?: string;
+  children: ReactNode;
+}) {
+  if (isPending) return <Spinner label={loadingLabel} />;
+  if (error) {
+    return (
+      <Alert
+        variant="destructive"
+        title={messageOf(error, 'Failed to load')}
+        action={
+          <Button variant="outline" onClick={onRetry}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  }
+  if (isEmpty) return <div className="py-10 text-center text-stone-700">{empty}</div>;
+  return <>{children}</>;
+}
+
+/** Previous / Next for server-side pages. */
+export function PageNav({ page, totalPages, onPage, busy }: { page: number; totalPages: number; onPage: (p: number) => void; busy?: boolean }) {
+  if (totalPages <= 1) return null;
+  return (
+    <nav aria-label="Pagination" className="mt-6 flex items-center justify-center gap-4">
+      <Button variant="outline" disabled={page <= 1 || busy} onClick={() => onPage(page - 1)}>
+        Previous
+      </Button>
+      <p className="text-sm text-stone-700" aria-live="polite">
+        Page {page} of {totalPages}
+      </p>
+      <Button variant="outline" disabled={page >= totalPages || busy} onClick={() => onPage(page + 1)}>
+        Next
+      </Button>
+    </nav>
+  );
+}
+
+/** A labelled form field; `required` adds the visible marker. */
+export function Field({
+  label,
+  required,
+  error,
+  hint,
+  children,
+  htmlFor,
+}: {
+  label: string;
+  required?: boolean;
+  error?: string | undefined;
+  hint?: string;
+  htmlFor: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={htmlFor} className="text-sm font-medium text-stone-900">
+        {label}
+        {required && (
+          <span className="ml-0.5 text-red-700" aria-hidden="true">
+            *
+          </span>
+        )}
+      </label>
+      {children}
+      {hint && <p className="text-xs text-stone-600">{hint}</p>}
+      {error && (
+        <p id={`${htmlFor}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** An on/off switch (a real checkbox with role switch, so keyboard and screen readers work). */
+export function Switch({
+  checked,
+  onChange,
+  label,
+  disabled,
+}: {
+  checked: boolean;
+  onChange: (next: boolean) => void;
+  label: string;
+  disabled?: boolean;
+}) {
+  return (
+    <label className="relative inline-flex cursor-pointer items-center gap-2">
+      <input
+        type="checkbox"
+        role="switch"
+        className="peer sr-only"
+        checked={checked}
+        disabled={disabled}
+        aria-label={label}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <span
+        aria-hidden="true"
+        className="relative h-6 w-11 shrink-0 rounded-full bg-stone-300 transition-colors peer-checked:bg-brand-600 peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600 peer-focus-visible:ring-offset-2 peer-disabled:opacity-60 after:absolute after:top-0.5 after:left-0.5 after:h-5 after:w-5 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-5"
+      />
+    </label>
+  );
+}
+
+/** "Are you sure…?" before anything destructive. */
+export function ConfirmDialog({
+  open,
+  title = 'Please confirm',
+  message,
+  confirmLabel = 'Delete',
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title?: string;
+  message: string;
+  confirmLabel?: string;
+  busy?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={title}>
+      <p className="text-stone-800">{message}</p>
+      <div className="mt-6 flex flex-wrap justify-end gap-2">
+        <Button variant="ghost" onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button variant="destructive" onClick={onConfirm} disabled={busy}>
+          {busy ? 'Deleting…' : confirmLabel}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Dollars text in a form → cents, or null when empty / not a number. */
+export function dollarsToCents(text: string): number | null {
+  if (text.trim() === '') return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? Math.round(n * 100) : null;
+}
+
+export function centsToText(cents: number | null | undefined): string {
+  return cents === null || cents === undefined ? '' : (cents / 100).toFixed(2);
+}

@@ -1,0 +1,323 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { formatCents } from '../../../shared/money.js';
+import { Button } from '../../ui/button.js';
+import { Dialog } from '../../ui/dialog.js';
+import { toast } from '../../ui/toast.js';
+import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
+import { AdminCouponPage, AdminProductPage, CouponResponse, OkResponse, type AdminCoupon } from '../api/admin-schemas.js';
+import { centsToText, ConfirmDialog, dollarsToCents, Field, formatDate, inputCls, ListState, PageNav, Panel, Switch, td, th } from '../components/admin-ui.js';
+
+const PAGE_SIZE = 20;
+const KEY = ['admin', 'coupons'] as const;
+
+/** ISO → the value a datetime-local input shows (local time). */
+function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function fromLocalInput(text: string): string | null {
+  if (!text) return null;
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+function valueText(c: AdminCoupon): string {
+  return c.discountType === 'percentage' ? `${c.discountValue}%` : formatCents(c.discountValue);
+}
+
+function useProductChoices() {
+  return useQuery({
+    queryKey: ['admin', 'products', { page: 1, pageSize: 100 }] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/products', AdminProductPage, { page: 1, pageSize: 100 }, signal),
+    staleTime: 60_000,
+  });
+}
+
+type Values = {
+  code: string;
+  description: string;
+  discountType: 'percentage' | 'fixed';
+  discountValue: string;
+  minOrder: string;
+  maxUses: string;
+  validFrom: string;
+  validUntil: string;
+  isActive: boolean;
+  freeProductId: string;
+};
+type Errors = Partial<Record<keyof Values, string>>;
+
+function validate(v: Values): Errors {
+  const e: Errors = {};
+  if (!v.code.trim()) e.code = 'Code is required';
+  const n = Number(v.discountValue);
+  if (v.discountValue.trim() === '') e.discountValue = 'Discount value is required';
+  else if (!Number.isFinite(n) || n < 0) e.discountValue = 'Discount value cannot be negative';
+  else if (v.discountType === 'percentage' && (!Number.isInteger(n) || n > 100)) e.discountValue = 'Enter a whole percentage from 0 to 100';
+  if (v.minOrder.trim() !== '' && !(Number(v.minOrder) >= 0)) e.minOrder = 'Minimum order cannot be negative';
+  if (v.maxUses.trim() !== '' && !(Number.isInteger(Number(v.maxUses)) && Number(v.maxUses) >= 0)) e.maxUses = 'Max uses must be a whole number of at least 0';
+  return e;
+}
+
+function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose: () => void }) {
+  const qc = useQueryClient();
+  const products = useProductChoices();
+  const [values, setValues] = useState<Values>(() => ({
+    code: coupon?.code ?? '',
+    description: coupon?.description ?? '',
+    discountType: coupon?.discountType ?? 'percentage',
+    discountValue: coupon ? (coupon.discountType === 'fixed' ? centsToText(coupon.discountValue) : String(coupon.discountValue)) : '',
+    minOrder: centsToText(coupon?.minOrderCents),
+    maxUses: coupon?.maxUses === null || coupon?.maxUses === undefined ? '' : String(coupon.maxUses),
+    validFrom: toLocalInput(coupon ? coupon.validFrom : new Date().toISOString()),
+    validUntil: toLocalInput(coupon?.validUntil),
+    isActive: coupon?.isActive ?? true,
+    freeProductId: coupon?.freeProductId ?? 'none',
+  }));
+  const [errors, setErrors] = useState<Errors>({});
+  const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((prev) => ({ ...prev, [k]: v }));
+  const verb = coupon ? 'update' : 'create';
+  const save = useMutation({
+    onError: logUnexpected,
+    mutationFn: (body: unknown) =>
+      coupon ? adminSend('PUT', `/api/admin/coupons/${encodeURIComponent(coupon.id)}`, CouponResponse, body) : adminSend('POST', '/api/admin/coupons', CouponResponse, body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const value = Number(values.discountValue);
+    const body = {
+      code: values.code.trim().toUpperCase(),
+      description: values.description.trim() || null,
+      discountType: values.discountType,
+      discountValue: values.discountType === 'fixed' ? Math.round(value * 100) : value,
+      minOrderCents: dollarsToCents(values.minOrder),
+      maxUses: values.maxUses.trim() === '' ? null : Number(values.maxUses),
+      validFrom: fromLocalInput(values.validFrom) ?? new Date().toISOString(),
+      validUntil: fromLocalInput(values.validUntil),
+      isActive: values.isActive,
+      freeProductId: values.freeProductId === 'none' ? null : values.freeProductId,
+    };
+    save.mutate(body, {
+      onSuccess: () => {
+        toast({ title: coupon ? 'Coupon updated successfully' : 'Coupon created successfully' });
+        onClose();
+      },
+      onError: (err) => toast({ title: `Failed to ${verb} coupon: ${messageOf(err)}`, variant: 'destructive' }),
+    });
+  };
+
+  const aria = (k: keyof Values) => ({ 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? `coupon-${k}-error` : undefined });
+
+  return (
+    <Dialog open onClose={onClose} title={coupon ? 'Edit Coupon' : 'Add Coupon'}>
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Code" required htmlFor="coupon-code" error={errors.code}>
+              <input id="coupon-code" className={`${inputCls} uppercase`} value={values.code} onChange={(e) => set('code', e.target.value)} {...aria('code')} />
+            </Field>
+            <Field label="Discount type" htmlFor="coupon-discountType">
+              <select
+                id="coupon-discountType"
+                className={inputCls}
+                value={values.discountType}
+                onChange={(e) => set('discountType', e.target.value === 'fixed' ? 'fixed' : 'percentage')}
+              >
+                <option value="percentage">Percentage</option>
+                <option value="fixed">Fixed amount</option>
+              </select>
+            </Field>
+            <Field label={values.discountType === 'fixed' ? 'Discount value ($)' : 'Discount value (%)'} required htmlFor="coupon-discountValue" error={errors.discountValue}>
+              <input
+                id="coupon-discountValue"
+                type="number"
+                min="0"
+                step={values.discountType === 'fixed' ? '0.01' : '1'}
+                max={values.discountType === 'percentage' ? '100' : undefined}
+                inputMode="decimal"
+                className={inputCls}
+                value={values.discountValue}
+                onChange={(e) => set('discountValue', e.target.value)}
+                {...aria('discountValue')}
+              />
+            </Field>
+            <Field label="Minimum order ($)" htmlFor="coupon-minOrder" error={errors.minOrder}>
+              <input id="coupon-minOrder" type="number" min="0" step="0.01" inputMode="decimal" className={inputCls} value={values.minOrder} onChange={(e) => set('minOrder', e.target.value)} {...aria('minOrder')} />
+            </Field>
+            <Field label="Max uses" htmlFor="coupon-maxUses" error={errors.maxUses}>
+              <input id="coupon-maxUses" type="number" min="0" step="1" inputMode="numeric" className={inputCls} value={values.maxUses} onChange={(e) => set('maxUses', e.target.value)} {...aria('maxUses')} />
+            </Field>
+            <Field label="Free product" htmlFor="coupon-freeProductId">
+              <select id="coupon-freeProductId" className={inputCls} value={values.freeProductId} onChange={(e) => set('freeProductId', e.target.value)}>
+                <option value="none">None</option>
+                {values.freeProductId !== 'none' && !products.data?.items.some((p) => p.id === values.freeProductId) && (
+                  <option value={values.freeProductId}>{values.freeProductId}</option>
+                )}
+                {products.data?.items.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Valid from" htmlFor="coupon-validFrom">
+              <input id="coupon-validFrom" type="datetime-local" className={inputCls} value={values.validFrom} onChange={(e) => set('validFrom', e.target.value)} />
+            </Field>
+            <Field label="Valid until" htmlFor="coupon-validUntil">
+              <input id="coupon-validUntil" type="datetime-local" className={inputCls} value={values.validUntil} onChange={(e) => set('validUntil', e.target.value)} />
+            </Field>
+          </div>
+          <Field label="Description" htmlFor="coupon-description">
+            <textarea id="coupon-description" rows={2} className={inputCls} value={values.description} onChange={(e) => set('description', e.target.value)} />
+          </Field>
+          <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
+            <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={values.isActive} onChange={(e) => set('isActive', e.target.checked)} />
+            Active
+          </label>
+          <p className="text-xs text-stone-600">
+            <span className="text-red-700">*</span> Required
+          </p>
+          <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
+            <Button variant="ghost" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit">{save.isPending ? 'Saving…' : 'Save Coupon'}</Button>
+          </div>
+        </fieldset>
+      </form>
+    </Dialog>
+  );
+}
+
+export default function CouponsTab() {
+  const qc = useQueryClient();
+  const [page, setPage] = useState(1);
+  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useQuery({
+    queryKey: [...KEY, { page }] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/coupons', AdminCouponPage, { page, pageSize: PAGE_SIZE }, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  const products = useProductChoices();
+  const productName = (id: string | null) => (id ? (products.data?.items.find((p) => p.id === id)?.name ?? id) : 'None');
+  const [editing, setEditing] = useState<AdminCoupon | 'new' | null>(null);
+  const [toDelete, setToDelete] = useState<AdminCoupon | null>(null);
+  const toggle = useMutation({
+    onError: logUnexpected,
+    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => adminSend('PATCH', `/api/admin/coupons/${encodeURIComponent(id)}/active`, CouponResponse, { isActive }),
+    onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
+  const del = useMutation({
+    onError: logUnexpected,
+    mutationFn: (id: string) => adminSend('DELETE', `/api/admin/coupons/${encodeURIComponent(id)}`, OkResponse),
+    onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
+
+  return (
+    <Panel title="Coupons" actions={<Button onClick={() => setEditing('new')}>Add Coupon</Button>}>
+      <ListState
+        isPending={isPending}
+        error={error && !data ? error : null}
+        onRetry={() => void refetch()}
+        loadingLabel="Loading coupons"
+        isEmpty={data?.items.length === 0}
+        empty={<p>No coupons yet.</p>}
+      >
+        {data && (
+          <>
+            <div className="overflow-x-auto" aria-busy={isPlaceholderData}>
+              <table className="w-full border-collapse">
+                <caption className="sr-only">Coupons</caption>
+                <thead className="bg-stone-50">
+                  <tr>
+                    <th scope="col" className={th}>Code</th>
+                    <th scope="col" className={th}>Type</th>
+                    <th scope="col" className={`${th} text-right`}>Value</th>
+                    <th scope="col" className={`${th} text-right`}>Min order</th>
+                    <th scope="col" className={`${th} text-right`}>Uses</th>
+                    <th scope="col" className={th}>Valid</th>
+                    <th scope="col" className={th}>Active</th>
+                    <th scope="col" className={th}>Free product</th>
+                    <th scope="col" className={th}>Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((c) => {
+                    const pending = toggle.isPending && toggle.variables.id === c.id;
+                    return (
+                      <tr key={c.id} className="border-t border-stone-200">
+                        <td className={`${td} font-mono font-semibold`}>{c.code}</td>
+                        <td className={`${td} capitalize`}>{c.discountType}</td>
+                        <td className={`${td} text-right tabular-nums`}>{valueText(c)}</td>
+                        <td className={`${td} text-right tabular-nums`}>{c.minOrderCents === null ? '—' : formatCents(c.minOrderCents)}</td>
+                        <td className={`${td} whitespace-nowrap text-right tabular-nums`}>
+                          {c.currentUses}/{c.maxUses ?? '∞'}
+                        </td>
+                        <td className={`${td} whitespace-nowrap`}>
+                          {formatDate(c.validFrom)} – {c.validUntil ? formatDate(c.validUntil) : 'no end'}
+                        </td>
+                        <td className={td}>
+                          <Switch
+                            label={`Active: ${c.code}`}
+                            checked={pending ? toggle.variables.isActive : c.isActive}
+                            disabled={pending}
+                            onChange={(isActive) =>
+                              toggle.mutate(
+                                { id: c.id, isActive },
+                                {
+                                  onSuccess: () => toast({ title: 'Coupon updated successfully' }),
+                                  onError: (err) => toast({ title: `Failed to update coupon: ${messageOf(err)}`, variant: 'destructive' }),
+                                },
+                              )
+                            }
+                          />
+                        </td>
+                        <td className={`${td} min-w-32`}>{productName(c.freeProductId)}</td>
+                        <td className={td}>
+                          <div className="flex gap-1">
+                            <Button size="sm" variant="ghost" onClick={() => setEditing(c)} aria-label={`Edit coupon ${c.code}`}>
+                              Edit
+                            </Button>
+                            <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => setToDelete(c)} aria-label={`Delete coupon ${c.code}`}>
+                              Delete
+                            </Button>
+                          </div>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+            <PageNav page={page} totalPages={data.totalPages} onPage={setPage} busy={isFetching} />
+          </>
+        )}
+      </ListState>
+      {editing !== null && <CouponDialog coupon={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        open={toDelete !== null}
+        message={`Are you sure you want to delete the coupon ${toDelete?.code ?? ''}?`}
+        busy={del.isPending}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => {
+          if (!toDelete) return;
+          del.mutate(toDelete.id, {
+            onSuccess: () => toast({ title: 'Coupon deleted successfully' }),
+            onError: (err) => toast({ title: `Failed to delete coupon: ${messageOf(err)}`, variant: 'destructive' }),
+            onSettled: () => setToDelete(null),
+          });
+        }}
+      />
+    </Panel>
+  );
+}

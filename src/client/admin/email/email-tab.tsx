@@ -1,0 +1,5 @@
+import { EmailOutboxPanel } from '../components/email-outbox-panel.js';
+
+export default function EmailTab() {
+  return <EmailOutboxPanel />;
+}

@@ -1,0 +1,89 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { OrderStatus } from '../../../shared/schemas/orders.js';
+import type { z } from 'zod';
+import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
+import { AdminOrderPage, OkResponse, OrderResponse, OrderSaveResponse, ShipStationResponse, TrackingResponse } from '../api/admin-schemas.js';
+
+export type Status = z.infer<typeof OrderStatus>;
+export const ORDERS_PAGE_SIZE = 20;
+
+export type OrderListFilter = { page: number; search: string; status: Status | '' };
+
+export function useAdminOrders(f: OrderListFilter) {
+  return useQuery({
+    queryKey: ['admin', 'orders', 'list', f] as const,
+    queryFn: ({ signal }) =>
+      adminGet('/api/admin/orders', AdminOrderPage, { page: f.page, pageSize: ORDERS_PAGE_SIZE, search: f.search, status: f.status }, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+export function useAdminOrder(id: string) {
+  return useQuery({
+    queryKey: ['admin', 'orders', 'detail', id] as const,
+    queryFn: ({ signal }) => adminGet(`/api/admin/orders/${encodeURIComponent(id)}`, OrderResponse, undefined, signal),
+    staleTime: 0,
+  });
+}
+
+function useInvalidateOrders() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: ['admin', 'orders'] });
+}
+
+export function useSetOrderStatus() {
+  const invalidate = useInvalidateOrders();
+  return useMutation({
+    onError: logUnexpected,
+    mutationFn: ({ id, status }: { id: string; status: Status }) =>
+      adminSend('PATCH', `/api/admin/orders/${encodeURIComponent(id)}/status`, OrderResponse, { status }),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteOrder() {
+  const invalidate = useInvalidateOrders();
+  return useMutation({
+    onError: logUnexpected,
+    mutationFn: (id: string) => adminSend('DELETE', `/api/admin/orders/${encodeURIComponent(id)}`, OkResponse),
+    onSettled: invalidate,
+  });
+}
+
+export type OrderFormBody = {
+  user_id: string;
+  shipping_address: string;
+  total_amount: number;
+  status: Status;
+  elapsedMs: number;
+  website: string;
+};
+
+export function useSaveOrder(id: string | null) {
+  const invalidate = useInvalidateOrders();
+  return useMutation({
+    onError: logUnexpected,
+    mutationFn: (body: OrderFormBody) =>
+      id
+        ? adminSend('PUT', `/api/admin/orders/${encodeURIComponent(id)}`, OrderSaveResponse, body)
+        : adminSend('POST', '/api/admin/orders', OrderSaveResponse, body),
+    onSuccess: invalidate,
+  });
+}
+
+export function useSendToShipStation() {
+  const invalidate = useInvalidateOrders();
+  return useMutation({
+    onError: logUnexpected,
+    mutationFn: (id: string) => adminSend('POST', `/api/admin/orders/${encodeURIComponent(id)}/shipstation`, ShipStationResponse),
+    onSuccess: invalidate,
+  });
+}
+
+export function useGetTracking() {
+  return useMutation({
+    onError: logUnexpected,
+    mutationFn: (id: string) => adminGet(`/api/admin/orders/${encodeURIComponent(id)}/tracking`, TrackingResponse),
+  });
+}

@@ -1,0 +1,184 @@
+import { useState } from 'react';
+import { formatCents } from '../../../shared/money.js';
+import { Button } from '../../ui/button.js';
+import { ArrowLeftIcon } from '../../ui/icons.js';
+import { toast } from '../../ui/toast.js';
+import { ApiError } from '../../lib/api-client.js';
+import { messageOf } from '../api/admin-api.js';
+import { ConfirmDialog, formatDateTime, ListState, Panel, td, th } from '../components/admin-ui.js';
+import { addressLines } from './address.js';
+import { useAdminOrder, useDeleteOrder, useGetTracking, useSendToShipStation } from './order-api.js';
+import { DELETE_ORDER_CONFIRM, StatusSelect } from './order-list.js';
+import type { OrdersNav } from './orders-tab.js';
+import { OrderStatusBadge } from './status-badge.js';
+
+/** 503 is "not configured": an info toast, not an error. */
+function shipStationFailure(err: unknown): void {
+  if (err instanceof ApiError && err.status === 503) toast({ title: err.message });
+  else toast({ title: messageOf(err), variant: 'destructive' });
+}
+
+function ShippingServicePanel({ orderId, trackingNumber }: { orderId: string; trackingNumber: string | null }) {
+  const send = useSendToShipStation();
+  const tracking = useGetTracking();
+  return (
+    <section aria-labelledby="ship-service-title" className="rounded-lg border border-stone-200 p-4">
+      <h3 id="ship-service-title" className="mb-1 font-semibold text-stone-900">
+        Shipping service
+      </h3>
+      <p className="mb-3 text-sm text-stone-700">
+        Tracking number: <span className="font-mono">{trackingNumber ?? 'none yet'}</span>
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          variant="outline"
+          disabled={send.isPending}
+          onClick={() =>
+            send.mutate(orderId, {
+              onSuccess: (r) => toast({ title: 'Sent to ShipStation', description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : undefined }),
+              onError: shipStationFailure,
+            })
+          }
+        >
+          {send.isPending ? 'Sending…' : 'Send to ShipStation'}
+        </Button>
+        <Button
+          variant="outline"
+          disabled={tracking.isPending}
+          onClick={() =>
+            tracking.mutate(orderId, {
+              onSuccess: (r) => toast({ title: 'Tracking information', description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : 'No tracking number yet.' }),
+              onError: shipStationFailure,
+            })
+          }
+        >
+          {tracking.isPending ? 'Loading…' : 'Get Tracking Info'}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav }) {
+  const { data, error, isPending, refetch } = useAdminOrder(orderId);
+  const del = useDeleteOrder();
+  const [confirming, setConfirming] = useState(false);
+  const order = data?.order;
+
+  const back = (
+    <Button variant="ghost" onClick={nav.list}>
+      <ArrowLeftIcon size={16} /> Back to orders
+    </Button>
+  );
+
+  return (
+    <Panel title={order ? `Order ${order.orderNumber || order.id.slice(0, 8)}` : 'Order details'} actions={back}>
+      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} isEmpty={false} empty={null} loadingLabel="Loading order">
+        {order && (
+          <div className="flex flex-col gap-6">
+            <div className="flex flex-wrap items-center gap-3">
+              <OrderStatusBadge status={order.status} />
+              <p className="text-sm text-stone-700">
+                Placed <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
+              </p>
+              <StatusSelect id={order.id} status={order.status} label="Change status" />
+            </div>
+            <dl className="grid gap-4 sm:grid-cols-2">
+              <div>
+                <dt className="text-sm font-medium text-stone-600">Order ID</dt>
+                <dd className="break-all font-mono text-sm">{order.id}</dd>
+              </div>
+              <div>
+                <dt className="text-sm font-medium text-stone-600">Customer user ID</dt>
+                <dd className="break-all font-mono text-sm">{order.userId}</dd>
+                {order.email && <dd className="break-all text-sm text-stone-700">{order.email}</dd>}
+              </div>
+              <div className="sm:col-span-2">
+                <dt className="text-sm font-medium text-stone-600">Shipping address</dt>
+                <dd className="text-sm">
+                  {addressLines(order.shippingAddress).map((l, i) => (
+                    <span key={i} className="block">
+                      {l}
+                    </span>
+                  ))}
+                  {addressLines(order.shippingAddress).length === 0 && '—'}
+                </dd>
+              </div>
+            </dl>
+            <div className="overflow-x-auto">
+              <table className="w-full border-collapse">
+                <caption className="sr-only">Items</caption>
+                <thead className="bg-stone-50">
+                  <tr>
+                    <th scope="col" className={th}>Product ID</th>
+                    <th scope="col" className={`${th} text-right`}>Quantity</th>
+                    <th scope="col" className={`${th} text-right`}>Price</th>
+                    <th scope="col" className={`${th} text-right`}>Subtotal</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {order.items.length === 0 ? (
+                    <tr className="border-t border-stone-200">
+                      <td colSpan={4} className={`${td} text-center text-stone-700`}>
+                        No items on this order.
+                      </td>
+                    </tr>
+                  ) : (
+                    order.items.map((it) => (
+                      <tr key={it.id} className="border-t border-stone-200">
+                        <td className={`${td} font-mono`}>
+                          {it.productId}
+                          <span className="block font-sans text-xs text-stone-600">{it.name}</span>
+                        </td>
+                        <td className={`${td} text-right tabular-nums`}>{it.quantity}</td>
+                        <td className={`${td} text-right tabular-nums`}>{formatCents(it.priceCents)}</td>
+                        <td className={`${td} text-right tabular-nums`}>{formatCents(it.lineTotalCents)}</td>
+                      </tr>
+                    ))
+                  )}
+                </tbody>
+                <tfoot>
+                  <tr className="border-t-2 border-stone-300">
+                    <th scope="row" colSpan={3} className={`${td} text-right font-semibold`}>
+                      Total
+                    </th>
+                    <td className={`${td} text-right font-semibold tabular-nums`}>{formatCents(order.totalCents)}</td>
+                  </tr>
+                </tfoot>
+              </table>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              <Button onClick={() => nav.edit(order.id)}>Edit</Button>
+              <Button variant="outline" onClick={() => nav.packing(order.id)}>
+                Packing slip
+              </Button>
+              <Button variant="destructive" onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </div>
+            <ShippingServicePanel orderId={order.id} trackingNumber={order.trackingNumber} />
+          </div>
+        )}
+      </ListState>
+      <ConfirmDialog
+        open={confirming}
+        message={DELETE_ORDER_CONFIRM}
+        busy={del.isPending}
+        onClose={() => setConfirming(false)}
+        onConfirm={() =>
+          del.mutate(orderId, {
+            onSuccess: () => {
+              toast({ title: 'Order deleted', description: 'The order has been deleted successfully.' });
+              setConfirming(false);
+              nav.list();
+            },
+            onError: (err) => {
+              toast({ title: 'Error deleting order', description: messageOf(err), variant: 'destructive' });
+              setConfirming(false);
+            },
+          })
+        }
+      />
+    </Panel>
+  );
+}

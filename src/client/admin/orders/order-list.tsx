@@ -1,0 +1,230 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { ORDER_STATUSES } from '../../../shared/schemas/orders.js';
+import { formatCents } from '../../../shared/money.js';
+import { Button } from '../../ui/button.js';
+import { toast } from '../../ui/toast.js';
+import { messageOf } from '../api/admin-api.js';
+import type { AdminOrderRow } from '../api/admin-schemas.js';
+import { ConfirmDialog, formatDate, inputCls, ListState, PageNav, Panel, td, th } from '../components/admin-ui.js';
+import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from './order-api.js';
+import type { OrdersNav } from './orders-tab.js';
+import { OrderStatusBadge } from './status-badge.js';
+
+export const DELETE_ORDER_CONFIRM = 'Are you sure you want to delete this order? This action cannot be undone.';
+
+function isStatus(v: string | null): v is Status {
+  return ORDER_STATUSES.some((s) => s === v);
+}
+
+function customerOf(o: AdminOrderRow): string {
+  return o.userId === 'guest' ? 'guest' : o.userId.slice(0, 8);
+}
+
+export function StatusSelect({ id, status, label }: { id: string; status: Status; label: string }) {
+  const setStatus = useSetOrderStatus();
+  return (
+    <select
+      aria-label={label}
+      value={setStatus.isPending && setStatus.variables ? setStatus.variables.status : status}
+      disabled={setStatus.isPending}
+      onChange={(e) => {
+        const next = e.target.value;
+        if (!isStatus(next)) return;
+        setStatus.mutate(
+          { id, status: next },
+          {
+            onSuccess: () => toast({ title: 'Order updated', description: 'The order has been updated successfully.' }),
+            onError: (err) => toast({ title: 'Error updating order', description: messageOf(err), variant: 'destructive' }),
+          },
+        );
+      }}
+      className="rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm capitalize text-stone-900 focus:outline-none focus:ring-2 focus:ring-brand-600"
+    >
+      {ORDER_STATUSES.map((s) => (
+        <option key={s} value={s}>
+          {s}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; onDelete: (id: string) => void }) {
+  const short = o.id.slice(0, 8);
+  return (
+    <div className="flex flex-wrap items-center gap-1.5">
+      <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} />
+      <Button size="sm" variant="ghost" onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>
+        View
+      </Button>
+      <Button size="sm" variant="ghost" onClick={() => nav.packing(o.id)} aria-label={`Packing slip for order ${short}`}>
+        Packing slip
+      </Button>
+      <Button size="sm" variant="ghost" onClick={() => nav.edit(o.id)} aria-label={`Edit order ${short}`}>
+        Edit
+      </Button>
+      <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => onDelete(o.id)} aria-label={`Delete order ${short}`}>
+        Delete
+      </Button>
+    </div>
+  );
+}
+
+export function OrderList({ nav }: { nav: OrdersNav }) {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('ordersPage')) || 1);
+  const search = params.get('q') ?? '';
+  const statusParam = params.get('status');
+  const status: Status | '' = isStatus(statusParam) ? statusParam : '';
+  const [searchText, setSearchText] = useState(search);
+  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminOrders({ page, search, status });
+  const del = useDeleteOrder();
+  const [toDelete, setToDelete] = useState<string | null>(null);
+
+  const update = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    next.set('tab', 'orders');
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === '') next.delete(k);
+      else next.set(k, v);
+    }
+    setParams(next);
+  };
+
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    update({ q: searchText.trim(), ordersPage: null });
+  };
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    del.mutate(toDelete, {
+      onSuccess: () => toast({ title: 'Order deleted', description: 'The order has been deleted successfully.' }),
+      onError: (err) => toast({ title: 'Error deleting order', description: messageOf(err), variant: 'destructive' }),
+      onSettled: () => setToDelete(null),
+    });
+  };
+
+  const filtered = search !== '' || status !== '';
+
+  return (
+    <Panel
+      title="Orders"
+      actions={
+        <Button onClick={nav.create}>Create Order</Button>
+      }
+    >
+      <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:items-end">
+        <form role="search" onSubmit={onSearch} className="flex flex-1 gap-2">
+          <label htmlFor="order-search" className="sr-only">
+            Search orders
+          </label>
+          <input
+            id="order-search"
+            type="search"
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            placeholder="Search by order ID, number, e-mail or name"
+            className={inputCls}
+          />
+          <Button type="submit" variant="outline">
+            Search
+          </Button>
+        </form>
+        <div className="flex items-center gap-2">
+          <label htmlFor="order-status-filter" className="text-sm font-medium text-stone-900">
+            Status
+          </label>
+          <select
+            id="order-status-filter"
+            value={status}
+            onChange={(e) => update({ status: e.target.value, ordersPage: null })}
+            className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm capitalize"
+          >
+            <option value="">All statuses</option>
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <ListState
+        isPending={isPending}
+        error={error && !data ? error : null}
+        onRetry={() => void refetch()}
+        loadingLabel="Loading orders"
+        isEmpty={data?.items.length === 0}
+        empty={
+          filtered ? (
+            <p>No orders match your search.</p>
+          ) : (
+            <div className="flex flex-col items-center gap-3">
+              <p>No orders yet</p>
+              <Button onClick={nav.create}>Create Order</Button>
+            </div>
+          )
+        }
+      >
+        {data && (
+          <>
+            <ul className="md:hidden" aria-label="Orders" aria-busy={isPlaceholderData}>
+              {data.items.map((o) => (
+                <li key={o.id} className="flex flex-col gap-2 border-t border-stone-200 py-3 text-sm">
+                  <div className="flex items-center justify-between gap-2">
+                    <span className="font-mono font-semibold">{o.id.slice(0, 8)}</span>
+                    <OrderStatusBadge status={o.status} />
+                  </div>
+                  <p className="text-stone-700">
+                    {formatDate(o.createdAt)} · Customer {customerOf(o)} · {o.itemCount} items ·{' '}
+                    <span className="font-semibold text-stone-900">{formatCents(o.totalCents)}</span>
+                  </p>
+                  <RowActions o={o} nav={nav} onDelete={setToDelete} />
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto md:block" aria-busy={isPlaceholderData}>
+              <table className="w-full border-collapse">
+                <caption className="sr-only">Orders, newest first</caption>
+                <thead className="bg-stone-50">
+                  <tr>
+                    <th scope="col" className={th}>Order ID</th>
+                    <th scope="col" className={th}>Date</th>
+                    <th scope="col" className={th}>Customer</th>
+                    <th scope="col" className={th}>Status</th>
+                    <th scope="col" className={`${th} text-right`}>Items</th>
+                    <th scope="col" className={`${th} text-right`}>Total</th>
+                    <th scope="col" className={th}>Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((o) => (
+                    <tr key={o.id} className="border-t border-stone-200">
+                      <td className={`${td} font-mono`} title={o.id}>{o.id.slice(0, 8)}</td>
+                      <td className={`${td} whitespace-nowrap`}>{formatDate(o.createdAt)}</td>
+                      <td className={`${td} font-mono`} title={o.email ?? o.userId}>{customerOf(o)}</td>
+                      <td className={td}><OrderStatusBadge status={o.status} /></td>
+                      <td className={`${td} text-right tabular-nums`}>{o.itemCount}</td>
+                      <td className={`${td} text-right tabular-nums`}>{formatCents(o.totalCents)}</td>
+                      <td className={td}><RowActions o={o} nav={nav} onDelete={setToDelete} /></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <PageNav page={page} totalPages={data.totalPages} busy={isFetching} onPage={(p) => update({ ordersPage: p > 1 ? String(p) : null })} />
+          </>
+        )}
+      </ListState>
+      <ConfirmDialog
+        open={toDelete !== null}
+        message={DELETE_ORDER_CONFIRM}
+        busy={del.isPending}
+        onConfirm={confirmDelete}
+        onClose={() => setToDelete(null)}
+      />
+    </Panel>
+  );
+}

@@ -1,0 +1,46 @@
+import { useSearchParams } from 'react-router';
+import { OrderDetails } from './order-details.js';
+import { OrderForm } from './order-form.js';
+import { OrderList } from './order-list.js';
+import { PackingSlip } from './packing-slip.js';
+
+export type OrderView = 'list' | 'details' | 'packing' | 'create' | 'edit';
+
+export type OrdersNav = {
+  list: () => void;
+  details: (id: string) => void;
+  packing: (id: string) => void;
+  edit: (id: string) => void;
+  create: () => void;
+};
+
+/** Five views; the URL says which (`?tab=orders&view=details&order=ID`), so reload and Back work. */
+export default function OrdersTab() {
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view');
+  const orderId = params.get('order');
+
+  const go = (v: OrderView, id?: string) => {
+    const next = new URLSearchParams(params);
+    next.set('tab', 'orders');
+    next.delete('view');
+    next.delete('order');
+    if (v !== 'list') next.set('view', v);
+    if (id) next.set('order', id);
+    setParams(next);
+    window.scrollTo({ top: 0 });
+  };
+  const nav: OrdersNav = {
+    list: () => go('list'),
+    details: (id) => go('details', id),
+    packing: (id) => go('packing', id),
+    edit: (id) => go('edit', id),
+    create: () => go('create'),
+  };
+
+  if (view === 'create') return <OrderForm key="create" orderId={null} nav={nav} />;
+  if (orderId && view === 'edit') return <OrderForm key={`edit-${orderId}`} orderId={orderId} nav={nav} />;
+  if (orderId && view === 'packing') return <PackingSlip orderId={orderId} nav={nav} />;
+  if (orderId && view === 'details') return <OrderDetails orderId={orderId} nav={nav} />;
+  return <OrderList nav={nav} />;
+}

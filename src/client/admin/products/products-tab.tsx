@@ -1,0 +1,130 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatCents } from '../../../shared/money.js';
+import type { Product } from '../../../shared/schemas/catalog.js';
+import { Button } from '../../ui/button.js';
+import { toast } from '../../ui/toast.js';
+import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
+import { AdminProductPage, OkResponse } from '../api/admin-schemas.js';
+import { useAllCategories } from '../api/use-categories.js';
+import { ConfirmDialog, ListState, PageNav, Panel, td, th } from '../components/admin-ui.js';
+import { ProductDialog } from './product-dialog.js';
+
+const PAGE_SIZE = 20;
+
+export function useAdminProducts(page: number, pageSize = PAGE_SIZE) {
+  return useQuery({
+    queryKey: ['admin', 'products', { page, pageSize }] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/products', AdminProductPage, { page, pageSize }, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+export default function ProductsTab() {
+  const [page, setPage] = useState(1);
+  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminProducts(page);
+  const categories = useAllCategories();
+  const categoryName = (id: string | null) => (id ? (categories.data?.items.find((c) => c.id === id)?.name ?? id) : '—');
+  const qc = useQueryClient();
+  const [editing, setEditing] = useState<Product | 'new' | null>(null);
+  const [toDelete, setToDelete] = useState<Product | null>(null);
+  const del = useMutation({
+    onError: logUnexpected,
+    mutationFn: (id: string) => adminSend('DELETE', `/api/admin/products/${encodeURIComponent(id)}`, OkResponse),
+    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]),
+  });
+
+  return (
+    <Panel
+      title="Products"
+      actions={
+        <>
+          <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
+            {isFetching ? 'Refreshing…' : 'Refresh'}
+          </Button>
+          <Button onClick={() => setEditing('new')}>Add Product</Button>
+        </>
+      }
+    >
+      <ListState
+        isPending={isPending}
+        error={error && !data ? error : null}
+        onRetry={() => void refetch()}
+        loadingLabel="Loading products"
+        isEmpty={data?.items.length === 0}
+        empty={<p>No products yet. Add the first one.</p>}
+      >
+        {data && (
+          <>
+            <div className="overflow-x-auto" aria-busy={isPlaceholderData}>
+              <table className="w-full border-collapse">
+                <caption className="sr-only">Products, newest first</caption>
+                <thead className="bg-stone-50">
+                  <tr>
+                    <th scope="col" className={th}>Image</th>
+                    <th scope="col" className={th}>Name</th>
+                    <th scope="col" className={`${th} text-right`}>Price</th>
+                    <th scope="col" className={`${th} text-right`}>Inventory</th>
+                    <th scope="col" className={`${th} hidden sm:table-cell`}>Category</th>
+                    <th scope="col" className={`${th} hidden sm:table-cell`}>Featured</th>
+                    <th scope="col" className={th}>Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((p) => (
+                    <tr key={p.id} className="border-t border-stone-200">
+                      <td className={td}>
+                        {p.images[0] ? (
+                          <img src={p.images[0]} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" />
+                        ) : (
+                          <span className="flex h-12 w-12 items-center justify-center rounded bg-stone-100 text-xs text-stone-600">None</span>
+                        )}
+                      </td>
+                      <td className={`${td} min-w-40`}>
+                        <span className="font-medium text-stone-900">{p.name}</span>
+                        <span className="block font-mono text-xs text-stone-600">{p.id}</span>
+                      </td>
+                      <td className={`${td} text-right tabular-nums`}>{formatCents(p.priceCents)}</td>
+                      <td className={`${td} text-right tabular-nums`}>{p.inventory}</td>
+                      <td className={`${td} hidden sm:table-cell`}>{categoryName(p.category)}</td>
+                      <td className={`${td} hidden sm:table-cell`}>{p.featured ? 'Yes' : 'No'}</td>
+                      <td className={td}>
+                        <div className="flex flex-wrap gap-1">
+                          <Button size="sm" variant="ghost" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
+                            Edit
+                          </Button>
+                          <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => setToDelete(p)} aria-label={`Delete ${p.name}`}>
+                            Delete
+                          </Button>
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <PageNav page={page} totalPages={data.totalPages} onPage={setPage} busy={isFetching} />
+          </>
+        )}
+      </ListState>
+      {editing !== null && (
+        <ProductDialog product={editing === 'new' ? null : editing} categories={categories.data?.items ?? []} onClose={() => setEditing(null)} />
+      )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        message="Are you sure you want to delete this product?"
+        busy={del.isPending}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => {
+          if (!toDelete) return;
+          del.mutate(toDelete.id, {
+            onSuccess: () => toast({ title: 'Product has been deleted successfully.' }),
+            onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
+            onSettled: () => setToDelete(null),
+          });
+        }}
+      />
+    </Panel>
+  );
+}

@@ -1,0 +1,261 @@
+import '../lib/zod-config.js';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput, formatPhone } from '../../shared/schemas/account.js';
+import type { Address, SessionUser } from '../../shared/schemas/auth.js';
+import { US_STATES } from '../../shared/schemas/checkout.js';
+import { errorMessage } from '../accounts/error-message.js';
+import { FormError, inputClasses, TextField } from '../accounts/components/form-controls.js';
+import { Button } from '../ui/button.js';
+import { Dialog } from '../ui/dialog.js';
+import { toast } from '../ui/toast.js';
+import { saveAddress, updateContactInfo, type AddressKind } from './api.js';
+import { Panel } from './panel.js';
+
+const ADDRESS_TEXTS: Record<AddressKind, { title: string; saved: string; failed: string }> = {
+  shipping: { title: 'Shipping Address', saved: ACCOUNT_MESSAGES.shippingSaved, failed: ACCOUNT_MESSAGES.shippingFailed },
+  billing: { title: 'Billing Address', saved: ACCOUNT_MESSAGES.billingSaved, failed: ACCOUNT_MESSAGES.billingFailed },
+};
+
+/** The first problem zod found, as the form's one inline message. */
+function firstIssue(error: { issues: readonly { message: string }[] }): string {
+  return error.issues[0]?.message ?? ACCOUNT_MESSAGES.requiredFields;
+}
+
+function FormActions({ pending, onCancel }: { pending: boolean; onCancel: () => void }) {
+  return (
+    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+      <Button variant="ghost" onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={pending}>
+        {pending ? 'Saving...' : 'Save'}
+      </Button>
+    </div>
+  );
+}
+
+function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [fullName, setFullName] = useState(user.fullName);
+  const [email, setEmail] = useState(user.email);
+  const [phone, setPhone] = useState(formatPhone(user.phone ?? ''));
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const errorId = error ? `${id}-error` : undefined;
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = ContactInfoInput.safeParse({ fullName, email, phone });
+    if (!parsed.success) {
+      setError(firstIssue(parsed.error));
+      return;
+    }
+    setError(null);
+    setPending(true);
+    try {
+      await updateContactInfo(queryClient, { fullName: parsed.data.fullName, email: parsed.data.email, phone: parsed.data.phone });
+      toast({ title: ACCOUNT_MESSAGES.contactSaved });
+      onDone();
+    } catch (err) {
+      const message = errorMessage(err, ACCOUNT_MESSAGES.contactFailed);
+      setError(message);
+      toast({ title: ACCOUNT_MESSAGES.contactFailed, description: message === ACCOUNT_MESSAGES.contactFailed ? undefined : message, variant: 'destructive' });
+      setPending(false);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
+      <FormError id={`${id}-error`} message={error} />
+      <TextField id={`${id}-name`} label="Full Name" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} errorId={errorId} />
+      <TextField id={`${id}-email`} label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} errorId={errorId} />
+      <TextField
+        id={`${id}-phone`}
+        label="Phone"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel-national"
+        placeholder="(555) 123-4567"
+        value={phone}
+        onChange={(e) => setPhone(formatPhone(e.target.value))}
+      />
+      <FormActions pending={pending} onCancel={onDone} />
+    </form>
+  );
+}
+
+function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionUser; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const texts = ADDRESS_TEXTS[kind];
+  const current = kind === 'shipping' ? user.shippingAddress : user.billingAddress;
+  const [values, setValues] = useState({
+    name: current?.name ?? user.fullName,
+    address: current?.address ?? '',
+    city: current?.city ?? '',
+    state: current?.state ?? '',
+    zip: current?.zip ?? '',
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const errorId = error ? `${id}-error` : undefined;
+  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = AddressInput.safeParse({ ...values, country: 'US' });
+    if (!parsed.success) {
+      setError(firstIssue(parsed.error));
+      return;
+    }
+    setError(null);
+    setPending(true);
+    try {
+      await saveAddress(queryClient, kind, { ...parsed.data });
+      toast({ title: texts.saved });
+      onDone();
+    } catch (err) {
+      const message = errorMessage(err, texts.failed);
+      setError(message);
+      toast({ title: texts.failed, description: message === texts.failed ? undefined : message, variant: 'destructive' });
+      setPending(false);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
+      <FormError id={`${id}-error`} message={error} />
+      <TextField id={`${id}-name`} label="Name" autoComplete="name" required value={values.name} onChange={set('name')} errorId={errorId} />
+      <TextField
+        id={`${id}-address`}
+        label="Street Address"
+        autoComplete="street-address"
+        required
+        value={values.address}
+        onChange={set('address')}
+        errorId={errorId}
+      />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <TextField id={`${id}-city`} label="City" autoComplete="address-level2" required value={values.city} onChange={set('city')} errorId={errorId} />
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={`${id}-state`} className="text-sm font-medium text-stone-800">
+            State
+          </label>
+          <select
+            id={`${id}-state`}
+            autoComplete="address-level1"
+            required
+            value={values.state}
+            onChange={set('state')}
+            aria-invalid={errorId ? true : undefined}
+            aria-describedby={errorId}
+            className={inputClasses(Boolean(errorId))}
+          >
+            <option value="">Select a state</option>
+            {US_STATES.map(([code, name]) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <TextField
+          id={`${id}-zip`}
+          label="ZIP"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          required
+          value={values.zip}
+          onChange={set('zip')}
+          errorId={errorId}
+        />
+      </div>
+      <FormActions pending={pending} onCancel={onDone} />
+    </form>
+  );
+}
+
+function AddressText({ address }: { address: Address | null }) {
+  if (!address) return <p className="text-stone-600">Not set</p>;
+  return (
+    <address className="not-italic text-stone-900">
+      <span className="block">{address.name}</span>
+      <span className="block">{address.address}</span>
+      <span className="block">
+        {address.city}, {address.state} {address.zip}
+      </span>
+    </address>
+  );
+}
+
+function InfoBlock({ label, children, action }: { label: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-2 rounded-lg border border-stone-200 p-4">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold uppercase tracking-wide text-stone-600">{label}</h3>
+        {action}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+type Editing = 'contact' | AddressKind | null;
+
+/** Name, e-mail, phone and the saved addresses, each editable in a dialog. */
+export function AccountInfoCard({ user }: { user: SessionUser }) {
+  const [editing, setEditing] = useState<Editing>(null);
+  const close = () => setEditing(null);
+  const editButton = (what: Exclude<Editing, null>, label: string) => (
+    <Button variant="outline" size="sm" onClick={() => setEditing(what)} aria-label={label}>
+      Edit
+    </Button>
+  );
+
+  return (
+    <Panel title="Account Information">
+      <div className="grid gap-4 md:grid-cols-3">
+        <InfoBlock label="Contact" action={editButton('contact', 'Edit Contact Information')}>
+          <dl className="flex flex-col gap-2 text-sm">
+            <div>
+              <dt className="text-stone-600">Name</dt>
+              <dd className="font-medium text-stone-900">{user.fullName}</dd>
+            </div>
+            <div>
+              <dt className="text-stone-600">Email</dt>
+              <dd className="break-all font-medium text-stone-900">{user.email}</dd>
+            </div>
+            <div>
+              <dt className="text-stone-600">Phone</dt>
+              <dd className="font-medium text-stone-900" data-testid="account-phone">
+                {user.phone ? formatPhone(user.phone) : 'Not set'}
+              </dd>
+            </div>
+          </dl>
+        </InfoBlock>
+        <InfoBlock label="Shipping Address" action={editButton('shipping', 'Edit Shipping Address')}>
+          <div className="text-sm" data-testid="account-shipping-address">
+            <AddressText address={user.shippingAddress} />
+          </div>
+        </InfoBlock>
+        <InfoBlock label="Billing Address" action={editButton('billing', 'Edit Billing Address')}>
+          <div className="text-sm" data-testid="account-billing-address">
+            <AddressText address={user.billingAddress} />
+          </div>
+        </InfoBlock>
+      </div>
+
+      <Dialog open={editing === 'contact'} onClose={close} title="Contact Information">
+        <ContactForm user={user} onDone={close} />
+      </Dialog>
+      <Dialog open={editing === 'shipping'} onClose={close} title={ADDRESS_TEXTS.shipping.title}>
+        <AddressForm kind="shipping" user={user} onDone={close} />
+      </Dialog>
+      <Dialog open={editing === 'billing'} onClose={close} title={ADDRESS_TEXTS.billing.title}>
+        <AddressForm kind="billing" user={user} onDone={close} />
+      </Dialog>
+    </Panel>
+  );
+}

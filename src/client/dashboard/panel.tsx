@@ -1,0 +1,37 @@
+import { useId, type ReactNode } from 'react';
+
+/** A titled white card; the title labels the section for assistive technology. */
+export function Panel({
+  title,
+  action,
+  children,
+  className = '',
+}: {
+  title: string;
+  action?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className={`rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6 ${className}`}>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <h2 id={id} className="text-lg font-semibold text-stone-900">
+          {title}
+        </h2>
+        {action}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function StatCard({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-1 rounded-xl border border-stone-200 bg-white p-5 shadow-sm">
+      <p className="text-sm font-medium text-stone-600">{label}</p>
+      <p className="text-3xl font-bold text-stone-900">{value}</p>
+      {hint && <p className="text-sm text-stone-600">{hint}</p>}
+    </div>
+  );
+}
