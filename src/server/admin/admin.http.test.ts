@@ -5,6 +5,7 @@ import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { ADMIN_MESSAGES, CATEGORY_MESSAGES } from '../../shared/schemas/admin.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
+import { patchUser } from './commerce.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -182,5 +183,15 @@ describe('admin coupons, shipping options and users', () => {
     const me = await t.db.selectFrom('users').select('id').where('email', '=', DEMO_ADMIN.email).executeTakeFirstOrThrow();
     expect((await admin.request('PATCH', `/api/admin/users/${me.id}`, { role: 'client' })).json().error).toBe(ADMIN_MESSAGES.ownRole);
     expect((await admin.request('PATCH', '/api/admin/users/nope', { emailVerified: true })).statusCode).toBe(404);
+    // Demoting the other admin works while another admin remains; never the last one.
+    expect((await patch({ role: 'client' })).json().user.role).toBe('client');
+    const other = await createUser(t.db, { email: 'second.admin@example.com', role: 'admin' });
+    await t.db.updateTable('users').set({ role: 'client' }).where('id', '=', me.id).execute();
+    const last = await admin.request('PATCH', `/api/admin/users/${other.id}`, { role: 'client' });
+    expect(last.statusCode).toBe(403); // the caller is no longer an admin
+    await t.db.updateTable('users').set({ role: 'admin' }).where('id', '=', me.id).execute();
+    // With one admin left, demoting them is refused.
+    await t.db.updateTable('users').set({ role: 'client' }).where('id', '=', other.id).execute();
+    await expect(patchUser(t.db, other.id, me.id, { role: 'client' })).rejects.toThrow(ADMIN_MESSAGES.lastAdmin);
   });
 });

@@ -220,6 +220,10 @@ export async function patchUser(
   patch: { emailVerified?: boolean; role?: 'client' | 'admin'; loyaltyPoints?: number },
 ) {
   if (id === actorId && patch.role === 'client') throw new HttpError(400, ADMIN_MESSAGES.ownRole);
+  if (patch.role === 'client') {
+    const admins = await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(2).execute();
+    if (admins.length === 1 && admins[0]!.id === id) throw new HttpError(400, ADMIN_MESSAGES.lastAdmin);
+  }
   const r = await db
     .updateTable('users')
     .set({

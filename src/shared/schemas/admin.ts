@@ -17,6 +17,7 @@ export const ADMIN_MESSAGES = {
   imageSize: 'Images must be 5 MB or smaller',
   requiredFields: 'Please fill in all required fields',
   ownRole: 'You cannot remove your own admin role',
+  lastAdmin: 'The last admin cannot be demoted',
 } as const;
 
 const page = z.coerce.number({ message: 'page must be a number' }).int().min(1, 'page must be at least 1').max(100000).default(1);
