@@ -201,8 +201,9 @@ describe('admin back office', () => {
     await page.getByRole('button', { name: 'Create Order' }).click();
     const orderRes = await orderCreated;
     expect(orderRes.status()).toBe(201);
-    const { order } = (await orderRes.json()) as { order: { id: string } };
-    const short = order.id.slice(0, 8);
+    const { order } = (await orderRes.json()) as { order: { id: string; orderNumber: string } };
+    // The list shows the order number (the id's last 8 characters): every id starts "order_17…".
+    const short = order.orderNumber;
     await toastText(page, 'Order created').waitFor();
     await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: short, exact: true }) });

@@ -3,10 +3,6 @@ export function toCents(dollars: number): number {
   return Math.round(dollars * 100);
 }
 
-export function centsToDollars(cents: number): number {
-  return cents / 100;
-}
-
 /** "$1,595.95" style, two decimals, US dollars. */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';

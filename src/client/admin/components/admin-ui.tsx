@@ -206,3 +206,20 @@ export function dollarsToCents(text: string): number | null {
 export function centsToText(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? '' : (cents / 100).toFixed(2);
 }
+
+/** The end of every back-office form: the required-fields key, Cancel, and Save with progress. */
+export function FormFooter({ onCancel, saving, saveLabel }: { onCancel: () => void; saving: boolean; saveLabel: string }) {
+  return (
+    <>
+      <p className="text-xs text-stone-600">
+        <span className="text-red-700">*</span> Required
+      </p>
+      <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
+        <Button variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit">{saving ? 'Saving…' : saveLabel}</Button>
+      </div>
+    </>
+  );
+}

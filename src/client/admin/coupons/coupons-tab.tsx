@@ -6,7 +6,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminCouponPage, AdminProductPage, CouponResponse, OkResponse, type AdminCoupon } from '../api/admin-schemas.js';
-import { centsToText, ConfirmDialog, dollarsToCents, Field, formatDate, inputCls, ListState, PageNav, Panel, Switch, td, th } from '../components/admin-ui.js';
+import { centsToText, ConfirmDialog, dollarsToCents, Field, formatDate, inputCls, ListState, PageNav, Panel, Switch, td, th, FormFooter } from '../components/admin-ui.js';
 
 const PAGE_SIZE = 20;
 const KEY = ['admin', 'coupons'] as const;
@@ -184,15 +184,7 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
             <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={values.isActive} onChange={(e) => set('isActive', e.target.checked)} />
             Active
           </label>
-          <p className="text-xs text-stone-600">
-            <span className="text-red-700">*</span> Required
-          </p>
-          <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
-            <Button variant="ghost" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit">{save.isPending ? 'Saving…' : 'Save Coupon'}</Button>
-          </div>
+          <FormFooter onCancel={onClose} saving={save.isPending} saveLabel="Save Coupon" />
         </fieldset>
       </form>
     </Dialog>

@@ -51,7 +51,7 @@ export function StatusSelect({ id, status, label }: { id: string; status: Status
 }
 
 function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; onDelete: (id: string) => void }) {
-  const short = o.id.slice(0, 8);
+  const short = o.orderNumber;
   return (
     <div className="flex flex-wrap items-center gap-1.5">
       <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} />
@@ -174,7 +174,7 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
               {data.items.map((o) => (
                 <li key={o.id} className="flex flex-col gap-2 border-t border-stone-200 py-3 text-sm">
                   <div className="flex items-center justify-between gap-2">
-                    <span className="font-mono font-semibold">{o.id.slice(0, 8)}</span>
+                    <span className="font-mono font-semibold">{o.orderNumber}</span>
                     <OrderStatusBadge status={o.status} />
                   </div>
                   <p className="text-stone-700">
@@ -202,7 +202,7 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
                 <tbody>
                   {data.items.map((o) => (
                     <tr key={o.id} className="border-t border-stone-200">
-                      <td className={`${td} font-mono`} title={o.id}>{o.id.slice(0, 8)}</td>
+                      <td className={`${td} font-mono`} title={o.id}>{o.orderNumber}</td>
                       <td className={`${td} whitespace-nowrap`}>{formatDate(o.createdAt)}</td>
                       <td className={`${td} font-mono`} title={o.email ?? o.userId}>{customerOf(o)}</td>
                       <td className={td}><OrderStatusBadge status={o.status} /></td>

@@ -6,7 +6,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { OkResponse, ShippingOptionResponse, ShippingOptionsResponse, type AdminShippingOption } from '../api/admin-schemas.js';
-import { centsToText, ConfirmDialog, dollarsToCents, Field, inputCls, ListState, Panel, td, th } from '../components/admin-ui.js';
+import { centsToText, ConfirmDialog, dollarsToCents, Field, inputCls, ListState, Panel, td, th, FormFooter } from '../components/admin-ui.js';
 
 const KEY = ['admin', 'shipping-options'] as const;
 
@@ -98,15 +98,7 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
             <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={values.enabled} onChange={(e) => set('enabled', e.target.checked)} />
             Enabled
           </label>
-          <p className="text-xs text-stone-600">
-            <span className="text-red-700">*</span> Required
-          </p>
-          <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
-            <Button variant="ghost" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit">{save.isPending ? 'Saving…' : 'Save Shipping Option'}</Button>
-          </div>
+          <FormFooter onCancel={onClose} saving={save.isPending} saveLabel="Save Shipping Option" />
         </fieldset>
       </form>
     </Dialog>
