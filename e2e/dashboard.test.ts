@@ -111,6 +111,18 @@ async function cartCount(page: Page): Promise<number> {
   return Number(/Cart, (\d+)/.exec(label)?.[1] ?? 'NaN');
 }
 
+/** Starts recording every text that appears in the page, so a toast replaced quickly is still seen. */
+async function recordTexts(page: Page): Promise<() => Promise<string>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __seen: string[] };
+    w.__seen = [];
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) if (n.textContent) w.__seen.push(n.textContent);
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen.join('\n'));
+}
+
 describe('dashboard and orders journeys', () => {
   it('customer: loyalty, a purchase on the dashboard and /orders, receipt, reorder, contact and address edits, checkout prefill', async () => {
     const { page, context, errors } = await openPage(browser, DESKTOP);
@@ -337,9 +349,10 @@ describe('dashboard and orders journeys', () => {
     await page.getByText('Access denied').first().waitFor();
 
     // Exit Impersonation: the admin is back, the banner gone.
+    const seenOnExit = await recordTexts(page);
     await banner.getByRole('button', { name: 'Exit Impersonation' }).click();
-    await page.getByText('Ending impersonation').waitFor();
     await banner.waitFor({ state: 'detached' });
+    expect(await seenOnExit()).toContain('Ending impersonation');
     await page.waitForURL((u) => u.pathname === '/' || u.pathname === '/auth');
     await page.locator('header').getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).waitFor();
     const back = await session(page);
@@ -349,11 +362,13 @@ describe('dashboard and orders journeys', () => {
     // Signing out while impersonating ends the impersonation only.
     await impersonateCustomer();
     await banner.waitFor();
+    const seenOnSignOut = await recordTexts(page);
     await page.locator('header').getByRole('button', { name: 'Sign out' }).click();
-    await page.getByText('Ending impersonation').waitFor();
     await banner.waitFor({ state: 'detached' });
     await page.locator('header').getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).waitFor();
-    expect(await page.getByText('You have been signed out successfully.').count()).toBe(0);
+    const seen = await seenOnSignOut();
+    expect(seen).toContain('Ending impersonation');
+    expect(seen).not.toContain('You have been signed out successfully.');
     const after = await session(page);
     expect(after.user?.email).toBe(ADMIN.email);
     expect(after.impersonatorEmail).toBeNull();
