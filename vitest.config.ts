@@ -22,6 +22,16 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'fault',
+          include: ['fault/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',

@@ -223,6 +223,7 @@ describe('accounts journeys', () => {
     await page.getByRole('heading', { level: 1, name: 'Admin Dashboard' }).waitFor();
     await header(page).getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).waitFor();
     await page.getByRole('tab', { name: 'Email' }).click();
+    await page.getByRole('tab', { name: 'Outbox' }).click();
     const outbox = page.getByRole('region', { name: 'E-mail outbox' });
     await outbox.getByRole('table').waitFor();
     const welcome = outbox.getByRole('row').filter({ hasText: NEW_USER.email }).filter({ hasText: 'welcome' });
@@ -328,7 +329,7 @@ describe('accounts journeys', () => {
       await page.goto('/dashboard');
       await page.getByRole('heading', { level: 1, name: 'Admin Dashboard' }).waitFor();
       await check('dashboard');
-      await page.goto('/admin?tab=email');
+      await page.goto('/admin?tab=email&view=outbox');
       // A table on wide screens, a list of cards on narrow ones.
       const outbox = page.getByRole('region', { name: 'E-mail outbox' });
       await (viewport === MOBILE ? outbox.getByRole('list') : outbox.getByRole('table')).waitFor();

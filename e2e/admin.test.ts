@@ -1,11 +1,9 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { ADMIN, HUMAN_PAUSE_MS } from './helpers.js';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
 
-const ADMIN = { email: 'admin@example.com', password: 'Admin-Demo-2026' };
-/** A person takes more than the forms' 1-second bot guard to fill them in. */
-const HUMAN_PAUSE_MS = 1200;
 const RUN = Date.now().toString(36);
 
 let browser: Browser;
@@ -257,9 +255,9 @@ describe('admin back office', () => {
       ['ShipStation', 'ShipStation'],
       ['Settings', 'Settings'],
       ['FAQs', 'FAQs'],
-      ['About', 'About page'],
-      ['Homepage', 'Homepage'],
-      ['Email', 'E-mail outbox'],
+      ['About', 'About Page Content'],
+      ['Homepage', 'Homepage Content'],
+      ['Email', 'Email templates'],
     ] as const) {
       await openTab(page, tab, heading);
       await shots(page, tab.toLowerCase());

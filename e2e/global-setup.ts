@@ -1,34 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startFakes } from './fakes.js';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureClientBuild } from '../scripts/ensure-build.mjs';
+import { freePort } from '../src/server/test/free-port.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    /** The fakes' control API (e2e/fakes.ts): /mail, /workflow/received, /workflow/down, /workflow/up. */
+    fakesUrl: string;
+    /** Where the contact form's workflow endpoint is (the admin enters it in Settings). */
+    workflowUrl: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** Starts the real server (built client, fresh SQLite database) for the browser journeys. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureClientBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'));
+  const fakes = await startFakes();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -40,6 +35,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       PUBLIC_URL: baseUrl,
       DATABASE_URL: `sqlite:${path.join(dataDir, 'shop.db')}`,
       UPLOAD_DIR: path.join(dataDir, 'uploads'),
+      SMTP_URL: fakes.smtpUrl,
+      SHIPSTATION_V2_BASE: fakes.shipstationUrl,
+      SHIPSTATION_V1_BASE: fakes.shipstationUrl,
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,10 +60,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
+  project.provide('fakesUrl', fakes.controlUrl);
+  project.provide('workflowUrl', fakes.workflowUrl);
 
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await fakes.close();
   };
 }

@@ -20,6 +20,7 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   console.log('TEST_DATABASE_URL is not set: the HTTP suite runs on SQLite only.');
 }
+steps.push({ name: 'fault (server processes)', cmd: ['npx', 'vitest', 'run', '--project', 'fault'] });
 steps.push({ name: 'build', fn: () => ensureClientBuild({ force: true }) });
 steps.push({ name: 'bundle budget', cmd: ['node', 'scripts/check-bundle-size.mjs'] });
 steps.push({ name: 'e2e (chromium)', cmd: ['npx', 'vitest', 'run', '--project', 'e2e'] });

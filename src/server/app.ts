@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import type { Dialect } from './db/database.js';
 import { HttpError } from './http/errors.js';
+import { clearAllCaches } from './http/micro-cache.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerContentRoutes } from './content/routes.js';
@@ -79,7 +80,11 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     if (!MUTATING.has(req.method) || req.url.startsWith('/api/webhooks/')) return;
     const origin = req.headers.origin;
-    if (!origin) return;
+    // Without an Origin header, the browser's own Fetch Metadata still tells a cross-site request.
+    if (!origin) {
+      if (req.headers['sec-fetch-site'] === 'cross-site') reply.code(403).send({ error: 'Cross-site requests are not allowed' });
+      return;
+    }
     const allowed = new Set([new URL(config.publicUrl).origin]);
     if (req.headers.host) allowed.add(`${req.protocol}://${req.headers.host}`);
     if (!allowed.has(origin)) {
@@ -103,6 +108,13 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     }
     req.log.error({ err: error, reqId: req.id }, 'unhandled error');
     return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
+  });
+
+  // Any successful back-office change (products, categories, shipping, coupons…) shows at once.
+  // Cleared before the answer leaves, so the owner's next read can never see the old value.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.method !== 'GET' && req.url.startsWith('/api/admin/') && reply.statusCode < 400) clearAllCaches();
+    return payload;
   });
 
   registerSessionLoader(app, deps.db);

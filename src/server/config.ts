@@ -28,6 +28,8 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
 });
 
 export type Config = {
@@ -50,6 +52,10 @@ export type Config = {
   clientDir: string;
   logLevel: string;
   trustProxy: boolean;
+  /** First wait before retrying a failed e-mail or contact forward (doubles each attempt). */
+  retryBaseMs: number;
+  /** How often the e-mail and contact-forwarding workers look for due work. */
+  workerIntervalMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -80,5 +86,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clientDir: e.CLIENT_DIR,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    retryBaseMs: e.RETRY_BASE_MS,
+    workerIntervalMs: e.WORKER_INTERVAL_MS,
   };
 }

@@ -10,6 +10,7 @@ import { deleteExpiredSessions } from './accounts/sessions.js';
 import { pruneRateLimits } from './http/rate-limit.js';
 import { expireStaleSessions } from './checkout/service.js';
 import { forwardDueMessages } from './content/contact.js';
+import { setRetryBaseMs } from './lib/retry.js';
 
 async function main(): Promise<void> {
   let config;
@@ -31,10 +32,11 @@ async function main(): Promise<void> {
   const mailer = config.smtpUrl ? smtpTransport(config.smtpUrl) : null;
   const app = await buildApp({ config, db, dialect, mailer });
 
-  const worker = mailer ? startDeliveryWorker(db, mailer, config.mailFrom, app.log) : null;
+  setRetryBaseMs(config.retryBaseMs);
+  const worker = mailer ? startDeliveryWorker(db, mailer, config.mailFrom, app.log, config.workerIntervalMs) : null;
   const forwarder = setInterval(() => {
     forwardDueMessages(db).catch((err) => app.log.error({ err }, 'contact forwarding failed'));
-  }, 10_000);
+  }, config.workerIntervalMs);
   forwarder.unref();
   const outboxLog =
     !config.smtpUrl && config.env !== 'production' ? startOutboxLogger(db, (line) => console.log(line)) : null;

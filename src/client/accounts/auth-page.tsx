@@ -1,3 +1,4 @@
+import { tabForKey } from '../ui/roving-tabs.js';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
@@ -72,13 +73,7 @@ export default function AuthPage() {
   };
 
   const onTabKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
-    const i = TABS.findIndex((t) => t.id === tab);
-    let next: number | null = null;
-    if (e.key === 'ArrowRight') next = (i + 1) % TABS.length;
-    else if (e.key === 'ArrowLeft') next = (i - 1 + TABS.length) % TABS.length;
-    else if (e.key === 'Home') next = 0;
-    else if (e.key === 'End') next = TABS.length - 1;
-    const target = next === null ? undefined : TABS[next];
+    const target = tabForKey(e.key, TABS, tab);
     if (!target) return;
     e.preventDefault();
     selectTab(target.id, true);

@@ -1,3 +1,4 @@
+import { tabForKey } from '../ui/roving-tabs.js';
 import { lazy, Suspense, useRef, type KeyboardEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RequireAuth } from '../accounts/require-auth.js';
@@ -46,16 +47,9 @@ function AdminTabs() {
   const current = TABS.find((t) => t.id === active) ?? TABS[0];
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const i = TABS.findIndex((t) => t.id === active);
-    let next: number | null = null;
-    if (e.key === 'ArrowRight') next = (i + 1) % TABS.length;
-    else if (e.key === 'ArrowLeft') next = (i - 1 + TABS.length) % TABS.length;
-    else if (e.key === 'Home') next = 0;
-    else if (e.key === 'End') next = TABS.length - 1;
-    if (next === null) return;
-    e.preventDefault();
-    const tab = TABS[next];
+    const tab = tabForKey(e.key, TABS, active);
     if (!tab) return;
+    e.preventDefault();
     select(tab.id);
     refs.current[tab.id]?.focus();
   };

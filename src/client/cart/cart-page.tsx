@@ -4,6 +4,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
 import { CHECKOUT_MESSAGES, type QuoteLine } from '../../shared/schemas/checkout.js';
 import { paths } from '../lib/paths.js';
+import { useHydrated } from '../lib/use-hydrated.js';
+import { Skeleton } from '../ui/skeleton.js';
 import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
@@ -41,18 +43,51 @@ function useCanceledToast() {
   }, [canceled, params, navigate]);
 }
 
+/** The cart's outline while the browser reads it: two rows and the summary box, as tall as the real ones. */
+function CartPlaceholder() {
+  return (
+    <div className="grid gap-8 lg:grid-cols-[1fr_24rem]" aria-busy="true">
+      <p role="status" className="sr-only">
+        Loading your cart
+      </p>
+      <div className="flex flex-col divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
+        {[0, 1].map((i) => (
+          <div key={i} className="flex gap-4 p-4">
+            <Skeleton className="h-24 w-24 shrink-0" />
+            <div className="flex flex-1 flex-col gap-3">
+              <Skeleton className="h-5 w-2/3" />
+              <Skeleton className="h-4 w-1/3" />
+              <Skeleton className="h-10 w-32" />
+            </div>
+          </div>
+        ))}
+      </div>
+      <div className="flex h-fit flex-col gap-4 rounded-xl border border-stone-200 bg-stone-50 p-6">
+        <Skeleton className="h-6 w-1/2" />
+        <Skeleton className="h-10 w-full" />
+        <Skeleton className="h-24 w-full" />
+        <Skeleton className="h-12 w-full" />
+      </div>
+    </div>
+  );
+}
+
 export default function CartPage() {
   useDocumentMeta({ title: pageTitle('Shopping Cart'), noindex: true });
   useCanceledToast();
   const { cart, quote, updating, error, lineFor, giftLine } = useCartQuote();
   const freeShippingGap = quote ? freeShippingGapCents(quote) : null;
+  // The cart lives in this browser: the server's HTML (and the hydrating render) show its outline.
+  const hydrated = useHydrated();
 
   return (
     <Container className="py-8">
       <Breadcrumb items={[{ label: 'Home', to: paths.home }, { label: 'Cart' }]} />
       <h1 className="mb-6 text-3xl font-bold text-stone-900">Shopping Cart</h1>
 
-      {cart.items.length === 0 ? (
+      {!hydrated ? (
+        <CartPlaceholder />
+      ) : cart.items.length === 0 ? (
         <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">
           <CartIcon size={40} className="text-stone-500" />
           <h2 className="text-xl font-semibold text-stone-900">Your cart is empty</h2>

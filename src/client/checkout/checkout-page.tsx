@@ -9,6 +9,7 @@ import { useSession } from '../accounts/api/get-session.js';
 import { useCartQuote } from '../cart/use-cart-quote.js';
 import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
+import { useHydrated } from '../lib/use-hydrated.js';
 import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
@@ -54,7 +55,9 @@ export default function CheckoutPage() {
   useDocumentMeta({ title: pageTitle('Checkout'), noindex: true });
   const [shippingOptionId, setShippingOptionId] = useState<string | null>(null);
   const { cart, quote, updating, lineFor } = useCartQuote(shippingOptionId);
-  const leaving = useLeaveForCart(cart.items.length === 0);
+  // The cart lives in this browser: until it is read, the page is the form with a waiting summary.
+  const hydrated = useHydrated();
+  const leaving = useLeaveForCart(hydrated && cart.items.length === 0);
   const { user, isLoading: userLoading } = useSession();
   const queryClient = useQueryClient();
 

@@ -7,7 +7,7 @@ import { requireUser } from '../http/auth.js';
 import { AddressInput, ContactInfoInput } from '../../shared/schemas/account.js';
 import { listOrders } from '../orders/service.js';
 import { accountSummary, saveAddress, updateContactInfo } from './profile.js';
-import { endImpersonation, startImpersonation } from './impersonation.js';
+import { assertCanImpersonate, endImpersonation, startImpersonation } from './impersonation.js';
 import { toSessionUser } from './users.js';
 
 const PageQuery = pageQuery(10);
@@ -46,6 +46,7 @@ export function registerAccountDataRoutes(app: FastifyInstance, { db }: AppDeps)
   });
 
   app.post('/api/impersonation', async (req) => {
+    assertCanImpersonate(req.session);
     const { userId } = parseInput(ImpersonateInput, req.body);
     await startImpersonation(db, req.session, userId);
     return { ok: true };

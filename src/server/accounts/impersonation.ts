@@ -13,10 +13,16 @@ async function audit(db: Kysely<Database>, action: string, actorId: string, targ
 }
 
 /** The admin's own session acts as the customer from now on; written to the audit log. */
-export async function startImpersonation(db: Kysely<Database>, session: LoadedSession | null, targetUserId: string): Promise<void> {
+/** Only an admin acting as themselves may start an impersonation (checked before the body is read). */
+export function assertCanImpersonate(session: LoadedSession | null): { session: LoadedSession; admin: LoadedSession['user'] } {
   if (!session) throw new HttpError(401, 'Authentication required');
   const admin = session.impersonator ?? session.user;
   if (admin.role !== 'admin' || session.impersonator) throw new HttpError(403, ACCOUNT_MESSAGES.impersonationAdminsOnly);
+  return { session, admin };
+}
+
+export async function startImpersonation(db: Kysely<Database>, current: LoadedSession | null, targetUserId: string): Promise<void> {
+  const { session, admin } = assertCanImpersonate(current);
   if (targetUserId === admin.id) throw new HttpError(400, ACCOUNT_MESSAGES.impersonationSelf);
   const target = await db.selectFrom('users').select('id').where('id', '=', targetUserId).executeTakeFirst();
   if (!target) throw new HttpError(404, ACCOUNT_MESSAGES.userNotFound);

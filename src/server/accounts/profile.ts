@@ -5,6 +5,7 @@ import { nowIso } from '../lib/ids.js';
 import { ACCOUNT_MESSAGES, type AccountSummary } from '../../shared/schemas/account.js';
 import { nextRewardAt, rewardProgress } from '../../shared/pricing.js';
 import { customerOrderStats } from '../orders/service.js';
+import { indexOrdersOfUser } from '../orders/search-terms.js';
 
 export async function updateContactInfo(
   db: Kysely<Database>,
@@ -14,11 +15,15 @@ export async function updateContactInfo(
   const clash = await db.selectFrom('users').select('id').where('email', '=', input.email).where('id', '!=', userId).executeTakeFirst();
   if (clash) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
   try {
-    await db
-      .updateTable('users')
-      .set({ full_name: input.fullName, email: input.email, phone: input.phone, updated_at: nowIso() })
-      .where('id', '=', userId)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ full_name: input.fullName, email: input.email, phone: input.phone, updated_at: nowIso() })
+        .where('id', '=', userId)
+        .execute();
+      // The back office finds orders by the customer's current name and e-mail.
+      await indexOrdersOfUser(trx, userId);
+    });
   } catch (err) {
     if (/unique|duplicate/i.test(String((err as Error).message))) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
     throw err;

@@ -34,25 +34,52 @@ export async function createSession(db: Kysely<Database>, userId: string): Promi
 }
 
 /** The session named by a cookie token, or null when it is unknown or expired (an expired one is deleted). */
+const USER_COLUMNS = [
+  'id',
+  'email',
+  'full_name',
+  'phone',
+  'role',
+  'password_hash',
+  'email_verified',
+  'loyalty_points',
+  'total_points_earned',
+  'shipping_address',
+  'billing_address',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof UserRow)[];
+
+/** The session, its owner and (while impersonating) the customer, in one query: it runs on every signed-in request. */
 export async function loadSession(db: Kysely<Database>, token: string): Promise<LoadedSession | null> {
   if (!token || token.length > 100) return null;
   const tokenHash = hashToken(token);
-  const session = await db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-  if (!session) return null;
-  if (session.expires_at <= nowIso()) {
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as o', 'o.id', 's.user_id')
+    .leftJoin('users as a', 'a.id', 's.acting_as_user_id')
+    .select(['s.expires_at', 's.acting_as_user_id'])
+    .select(USER_COLUMNS.map((c) => `o.${c} as o_${c}` as const))
+    .select(USER_COLUMNS.map((c) => `a.${c} as a_${c}` as const))
+    .where('s.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expires_at <= nowIso()) {
     await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
     return null;
   }
-  const ids = [session.user_id, ...(session.acting_as_user_id ? [session.acting_as_user_id] : [])];
-  const users = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
-  const owner = users.find((u) => u.id === session.user_id);
-  if (!owner) return null;
-  const actingAs = session.acting_as_user_id ? users.find((u) => u.id === session.acting_as_user_id) : undefined;
+  const pick = (prefix: 'o' | 'a'): UserRow | undefined => {
+    const r = row as unknown as Record<string, unknown>;
+    if (r[`${prefix}_id`] == null) return undefined;
+    return Object.fromEntries(USER_COLUMNS.map((c) => [c, r[`${prefix}_${c}`]])) as unknown as UserRow;
+  };
+  const owner = pick('o')!;
+  const actingAs = row.acting_as_user_id ? pick('a') : undefined;
   // Impersonation only holds while the session's owner is still an admin.
   if (actingAs && owner.role === 'admin') {
-    return { tokenHash, user: actingAs, impersonator: owner, expiresAt: session.expires_at };
+    return { tokenHash, user: actingAs, impersonator: owner, expiresAt: row.expires_at };
   }
-  return { tokenHash, user: owner, impersonator: null, expiresAt: session.expires_at };
+  return { tokenHash, user: owner, impersonator: null, expiresAt: row.expires_at };
 }
 
 export async function deleteSession(db: Kysely<Database>, tokenHash: string): Promise<void> {

@@ -1,8 +1,10 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type Stripe from 'stripe';
 import type { CouponsTable, Database, ShippingOptionsTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES, type CouponStripeSync } from '../../shared/schemas/admin.js';
+import { createStripeCoupon, deleteStripeCoupon, stripeFailureMessage } from '../payments/stripe.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 
 export function toAdminCoupon(c: Selectable<CouponsTable>) {
@@ -20,9 +22,15 @@ export function toAdminCoupon(c: Selectable<CouponsTable>) {
     isActive: Boolean(c.is_active),
     freeProductId: c.free_product_id,
     ownerUserId: c.owner_user_id,
+    stripeCouponId: c.stripe_coupon_id,
     createdAt: c.created_at,
   };
 }
+export type AdminCouponView = ReturnType<typeof toAdminCoupon>;
+
+/** A Stripe client when Stripe is configured (null in local mode), and whether the caller asked for Stripe. */
+type StripeOptions = { stripe?: Stripe | null; syncStripe?: boolean };
+const STRIPE_DISABLED: CouponStripeSync = { status: 'disabled', message: ADMIN_MESSAGES.stripeCouponsDisabled };
 
 type CouponFields = {
   code: string;
@@ -57,7 +65,16 @@ export async function listCoupons(db: Kysely<Database>, q: { page: number; pageS
   );
 }
 
-export async function createCoupon(db: Kysely<Database>, input: CouponFields) {
+/**
+ * Saves the coupon, then (when asked) creates its Stripe copy and records its id. The local coupon
+ * stands whatever Stripe says: no key answers stripe 'disabled', a refusal answers 'failed' with
+ * Stripe's message. No transaction is held open across the call to Stripe.
+ */
+export async function createCoupon(
+  db: Kysely<Database>,
+  input: CouponFields,
+  { stripe = null, syncStripe = false }: StripeOptions = {},
+): Promise<{ coupon: AdminCouponView; stripe?: CouponStripeSync }> {
   await checkCoupon(db, input, null);
   const at = nowIso();
   const id = `coupon-${Date.now()}-${randomString(6)}`;
@@ -82,7 +99,22 @@ export async function createCoupon(db: Kysely<Database>, input: CouponFields) {
       updated_at: at,
     })
     .execute();
-  return toAdminCoupon(await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+  const read = async () => toAdminCoupon(await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+  if (!syncStripe) return { coupon: await read() };
+  if (!stripe) return { coupon: await read(), stripe: STRIPE_DISABLED };
+  let stripeCouponId: string;
+  try {
+    stripeCouponId = await createStripeCoupon(stripe, { id, code: input.code, discountType: input.discountType, discountValue: input.discountValue });
+  } catch (err) {
+    return { coupon: await read(), stripe: { status: 'failed', message: stripeFailureMessage(err) } };
+  }
+  const r = await db.updateTable('coupons').set({ stripe_coupon_id: stripeCouponId, updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) {
+    // Deleted while Stripe was answering: do not leave the Stripe copy behind.
+    await deleteStripeCoupon(stripe, stripeCouponId).catch(() => undefined);
+    throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
+  }
+  return { coupon: await read(), stripe: { status: 'synced' } };
 }
 
 export async function updateCoupon(db: Kysely<Database>, id: string, input: CouponFields) {
@@ -115,9 +147,28 @@ export async function setCouponActive(db: Kysely<Database>, id: string, isActive
   return toAdminCoupon(await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }
 
-export async function deleteCoupon(db: Kysely<Database>, id: string): Promise<void> {
-  const r = await db.deleteFrom('coupons').where('id', '=', id).executeTakeFirst();
-  if (Number(r.numDeletedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
+/**
+ * Deletes the coupon here, then its Stripe copy when it has one (or when the caller asks). The local
+ * delete stands whatever Stripe says; stripe is absent from the answer when Stripe had no part.
+ */
+export async function deleteCoupon(
+  db: Kysely<Database>,
+  id: string,
+  { stripe = null, syncStripe = false }: StripeOptions = {},
+): Promise<{ stripe?: CouponStripeSync }> {
+  // RETURNING reads the Stripe id in the same statement, so a sync finishing meanwhile is not missed.
+  const deleted = await db.deleteFrom('coupons').where('id', '=', id).returning('stripe_coupon_id').executeTakeFirst();
+  if (!deleted) throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
+  const stripeCouponId = deleted.stripe_coupon_id;
+  if (!stripeCouponId && !syncStripe) return {};
+  if (!stripe) return { stripe: STRIPE_DISABLED };
+  if (!stripeCouponId) return {};
+  try {
+    await deleteStripeCoupon(stripe, stripeCouponId);
+    return { stripe: { status: 'synced' } };
+  } catch (err) {
+    return { stripe: { status: 'failed', message: stripeFailureMessage(err) } };
+  }
 }
 
 export function toAdminShipping(o: Selectable<ShippingOptionsTable>) {
@@ -174,6 +225,12 @@ export async function updateShippingOption(db: Kysely<Database>, id: string, inp
     })
     .where('id', '=', id)
     .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.shippingNotFound);
+  return toAdminShipping(await db.selectFrom('shipping_options').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+}
+
+export async function setShippingOptionEnabled(db: Kysely<Database>, id: string, enabled: boolean) {
+  const r = await db.updateTable('shipping_options').set({ enabled: enabled ? 1 : 0, updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.shippingNotFound);
   return toAdminShipping(await db.selectFrom('shipping_options').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }

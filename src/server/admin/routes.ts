@@ -12,12 +12,15 @@ import { adminStats, getOrderForViewer } from '../orders/service.js';
 import {
   AdminOrderInput,
   AdminOrderListQuery,
+  AdminOrdersOverviewQuery,
   AdminUserListQuery,
   ADMIN_MESSAGES,
   CategoryInput,
+  CouponDeleteQuery,
   CouponInput,
   OrderStatusInput,
   ProductInput,
+  ShippingEnabledInput,
   ShippingOptionInput,
   UserPatchInput,
 } from '../../shared/schemas/admin.js';
@@ -33,9 +36,12 @@ import {
   listUsers,
   patchUser,
   setCouponActive,
+  setShippingOptionEnabled,
   updateCoupon,
   updateShippingOption,
 } from './commerce.js';
+import { ordersOverview } from './overview.js';
+import { createStripeClient } from '../payments/stripe.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
 
@@ -76,6 +82,12 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
 
   // ---- Orders ----
   app.get('/api/admin/orders', async (req) => listAdminOrders(db, parseInput(AdminOrderListQuery, req.query)));
+  // A static path: find-my-way prefers it to /api/admin/orders/:id whatever the order; kept first anyway.
+  app.get('/api/admin/orders/overview', async (req, reply) => {
+    const { days } = parseInput(AdminOrdersOverviewQuery, req.query);
+    reply.header('Cache-Control', 'no-store');
+    return ordersOverview(db, days);
+  });
   app.get('/api/admin/orders/:id', async (req) => {
     const { id } = parseInput(Id, req.params);
     const order = await getOrderForViewer(db, id, ADMIN_VIEW);
@@ -141,7 +153,14 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
 
   // ---- Coupons, shipping options, users ----
   app.get('/api/admin/coupons', async (req) => listCoupons(db, parseInput(PageQuery, req.query)));
-  app.post('/api/admin/coupons', async (req, reply) => reply.code(201).send({ coupon: await createCoupon(db, parseInput(CouponInput, req.body)) }));
+  // Null in local mode (no Stripe key): coupon actions that ask for Stripe answer stripe 'disabled'.
+  const stripe = createStripeClient(config);
+  app.post('/api/admin/coupons', async (req, reply) => {
+    const input = parseInput(CouponInput, req.body);
+    const result = await createCoupon(db, input, { stripe, syncStripe: input.syncStripe });
+    if (result.stripe?.status === 'failed') req.log.warn({ couponId: result.coupon.id, stripe: result.stripe }, 'Stripe refused the coupon');
+    return reply.code(201).send(result);
+  });
   app.put('/api/admin/coupons/:id', async (req) => {
     const { id } = parseInput(Id, req.params);
     return { coupon: await updateCoupon(db, id, parseInput(CouponInput, req.body)) };
@@ -151,8 +170,11 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
     return { coupon: await setCouponActive(db, id, parseInput(ActiveInput, req.body).isActive) };
   });
   app.delete('/api/admin/coupons/:id', async (req) => {
-    await deleteCoupon(db, parseInput(Id, req.params).id);
-    return { ok: true };
+    const { id } = parseInput(Id, req.params);
+    const { syncStripe } = parseInput(CouponDeleteQuery, req.query);
+    const result = await deleteCoupon(db, id, { stripe, syncStripe: syncStripe === 'true' });
+    if (result.stripe?.status === 'failed') req.log.warn({ couponId: id, stripe: result.stripe }, 'Stripe refused the coupon delete');
+    return { ok: true as const, ...result };
   });
 
   app.get('/api/admin/shipping-options', async () => ({ items: await listShippingOptions(db) }));
@@ -162,6 +184,10 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
   app.put('/api/admin/shipping-options/:id', async (req) => {
     const { id } = parseInput(Id, req.params);
     return { option: await updateShippingOption(db, id, parseInput(ShippingOptionInput, req.body)) };
+  });
+  app.patch('/api/admin/shipping-options/:id/enabled', async (req) => {
+    const { id } = parseInput(Id, req.params);
+    return { option: await setShippingOptionEnabled(db, id, parseInput(ShippingEnabledInput, req.body).enabled) };
   });
   app.delete('/api/admin/shipping-options/:id', async (req) => {
     await deleteShippingOption(db, parseInput(Id, req.params).id);

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { CouponsTable, Database, ProductsTable, ShippingOptionsTable } from '../db/schema.js';
+import { MicroCache } from '../http/micro-cache.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate } from '../db/locks.js';
 import { parseJson } from '../lib/json.js';
@@ -9,6 +10,16 @@ import type { CartLineInput, Quote, QuoteLine, ShippingOptionView } from '../../
 
 export const DEFAULT_SIZE = 'One Size';
 export const DEFAULT_COLOR = 'Default';
+
+const QUOTE_TERMS_MS = 1000;
+const couponTerms = new MicroCache<Selectable<CouponsTable> | undefined>(QUOTE_TERMS_MS);
+const shippingTerms = new MicroCache<Selectable<ShippingOptionsTable>[]>(QUOTE_TERMS_MS);
+const productTerms = new MicroCache<Pick<Selectable<ProductsTable>, 'id' | 'name' | 'price_cents' | 'images' | 'inventory'>[]>(QUOTE_TERMS_MS);
+const stockHolds = new MicroCache<Map<string, number>>(QUOTE_TERMS_MS);
+
+function readShippingOptions(db: Kysely<Database>) {
+  return db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute();
+}
 
 export type PricingContext = { userId: string | null; deviceHash: string | null; now: Date };
 
@@ -87,17 +98,27 @@ export async function priceCart(
   { lock = false }: { lock?: boolean } = {},
 ): Promise<PricedCart> {
   const lines = mergeLines(input.lines);
-  const coupon = input.couponCode
-    ? await (lock ? forUpdate(db.selectFrom('coupons').selectAll(), dialect) : db.selectFrom('coupons').selectAll())
-        .where('code', '=', input.couponCode)
-        .executeTakeFirst()
-    : undefined;
+  // Independent reads go out together (on PostgreSQL they overlap; SQLite runs them in turn).
+  // A quote may use terms a second old; checkout (lock) always reads and locks the rows themselves.
+  const couponCode = input.couponCode;
+  const [coupon, options] = await Promise.all([
+    !couponCode
+      ? undefined
+      : lock
+        ? forUpdate(db.selectFrom('coupons').selectAll(), dialect).where('code', '=', couponCode).executeTakeFirst()
+        : couponTerms.get(couponCode, () => db.selectFrom('coupons').selectAll().where('code', '=', couponCode).executeTakeFirst()),
+    lock ? readShippingOptions(db) : shippingTerms.get('all', () => readShippingOptions(db)),
+  ]);
   const giftId = coupon?.free_product_id ?? null;
   const ids = [...new Set([...lines.map((l) => l.productId), ...(giftId ? [giftId] : [])])].sort();
   const productQuery = db.selectFrom('products').select(['id', 'name', 'price_cents', 'images', 'inventory']).where('id', 'in', ids.length ? ids : ['']);
-  const products = await (lock ? forUpdate(productQuery.orderBy('id'), dialect) : productQuery).execute();
+  // Under lock the product rows are taken first (stable id order), then the holds are counted.
+  // A quote shows prices and stock at most a second old, like the catalogue; checkout re-reads them.
+  const idsKey = ids.join('\n');
+  const [products, held] = lock
+    ? [await forUpdate(productQuery.orderBy('id'), dialect).execute(), await heldUnits(db, ids, ctx.now)]
+    : await Promise.all([productTerms.get(idsKey, () => productQuery.execute()), stockHolds.get(idsKey, () => heldUnits(db, ids, ctx.now))]);
   const byId = new Map(products.map((p) => [p.id, p]));
-  const held = await heldUnits(db, ids, ctx.now);
   const available = (id: string) => Math.max(0, (byId.get(id)?.inventory ?? 0) - (held.get(id) ?? 0));
 
   const quoteLines: QuoteLine[] = [];
@@ -183,12 +204,6 @@ export async function priceCart(
     if (!l.missing) l.insufficientStock = (wanted.get(l.productId) ?? 0) > available(l.productId);
   }
 
-  const options = await db
-    .selectFrom('shipping_options')
-    .selectAll()
-    .orderBy('sort_order')
-    .orderBy('price_cents')
-    .execute();
   const terms = options.map((o) => ({
     id: o.id,
     priceCents: o.price_cents,

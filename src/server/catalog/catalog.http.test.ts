@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE_CACHE_MS } from './routes.js';
+import { TestClient } from '../test/http-client.js';
+import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { createProduct } from '../db/seed/factories.js';
 import { ProductPage, Product, Category } from '../../shared/schemas/catalog.js';
@@ -99,8 +102,30 @@ describe(`catalogue API (${process.env.TEST_DB ?? 'sqlite'})`, () => {
     expect(p.dimensions).toEqual({ length: 10, width: 5, height: 2 });
     expect(p.weightLbs).toBe(1.5);
     await t.db.updateTable('products').set({ height_in: null }).where('id', '=', 'dims').execute();
+    // Written behind the server's back: the catalogue cache shows it once its second is up.
+    await new Promise((r) => setTimeout(r, CATALOGUE_CACHE_MS + 50));
     const q = Product.parse((await get('/api/products/dims')).json().product);
     expect(q.dimensions).toBeNull();
+  });
+
+  it('serves catalogue answers from a one-second cache that a back-office change clears at once', async () => {
+    await createProduct(t.db, { id: 'cached', name: 'Cached Cloth', inventory: 5, categoryId: 'cleaning-cloths' });
+    expect((await get('/api/products/cached')).json().product.name).toBe('Cached Cloth');
+    const admin = new TestClient(t.app, '10.9.9.9');
+    await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const put = await admin.request('PUT', '/api/admin/products/cached', {
+      name: 'Renamed Cloth',
+      description: 'Renamed by the owner.',
+      priceCents: 999,
+      inventory: 5,
+      category: 'cleaning-cloths',
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await get('/api/products/cached')).json().product.name).toBe('Renamed Cloth');
+    expect((await get('/api/products?search=renamed')).json().total).toBe(1);
+    // An unknown id is not cached as a product, and still answers 404.
+    expect((await get('/api/products/no-such-product')).statusCode).toBe(404);
+    expect((await get('/api/products/no-such-product')).statusCode).toBe(404);
   });
 
   it('answers at most 4 featured products', async () => {

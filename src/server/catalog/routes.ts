@@ -1,31 +1,41 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ProductIdParam, ProductListQuery } from '../../shared/schemas/catalog.js';
 import { parseInput, notFound } from '../http/errors.js';
 import type { AppDeps } from '../app.js';
+import { MicroCache } from '../http/micro-cache.js';
 import { getProduct, listCategories, listFeaturedProducts, listProducts } from './service.js';
 
+/** How long a catalogue answer is reused (stock and prices are re-checked at checkout anyway). */
+export const CATALOGUE_CACHE_MS = 1000;
+
+function sendJson(reply: FastifyReply, body: string): FastifyReply {
+  return reply.header('Cache-Control', 'no-cache').type('application/json; charset=utf-8').send(body);
+}
+
 export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): void {
+  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS);
+  const json = (value: unknown) => JSON.stringify(value);
+
   app.get('/api/products', async (req, reply) => {
     const filter = parseInput(ProductListQuery, req.query);
-    reply.header('Cache-Control', 'no-cache');
-    return listProducts(db, filter);
+    return sendJson(reply, await cache.get(`list:${JSON.stringify(filter)}`, async () => json(await listProducts(db, filter))));
   });
 
   app.get('/api/products/featured', async (_req, reply) => {
-    reply.header('Cache-Control', 'no-cache');
-    return { items: await listFeaturedProducts(db) };
+    return sendJson(reply, await cache.get('featured', async () => json({ items: await listFeaturedProducts(db) })));
   });
 
   app.get('/api/products/:id', async (req, reply) => {
     const { id } = parseInput(ProductIdParam, req.params);
-    const product = await getProduct(db, id);
-    if (!product) throw notFound('Product not found');
-    reply.header('Cache-Control', 'no-cache');
-    return { product };
+    const body = await cache.get(`product:${id}`, async () => {
+      const product = await getProduct(db, id);
+      return json(product ? { product } : null);
+    });
+    if (body === 'null') throw notFound('Product not found');
+    return sendJson(reply, body);
   });
 
   app.get('/api/categories', async (_req, reply) => {
-    reply.header('Cache-Control', 'no-cache');
-    return { items: await listCategories(db) };
+    return sendJson(reply, await cache.get('categories', async () => json({ items: await listCategories(db) })));
   });
 }

@@ -1,3 +1,4 @@
+import { indexOrderSearch } from '../orders/search-terms.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
@@ -91,6 +92,7 @@ export async function createCheckout(
         paid_at: null,
       })
       .execute();
+    await indexOrderSearch(trx, orderId);
     await trx
       .insertInto('order_items')
       .values(

@@ -15,8 +15,8 @@ import {
   TestEmailInput,
   CONTENT_MESSAGES,
 } from '../../shared/schemas/content.js';
-import { adminSettingsView, createFaq, deleteFaq, saveHomepageContent, updateFaq, writeSettings } from './admin.js';
-import { listContactMessages, retryContactForward, submitContact } from './contact.js';
+import { adminSettingsView, createFaq, deleteFaq, saveHomepageContent, saveIntegrationSettings, updateFaq, writeSettings } from './admin.js';
+import { forwardDueMessages, listContactMessages, retryContactForward, submitContact } from './contact.js';
 import { deleteTemplate, listTemplates, previewTemplate, saveTemplate, SAMPLE_TEXT_VARIABLES, SAMPLE_VARIABLES } from '../email/templates.js';
 import { deliverOne, retryEmail } from '../email/delivery.js';
 import { queueEmail } from '../email/outbox.js';
@@ -29,7 +29,10 @@ export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps):
   const { db, config, mailer } = deps;
 
   // ---- Settings (secrets only ever leave masked) ----
-  app.get('/api/admin/settings', async () => ({ settings: await adminSettingsView(db) }));
+  app.get('/api/admin/settings', async (_req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return { settings: await adminSettingsView(db) };
+  });
   app.put('/api/admin/settings/general', async (req) => {
     await writeSettings(db, parseInput(GeneralSettingsInput, req.body));
     return { settings: await adminSettingsView(db) };
@@ -39,12 +42,8 @@ export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps):
     return { settings: await adminSettingsView(db) };
   });
   app.put('/api/admin/settings/integrations', async (req) => {
-    const input = parseInput(IntegrationSettingsInput, req.body);
-    // An empty or masked secret field means "keep the stored one".
-    for (const k of ['shipstation_api_key', 'shipstation_api_secret'] as const) {
-      if (!input[k] || input[k]!.startsWith('••••')) delete input[k];
-    }
-    await writeSettings(db, input);
+    // An omitted, empty or masked secret keeps the stored one; null removes it.
+    await saveIntegrationSettings(db, parseInput(IntegrationSettingsInput, req.body));
     return { settings: await adminSettingsView(db) };
   });
 
@@ -108,14 +107,20 @@ export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps):
   });
 
   // ---- Contact form ----
+  // Forwarding starts right away in the background; the periodic worker retries what fails.
+  const forwardNow = () => {
+    forwardDueMessages(db).catch((err: unknown) => app.log.error({ err }, 'contact forwarding failed'));
+  };
   app.post('/api/contact', async (req) => {
     const input = parseInput(ContactInput, req.body);
-    await submitContact(db, input, req.ip);
+    const { stored } = await submitContact(db, input, req.ip);
+    if (stored) forwardNow();
     return { ok: true };
   });
   app.get('/api/admin/contact-messages', async (req) => listContactMessages(db, parseInput(PageQuery, req.query)));
   app.post('/api/admin/contact-messages/:id/retry', async (req) => {
     await retryContactForward(db, parseInput(Id, req.params).id);
+    forwardNow();
     return { ok: true };
   });
 }

@@ -5,10 +5,12 @@ import { newId, nowIso } from '../lib/ids.js';
 import { CONTENT_MESSAGES, toEmbedVideoUrl } from '../../shared/schemas/content.js';
 
 export const SECRET_SETTING_KEYS = ['shipstation_api_key', 'shipstation_api_secret'] as const;
+const MASK_PREFIX = '••••';
 
-/** Secrets leave the server only as their last four characters. */
+/** Secrets leave the server only as their last four characters (none of a short one). */
 export function maskSecret(value: string): string {
-  return value ? `••••${value.slice(-4)}` : '';
+  if (!value) return '';
+  return value.length >= 8 ? `${MASK_PREFIX}${value.slice(-4)}` : MASK_PREFIX;
 }
 
 export async function readSettings(db: Kysely<Database>, keys?: readonly string[]): Promise<Record<string, string>> {
@@ -38,6 +40,24 @@ export async function writeSettings(db: Kysely<Database>, values: Record<string,
         .execute();
     }
   });
+}
+
+/**
+ * Saves the integration settings. The browser never holds a stored secret, so a secret field
+ * that is omitted, empty or still the masked hint keeps the stored value; `null` removes it.
+ */
+export async function saveIntegrationSettings(
+  db: Kysely<Database>,
+  input: Record<string, string | boolean | null | undefined>,
+): Promise<void> {
+  const values: Record<string, string | boolean | undefined> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if ((SECRET_SETTING_KEYS as readonly string[]).includes(key)) {
+      if (value === null) values[key] = '';
+      else if (typeof value === 'string' && value !== '' && !value.startsWith(MASK_PREFIX)) values[key] = value;
+    } else if (value !== null) values[key] = value;
+  }
+  await writeSettings(db, values);
 }
 
 export async function saveHomepageContent(db: Kysely<Database>, input: Record<string, string | undefined>): Promise<void> {

@@ -5,6 +5,7 @@ import { hitRateLimit } from '../http/rate-limit.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { CONTACT_MIN_FILL_MS } from '../../shared/schemas/content.js';
 import { readSettings } from './admin.js';
+import { retryDelayMs } from '../lib/retry.js';
 
 export const CONTACT_LIMIT_PER_IP = 5;
 const WINDOW_MS = 15 * 60_000;
@@ -46,7 +47,6 @@ export async function submitContact(db: Kysely<Database>, input: ContactFields, 
 }
 
 export const MAX_FORWARD_ATTEMPTS = 10;
-const backoff = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 
 /** Sends due messages to the workflow endpoint: {name, email, subject, message, timestamp, source}. */
 export async function forwardDueMessages(
@@ -100,7 +100,7 @@ export async function forwardDueMessages(
           forward_status: attempts >= MAX_FORWARD_ATTEMPTS ? 'failed' : 'pending',
           forward_attempts: attempts,
           last_error: (err instanceof Error ? err.message : String(err)).slice(0, 500),
-          next_attempt_at: new Date(now().getTime() + backoff(attempts)).toISOString(),
+          next_attempt_at: new Date(now().getTime() + retryDelayMs(attempts)).toISOString(),
           updated_at: nowIso(),
         })
         .where('id', '=', id)

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
@@ -8,15 +7,7 @@ import { TestClient } from '../test/http-client.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { forwardDueMessages } from './contact.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../test/free-port.js';
 
 let smtpPort: number;
 const received: string[] = [];
@@ -70,6 +61,74 @@ describe('settings and page content', () => {
     expect((await new TestClient(t.app).get('/api/admin/settings')).statusCode).toBe(401);
   });
 
+  it('keeps a stored secret when the field comes back empty, omitted or masked, and removes it on null', async () => {
+    const secretRow = async (key: string) => (await t.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow()).value;
+    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: 'keep-me-key-9876', shipstation_api_secret: 'keep-me-secret-5432' });
+    const emptied = await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: '', shipstation_api_secret: '', shipstation_enabled: false });
+    expect(emptied.statusCode).toBe(200);
+    expect(emptied.json().settings).toMatchObject({ shipstation_api_key: '••••9876', shipstation_api_secret: '••••5432', shipstation_enabled: 'false' });
+    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_version: 'v2' });
+    expect(await secretRow('shipstation_api_key')).toBe('keep-me-key-9876');
+    expect(await secretRow('shipstation_api_secret')).toBe('keep-me-secret-5432');
+
+    const cleared = await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_secret: null });
+    expect(cleared.json().settings).toMatchObject({ shipstation_api_key: '••••9876', shipstation_api_secret: '' });
+    expect(await secretRow('shipstation_api_secret')).toBe('');
+    expect(await secretRow('shipstation_api_key')).toBe('keep-me-key-9876');
+
+    // A short secret is not given away by its "last four".
+    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_secret: 'abc' });
+    expect((await admin.get('/api/admin/settings')).json().settings.shipstation_api_secret).toBe('••••');
+    expect((await admin.request('PUT', '/api/admin/settings/integrations', { power_automate_endpoint: 'not a url' })).statusCode).toBe(400);
+  });
+
+  it('sends no long cache for the settings and FAQs the storefront reads', async () => {
+    for (const url of ['/api/settings', '/api/faqs']) {
+      expect((await t.app.inject({ method: 'GET', url })).headers['cache-control']).toBe('no-cache');
+    }
+    expect((await admin.get('/api/admin/settings')).headers['cache-control']).toBe('no-store');
+  });
+
+  it('saves every About field, refuses unsafe image and video links, and converts watch links', async () => {
+    const about = {
+      about_title: 'Our Little Shop',
+      about_hero_image: '/uploads/content/hero.webp',
+      about_mission_title: 'Mission',
+      about_mission_content: 'Less waste.\n\nMore cleaning.',
+      about_mission_quote: 'Buy once.',
+      about_history_title: 'History',
+      about_history_content: 'Kitchen table.',
+      about_values_title: 'Values',
+      about_values_content: 'Honesty.',
+      about_commitment_title: 'Commitment',
+      about_commitment_content: 'Recyclable boxes.',
+    };
+    expect((await admin.request('PUT', '/api/admin/content/about', about)).statusCode).toBe(200);
+    const pub = (await t.app.inject({ method: 'GET', url: '/api/settings' })).json().settings;
+    expect(pub).toMatchObject(about);
+    const page = await t.app.inject({ method: 'GET', url: '/about', headers: { accept: 'text/html' } });
+    expect(page.body).toContain('Our Little Shop');
+    await admin.request('PUT', '/api/admin/settings/general', { contact_email: ' owner@shop.example ', contact_phone: '', contact_hours: 'Sundays only' });
+    const contact = await t.app.inject({ method: 'GET', url: '/contact', headers: { accept: 'text/html' } });
+    expect(contact.body).toContain('Sundays only');
+    expect(contact.body).toContain('owner@shop.example');
+
+    expect((await admin.request('PUT', '/api/admin/content/about', { ...about, about_hero_image: 'javascript:alert(1)' })).statusCode).toBe(400);
+    const home = {
+      homepage_hero_title: 'Hero',
+      homepage_hero_subtitle: 'Sub',
+      homepage_hero_description: 'Desc',
+      homepage_about_title: 'About',
+      homepage_about_description: 'Text',
+    };
+    expect((await admin.request('PUT', '/api/admin/content/homepage', { ...home, hero_video_url: 'javascript:alert(1)' })).json().error).toContain('https://');
+    expect((await admin.request('PUT', '/api/admin/content/homepage', { ...home, homepage_about_image: '//evil.example/x.png' })).statusCode).toBe(400);
+    const watch = await admin.request('PUT', '/api/admin/content/homepage', { ...home, hero_video_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42' });
+    expect(watch.json().settings.hero_video_url).toBe('https://www.youtube.com/embed/dQw4w9WgXcQ');
+    const noVideo = await admin.request('PUT', '/api/admin/content/homepage', { ...home, hero_video_url: '' });
+    expect(noVideo.json().settings.hero_video_url).toBe('');
+  });
+
   it('requires the homepage fields, stores the video in embed form, and the storefront shows it at once', async () => {
     const body = {
       homepage_hero_title: 'Fresh Start',
@@ -97,6 +156,7 @@ describe('settings and page content', () => {
     expect((await admin.request('PUT', `/api/admin/faqs/${faq.id}`, { question: 'Alaska?', answer: 'Yes, 7-10 days.', category: 'Shipping' })).json().faq.category).toBe('Shipping');
     const pub = (await t.app.inject({ method: 'GET', url: '/api/faqs' })).json().items;
     expect(pub.find((f: { id: string }) => f.id === faq.id).question).toBe('Alaska?');
+    expect((await t.app.inject({ method: 'GET', url: '/faq', headers: { accept: 'text/html' } })).body).toContain('Yes, 7-10 days.');
     expect((await admin.request('DELETE', `/api/admin/faqs/${faq.id}`)).statusCode).toBe(200);
     expect((await admin.request('DELETE', `/api/admin/faqs/${faq.id}`)).json().error).toBe(CONTENT_MESSAGES.faqNotFound);
   });
@@ -182,8 +242,11 @@ describe('contact form', () => {
     try {
       await admin.request('PUT', '/api/admin/settings/integrations', { power_automate_endpoint: url, power_automate_enabled: true });
       await new TestClient(t.app, '10.9.1.1').post('/api/contact', { ...message, email: 'fwd@example.com' });
-      expect(await forwardDueMessages(t.db)).toEqual({ forwarded: 0, failed: 1 });
-      let row = await t.db.selectFrom('contact_messages').selectAll().where('email', '=', 'fwd@example.com').executeTakeFirstOrThrow();
+      // The server tries at once, in the background; the endpoint is down, so the message waits.
+      const stored = () => t.db.selectFrom('contact_messages').selectAll().where('email', '=', 'fwd@example.com').executeTakeFirstOrThrow();
+      await expect.poll(async () => (await stored()).forward_attempts).toBe(1);
+      expect(await forwardDueMessages(t.db)).toEqual({ forwarded: 0, failed: 0 });
+      let row = await stored();
       expect(row).toMatchObject({ forward_status: 'pending', forward_attempts: 1, last_error: 'The workflow endpoint answered 503' });
       up = true;
       const later = () => new Date(Date.now() + 10 * 60_000);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -14,6 +14,29 @@ export type Db = {
   schema?: string;
   close: () => Promise<void>;
 };
+
+/**
+ * better-sqlite3 compiles a statement on every prepare(); the shop runs the same few hundred
+ * statements over and over, so keep the compiled ones (most recently used first, at most 500).
+ * Statements run synchronously, so one compiled statement is never used by two queries at once.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql: string) => {
+      let stmt = cache.get(sql);
+      if (stmt) {
+        cache.delete(sql);
+      } else {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(sql, stmt);
+      return stmt;
+    },
+  };
+}
 
 /**
  * Opens the database named by a URL: `sqlite:path/to/file.db`, `sqlite::memory:`,
@@ -29,7 +52,9 @@ export function openDatabase(url: string): Db {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    // Fresh planner statistics where they are missing or stale (cheap; SQLite's advice for long-lived connections).
+    sqlite.pragma('optimize = 0x10002');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {

@@ -38,7 +38,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
     dbs.push(testDb);
     const { db, schema, close } = openDatabase(testDb.url);
     try {
-      expect(await migrateToLatest(db, schema)).toEqual(['0001-initial']);
+      expect(await migrateToLatest(db, schema)).toEqual(['0001-initial', '0002-order-search']);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);
       for (const t of TABLES) expect(tables).toContain(t);

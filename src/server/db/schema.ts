@@ -143,6 +143,12 @@ export interface OrdersTable {
   paid_at: string | null;
 }
 
+/** The admin order search's word index (orders/search-terms.ts). */
+export interface OrderSearchTermsTable {
+  term: string;
+  order_id: string;
+}
+
 export interface OrderItemsTable {
   id: string;
   order_id: string;
@@ -251,6 +257,7 @@ export interface Database {
   shipping_options: ShippingOptionsTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
+  order_search_terms: OrderSearchTermsTable;
   payment_sessions: PaymentSessionsTable;
   faqs: FaqsTable;
   settings: SettingsTable;

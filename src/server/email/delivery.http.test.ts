@@ -1,9 +1,9 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { queueEmail } from './outbox.js';
 import { backoffMs, deliverDueEmails, smtpTransport } from './delivery.js';
+import { freePort } from '../test/free-port.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,15 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('e-mail delivery through SMTP', () => {
   it('keeps the row after a refused connection, retries with backoff, then delivers it once', async () => {

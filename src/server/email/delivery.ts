@@ -1,3 +1,4 @@
+import { retryDelayMs } from '../lib/retry.js';
 import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -21,9 +22,7 @@ export function smtpTransport(smtpUrl: string): MailTransport {
 
 export const MAX_ATTEMPTS = 10;
 /** Retry after 30 s, 1 min, 2 min, … capped at an hour. */
-export function backoffMs(attempts: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
-}
+export const backoffMs = retryDelayMs;
 /** A row left 'sending' this long (the process died mid-send) goes back to the queue. */
 const STALE_SENDING_MS = 10 * 60_000;
 

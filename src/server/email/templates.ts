@@ -48,6 +48,17 @@ export async function getTemplate(db: Kysely<Database>, id: string) {
   return toTemplateView(t);
 }
 
+/**
+ * Handlebars reports "Parse error on line 3:", then the source near the fault and a caret; the
+ * owner needs the line and that source, not the parser's token names.
+ */
+function templateErrorText(message: string): string {
+  const [first = '', near] = message.split('\n');
+  if (!first.startsWith('Parse error')) return first;
+  const snippet = near?.trim().slice(-80);
+  return `${first.replace(/:$/, '')}${snippet ? ` near "${snippet}"` : ''}. Check that every {{ has its }} and every {{#block}} is closed.`;
+}
+
 export async function saveTemplate(
   db: Kysely<Database>,
   input: { id: string; name: string; subject: string; html: string; text?: string | null; variables: string[] },
@@ -56,7 +67,7 @@ export async function saveTemplate(
   try {
     renderTemplate({ subject: input.subject, html: input.html, text: input.text ?? null }, SAMPLE_VARIABLES, { ...SAMPLE_VARIABLES, ...SAMPLE_TEXT });
   } catch (err) {
-    throw new HttpError(400, `The template has an error: ${(err as Error).message.split('\n')[0]}`);
+    throw new HttpError(400, `The template has an error: ${templateErrorText((err as Error).message)}`);
   }
   const at = nowIso();
   const values = { name: input.name, subject: input.subject, html: input.html, text: input.text ?? null, variables: JSON.stringify(input.variables), updated_at: at };

@@ -1,81 +1,12 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
+import { FAKE_STRIPE_SECRET_KEY as SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET, fakeStripe } from '../test/fake-stripe.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 
-const SECRET_KEY = 'sk_test_local_fake';
-const WEBHOOK_SECRET = 'whsec_local_fake';
-
-type Recorded = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
-
-/** A local stand-in for Stripe's API: checks the key and idempotency keys, records every request. */
-function startFakeStripe() {
-  const requests: Recorded[] = [];
-  const sessions = new Map<string, Record<string, unknown>>();
-  let failNext = false;
-  let n = 0;
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++n}` });
-        res.end(JSON.stringify(body));
-      };
-      if (req.headers.authorization !== `Bearer ${SECRET_KEY}`) {
-        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
-      }
-      const body = new URLSearchParams(raw);
-      const path = (req.url ?? '').split('?')[0]!;
-      requests.push({ method: req.method!, path, body, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
-      if (failNext && req.method === 'POST') {
-        failNext = false;
-        return send(400, { error: { type: 'invalid_request_error', message: 'Something is wrong' } });
-      }
-      if (req.method === 'POST' && path === '/v1/coupons') {
-        return send(200, { id: `coupon_${++n}`, object: 'coupon', amount_off: Number(body.get('amount_off')), currency: 'usd' });
-      }
-      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
-        const id = `cs_test_fake${++n}`;
-        let total = 0;
-        for (let i = 0; body.has(`line_items[${i}][quantity]`); i++) {
-          total += Number(body.get(`line_items[${i}][quantity]`)) * Number(body.get(`line_items[${i}][price_data][unit_amount]`));
-        }
-        total += Number(body.get('shipping_options[0][shipping_rate_data][fixed_amount][amount]') ?? 0);
-        const session = {
-          id,
-          object: 'checkout.session',
-          url: `https://checkout.stripe.test/c/pay/${id}`,
-          status: 'open',
-          payment_status: 'unpaid',
-          amount_total: total,
-          metadata: { orderId: body.get('metadata[orderId]') },
-        };
-        sessions.set(id, session);
-        return send(200, session);
-      }
-      const m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
-      if (req.method === 'GET' && m) {
-        const s = sessions.get(m[1]!);
-        return s ? send(200, s) : send(404, { error: { type: 'invalid_request_error', message: 'No such checkout session' } });
-      }
-      return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } });
-    });
-  });
-  return {
-    requests,
-    sessions,
-    failOnce: () => (failNext = true),
-    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-const fake = startFakeStripe();
+const fake = fakeStripe();
 let t: TestApp;
 const stripe = new Stripe(SECRET_KEY);
 

@@ -85,3 +85,38 @@ export async function createStripeCheckoutSession(
   if (!session.url) throw new Error('Stripe answered without a checkout URL');
   return { id: session.id, url: session.url };
 }
+
+export type StripeCouponSource = { id: string; code: string; discountType: 'percentage' | 'fixed'; discountValue: number };
+
+/**
+ * Creates the Stripe copy of a shop coupon: percent off, or an amount off in cents (USD), used once
+ * per redemption. The shop coupon's id is the idempotency key, so a retry never makes a second one.
+ */
+export async function createStripeCoupon(stripe: Stripe, coupon: StripeCouponSource): Promise<string> {
+  const created = await stripe.coupons.create(
+    {
+      ...(coupon.discountType === 'percentage' ? { percent_off: coupon.discountValue } : { amount_off: coupon.discountValue, currency: 'usd' }),
+      duration: 'once',
+      // Stripe caps a coupon's name at 40 characters; the full code is in the metadata.
+      name: coupon.code.slice(0, 40),
+      metadata: { code: coupon.code, couponId: coupon.id },
+    },
+    { idempotencyKey: `admin-coupon-${coupon.id}` },
+  );
+  return created.id;
+}
+
+/** Deletes a coupon in Stripe; one Stripe no longer knows counts as deleted. */
+export async function deleteStripeCoupon(stripe: Stripe, stripeCouponId: string): Promise<void> {
+  try {
+    await stripe.coupons.del(stripeCouponId);
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeError && err.code === 'resource_missing') return;
+    throw err;
+  }
+}
+
+/** The text to show for a failed Stripe call: Stripe's own message, never another fault's internals. */
+export function stripeFailureMessage(err: unknown): string {
+  return err instanceof Stripe.errors.StripeError && err.message ? err.message : 'Stripe could not be reached';
+}

@@ -62,6 +62,9 @@ export function renderHead(meta: PageMeta, publicUrl: string): string {
  * Serves the built client: hashed assets with a year's cache, public files for a day, and every
  * other GET that wants HTML as the app shell with the page's head and first data written in.
  */
+/** Pages that are noindex but whose outline the server can draw for everyone. */
+const SERVER_RENDERED_SHELLS = new Set(['/cart', '/checkout']);
+
 export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { config, db } = deps;
   const clientDir = path.resolve(config.clientDir);
@@ -104,7 +107,8 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     // Guests get an explicit "nobody", which saves every page a session request.
     meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
     let body = '';
-    if (ssr && !meta.noindex) {
+    // Private pages stay client-rendered, except the cart and checkout shells (no personal data in them).
+    if (ssr && (!meta.noindex || SERVER_RENDERED_SHELLS.has(url.pathname))) {
       try {
         body = await ssr.render(url.pathname + url.search, meta.initialData);
       } catch (err) {

@@ -1,3 +1,4 @@
+import { HttpError } from '../http/errors.js';
 /**
  * ShipStation over HTTP: API v2 (header API-Key) by default, v1 (Basic auth with key and secret)
  * when the owner selects it. Only the calls the shop uses; answers are passed through as JSON.
@@ -86,8 +87,14 @@ export class ShipStationClient {
     return this.call('GET', this.settings.version === 'v2' ? '/v2/inventory' : '/products');
   }
 
+  /** v2 takes inventory changes in one call; v1 updates one product at /products/{productId}. */
   updateInventory(inventoryData: unknown): Promise<unknown> {
-    return this.settings.version === 'v2' ? this.call('POST', '/v2/inventory', inventoryData) : this.call('PUT', '/products', inventoryData);
+    if (this.settings.version === 'v2') return this.call('POST', '/v2/inventory', inventoryData);
+    const productId = (inventoryData as { productId?: unknown } | null)?.productId;
+    if (typeof productId !== 'number' && typeof productId !== 'string') {
+      return Promise.reject(new HttpError(400, 'inventoryData.productId is required with ShipStation API v1'));
+    }
+    return this.call('PUT', `/products/${encodeURIComponent(String(productId))}`, inventoryData);
   }
 
   /** Creates the shipment for an order and buys its label; answers the tracking number and what ShipStation returned. */

@@ -13,6 +13,7 @@ import { getOrderForViewer } from '../orders/service.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 import { ShipStationClient, ShipStationError, type LabelOrder } from './client.js';
+import { SHIPSTATION_MESSAGES as M } from './messages.js';
 
 const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;
 const Id = z.object({ id: z.string().min(1).max(100) });
@@ -64,23 +65,25 @@ export function registerShippingLabelRoutes(app: FastifyInstance, deps: AppDeps 
   app.get('/api/shipstation/test', async (_req, reply) => {
     reply.header('Cache-Control', 'no-store');
     const c = await loadShipStation(db, config, deps.shipstationFetch);
-    return { connected: c ? await c.test() : false, enabled: Boolean(c) };
+    // The admin tab says which API is in use; the version is a setting, not a secret.
+    const version = (await readSettings(db, ['shipstation_api_version'])).shipstation_api_version === 'v1' ? 'v1' : 'v2';
+    return { connected: c ? await c.test() : false, enabled: Boolean(c), version };
   });
-  app.get('/api/shipstation/carriers', async () => (await client()).carriers().catch(passThrough('Failed to fetch carriers')));
+  app.get('/api/shipstation/carriers', async () => (await client()).carriers().catch(passThrough(M.carriers)));
   app.get('/api/shipstation/shipments', async (req) => {
     const query = new URLSearchParams(req.query as Record<string, string>).toString();
     if (query.length > 500) throw new HttpError(400, 'The shipment filter is too long');
-    return (await client()).shipments(query).catch(passThrough('Failed to fetch shipments'));
+    return (await client()).shipments(query).catch(passThrough(M.shipments));
   });
   app.post('/api/shipstation/create-shipment', async (req) => {
     const body = parseInput(z.object({}).passthrough(), req.body);
-    return (await client()).createShipment(body).catch(passThrough('Failed to create ShipStation shipment'));
+    return (await client()).createShipment(body).catch(passThrough(M.createShipment));
   });
-  app.get('/api/shipstation/inventory', async () => (await client()).inventory().catch(passThrough('Failed to fetch inventory')));
+  app.get('/api/shipstation/inventory', async () => (await client()).inventory().catch(passThrough(M.inventory)));
   app.post('/api/shipstation/inventory/update', async (req) => {
     const { inventoryData } = parseInput(z.object({ inventoryData: z.unknown() }).strict(), req.body);
     if (inventoryData === undefined) throw new HttpError(400, 'inventoryData is required');
-    return (await client()).updateInventory(inventoryData).catch(passThrough('Failed to update inventory'));
+    return (await client()).updateInventory(inventoryData).catch(passThrough(M.updateInventory));
   });
 
   /** A sample order sent to ShipStation, so the owner can see the connection work end to end. */
@@ -97,7 +100,7 @@ export function registerShippingLabelRoutes(app: FastifyInstance, deps: AppDeps 
     };
     const v1Sample = { orderNumber: `TEST-${Date.now()}`, orderDate: nowIso(), orderStatus: 'awaiting_shipment', billTo: { name: 'Test Customer' }, shipTo: { name: 'Test Customer', street1: '1 Test Street', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } };
     const v1 = (await readSettings(db, ['shipstation_api_version'])).shipstation_api_version === 'v1';
-    const result = await c.createShipment(v1 ? v1Sample : sample).catch(passThrough('Test Order Failed'));
+    const result = await c.createShipment(v1 ? v1Sample : sample).catch(passThrough(M.testOrder));
     return { ok: true, result };
   });
 
@@ -110,7 +113,7 @@ export function registerShippingLabelRoutes(app: FastifyInstance, deps: AppDeps 
     const c = await client();
     const labelOrder = await toLabelOrder(db, id);
     const label = await c.createLabel(labelOrder).catch((err: unknown) => {
-      throw new HttpError(502, `Failed to send order to ShipStation: ${err instanceof Error ? err.message : String(err)}`);
+      throw new HttpError(502, `${M.sendOrder}: ${err instanceof Error ? err.message : String(err)}`);
     });
     await db.transaction().execute(async (trx) => {
       await trx
@@ -142,7 +145,7 @@ export function registerShippingLabelRoutes(app: FastifyInstance, deps: AppDeps 
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     const data = parseJson<Record<string, unknown>>(order.shipstation_data, {});
     const tracking = await c.tracking(data, order.shipstation_tracking_number).catch((err: unknown) => {
-      throw new HttpError(err instanceof ShipStationError && err.status === 400 ? 400 : 502, `Failed to get tracking information: ${err instanceof Error ? err.message : String(err)}`);
+      throw new HttpError(err instanceof ShipStationError && err.status === 400 ? 400 : 502, `${M.tracking}: ${err instanceof Error ? err.message : String(err)}`);
     });
     return { trackingNumber: order.shipstation_tracking_number, tracking };
   });

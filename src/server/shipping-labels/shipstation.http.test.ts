@@ -1,47 +1,12 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
+import { FAKE_SHIPSTATION_KEY, FAKE_SHIPSTATION_SECRET, FAKE_TRACKING_V1, FAKE_TRACKING_V2, fakeShipStation } from '../test/fake-shipstation.js';
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
-
-type Req = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Record<string, unknown> | null };
-
-/** A local stand-in for ShipStation v1 and v2 that checks the auth header and records bodies. */
-function fakeShipStation() {
-  const requests: Req[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      const body = raw ? JSON.parse(raw) : null;
-      requests.push({ method: req.method!, path, headers: req.headers, body });
-      const send = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
-      const v2 = path.startsWith('/v2/');
-      const authorised = v2 ? req.headers['api-key'] === 'ss-key' : req.headers.authorization === `Basic ${Buffer.from('ss-key:ss-secret').toString('base64')}`;
-      if (!authorised) return send(401, { message: 'Unauthorized' });
-      if (path === '/v2/carriers') return send(200, { carriers: [{ carrier_id: 'se-1', friendly_name: 'USPS' }] });
-      if (path === '/carriers') return send(200, [{ name: 'USPS', code: 'stamps_com' }]);
-      if (path === '/v2/shipments' && req.method === 'POST') return send(200, { has_errors: false, shipments: [{ shipment_id: 'se-ship-1' }] });
-      if (path === '/v2/labels/shipment/se-ship-1') return send(200, { label_id: 'se-label-1', tracking_number: '9400TRACK1' });
-      if (path === '/v2/labels/se-label-1/track') return send(200, { tracking_number: '9400TRACK1', status_description: 'In Transit' });
-      if (path === '/orders/createorder') return send(200, { orderId: 777, orderNumber: body?.orderNumber });
-      if (path === '/orders/createlabelfororder') return send(200, { shipmentId: 55, trackingNumber: '1ZV1TRACK' });
-      if (path.startsWith('/v2/inventory')) return req.method === 'GET' ? send(200, { inventory: [{ sku: 'ECO-1', available: 3 }] }) : send(200, { ok: true });
-      if (path.startsWith('/v2/shipments')) return send(200, { shipments: [], total: 0 });
-      return send(404, { message: `No route ${req.method} ${path}` });
-    });
-  });
-  return {
-    requests,
-    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 const fake = fakeShipStation();
 let t: TestApp;
@@ -57,6 +22,17 @@ afterAll(async () => {
   await fake.close();
 });
 
+type Version = 'v1' | 'v2';
+const BASIC = `Basic ${Buffer.from(`${FAKE_SHIPSTATION_KEY}:${FAKE_SHIPSTATION_SECRET}`).toString('base64')}`;
+
+const configure = (version: Version, apiKey = FAKE_SHIPSTATION_KEY) =>
+  admin.request('PUT', '/api/admin/settings/integrations', {
+    shipstation_api_key: apiKey,
+    shipstation_api_secret: FAKE_SHIPSTATION_SECRET,
+    shipstation_enabled: true,
+    shipstation_api_version: version,
+  });
+
 async function paidOrder(): Promise<string> {
   const p = await createProduct(t.db, { priceCents: 1500, inventory: 5, weightLbs: 2, sku: 'ECO-SS' });
   const { sessionId, orderId } = (
@@ -70,55 +46,198 @@ async function paidOrder(): Promise<string> {
   return orderId;
 }
 
-describe('ShipStation', () => {
-  it('is disabled until configured: the spec toast text and nothing sent', async () => {
-    const before = fake.requests.length;
-    const res = await admin.get('/api/shipstation/carriers');
-    expect(res.statusCode).toBe(503);
-    expect(res.json().error).toBe(CONTENT_MESSAGES.shipstationDisabled);
-    expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: false });
-    expect(fake.requests.length).toBe(before);
+/** What reached the fake during `call`. */
+async function sentDuring<T>(call: () => Promise<T>) {
+  const before = fake.requests.length;
+  const result = await call();
+  return { result, sent: fake.requests.slice(before) };
+}
+
+const shipmentBody = { shipments: [{ external_shipment_id: 'manual-1', ship_to: { name: 'A', postal_code: '83702' } }] };
+const inventoryData = { inventory: [{ sku: 'ECO-1', available: 7 }] };
+/** What either version accepts: v2 reads `inventory`, v1 the product id. */
+const anyVersionInventory = { productId: 321, sku: 'ECO-1', inventory: [{ sku: 'ECO-1', available: 7 }] };
+
+/** Every ShipStation route, with the spec text it answers when ShipStation refuses. */
+const ROUTES = (orderId: string) => [
+  { name: 'carriers', call: () => admin.get('/api/shipstation/carriers'), text: 'Failed to fetch carriers' },
+  { name: 'shipments', call: () => admin.get('/api/shipstation/shipments?page=2'), text: 'Failed to fetch shipments' },
+  { name: 'create-shipment', call: () => admin.post('/api/shipstation/create-shipment', shipmentBody), text: 'Failed to create ShipStation shipment' },
+  { name: 'inventory', call: () => admin.get('/api/shipstation/inventory'), text: 'Failed to fetch inventory' },
+  { name: 'inventory/update', call: () => admin.post('/api/shipstation/inventory/update', { inventoryData: anyVersionInventory }), text: 'Failed to update inventory' },
+  { name: 'test-order', call: () => admin.post('/api/shipstation/test-order'), text: 'Test Order Failed' },
+  { name: 'send order', call: () => admin.post(`/api/admin/orders/${orderId}/shipstation`), text: 'Failed to send order to ShipStation' },
+  { name: 'tracking', call: () => admin.get(`/api/admin/orders/${orderId}/tracking`), text: 'Failed to get tracking information' },
+];
+
+describe('ShipStation not configured', () => {
+  it('every route answers 503 with the spec text, the connection test says not connected, and nothing is sent', async () => {
+    const orderId = await paidOrder();
+    const { result, sent } = await sentDuring(async () => {
+      const answers = [];
+      for (const r of ROUTES(orderId)) answers.push({ name: r.name, res: await r.call() });
+      return { answers, test: await admin.get('/api/shipstation/test') };
+    });
+    for (const { name, res } of result.answers) {
+      expect({ name, status: res.statusCode, error: res.json().error }).toEqual({ name, status: 503, error: 'Info: ShipStation service temporarily disabled' });
+    }
+    expect(CONTENT_MESSAGES.shipstationDisabled).toBe('Info: ShipStation service temporarily disabled');
+    expect(result.test.json()).toEqual({ connected: false, enabled: false, version: 'v2' });
+    expect(sent).toEqual([]);
   });
 
-  it('v2: tests the connection with the API-Key header, sends an order for a label, and reads tracking back', async () => {
-    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: 'ss-key', shipstation_api_secret: 'ss-secret', shipstation_enabled: true, shipstation_api_version: 'v2' });
-    expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: true, enabled: true });
-    expect((await admin.get('/api/shipstation/carriers')).json().carriers[0].friendly_name).toBe('USPS');
-    const orderId = await paidOrder();
-    const sent = await admin.post(`/api/admin/orders/${orderId}/shipstation`);
-    expect(sent.statusCode).toBe(200);
-    expect(sent.json()).toMatchObject({ trackingNumber: '9400TRACK1', order: { status: 'shipped', trackingNumber: '9400TRACK1' } });
-    const create = fake.requests.find((r) => r.path === '/v2/shipments' && r.method === 'POST')!;
-    const shipment = (create.body!.shipments as Record<string, unknown>[])[0]!;
-    expect(shipment).toMatchObject({ external_shipment_id: orderId, ship_to: { name: 'Ship Me', postal_code: '83702', country_code: 'US' }, packages: [{ weight: { value: 64, unit: 'ounce' } }] });
-    const mail = await t.db.selectFrom('email_outbox').selectAll().where('template_id', '=', 'shipping-notification').where('to_address', '=', 'ship.me@example.com').execute();
+  it('is still disabled with keys but the switch off, or v1 without a secret', async () => {
+    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: FAKE_SHIPSTATION_KEY, shipstation_enabled: false, shipstation_api_version: 'v2' });
+    expect((await admin.get('/api/shipstation/carriers')).statusCode).toBe(503);
+    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_secret: null, shipstation_enabled: true, shipstation_api_version: 'v1' });
+    expect((await admin.get('/api/shipstation/carriers')).json().error).toBe(CONTENT_MESSAGES.shipstationDisabled);
+    expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: false, version: 'v1' });
+  });
+});
+
+describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
+  const v2 = version === 'v2';
+  let orderId: string;
+  beforeAll(async () => {
+    fake.failAll(null);
+    expect((await configure(version)).statusCode).toBe(200);
+    orderId = await paidOrder();
+  });
+
+  const authorised = (r: { headers: Record<string, unknown> }) => (v2 ? r.headers['api-key'] === FAKE_SHIPSTATION_KEY : r.headers.authorization === BASIC);
+
+  it('test: connected, through the right auth', async () => {
+    const { result, sent } = await sentDuring(() => admin.get('/api/shipstation/test'));
+    expect(result.json()).toEqual({ connected: true, enabled: true, version });
+    expect(sent.map((r) => r.path)).toEqual([v2 ? '/v2/carriers' : '/carriers']);
+    expect(sent.every(authorised)).toBe(true);
+  });
+
+  it('carriers', async () => {
+    const res = await admin.get('/api/shipstation/carriers');
+    expect(res.statusCode).toBe(200);
+    if (v2) expect(res.json().carriers[0].friendly_name).toBe('USPS');
+    else expect(res.json()[0].code).toBe('stamps_com');
+  });
+
+  it('shipments, passing the query through', async () => {
+    const { result, sent } = await sentDuring(() => admin.get('/api/shipstation/shipments?page=2'));
+    expect(result.statusCode).toBe(200);
+    expect(result.json()).toMatchObject({ shipments: [], total: 0 });
+    expect(sent).toMatchObject([{ method: 'GET', path: v2 ? '/v2/shipments?page=2' : '/shipments?page=2' }]);
+  });
+
+  it('create-shipment, passing the body through', async () => {
+    const { result, sent } = await sentDuring(() => admin.post('/api/shipstation/create-shipment', shipmentBody));
+    expect(result.statusCode).toBe(200);
+    if (v2) expect(result.json().shipments[0].shipment_id).toBe('se-ship-1');
+    else expect(result.json().orderId).toBe(777);
+    expect(sent).toMatchObject([{ method: 'POST', path: v2 ? '/v2/shipments' : '/orders/createorder', body: shipmentBody }]);
+  });
+
+  it('inventory', async () => {
+    const res = await admin.get('/api/shipstation/inventory');
+    expect(res.statusCode).toBe(200);
+    expect((v2 ? res.json().inventory : res.json().products)[0].sku).toBe('ECO-1');
+  });
+
+  it('inventory/update sends inventoryData; without it answers 400 and sends nothing', async () => {
+    // v1 updates one product at a time, at /products/{productId}.
+    const data = v2 ? inventoryData : { productId: 321, sku: 'ECO-1', warehouseLocation: 'A1' };
+    const { result, sent } = await sentDuring(() => admin.post('/api/shipstation/inventory/update', { inventoryData: data }));
+    expect(result.statusCode).toBe(200);
+    expect(sent).toMatchObject([{ method: v2 ? 'POST' : 'PUT', path: v2 ? '/v2/inventory' : '/products/321', body: data }]);
+    if (!v2) {
+      const noId = await sentDuring(() => admin.post('/api/shipstation/inventory/update', { inventoryData }));
+      expect(noId.result.statusCode).toBe(400);
+      expect(noId.sent).toEqual([]);
+    }
+    const missing = await sentDuring(() => admin.post('/api/shipstation/inventory/update', {}));
+    expect(missing.result.statusCode).toBe(400);
+    expect(missing.sent).toEqual([]);
+  });
+
+  it('test-order sends a sample order', async () => {
+    const { result, sent } = await sentDuring(() => admin.post('/api/shipstation/test-order'));
+    expect(result.statusCode).toBe(200);
+    if (v2) {
+      expect(result.json()).toMatchObject({ ok: true, result: { shipments: [{ shipment_id: 'se-ship-1' }] } });
+      expect(sent[0]!.body).toMatchObject({ shipments: [{ ship_to: { name: 'Test Customer', postal_code: '78701' } }] });
+    } else {
+      expect(result.json()).toMatchObject({ ok: true, result: { orderId: 777 } });
+      expect(sent[0]!.body).toMatchObject({ orderStatus: 'awaiting_shipment', shipTo: { name: 'Test Customer', postalCode: '78701' } });
+      expect(String(sent[0]!.body!.orderNumber)).toMatch(/^TEST-\d+$/);
+    }
+  });
+
+  it('tracking before the order was sent answers 400 with the spec text', async () => {
+    const res = await admin.get(`/api/admin/orders/${orderId}/tracking`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('Failed to get tracking information: This order has no tracking number yet');
+  });
+
+  it('sends the order for a label (shipped, e-mail queued), then reads tracking back', async () => {
+    const tracking = v2 ? FAKE_TRACKING_V2 : FAKE_TRACKING_V1;
+    const { result: sentRes, sent } = await sentDuring(() => admin.post(`/api/admin/orders/${orderId}/shipstation`));
+    expect(sentRes.statusCode).toBe(200);
+    expect(sentRes.json()).toMatchObject({ trackingNumber: tracking, order: { status: 'shipped', trackingNumber: tracking } });
+    expect(sent.every(authorised)).toBe(true);
+    if (v2) {
+      expect(sent.map((r) => r.path)).toEqual(['/v2/shipments', '/v2/labels/shipment/se-ship-1']);
+      expect((sent[0]!.body!.shipments as unknown[])[0]).toMatchObject({
+        external_shipment_id: orderId,
+        ship_to: { name: 'Ship Me', postal_code: '83702', country_code: 'US' },
+        packages: [{ weight: { value: 64, unit: 'ounce' } }],
+      });
+    } else {
+      expect(sent.map((r) => r.path)).toEqual(['/orders/createorder', '/orders/createlabelfororder']);
+      expect(sent[0]!.body).toMatchObject({ orderKey: orderId, shipTo: { postalCode: '83702' }, customerEmail: 'ship.me@example.com' });
+    }
+    const row = await t.db.selectFrom('orders').select(['status', 'shipstation_tracking_number']).where('id', '=', orderId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'shipped', shipstation_tracking_number: tracking });
+    const mail = await t.db.selectFrom('email_outbox').select('html').where('template_id', '=', 'shipping-notification').where('html', 'like', `%${tracking}%`).execute();
     expect(mail).toHaveLength(1);
-    expect(mail[0]!.html).toContain('9400TRACK1');
-    const tracking = await admin.get(`/api/admin/orders/${orderId}/tracking`);
-    expect(tracking.json().tracking.status_description).toBe('In Transit');
-    expect((await admin.get('/api/shipstation/inventory')).json().inventory[0].sku).toBe('ECO-1');
-    expect((await admin.post('/api/shipstation/inventory/update', {})).statusCode).toBe(400);
+
+    const read = await admin.get(`/api/admin/orders/${orderId}/tracking`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().trackingNumber).toBe(tracking);
+    if (v2) expect(read.json().tracking.status_description).toBe('In Transit');
+    else expect(read.json().tracking.shipments[0].trackingNumber).toBe(tracking);
   });
 
-  it('v1: Basic auth with key and secret', async () => {
-    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_version: 'v1' });
-    expect((await admin.get('/api/shipstation/test')).json().connected).toBe(true);
-    const orderId = await paidOrder();
-    const sent = await admin.post(`/api/admin/orders/${orderId}/shipstation`);
-    expect(sent.json().trackingNumber).toBe('1ZV1TRACK');
-    const created = fake.requests.find((r) => r.path === '/orders/createorder')!;
-    expect(created.headers.authorization).toBe(`Basic ${Buffer.from('ss-key:ss-secret').toString('base64')}`);
-    expect(created.body).toMatchObject({ orderKey: orderId, shipTo: { postalCode: '83702' }, customerEmail: 'ship.me@example.com' });
+  it('an unknown order answers Order not found', async () => {
+    const res = await admin.post('/api/admin/orders/order_nope/shipstation');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe(ADMIN_MESSAGES.orderNotFound);
   });
 
-  it('answers the spec error text when ShipStation refuses', async () => {
-    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: 'wrong-key', shipstation_api_version: 'v2' });
-    expect((await admin.get('/api/shipstation/test')).json().connected).toBe(false);
-    const res = await admin.get('/api/shipstation/carriers');
-    expect(res.statusCode).toBe(502);
-    expect(res.json().error).toBe('Failed to fetch carriers: Unauthorized');
-    const orderId = await paidOrder();
-    const sent = await admin.post(`/api/admin/orders/${orderId}/shipstation`);
-    expect(sent.json().error).toBe('Failed to send order to ShipStation: Unauthorized');
+  it('when ShipStation fails (500), every route answers its spec text with ShipStation\'s message', async () => {
+    fake.failAll({ status: 500, message: 'ShipStation is down' });
+    try {
+      // orderId was sent above, so tracking reaches ShipStation too.
+      for (const r of ROUTES(orderId)) {
+        const res = await r.call();
+        expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({ route: r.name, status: 502, error: `${r.text}: ShipStation is down` });
+      }
+      expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: true, version });
+    } finally {
+      fake.failAll(null);
+    }
+    // A failed send changes nothing: the order keeps its earlier label.
+    const row = await t.db.selectFrom('orders').select('shipstation_tracking_number').where('id', '=', orderId).executeTakeFirstOrThrow();
+    expect(row.shipstation_tracking_number).toBe(v2 ? FAKE_TRACKING_V2 : FAKE_TRACKING_V1);
+  });
+
+  it('with a wrong key, ShipStation answers 401 and every route says so', async () => {
+    await configure(version, 'wrong-key');
+    try {
+      for (const r of ROUTES(orderId)) {
+        const res = await r.call();
+        expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({ route: r.name, status: 502, error: `${r.text}: Unauthorized` });
+      }
+      expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: true, version });
+    } finally {
+      await configure(version);
+    }
   });
 });

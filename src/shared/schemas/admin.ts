@@ -13,6 +13,9 @@ export const ADMIN_MESSAGES = {
     `This category still holds ${n} product${n === 1 ? '' : 's'}. Move or delete them before deleting the category.`,
   categoryExists: 'A category with this ID already exists',
   couponCodeExists: 'A coupon with this code already exists',
+  /** Toast title and text when a coupon action asks for Stripe but no Stripe key is configured. */
+  stripeFeatureDisabled: 'Feature Disabled',
+  stripeCouponsDisabled: 'Stripe integration disabled in local mode',
   imageType: 'Images must be PNG, JPEG or WebP',
   imageSize: 'Images must be 5 MB or smaller',
   requiredFields: 'Please fill in all required fields',
@@ -35,6 +38,19 @@ export const AdminOrderListQuery = z
   .strict();
 
 export const OrderStatusInput = z.object({ status: OrderStatus }).strict();
+
+/** The orders overview: how many days back, today included (7–90, 30 by default). */
+export const OVERVIEW_DAY_RANGE = { min: 7, max: 90, default: 30 } as const;
+export const AdminOrdersOverviewQuery = z
+  .object({
+    days: z.coerce
+      .number({ message: 'days must be a number' })
+      .int('days must be a whole number')
+      .min(OVERVIEW_DAY_RANGE.min, `days must be at least ${OVERVIEW_DAY_RANGE.min}`)
+      .max(OVERVIEW_DAY_RANGE.max, `days cannot exceed ${OVERVIEW_DAY_RANGE.max}`)
+      .default(OVERVIEW_DAY_RANGE.default),
+  })
+  .strict();
 
 /** The admin order form: user_id, shipping_address and total_amount (≥ 0, cents precision) required. */
 export const AdminOrderInput = z
@@ -114,9 +130,21 @@ export const CouponInput = z
     validUntil: z.iso.datetime({ message: 'Valid until must be a date and time' }).nullish().transform((v) => v ?? null),
     isActive: z.boolean().default(true),
     freeProductId: z.string().max(100).nullish().transform((v) => (v && v !== 'none' ? v : null)),
+    /** On create: also create the coupon in Stripe (the local coupon is saved either way). Ignored on update. */
+    syncStripe: z.boolean({ message: 'syncStripe must be true or false' }).optional(),
   })
   .strict()
   .refine((c) => c.discountType !== 'percentage' || c.discountValue <= 100, { message: 'A percentage cannot exceed 100', path: ['discountValue'] });
+
+/** DELETE /api/admin/coupons/:id?syncStripe=true asks for the Stripe copy to go too, even when none is recorded. */
+export const CouponDeleteQuery = z.object({ syncStripe: z.enum(['true', 'false'], { message: 'syncStripe must be true or false' }).optional() }).strict();
+
+/**
+ * What happened to a coupon's Stripe copy: synced, disabled (no Stripe key, message
+ * ADMIN_MESSAGES.stripeCouponsDisabled) or failed (Stripe's message). Absent when Stripe was not asked.
+ */
+export const CouponStripeSync = z.object({ status: z.enum(['synced', 'disabled', 'failed']), message: z.string().optional() });
+export type CouponStripeSync = z.infer<typeof CouponStripeSync>;
 
 export const ShippingOptionInput = z
   .object({
@@ -128,6 +156,8 @@ export const ShippingOptionInput = z
     minimumOrderCents: z.number().int().min(0, 'Minimum order cannot be negative').nullish().transform((v) => v ?? null),
   })
   .strict();
+
+export const ShippingEnabledInput = z.object({ enabled: z.boolean({ message: 'enabled must be true or false' }) }).strict();
 
 export const AdminUserListQuery = z.object({ page, pageSize: pageSize(20), search }).strict();
 

@@ -99,6 +99,21 @@ export const Faq = z.object({
 export type Faq = z.infer<typeof Faq>;
 
 /** Settings keys that anybody may read; secrets (ShipStation keys, workflow endpoint) never leave the server. */
+/** The About page's words and picture, edited on the admin About tab. */
+export const ABOUT_SETTING_KEYS = [
+  'about_title',
+  'about_hero_image',
+  'about_mission_title',
+  'about_mission_content',
+  'about_mission_quote',
+  'about_history_title',
+  'about_history_content',
+  'about_values_title',
+  'about_values_content',
+  'about_commitment_title',
+  'about_commitment_content',
+] as const;
+
 export const PUBLIC_SETTING_KEYS = [
   'contact_email',
   'contact_phone',
@@ -113,17 +128,7 @@ export const PUBLIC_SETTING_KEYS = [
   'homepage_about_title',
   'homepage_about_description',
   'homepage_about_image',
-  'about_title',
-  'about_hero_image',
-  'about_mission_title',
-  'about_mission_content',
-  'about_mission_quote',
-  'about_history_title',
-  'about_history_content',
-  'about_values_title',
-  'about_values_content',
-  'about_commitment_title',
-  'about_commitment_content',
+  ...ABOUT_SETTING_KEYS,
 ] as const;
 export type PublicSettingKey = (typeof PUBLIC_SETTING_KEYS)[number];
 export const PublicSettings = z.record(z.string(), z.string());

@@ -13,6 +13,21 @@ export const CONTENT_MESSAGES = {
   shipstationDisabled: 'Info: ShipStation service temporarily disabled',
 } as const;
 
+/** What the back office shows after saving settings, FAQs and page content (spec section 8). */
+export const CONTENT_ADMIN_MESSAGES = {
+  settingsUpdated: 'Settings updated',
+  generalSaved: 'General settings have been saved successfully.',
+  socialSaved: 'Social media settings have been saved successfully.',
+  integrationsSaved: 'Integration settings have been saved successfully.',
+  faqCreated: 'FAQ Created',
+  faqUpdated: 'FAQ Updated',
+  faqDeleted: 'FAQ Deleted',
+  contentSaved: 'Success',
+  aboutSaved: 'About content has been updated successfully.',
+  homepageSaved: 'Homepage content has been updated successfully.',
+  contentFailed: (message: string) => `Failed to update content: ${message}`,
+} as const;
+
 /** The contact form: all four fields required, a valid e-mail, and the bot guards. */
 export const ContactInput = z
   .object({
@@ -58,13 +73,20 @@ export function toEmbedVideoUrl(url: string): string {
   return `https://${embedHost}/embed/${id}`;
 }
 
+const AnyEmail = z.email();
+
 export const GeneralSettingsInput = z
   .object({
-    contact_email: z.email({ message: 'Please enter a valid email address' }).or(z.literal('')),
+    contact_email: z
+      .string()
+      .trim()
+      .max(254)
+      .refine((v) => v === '' || AnyEmail.safeParse(v).success, 'Please enter a valid email address'),
     contact_phone: z.string().trim().max(50),
     contact_hours: z.string().trim().max(100),
   })
   .strict();
+export type GeneralSettingsInput = z.input<typeof GeneralSettingsInput>;
 
 const optionalUrl = z
   .string()
@@ -73,38 +95,51 @@ const optionalUrl = z
   .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), 'Please enter a full link starting with https://');
 
 export const SocialSettingsInput = z.object({ social_media_facebook: optionalUrl, social_media_youtube: optionalUrl }).strict();
+export type SocialSettingsInput = z.input<typeof SocialSettingsInput>;
 
 export const IntegrationSettingsInput = z
   .object({
     power_automate_endpoint: optionalUrl.optional(),
     power_automate_enabled: z.boolean().optional(),
-    shipstation_api_key: z.string().trim().max(200).optional(),
-    shipstation_api_secret: z.string().trim().max(200).optional(),
+    // Omitted, empty or the masked hint the server sent: keep the stored secret. null: remove it.
+    shipstation_api_key: z.string().trim().max(200).nullable().optional(),
+    shipstation_api_secret: z.string().trim().max(200).nullable().optional(),
     shipstation_enabled: z.boolean().optional(),
     shipstation_api_version: z.enum(['v1', 'v2']).optional(),
   })
   .strict();
+export type IntegrationSettingsInput = z.input<typeof IntegrationSettingsInput>;
 
 const requiredText = (label: string, max = 5000) => z.string({ message: `${label} is required` }).trim().min(1, `${label} is required`).max(max);
 const optionalText = (max = 5000) => z.string().trim().max(max).optional();
+/** An uploaded image (a path on this site) or a full https:// link; never a javascript: or data: address. */
+const optionalImage = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((v) => v === '' || /^\/(?!\/)\S*$/.test(v) || /^https?:\/\/\S+$/.test(v), 'Please upload an image or enter a full link starting with https://')
+  .optional();
+/** The hero video: a full link (YouTube watch, short or embed form becomes the embed form on save). */
+const optionalVideo = optionalUrl.optional();
 
 export const HomepageContentInput = z
   .object({
     homepage_hero_title: requiredText('Hero title', 200),
     homepage_hero_subtitle: requiredText('Hero subtitle', 300),
     homepage_hero_description: requiredText('Hero description', 2000),
-    homepage_hero_image: optionalText(500),
-    hero_video_url: optionalText(500),
+    homepage_hero_image: optionalImage,
+    hero_video_url: optionalVideo,
     homepage_about_title: requiredText('About title', 200),
     homepage_about_description: requiredText('About description'),
-    homepage_about_image: optionalText(500),
+    homepage_about_image: optionalImage,
   })
   .strict();
+export type HomepageContentInput = z.input<typeof HomepageContentInput>;
 
 export const AboutContentInput = z
   .object({
     about_title: requiredText('Title', 200),
-    about_hero_image: optionalText(500),
+    about_hero_image: optionalImage,
     about_mission_title: optionalText(200),
     about_mission_content: optionalText(),
     about_mission_quote: optionalText(500),
@@ -116,6 +151,7 @@ export const AboutContentInput = z
     about_commitment_content: optionalText(),
   })
   .strict();
+export type AboutContentInput = z.input<typeof AboutContentInput>;
 
 export const FaqInput = z
   .object({
@@ -129,6 +165,7 @@ export const FaqInput = z
       .transform((v) => (!v || v === 'No Category' ? null : v)),
   })
   .strict();
+export type FaqInput = z.input<typeof FaqInput>;
 
 export const EmailTemplateInput = z
   .object({

@@ -1,5 +1,73 @@
-import { NextReleaseNote } from '../components/next-release-note.js';
+import { ABOUT_SETTING_KEYS } from '../../../shared/schemas/catalog.js';
+import '../../lib/zod-config.js';
+import { useState, type FormEvent } from 'react';
+import { AboutContentInput, CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
+import { paths } from '../../lib/paths.js';
+import { toast } from '../../ui/toast.js';
+import { messageOf } from '../api/admin-api.js';
+import { ListState, Panel } from '../components/admin-ui.js';
+import { useAdminSettings, useSaveSettings, type AdminSettings } from '../content/content-api.js';
+import { FormSection, ImageField, PreviewLink, StickySaveBar, TextField, useSettingsForm, ValidationSummary } from '../content/content-form.js';
+
+const KEYS = ABOUT_SETTING_KEYS;
+
+const PARAGRAPH_HINT = 'Leave a blank line between paragraphs. A section with no heading and no text is not shown.';
+
+/** The three plain sections below the mission: a heading and its text each. */
+const SECTIONS = [
+  { legend: 'History', title: 'about_history_title', content: 'about_history_content' },
+  { legend: 'Values', title: 'about_values_title', content: 'about_values_content' },
+  { legend: 'Commitment', title: 'about_commitment_title', content: 'about_commitment_content' },
+] as const;
+
+function AboutForm({ settings }: { settings: AdminSettings }) {
+  const form = useSettingsForm('about', KEYS, settings);
+  const save = useSaveSettings('about');
+  const [uploading, setUploading] = useState(false);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = form.validate(AboutContentInput);
+    if (!body) return;
+    save.mutate(body, {
+      onSuccess: (res) => {
+        form.markSaved(res.settings);
+        toast({ title: CONTENT_ADMIN_MESSAGES.contentSaved, description: CONTENT_ADMIN_MESSAGES.aboutSaved });
+      },
+      onError: (err) => toast({ title: 'Error', description: CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)), variant: 'destructive' }),
+    });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
+      <ValidationSummary messages={KEYS.flatMap((k) => form.errors[k] ?? [])} />
+      <FormSection title="Page header" description="The page title and the picture beside it.">
+        <TextField form={form} name="about_title" label="Title" required />
+        <ImageField form={form} name="about_hero_image" label="Hero image" onBusy={setUploading} disabled={save.isPending} />
+      </FormSection>
+      <FormSection title="Mission">
+        <TextField form={form} name="about_mission_title" label="Mission heading" />
+        <TextField form={form} name="about_mission_content" label="Mission text" rows={6} hint={PARAGRAPH_HINT} />
+        <TextField form={form} name="about_mission_quote" label="Mission quote" hint="Shown as a highlighted quote under the mission text." />
+      </FormSection>
+      {SECTIONS.map((s) => (
+        <FormSection key={s.legend} title={s.legend}>
+          <TextField form={form} name={s.title} label={`${s.legend} heading`} />
+          <TextField form={form} name={s.content} label={`${s.legend} text`} rows={6} hint={PARAGRAPH_HINT} />
+        </FormSection>
+      ))}
+      <StickySaveBar saving={save.isPending} dirty={form.dirty} disabled={uploading} label="Save About Content" />
+    </form>
+  );
+}
 
 export default function AboutTab() {
-  return <NextReleaseNote title="About page" what="About page editor" />;
+  const { data, error, isPending, refetch } = useAdminSettings();
+  return (
+    <Panel title="About Page Content" actions={<PreviewLink href={paths.about} />}>
+      <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel="Loading About content" isEmpty={false} empty={null}>
+        {data && <AboutForm settings={data} />}
+      </ListState>
+    </Panel>
+  );
 }

@@ -2,6 +2,7 @@ import '../../lib/zod-config.js';
 import { z } from 'zod';
 import { Category, Product } from '../../../shared/schemas/catalog.js';
 import { OrderStatus, OrderView } from '../../../shared/schemas/orders.js';
+import { CouponStripeSync } from '../../../shared/schemas/admin.js';
 
 /** Response schemas of the admin API; only the back office (a lazy chunk) loads them. */
 const pageOf = <T extends z.ZodType>(item: T) =>
@@ -25,6 +26,13 @@ export type AdminOrderPage = z.infer<typeof AdminOrderPage>;
 export const OrderResponse = z.object({ order: OrderView });
 export const OrderSaveResponse = z.union([z.object({ order: OrderView }), z.object({ ignored: z.literal(true) })]);
 export const ShipStationResponse = z.object({ order: OrderView, trackingNumber: z.string().nullable() });
+/** GET /api/admin/orders/overview: per UTC day (oldest first, today last), by status, totals. */
+export const OrdersOverview = z.object({
+  days: z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), orders: z.number().int(), revenueCents: z.number().int() })),
+  byStatus: z.array(z.object({ status: OrderStatus, count: z.number().int() })),
+  totals: z.object({ orders: z.number().int(), revenueCents: z.number().int() }),
+});
+export type OrdersOverview = z.infer<typeof OrdersOverview>;
 export const TrackingResponse = z.object({ trackingNumber: z.string().nullable(), tracking: z.unknown() });
 
 export const AdminProductPage = pageOf(Product);
@@ -49,11 +57,15 @@ export const AdminCoupon = z.object({
   isActive: z.boolean(),
   freeProductId: z.string().nullable(),
   ownerUserId: z.string().nullable(),
+  /** Set when the coupon also exists in Stripe. */
+  stripeCouponId: z.string().nullable(),
   createdAt: z.string(),
 });
 export type AdminCoupon = z.infer<typeof AdminCoupon>;
 export const AdminCouponPage = pageOf(AdminCoupon);
-export const CouponResponse = z.object({ coupon: AdminCoupon });
+/** Create and delete also say what became of the Stripe copy, when Stripe was involved. */
+export const CouponResponse = z.object({ coupon: AdminCoupon, stripe: CouponStripeSync.optional() });
+export const CouponDeleteResponse = z.object({ ok: z.literal(true), stripe: CouponStripeSync.optional() });
 
 export const AdminShippingOption = z.object({
   id: z.string(),

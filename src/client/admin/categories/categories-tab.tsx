@@ -9,7 +9,7 @@ import { toast } from '../../ui/toast.js';
 import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { CategoryResponse, OkResponse } from '../api/admin-schemas.js';
 import { ADMIN_CATEGORIES_KEY, useAllCategories } from '../api/use-categories.js';
-import { ConfirmDialog, Field, inputCls, ListState, Panel, td, th } from '../components/admin-ui.js';
+import { ConfirmDialog, Field, inputCls, ListState, Panel, td, th, RowActions } from '../components/admin-ui.js';
 import { ImageUpload } from '../components/image-upload.js';
 
 type Values = { id: string; name: string; description: string; imageUrl: string };
@@ -146,14 +146,7 @@ export default function CategoriesTab() {
                       {c.imageUrl ? <img src={c.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" /> : '—'}
                     </td>
                     <td className={td}>
-                      <div className="flex flex-wrap gap-1">
-                        <Button size="sm" variant="ghost" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
-                          Edit
-                        </Button>
-                        <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => setToDelete(c)} aria-label={`Delete ${c.name}`}>
-                          Delete
-                        </Button>
-                      </div>
+                      <RowActions name={c.name} onEdit={() => setEditing(c)} onDelete={() => setToDelete(c)} />
                     </td>
                   </tr>
                 ))}

@@ -223,3 +223,17 @@ export function FormFooter({ onCancel, saving, saveLabel }: { onCancel: () => vo
     </>
   );
 }
+
+/** Edit and Delete for one row; `name` completes the buttons' accessible names ("Edit {name}"). */
+export function RowActions({ name, onEdit, onDelete, editVariant = 'ghost' }: { name: string; onEdit: () => void; onDelete: () => void; editVariant?: 'ghost' | 'outline' }) {
+  return (
+    <div className="flex flex-wrap gap-1">
+      <Button size="sm" variant={editVariant} onClick={onEdit} aria-label={`Edit ${name}`}>
+        Edit
+      </Button>
+      <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={onDelete} aria-label={`Delete ${name}`}>
+        Delete
+      </Button>
+    </div>
+  );
+}

@@ -4,7 +4,10 @@ import { Pagination } from '../../catalog/components/pagination.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { Spinner } from '../../ui/spinner.js';
+import { toast } from '../../ui/toast.js';
+import { messageOf } from '../api/admin-api.js';
 import { OUTBOX_PAGE_SIZE, useEmailOutbox, type OutboxEntry } from '../api/get-email-outbox.js';
+import { useRetryOutboxEmail } from '../api/messaging-api.js';
 
 const PAGE_PARAM = 'outboxPage';
 
@@ -35,10 +38,26 @@ function toPage(value: string | null): number {
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }
 
+/** A failed e-mail, or a queued one waiting after a failed attempt, can go back to the front of the queue. */
+function canRetry(e: OutboxEntry): boolean {
+  return e.status === 'failed' || (e.status === 'queued' && e.attempts > 0);
+}
+
+type RetryProps = { retrying: boolean; onRetry: () => void };
+
+function RetryButton({ e, retrying, onRetry }: { e: OutboxEntry } & RetryProps) {
+  if (!canRetry(e)) return null;
+  return (
+    <Button variant="outline" size="sm" disabled={retrying} onClick={onRetry} aria-label={`Retry the e-mail to ${e.to}: ${e.subject}`}>
+      {retrying ? 'Retrying…' : 'Retry'}
+    </Button>
+  );
+}
+
 const th = 'whitespace-nowrap px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-stone-700';
 const td = 'px-3 py-2 align-top text-sm text-stone-800';
 
-function OutboxRow({ e }: { e: OutboxEntry }) {
+function OutboxRow({ e, ...retry }: { e: OutboxEntry } & RetryProps) {
   return (
     <tr className="border-t border-stone-200">
       <td className={`${td} whitespace-nowrap`}>
@@ -52,12 +71,15 @@ function OutboxRow({ e }: { e: OutboxEntry }) {
       </td>
       <td className={`${td} text-right tabular-nums`}>{e.attempts}</td>
       <td className={`${td} min-w-40 max-w-xs break-words text-red-800`}>{e.lastError ?? ''}</td>
+      <td className={td}>
+        <RetryButton e={e} {...retry} />
+      </td>
     </tr>
   );
 }
 
 /** One e-mail as a card, for narrow screens where the table would need sideways scrolling. */
-function OutboxCard({ e }: { e: OutboxEntry }) {
+function OutboxCard({ e, ...retry }: { e: OutboxEntry } & RetryProps) {
   return (
     <li className="flex flex-col gap-1 border-t border-stone-200 py-3 text-sm text-stone-800">
       <div className="flex items-center justify-between gap-3">
@@ -72,6 +94,11 @@ function OutboxCard({ e }: { e: OutboxEntry }) {
         Template: {e.templateId ?? '—'} · Attempts: {e.attempts}
       </p>
       {e.lastError && <p className="break-words text-red-800">Last error: {e.lastError}</p>}
+      {canRetry(e) && (
+        <div>
+          <RetryButton e={e} {...retry} />
+        </div>
+      )}
     </li>
   );
 }
@@ -82,6 +109,15 @@ export function EmailOutboxPanel() {
   const page = toPage(params.get(PAGE_PARAM));
   const { data, error, isPending, isError, isFetching, refetch, isPlaceholderData } = useEmailOutbox(page);
   const totalPages = data ? Math.max(1, Math.ceil(data.total / OUTBOX_PAGE_SIZE)) : 1;
+  const retry = useRetryOutboxEmail();
+  const retryProps = (e: OutboxEntry): RetryProps => ({
+    retrying: retry.isPending && retry.variables === e.id,
+    onRetry: () =>
+      retry.mutate(e.id, {
+        onSuccess: () => toast({ title: 'E-mail queued again', description: `The e-mail to ${e.to} will be sent on the next delivery run.` }),
+        onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
+      }),
+  });
 
   const hrefFor = (p: number) => {
     const next = new URLSearchParams(params);
@@ -93,11 +129,16 @@ export function EmailOutboxPanel() {
 
   return (
     <section aria-labelledby="outbox-title" className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-6">
-      <div className="mb-4 flex items-center justify-between gap-4">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <h2 id="outbox-title" className="text-xl font-semibold text-stone-900">
           E-mail outbox
         </h2>
-        {data && <p className="text-sm text-stone-700">{data.total} total</p>}
+        <div className="flex items-center gap-3">
+          {data && <p className="text-sm text-stone-700">{data.total} total</p>}
+          <Button variant="outline" size="sm" onClick={() => void refetch()} disabled={isFetching}>
+            {isFetching && !isPending ? 'Refreshing…' : 'Refresh'}
+          </Button>
+        </div>
       </div>
       {isPending ? (
         <Spinner label="Loading" />
@@ -117,7 +158,7 @@ export function EmailOutboxPanel() {
         <>
           <ul className="md:hidden" aria-label="E-mails, newest first" aria-busy={isPlaceholderData}>
             {data.items.map((e) => (
-              <OutboxCard key={e.id} e={e} />
+              <OutboxCard key={e.id} e={e} {...retryProps(e)} />
             ))}
           </ul>
           <div className="hidden overflow-x-auto md:block" aria-busy={isPlaceholderData}>
@@ -146,11 +187,14 @@ export function EmailOutboxPanel() {
                   <th scope="col" className={th}>
                     Last error
                   </th>
+                  <th scope="col" className={th}>
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {data.items.map((e) => (
-                  <OutboxRow key={e.id} e={e} />
+                  <OutboxRow key={e.id} e={e} {...retryProps(e)} />
                 ))}
               </tbody>
             </table>

@@ -5,8 +5,9 @@ import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
-import { AdminCouponPage, AdminProductPage, CouponResponse, OkResponse, type AdminCoupon } from '../api/admin-schemas.js';
-import { centsToText, ConfirmDialog, dollarsToCents, Field, formatDate, inputCls, ListState, PageNav, Panel, Switch, td, th, FormFooter } from '../components/admin-ui.js';
+import { AdminCouponPage, AdminProductPage, CouponDeleteResponse, CouponResponse, type AdminCoupon } from '../api/admin-schemas.js';
+import { ADMIN_MESSAGES, type CouponStripeSync } from '../../../shared/schemas/admin.js';
+import { centsToText, ConfirmDialog, dollarsToCents, Field, formatDate, inputCls, ListState, PageNav, Panel, Switch, td, th, FormFooter, RowActions } from '../components/admin-ui.js';
 
 const PAGE_SIZE = 20;
 const KEY = ['admin', 'coupons'] as const;
@@ -30,6 +31,24 @@ function valueText(c: AdminCoupon): string {
   return c.discountType === 'percentage' ? `${c.discountValue}%` : formatCents(c.discountValue);
 }
 
+/**
+ * The toast after a create or delete went through locally: the spec's 'Feature Disabled' when
+ * Stripe was asked for in local mode, a Stripe refusal (the local change still stands), or success.
+ */
+function toastCouponResult(verb: 'create' | 'delete', stripe: CouponStripeSync | undefined): void {
+  if (stripe?.status === 'disabled') {
+    toast({ title: ADMIN_MESSAGES.stripeFeatureDisabled, description: stripe.message ?? ADMIN_MESSAGES.stripeCouponsDisabled });
+  } else if (stripe?.status === 'failed') {
+    toast({
+      title: `Failed to ${verb} coupon in Stripe: ${stripe.message ?? 'Stripe refused the request'}`,
+      description: verb === 'create' ? 'The coupon was saved in the shop.' : 'The coupon was deleted from the shop.',
+      variant: 'destructive',
+    });
+  } else {
+    toast({ title: verb === 'create' ? 'Coupon created successfully' : 'Coupon deleted successfully' });
+  }
+}
+
 function useProductChoices() {
   return useQuery({
     queryKey: ['admin', 'products', { page: 1, pageSize: 100 }] as const,
@@ -49,6 +68,7 @@ type Values = {
   validUntil: string;
   isActive: boolean;
   freeProductId: string;
+  syncStripe: boolean;
 };
 type Errors = Partial<Record<keyof Values, string>>;
 
@@ -78,6 +98,7 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
     validUntil: toLocalInput(coupon?.validUntil),
     isActive: coupon?.isActive ?? true,
     freeProductId: coupon?.freeProductId ?? 'none',
+    syncStripe: false,
   }));
   const [errors, setErrors] = useState<Errors>({});
   const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((prev) => ({ ...prev, [k]: v }));
@@ -106,10 +127,13 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
       validUntil: fromLocalInput(values.validUntil),
       isActive: values.isActive,
       freeProductId: values.freeProductId === 'none' ? null : values.freeProductId,
+      // Only a new coupon can be copied to Stripe; edits stay in the shop.
+      ...(coupon ? {} : { syncStripe: values.syncStripe }),
     };
     save.mutate(body, {
-      onSuccess: () => {
-        toast({ title: coupon ? 'Coupon updated successfully' : 'Coupon created successfully' });
+      onSuccess: (result) => {
+        if (coupon) toast({ title: 'Coupon updated successfully' });
+        else toastCouponResult('create', result.stripe);
         onClose();
       },
       onError: (err) => toast({ title: `Failed to ${verb} coupon: ${messageOf(err)}`, variant: 'destructive' }),
@@ -184,6 +208,23 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
             <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={values.isActive} onChange={(e) => set('isActive', e.target.checked)} />
             Active
           </label>
+          {!coupon && (
+            <div className="flex flex-col gap-1">
+              <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 accent-brand-600"
+                  checked={values.syncStripe}
+                  onChange={(e) => set('syncStripe', e.target.checked)}
+                  aria-describedby="coupon-syncStripe-hint"
+                />
+                Also create this coupon in Stripe
+              </label>
+              <p id="coupon-syncStripe-hint" className="ml-6 text-sm text-stone-700">
+                Adds a matching one-time coupon to your Stripe account. The coupon is saved in the shop either way.
+              </p>
+            </div>
+          )}
           <FormFooter onCancel={onClose} saving={save.isPending} saveLabel="Save Coupon" />
         </fieldset>
       </form>
@@ -211,7 +252,7 @@ export default function CouponsTab() {
   });
   const del = useMutation({
     onError: logUnexpected,
-    mutationFn: (id: string) => adminSend('DELETE', `/api/admin/coupons/${encodeURIComponent(id)}`, OkResponse),
+    mutationFn: (id: string) => adminSend('DELETE', `/api/admin/coupons/${encodeURIComponent(id)}`, CouponDeleteResponse),
     onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 
@@ -248,7 +289,17 @@ export default function CouponsTab() {
                     const pending = toggle.isPending && toggle.variables.id === c.id;
                     return (
                       <tr key={c.id} className="border-t border-stone-200">
-                        <td className={`${td} font-mono font-semibold`}>{c.code}</td>
+                        <td className={`${td} whitespace-nowrap`}>
+                          <span className="font-mono font-semibold">{c.code}</span>
+                          {c.stripeCouponId && (
+                            <span
+                              className="ml-2 inline-flex rounded-full bg-indigo-100 px-2 py-0.5 align-middle text-xs font-semibold text-indigo-900"
+                              title={`Also in Stripe as ${c.stripeCouponId}`}
+                            >
+                              Stripe
+                            </span>
+                          )}
+                        </td>
                         <td className={`${td} capitalize`}>{c.discountType}</td>
                         <td className={`${td} text-right tabular-nums`}>{valueText(c)}</td>
                         <td className={`${td} text-right tabular-nums`}>{c.minOrderCents === null ? '—' : formatCents(c.minOrderCents)}</td>
@@ -276,14 +327,7 @@ export default function CouponsTab() {
                         </td>
                         <td className={`${td} min-w-32`}>{productName(c.freeProductId)}</td>
                         <td className={td}>
-                          <div className="flex gap-1">
-                            <Button size="sm" variant="ghost" onClick={() => setEditing(c)} aria-label={`Edit coupon ${c.code}`}>
-                              Edit
-                            </Button>
-                            <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => setToDelete(c)} aria-label={`Delete coupon ${c.code}`}>
-                              Delete
-                            </Button>
-                          </div>
+                          <RowActions name={`coupon ${c.code}`} onEdit={() => setEditing(c)} onDelete={() => setToDelete(c)} />
                         </td>
                       </tr>
                     );
@@ -304,7 +348,7 @@ export default function CouponsTab() {
         onConfirm={() => {
           if (!toDelete) return;
           del.mutate(toDelete.id, {
-            onSuccess: () => toast({ title: 'Coupon deleted successfully' }),
+            onSuccess: (result) => toastCouponResult('delete', result.stripe),
             onError: (err) => toast({ title: `Failed to delete coupon: ${messageOf(err)}`, variant: 'destructive' }),
             onSettled: () => setToDelete(null),
           });

@@ -1,5 +1,90 @@
-import { NextReleaseNote } from '../components/next-release-note.js';
+import '../../lib/zod-config.js';
+import { useState, type FormEvent } from 'react';
+import { CONTENT_ADMIN_MESSAGES, HomepageContentInput, toEmbedVideoUrl } from '../../../shared/schemas/content.js';
+import { paths } from '../../lib/paths.js';
+import { toast } from '../../ui/toast.js';
+import { messageOf } from '../api/admin-api.js';
+import { ListState, Panel } from '../components/admin-ui.js';
+import { useAdminSettings, useSaveSettings, type AdminSettings } from '../content/content-api.js';
+import { FormSection, ImageField, PreviewLink, StickySaveBar, TextField, useSettingsForm, ValidationSummary } from '../content/content-form.js';
+
+const KEYS = [
+  'homepage_hero_title',
+  'homepage_hero_subtitle',
+  'homepage_hero_description',
+  'homepage_hero_image',
+  'hero_video_url',
+  'homepage_about_title',
+  'homepage_about_description',
+  'homepage_about_image',
+] as const;
+
+function HomepageForm({ settings }: { settings: AdminSettings }) {
+  const form = useSettingsForm('homepage', KEYS, settings);
+  const save = useSaveSettings('homepage');
+  const [uploading, setUploading] = useState(false);
+  const video = form.values.hero_video_url.trim();
+  const embed = toEmbedVideoUrl(video);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = form.validate(HomepageContentInput);
+    if (!body) return;
+    save.mutate(body, {
+      onSuccess: (res) => {
+        form.markSaved(res.settings);
+        toast({ title: CONTENT_ADMIN_MESSAGES.contentSaved, description: CONTENT_ADMIN_MESSAGES.homepageSaved });
+      },
+      onError: (err) => toast({ title: 'Error', description: CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)), variant: 'destructive' }),
+    });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
+      <ValidationSummary messages={KEYS.flatMap((k) => form.errors[k] ?? [])} />
+      <FormSection title="Hero" description="The first thing visitors see on the home page.">
+        <TextField form={form} name="homepage_hero_title" label="Hero title" required />
+        <TextField form={form} name="homepage_hero_subtitle" label="Hero subtitle" required />
+        <TextField form={form} name="homepage_hero_description" label="Hero description" required rows={4} />
+        <ImageField form={form} name="homepage_hero_image" label="Hero image" onBusy={setUploading} disabled={save.isPending} />
+        <TextField
+          form={form}
+          name="hero_video_url"
+          label="Hero video link"
+          type="url"
+          placeholder="https://www.youtube.com/watch?v=…"
+          hint="A YouTube link in watch, short (youtu.be) or embed form; it is saved in embed form. Clicking the hero image plays it. Leave empty for no video."
+        />
+        {video && embed !== video && (
+          <p className="-mt-2 break-all text-xs text-stone-700">
+            Will be saved as: <span className="font-mono">{embed}</span>
+          </p>
+        )}
+      </FormSection>
+      <FormSection title="About section" description="The short story further down the home page, next to its own image.">
+        <TextField form={form} name="homepage_about_title" label="About title" required />
+        <TextField
+          form={form}
+          name="homepage_about_description"
+          label="About description"
+          required
+          rows={6}
+          hint="Leave a blank line between paragraphs."
+        />
+        <ImageField form={form} name="homepage_about_image" label="About image" onBusy={setUploading} disabled={save.isPending} />
+      </FormSection>
+      <StickySaveBar saving={save.isPending} dirty={form.dirty} disabled={uploading} label="Save Homepage Content" />
+    </form>
+  );
+}
 
 export default function HomepageTab() {
-  return <NextReleaseNote title="Homepage" what="homepage editor" />;
+  const { data, error, isPending, refetch } = useAdminSettings();
+  return (
+    <Panel title="Homepage Content" actions={<PreviewLink href={paths.home} />}>
+      <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel="Loading homepage content" isEmpty={false} empty={null}>
+        {data && <HomepageForm settings={data} />}
+      </ListState>
+    </Panel>
+  );
 }

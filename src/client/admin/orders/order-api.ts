@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { OrderStatus } from '../../../shared/schemas/orders.js';
 import type { z } from 'zod';
 import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
-import { AdminOrderPage, OkResponse, OrderResponse, OrderSaveResponse, ShipStationResponse, TrackingResponse } from '../api/admin-schemas.js';
+import { AdminOrderPage, OkResponse, OrderResponse, OrderSaveResponse, OrdersOverview, ShipStationResponse, TrackingResponse } from '../api/admin-schemas.js';
 
 export type Status = z.infer<typeof OrderStatus>;
 export const ORDERS_PAGE_SIZE = 20;
@@ -27,6 +27,22 @@ export function useAdminOrder(id: string) {
   });
 }
 
+/** The overview's window: the server answers this many UTC days, today last. */
+export const OVERVIEW_DAYS = 30;
+
+/**
+ * Per-day orders and revenue and orders by status. Its key sits under ['admin', 'orders'], so every
+ * order mutation below (create, edit, status, delete, ShipStation) refetches it with the list.
+ */
+export function useOrdersOverview(days = OVERVIEW_DAYS) {
+  return useQuery({
+    queryKey: ['admin', 'orders', 'overview', { days }] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/orders/overview', OrdersOverview, { days }, signal),
+    staleTime: 0,
+  });
+}
+
+/** Refetches every admin order query: the list pages, open details and the overview. */
 function useInvalidateOrders() {
   const qc = useQueryClient();
   return () => qc.invalidateQueries({ queryKey: ['admin', 'orders'] });

@@ -12,10 +12,19 @@ import { DELETE_ORDER_CONFIRM, StatusSelect } from './order-list.js';
 import type { OrdersNav } from './orders-tab.js';
 import { OrderStatusBadge } from './status-badge.js';
 
-/** 503 is "not configured": an info toast, not an error. */
-function shipStationFailure(err: unknown): void {
-  if (err instanceof ApiError && err.status === 503) toast({ title: err.message });
-  else toast({ title: messageOf(err), variant: 'destructive' });
+const SHIPSTATION_DISABLED = 'Info: ShipStation service temporarily disabled';
+
+/**
+ * 503 is "not configured": the spec's info toast, not an error. Other failures read
+ * '{prefix}: {message}'; the server already says so for ShipStation's refusals, but not for its own
+ * (an order without an address, a network failure), so the prefix is added when missing.
+ */
+function shipStationFailure(prefix: string) {
+  return (err: unknown): void => {
+    if (err instanceof ApiError && err.status === 503) return toast({ title: err.message || SHIPSTATION_DISABLED });
+    const message = messageOf(err);
+    toast({ title: message.startsWith(prefix) ? message : `${prefix}: ${message}`, variant: 'destructive' });
+  };
 }
 
 function ShippingServicePanel({ orderId, trackingNumber }: { orderId: string; trackingNumber: string | null }) {
@@ -36,7 +45,7 @@ function ShippingServicePanel({ orderId, trackingNumber }: { orderId: string; tr
           onClick={() =>
             send.mutate(orderId, {
               onSuccess: (r) => toast({ title: 'Sent to ShipStation', description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : undefined }),
-              onError: shipStationFailure,
+              onError: shipStationFailure('Failed to send order to ShipStation'),
             })
           }
         >
@@ -48,7 +57,7 @@ function ShippingServicePanel({ orderId, trackingNumber }: { orderId: string; tr
           onClick={() =>
             tracking.mutate(orderId, {
               onSuccess: (r) => toast({ title: 'Tracking information', description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : 'No tracking number yet.' }),
-              onError: shipStationFailure,
+              onError: shipStationFailure('Failed to get tracking information'),
             })
           }
         >

@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router';
 import { OrderDetails } from './order-details.js';
 import { OrderForm } from './order-form.js';
 import { OrderList } from './order-list.js';
+import { OrdersOverviewSection } from './orders-overview.js';
 import { PackingSlip } from './packing-slip.js';
 
 export type OrderView = 'list' | 'details' | 'packing' | 'create' | 'edit';
@@ -42,5 +43,10 @@ export default function OrdersTab() {
   if (orderId && view === 'edit') return <OrderForm key={`edit-${orderId}`} orderId={orderId} nav={nav} />;
   if (orderId && view === 'packing') return <PackingSlip orderId={orderId} nav={nav} />;
   if (orderId && view === 'details') return <OrderDetails orderId={orderId} nav={nav} />;
-  return <OrderList nav={nav} />;
+  return (
+    <div className="flex min-w-0 flex-col gap-6">
+      <OrdersOverviewSection />
+      <OrderList nav={nav} />
+    </div>
+  );
 }

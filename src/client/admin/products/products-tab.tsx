@@ -7,7 +7,7 @@ import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminProductPage, OkResponse } from '../api/admin-schemas.js';
 import { useAllCategories } from '../api/use-categories.js';
-import { ConfirmDialog, ListState, PageNav, Panel, td, th } from '../components/admin-ui.js';
+import { ConfirmDialog, ListState, PageNav, Panel, td, th, RowActions } from '../components/admin-ui.js';
 import { ProductDialog } from './product-dialog.js';
 
 const PAGE_SIZE = 20;
@@ -90,14 +90,7 @@ export default function ProductsTab() {
                       <td className={`${td} hidden sm:table-cell`}>{categoryName(p.category)}</td>
                       <td className={`${td} hidden sm:table-cell`}>{p.featured ? 'Yes' : 'No'}</td>
                       <td className={td}>
-                        <div className="flex flex-wrap gap-1">
-                          <Button size="sm" variant="ghost" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
-                            Edit
-                          </Button>
-                          <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => setToDelete(p)} aria-label={`Delete ${p.name}`}>
-                            Delete
-                          </Button>
-                        </div>
+                        <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => setToDelete(p)} />
                       </td>
                     </tr>
                   ))}

@@ -6,7 +6,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { OkResponse, ShippingOptionResponse, ShippingOptionsResponse, type AdminShippingOption } from '../api/admin-schemas.js';
-import { centsToText, ConfirmDialog, dollarsToCents, Field, inputCls, ListState, Panel, td, th, FormFooter } from '../components/admin-ui.js';
+import { centsToText, ConfirmDialog, dollarsToCents, Field, inputCls, ListState, Panel, Switch, td, th, FormFooter, RowActions } from '../components/admin-ui.js';
 
 const KEY = ['admin', 'shipping-options'] as const;
 
@@ -114,6 +114,12 @@ export default function ShippingTab() {
   });
   const [editing, setEditing] = useState<AdminShippingOption | 'new' | null>(null);
   const [toDelete, setToDelete] = useState<AdminShippingOption | null>(null);
+  const toggle = useMutation({
+    onError: logUnexpected,
+    mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) =>
+      adminSend('PATCH', `/api/admin/shipping-options/${encodeURIComponent(id)}/enabled`, ShippingOptionResponse, { enabled }),
+    onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
   const del = useMutation({
     onError: logUnexpected,
     mutationFn: (id: string) => adminSend('DELETE', `/api/admin/shipping-options/${encodeURIComponent(id)}`, OkResponse),
@@ -145,28 +151,39 @@ export default function ShippingTab() {
                 </tr>
               </thead>
               <tbody>
-                {data.items.map((o) => (
-                  <tr key={o.id} className="border-t border-stone-200">
-                    <td className={`${td} min-w-36`}>
-                      <span className="font-medium text-stone-900">{o.name}</span>
-                      {o.description && <span className="block text-xs text-stone-600">{o.description}</span>}
-                    </td>
-                    <td className={`${td} text-right tabular-nums`}>{formatCents(o.priceCents)}</td>
-                    <td className={`${td} whitespace-nowrap`}>{o.estimatedDays}</td>
-                    <td className={`${td} text-right tabular-nums`}>{o.minimumOrderCents === null ? '—' : formatCents(o.minimumOrderCents)}</td>
-                    <td className={td}>{o.enabled ? 'Yes' : 'No'}</td>
-                    <td className={td}>
-                      <div className="flex gap-1">
-                        <Button size="sm" variant="ghost" onClick={() => setEditing(o)} aria-label={`Edit ${o.name}`}>
-                          Edit
-                        </Button>
-                        <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => setToDelete(o)} aria-label={`Delete ${o.name}`}>
-                          Delete
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
+                {data.items.map((o) => {
+                  const pending = toggle.isPending && toggle.variables.id === o.id;
+                  return (
+                    <tr key={o.id} className="border-t border-stone-200">
+                      <td className={`${td} min-w-36`}>
+                        <span className="font-medium text-stone-900">{o.name}</span>
+                        {o.description && <span className="block text-xs text-stone-600">{o.description}</span>}
+                      </td>
+                      <td className={`${td} text-right tabular-nums`}>{formatCents(o.priceCents)}</td>
+                      <td className={`${td} whitespace-nowrap`}>{o.estimatedDays}</td>
+                      <td className={`${td} text-right tabular-nums`}>{o.minimumOrderCents === null ? '—' : formatCents(o.minimumOrderCents)}</td>
+                      <td className={td}>
+                        <Switch
+                          label={`Enabled: ${o.name}`}
+                          checked={pending ? toggle.variables.enabled : o.enabled}
+                          disabled={pending}
+                          onChange={(enabled) =>
+                            toggle.mutate(
+                              { id: o.id, enabled },
+                              {
+                                onSuccess: () => toast({ title: 'Shipping option updated successfully.' }),
+                                onError: (err) => toast({ title: 'Failed to update shipping option', description: messageOf(err), variant: 'destructive' }),
+                              },
+                            )
+                          }
+                        />
+                      </td>
+                      <td className={td}>
+                        <RowActions name={o.name} onEdit={() => setEditing(o)} onDelete={() => setToDelete(o)} />
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>

@@ -1,0 +1,251 @@
+// `npm run bench`: loads the real server with autocannon on loopback, on SQLite and then on
+// PostgreSQL, and prints each endpoint's throughput and p99 latency next to a hello-world route
+// of the same server measured in the same run.
+//
+//   npm run bench                      both databases, the normal seed
+//   npm run bench -- --large           also the large seed (10,000 products, 50,000 users,
+//                                      1,000,000 orders) and the slow-down against the small one
+//   npm run bench -- --db sqlite       one database only
+//   options: --duration 10 --connections 50 --orders N --users N --products N
+//
+// Results: a table per run on stdout and bench-results/<db>-<size>.json.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+// @ts-expect-error plain ESM helper shared with npm start
+import { ensureClientBuild } from './ensure-build.mjs';
+import { freePort } from '../src/server/test/free-port.js';
+
+type Size = 'small' | 'large';
+type Endpoint = {
+  name: string;
+  kind: 'hello' | 'catalogue' | 'read' | 'write';
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+};
+type Result = { name: string; kind: Endpoint['kind']; rps: number; p50: number; p99: number; non2xx: number; errors: number; ratio: number };
+
+const argv = process.argv.slice(2);
+const opt = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
+};
+const DURATION = Number(opt('duration', '10'));
+const CONNECTIONS = Number(opt('connections', '50'));
+const LARGE = argv.includes('--large');
+const DBS = opt('db', 'both') === 'both' ? (['sqlite', 'postgres'] as const) : ([opt('db', 'sqlite')] as ('sqlite' | 'postgres')[]);
+const PG_BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const LARGE_COUNTS = ['--products', opt('products', '10000'), '--users', opt('users', '50000'), '--orders', opt('orders', '1000000')];
+const ADMIN = { email: 'bench-admin@example.com', password: 'Bench-Admin-Password-2026' };
+const OUT_DIR = 'bench-results';
+/** `--only "cart quote,admin order list"`: just these (and hello-world), for quick comparisons. */
+const ONLY = opt('only', '') ? new Set(opt('only', '').split(',').map((s) => s.trim())) : null;
+
+async function databaseUrl(db: 'sqlite' | 'postgres', size: Size): Promise<string> {
+  if (db === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `shop-bench-${size}-`));
+    return `sqlite:${path.join(dir, 'shop.db')}`;
+  }
+  const name = `shop_bench_${size}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(PG_BASE);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+function seed(url: string, size: Size): void {
+  const started = Date.now();
+  const args = ['tsx', 'src/server/db/cli.ts', 'seed', ...(size === 'large' ? ['--large', ...LARGE_COUNTS] : [])];
+  const r = spawnSync('npx', args, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: url, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+  });
+  if (r.status !== 0) throw new Error(`seeding ${url} failed`);
+  // A large seed leaves gigabytes for the kernel to write back; measure after that, not during it.
+  spawnSync('sync');
+  console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function startServer(url: string): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATABASE_URL: url,
+      UPLOAD_DIR: path.join(os.tmpdir(), 'shop-bench-uploads'),
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('the server exited while starting');
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the server did not start in 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { base, child };
+}
+
+async function json<T>(res: Response): Promise<T> {
+  if (!res.ok) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function endpoints(base: string): Promise<Endpoint[]> {
+  const origin = { origin: base, 'content-type': 'application/json' };
+  const signIn = await fetch(`${base}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: origin,
+    body: JSON.stringify({ ...ADMIN, elapsedMs: 5000 }),
+  });
+  await json(signIn);
+  const cookie = (signIn.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+  const admin = { ...origin, cookie };
+  // A product with stock for every checkout the run can make.
+  const created = await json<{ product: { id: string } }>(
+    await fetch(`${base}/api/admin/products`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Bench Refill', description: 'A refill for the benchmark.', priceCents: 999, inventory: 1_000_000, category: 'cleaning-cloths' }),
+    }),
+  );
+  const list = await json<{ items: { id: string }[] }>(await fetch(`${base}/api/products?page=1`));
+  const productId = list.items[3]?.id ?? created.product.id;
+  const address = { name: 'Bench Shopper', address: '1 Load St', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
+  return [
+    { name: 'hello-world (/api/health)', kind: 'hello', method: 'GET', path: '/api/health' },
+    { name: 'product list', kind: 'catalogue', method: 'GET', path: '/api/products?page=1' },
+    { name: 'product search', kind: 'catalogue', method: 'GET', path: '/api/products?search=cloth&page=1' },
+    { name: 'product detail', kind: 'catalogue', method: 'GET', path: `/api/products/${encodeURIComponent(productId)}` },
+    {
+      name: 'cart quote',
+      kind: 'read',
+      method: 'POST',
+      path: '/api/cart/quote',
+      headers: origin,
+      body: { lines: [{ productId: created.product.id, quantity: 2 }, { productId, quantity: 1 }], couponCode: 'WELCOME10' },
+    },
+    { name: 'admin order list', kind: 'read', method: 'GET', path: '/api/admin/orders?page=1&pageSize=20', headers: { cookie } },
+    {
+      name: 'checkout session',
+      kind: 'write',
+      method: 'POST',
+      path: '/api/create-checkout-session',
+      headers: origin,
+      body: { items: [{ productId: created.product.id, quantity: 1 }], customerEmail: 'bench@example.com', shippingAddress: address },
+    },
+    { name: 'sign-in', kind: 'write', method: 'POST', path: '/api/auth/sign-in', headers: origin, body: { ...ADMIN, elapsedMs: 5000 } },
+  ];
+}
+
+function load(base: string, e: Endpoint, duration: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `${base}${e.path}`,
+    method: e.method,
+    connections: CONNECTIONS,
+    duration,
+    headers: e.headers,
+    body: e.body === undefined ? undefined : JSON.stringify(e.body),
+  });
+}
+
+async function run(db: 'sqlite' | 'postgres', size: Size): Promise<Result[]> {
+  console.log(`\n## ${db}, ${size} seed`);
+  const url = await databaseUrl(db, size);
+  seed(url, size);
+  const { base, child } = await startServer(url);
+  try {
+    const list = (await endpoints(base)).filter((e) => !ONLY || e.kind === 'hello' || ONLY.has(e.name));
+    const raw: Omit<Result, 'ratio'>[] = [];
+    for (const e of list) {
+      await load(base, e, 2); // warm up: JIT, statement caches, connection pool
+      const r = await load(base, e, DURATION);
+      raw.push({ name: e.name, kind: e.kind, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+      process.stdout.write(`  ${e.name}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms\n`);
+    }
+    const hello = raw.find((r) => r.kind === 'hello')!.rps;
+    const results = raw.map((r) => ({ ...r, ratio: r.rps / hello }));
+    fs.mkdirSync(OUT_DIR, { recursive: true });
+    fs.writeFileSync(
+      path.join(OUT_DIR, `${db}-${size}.json`),
+      JSON.stringify({ db, size, connections: CONNECTIONS, durationSeconds: DURATION, cpus: os.cpus().length, at: new Date().toISOString(), results }, null, 2),
+    );
+    return results;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+function table(title: string, results: Result[]): void {
+  console.log(`\n### ${title} (${CONNECTIONS} connections, ${DURATION} s each)\n`);
+  console.log('| endpoint | req/s | p50 ms | p99 ms | × hello-world | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${(r.ratio * 100).toFixed(0)}% | ${r.non2xx + r.errors} |`);
+  }
+}
+
+function goals(results: Result[]): string[] {
+  const failures: string[] = [];
+  for (const r of results) {
+    if (r.kind === 'catalogue' && r.ratio < 0.5) failures.push(`${r.name}: ${(r.ratio * 100).toFixed(0)}% of hello-world (goal ≥ 50%)`);
+    if (r.kind !== 'write' && r.p99 >= 25) failures.push(`${r.name}: p99 ${r.p99} ms (goal < 25 ms)`);
+    if (r.kind !== 'write' && r.non2xx + r.errors > 0) failures.push(`${r.name}: ${r.non2xx + r.errors} failed requests`);
+  }
+  return failures;
+}
+
+async function main(): Promise<void> {
+  // The API does not need a fresh client build; the server only needs one to exist.
+  if (!fs.existsSync('dist/client/index.html')) ensureClientBuild();
+  const failures: string[] = [];
+  for (const db of DBS) {
+    const small = await run(db, 'small');
+    table(`${db}, normal seed`, small);
+    failures.push(...goals(small).map((f) => `${db}: ${f}`));
+    if (!LARGE) continue;
+    const large = await run(db, 'large');
+    table(`${db}, large seed`, large);
+    failures.push(...goals(large).map((f) => `${db} large: ${f}`));
+    console.log(`\n### ${db}: large seed against normal seed (goal: no endpoint more than 1.5× slower)\n`);
+    console.log('| endpoint | req/s normal → large | slow-down | slow-down against hello-world | p99 normal → large |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const l of large) {
+      const s = small.find((x) => x.name === l.name)!;
+      const slowdown = s.rps / l.rps;
+      // hello-world in the same run is the control: it touches no data, so its change is the machine's.
+      const relative = s.ratio / l.ratio;
+      console.log(`| ${l.name} | ${Math.round(s.rps)} → ${Math.round(l.rps)} | ${slowdown.toFixed(2)}× | ${relative.toFixed(2)}× | ${s.p99} → ${l.p99} |`);
+      if (slowdown > 1.5) failures.push(`${db}: ${l.name} is ${slowdown.toFixed(2)}× slower on the large seed (goal ≤ 1.5×)`);
+    }
+  }
+  console.log(failures.length ? `\nGoals missed:\n- ${failures.join('\n- ')}` : '\nEvery goal holds.');
+  process.exitCode = failures.length ? 1 : 0;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

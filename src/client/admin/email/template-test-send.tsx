@@ -1,0 +1,72 @@
+import { useId, useState, type FormEvent } from 'react';
+import { TestEmailInput } from '../../../shared/schemas/content.js';
+import { useSession } from '../../accounts/api/get-session.js';
+import { Alert } from '../../ui/alert.js';
+import { Button } from '../../ui/button.js';
+import { useSendTestEmail } from '../api/messaging-api.js';
+import { Field, inputCls } from '../components/admin-ui.js';
+import { EMAIL_CONNECTION_FAILED, useEmailConnectionState } from './email-connection-status.js';
+
+export const TEST_EMAIL_SENT = 'Test email sent successfully!';
+export const TEST_EMAIL_FAILED = 'Failed to send test email. Check console for details.';
+
+/** Test: sends the saved template, filled with sample data, to an address the owner chooses. */
+export function TemplateTestSend({ templateId, hasUnsavedChanges }: { templateId: string; hasUnsavedChanges: boolean }) {
+  const id = useId();
+  const { user } = useSession();
+  const [email, setEmail] = useState(user?.email ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<'sent' | 'failed' | null>(null);
+  const send = useSendTestEmail();
+  const { state } = useEmailConnectionState();
+  const connected = state === 'connected';
+  const inputId = `${id}-email`;
+  const noteId = `${id}-note`;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setResult(null);
+    const parsed = TestEmailInput.safeParse({ templateId, testEmail: email.trim() });
+    if (!parsed.success) {
+      setError(parsed.error.issues.find((i) => i.path[0] === 'testEmail')?.message ?? 'Please enter a valid email address');
+      return;
+    }
+    setError(null);
+    send.mutate(parsed.data, { onSuccess: () => setResult('sent'), onError: () => setResult('failed') });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex max-w-xl flex-col gap-4">
+      <p className="text-sm text-stone-700">Sends the saved template, filled with sample data, to the address below.</p>
+      {hasUnsavedChanges && <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900">You have unsaved changes; the test uses the saved version.</p>}
+      <Field label="Send test to" required htmlFor={inputId} error={error ?? undefined}>
+        <input
+          id={inputId}
+          type="email"
+          autoComplete="email"
+          className={inputCls}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={Boolean(error)}
+          aria-describedby={[error ? `${inputId}-error` : '', connected ? '' : noteId].filter(Boolean).join(' ') || undefined}
+        />
+      </Field>
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <Button type="submit" className="shrink-0 whitespace-nowrap" disabled={!connected || send.isPending} aria-describedby={connected ? undefined : noteId}>
+          {send.isPending ? 'Sending…' : 'Send Test Email'}
+        </Button>
+        {!connected && (
+          <p id={noteId} className="text-sm text-stone-700">
+            {state === 'testing' ? 'Checking the e-mail connection…' : `Test e-mails need a working e-mail connection. ${EMAIL_CONNECTION_FAILED}`}
+          </p>
+        )}
+      </div>
+      {result === 'sent' && (
+        <div role="alert" className="rounded-lg border border-green-300 bg-green-50 p-4 font-semibold text-green-900">
+          {TEST_EMAIL_SENT}
+        </div>
+      )}
+      {result === 'failed' && <Alert variant="destructive" title={TEST_EMAIL_FAILED} />}
+    </form>
+  );
+}

@@ -1,0 +1,79 @@
+import type { FormEvent } from 'react';
+import { CONTENT_ADMIN_MESSAGES, GeneralSettingsInput, SocialSettingsInput } from '../../../shared/schemas/content.js';
+import { toast } from '../../ui/toast.js';
+import { messageOf } from '../api/admin-api.js';
+import { useSaveSettings, type AdminSettings } from '../content/content-api.js';
+import { FormSection, SaveRow, TextField, useSettingsForm, ValidationSummary } from '../content/content-form.js';
+
+const GENERAL_KEYS = ['contact_email', 'contact_phone', 'contact_hours'] as const;
+const SOCIAL_KEYS = ['social_media_facebook', 'social_media_youtube'] as const;
+
+function showError(err: unknown) {
+  toast({ title: 'Error', description: messageOf(err), variant: 'destructive' });
+}
+
+/** Contact e-mail, phone and hours, shown on the Contact page. */
+export function GeneralSettingsForm({ settings }: { settings: AdminSettings }) {
+  const form = useSettingsForm('settings-general', GENERAL_KEYS, settings);
+  const save = useSaveSettings('general');
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = form.validate(GeneralSettingsInput);
+    if (!body) return;
+    save.mutate(body, {
+      onSuccess: (res) => {
+        form.markSaved(res.settings);
+        toast({ title: CONTENT_ADMIN_MESSAGES.settingsUpdated, description: CONTENT_ADMIN_MESSAGES.generalSaved });
+      },
+      onError: showError,
+    });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
+      <ValidationSummary messages={GENERAL_KEYS.flatMap((k) => form.errors[k] ?? [])} />
+      <FormSection title="Contact information" description="Shown on the Contact page. Leave a field empty to hide it.">
+        <div className="grid gap-4 md:grid-cols-2">
+          <TextField form={form} name="contact_email" label="Contact email" type="email" autoComplete="off" placeholder="hello@example.com" />
+          <TextField form={form} name="contact_phone" label="Contact phone" type="tel" autoComplete="off" placeholder="(555) 123-4567" />
+        </div>
+        <TextField form={form} name="contact_hours" label="Business hours" placeholder="Mon-Fri, 9am-5pm EST" />
+      </FormSection>
+      <SaveRow saving={save.isPending} dirty={form.dirty} label="Save General Settings" />
+    </form>
+  );
+}
+
+/** Facebook and YouTube links for the footer and the Contact page. */
+export function SocialSettingsForm({ settings }: { settings: AdminSettings }) {
+  const form = useSettingsForm('settings-social', SOCIAL_KEYS, settings);
+  const save = useSaveSettings('social');
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = form.validate(SocialSettingsInput);
+    if (!body) return;
+    save.mutate(body, {
+      onSuccess: (res) => {
+        form.markSaved(res.settings);
+        toast({ title: CONTENT_ADMIN_MESSAGES.settingsUpdated, description: CONTENT_ADMIN_MESSAGES.socialSaved });
+      },
+      onError: showError,
+    });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
+      <ValidationSummary messages={SOCIAL_KEYS.flatMap((k) => form.errors[k] ?? [])} />
+      <FormSection
+        title="Social media links"
+        description="Shown in the footer and on the Contact page. Leave a link empty to hide it; with both empty, the footer shows placeholder links."
+      >
+        <TextField form={form} name="social_media_facebook" label="Facebook page URL" type="url" placeholder="https://www.facebook.com/yourpage" />
+        <TextField form={form} name="social_media_youtube" label="YouTube channel URL" type="url" placeholder="https://www.youtube.com/@yourchannel" />
+      </FormSection>
+      <SaveRow saving={save.isPending} dirty={form.dirty} label="Save Social Media Settings" />
+    </form>
+  );
+}

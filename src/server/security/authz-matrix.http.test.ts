@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness.js';
+import { TestClient } from '../test/http-client.js';
+import { createProduct, createUser } from '../db/seed/factories.js';
+import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
+import { CONTENT_SECURITY_POLICY } from '../http/security-headers.js';
+import { fulfilPaymentSession } from '../checkout/service.js';
+
+/**
+ * Who may call what, generated from the server's own route table: every route is given a policy
+ * below (a new route without one fails this test), and every route is called as each of five
+ * people. Then the objects: orders, payment sessions, sessions and addresses belong to someone.
+ */
+type Policy = 'public' | 'signed-in' | 'admin' | 'owner';
+type Role = 'anonymous' | 'customer' | 'other customer' | 'admin' | 'impersonating admin';
+const ROLES: Role[] = ['anonymous', 'customer', 'other customer', 'admin', 'impersonating admin'];
+
+function policyOf(method: string, url: string): Policy | undefined {
+  if (url.startsWith('/api/admin/') || url.startsWith('/api/shipstation/')) return 'admin';
+  if (url === '/api/email/test-connection') return 'admin';
+  if (method === 'POST' && url === '/api/impersonation') return 'admin';
+  if (url.startsWith('/api/account/') || url === '/api/orders' || (method === 'DELETE' && url === '/api/impersonation')) return 'signed-in';
+  if (url === '/api/orders/:id' || url === '/api/checkout-session/:id' || url.startsWith('/pay/:id')) return 'owner';
+  const publicRoutes = [
+    '/', '/robots.txt', '/sitemap.xml', '/uploads/*', '/api/health', '/api/session', '/api/settings', '/api/faqs', '/api/categories',
+    '/api/products', '/api/products/featured', '/api/products/:id', '/api/cart/quote', '/api/create-checkout-session', '/api/contact',
+    '/api/webhooks/stripe', '/api/auth/sign-in', '/api/auth/sign-up', '/api/auth/sign-out', '/api/auth/password-reset',
+    '/api/auth/password-reset/confirm', '/api/auth/password-reset/validate',
+  ];
+  return publicRoutes.includes(url) ? 'public' : undefined;
+}
+
+/** What each person must get: 401 and 403 are the only answers that mean "not allowed". */
+function allowed(policy: Policy, role: Role): 'yes' | 401 | 403 {
+  if (policy === 'public' || policy === 'owner') return 'yes';
+  if (role === 'anonymous') return 401;
+  if (policy === 'signed-in') return 'yes';
+  return role === 'admin' ? 'yes' : 403;
+}
+
+let t: TestApp;
+const clients = {} as Record<Role, TestClient>;
+let customerId: string;
+let otherId: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  const customer = await createUser(t.db, { email: 'matrix.customer@example.com', fullName: 'Matrix Customer' });
+  const other = await createUser(t.db, { email: 'matrix.other@example.com', fullName: 'Matrix Other' });
+  customerId = customer.id;
+  otherId = other.id;
+  clients.anonymous = new TestClient(t.app, '10.50.0.1');
+  clients.customer = new TestClient(t.app, '10.50.0.2');
+  clients['other customer'] = new TestClient(t.app, '10.50.0.3');
+  clients.admin = new TestClient(t.app, '10.50.0.4');
+  clients['impersonating admin'] = new TestClient(t.app, '10.50.0.5');
+  await clients.customer.signIn(customer.email, customer.password);
+  await clients['other customer'].signIn(other.email, other.password);
+  await clients.admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await clients['impersonating admin'].signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  expect((await clients['impersonating admin'].post('/api/impersonation', { userId: customer.id })).statusCode).toBe(200);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function everyRoute() {
+  return t.app.routeTable.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');
+}
+
+describe('authorisation matrix over the route table', () => {
+  it('gives every route a policy', () => {
+    const missing = everyRoute()
+      .filter((r) => !policyOf(r.method, r.url))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('answers every route as its policy says, for anonymous, customer, other customer, admin and impersonating admin', async () => {
+    const wrong: string[] = [];
+    let calls = 0;
+    for (const r of everyRoute()) {
+      const policy = policyOf(r.method, r.url)!;
+      // Signing out or ending an impersonation would change who the next call is; they are checked below.
+      if (r.url === '/api/auth/sign-out' || (r.method === 'DELETE' && r.url === '/api/impersonation')) continue;
+      const url = r.url.replace(/:[A-Za-z]+/g, 'matrix-missing-id').replace('*', 'matrix-missing.png');
+      for (const role of ROLES) {
+        const res = await clients[role].request(r.method, url, r.method === 'GET' ? undefined : {});
+        calls++;
+        const expected = allowed(policy, role);
+        const denied = res.statusCode === 401 || res.statusCode === 403;
+        // ShipStation answers 503 'temporarily disabled' to an admin until it is set up.
+        if (res.statusCode === 503 && role === 'admin' && /shipstation|tracking/.test(r.url)) continue;
+        if (expected === 'yes' ? denied : res.statusCode !== expected) {
+          wrong.push(`${role} ${r.method} ${r.url}: expected ${expected === 'yes' ? 'access' : expected}, got ${res.statusCode}`);
+        }
+        if (res.statusCode >= 500) wrong.push(`${role} ${r.method} ${r.url}: ${res.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(calls).toBeGreaterThan(350);
+  });
+
+  it('an impersonating admin acts as the customer: their data, not the admin area', async () => {
+    const as = clients['impersonating admin'];
+    expect((await as.get('/api/session')).json().user.id).toBe(customerId);
+    expect((await as.get('/api/admin/users')).statusCode).toBe(403);
+    expect((await as.post('/api/impersonation', { userId: otherId })).statusCode).toBe(403);
+    expect((await as.get('/api/account/summary')).statusCode).toBe(200);
+  });
+
+  it('customers cannot grant themselves a role, points or verification', async () => {
+    const me = clients.customer;
+    for (const body of [{ role: 'admin' }, { loyaltyPoints: 99999 }, { emailVerified: true }]) {
+      expect((await me.request('PATCH', `/api/admin/users/${customerId}`, body)).statusCode).toBe(403);
+    }
+    // The profile route takes only contact fields; a role in the body is refused, not applied.
+    const sneaky = await me.request('PUT', '/api/account/contact', { fullName: 'Matrix Customer', email: 'matrix.customer@example.com', role: 'admin' });
+    expect(sneaky.statusCode).toBe(400);
+    const row = await t.db.selectFrom('users').select(['role', 'loyalty_points']).where('id', '=', customerId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ role: 'client', loyalty_points: 0 });
+  });
+});
+
+describe('objects belong to someone', () => {
+  it("orders and payment sessions: the owner and admins see them; another customer, a stranger's browser and an impersonator of someone else get 404", async () => {
+    const p = await createProduct(t.db, { priceCents: 700, inventory: 20 });
+    const order = (
+      await clients.customer.post('/api/create-checkout-session', {
+        items: [{ productId: p.id, quantity: 1 }],
+        customerEmail: 'matrix.customer@example.com',
+        shippingAddress: { name: 'Matrix Customer', address: '1 Grid St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+      })
+    ).json() as { orderId: string; sessionId: string };
+    const guestBrowser = new TestClient(t.app, '10.50.0.9');
+    const guestOrder = (
+      await guestBrowser.post('/api/create-checkout-session', {
+        items: [{ productId: p.id, quantity: 1 }],
+        customerEmail: 'guest@example.com',
+        shippingAddress: { name: 'Guest', address: '2 Grid St', city: 'Austin', state: 'TX', zip: '78701', country: 'US' },
+      })
+    ).json() as { orderId: string; sessionId: string };
+
+    const status = async (c: TestClient, url: string) => (await c.get(url)).statusCode;
+    for (const [o, owner] of [
+      [order, clients.customer],
+      [guestOrder, guestBrowser],
+    ] as const) {
+      for (const url of [`/api/orders/${o.orderId}`, `/api/checkout-session/${o.sessionId}`]) {
+        expect(await status(owner, url)).toBe(200);
+        expect(await status(clients.admin, url)).toBe(200);
+        expect(await status(clients['other customer'], url)).toBe(404);
+        expect(await status(clients.anonymous, url)).toBe(404);
+      }
+    }
+    // Impersonating the customer shows the customer's order, not the guest's.
+    expect(await status(clients['impersonating admin'], `/api/orders/${order.orderId}`)).toBe(200);
+    expect(await status(clients['impersonating admin'], `/api/orders/${guestOrder.orderId}`)).toBe(404);
+    // The card page, like Stripe's hosted one, is reached by its unguessable session URL alone.
+    expect(order.sessionId).toMatch(/^cs_test_.{24,}$/);
+    expect(await status(clients['other customer'], '/pay/cs_test_guessedguessedguessed1234')).toBe(404);
+    // Lists hold only one's own (placed) orders.
+    await fulfilPaymentSession(t.db, t.dialect, order.sessionId, { publicUrl: 'http://shop.test' });
+    const mine = (await clients.customer.get('/api/orders')).json() as { items: { id: string }[] };
+    expect(mine.items.map((o) => o.id)).toEqual([order.orderId]);
+    expect(((await clients['other customer'].get('/api/orders')).json() as { items: unknown[] }).items).toEqual([]);
+  });
+
+  it('addresses and contact details are always the signed-in person’s own', async () => {
+    const address = { name: 'Other Person', address: '9 Elm St', city: 'Reno', state: 'NV', zip: '89501' };
+    expect((await clients['other customer'].request('PUT', '/api/account/addresses/shipping', address)).statusCode).toBe(200);
+    const [mine, theirs] = await Promise.all(
+      [customerId, otherId].map((id) => t.db.selectFrom('users').select('shipping_address').where('id', '=', id).executeTakeFirstOrThrow()),
+    );
+    expect(mine!.shipping_address).toBeNull();
+    expect(JSON.parse(theirs!.shipping_address!)).toMatchObject({ name: 'Other Person' });
+    // A user id in the body or the query is ignored or refused, never obeyed.
+    const res = await clients['other customer'].request('PUT', `/api/account/addresses/shipping?userId=${customerId}`, { ...address, userId: customerId });
+    expect(res.statusCode).toBe(400);
+    expect((await t.db.selectFrom('users').select('shipping_address').where('id', '=', customerId).executeTakeFirstOrThrow()).shipping_address).toBeNull();
+  });
+
+  it('sessions: signing out ends only that session; a stolen-looking or expired cookie is nobody', async () => {
+    const a = new TestClient(t.app, '10.50.1.1');
+    const b = new TestClient(t.app, '10.50.1.2');
+    const u = await createUser(t.db, { email: 'matrix.sessions@example.com' });
+    await a.signIn(u.email, u.password);
+    await b.signIn(u.email, u.password);
+    expect(a.cookies.get('sid')).not.toBe(b.cookies.get('sid'));
+    await a.post('/api/auth/sign-out');
+    expect((await a.get('/api/account/summary')).statusCode).toBe(401);
+    expect((await b.get('/api/account/summary')).statusCode).toBe(200);
+    const forged = new TestClient(t.app, '10.50.1.3');
+    forged.cookies.set('sid', 'A'.repeat(43));
+    expect((await forged.get('/api/account/summary')).statusCode).toBe(401);
+    await t.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', '=', u.id).execute();
+    expect((await b.get('/api/account/summary')).statusCode).toBe(401);
+  });
+});
+
+describe('headers, cookies and cross-site requests', () => {
+  it('sends the security headers on pages and on the API', async () => {
+    for (const url of ['/', '/api/products', '/api/nope', '/robots.txt']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toBe(CONTENT_SECURITY_POLICY);
+      const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'))!;
+      expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
+  it('the session cookie is HttpOnly, SameSite=Lax, path /, and Secure behind https', async () => {
+    const plain = await new TestClient(t.app, '10.50.2.1').signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const cookie = String(([] as string[]).concat(plain.headers['set-cookie'] ?? []).find((c) => c.startsWith('sid=')));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\//);
+    const https = await createTestApp({ env: { PUBLIC_URL: 'https://shop.example' } });
+    try {
+      const res = await new TestClient(https.app, '10.50.2.2').signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+      const secure = String(([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('sid=')));
+      expect(secure).toMatch(/;\s*Secure/i);
+    } finally {
+      await https.close();
+    }
+  });
+
+  it('refuses every cross-site write, by Origin or by Fetch Metadata', async () => {
+    const writes = everyRoute().filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !r.url.startsWith('/api/webhooks/'));
+    expect(writes.length).toBeGreaterThan(40);
+    const let_through: string[] = [];
+    for (const r of writes) {
+      const url = r.url.replace(/:[A-Za-z]+/g, 'x');
+      for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+        const res = await clients.admin.request(r.method, url, {}, headers);
+        if (res.statusCode !== 403) let_through.push(`${r.method} ${r.url} with ${Object.keys(headers)[0]} → ${res.statusCode}`);
+      }
+    }
+    expect(let_through).toEqual([]);
+    // The same requests from the shop itself go through.
+    expect((await clients.anonymous.request('POST', '/api/cart/quote', { lines: [] }, { origin: 'http://shop.test' })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,11 @@
+/** The spec's ShipStation failure texts (section 8); ShipStation's own message follows after ': '. */
+export const SHIPSTATION_MESSAGES = {
+  carriers: 'Failed to fetch carriers',
+  shipments: 'Failed to fetch shipments',
+  createShipment: 'Failed to create ShipStation shipment',
+  inventory: 'Failed to fetch inventory',
+  updateInventory: 'Failed to update inventory',
+  testOrder: 'Test Order Failed',
+  sendOrder: 'Failed to send order to ShipStation',
+  tracking: 'Failed to get tracking information',
+} as const;

@@ -1,0 +1,69 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeShipStationRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Record<string, unknown> | null };
+
+export const FAKE_SHIPSTATION_KEY = 'ss-key';
+export const FAKE_SHIPSTATION_SECRET = 'ss-secret';
+export const FAKE_TRACKING_V2 = '9400TRACK1';
+export const FAKE_TRACKING_V1 = '1ZV1TRACK';
+
+export type FakeShipStationFailure = { status: number; message: string };
+
+/**
+ * A local stand-in for ShipStation's v1 (Basic auth) and v2 (API-Key header) APIs, used by the
+ * HTTP tests and the browser journeys: it refuses a wrong key and records every request body.
+ * `failAll` makes every route answer one error (e.g. 500) until `failAll(null)`.
+ */
+export function fakeShipStation() {
+  const requests: FakeShipStationRequest[] = [];
+  let failure: FakeShipStationFailure | null = null;
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const path = req.url ?? '';
+      let body: Record<string, unknown> | null = null;
+      try {
+        body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
+      } catch {
+        body = { unparsable: raw };
+      }
+      requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+      const send = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      if (failure) return send(failure.status, { message: failure.message });
+      const [pathname = '', search = ''] = path.split('?');
+      const query = new URLSearchParams(search);
+      const v2 = path.startsWith('/v2/');
+      const basic = `Basic ${Buffer.from(`${FAKE_SHIPSTATION_KEY}:${FAKE_SHIPSTATION_SECRET}`).toString('base64')}`;
+      const authorised = v2 ? req.headers['api-key'] === FAKE_SHIPSTATION_KEY : req.headers.authorization === basic;
+      if (!authorised) return send(401, { message: 'Unauthorized' });
+      if (path === '/v2/carriers') return send(200, { carriers: [{ carrier_id: 'se-1', friendly_name: 'USPS' }] });
+      if (path === '/carriers') return send(200, [{ name: 'USPS', code: 'stamps_com' }]);
+      if (path === '/v2/shipments' && req.method === 'POST') return send(200, { has_errors: false, shipments: [{ shipment_id: 'se-ship-1' }] });
+      if (path === '/v2/labels/shipment/se-ship-1') return send(200, { label_id: 'se-label-1', tracking_number: FAKE_TRACKING_V2 });
+      if (path === '/v2/labels/se-label-1/track') return send(200, { tracking_number: FAKE_TRACKING_V2, status_description: 'In Transit' });
+      if (path === '/orders/createorder') return send(200, { orderId: 777, orderNumber: body?.orderNumber });
+      if (path === '/orders/createlabelfororder') return send(200, { shipmentId: 55, trackingNumber: FAKE_TRACKING_V1 });
+      if (path.startsWith('/v2/inventory')) return req.method === 'GET' ? send(200, { inventory: [{ sku: 'ECO-1', available: 3 }] }) : send(200, { ok: true });
+      if (path.startsWith('/v2/shipments')) return send(200, { shipments: [], total: 0 });
+      if (pathname === '/shipments' && req.method === 'GET') {
+        const tracking = query.get('trackingNumber');
+        const shipments = tracking ? [{ shipmentId: 55, trackingNumber: tracking, voided: false }] : [];
+        return send(200, { shipments, total: shipments.length, page: 1, pages: 1 });
+      }
+      if (pathname === '/products' && req.method === 'GET') return send(200, { products: [{ sku: 'ECO-1', name: 'Eco Cloth' }], total: 1, page: 1, pages: 1 });
+      if (/^\/products\/[^/]+$/.test(pathname) && req.method === 'PUT') return send(200, { ...body, productId: Number(pathname.split('/')[2]) });
+      return send(404, { message: `No route ${req.method} ${path}` });
+    });
+  });
+  return {
+    requests,
+    failAll: (f: FakeShipStationFailure | null) => {
+      failure = f;
+    },
+    listen: (port = 0) =>
+      new Promise<string>((r) => server.listen(port, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

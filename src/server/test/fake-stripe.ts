@@ -1,0 +1,97 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const FAKE_STRIPE_SECRET_KEY = 'sk_test_local_fake';
+export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_local_fake';
+
+export type FakeStripeRequest = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
+
+/**
+ * A local stand-in for the parts of Stripe's API the shop calls (checkout sessions, coupons): it
+ * checks the secret key, records every request, and can be told to refuse the next POST.
+ * Point the app at it with STRIPE_SECRET_KEY=FAKE_STRIPE_SECRET_KEY and STRIPE_API_BASE=its URL.
+ */
+export function fakeStripe() {
+  const requests: FakeStripeRequest[] = [];
+  const sessions = new Map<string, Record<string, unknown>>();
+  const coupons = new Map<string, Record<string, unknown>>();
+  let refusal: { status: number; message: string } | null = null;
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++n}` });
+        res.end(JSON.stringify(body));
+      };
+      const notFound = (message: string) => send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message } });
+      if (req.headers.authorization !== `Bearer ${FAKE_STRIPE_SECRET_KEY}`) {
+        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      }
+      const body = new URLSearchParams(raw);
+      const path = (req.url ?? '').split('?')[0]!;
+      requests.push({ method: req.method!, path, body, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+      if (refusal && req.method === 'POST') {
+        const { status, message } = refusal;
+        refusal = null;
+        return send(status, { error: { type: 'invalid_request_error', message } });
+      }
+      if (req.method === 'POST' && path === '/v1/coupons') {
+        const id = `coupon_${++n}`;
+        const coupon = {
+          id,
+          object: 'coupon',
+          percent_off: body.has('percent_off') ? Number(body.get('percent_off')) : null,
+          amount_off: body.has('amount_off') ? Number(body.get('amount_off')) : null,
+          currency: body.get('currency'),
+          duration: body.get('duration'),
+          name: body.get('name'),
+          valid: true,
+        };
+        coupons.set(id, coupon);
+        return send(200, coupon);
+      }
+      const coupon = /^\/v1\/coupons\/([^/]+)$/.exec(path);
+      if (req.method === 'DELETE' && coupon) {
+        const id = decodeURIComponent(coupon[1]!);
+        if (!coupons.delete(id)) return notFound(`No such coupon: '${id}'`);
+        return send(200, { id, object: 'coupon', deleted: true });
+      }
+      if (req.method === 'POST' && path === '/v1/checkout/sessions') {
+        const id = `cs_test_fake${++n}`;
+        let total = 0;
+        for (let i = 0; body.has(`line_items[${i}][quantity]`); i++) {
+          total += Number(body.get(`line_items[${i}][quantity]`)) * Number(body.get(`line_items[${i}][price_data][unit_amount]`));
+        }
+        total += Number(body.get('shipping_options[0][shipping_rate_data][fixed_amount][amount]') ?? 0);
+        const session = {
+          id,
+          object: 'checkout.session',
+          url: `https://checkout.stripe.test/c/pay/${id}`,
+          status: 'open',
+          payment_status: 'unpaid',
+          amount_total: total,
+          metadata: { orderId: body.get('metadata[orderId]') },
+        };
+        sessions.set(id, session);
+        return send(200, session);
+      }
+      const m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && m) {
+        const s = sessions.get(m[1]!);
+        return s ? send(200, s) : notFound('No such checkout session');
+      }
+      return notFound(`Unrecognized request URL (${req.method}: ${path})`);
+    });
+  });
+  return {
+    requests,
+    sessions,
+    coupons,
+    /** The next POST answers this status with Stripe's error shape (400 'Something is wrong' unless told). */
+    failOnce: (status = 400, message = 'Something is wrong') => (refusal = { status, message }),
+    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
