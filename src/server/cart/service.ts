@@ -23,17 +23,15 @@ function readShippingOptions(db: Kysely<Database>) {
 
 export type PricingContext = { userId: string | null; deviceHash: string | null; now: Date };
 
-/** Units of each product held by payment sessions that are still open. */
+/** Units of each product held by payment sessions that are still open (one index range each). */
 export async function heldUnits(db: Kysely<Database>, productIds: string[], now: Date): Promise<Map<string, number>> {
   if (productIds.length === 0) return new Map();
   const rows = await db
-    .selectFrom('order_items as i')
-    .innerJoin('payment_sessions as s', 's.order_id', 'i.order_id')
-    .select(['i.product_id', sql<number | string>`sum(i.quantity)`.as('held')])
-    .where('s.status', '=', 'open')
-    .where('s.expires_at', '>', now.toISOString())
-    .where('i.product_id', 'in', productIds)
-    .groupBy('i.product_id')
+    .selectFrom('stock_holds')
+    .select(['product_id', sql<number | string>`sum(quantity)`.as('held')])
+    .where('product_id', 'in', productIds)
+    .where('expires_at', '>', now.toISOString())
+    .groupBy('product_id')
     .execute();
   return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
 }
@@ -41,13 +39,10 @@ export async function heldUnits(db: Kysely<Database>, productIds: string[], now:
 /** Uses of a coupon held by open payment sessions (counted for real only when paid). */
 async function heldCouponUses(db: Kysely<Database>, code: string, now: Date): Promise<number> {
   const row = await db
-    .selectFrom('orders as o')
-    .innerJoin('payment_sessions as s', 's.order_id', 'o.id')
+    .selectFrom('coupon_holds')
     .select(sql<number | string>`count(*)`.as('n'))
-    .where('o.coupon_code', '=', code)
-    .where('o.payment_status', '=', 'unpaid')
-    .where('s.status', '=', 'open')
-    .where('s.expires_at', '>', now.toISOString())
+    .where('coupon_code', '=', code)
+    .where('expires_at', '>', now.toISOString())
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

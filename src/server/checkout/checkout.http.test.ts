@@ -7,7 +7,8 @@ import { CHECKOUT_MESSAGES, Quote } from '../../shared/schemas/checkout.js';
 import { taxCents } from '../../shared/pricing.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { CARD_MESSAGES } from '../payments/test-checkout-page.js';
-import { fulfilPaymentSession } from './service.js';
+import { expireStaleSessions, fulfilPaymentSession, PAYMENT_SESSION_TTL_MS } from './service.js';
+import { heldUnits } from '../cart/service.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -239,6 +240,30 @@ describe('checkout and the test payment page', () => {
 });
 
 describe('concurrency', () => {
+  it('a session holds its units until it is paid, cancelled or past its 30 minutes, and no longer', async () => {
+    await createProduct(t.db, { id: 'hold-p', inventory: 3, priceCents: 700 });
+    const holdsOf = async (orderId: string) => t.db.selectFrom('stock_holds').selectAll().where('order_id', '=', orderId).execute();
+    const held = async (at = new Date()) => (await heldUnits(t.db, ['hold-p'], at)).get('hold-p') ?? 0;
+    const a = (await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'hold-p', quantity: 1 }, { productId: 'hold-p', quantity: 1 }]))).json();
+    expect(await holdsOf(a.orderId)).toMatchObject([{ product_id: 'hold-p', quantity: 2 }]);
+    expect(await held()).toBe(2);
+
+    // Paid: the units leave the stock and the hold ends (they are not counted twice).
+    await fulfilPaymentSession(t.db, t.dialect, a.sessionId, { publicUrl: 'http://shop.test' });
+    expect(await stock('hold-p')).toBe(1);
+    expect(await held()).toBe(0);
+    expect(await holdsOf(a.orderId)).toEqual([]);
+
+    // Past its 30 minutes a hold stops counting at once, and the housekeeping removes it.
+    const b = (await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'hold-p', quantity: 1 }]))).json();
+    expect(await held()).toBe(1);
+    const later = new Date(Date.now() + PAYMENT_SESSION_TTL_MS + 60_000);
+    expect(await held(later)).toBe(0);
+    await expireStaleSessions(t.db, later);
+    expect(await holdsOf(b.orderId)).toEqual([]);
+    expect((await orderRow(b.orderId)).payment_status).toBe('expired');
+  });
+
   it('20 simultaneous checkouts and payments for the last 5 units: exactly 5 paid orders, stock 0', async () => {
     await createProduct(t.db, { id: 'race-stock', inventory: 5, priceCents: 1000 });
     const clients = Array.from({ length: 20 }, (_, i) => new TestClient(t.app, `10.20.0.${i}`));

@@ -14,7 +14,7 @@ import {
   rewardsEarned,
 } from '../../shared/pricing.js';
 import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared/schemas/checkout.js';
-import { priceCart } from '../cart/service.js';
+import { priceCart, type PricedCart } from '../cart/service.js';
 import { escapeHtml } from '../seo/html.js';
 
 export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
@@ -32,6 +32,25 @@ export type CreatedCheckout = { orderId: string; sessionId: string; url: string;
 
 export function newOrderId(): string {
   return `order_${Date.now()}_${randomString(9)}`;
+}
+
+/** The session holds its units and its coupon use until it is paid, cancelled or expires. */
+async function holdForSession(db: Kysely<Database>, orderId: string, priced: PricedCart, expiresAt: string): Promise<void> {
+  const units = new Map<string, number>();
+  for (const l of priced.lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+  await db
+    .insertInto('stock_holds')
+    .values([...units].map(([product_id, quantity]) => ({ order_id: orderId, product_id, quantity, expires_at: expiresAt })))
+    .execute();
+  if (priced.coupon) {
+    await db.insertInto('coupon_holds').values({ order_id: orderId, coupon_code: priced.coupon.code, expires_at: expiresAt }).execute();
+  }
+}
+
+/** The session is over (paid, cancelled or expired): what it held is released. */
+async function releaseHolds(db: Kysely<Database>, orderId: string): Promise<void> {
+  await db.deleteFrom('stock_holds').where('order_id', '=', orderId).execute();
+  await db.deleteFrom('coupon_holds').where('order_id', '=', orderId).execute();
 }
 
 /**
@@ -117,6 +136,7 @@ export async function createCheckout(
       .where('order_id', '=', orderId)
       .execute();
 
+    const expiresAt = new Date(ctx.now.getTime() + PAYMENT_SESSION_TTL_MS).toISOString();
     const sessionId = `cs_${ctx.provider === 'stripe' ? 'live' : 'test'}_${randomString(24)}`;
     const url = ctx.sessionUrl(sessionId);
     await trx
@@ -129,11 +149,12 @@ export async function createCheckout(
         amount_cents: priced.totalCents,
         url,
         created_at: at,
-        expires_at: new Date(ctx.now.getTime() + PAYMENT_SESSION_TTL_MS).toISOString(),
+        expires_at: expiresAt,
         completed_at: null,
       })
       .execute();
     await trx.updateTable('orders').set({ payment_session_id: sessionId }).where('id', '=', orderId).execute();
+    await holdForSession(trx, orderId, priced, expiresAt);
     return { orderId, sessionId, url, amountCents: priced.totalCents };
   });
 }
@@ -170,6 +191,7 @@ export async function fulfilPaymentSession(
       .set({ status: 'complete', completed_at: at })
       .where('id', '=', session.id)
       .execute();
+    await releaseHolds(trx, order.id);
 
     const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('product_id').execute();
     // Stable id order, so two fulfilments never wait on each other's rows in opposite orders.
@@ -316,6 +338,7 @@ export async function expirePaymentSession(db: Kysely<Database>, sessionId: stri
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return;
     const session = await trx.selectFrom('payment_sessions').select('order_id').where('id', '=', sessionId).executeTakeFirstOrThrow();
+    await releaseHolds(trx, session.order_id);
     await trx
       .updateTable('orders')
       .set({ payment_status: 'expired', status: reason === 'cancelled' ? 'cancelled' : 'pending', updated_at: nowIso() })

@@ -2,11 +2,13 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Database } from './schema.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-order-search.js';
+import * as m0003 from './migrations/0003-payment-holds.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-order-search': m0002,
+  '0003-payment-holds': m0003,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -19,6 +19,8 @@ const TABLES = [
   'shipping_options',
   'orders',
   'order_items',
+  'stock_holds',
+  'coupon_holds',
   'faqs',
   'settings',
   'email_templates',
@@ -38,7 +40,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
     dbs.push(testDb);
     const { db, schema, close } = openDatabase(testDb.url);
     try {
-      expect(await migrateToLatest(db, schema)).toEqual(['0001-initial', '0002-order-search']);
+      expect(await migrateToLatest(db, schema)).toEqual(['0001-initial', '0002-order-search', '0003-payment-holds']);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);
       for (const t of TABLES) expect(tables).toContain(t);

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 
 /** A LIKE pattern for "contains", with the wildcards in the text escaped so "100%" means the text "100%". */
 export function likePattern(text: string): string {
@@ -22,4 +22,10 @@ export async function pageOf<R, T>(
   const [r, c] = await Promise.all([rows, count]);
   const total = Number(c?.n ?? 0);
   return { items: r.map(map), page, pageSize, total, totalPages: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+/** Whether this connection speaks PostgreSQL (for the few queries the two planners want shaped differently). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -175,6 +175,21 @@ export interface PaymentSessionsTable {
   completed_at: string | null;
 }
 
+/** Units of a product held by an order's open payment session, until `expires_at`. */
+export interface StockHoldsTable {
+  order_id: string;
+  product_id: string;
+  quantity: number;
+  expires_at: string;
+}
+
+/** A coupon use held by an order's open payment session, until `expires_at`. */
+export interface CouponHoldsTable {
+  order_id: string;
+  coupon_code: string;
+  expires_at: string;
+}
+
 export interface FaqsTable {
   id: string;
   question: string;
@@ -259,6 +274,8 @@ export interface Database {
   order_items: OrderItemsTable;
   order_search_terms: OrderSearchTermsTable;
   payment_sessions: PaymentSessionsTable;
+  stock_holds: StockHoldsTable;
+  coupon_holds: CouponHoldsTable;
   faqs: FaqsTable;
   settings: SettingsTable;
   email_templates: EmailTemplatesTable;
