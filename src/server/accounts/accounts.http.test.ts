@@ -142,6 +142,22 @@ describe('sign-in, sessions and sign-out', () => {
     expect(await t.db.selectFrom('sessions').select('token_hash').where('token_hash', '=', hash).executeTakeFirst()).toBeUndefined();
   });
 
+  it('reads reuse a session for at most a second; any write reads it afresh and forgets the rest', async () => {
+    const u = await createUser(t.db, { email: 'second.reader@example.com', fullName: 'First Name' });
+    const c = new TestClient(t.app, '10.2.0.4');
+    await c.signIn(u.email, u.password);
+    const name = async () => (await c.get('/api/session')).json().user.fullName as string;
+    expect(await name()).toBe('First Name');
+    // Changed behind this process's back (another process): reads see it within the second.
+    await t.db.updateTable('users').set({ full_name: 'Second Name' }).where('id', '=', u.id).execute();
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await name()).toBe('Second Name');
+    // A write by anybody (here a sign-in elsewhere) forgets the sessions read so far at once.
+    await t.db.updateTable('users').set({ full_name: 'Third Name' }).where('id', '=', u.id).execute();
+    await new TestClient(t.app, '10.2.0.5').signIn(u.email, u.password);
+    expect(await name()).toBe('Third Name');
+  });
+
   it('refuses a sign-in posted from another site', async () => {
     const res = await new TestClient(t.app).post(
       '/api/auth/sign-in',

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import { nowIso } from '../lib/ids.js';
 import { hashToken, newToken } from './tokens.js';
+import { MicroCache } from '../http/micro-cache.js';
 
 export const SESSION_COOKIE = 'sid';
 export const SESSION_TTL_MS = 24 * 3_600_000;
@@ -53,7 +54,34 @@ const USER_COLUMNS = [
 /** The session, its owner and (while impersonating) the customer, in one query: it runs on every signed-in request. */
 export async function loadSession(db: Kysely<Database>, token: string): Promise<LoadedSession | null> {
   if (!token || token.length > 100) return null;
+  return loadSessionByHash(db, hashToken(token));
+}
+
+/**
+ * Sessions as reads see them, kept for a second. Any sign-out, password change or other write
+ * (every non-GET request but a cart quote, and every back-office write) forgets them all at once
+ * in this process; another process sees a sign-out within the second. Writes always read the
+ * session afresh.
+ */
+const recentSessions = new MicroCache<LoadedSession | null>(1000, 10_000);
+
+export function forgetLoadedSessions(): void {
+  recentSessions.clear();
+}
+
+/** `loadSession` for read-only requests: at most a second old, never past its expiry. */
+export async function loadSessionForRead(db: Kysely<Database>, token: string): Promise<LoadedSession | null> {
+  if (!token || token.length > 100) return null;
   const tokenHash = hashToken(token);
+  const session = await recentSessions.get(tokenHash, () => loadSessionByHash(db, tokenHash));
+  if (session && session.expiresAt <= nowIso()) {
+    forgetLoadedSessions();
+    return loadSessionByHash(db, tokenHash);
+  }
+  return session;
+}
+
+async function loadSessionByHash(db: Kysely<Database>, tokenHash: string): Promise<LoadedSession | null> {
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as o', 'o.id', 's.user_id')
@@ -84,13 +112,16 @@ export async function loadSession(db: Kysely<Database>, token: string): Promise<
 
 export async function deleteSession(db: Kysely<Database>, tokenHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  forgetLoadedSessions();
 }
 
 export async function deleteUserSessions(db: Kysely<Database>, userId: string): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  forgetLoadedSessions();
 }
 
 export async function deleteExpiredSessions(db: Kysely<Database>): Promise<number> {
   const r = await db.deleteFrom('sessions').where('expires_at', '<=', nowIso()).executeTakeFirst();
+  forgetLoadedSessions();
   return Number(r.numDeletedRows);
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import type { Config } from '../config.js';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
-import { loadSession, SESSION_COOKIE, SESSION_TTL_MS, type LoadedSession } from '../accounts/sessions.js';
+import { forgetLoadedSessions, loadSession, loadSessionForRead, SESSION_COOKIE, SESSION_TTL_MS, type LoadedSession } from '../accounts/sessions.js';
 import { HttpError } from './errors.js';
 
 declare module 'fastify' {
@@ -12,12 +12,21 @@ declare module 'fastify' {
   }
 }
 
+const READS = new Set(['GET', 'HEAD']);
+
 /** Reads the session cookie once per request; the session decides who the request acts as. */
 export function registerSessionLoader(app: FastifyInstance, db: Kysely<Database>): void {
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (req) => {
     const token = req.cookies[SESSION_COOKIE];
-    req.session = token && req.url.startsWith('/api/') ? await loadSession(db, token) : null;
+    if (!token || !req.url.startsWith('/api/')) req.session = null;
+    else req.session = READS.has(req.method) ? await loadSessionForRead(db, token) : await loadSession(db, token);
+  });
+  // A write may change what a session shows (a sign-out, a name, loyalty points after a payment):
+  // sessions read for a second are forgotten before its answer leaves. A quote changes nothing.
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (!READS.has(req.method) && !req.url.startsWith('/api/cart/quote')) forgetLoadedSessions();
+    return payload;
   });
 }
 

@@ -192,7 +192,10 @@ describe('objects belong to someone', () => {
     const forged = new TestClient(t.app, '10.50.1.3');
     forged.cookies.set('sid', 'A'.repeat(43));
     expect((await forged.get('/api/account/summary')).statusCode).toBe(401);
+    // Ended behind this process's back (another process, or the clock): a write reads the session
+    // afresh and is refused at once; reads follow (they reuse a session for at most a second).
     await t.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', '=', u.id).execute();
+    expect((await b.request('PUT', '/api/account/contact', { fullName: 'Still Me', email: u.email, phone: '' })).statusCode).toBe(401);
     expect((await b.get('/api/account/summary')).statusCode).toBe(401);
   });
 });
