@@ -28,9 +28,28 @@ export function baseUrl(): string {
 export async function openPage(
   browser: Browser,
   viewport = DESKTOP,
+  { scripts = true }: { scripts?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, baseURL: baseUrl() });
   const page = await context.newPage();
+  // A server-rendered page is visible before its script runs; a click then would do nothing.
+  // Navigations wait until the app has started (pages without the app, like /pay, at once).
+  // (`scripts: false` for a test that blocks the scripts and reads the server's HTML alone.)
+  const live = async () => {
+    if (scripts) await page.waitForFunction(() => !document.getElementById('root') || document.documentElement.dataset.hydrated === 'true');
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    const res = await goto(...args);
+    await live();
+    return res;
+  };
+  page.reload = async (...args) => {
+    const res = await reload(...args);
+    await live();
+    return res;
+  };
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {

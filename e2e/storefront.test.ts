@@ -147,7 +147,7 @@ describe('storefront journeys', () => {
   });
 
   it('pages carry their metadata before any script runs', async () => {
-    const { page, context } = await openPage(browser, DESKTOP);
+    const { page, context } = await openPage(browser, DESKTOP, { scripts: false });
     await context.route('**/*.js', (route) => route.abort());
     await page.goto('/products/sweep-and-mop');
     expect(await page.title()).toBe('Sweep & Mop Tool | EcoClean');
