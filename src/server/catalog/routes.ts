@@ -13,7 +13,9 @@ function sendJson(reply: FastifyReply, body: string): FastifyReply {
 }
 
 export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): void {
-  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS);
+  // Past its second an answer is still served (for up to 4 s more) while one request rebuilds it,
+  // so a slow rebuild (a search over a large catalogue) never holds the others up.
+  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000, 4000);
   const json = (value: unknown) => JSON.stringify(value);
 
   app.get('/api/products', async (req, reply) => {
