@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.{ts,tsx}'],
-          exclude: ['src/**/*.http.test.ts', 'node_modules/**'],
+          exclude: ['src/**/*.http.test.ts', 'src/**/*.scale.test.ts', 'node_modules/**'],
           environment: 'node',
         },
       },
@@ -18,6 +18,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // Timings at scale: one file at a time, nothing else running.
+          name: 'scale',
+          include: ['src/**/*.scale.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
         },
       },
       {

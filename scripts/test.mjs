@@ -20,6 +20,11 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   console.log('TEST_DATABASE_URL is not set: the HTTP suite runs on SQLite only.');
 }
+// Timings at 100,000 orders, each database alone on the machine.
+steps.push({ name: 'scale (sqlite)', cmd: ['npx', 'vitest', 'run', '--project', 'scale'], env: { TEST_DB: 'sqlite' } });
+if (process.env.TEST_DATABASE_URL) {
+  steps.push({ name: 'scale (postgres)', cmd: ['npx', 'vitest', 'run', '--project', 'scale'], env: { TEST_DB: 'postgres' } });
+}
 steps.push({ name: 'fault (server processes)', cmd: ['npx', 'vitest', 'run', '--project', 'fault'] });
 steps.push({ name: 'build', fn: () => ensureClientBuild({ force: true }) });
 steps.push({ name: 'bundle budget', cmd: ['node', 'scripts/check-bundle-size.mjs'] });
