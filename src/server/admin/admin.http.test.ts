@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness.js';
-import { TestClient } from '../test/http-client.js';
+import type { TestApp } from '../test/harness.js';
+import { createAdminTestApp, TestClient } from '../test/http-client.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { ADMIN_MESSAGES, CATEGORY_MESSAGES } from '../../shared/schemas/admin.js';
@@ -10,9 +10,7 @@ import { patchUser } from './commerce.js';
 let t: TestApp;
 let admin: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = new TestClient(t.app);
-  await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  ({ t, admin } = await createAdminTestApp());
 });
 afterAll(async () => {
   await t?.close();

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness.js';
-import { TestClient } from '../test/http-client.js';
-import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
+import type { TestApp } from '../test/harness.js';
+import { createAdminTestApp, type TestClient } from '../test/http-client.js';
 import { seedLarge } from '../db/seed/large.js';
 import { clearAllCaches } from '../http/micro-cache.js';
 
@@ -13,9 +12,7 @@ import { clearAllCaches } from '../http/micro-cache.js';
 let t: TestApp;
 let admin: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = new TestClient(t.app);
-  await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  ({ t, admin } = await createAdminTestApp());
 });
 afterAll(async () => {
   await t?.close();

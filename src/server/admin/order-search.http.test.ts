@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness.js';
-import { TestClient } from '../test/http-client.js';
+import type { TestApp } from '../test/harness.js';
+import { createAdminTestApp, TestClient } from '../test/http-client.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
-import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { trackingCodeOf } from '../../shared/schemas/orders.js';
 
 /**
@@ -12,9 +11,7 @@ import { trackingCodeOf } from '../../shared/schemas/orders.js';
 let t: TestApp;
 let admin: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = new TestClient(t.app);
-  await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  ({ t, admin } = await createAdminTestApp());
 });
 afterAll(async () => {
   await t?.close();

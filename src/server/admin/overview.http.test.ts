@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness.js';
-import { TestClient } from '../test/http-client.js';
-import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
+import type { TestApp } from '../test/harness.js';
+import { createAdminTestApp, TestClient } from '../test/http-client.js';
+import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import type { OrdersTable } from '../db/schema.js';
 import { randomString } from '../lib/ids.js';
 
 let t: TestApp;
 let admin: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = new TestClient(t.app);
-  await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  ({ t, admin } = await createAdminTestApp());
 });
 afterAll(async () => {
   await t?.close();

@@ -1,4 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { createTestApp, type TestApp } from './harness.js';
+import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 
 /** A tiny cookie-keeping client over app.inject, like a browser talking to the server. */
 export class TestClient {
@@ -38,4 +40,12 @@ export class TestClient {
   async signIn(email: string, password: string): Promise<LightMyRequestResponse> {
     return this.post('/api/auth/sign-in', { email, password, elapsedMs: 5000 });
   }
+}
+
+/** A fresh app with the demo admin signed in: the set-up of every back-office test file. */
+export async function createAdminTestApp(): Promise<{ t: TestApp; admin: TestClient }> {
+  const t = await createTestApp();
+  const admin = new TestClient(t.app);
+  await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  return { t, admin };
 }
