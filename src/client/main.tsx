@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import './styles.css';
 import { App } from './app.js';
@@ -19,13 +19,14 @@ const app = (
 );
 
 // Storefront pages arrive rendered by the server: load the page's code, then hydrate in one pass.
+// The hydration runs as a transition, so React yields to the browser every few milliseconds
+// (a click or a scroll is never held up by one long task) instead of hydrating the page at once.
 // Anything else starts from scratch.
 if (root.firstElementChild) {
   const container = root;
-  preloadRoute(window.location.pathname).then(
-    () => hydrateRoot(container, app),
-    () => hydrateRoot(container, app),
-  );
+  // A fresh task first: the browser paints and answers input between evaluating the code and hydrating.
+  const hydrate = () => setTimeout(() => startTransition(() => void hydrateRoot(container, app)), 0);
+  preloadRoute(window.location.pathname).then(hydrate, hydrate);
 } else {
   createRoot(root).render(app);
 }

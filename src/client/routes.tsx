@@ -4,24 +4,26 @@ import { HomePage } from './catalog/home-page.js';
 import { ShopPage } from './catalog/shop-page.js';
 import { ProductPage } from './catalog/product-page.js';
 import { lazyPage, type PreloadablePage } from './lazy-page.js';
+import { afterZod } from './lib/load-zod.js';
 
-// Home, Shop and Product are the landing pages and ship in the main bundle; the rest load on demand.
+// Home, Shop and Product are the landing pages and ship in the main bundle; the rest load on demand
+// (pages with forms or live data after zod, see load-zod.ts).
 const AboutPage = lazyPage(() => import('./content/about-page.js'));
 const FaqPage = lazyPage(() => import('./content/faq-page.js'));
-const ContactPage = lazyPage(() => import('./content/contact-page.js'));
+const ContactPage = lazyPage(afterZod(() => import('./content/contact-page.js')));
 const PrivacyPage = lazyPage(() => import('./content/privacy-page.js'));
 const TermsPage = lazyPage(() => import('./content/terms-page.js'));
 const CartPage = lazyPage(() => import('./cart/cart-page.js'));
 const AuthPage = lazyPage(() => import('./accounts/auth-page.js'));
 const PasswordResetPage = lazyPage(() => import('./accounts/password-reset-page.js'));
 const ResetPasswordPage = lazyPage(() => import('./accounts/reset-password-page.js'));
-const DashboardPage = lazyPage(() => import('./accounts/dashboard-page.js'));
+const DashboardPage = lazyPage(afterZod(() => import('./accounts/dashboard-page.js')));
 const MyOrdersPage = lazyPage(() => import('./accounts/my-orders-page.js'));
-const CheckoutPage = lazyPage(() => import('./checkout/checkout-page.js'));
-const OrderConfirmationPage = lazyPage(() => import('./orders/order-confirmation-page.js'));
-const ThankYouPage = lazyPage(() => import('./orders/thank-you-page.js'));
+const CheckoutPage = lazyPage(afterZod(() => import('./checkout/checkout-page.js')));
+const OrderConfirmationPage = lazyPage(afterZod(() => import('./orders/order-confirmation-page.js')));
+const ThankYouPage = lazyPage(afterZod(() => import('./orders/thank-you-page.js')));
 const SuccessPage = lazyPage(() => import('./orders/success-page.js'));
-const AdminPage = lazyPage(() => import('./admin/admin-page.js'));
+const AdminPage = lazyPage(afterZod(() => import('./admin/admin-page.js')));
 const NotFoundPage = lazyPage(() => import('./content/not-found-page.js'));
 
 const LAZY_ROUTES: { path: string; page: PreloadablePage }[] = [

@@ -1,8 +1,8 @@
-import '../lib/zod-config.js';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
-import { CHECKOUT_MESSAGES, type QuoteLine } from '../../shared/schemas/checkout.js';
+import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
+import type { QuoteLine } from '../../shared/schemas/checkout.js';
 import { paths } from '../lib/paths.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { Skeleton } from '../ui/skeleton.js';

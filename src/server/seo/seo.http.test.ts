@@ -3,6 +3,8 @@ import { createTestApp, type TestApp } from '../test/harness.js';
 import { seedProducts } from '../db/seed/catalog-data.js';
 import { TestClient } from '../test/http-client.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
+import * as responseSchemas from '../../client/lib/response-schemas.js';
+import { initialDataSchema, toResponseShape } from '../../client/lib/initial-data.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,6 +32,24 @@ describe('search-engine pages written by the server', () => {
     expect(jsonLd(res.body).map((l) => l['@type'])).toContain('Organization');
     const data = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(res.body)![1]!);
     expect(data.map((d: { key: unknown[] }) => d.key[0])).toEqual(['settings', 'products', 'categories', 'session']);
+  });
+
+  // The browser trusts this data without loading zod (hydrate-initial-data.ts); this is its check.
+  it("every server-rendered page's data matches the API's response schemas", async () => {
+    const product = seedProducts[0]!;
+    const pages = ['/', '/products', `/products?category=${product.categoryId}`, '/products?search=cloth', `/products/${product.id}`, '/faq', '/about', '/contact', '/cart', '/checkout'];
+    for (const url of pages) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      const entries = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(res.body)![1]!) as { key: unknown[]; data: unknown }[];
+      for (const { key, data } of entries) {
+        if (key[0] === 'session') continue;
+        const schema = initialDataSchema(key, responseSchemas);
+        expect(schema, `${url}: no response schema for ${JSON.stringify(key)}`).toBeDefined();
+        const parsed = schema!.safeParse(toResponseShape(key, data));
+        expect(parsed.success, `${url} ${JSON.stringify(key)}: ${parsed.error?.message}`).toBe(true);
+      }
+    }
   });
 
   it('a product page has Product JSON-LD with price and availability, and breadcrumbs', async () => {

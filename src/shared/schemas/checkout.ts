@@ -1,51 +1,8 @@
 import { z } from 'zod';
 
-export const US_STATES = [
-  ['AL', 'Alabama'], ['AK', 'Alaska'], ['AZ', 'Arizona'], ['AR', 'Arkansas'], ['CA', 'California'],
-  ['CO', 'Colorado'], ['CT', 'Connecticut'], ['DE', 'Delaware'], ['FL', 'Florida'], ['GA', 'Georgia'],
-  ['HI', 'Hawaii'], ['ID', 'Idaho'], ['IL', 'Illinois'], ['IN', 'Indiana'], ['IA', 'Iowa'],
-  ['KS', 'Kansas'], ['KY', 'Kentucky'], ['LA', 'Louisiana'], ['ME', 'Maine'], ['MD', 'Maryland'],
-  ['MA', 'Massachusetts'], ['MI', 'Michigan'], ['MN', 'Minnesota'], ['MS', 'Mississippi'], ['MO', 'Missouri'],
-  ['MT', 'Montana'], ['NE', 'Nebraska'], ['NV', 'Nevada'], ['NH', 'New Hampshire'], ['NJ', 'New Jersey'],
-  ['NM', 'New Mexico'], ['NY', 'New York'], ['NC', 'North Carolina'], ['ND', 'North Dakota'], ['OH', 'Ohio'],
-  ['OK', 'Oklahoma'], ['OR', 'Oregon'], ['PA', 'Pennsylvania'], ['RI', 'Rhode Island'], ['SC', 'South Carolina'],
-  ['SD', 'South Dakota'], ['TN', 'Tennessee'], ['TX', 'Texas'], ['UT', 'Utah'], ['VT', 'Vermont'],
-  ['VA', 'Virginia'], ['WA', 'Washington'], ['WV', 'West Virginia'], ['WI', 'Wisconsin'], ['WY', 'Wyoming'],
-] as const;
-export const US_STATE_CODES = US_STATES.map(([code]) => code) as [string, ...string[]];
-export const DEFAULT_STATE = 'CA';
+import { CHECKOUT_MESSAGES, US_STATE_CODES } from '../checkout-text.js';
 
-export const CHECKOUT_MESSAGES = {
-  firstName: 'First name is required',
-  lastName: 'Last name is required',
-  email: 'Please enter a valid email',
-  address: 'Address is required',
-  city: 'City is required',
-  state: 'State is required',
-  zip: 'ZIP code must be 5 digits (e.g., 12345 or 12345-6789)',
-  validationTitle: 'Validation Error',
-  validationIntro: 'Please fix the following issues:',
-  checkoutError: 'Checkout Error',
-  checkoutFallback: 'Failed to initialize checkout. Please try again.',
-  sessionFallback: 'Failed to create checkout session',
-  retrieveFallback: 'Failed to retrieve checkout session',
-  emptyCart: 'Your cart is empty',
-  outOfStock: (name: string, available: number) =>
-    available > 0 ? `Only ${available} of ${name} left in stock` : `${name} is out of stock`,
-  missingProduct: 'A product in your cart is no longer available',
-  noShipping: 'No shipping options available for your order total.',
-} as const;
-
-/** Labels of the 'Validation Error' toast's list. */
-export const CHECKOUT_FIELD_LABELS = {
-  firstName: 'First Name',
-  lastName: 'Last Name',
-  email: 'Email Address',
-  address: 'Street Address',
-  city: 'City',
-  state: 'State',
-  zip: 'ZIP Code',
-} as const;
+export { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, DEFAULT_STATE, US_STATE_CODES, US_STATES } from '../checkout-text.js';
 
 const required = (message: string, max = 100) => z.string({ message }).trim().min(1, message).max(max, `Cannot exceed ${max} characters`);
 

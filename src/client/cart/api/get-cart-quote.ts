@@ -1,6 +1,5 @@
-import '../../lib/zod-config.js';
 import { queryOptions } from '@tanstack/react-query';
-import { Quote, type CartLineInput } from '../../../shared/schemas/checkout.js';
+import type { CartLineInput, Quote } from '../../../shared/schemas/checkout.js';
 import { apiRequest } from '../../lib/api-client.js';
 
 export type QuoteRequest = {
@@ -11,7 +10,7 @@ export type QuoteRequest = {
 
 /** The server prices the cart: current prices and stock, the coupon and its gift, shipping, tax and total. */
 export function getCartQuote(input: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
-  return apiRequest('/api/cart/quote', () => Quote, { method: 'POST', body: input, signal });
+  return apiRequest('/api/cart/quote', (s) => s.Quote, { method: 'POST', body: input, signal });
 }
 
 export function getCartQuoteQueryOptions(input: QuoteRequest) {
