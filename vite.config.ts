@@ -39,6 +39,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     target: 'es2022',
     // The storefront's first load stays small; admin and account code live in lazy chunks.
     chunkSizeWarningLimit: 400,
+    // zod in one chunk of its own, so loading it (lib/load-zod.ts) evaluates all of it at once,
+    // apart from the schemas and pages built on it.
+    rolldownOptions: isSsrBuild ? {} : { output: { codeSplitting: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]/ }] } } },
   },
   server: {
     port: 5173,

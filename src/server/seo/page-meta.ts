@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { ProductListQuery, type Product } from '../../shared/schemas/catalog.js';
 import { queryKeys, type InitialQuery } from '../../shared/query-keys.js';
 import { formatCents } from '../../shared/money.js';
-import { getCategory, getProduct, listCategories, listFeaturedProducts, listProducts } from '../catalog/service.js';
+import { getProduct, listCategories, listFeaturedProducts, listProducts } from '../catalog/service.js';
 import { getPublicSettings, listFaqs } from '../content/service.js';
 import { SITE_DESCRIPTION, SITE_NAME } from './site.js';
 
@@ -193,8 +193,12 @@ export async function buildPageMeta(
         description: 'This product could not be found.',
       };
     }
-    const category = product.category ? await getCategory(db, product.category) : null;
+    // The page's breadcrumb names the category: with the list embedded it is in the server's HTML
+    // and the browser asks for nothing at start-up.
+    const categories = await listCategories(db);
+    const category = product.category ? (categories.find((c) => c.id === product.category) ?? null) : null;
     initialData.push({ key: queryKeys.product(product.id), data: { product } });
+    initialData.push({ key: queryKeys.categories(), data: { items: categories } });
     const crumbs: Crumb[] = [
       { name: 'Home', path: '/' },
       { name: 'Shop', path: '/products' },
