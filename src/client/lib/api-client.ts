@@ -45,13 +45,22 @@ async function readErrorMessage(res: Response): Promise<string> {
  * Fetches JSON from the API and validates it with the schema `pick` chooses; a non-2xx answer
  * throws an ApiError carrying the server's `error` text. The schemas load in parallel with the request.
  */
-export async function apiRequest<S extends z.ZodType>(
+export function apiRequest<S extends z.ZodType>(
   path: string,
   pick: (schemas: ResponseSchemas) => S,
   options: RequestOptions = {},
 ): Promise<z.output<S>> {
-  const [schemas, res] = await Promise.all([
-    loadResponseSchemas(),
+  return apiRequestWith(path, () => loadResponseSchemas().then(pick), options);
+}
+
+/** apiRequest with a schema from elsewhere than the shared response schemas (loaded in parallel too). */
+export async function apiRequestWith<S extends z.ZodType>(
+  path: string,
+  loadSchema: () => Promise<S>,
+  options: RequestOptions = {},
+): Promise<z.output<S>> {
+  const [schema, res] = await Promise.all([
+    loadSchema(),
     fetch(buildUrl(path, options.query), {
       method: options.method ?? 'GET',
       headers: {
@@ -67,5 +76,5 @@ export async function apiRequest<S extends z.ZodType>(
     throw new ApiError(await readErrorMessage(res), res.status);
   }
   const json: unknown = await res.json();
-  return pick(schemas).parse(json);
+  return schema.parse(json);
 }

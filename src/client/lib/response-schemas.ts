@@ -23,4 +23,3 @@ export const FaqsResponse = z.object({ items: z.array(Faq) });
 export type FaqsResponse = z.infer<typeof FaqsResponse>;
 
 export { ProductPage };
-export { Quote } from '../../shared/schemas/checkout.js';

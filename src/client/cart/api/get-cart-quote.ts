@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CartLineInput, Quote } from '../../../shared/schemas/checkout.js';
-import { apiRequest } from '../../lib/api-client.js';
+import { apiRequestWith } from '../../lib/api-client.js';
+import { loadZod } from '../../lib/load-zod.js';
 
 export type QuoteRequest = {
   lines: Required<CartLineInput>[];
@@ -8,9 +9,12 @@ export type QuoteRequest = {
   shippingOptionId: string | null;
 };
 
+/** Only the checkout schemas: the cart and checkout pages need none of the catalogue's. */
+const loadQuoteSchema = () => loadZod().then(() => import('../../../shared/schemas/checkout.js').then((m) => m.Quote));
+
 /** The server prices the cart: current prices and stock, the coupon and its gift, shipping, tax and total. */
 export function getCartQuote(input: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
-  return apiRequest('/api/cart/quote', (s) => s.Quote, { method: 'POST', body: input, signal });
+  return apiRequestWith('/api/cart/quote', loadQuoteSchema, { method: 'POST', body: input, signal });
 }
 
 export function getCartQuoteQueryOptions(input: QuoteRequest) {
