@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
-import { createAdminTestApp, TestClient } from '../test/http-client.js';
+import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { ADMIN_MESSAGES, CATEGORY_MESSAGES } from '../../shared/schemas/admin.js';
@@ -9,12 +9,7 @@ import { patchUser } from './commerce.js';
 
 let t: TestApp;
 let admin: TestClient;
-beforeAll(async () => {
-  ({ t, admin } = await createAdminTestApp());
-});
-afterAll(async () => {
-  await t?.close();
-});
+useAdminTestApp((app) => ({ t, admin } = app));
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
 function multipart(name: string, content: Buffer, filename = 'x.png') {

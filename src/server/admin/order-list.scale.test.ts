@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
-import { createAdminTestApp, type TestClient } from '../test/http-client.js';
+import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import { seedLarge } from '../db/seed/large.js';
 import { clearAllCaches } from '../http/micro-cache.js';
 
@@ -11,12 +11,7 @@ import { clearAllCaches } from '../http/micro-cache.js';
  */
 let t: TestApp;
 let admin: TestClient;
-beforeAll(async () => {
-  ({ t, admin } = await createAdminTestApp());
-});
-afterAll(async () => {
-  await t?.close();
-});
+useAdminTestApp((app) => ({ t, admin } = app));
 
 describe('admin order list at 100,000 orders', () => {
   it('answers the first page and a search in under 50 ms', { timeout: 180_000 }, async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
-import { createAdminTestApp, TestClient } from '../test/http-client.js';
+import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { trackingCodeOf } from '../../shared/schemas/orders.js';
 
@@ -10,12 +10,7 @@ import { trackingCodeOf } from '../../shared/schemas/orders.js';
  */
 let t: TestApp;
 let admin: TestClient;
-beforeAll(async () => {
-  ({ t, admin } = await createAdminTestApp());
-});
-afterAll(async () => {
-  await t?.close();
-});
+useAdminTestApp((app) => ({ t, admin } = app));
 
 const total = async (search: string) => (await admin.get(`/api/admin/orders?search=${encodeURIComponent(search)}`)).json().total as number;
 

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
-import { createAdminTestApp, TestClient } from '../test/http-client.js';
+import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import type { OrdersTable } from '../db/schema.js';
 import { randomString } from '../lib/ids.js';
 
 let t: TestApp;
 let admin: TestClient;
-beforeAll(async () => {
-  ({ t, admin } = await createAdminTestApp());
-});
-afterAll(async () => {
-  await t?.close();
-});
+useAdminTestApp((app) => ({ t, admin } = app));
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const todayStart = () => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from './harness.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 
@@ -43,9 +44,25 @@ export class TestClient {
 }
 
 /** A fresh app with the demo admin signed in: the set-up of every back-office test file. */
-export async function createAdminTestApp(): Promise<{ t: TestApp; admin: TestClient }> {
+async function createAdminTestApp(): Promise<{ t: TestApp; admin: TestClient }> {
   const t = await createTestApp();
   const admin = new TestClient(t.app);
   await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
   return { t, admin };
+}
+
+/**
+ * A test file's set-up: before its tests, a fresh app with the demo admin signed in, handed to
+ * `receive`; after them, the app closed.
+ */
+export function useAdminTestApp(receive: (app: { t: TestApp; admin: TestClient }) => void): void {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    const app = await createAdminTestApp();
+    t = app.t;
+    receive(app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 }
