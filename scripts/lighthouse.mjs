@@ -83,19 +83,13 @@ try {
         i--;
         continue;
       }
-      const err = run.lhr.runtimeError ?? (run.lhr.categories.performance?.score == null ? { code: 'NO_SCORE', message: JSON.stringify(Object.values(run.lhr.audits).filter((a) => a.errorMessage).map((a) => `${a.id}: ${a.errorMessage}`)) } : null);
-      if (err) console.log(`  ${p} (run ${i + 1}): Lighthouse could not measure: ${err.code} ${err.message}`);
-      else if (run.lhr.categories.performance.score < 0.5) {
-        const m = run.lhr.audits.metrics?.details?.items?.[0] ?? {};
-        console.log(`  ${p} (run ${i + 1}): performance ${run.lhr.categories.performance.score}: ${JSON.stringify({ fcp: m.firstContentfulPaint, lcp: m.largestContentfulPaint, tbt: m.totalBlockingTime, cls: m.cumulativeLayoutShift, si: m.speedIndex })} ${run.lhr.runWarnings.join(' ')}`);
-      }
+      if (run.lhr.runtimeError) console.log(`  ${p} (run ${i + 1}): Lighthouse could not measure: ${run.lhr.runtimeError.code} ${run.lhr.runtimeError.message}`);
       runs.push(run);
     }
     const perf = (r) => r.lhr.categories.performance?.score ?? 0;
     runs.sort((a, b) => perf(a) - perf(b));
     const result = runs[Math.floor((runs.length - 1) / 2)];
     const spread = runs.map((r) => Math.round(perf(r) * 100)).join('/');
-    if (result.lhr.runtimeError) console.log(`  ${p}: Lighthouse could not measure: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
     if (process.env.LH_SAVE_REPORTS) {
       fs.mkdirSync('test-results/lighthouse', { recursive: true });
       fs.writeFileSync(`test-results/lighthouse/${p.replace(/\W+/g, '_') || 'home'}.json`, JSON.stringify(result.lhr));

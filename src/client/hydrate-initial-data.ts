@@ -1,11 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { INITIAL_DATA_ELEMENT_ID } from '../shared/query-keys.js';
-import { toResponseShape } from './lib/initial-data.js';
+import { isObject, toResponseShape } from './lib/initial-data.js';
 import { serverDataUpdatedAt } from './lib/query-client.js';
 
 type Entry = { key: unknown[]; data: unknown };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function readEntries(): Entry[] {
   const el = document.getElementById(INITIAL_DATA_ELEMENT_ID);

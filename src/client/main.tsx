@@ -18,7 +18,7 @@ const app = (
   </StrictMode>
 );
 
-// Storefront pages arrive rendered by the server: load the page's code, then hydrate in one pass.
+// Storefront pages arrive rendered by the server: load the page's code, then hydrate.
 // The hydration runs as a transition, so React yields to the browser every few milliseconds
 // (a click or a scroll is never held up by one long task) instead of hydrating the page at once.
 // Anything else starts from scratch.

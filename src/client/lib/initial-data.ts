@@ -1,7 +1,7 @@
 import type { ZodType } from 'zod';
 import type { ResponseSchemas } from './load-response-schemas.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The cache holds each endpoint's JSON body (`{ items }`, `{ product }`, `{ settings }`, the
