@@ -355,6 +355,34 @@ describe('checkout journeys', () => {
     await context.close();
   });
 
+  it('the cart and checkout arrive drawn by the server with the cart this browser holds, and go live without errors', async () => {
+    const { page, context, errors } = await openPage(browser, MOBILE);
+    await addProduct(page, 'cloth-5-pack', 'Reusable Cleaning Cloths (5-Pack)');
+    await addProduct(page, 'sweep-and-mop', 'Sweep & Mop Tool');
+    await page.goto('/cart');
+    const total = await settledTotal(page);
+    await page.goto('/checkout');
+    const pay = (await page.getByRole('button', { name: /^Pay \$/ }).textContent()) ?? '';
+    expect(pay).toBe(`Pay ${total} with Stripe`);
+    expect(errors).toEqual([]);
+
+    // The same cart (its cookie) in a browser that runs no script: the server's HTML alone.
+    const bare = await openPage(browser, MOBILE, { scripts: false });
+    await bare.context.addCookies(await context.cookies());
+    await bare.context.route('**/*.js', (route) => route.abort());
+    await bare.page.goto('/cart');
+    const main = bare.page.locator('main');
+    await main.getByRole('link', { name: 'Reusable Cleaning Cloths (5-Pack)' }).waitFor();
+    await main.getByRole('link', { name: 'Sweep & Mop Tool' }).waitFor();
+    expect(await main.getByText('Loading your cart').count()).toBe(0);
+    expect(await bare.page.getByTestId('order-total').first().textContent()).toBe(total);
+    expect(await bare.page.locator('[data-testid="order-totals"]').getAttribute('aria-busy')).toBe('false');
+    await bare.page.goto('/checkout');
+    expect(await bare.page.getByRole('button', { name: /^Pay \$/ }).textContent()).toBe(pay);
+    await bare.context.close();
+    await context.close();
+  });
+
   it('an empty cart sends /checkout back to /cart', async () => {
     const { page, context, errors } = await openPage(browser, MOBILE);
     await page.goto('/checkout');

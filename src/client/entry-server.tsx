@@ -15,6 +15,9 @@ export async function render(url: string, initialData: InitialQuery[]): Promise<
   await preloadRoute(new URL(url, 'http://localhost').pathname);
   const errors: unknown[] = [];
   const queryClient = createQueryClient();
+  // Nothing is fetched while rendering here, so no query should render as "fetching": the data
+  // was read for this request, and the browser's first render (fresh server data) agrees.
+  queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, refetchOnMount: false } });
   for (const { key, data } of initialData) queryClient.setQueryData(key, data);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>

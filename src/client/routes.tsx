@@ -19,7 +19,7 @@ const PasswordResetPage = lazyPage(() => import('./accounts/password-reset-page.
 const ResetPasswordPage = lazyPage(() => import('./accounts/reset-password-page.js'));
 const DashboardPage = lazyPage(afterZod(() => import('./accounts/dashboard-page.js')));
 const MyOrdersPage = lazyPage(() => import('./accounts/my-orders-page.js'));
-const CheckoutPage = lazyPage(afterZod(() => import('./checkout/checkout-page.js')));
+const CheckoutPage = lazyPage(() => import('./checkout/checkout-page.js'));
 const OrderConfirmationPage = lazyPage(afterZod(() => import('./orders/order-confirmation-page.js')));
 const ThankYouPage = lazyPage(afterZod(() => import('./orders/thank-you-page.js')));
 const SuccessPage = lazyPage(() => import('./orders/success-page.js'));

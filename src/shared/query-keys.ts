@@ -12,7 +12,13 @@ export const queryKeys = {
     ['products', 'list', { search: f.search ?? '', category: f.category ?? '', page: f.page, pageSize: f.pageSize }] as const,
   product: (id: string) => ['products', 'detail', id] as const,
   faqs: () => ['faqs'] as const,
+  /** The cart as the server read it from the `cart` cookie (cart and checkout pages only). */
+  cart: () => ['cart'] as const,
+  cartQuote: (lines: CartQuoteKeyLine[], couponCode: string | null, shippingOptionId: string | null) =>
+    ['cart-quote', lines, couponCode, shippingOptionId] as const,
 };
+
+export type CartQuoteKeyLine = { productId: string; quantity: number; size: string; color: string };
 
 export type InitialQuery = { key: readonly unknown[]; data: unknown };
 export const INITIAL_DATA_ELEMENT_ID = '__INITIAL_DATA__';

@@ -4,7 +4,6 @@ import { formatCents } from '../../shared/money.js';
 import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
 import type { QuoteLine } from '../../shared/schemas/checkout.js';
 import { paths } from '../lib/paths.js';
-import { useHydrated } from '../lib/use-hydrated.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Alert } from '../ui/alert.js';
@@ -15,7 +14,7 @@ import { CartIcon, TrashIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { toast } from '../ui/toast.js';
-import { lineKey, removeFromCart, setCartQuantity, type CartLine } from './cart-store.js';
+import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from './cart-store.js';
 import { CouponForm } from './coupon-form.js';
 import { FreeGiftBadge, refuseFreeGiftIncrease } from './free-gift.js';
 import { freeShippingGapCents, OrderSummaryTotals } from './order-summary.js';
@@ -77,15 +76,15 @@ export default function CartPage() {
   useCanceledToast();
   const { cart, quote, updating, error, lineFor, giftLine } = useCartQuote();
   const freeShippingGap = quote ? freeShippingGapCents(quote) : null;
-  // The cart lives in this browser: the server's HTML (and the hydrating render) show its outline.
-  const hydrated = useHydrated();
+  // The cart lives in this browser; the server draws it when the cookie says what is in it, and an outline otherwise.
+  const known = useCartKnown();
 
   return (
     <Container className="py-8">
       <Breadcrumb items={[{ label: 'Home', to: paths.home }, { label: 'Cart' }]} />
       <h1 className="mb-6 text-3xl font-bold text-stone-900">Shopping Cart</h1>
 
-      {!hydrated ? (
+      {!known ? (
         <CartPlaceholder />
       ) : cart.items.length === 0 ? (
         <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">

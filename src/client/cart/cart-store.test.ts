@@ -103,3 +103,61 @@ describe('coupons in the cart store', () => {
     expect(getUsedCoupons()).toEqual([]);
   });
 });
+
+/** A document whose cookie jar keeps name=value pairs and honours Max-Age=0, as a browser does. */
+function cookieDocument() {
+  const jar = new Map<string, string>();
+  return {
+    jar,
+    get cookie() {
+      return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    },
+    set cookie(line: string) {
+      const [pair = '', ...attrs] = line.split('; ');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      if (attrs.includes('Max-Age=0')) jar.delete(name);
+      else jar.set(name, pair.slice(eq + 1));
+    },
+  };
+}
+
+describe('the cart cookie and the cart the server drew', () => {
+  let doc: ReturnType<typeof cookieDocument>;
+  beforeEach(() => {
+    doc = cookieDocument();
+    vi.stubGlobal('window', { localStorage: memoryStorage(), location: { protocol: 'http:' }, addEventListener: () => {}, removeEventListener: () => {} });
+    vi.stubGlobal('document', doc);
+  });
+  const cookieCart = () => JSON.parse(decodeURIComponent(doc.jar.get('cart') ?? 'null')) as { l: unknown[]; c: string | null } | null;
+
+  it('mirrors the lines and coupon into the cookie, and drops it when the cart is too large for one', async () => {
+    const { addToCart, applyCoupon, clearCart } = await freshStore();
+    expect(doc.jar.has('cart')).toBe(false);
+    addToCart({ product, quantity: 2, inventory: 5 });
+    applyCoupon('SAVE5', 500, null);
+    expect(cookieCart()).toEqual({ l: [['p1', 2, 'One Size', 'Default']], c: 'SAVE5' });
+    // Emptied: the server should draw an empty cart, not the one before.
+    clearCart();
+    expect(cookieCart()).toEqual({ l: [], c: null });
+    for (let i = 0; i < 100; i++) addToCart({ product: { ...product, id: `a-product-with-a-long-id-${i}` }, quantity: 1, inventory: 5 });
+    expect(doc.jar.has('cart')).toBe(false);
+  });
+
+  it("takes the server's copy of the same cart (today's names and prices), and keeps its own otherwise", async () => {
+    const { addToCart, adoptServerCart, getCart } = await freshStore();
+    addToCart({ product, quantity: 2, inventory: 5 });
+    const server = {
+      items: [{ product: { ...product, name: '1 - Cloth (new name)', priceCents: 1099 }, quantity: 2, size: 'One Size', color: 'Default' }],
+      appliedCouponCode: null,
+      appliedCouponDiscountCents: 0,
+      couponError: null,
+      freeProduct: null,
+    };
+    adoptServerCart({ ...server, items: [{ ...server.items[0]!, quantity: 3 }] });
+    expect(getCart().items[0]).toMatchObject({ quantity: 2, product: { name: '1 - Cloth' } });
+    adoptServerCart(server);
+    expect(getCart()).toMatchObject({ itemCount: 2, totalCents: 2198, items: [{ product: { name: '1 - Cloth (new name)' } }] });
+    expect(JSON.parse(window.localStorage.getItem('cart') ?? '{}')).toMatchObject({ items: [{ product: { priceCents: 1099 } }] });
+  });
+});

@@ -1,4 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import { CART_COOKIE, CART_COOKIE_MAX_AGE_S, encodeCartCookie } from '../../shared/cart-cookie.js';
+import { queryKeys } from '../../shared/query-keys.js';
+import { useHydrated } from '../lib/use-hydrated.js';
 import {
   isStoredCart,
   DEFAULT_CART_COLOR,
@@ -7,7 +11,7 @@ import {
   type CartLine,
   type CartProduct,
   type StoredCart,
-} from './stored-cart.js';
+} from '../../shared/stored-cart.js';
 
 export type { CartLine, CartProduct, StoredCart };
 
@@ -44,15 +48,36 @@ function readStorage(): StoredCart {
   }
 }
 
+/** What the `cart` cookie should hold for this cart (null: too large to mirror). */
+function cookieValueOf(cart: StoredCart): string | null {
+  return encodeCartCookie({ lines: cart.items.map((l) => [l.product.id, l.quantity, l.size, l.color]), couponCode: cart.appliedCouponCode });
+}
+
+/**
+ * Mirrors the cart's lines and coupon into the `cart` cookie, so the server can draw the cart and
+ * checkout pages with their content (shared/cart-cookie.ts). A cart too large for a cookie drops
+ * it: the server then draws the outline and the browser fills it in.
+ */
+function writeCookie(cart: StoredCart): void {
+  if (typeof document === 'undefined') return;
+  const value = cookieValueOf(cart);
+  const current = document.cookie.split('; ').find((c) => c.startsWith(`${CART_COOKIE}=`));
+  // A visitor who never had anything in the cart gets no cookie at all.
+  if (current === `${CART_COOKIE}=${value}` || (!current && (value === null || cart.items.length === 0))) return;
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${CART_COOKIE}=${value ?? ''}; Path=/; Max-Age=${value === null ? 0 : CART_COOKIE_MAX_AGE_S}; SameSite=Lax${secure}`;
+}
+
 let snapshot: Cart = derive(typeof window === 'undefined' ? EMPTY_CART : readStorage());
+writeCookie(snapshot);
 const listeners = new Set<() => void>();
 
 function emit(): void {
   for (const l of listeners) l();
 }
 
-function write(next: StoredCart): void {
-  snapshot = derive(next);
+function write(next: StoredCart, derived: Cart = derive(next)): void {
+  snapshot = derived;
   try {
     const { items, appliedCouponCode, appliedCouponDiscountCents, couponError, freeProduct } = next;
     window.localStorage.setItem(
@@ -62,6 +87,7 @@ function write(next: StoredCart): void {
   } catch {
     // Quota or privacy mode: the cart still works for this tab.
   }
+  writeCookie(next);
   emit();
 }
 
@@ -73,6 +99,7 @@ function onStorage(e: StorageEvent): void {
   // Another tab changed the cart (or cleared storage): re-read it.
   if (e.key !== CART_STORAGE_KEY && e.key !== null) return;
   snapshot = derive(readStorage());
+  writeCookie(snapshot);
   emit();
 }
 
@@ -152,11 +179,51 @@ export function lineKey(line: CartLine): LineKey {
 }
 
 const EMPTY_DERIVED = derive(EMPTY_CART);
-/** The server renders an empty cart; hydration starts from the same, then shows the stored cart. */
-function getServerCart(): Cart {
-  return EMPTY_DERIVED;
+const serverCarts = new WeakMap<StoredCart, Cart>();
+
+/** The cart the server read from the cookie, derived once per page (a stable snapshot for React). */
+function serverCartOf(stored: StoredCart | undefined): Cart {
+  if (!stored) return EMPTY_DERIVED;
+  let cart = serverCarts.get(stored);
+  if (!cart) serverCarts.set(stored, (cart = derive(stored)));
+  return cart;
 }
 
+const sameLines = (a: StoredCart, b: StoredCart) =>
+  a.appliedCouponCode === b.appliedCouponCode &&
+  a.items.length === b.items.length &&
+  a.items.every((l, i) => {
+    const o = b.items[i]!;
+    return l.product.id === o.product.id && l.quantity === o.quantity && l.size === o.size && l.color === o.color;
+  });
+
+/**
+ * Called with the cart the server drew the page with. When it holds the same lines and coupon as
+ * this browser's cart (the usual case: the cookie mirrors it), the store takes the server's copy,
+ * with today's names, prices and pictures, so hydration ends with nothing to redraw. Otherwise
+ * the browser's own cart wins and replaces the server's after hydration.
+ */
+export function adoptServerCart(stored: StoredCart): void {
+  if (!sameLines(snapshot, stored)) return;
+  const { couponError } = snapshot;
+  if (couponError === null) write(stored, serverCartOf(stored));
+  else write({ ...stored, couponError });
+}
+
+/**
+ * The cart. While the server renders and the browser hydrates, it is the cart the server read
+ * from the cookie (or an empty one on pages drawn without it); afterwards, this browser's.
+ */
 export function useCart(): Cart {
-  return useSyncExternalStore(subscribe, getCart, getServerCart);
+  const queryClient = useQueryClient();
+  return useSyncExternalStore(subscribe, getCart, () => serverCartOf(queryClient.getQueryData<StoredCart>(queryKeys.cart())));
+}
+
+/**
+ * Whether the page can show the cart's content: after hydration, or from the first paint when
+ * the server drew it with the cart. Until then a page shows an outline of the same size.
+ */
+export function useCartKnown(): boolean {
+  const hydrated = useHydrated();
+  return useQueryClient().getQueryData(queryKeys.cart()) !== undefined || hydrated;
 }

@@ -1,35 +1,10 @@
 import '../lib/zod-config.js';
-import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, CheckoutForm, DEFAULT_STATE } from '../../shared/schemas/checkout.js';
-import type { SessionUser } from '../../shared/schemas/auth.js';
+import { CHECKOUT_FIELD_LABELS, CheckoutForm } from '../../shared/schemas/checkout.js';
+import type { CheckoutErrors, CheckoutField, CheckoutValues } from './checkout-values.js';
 
-export type CheckoutField = keyof typeof CHECKOUT_FIELD_LABELS;
-export type CheckoutValues = Record<CheckoutField, string>;
-export type CheckoutErrors = Partial<Record<CheckoutField, string>>;
+export { EMPTY_CHECKOUT_VALUES, validationToastText, valuesFromUser } from './checkout-values.js';
 
-export const CHECKOUT_FIELDS = Object.keys(CHECKOUT_FIELD_LABELS) as CheckoutField[];
-
-export const EMPTY_CHECKOUT_VALUES: CheckoutValues = {
-  firstName: '',
-  lastName: '',
-  email: '',
-  address: '',
-  city: '',
-  state: DEFAULT_STATE,
-  zip: '',
-};
-
-/** Spec: full name split into first and last, e-mail, and the saved shipping address. */
-export function valuesFromUser(user: SessionUser): Partial<CheckoutValues> {
-  const [first = '', ...rest] = user.fullName.trim().split(/\s+/);
-  const a = user.shippingAddress;
-  return {
-    firstName: first,
-    lastName: rest.join(' '),
-    email: user.email,
-    ...(a ? { address: a.address, city: a.city, state: a.state || DEFAULT_STATE, zip: a.zip } : {}),
-  };
-}
-
+/** Checks the form with the schema the server checks the order with; the first problem of each field. */
 export function validateCheckout(values: CheckoutValues): { data: CheckoutForm; errors: null } | { data: null; errors: CheckoutErrors } {
   const result = CheckoutForm.safeParse(values);
   if (result.success) return { data: result.data, errors: null };
@@ -41,10 +16,4 @@ export function validateCheckout(values: CheckoutValues): { data: CheckoutForm; 
     }
   }
   return { data: null, errors };
-}
-
-/** The 'Validation Error' toast's text: the intro, then one bullet line per field in form order. */
-export function validationToastText(errors: CheckoutErrors): string {
-  const lines = CHECKOUT_FIELDS.filter((f) => errors[f]).map((f) => `• ${CHECKOUT_FIELD_LABELS[f]}: ${errors[f]}`);
-  return [CHECKOUT_MESSAGES.validationIntro, ...lines].join('\n');
 }

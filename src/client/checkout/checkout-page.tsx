@@ -1,15 +1,13 @@
-import '../lib/zod-config.js';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type Ref } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
-import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/schemas/checkout.js';
-import { lineKey } from '../cart/cart-store.js';
+import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
+import { lineKey, useCartKnown } from '../cart/cart-store.js';
 import { useSession } from '../accounts/api/get-session.js';
 import { useCartQuote } from '../cart/use-cart-quote.js';
 import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
-import { useHydrated } from '../lib/use-hydrated.js';
 import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
@@ -22,13 +20,27 @@ import { CheckoutSummary } from './checkout-summary.js';
 import { PAYMENT_PROVIDER_NAME } from './payment-provider.js';
 import {
   EMPTY_CHECKOUT_VALUES,
-  validateCheckout,
   validationToastText,
   valuesFromUser,
   type CheckoutErrors,
   type CheckoutField,
   type CheckoutValues,
-} from './checkout-form.js';
+} from './checkout-values.js';
+import { loadZod } from '../lib/load-zod.js';
+import type * as CheckoutValidation from './checkout-form.js';
+
+type Validation = typeof CheckoutValidation;
+let validation: Promise<Validation> | undefined;
+/** The form's validation (zod) loads when the shopper first reaches the form, not with the page. */
+function loadValidation(): Promise<Validation> {
+  validation ??= loadZod()
+    .then(() => import('./checkout-form.js'))
+    .catch((err: unknown) => {
+      validation = undefined;
+      throw err;
+    });
+  return validation;
+}
 import { ShippingMethod } from './shipping-method.js';
 
 /** ?canceled=true (back from the payment page) and an empty cart both lead back to the cart. */
@@ -55,9 +67,9 @@ export default function CheckoutPage() {
   useDocumentMeta({ title: pageTitle('Checkout'), noindex: true });
   const [shippingOptionId, setShippingOptionId] = useState<string | null>(null);
   const { cart, quote, updating, lineFor } = useCartQuote(shippingOptionId);
-  // The cart lives in this browser: until it is read, the page is the form with a waiting summary.
-  const hydrated = useHydrated();
-  const leaving = useLeaveForCart(hydrated && cart.items.length === 0);
+  // The cart lives in this browser: until it is known, the page is the form with a waiting summary.
+  const known = useCartKnown();
+  const leaving = useLeaveForCart(known && cart.items.length === 0);
   const { user, isLoading: userLoading } = useSession();
   const queryClient = useQueryClient();
 
@@ -65,6 +77,8 @@ export default function CheckoutPage() {
   const [errors, setErrors] = useState<CheckoutErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [processing, setProcessing] = useState(false);
+  const paying = useRef(false);
+  const validator = useRef<Validation | null>(null);
   const decoys = useRef<HTMLDivElement>(null);
 
   // Prefill once from the signed-in user, without overwriting what the shopper already typed.
@@ -85,7 +99,9 @@ export default function CheckoutPage() {
   // Back from the payment page through the browser's history (page restored from cache): pay again.
   useEffect(() => {
     const onShow = (e: PageTransitionEvent) => {
-      if (e.persisted) setProcessing(false);
+      if (!e.persisted) return;
+      paying.current = false;
+      setProcessing(false);
     };
     window.addEventListener('pageshow', onShow);
     return () => window.removeEventListener('pageshow', onShow);
@@ -102,8 +118,8 @@ export default function CheckoutPage() {
   const setField = (field: CheckoutField, value: string) => {
     const next = { ...values, [field]: value };
     setValues(next);
-    // After a first attempt, errors follow the typing.
-    if (submitted) setErrors(validateCheckout(next).errors ?? {});
+    // After a first attempt (which loaded the validation), errors follow the typing.
+    if (submitted && validator.current) setErrors(validator.current.validateCheckout(next).errors ?? {});
   };
 
   const decoyFilled = (): boolean => {
@@ -113,12 +129,22 @@ export default function CheckoutPage() {
 
   async function pay(e: FormEvent) {
     e.preventDefault();
-    if (processing || !quote || updating) return;
+    if (paying.current || processing || !quote || updating) return;
     // A bot filled a field people cannot see: do nothing.
     if (decoyFilled()) return;
+    paying.current = true;
+    let checked: ReturnType<Validation['validateCheckout']>;
+    try {
+      validator.current = await loadValidation();
+      checked = validator.current.validateCheckout(values);
+    } catch {
+      paying.current = false;
+      toast({ title: CHECKOUT_MESSAGES.checkoutError, description: CHECKOUT_MESSAGES.checkoutFallback, variant: 'destructive' });
+      return;
+    }
     setSubmitted(true);
-    const checked = validateCheckout(values);
     if (!checked.data) {
+      paying.current = false;
       setErrors(checked.errors);
       toast({ title: CHECKOUT_MESSAGES.validationTitle, description: validationToastText(checked.errors), variant: 'destructive' });
       window.scrollTo({ top: 0, behavior: 'smooth' });
@@ -154,6 +180,7 @@ export default function CheckoutPage() {
         variant: 'destructive',
       });
       setProcessing(false);
+      paying.current = false;
       // Stock or the coupon may have changed: show the server's current view.
       void queryClient.invalidateQueries({ queryKey: ['cart-quote'] });
     }
@@ -183,7 +210,7 @@ export default function CheckoutPage() {
         </div>
       )}
 
-      <form onSubmit={pay} noValidate className="grid gap-8 lg:grid-cols-[1fr_24rem]">
+      <form onSubmit={pay} onFocus={() => void loadValidation().catch(() => undefined)} noValidate className="grid gap-8 lg:grid-cols-[1fr_24rem]">
         <div className="flex min-w-0 flex-col gap-6">
           <section aria-labelledby="shipping-info-title" className="rounded-xl border border-stone-200 bg-white p-6">
             <h2 id="shipping-info-title" className="mb-1 text-lg font-semibold text-stone-900">

@@ -1,5 +1,6 @@
 import { formatCents } from '../../shared/money.js';
-import { CHECKOUT_MESSAGES, type Quote } from '../../shared/schemas/checkout.js';
+import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
+import type { Quote } from '../../shared/schemas/checkout.js';
 import { shippingText } from '../cart/order-summary.js';
 import { Skeleton } from '../ui/skeleton.js';
 

@@ -5,6 +5,9 @@ import { TestClient } from '../test/http-client.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import * as responseSchemas from '../../client/lib/response-schemas.js';
 import { initialDataSchema, toResponseShape } from '../../client/lib/initial-data.js';
+import { CART_COOKIE, encodeCartCookie } from '../../shared/cart-cookie.js';
+import { Quote } from '../../shared/schemas/checkout.js';
+import { isStoredCart } from '../../shared/stored-cart.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -38,18 +41,28 @@ describe('search-engine pages written by the server', () => {
   it("every server-rendered page's data matches the API's response schemas", async () => {
     const product = seedProducts[0]!;
     const pages = ['/', '/products', `/products?category=${product.categoryId}`, '/products?search=cloth', `/products/${product.id}`, '/faq', '/about', '/contact', '/cart', '/checkout'];
-    for (const url of pages) {
-      const res = await get(url);
+    // The cart and checkout as drawn from the cart cookie, with a coupon and its free gift.
+    const cartCookie = `${CART_COOKIE}=${encodeCartCookie({ lines: [[product.id, 2, 'One Size', 'Default']], couponCode: 'FREEGIFT' })}`;
+    const requests = [...pages.map((url) => ({ url, cookie: '' })), { url: '/cart', cookie: cartCookie }, { url: '/checkout', cookie: cartCookie }];
+    let cartsSeen = 0;
+    for (const { url, cookie } of requests) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', cookie } });
       expect(res.statusCode, url).toBe(200);
       const entries = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(res.body)![1]!) as { key: unknown[]; data: unknown }[];
       for (const { key, data } of entries) {
         if (key[0] === 'session') continue;
-        const schema = initialDataSchema(key, responseSchemas);
+        if (key[0] === 'cart') {
+          cartsSeen++;
+          expect(isStoredCart(data), `${url}: the cart`).toBe(true);
+          continue;
+        }
+        const schema = key[0] === 'cart-quote' ? Quote : initialDataSchema(key, responseSchemas);
         expect(schema, `${url}: no response schema for ${JSON.stringify(key)}`).toBeDefined();
         const parsed = schema!.safeParse(toResponseShape(key, data));
         expect(parsed.success, `${url} ${JSON.stringify(key)}: ${parsed.error?.message}`).toBe(true);
       }
     }
+    expect(cartsSeen).toBe(2);
   });
 
   it('a product page has Product JSON-LD with price and availability, and breadcrumbs', async () => {

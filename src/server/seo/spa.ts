@@ -11,6 +11,9 @@ import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
 import { loadSession, SESSION_COOKIE } from '../accounts/sessions.js';
 import { toSessionResponse } from '../accounts/routes.js';
+import { CART_COOKIE } from '../../shared/cart-cookie.js';
+import { pageCartData, readCartCookie } from '../cart/page-cart.js';
+import { deviceHash } from '../lib/device.js';
 
 type SsrModule = { render: (url: string, initialData: InitialQuery[]) => Promise<string> };
 
@@ -62,11 +65,11 @@ export function renderHead(meta: PageMeta, publicUrl: string): string {
  * Serves the built client: hashed assets with a year's cache, public files for a day, and every
  * other GET that wants HTML as the app shell with the page's head and first data written in.
  */
-/** Pages that are noindex but whose outline the server can draw for everyone. */
+/** Pages that are noindex but that the server draws: the outline, or the cart when its cookie says what is in it. */
 const SERVER_RENDERED_SHELLS = new Set(['/cart', '/checkout']);
 
 export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { config, db } = deps;
+  const { config, db, dialect } = deps;
   const clientDir = path.resolve(config.clientDir);
   let template = loadTemplate(clientDir);
   let templateLoadedAt = Date.now();
@@ -106,8 +109,14 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     const session = token ? await loadSession(db, token) : null;
     // Guests get an explicit "nobody", which saves every page a session request.
     meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
+    // The cart and checkout are drawn with the browser's cart (mirrored in a cookie), priced here.
+    const cartCookie = SERVER_RENDERED_SHELLS.has(url.pathname) ? readCartCookie(req.cookies[CART_COOKIE]) : null;
+    if (cartCookie) {
+      const ctx = { userId: session?.user.id ?? null, deviceHash: deviceHash(req), now: new Date() };
+      meta.initialData.push(...(await pageCartData(db, dialect, cartCookie, ctx)));
+    }
     let body = '';
-    // Private pages stay client-rendered, except the cart and checkout shells (no personal data in them).
+    // Private pages stay client-rendered, except the cart and checkout (the shopper's own cart only).
     if (ssr && (!meta.noindex || SERVER_RENDERED_SHELLS.has(url.pathname))) {
       try {
         body = await ssr.render(url.pathname + url.search, meta.initialData);
@@ -126,7 +135,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     reply
       .code(meta.status)
       .type('text/html; charset=utf-8')
-      .header('Cache-Control', session ? 'private, no-cache' : 'no-cache')
+      .header('Cache-Control', session || cartCookie ? 'private, no-cache' : 'no-cache')
       .header('Vary', 'Cookie');
     if (meta.noindex) reply.header('X-Robots-Tag', 'noindex');
     return html;

@@ -37,6 +37,14 @@ const couponCode = z
   .nullish()
   .transform((v) => (v == null ? null : v.trim().toUpperCase() || null));
 
+/** The `cart` cookie's JSON (see shared/cart-cookie.ts): the lines and coupon the browser's cart holds. */
+export const CartCookieValue = z.object({
+  l: z
+    .array(z.tuple([z.string().min(1).max(100), z.number().int().min(1).max(10_000), z.string().max(50), z.string().max(50)]))
+    .max(100),
+  c: z.string().max(50).nullable(),
+});
+
 export const QuoteInput = z
   .object({
     lines: z.array(CartLineInput).max(100, 'A cart holds at most 100 lines'),
@@ -125,6 +133,10 @@ export const CreateCheckoutSessionInput = z
   })
   .strict();
 export type CreateCheckoutSessionInput = z.input<typeof CreateCheckoutSessionInput>;
+
+/** The answer of POST /api/create-checkout-session: where the shopper pays. */
+export const CheckoutSessionCreated = z.object({ url: z.string().min(1), sessionId: z.string(), orderId: z.string() });
+export type CheckoutSessionCreated = z.infer<typeof CheckoutSessionCreated>;
 
 export const CheckoutSessionView = z.object({
   id: z.string(),

@@ -2,6 +2,8 @@ import { queryOptions } from '@tanstack/react-query';
 import type { CartLineInput, Quote } from '../../../shared/schemas/checkout.js';
 import { apiRequestWith } from '../../lib/api-client.js';
 import { loadZod } from '../../lib/load-zod.js';
+import { freshUnlessFromServer } from '../../lib/query-client.js';
+import { queryKeys } from '../../../shared/query-keys.js';
 
 export type QuoteRequest = {
   lines: Required<CartLineInput>[];
@@ -19,9 +21,10 @@ export function getCartQuote(input: QuoteRequest, signal?: AbortSignal): Promise
 
 export function getCartQuoteQueryOptions(input: QuoteRequest) {
   return queryOptions({
-    queryKey: ['cart-quote', input.lines, input.couponCode, input.shippingOptionId] as const,
+    queryKey: queryKeys.cartQuote(input.lines, input.couponCode, input.shippingOptionId),
     queryFn: ({ signal }) => getCartQuote(input, signal),
-    // Prices and stock change: a page showing the cart always asks again.
-    staleTime: 0,
+    // Prices and stock change: a page showing the cart always asks again, unless the quote is the
+    // one the server priced for this very page a moment ago.
+    staleTime: freshUnlessFromServer,
   });
 }

@@ -1,12 +1,11 @@
-import '../../lib/zod-config.js';
-import { z } from 'zod';
-import type { CreateCheckoutSessionInput } from '../../../shared/schemas/checkout.js';
-import { apiRequest } from '../../lib/api-client.js';
+import type { CheckoutSessionCreated, CreateCheckoutSessionInput } from '../../../shared/schemas/checkout.js';
+import { apiRequestWith } from '../../lib/api-client.js';
+import { loadZod } from '../../lib/load-zod.js';
 
-const CheckoutSessionCreated = z.object({ url: z.string().min(1), sessionId: z.string(), orderId: z.string() });
-export type CheckoutSessionCreated = z.infer<typeof CheckoutSessionCreated>;
+/** The checkout schemas (with zod) load with the first payment, not with the page. */
+const loadCreatedSchema = () => loadZod().then(() => import('../../../shared/schemas/checkout.js').then((m) => m.CheckoutSessionCreated));
 
 /** Creates the pending order and the payment session; the browser then goes to `url` to pay. */
 export function createCheckoutSession(input: CreateCheckoutSessionInput): Promise<CheckoutSessionCreated> {
-  return apiRequest('/api/create-checkout-session', () => CheckoutSessionCreated, { method: 'POST', body: input });
+  return apiRequestWith('/api/create-checkout-session', loadCreatedSchema, { method: 'POST', body: input });
 }

@@ -1,0 +1,24 @@
+/**
+ * The cart lives in the browser (localStorage `cart`); a copy of its lines and coupon is kept in
+ * the `cart` cookie so the server can draw the cart and checkout pages with their content, prices
+ * and totals already in the HTML. The server reads it as input like any other: it prices the lines
+ * from the database and never trusts anything else about them.
+ *
+ * Value: URI-encoded JSON `{ "l": [[productId, quantity, size, color], …], "c": coupon | null }`.
+ */
+export const CART_COOKIE = 'cart';
+
+/** Browsers keep cookies up to 4 KB; a cart larger than this is not mirrored (the page draws its outline). */
+export const CART_COOKIE_MAX_CHARS = 3500;
+
+/** Kept as long as the session of a shopper who comes back within the month. */
+export const CART_COOKIE_MAX_AGE_S = 30 * 24 * 3600;
+
+export type CartCookieLine = [productId: string, quantity: number, size: string, color: string];
+export type CartCookie = { lines: CartCookieLine[]; couponCode: string | null };
+
+/** The cookie's value, or null when the cart is too large to mirror. */
+export function encodeCartCookie(cart: CartCookie): string | null {
+  const value = encodeURIComponent(JSON.stringify({ l: cart.lines, c: cart.couponCode }));
+  return value.length <= CART_COOKIE_MAX_CHARS ? value : null;
+}
