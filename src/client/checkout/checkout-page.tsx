@@ -28,6 +28,7 @@ import {
 } from './checkout-values.js';
 import { loadZod } from '../lib/load-zod.js';
 import type * as CheckoutValidation from './checkout-form.js';
+import { ShippingMethod } from './shipping-method.js';
 
 type Validation = typeof CheckoutValidation;
 let validation: Promise<Validation> | undefined;
@@ -41,7 +42,6 @@ function loadValidation(): Promise<Validation> {
     });
   return validation;
 }
-import { ShippingMethod } from './shipping-method.js';
 
 /** ?canceled=true (back from the payment page) and an empty cart both lead back to the cart. */
 function useLeaveForCart(cartIsEmpty: boolean): boolean {

@@ -70,15 +70,16 @@ type AdminOrderQuery = { page: number; pageSize: number; search?: string; status
 
 /**
  * Every order for the back office, newest first, searchable by id, e-mail or name, filterable by
- * status. A page is reused for a second (answered from the last read while one request re-reads,
- * for at most four seconds more); any back-office write clears it, so the owner always sees their
- * own changes, and a new shop order appears within a second or two.
+ * status, as the JSON text the route sends. A page is reused for a second (answered from the last
+ * read while one request re-reads, for at most four seconds more); any back-office write clears
+ * it, so the owner always sees their own changes, and a new shop order appears within a second or
+ * two. It is kept serialized, so a reused page costs the same whatever it holds.
  */
-export function listAdminOrders(db: Kysely<Database>, q: AdminOrderQuery) {
-  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '']), () => readAdminOrders(db, q));
+export function listAdminOrdersJson(db: Kysely<Database>, q: AdminOrderQuery): Promise<string> {
+  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '']), async () => JSON.stringify(await readAdminOrders(db, q)));
 }
 
-const orderPages = new MicroCache<Awaited<ReturnType<typeof readAdminOrders>>>(1000, 200, 4000);
+const orderPages = new MicroCache<string>(1000, 200, 4000);
 
 async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery) {
   let base = db.selectFrom('orders as o');

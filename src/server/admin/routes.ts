@@ -24,7 +24,7 @@ import {
   ShippingOptionInput,
   UserPatchInput,
 } from '../../shared/schemas/admin.js';
-import { createAdminOrder, deleteOrder, listAdminOrders, updateAdminOrder, updateOrderStatus } from './orders.js';
+import { createAdminOrder, deleteOrder, listAdminOrdersJson, updateAdminOrder, updateOrderStatus } from './orders.js';
 import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './catalog.js';
 import {
   createCoupon,
@@ -81,7 +81,9 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
   });
 
   // ---- Orders ----
-  app.get('/api/admin/orders', async (req) => listAdminOrders(db, parseInput(AdminOrderListQuery, req.query)));
+  app.get('/api/admin/orders', async (req, reply) =>
+    reply.type('application/json; charset=utf-8').send(await listAdminOrdersJson(db, parseInput(AdminOrderListQuery, req.query))),
+  );
   // A static path: find-my-way prefers it to /api/admin/orders/:id whatever the order; kept first anyway.
   app.get('/api/admin/orders/overview', async (req, reply) => {
     const { days } = parseInput(AdminOrdersOverviewQuery, req.query);
