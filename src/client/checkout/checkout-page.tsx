@@ -26,22 +26,13 @@ import {
   type CheckoutField,
   type CheckoutValues,
 } from './checkout-values.js';
-import { loadZod } from '../lib/load-zod.js';
+import { afterZod } from '../lib/load-zod.js';
 import type * as CheckoutValidation from './checkout-form.js';
 import { ShippingMethod } from './shipping-method.js';
 
 type Validation = typeof CheckoutValidation;
-let validation: Promise<Validation> | undefined;
 /** The form's validation (zod) loads when the shopper first reaches the form, not with the page. */
-function loadValidation(): Promise<Validation> {
-  validation ??= loadZod()
-    .then(() => import('./checkout-form.js'))
-    .catch((err: unknown) => {
-      validation = undefined;
-      throw err;
-    });
-  return validation;
-}
+const loadValidation = afterZod(() => import('./checkout-form.js'));
 
 /** ?canceled=true (back from the payment page) and an empty cart both lead back to the cart. */
 function useLeaveForCart(cartIsEmpty: boolean): boolean {

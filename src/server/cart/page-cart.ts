@@ -5,6 +5,7 @@ import type { CartCookie } from '../../shared/cart-cookie.js';
 import { CartCookieValue } from '../../shared/schemas/checkout.js';
 import { queryKeys, type InitialQuery } from '../../shared/query-keys.js';
 import type { StoredCart } from '../../shared/stored-cart.js';
+import { normalizeCouponCode } from '../../shared/coupons.js';
 import { priceCart, type PricingContext } from './service.js';
 
 /** The `cart` cookie's lines and coupon, or null when it is absent or not what the shop writes. */
@@ -28,7 +29,7 @@ export function readCartCookie(raw: string | undefined): CartCookie | null {
  */
 export async function pageCartData(db: Kysely<Database>, dialect: Dialect, cookie: CartCookie, ctx: PricingContext): Promise<InitialQuery[]> {
   const lines = cookie.lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color }));
-  const couponCode = cookie.couponCode?.trim().toUpperCase() || null;
+  const couponCode = cookie.couponCode ? normalizeCouponCode(cookie.couponCode) || null : null;
   const { couponId: _couponId, ...quote } = await priceCart(db, dialect, { lines, couponCode, shippingOptionId: null }, ctx);
   const quoted = (l: (typeof lines)[number]) =>
     quote.lines.find((q) => !q.isFreeGift && q.productId === l.productId && q.size === l.size && q.color === l.color);

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CartLineInput, Quote } from '../../../shared/schemas/checkout.js';
 import { apiRequestWith } from '../../lib/api-client.js';
-import { loadZod } from '../../lib/load-zod.js';
 import { freshUnlessFromServer } from '../../lib/query-client.js';
 import { queryKeys } from '../../../shared/query-keys.js';
+import { loadCheckoutSchemas } from './load-checkout-schemas.js';
 
 export type QuoteRequest = {
   lines: Required<CartLineInput>[];
@@ -11,8 +11,7 @@ export type QuoteRequest = {
   shippingOptionId: string | null;
 };
 
-/** Only the checkout schemas: the cart and checkout pages need none of the catalogue's. */
-const loadQuoteSchema = () => loadZod().then(() => import('../../../shared/schemas/checkout.js').then((m) => m.Quote));
+const loadQuoteSchema = () => loadCheckoutSchemas().then((m) => m.Quote);
 
 /** The server prices the cart: current prices and stock, the coupon and its gift, shipping, tax and total. */
 export function getCartQuote(input: QuoteRequest, signal?: AbortSignal): Promise<Quote> {

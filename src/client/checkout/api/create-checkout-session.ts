@@ -1,9 +1,9 @@
 import type { CheckoutSessionCreated, CreateCheckoutSessionInput } from '../../../shared/schemas/checkout.js';
 import { apiRequestWith } from '../../lib/api-client.js';
-import { loadZod } from '../../lib/load-zod.js';
+import { loadCheckoutSchemas } from '../../cart/api/load-checkout-schemas.js';
 
 /** The checkout schemas (with zod) load with the first payment, not with the page. */
-const loadCreatedSchema = () => loadZod().then(() => import('../../../shared/schemas/checkout.js').then((m) => m.CheckoutSessionCreated));
+const loadCreatedSchema = () => loadCheckoutSchemas().then((m) => m.CheckoutSessionCreated);
 
 /** Creates the pending order and the payment session; the browser then goes to `url` to pay. */
 export function createCheckoutSession(input: CreateCheckoutSessionInput): Promise<CheckoutSessionCreated> {
