@@ -76,7 +76,7 @@ async function signInByApi(page: Page, who: { email: string; password: string })
     const res = await fetch('/api/auth/sign-in', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(creds),
+      body: JSON.stringify({ ...creds, elapsedMs: 5000 }),
     });
     return res.status;
   }, who);
@@ -128,6 +128,7 @@ describe('accounts journeys', () => {
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await page.getByText('Please enter your email address.').waitFor();
     await page.getByLabel('Email').fill(NEW_USER.email);
+    await page.waitForTimeout(HUMAN_PAUSE_MS);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await page.getByText('Password Reset Email Sent').waitFor();
@@ -284,6 +285,7 @@ describe('accounts journeys', () => {
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await page.getByText('Please enter your email address', { exact: true }).waitFor();
     await page.getByLabel('Email').fill('nobody-here@example.com');
+    await page.waitForTimeout(HUMAN_PAUSE_MS);
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await page.getByText('Check your email for instructions to reset your password.').first().waitFor();
@@ -298,6 +300,7 @@ describe('accounts journeys', () => {
     await setup.goto('/password-reset');
     const earlier = resetLinks(CUSTOMER.email);
     await setup.getByLabel('Email').fill(CUSTOMER.email);
+    await setup.waitForTimeout(HUMAN_PAUSE_MS);
     await setup.getByRole('button', { name: 'Reset Password' }).click();
     await setup.getByRole('heading', { name: 'Check your email' }).waitFor();
     await setupContext.close();

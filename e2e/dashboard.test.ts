@@ -215,6 +215,16 @@ describe('dashboard and orders journeys', () => {
     await phone.fill('');
     await phone.pressSequentially('5551234567', { delay: 15 });
     expect(await phone.inputValue()).toBe('(555) 123-4567');
+    // A different e-mail asks for the current password; the saved one (in any case) does not.
+    const emailField = contact.getByLabel('Email');
+    const savedEmail = await emailField.inputValue();
+    expect(await contact.getByLabel('Current password').count()).toBe(0);
+    await emailField.fill('someone.else@example.com');
+    await contact.getByLabel('Current password').waitFor();
+    await contact.getByRole('button', { name: 'Save' }).click();
+    await contact.getByText('Please enter your current password to change your email').waitFor();
+    await emailField.fill(savedEmail.toUpperCase());
+    await contact.getByLabel('Current password').waitFor({ state: 'detached' });
     await contact.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Contact information updated successfully').waitFor();
     await contact.waitFor({ state: 'hidden' });

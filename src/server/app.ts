@@ -8,20 +8,20 @@ import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import type { Dialect } from './db/database.js';
 import { HttpError } from './http/errors.js';
-import { clearAllCaches } from './http/micro-cache.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { access, checkRoutePolicies, registerSurface } from './http/access.js';
+import { registerSessionDecorator } from './http/auth.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerContentRoutes } from './content/routes.js';
 import { registerSeoRoutes } from './seo/routes.js';
 import { registerSpa } from './seo/spa.js';
-import { registerAdminGuard, registerSessionLoader } from './http/auth.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerEmailRoutes } from './email/routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
-import { registerAdminRoutes } from './admin/routes.js';
-import { registerCheckoutRoutes, registerStripeWebhook } from './checkout/routes.js';
-import { registerContentAdminRoutes } from './content/admin-routes.js';
-import { registerShippingLabelRoutes } from './shipping-labels/routes.js';
+import { registerAdminRoutes, registerUploadedFiles } from './admin/routes.js';
+import { registerCheckoutRoutes, registerStripeWebhook, registerTestCheckoutPages } from './checkout/routes.js';
+import { registerContentAdminRoutes, registerEmailCheckRoutes } from './content/admin-routes.js';
+import { registerLabelRoutes, registerShipStationRoutes } from './shipping-labels/routes.js';
 import { smtpTransport, type MailTransport } from './email/delivery.js';
 
 export type AppDeps = {
@@ -31,14 +31,6 @@ export type AppDeps = {
   /** SMTP delivery; absent when SMTP_URL is unset (e-mails then stay in the outbox). */
   mailer?: MailTransport | null;
 };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    routeTable: { method: string; url: string }[];
-  }
-}
-
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   const deps: AppDeps = {
@@ -54,16 +46,19 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    // Slow clients are dropped: headers must arrive within headersTimeoutMs, the whole request
+    // within requestTimeoutMs, and a kept-alive socket idle for keepAliveTimeoutMs is closed. Node
+    // checks the first two on a timer; once a second keeps the figures close to what they say.
+    http: { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // A socket that sends nothing at all for this long is closed too.
+    connectionTimeout: config.requestTimeoutMs + 5000,
   });
 
-  // The route table, kept for the authorisation tests that walk every route.
-  const routes: { method: string; url: string }[] = [];
-  app.decorate('routeTable', routes);
-  app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
-  });
-
-  registerSecurityHeaders(app);
+  checkRoutePolicies(app);
+  registerSessionDecorator(app);
+  registerSecurityHeaders(app, config);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   await app.register(fastifyCompress, {
@@ -75,25 +70,9 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     zlibOptions: { level: 6 },
   });
 
-  // A mutating request whose Origin names another site is refused (CSRF defence in depth
-  // beside SameSite=Lax cookies).
-  app.addHook('onRequest', async (req, reply) => {
-    if (!MUTATING.has(req.method) || req.url.startsWith('/api/webhooks/')) return;
-    const origin = req.headers.origin;
-    // Without an Origin header, the browser's own Fetch Metadata still tells a cross-site request.
-    if (!origin) {
-      if (req.headers['sec-fetch-site'] === 'cross-site') reply.code(403).send({ error: 'Cross-site requests are not allowed' });
-      return;
-    }
-    const allowed = new Set([new URL(config.publicUrl).origin]);
-    if (req.headers.host) allowed.add(`${req.protocol}://${req.headers.host}`);
-    if (!allowed.has(origin)) {
-      reply.code(403).send({ error: 'Cross-site requests are not allowed' });
-    }
-  });
-
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof HttpError) {
+      if (error.headers) reply.headers(error.headers);
       return reply.code(error.statusCode).send({ error: error.message });
     }
     const status = (error as { statusCode?: number }).statusCode;
@@ -110,30 +89,35 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
 
-  // Any successful back-office change (products, categories, shipping, coupons…) shows at once.
-  // Cleared before the answer leaves, so the owner's next read can never see the old value.
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.method !== 'GET' && req.url.startsWith('/api/admin/') && reply.statusCode < 400) clearAllCaches();
-    return payload;
+  // The surfaces (src/server/http/access.ts): each an encapsulated plugin whose guard runs for
+  // every route the router matched in it, however the path was spelled.
+  await registerSurface(app, 'store', deps, async (store) => {
+    store.get('/api/health', access.public, async () => ({ ok: true }));
+    registerAccountRoutes(store, deps);
+    registerCatalogRoutes(store, deps);
+    registerContentRoutes(store, deps);
+    registerCheckoutRoutes(store, deps);
   });
-
-  registerSessionLoader(app, deps.db);
-  registerAdminGuard(app);
-
-  app.get('/api/health', async () => ({ ok: true }));
-
-  registerAccountRoutes(app, deps);
-  registerEmailRoutes(app, deps);
-  registerAccountDataRoutes(app, deps);
-  await registerAdminRoutes(app, deps);
-  registerContentAdminRoutes(app, deps);
-  registerShippingLabelRoutes(app, deps);
-  registerCatalogRoutes(app, deps);
-  registerCheckoutRoutes(app, deps);
-  await registerStripeWebhook(app, deps);
-  registerContentRoutes(app, deps);
-  registerSeoRoutes(app, deps);
-  await registerSpa(app, deps);
+  await registerSurface(app, 'account', deps, (account) => registerAccountDataRoutes(account, deps));
+  await registerSurface(app, 'admin', deps, async (admin) => {
+    await registerAdminRoutes(admin, deps);
+    registerContentAdminRoutes(admin, deps);
+    registerEmailRoutes(admin, deps);
+    registerLabelRoutes(admin, deps);
+  });
+  await registerSurface(app, 'integrations', deps, (integrations) => {
+    registerShipStationRoutes(integrations, deps);
+    registerEmailCheckRoutes(integrations, deps);
+  });
+  await registerSurface(app, 'webhooks', deps, (webhooks) => registerStripeWebhook(webhooks, deps));
+  let notFound: Awaited<ReturnType<typeof registerSpa>> | undefined;
+  await registerSurface(app, 'pages', deps, async (pages) => {
+    registerTestCheckoutPages(pages, deps);
+    registerSeoRoutes(pages, deps);
+    await registerUploadedFiles(pages, deps);
+    notFound = await registerSpa(pages, deps);
+  });
+  if (notFound) app.setNotFoundHandler(notFound);
 
   app.addHook('onClose', async () => deps.mailer?.close());
   return app;

@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   SHIPSTATION_V2_BASE: z.url().default('https://api.shipstation.com'),
   SHIPSTATION_V1_BASE: z.url().default('https://ssapi.shipstation.com'),
   UPLOAD_DIR: z.string().default('data/uploads'),
+  BACKUP_DIR: z.string().default('backups'),
   CLIENT_DIR: z.string().default('dist/client'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
@@ -30,6 +31,12 @@ const EnvSchema = z.object({
     .transform((v) => v === 'true'),
   RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  CHECKOUT_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  CHECKOUT_LIMIT_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  CHECKOUT_MAX_UNITS_HELD: z.coerce.number().int().min(1).max(100_000_000).default(250),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
 });
 
 export type Config = {
@@ -49,6 +56,8 @@ export type Config = {
   shipstationV2Base: string;
   shipstationV1Base: string;
   uploadDir: string;
+  /** Where `npm run backup` puts a new timestamped folder when it is not given one. */
+  backupDir: string;
   clientDir: string;
   logLevel: string;
   trustProxy: boolean;
@@ -56,6 +65,17 @@ export type Config = {
   retryBaseMs: number;
   /** How often the e-mail and contact-forwarding workers look for due work. */
   workerIntervalMs: number;
+  /** Checkout sessions one IP, and one browser, may start per 10 minutes (attempts, counted before the work). */
+  checkoutLimitPerIp: number;
+  checkoutLimitPerDevice: number;
+  /** Units one shopper (same IP, browser or account) may hold across open checkouts at once. */
+  checkoutMaxUnitsHeld: number;
+  /** A client must send its request's headers within this (slow-header attacks). */
+  headersTimeoutMs: number;
+  /** ... and the whole request, body included, within this. */
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -83,10 +103,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shipstationV2Base: e.SHIPSTATION_V2_BASE.replace(/\/+$/, ''),
     shipstationV1Base: e.SHIPSTATION_V1_BASE.replace(/\/+$/, ''),
     uploadDir: e.UPLOAD_DIR,
+    backupDir: e.BACKUP_DIR,
     clientDir: e.CLIENT_DIR,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     retryBaseMs: e.RETRY_BASE_MS,
     workerIntervalMs: e.WORKER_INTERVAL_MS,
+    checkoutLimitPerIp: e.CHECKOUT_LIMIT_PER_IP,
+    checkoutLimitPerDevice: e.CHECKOUT_LIMIT_PER_DEVICE,
+    checkoutMaxUnitsHeld: e.CHECKOUT_MAX_UNITS_HELD,
+    headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_MS, e.HTTP_HEADERS_TIMEOUT_MS),
+    keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   };
 }

@@ -258,6 +258,7 @@ function SignUpForm({ onStart, onDone }: FormProps) {
 
 function ResetForm({ onBack }: { onBack: () => void }) {
   const id = useId();
+  const elapsed = useFormTimer();
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const request = useRequestPasswordReset();
@@ -267,7 +268,9 @@ function ResetForm({ onBack }: { onBack: () => void }) {
     const form = new FormData(e.currentTarget);
     const email = formText(form, 'email');
     if (!email.trim()) return setError(AUTH_MESSAGES.resetEmailRequiredAuth);
-    const parsed = PasswordResetRequestInput.safeParse({ email, website: formText(form, 'website') });
+    const elapsedMs = Math.round(elapsed());
+    if (elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
+    const parsed = PasswordResetRequestInput.safeParse({ email, elapsedMs, website: formText(form, 'website') });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? RESET_FAILED);
     setError(null);
     request.mutate(parsed.data, {

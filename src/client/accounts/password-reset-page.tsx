@@ -7,9 +7,10 @@ import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
 import { useRequestPasswordReset } from './api/request-password-reset.js';
-import { AUTH_MESSAGES, PasswordResetRequestInput } from './auth-schemas.js';
+import { AUTH_MESSAGES, FORM_MIN_FILL_MS, PasswordResetRequestInput } from './auth-schemas.js';
 import { Card, DecoyField, FormError, formText, SubmitButton, TextField } from './components/form-controls.js';
 import { errorMessage } from './error-message.js';
+import { useFormTimer } from './use-form-timer.js';
 
 const SENT_TEXT = 'Check your email for instructions to reset your password.';
 const RESET_FAILED = 'Failed to send reset email. Please try again.';
@@ -17,6 +18,7 @@ const RESET_FAILED = 'Failed to send reset email. Please try again.';
 export default function PasswordResetPage() {
   useDocumentMeta({ title: pageTitle('Reset Password'), noindex: true });
   const id = useId();
+  const elapsed = useFormTimer();
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const request = useRequestPasswordReset();
@@ -26,7 +28,9 @@ export default function PasswordResetPage() {
     const form = new FormData(e.currentTarget);
     const email = formText(form, 'email');
     if (!email.trim()) return setError(AUTH_MESSAGES.resetEmailRequiredPage);
-    const parsed = PasswordResetRequestInput.safeParse({ email, website: formText(form, 'website') });
+    const elapsedMs = Math.round(elapsed());
+    if (elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
+    const parsed = PasswordResetRequestInput.safeParse({ email, elapsedMs, website: formText(form, 'website') });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? RESET_FAILED);
     setError(null);
     request.mutate(parsed.data, {

@@ -5,6 +5,7 @@ import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput, formatPhone } from '.
 import type { Address, SessionUser } from '../../shared/schemas/auth.js';
 import { US_STATES } from '../../shared/schemas/checkout.js';
 import { errorMessage } from '../accounts/error-message.js';
+import { useSession } from '../accounts/api/get-session.js';
 import { FormError, inputClasses, TextField } from '../accounts/components/form-controls.js';
 import { Button } from '../ui/button.js';
 import { Dialog } from '../ui/dialog.js';
@@ -41,9 +42,13 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
   const [fullName, setFullName] = useState(user.fullName);
   const [email, setEmail] = useState(user.email);
   const [phone, setPhone] = useState(formatPhone(user.phone ?? ''));
+  const [currentPassword, setCurrentPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const { impersonatorEmail } = useSession();
   const errorId = error ? `${id}-error` : undefined;
+  // A new e-mail needs the current password (the server insists too); the field shows only then.
+  const emailChanged = email.trim().toLowerCase() !== user.email;
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -52,10 +57,20 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
       setError(firstIssue(parsed.error));
       return;
     }
+    if (emailChanged && !currentPassword) {
+      setError(ACCOUNT_MESSAGES.currentPasswordRequired);
+      document.getElementById(`${id}-current-password`)?.focus();
+      return;
+    }
     setError(null);
     setPending(true);
     try {
-      await updateContactInfo(queryClient, { fullName: parsed.data.fullName, email: parsed.data.email, phone: parsed.data.phone });
+      await updateContactInfo(queryClient, {
+        fullName: parsed.data.fullName,
+        email: parsed.data.email,
+        phone: parsed.data.phone,
+        ...(emailChanged ? { currentPassword } : {}),
+      });
       toast({ title: ACCOUNT_MESSAGES.contactSaved });
       onDone();
     } catch (err) {
@@ -71,6 +86,26 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
       <FormError id={`${id}-error`} message={error} />
       <TextField id={`${id}-name`} label="Full Name" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} errorId={errorId} />
       <TextField id={`${id}-email`} label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} errorId={errorId} />
+      {emailChanged && (
+        <div className="flex flex-col gap-1">
+          <TextField
+            id={`${id}-current-password`}
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={currentPassword}
+            onChange={(e) => setCurrentPassword(e.target.value)}
+            errorId={errorId}
+            aria-describedby={[errorId, `${id}-current-password-hint`].filter(Boolean).join(' ')}
+          />
+          <p id={`${id}-current-password-hint`} className="text-xs text-stone-600">
+            {impersonatorEmail
+              ? `Enter your own password (${impersonatorEmail}) to change this customer's email.`
+              : 'Enter your current password to change your email.'}
+          </p>
+        </div>
+      )}
       <TextField
         id={`${id}-phone`}
         label="Phone"

@@ -4,39 +4,45 @@ import { pageQuery } from '../../shared/schemas/paging.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { requireUser } from '../http/auth.js';
-import { AddressInput, ContactInfoInput } from '../../shared/schemas/account.js';
+import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput } from '../../shared/schemas/account.js';
 import { listOrders } from '../orders/service.js';
 import { accountSummary, saveAddress, updateContactInfo } from './profile.js';
 import { assertCanImpersonate, endImpersonation, startImpersonation } from './impersonation.js';
 import { toSessionUser } from './users.js';
+import { access } from '../http/access.js';
 
 const PageQuery = pageQuery(10);
 const AddressKind = z.object({ kind: z.enum(['shipping', 'billing'], { message: "Address kind must be 'shipping' or 'billing'" }) });
 const ImpersonateInput = z.object({ userId: z.string().min(1, 'userId is required').max(100) }).strict();
 
 export function registerAccountDataRoutes(app: FastifyInstance, { db }: AppDeps): void {
-  app.get('/api/orders', async (req, reply) => {
+  app.get('/api/orders', access.signedIn, async (req, reply) => {
     const user = requireUser(req);
     const q = parseInput(PageQuery, req.query);
     reply.header('Cache-Control', 'no-store');
     return listOrders(db, { userId: user.id, isAdmin: user.role === 'admin' }, q);
   });
 
-  app.get('/api/account/summary', async (req, reply) => {
+  app.get('/api/account/summary', access.signedIn, async (req, reply) => {
     const user = requireUser(req);
     reply.header('Cache-Control', 'no-store');
     return accountSummary(db, user.id);
   });
 
-  app.put('/api/account/contact', async (req) => {
+  app.put('/api/account/contact', access.signedIn, async (req) => {
     const user = requireUser(req);
     const input = parseInput(ContactInfoInput, req.body);
-    await updateContactInfo(db, user.id, { fullName: input.fullName, email: input.email, phone: input.phone ?? null });
+    await updateContactInfo(
+      db,
+      user.id,
+      { fullName: input.fullName, email: input.email, phone: input.phone ?? null, currentPassword: input.currentPassword },
+      req.session?.impersonator ?? user,
+    );
     const row = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     return { user: toSessionUser(row) };
   });
 
-  app.put('/api/account/addresses/:kind', async (req) => {
+  app.put('/api/account/addresses/:kind', access.signedIn, async (req) => {
     const user = requireUser(req);
     const { kind } = parseInput(AddressKind, req.params);
     const address = parseInput(AddressInput, req.body);
@@ -45,14 +51,14 @@ export function registerAccountDataRoutes(app: FastifyInstance, { db }: AppDeps)
     return { user: toSessionUser(row) };
   });
 
-  app.post('/api/impersonation', async (req) => {
+  app.post('/api/impersonation', { config: { ...access.admin.config, deniedMessage: ACCOUNT_MESSAGES.impersonationAdminsOnly } }, async (req) => {
     assertCanImpersonate(req.session);
     const { userId } = parseInput(ImpersonateInput, req.body);
     await startImpersonation(db, req.session, userId);
     return { ok: true };
   });
 
-  app.delete('/api/impersonation', async (req) => {
+  app.delete('/api/impersonation', access.signedIn, async (req) => {
     await endImpersonation(db, req.session);
     return { ok: true };
   });

@@ -5,6 +5,7 @@ import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { ACCOUNT_MESSAGES, AccountSummary } from '../../shared/schemas/account.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
+import { CURRENT_PASSWORD_LIMIT } from './profile.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -80,15 +81,67 @@ describe('contact information and addresses', () => {
     const dana = await createUser(t.db, { email: 'dana@example.com' });
     const c = new TestClient(t.app);
     await c.signIn(dana.email, dana.password);
-    const ok = await c.request('PUT', '/api/account/contact', { fullName: 'Dana D', email: 'Dana2@Example.com', phone: '5551234567' });
+    const ok = await c.request('PUT', '/api/account/contact', { fullName: 'Dana D', email: 'Dana2@Example.com', phone: '5551234567', currentPassword: dana.password });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().user).toMatchObject({ fullName: 'Dana D', email: 'dana2@example.com', phone: '(555) 123-4567' });
     const missing = await c.request('PUT', '/api/account/contact', { fullName: '', email: 'x@example.com' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error).toContain(ACCOUNT_MESSAGES.requiredFields);
-    const taken = await c.request('PUT', '/api/account/contact', { fullName: 'Dana', email: DEMO_CUSTOMER.email });
+    const taken = await c.request('PUT', '/api/account/contact', { fullName: 'Dana', email: DEMO_CUSTOMER.email, currentPassword: dana.password });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error).toBe(ACCOUNT_MESSAGES.emailTaken);
+  });
+
+  it('changes the e-mail only with the current password, counting wrong ones like sign-in guesses', async () => {
+    const gil = await createUser(t.db, { email: 'gil@example.com', fullName: 'Gil' });
+    const c = new TestClient(t.app, '10.8.0.1');
+    await c.signIn(gil.email, gil.password);
+    const email = async () => (await t.db.selectFrom('users').select('email').where('id', '=', gil.id).executeTakeFirstOrThrow()).email;
+    // Name and phone alone need no password; the same e-mail spelled differently is no change.
+    const rename = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: ' GIL@example.com ', phone: '' });
+    expect(rename.statusCode).toBe(200);
+    expect(rename.json().user.fullName).toBe('Gil G');
+
+    const missing = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: 'gil.new@example.com' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toBe(ACCOUNT_MESSAGES.currentPasswordRequired);
+    const wrong = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: 'gil.new@example.com', currentPassword: 'not-it-at-all' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error).toBe(ACCOUNT_MESSAGES.currentPasswordWrong);
+    // An address that has an account is not revealed without the password either.
+    expect((await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: DEMO_CUSTOMER.email, currentPassword: 'nope-nope' })).statusCode).toBe(401);
+    expect(await email()).toBe('gil@example.com');
+    // The session still works after wrong passwords.
+    expect((await c.get('/api/session')).json().user.email).toBe('gil@example.com');
+
+    const ok = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: 'gil.new@example.com', currentPassword: gil.password });
+    expect(ok.statusCode).toBe(200);
+    expect(await email()).toBe('gil.new@example.com');
+
+    // Wrong tries are counted before the check, 5 per 15 minutes at once: the right one is then refused too.
+    const tries = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: `gil${i}@example.com`, currentPassword: 'guess-guess' }),
+      ),
+    );
+    expect(tries.filter((r) => r.statusCode === 401)).toHaveLength(CURRENT_PASSWORD_LIMIT.max);
+    expect(tries.filter((r) => r.statusCode === 429)).toHaveLength(12 - CURRENT_PASSWORD_LIMIT.max);
+    const refused = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: 'gil.last@example.com', currentPassword: gil.password });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await email()).toBe('gil.new@example.com');
+  });
+
+  it('while impersonating, an e-mail change needs the admin’s own password', async () => {
+    const hal = await createUser(t.db, { email: 'hal@example.com', fullName: 'Hal' });
+    const admin = new TestClient(t.app, '10.8.0.2');
+    await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
+    expect((await admin.post('/api/impersonation', { userId: hal.id })).statusCode).toBe(200);
+    const withHals = await admin.request('PUT', '/api/account/contact', { fullName: 'Hal', email: 'hal2@example.com', currentPassword: hal.password });
+    expect(withHals.statusCode).toBe(401);
+    const withOwn = await admin.request('PUT', '/api/account/contact', { fullName: 'Hal', email: 'hal2@example.com', currentPassword: DEMO_ADMIN.password });
+    expect(withOwn.statusCode).toBe(200);
+    expect(withOwn.json().user.email).toBe('hal2@example.com');
   });
 
   it('saves shipping and billing addresses for the signed-in user only', async () => {

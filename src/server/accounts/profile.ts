@@ -1,17 +1,48 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, UserRow } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
+import { clearRateLimit, hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
+import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
+import { verifyPassword } from './password.js';
 import { nowIso } from '../lib/ids.js';
 import { ACCOUNT_MESSAGES, type AccountSummary } from '../../shared/schemas/account.js';
 import { nextRewardAt, rewardProgress } from '../../shared/pricing.js';
 import { customerOrderStats } from '../orders/service.js';
 import { indexOrdersOfUser } from '../orders/search-terms.js';
 
+/** Wrong current passwords given to change an e-mail, per person, counted before the check. */
+export const CURRENT_PASSWORD_LIMIT = { max: 5, windowMs: 15 * 60_000 } as const;
+
+/**
+ * The password of the person at the keyboard (the admin's own while impersonating), checked like a
+ * sign-in: the try is counted first (insert-or-increment), and a success starts the count over.
+ */
+async function confirmCurrentPassword(db: Kysely<Database>, holder: Pick<UserRow, 'id' | 'password_hash'>, password: string | undefined): Promise<void> {
+  if (!password) throw new HttpError(400, ACCOUNT_MESSAGES.currentPasswordRequired);
+  const key = `reauth:user:${holder.id}`;
+  const { max, windowMs } = CURRENT_PASSWORD_LIMIT;
+  const now = new Date();
+  const { hits, windowStartedAt } = await hitRateLimitWindow(db, key, windowMs, now);
+  if (hits > max) {
+    throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts, { 'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, windowMs, now)) });
+  }
+  if (!(await verifyPassword(holder.password_hash, password))) throw new HttpError(401, ACCOUNT_MESSAGES.currentPasswordWrong);
+  await clearRateLimit(db, key, max);
+}
+
+/**
+ * Name, e-mail and phone. A new e-mail needs the current password of `passwordHolder`, the person
+ * signed in: a borrowed or stolen session must not be able to take the account over through a
+ * password reset sent to another address.
+ */
 export async function updateContactInfo(
   db: Kysely<Database>,
   userId: string,
-  input: { fullName: string; email: string; phone: string | null },
+  input: { fullName: string; email: string; phone: string | null; currentPassword?: string },
+  passwordHolder: Pick<UserRow, 'id' | 'password_hash'>,
 ): Promise<void> {
+  const current = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+  if (current.email !== input.email) await confirmCurrentPassword(db, passwordHolder, input.currentPassword);
   const clash = await db.selectFrom('users').select('id').where('email', '=', input.email).where('id', '!=', userId).executeTakeFirst();
   if (clash) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
   try {

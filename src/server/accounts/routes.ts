@@ -13,7 +13,9 @@ import { clearSessionCookie, setSessionCookie } from '../http/auth.js';
 import { deleteSession, type LoadedSession } from './sessions.js';
 import { endImpersonation } from './impersonation.js';
 import { toSessionUser } from './users.js';
-import { checkResetToken, confirmPasswordReset, requestPasswordReset, signIn, signUp } from './service.js';
+import { checkResetToken, confirmPasswordReset, looksAutomated, requestPasswordReset, signIn, signUp } from './service.js';
+import { readSignInDeviceCookie, setSignInDeviceCookie } from '../http/sign-in-device-cookie.js';
+import { access } from '../http/access.js';
 
 export function toSessionResponse(session: LoadedSession | null): SessionResponse {
   return {
@@ -29,30 +31,32 @@ function sessionResponse(req: FastifyRequest): SessionResponse {
 export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
 
-  app.get('/api/session', async (req, reply) => {
+  app.get('/api/session', access.public, async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
     return sessionResponse(req);
   });
 
-  app.post('/api/auth/sign-up', async (req, reply) => {
+  app.post('/api/auth/sign-up', access.public, async (req, reply) => {
     const input = parseInput(SignUpInput, req.body);
     const grant = await signUp(db, input, { ip: req.ip, publicUrl: config.publicUrl });
     setSessionCookie(reply, config, grant.token);
+    setSignInDeviceCookie(reply, config, grant.deviceToken);
     reply.code(201).header('Cache-Control', 'no-store');
     return { user: toSessionUser(grant.user), impersonatorEmail: null } satisfies SessionResponse;
   });
 
-  app.post('/api/auth/sign-in', async (req, reply) => {
+  app.post('/api/auth/sign-in', access.public, async (req, reply) => {
     const input = parseInput(SignInInput, req.body);
     // A new sign-in replaces whatever session this browser had.
     if (req.session) await deleteSession(db, req.session.tokenHash);
-    const grant = await signIn(db, input, { ip: req.ip });
+    const grant = await signIn(db, input, { ip: req.ip, deviceToken: readSignInDeviceCookie(req) });
     setSessionCookie(reply, config, grant.token);
+    setSignInDeviceCookie(reply, config, grant.deviceToken);
     reply.header('Cache-Control', 'no-store');
     return { user: toSessionUser(grant.user), impersonatorEmail: null } satisfies SessionResponse;
   });
 
-  app.post('/api/auth/sign-out', async (req, reply) => {
+  app.post('/api/auth/sign-out', access.public, async (req, reply) => {
     // While impersonating, signing out ends the impersonation; the admin stays signed in.
     if (req.session?.impersonator) {
       await endImpersonation(db, req.session);
@@ -63,21 +67,22 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): void
     return { ok: true };
   });
 
-  app.post('/api/auth/password-reset', async (req) => {
+  app.post('/api/auth/password-reset', access.public, async (req) => {
     const input = parseInput(PasswordResetRequestInput, req.body);
-    if (!input.website) {
+    // A bot (decoy filled, too fast, or not saying how long it took) gets the same answer; nothing is sent.
+    if (!looksAutomated(input)) {
       await requestPasswordReset(db, input.email, { ip: req.ip, publicUrl: config.publicUrl });
     }
     return { ok: true };
   });
 
-  app.post('/api/auth/password-reset/validate', async (req) => {
+  app.post('/api/auth/password-reset/validate', access.public, async (req) => {
     const { token } = parseInput(ResetTokenInput, req.body);
     const { email } = await checkResetToken(db, token);
     return { valid: true, email };
   });
 
-  app.post('/api/auth/password-reset/confirm', async (req, reply) => {
+  app.post('/api/auth/password-reset/confirm', access.public, async (req, reply) => {
     const input = parseInput(PasswordResetConfirmInput, req.body);
     await confirmPasswordReset(db, input);
     clearSessionCookie(reply, config);

@@ -8,35 +8,47 @@ import {
   type SignUpInput,
 } from '../../shared/schemas/auth.js';
 import { HttpError } from '../http/errors.js';
-import { clearRateLimit, hitRateLimit, peekRateLimit } from '../http/rate-limit.js';
+import { hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { queueEmail } from '../email/outbox.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { createSession, deleteUserSessions } from './sessions.js';
 import { hashToken, newToken, TOKEN_PATTERN } from './tokens.js';
+import { admitSignInAttempt, signInSucceeded } from './sign-in-limits.js';
+import { issueDeviceToken, readDeviceToken } from './sign-in-devices.js';
 
 const WINDOW_MS = 15 * 60_000;
+/** Per 15 minutes, counted before the work. Sign-in has its own, in sign-in-limits.ts. */
 export const LIMITS = {
-  signInFailuresPerAccount: 10,
-  signInFailuresPerIp: 30,
   signUpsPerIp: 10,
   resetRequestsPerAccount: 5,
   resetRequestsPerIp: 10,
 } as const;
 
-const tooMany = () => new HttpError(429, AUTH_MESSAGES.tooManyAttempts);
+/** Counts one attempt at `key`; past `max` in the window, a 429 that says how long to wait. */
+async function takeAttempt(db: Kysely<Database>, key: string, max: number): Promise<void> {
+  const now = new Date();
+  const { hits, windowStartedAt } = await hitRateLimitWindow(db, key, WINDOW_MS, now);
+  if (hits > max) {
+    throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts, { 'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, WINDOW_MS, now)) });
+  }
+}
 
-/** A submit faster than a person can fill the form, or one that filled the hidden decoy field. */
-function looksAutomated(input: { elapsedMs?: number; website?: string }): boolean {
+/**
+ * A submit faster than a person can fill the form, one that does not say how long it took (the
+ * forms always do), or one that filled the hidden decoy field.
+ */
+export function looksAutomated(input: { elapsedMs?: number; website?: string }): boolean {
   if (input.website) return true;
-  return input.elapsedMs !== undefined && input.elapsedMs < FORM_MIN_FILL_MS;
+  return input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS;
 }
 
 // A fixed hash to verify against when the e-mail is unknown, so timing does not tell which e-mails have accounts.
 let dummyHash: Promise<string> | null = null;
 const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0'));
 
-export type SessionGrant = { user: UserRow; token: string; expiresAt: Date };
+/** A new session, and a fresh device token naming the account for the browser that signed in. */
+export type SessionGrant = { user: UserRow; token: string; expiresAt: Date; deviceToken: string };
 
 export async function signUp(
   db: Kysely<Database>,
@@ -44,7 +56,7 @@ export async function signUp(
   ctx: { ip: string; publicUrl: string },
 ): Promise<SessionGrant> {
   if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
-  if ((await hitRateLimit(db, `signup:ip:${ctx.ip}`, WINDOW_MS)) > LIMITS.signUpsPerIp) throw tooMany();
+  await takeAttempt(db, `signup:ip:${ctx.ip}`, LIMITS.signUpsPerIp);
 
   const existing = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
   if (existing) throw new HttpError(409, AUTH_MESSAGES.userExists);
@@ -85,31 +97,30 @@ export async function signUp(
     return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   });
   const session = await createSession(db, user.id);
-  return { user, ...session };
+  return { user, ...session, deviceToken: await issueDeviceToken(db, user) };
 }
 
-export async function signIn(db: Kysely<Database>, input: SignInInput, ctx: { ip: string }): Promise<SessionGrant> {
+/**
+ * Checks a password only after the attempt is counted (see sign-in-limits.ts): a browser carrying
+ * this account's device cookie is counted against that cookie alone; any other against its IP
+ * address, the account from that address, and the account from everywhere.
+ */
+export async function signIn(
+  db: Kysely<Database>,
+  input: SignInInput,
+  ctx: { ip: string; deviceToken?: string },
+): Promise<SessionGrant> {
   if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
-  const accountKey = `signin-fail:acct:${input.email}`;
-  const ipKey = `signin-fail:ip:${ctx.ip}`;
-  if (
-    (await peekRateLimit(db, accountKey, WINDOW_MS)) >= LIMITS.signInFailuresPerAccount ||
-    (await peekRateLimit(db, ipKey, WINDOW_MS)) >= LIMITS.signInFailuresPerIp
-  ) {
-    throw tooMany();
-  }
   const user = await db.selectFrom('users').selectAll().where('email', '=', input.email).executeTakeFirst();
+  const deviceNonce = user ? await readDeviceToken(db, ctx.deviceToken, user) : null;
+  const admission = await admitSignInAttempt(db, { email: input.email, ip: ctx.ip, deviceNonce });
   const ok = user
     ? await verifyPassword(user.password_hash, input.password)
     : (await verifyPassword(await getDummyHash(), input.password), false);
-  if (!user || !ok) {
-    await hitRateLimit(db, accountKey, WINDOW_MS);
-    await hitRateLimit(db, ipKey, WINDOW_MS);
-    throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
-  }
-  await clearRateLimit(db, accountKey);
+  if (!user || !ok) throw new HttpError(401, AUTH_MESSAGES.invalidCredentials);
+  await signInSucceeded(db, admission);
   const session = await createSession(db, user.id);
-  return { user, ...session };
+  return { user, ...session, deviceToken: await issueDeviceToken(db, user) };
 }
 
 export const RESET_TOKEN_TTL_MS = 3_600_000;
@@ -123,8 +134,8 @@ export async function requestPasswordReset(
   email: string,
   ctx: { ip: string; publicUrl: string },
 ): Promise<void> {
-  if ((await hitRateLimit(db, `reset:ip:${ctx.ip}`, WINDOW_MS)) > LIMITS.resetRequestsPerIp) throw tooMany();
-  if ((await hitRateLimit(db, `reset:acct:${email}`, WINDOW_MS)) > LIMITS.resetRequestsPerAccount) throw tooMany();
+  await takeAttempt(db, `reset:ip:${ctx.ip}`, LIMITS.resetRequestsPerIp);
+  await takeAttempt(db, `reset:acct:${email}`, LIMITS.resetRequestsPerAccount);
   const user = await db.selectFrom('users').select(['id', 'full_name', 'email']).where('email', '=', email).executeTakeFirst();
   if (!user) return;
   const token = newToken();

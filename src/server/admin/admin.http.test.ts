@@ -59,6 +59,12 @@ describe('admin orders', () => {
     const order = created.json().order;
     expect(order).toMatchObject({ status: 'processing', subtotalCents: 8500, taxCents: 800, shippingCents: 700, totalCents: 10000, items: [], shippingAddress: '5 Phone Rd, Dover, DE 19901' });
     expect((await admin.post('/api/admin/orders', { ...body, elapsedMs: 200 })).statusCode).toBe(202);
+    // A submit that does not say how long it took counts as too fast: ignored, nothing created.
+    const { elapsedMs: _timer, ...untimed } = body;
+    const before = await t.db.selectFrom('orders').select('id').execute();
+    expect((await admin.post('/api/admin/orders', untimed)).statusCode).toBe(202);
+    expect((await admin.request('PUT', `/api/admin/orders/${order.id}`, { ...untimed, total_amount: 1 })).statusCode).toBe(202);
+    expect(await t.db.selectFrom('orders').select('id').execute()).toHaveLength(before.length);
     expect((await admin.post('/api/admin/orders', { ...body, total_amount: -1 })).json().error).toContain('Total amount cannot be negative');
     expect((await admin.post('/api/admin/orders', { ...body, total_amount: 1.005 })).statusCode).toBe(400);
     expect((await admin.post('/api/admin/orders', { ...body, user_id: '' })).json().error).toContain('User ID is required');

@@ -57,6 +57,7 @@ describe('admin order search', () => {
       shipping_address: 'Penny Lane\n1 Abbey Rd',
       total_amount: 5,
       status: 'pending',
+      elapsedMs: 3000,
     });
     expect(edited.statusCode).toBe(200);
     expect(await total('goldie')).toBe(0);

@@ -44,6 +44,7 @@ import { ordersOverview } from './overview.js';
 import { createStripeClient } from '../payments/stripe.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
+import { access, declarePublicFiles } from '../http/access.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const PageQuery = pageQuery(50);
@@ -52,20 +53,10 @@ const UploadKind = z.object({ kind: z.enum(['products', 'categories', 'content']
 const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;
 
 export async function registerAdminRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
-  // Every /api/admin/* route is behind the admin guard registered in app.ts.
+  // Registered in the admin surface: its guard covers every route here, however the path is spelled.
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
-  const uploads = path.resolve(config.uploadDir);
-  fs.mkdirSync(uploads, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: uploads,
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
-    // File names are random and never reused.
-    setHeaders: (res) => res.header('Cache-Control', 'public, max-age=31536000, immutable'),
-  });
 
-  app.get('/api/admin/stats', async (_req, reply) => {
+  app.get('/api/admin/stats', access.admin, async (_req, reply) => {
     reply.header('Cache-Control', 'no-store');
     const recent = await db
       .selectFrom('users')
@@ -81,67 +72,67 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
   });
 
   // ---- Orders ----
-  app.get('/api/admin/orders', async (req, reply) =>
+  app.get('/api/admin/orders', access.admin, async (req, reply) =>
     reply.type('application/json; charset=utf-8').send(await listAdminOrdersJson(db, parseInput(AdminOrderListQuery, req.query))),
   );
   // A static path: find-my-way prefers it to /api/admin/orders/:id whatever the order; kept first anyway.
-  app.get('/api/admin/orders/overview', async (req, reply) => {
+  app.get('/api/admin/orders/overview', access.admin, async (req, reply) => {
     const { days } = parseInput(AdminOrdersOverviewQuery, req.query);
     reply.header('Cache-Control', 'no-store');
     return ordersOverview(db, days);
   });
-  app.get('/api/admin/orders/:id', async (req) => {
+  app.get('/api/admin/orders/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const order = await getOrderForViewer(db, id, ADMIN_VIEW);
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     return { order };
   });
-  app.post('/api/admin/orders', async (req, reply) => {
+  app.post('/api/admin/orders', access.admin, async (req, reply) => {
     const input = parseInput(AdminOrderInput, req.body);
     // The form's bot guard: too fast or a filled decoy is ignored without creating anything.
-    if (input.website || (input.elapsedMs !== undefined && input.elapsedMs < FORM_MIN_FILL_MS)) return reply.code(202).send({ ignored: true });
+    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS) return reply.code(202).send({ ignored: true });
     return reply.code(201).send({ order: await createAdminOrder(db, input) });
   });
-  app.put('/api/admin/orders/:id', async (req, reply) => {
+  app.put('/api/admin/orders/:id', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     const input = parseInput(AdminOrderInput, req.body);
-    if (input.website || (input.elapsedMs !== undefined && input.elapsedMs < FORM_MIN_FILL_MS)) return reply.code(202).send({ ignored: true });
+    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS) return reply.code(202).send({ ignored: true });
     return { order: await updateAdminOrder(db, id, input) };
   });
-  app.patch('/api/admin/orders/:id/status', async (req) => {
+  app.patch('/api/admin/orders/:id/status', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const { status } = parseInput(OrderStatusInput, req.body);
     return { order: await updateOrderStatus(db, id, status) };
   });
-  app.delete('/api/admin/orders/:id', async (req) => {
+  app.delete('/api/admin/orders/:id', access.admin, async (req) => {
     await deleteOrder(db, parseInput(Id, req.params).id);
     return { ok: true };
   });
 
   // ---- Products and categories ----
-  app.get('/api/admin/products', async (req) => listAdminProducts(db, parseInput(PageQuery, req.query)));
-  app.post('/api/admin/products', async (req, reply) => reply.code(201).send({ product: await createProduct(db, parseInput(ProductInput, req.body)) }));
-  app.put('/api/admin/products/:id', async (req) => {
+  app.get('/api/admin/products', access.admin, async (req) => listAdminProducts(db, parseInput(PageQuery, req.query)));
+  app.post('/api/admin/products', access.admin, async (req, reply) => reply.code(201).send({ product: await createProduct(db, parseInput(ProductInput, req.body)) }));
+  app.put('/api/admin/products/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     return { product: await updateProduct(db, id, parseInput(ProductInput, req.body)) };
   });
-  app.delete('/api/admin/products/:id', async (req) => {
+  app.delete('/api/admin/products/:id', access.admin, async (req) => {
     await deleteProduct(db, parseInput(Id, req.params).id);
     return { ok: true };
   });
-  app.post('/api/admin/categories', async (req, reply) =>
+  app.post('/api/admin/categories', access.admin, async (req, reply) =>
     reply.code(201).send({ category: await upsertCategory(db, parseInput(CategoryInput, req.body), 'create') }),
   );
-  app.put('/api/admin/categories/:id', async (req) => {
+  app.put('/api/admin/categories/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const input = parseInput(CategoryInput, { ...(req.body as object), id });
     return { category: await upsertCategory(db, input, 'update') };
   });
-  app.delete('/api/admin/categories/:id', async (req) => {
+  app.delete('/api/admin/categories/:id', access.admin, async (req) => {
     await deleteCategory(db, parseInput(Id, req.params).id);
     return { ok: true };
   });
-  app.post('/api/admin/uploads', async (req, reply) => {
+  app.post('/api/admin/uploads', access.admin, async (req, reply) => {
     const { kind } = parseInput(UploadKind, req.query);
     if (!req.isMultipart()) throw new HttpError(400, 'Send the image as multipart/form-data in a field named "file"');
     const file = await req.file();
@@ -154,24 +145,24 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
   });
 
   // ---- Coupons, shipping options, users ----
-  app.get('/api/admin/coupons', async (req) => listCoupons(db, parseInput(PageQuery, req.query)));
+  app.get('/api/admin/coupons', access.admin, async (req) => listCoupons(db, parseInput(PageQuery, req.query)));
   // Null in local mode (no Stripe key): coupon actions that ask for Stripe answer stripe 'disabled'.
   const stripe = createStripeClient(config);
-  app.post('/api/admin/coupons', async (req, reply) => {
+  app.post('/api/admin/coupons', access.admin, async (req, reply) => {
     const input = parseInput(CouponInput, req.body);
     const result = await createCoupon(db, input, { stripe, syncStripe: input.syncStripe });
     if (result.stripe?.status === 'failed') req.log.warn({ couponId: result.coupon.id, stripe: result.stripe }, 'Stripe refused the coupon');
     return reply.code(201).send(result);
   });
-  app.put('/api/admin/coupons/:id', async (req) => {
+  app.put('/api/admin/coupons/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     return { coupon: await updateCoupon(db, id, parseInput(CouponInput, req.body)) };
   });
-  app.patch('/api/admin/coupons/:id/active', async (req) => {
+  app.patch('/api/admin/coupons/:id/active', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     return { coupon: await setCouponActive(db, id, parseInput(ActiveInput, req.body).isActive) };
   });
-  app.delete('/api/admin/coupons/:id', async (req) => {
+  app.delete('/api/admin/coupons/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const { syncStripe } = parseInput(CouponDeleteQuery, req.query);
     const result = await deleteCoupon(db, id, { stripe, syncStripe: syncStripe === 'true' });
@@ -179,27 +170,43 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
     return { ok: true as const, ...result };
   });
 
-  app.get('/api/admin/shipping-options', async () => ({ items: await listShippingOptions(db) }));
-  app.post('/api/admin/shipping-options', async (req, reply) =>
+  app.get('/api/admin/shipping-options', access.admin, async () => ({ items: await listShippingOptions(db) }));
+  app.post('/api/admin/shipping-options', access.admin, async (req, reply) =>
     reply.code(201).send({ option: await createShippingOption(db, parseInput(ShippingOptionInput, req.body)) }),
   );
-  app.put('/api/admin/shipping-options/:id', async (req) => {
+  app.put('/api/admin/shipping-options/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     return { option: await updateShippingOption(db, id, parseInput(ShippingOptionInput, req.body)) };
   });
-  app.patch('/api/admin/shipping-options/:id/enabled', async (req) => {
+  app.patch('/api/admin/shipping-options/:id/enabled', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     return { option: await setShippingOptionEnabled(db, id, parseInput(ShippingEnabledInput, req.body).enabled) };
   });
-  app.delete('/api/admin/shipping-options/:id', async (req) => {
+  app.delete('/api/admin/shipping-options/:id', access.admin, async (req) => {
     await deleteShippingOption(db, parseInput(Id, req.params).id);
     return { ok: true };
   });
 
-  app.get('/api/admin/users', async (req) => listUsers(db, parseInput(AdminUserListQuery, req.query)));
-  app.patch('/api/admin/users/:id', async (req) => {
+  app.get('/api/admin/users', access.admin, async (req) => listUsers(db, parseInput(AdminUserListQuery, req.query)));
+  app.patch('/api/admin/users/:id', access.admin, async (req) => {
     const admin = requireAdmin(req);
     const { id } = parseInput(Id, req.params);
     return { user: await patchUser(db, admin.id, id, parseInput(UserPatchInput, req.body)) };
+  });
+}
+
+/** Uploaded images, served to everyone (pages surface); file names are random and never reused. */
+export async function registerUploadedFiles(app: FastifyInstance, { config }: AppDeps): Promise<void> {
+  const uploads = path.resolve(config.uploadDir);
+  fs.mkdirSync(uploads, { recursive: true });
+  await app.register(async (files) => {
+    declarePublicFiles(files);
+    await files.register(fastifyStatic, {
+      root: uploads,
+      prefix: '/uploads/',
+      decorateReply: false,
+      index: false,
+      setHeaders: (res) => res.header('Cache-Control', 'public, max-age=31536000, immutable'),
+    });
   });
 }

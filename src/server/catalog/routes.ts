@@ -4,6 +4,7 @@ import { parseInput, notFound } from '../http/errors.js';
 import type { AppDeps } from '../app.js';
 import { MicroCache } from '../http/micro-cache.js';
 import { getProduct, listCategories, listFeaturedProducts, listProducts } from './service.js';
+import { access } from '../http/access.js';
 
 /** How long a catalogue answer is reused (stock and prices are re-checked at checkout anyway). */
 export const CATALOGUE_CACHE_MS = 1000;
@@ -18,16 +19,16 @@ export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): vo
   const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000, 4000);
   const json = (value: unknown) => JSON.stringify(value);
 
-  app.get('/api/products', async (req, reply) => {
+  app.get('/api/products', access.public, async (req, reply) => {
     const filter = parseInput(ProductListQuery, req.query);
     return sendJson(reply, await cache.get(`list:${JSON.stringify(filter)}`, async () => json(await listProducts(db, filter))));
   });
 
-  app.get('/api/products/featured', async (_req, reply) => {
+  app.get('/api/products/featured', access.public, async (_req, reply) => {
     return sendJson(reply, await cache.get('featured', async () => json({ items: await listFeaturedProducts(db) })));
   });
 
-  app.get('/api/products/:id', async (req, reply) => {
+  app.get('/api/products/:id', access.public, async (req, reply) => {
     const { id } = parseInput(ProductIdParam, req.params);
     const body = await cache.get(`product:${id}`, async () => {
       const product = await getProduct(db, id);
@@ -37,7 +38,7 @@ export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): vo
     return sendJson(reply, body);
   });
 
-  app.get('/api/categories', async (_req, reply) => {
+  app.get('/api/categories', access.public, async (_req, reply) => {
     return sendJson(reply, await cache.get('categories', async () => json({ items: await listCategories(db) })));
   });
 }

@@ -7,12 +7,16 @@ import { CreateCheckoutSessionInput, QuoteInput, type CheckoutSessionView } from
 import { priceCart } from '../cart/service.js';
 import { deviceHash, ensureDeviceHash } from '../lib/device.js';
 import { getOrderForViewer, type OrderAccess } from '../orders/service.js';
-import { createCheckout, expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from './service.js';
+import { assertOrderWithinBounds, createCheckout, expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from './service.js';
+import { hitRateLimit } from '../http/rate-limit.js';
 import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from '../payments/test-checkout-page.js';
 import { createStripeClient, createStripeCheckoutSession } from '../payments/stripe.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
+import { access } from '../http/access.js';
 
 const IdParam = z.object({ id: z.string().min(1).max(100) });
+/** The window of the checkout-creation limits (config.checkoutLimitPerIp, checkoutLimitPerDevice). */
+const CHECKOUT_WINDOW_MS = 10 * 60_000;
 const CardForm = z.object({
   cardNumber: z.string().max(40).optional(),
   expiry: z.string().max(10).optional(),
@@ -23,13 +27,13 @@ const CardForm = z.object({
 export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, dialect, config } = deps;
   const stripe = createStripeClient(config);
-  const access = (req: Parameters<typeof deviceHash>[0]): OrderAccess => ({
+  const viewer = (req: Parameters<typeof deviceHash>[0]): OrderAccess => ({
     userId: req.session?.user.id ?? null,
     isAdmin: req.session?.user.role === 'admin',
     deviceHash: deviceHash(req),
   });
 
-  app.post('/api/cart/quote', async (req, reply) => {
+  app.post('/api/cart/quote', { config: { ...access.public.config, changesNoSession: true } }, async (req, reply) => {
     const input = parseInput(QuoteInput, req.body);
     reply.header('Cache-Control', 'no-store');
     const { couponId: _couponId, ...quote } = await priceCart(
@@ -38,22 +42,38 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
       { lines: input.lines, couponCode: input.couponCode, shippingOptionId: input.shippingOptionId },
       { userId: req.session?.user.id ?? null, deviceHash: deviceHash(req), now: new Date() },
     );
+    assertOrderWithinBounds(quote);
     return quote;
   });
 
-  app.post('/api/create-checkout-session', async (req, reply) => {
+  app.post('/api/create-checkout-session', access.public, async (req, reply) => {
     const input = parseInput(CreateCheckoutSessionInput, req.body);
     if (input.website) throw new HttpError(400, 'Please try again');
     const device = ensureDeviceHash(req, reply, config);
+    // Counted before the work, per IP and per browser: a checkout holds stock and coupon uses.
+    if (
+      (await hitRateLimit(db, `checkout:ip:${req.ip}`, CHECKOUT_WINDOW_MS)) > config.checkoutLimitPerIp ||
+      (await hitRateLimit(db, `checkout:device:${device}`, CHECKOUT_WINDOW_MS)) > config.checkoutLimitPerDevice
+    ) {
+      throw new HttpError(429, CHECKOUT_MESSAGES.tooManyCheckouts);
+    }
     const now = new Date();
     const created = await createCheckout(db, dialect, input, {
       userId: req.session?.user.id ?? null,
       deviceHash: device,
+      ip: req.ip,
+      maxUnitsHeld: config.checkoutMaxUnitsHeld,
       now,
       provider: stripe ? 'stripe' : 'test',
       sessionUrl: (id) => `${config.publicUrl}/pay/${id}`,
     });
     reply.header('Cache-Control', 'no-store');
+    // The browser's earlier checkouts have ended here; a Stripe page of one must stop taking payments too.
+    for (const old of created.superseded) {
+      if (stripe && old.provider === 'stripe') {
+        await stripe.checkout.sessions.expire(old.sessionId).catch((err: unknown) => req.log.warn({ err, sessionId: old.sessionId }, 'could not expire a replaced Stripe session'));
+      }
+    }
     if (!stripe) return { url: created.url, sessionId: created.sessionId, orderId: created.orderId };
 
     // The order and its holds exist; now the hosted page. If Stripe fails, the holds end at once.
@@ -71,10 +91,10 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     }
   });
 
-  app.get('/api/checkout-session/:id', async (req, reply) => {
+  app.get('/api/checkout-session/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     let session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirst();
-    let order = session ? await getOrderForViewer(db, session.order_id, access(req)) : null;
+    let order = session ? await getOrderForViewer(db, session.order_id, viewer(req)) : null;
     if (!session || !order) throw notFound('Checkout session not found');
     reply.header('Cache-Control', 'no-store');
     // The buyer may be back before Stripe's webhook: ask Stripe, and fulfil (idempotently) if paid.
@@ -86,7 +106,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
       if (remote?.payment_status === 'paid') {
         await fulfilPaymentSession(db, dialect, session.id, { publicUrl: config.publicUrl });
         session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-        order = (await getOrderForViewer(db, session.order_id, access(req)))!;
+        order = (await getOrderForViewer(db, session.order_id, viewer(req)))!;
       }
     }
     return {
@@ -99,15 +119,19 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     } satisfies CheckoutSessionView;
   });
 
-  app.get('/api/orders/:id', async (req, reply) => {
+  app.get('/api/orders/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
-    const order = await getOrderForViewer(db, id, access(req));
+    const order = await getOrderForViewer(db, id, viewer(req));
     if (!order) throw notFound('Order not found');
     reply.header('Cache-Control', 'no-store');
     return { order };
   });
 
-  // ---- The built-in test checkout: a hosted card page in the same flow shape as the real provider ----
+}
+
+/** The built-in test checkout (pages surface): a hosted card page in the same flow shape as the real provider. */
+export function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps): void {
+  const { db, dialect, config } = deps;
 
   const loadPayable = async (id: string) => {
     const session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).where('provider', '=', 'test').executeTakeFirst();
@@ -122,14 +146,14 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
   const page = (reply: FastifyReply, status: number, html: string) =>
     reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').send(html);
 
-  app.get('/pay/:id', async (req, reply) => {
+  app.get('/pay/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     const p = await loadPayable(id);
     if (!p) return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
     return page(reply, 200, renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }));
   });
 
-  app.post('/pay/:id', async (req, reply) => {
+  app.post('/pay/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     const card: CardInput = parseInput(CardForm, req.body);
     const p = await loadPayable(id);
@@ -148,11 +172,18 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     return reply.redirect(`/order-confirmation?session_id=${encodeURIComponent(id)}&orderId=${encodeURIComponent(p.order.id)}`, 303);
   });
 
-  app.get('/pay/:id/cancel', async (req, reply) => {
+  // Cancelling changes state, so it is the card page's form button (a POST). A GET of the same
+  // address (an old link, a prefetch, a crawler) changes nothing: it goes back to the card page.
+  app.post('/pay/:id/cancel', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     const p = await loadPayable(id);
     if (p && !p.closed) await expirePaymentSession(db, id, 'cancelled');
     return reply.redirect('/checkout?canceled=true', 303);
+  });
+
+  app.get('/pay/:id/cancel', access.owner, async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    return reply.redirect(`/pay/${encodeURIComponent(id)}`, 303);
   });
 }
 
@@ -165,7 +196,7 @@ export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps)
   const stripe = createStripeClient(config);
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
-    scope.post('/api/webhooks/stripe', async (req, reply) => {
+    scope.post('/api/webhooks/stripe', access.public, async (req, reply) => {
       if (!stripe || !config.stripeWebhookSecret) throw new HttpError(404, 'Stripe is not configured');
       const signature = req.headers['stripe-signature'];
       if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new HttpError(400, 'Missing Stripe signature');

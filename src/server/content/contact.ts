@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
-import { hitRateLimit } from '../http/rate-limit.js';
+import { hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { CONTACT_MIN_FILL_MS } from '../../shared/schemas/content.js';
 import { readSettings } from './admin.js';
@@ -19,9 +19,15 @@ export type ContactFields = { name: string; email: string; subject: string; mess
  * queued for forwarding, so nothing is lost while the endpoint is down.
  */
 export async function submitContact(db: Kysely<Database>, input: ContactFields, ip: string): Promise<{ stored: boolean }> {
-  if (input.website || (input.elapsedMs !== undefined && input.elapsedMs < CONTACT_MIN_FILL_MS)) return { stored: false };
-  if ((await hitRateLimit(db, `contact:ip:${ip}`, WINDOW_MS)) > CONTACT_LIMIT_PER_IP) {
-    throw new HttpError(429, 'Too many messages. Please wait 15 minutes and try again.');
+  // The form always says how long it took; a submit that does not is treated as too fast.
+  if (input.website || input.elapsedMs === undefined || input.elapsedMs < CONTACT_MIN_FILL_MS) return { stored: false };
+  // Counted before anything is stored, in one statement: a simultaneous burst stores at most the limit.
+  const now = new Date();
+  const { hits, windowStartedAt } = await hitRateLimitWindow(db, `contact:ip:${ip}`, WINDOW_MS, now);
+  if (hits > CONTACT_LIMIT_PER_IP) {
+    throw new HttpError(429, 'Too many messages. Please wait 15 minutes and try again.', {
+      'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, WINDOW_MS, now)),
+    });
   }
   const s = await readSettings(db, ['power_automate_enabled', 'power_automate_endpoint']);
   const forward = s.power_automate_enabled === 'true' && Boolean(s.power_automate_endpoint);

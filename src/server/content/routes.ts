@@ -1,15 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.js';
 import { getPublicSettings, listFaqs } from './service.js';
+import { parseInput } from '../http/errors.js';
+import { ContactInput } from '../../shared/schemas/content.js';
+import { forwardDueMessages, submitContact } from './contact.js';
+import { access } from '../http/access.js';
 
 export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): void {
-  app.get('/api/settings', async (_req, reply) => {
+  app.get('/api/settings', access.public, async (_req, reply) => {
     reply.header('Cache-Control', 'no-cache');
     return { settings: await getPublicSettings(db) };
   });
 
-  app.get('/api/faqs', async (_req, reply) => {
+  app.get('/api/faqs', access.public, async (_req, reply) => {
     reply.header('Cache-Control', 'no-cache');
     return { items: await listFaqs(db) };
   });
+
+  app.post('/api/contact', access.public, async (req) => {
+    const input = parseInput(ContactInput, req.body);
+    const { stored } = await submitContact(db, input, req.ip);
+    if (stored) forwardContactMessagesNow(app, db);
+    return { ok: true };
+  });
+}
+
+/** Forwarding starts right away in the background; the periodic worker retries what fails. */
+export function forwardContactMessagesNow(app: FastifyInstance, db: AppDeps['db']): void {
+  forwardDueMessages(db).catch((err: unknown) => app.log.error({ err }, 'contact forwarding failed'));
 }

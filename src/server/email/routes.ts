@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { listOutbox } from './outbox.js';
+import { access } from '../http/access.js';
 
 const OutboxQuery = z
   .object({
@@ -17,5 +18,5 @@ const OutboxQuery = z
   .strict();
 
 export function registerEmailRoutes(app: FastifyInstance, { db }: AppDeps): void {
-  app.get('/api/admin/email-outbox', async (req) => listOutbox(db, parseInput(OutboxQuery, req.query)));
+  app.get('/api/admin/email-outbox', access.admin, async (req) => listOutbox(db, parseInput(OutboxQuery, req.query)));
 }

@@ -4,6 +4,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Headers the answer carries, e.g. `Retry-After` on a 429. */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);
   }

@@ -3,12 +3,28 @@ import type { Database } from '../db/schema.js';
 
 /**
  * Fixed-window counters kept in the database, so every server process sees the same limits.
- * `hit` adds one and answers the count in the current window; `peek` only reads it.
+ * A limit is always taken before the work it guards: `hitRateLimit` counts the attempt and answers
+ * the count in one statement (insert-or-increment returning the count, the window's reset folded
+ * in), so simultaneous requests each see a different count and at most `limit` of them get
+ * `count <= limit`, on one process or many. Reading a counter first and counting afterwards lets
+ * a burst through, which is why there is no "peek".
  */
 export async function hitRateLimit(db: Kysely<Database>, key: string, windowMs: number, now = new Date()): Promise<number> {
+  return (await hitRateLimitWindow(db, key, windowMs, now)).hits;
+}
+
+export type RateLimitHit = {
+  /** Attempts in the current window, this one included. */
+  hits: number;
+  /** When the current window started (ISO); it ends `windowMs` later. */
+  windowStartedAt: string;
+};
+
+/** `hitRateLimit` that also answers when the window started, for a `Retry-After` or a schedule within the window. */
+export async function hitRateLimitWindow(db: Kysely<Database>, key: string, windowMs: number, now = new Date()): Promise<RateLimitHit> {
   const at = now.toISOString();
   const windowStart = new Date(now.getTime() - windowMs).toISOString();
-  await db
+  const row = await db
     .insertInto('rate_limits')
     .values({ key, hits: 1, window_started_at: at })
     .onConflict((oc) =>
@@ -17,19 +33,36 @@ export async function hitRateLimit(db: Kysely<Database>, key: string, windowMs: 
         window_started_at: sql`case when rate_limits.window_started_at < ${windowStart} then ${at} else rate_limits.window_started_at end`,
       }),
     )
+    .returning(['hits', 'window_started_at'])
+    .executeTakeFirstOrThrow();
+  return { hits: Number(row.hits), windowStartedAt: row.window_started_at };
+}
+
+/** Whole seconds until a window that started at `windowStartedAt` ends (at least 1), for `Retry-After`. */
+export function secondsUntilWindowEnds(windowStartedAt: string, windowMs: number, now = new Date()): number {
+  return Math.max(1, Math.ceil((Date.parse(windowStartedAt) + windowMs - now.getTime()) / 1000));
+}
+
+/**
+ * Gives back one counted attempt (never below zero), for limits that count attempts before the
+ * work but should only keep the ones that failed: the attempt stayed counted while it was in flight.
+ */
+export async function refundRateLimit(db: Kysely<Database>, key: string): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ hits: sql`case when hits > 0 then hits - 1 else 0 end` })
+    .where('key', '=', key)
     .execute();
-  return peekRateLimit(db, key, windowMs, now);
 }
 
-export async function peekRateLimit(db: Kysely<Database>, key: string, windowMs: number, now = new Date()): Promise<number> {
-  const row = await db.selectFrom('rate_limits').select(['hits', 'window_started_at']).where('key', '=', key).executeTakeFirst();
-  if (!row) return 0;
-  if (row.window_started_at < new Date(now.getTime() - windowMs).toISOString()) return 0;
-  return row.hits;
-}
-
-export async function clearRateLimit(db: Kysely<Database>, key: string): Promise<void> {
-  await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+/**
+ * Clears a counter, unless it went past `unlessAbove` in this window: then requests racing this
+ * one were refused, and clearing would let the rest of a simultaneous burst through.
+ */
+export async function clearRateLimit(db: Kysely<Database>, key: string, unlessAbove?: number): Promise<void> {
+  let q = db.deleteFrom('rate_limits').where('key', '=', key);
+  if (unlessAbove !== undefined) q = q.where('hits', '<=', unlessAbove);
+  await q.execute();
 }
 
 /** Drops windows that ended long ago, so the table stays small. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
 
 /**
  * Security headers on every answer. Scripts only from our own origin (no inline scripts:
@@ -18,10 +19,13 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'publicUrl'>): void {
+  // HSTS means something only over https (browsers ignore it on plain http), and a shop reached
+  // at a plain-http address must not claim it.
+  const https = config.publicUrl.startsWith('https://');
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (https) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');

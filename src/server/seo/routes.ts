@@ -8,9 +8,10 @@ import {
   ROBOTS_DISALLOW,
   SITEMAP_PAGES,
 } from './site.js';
+import { access } from '../http/access.js';
 
 export function registerSeoRoutes(app: FastifyInstance, { db, config }: AppDeps): void {
-  app.get('/robots.txt', async (_req, reply) => {
+  app.get('/robots.txt', access.public, async (_req, reply) => {
     const lines = [
       'User-agent: *',
       'Allow: /',
@@ -24,7 +25,7 @@ export function registerSeoRoutes(app: FastifyInstance, { db, config }: AppDeps)
     return lines.join('\n');
   });
 
-  app.get('/sitemap.xml', async (_req, reply) => {
+  app.get('/sitemap.xml', access.public, async (_req, reply) => {
     const products = await listProductSitemapEntries(db);
     const url = (loc: string, priority: string, changefreq: string, lastmod?: string) =>
       `  <url><loc>${escapeHtml(config.publicUrl + loc)}</loc>${

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppDeps } from '../app.js';
+import { access, declarePublicFiles } from '../http/access.js';
 import { INITIAL_DATA_ELEMENT_ID } from '../../shared/query-keys.js';
 import { buildPageMeta, type PageMeta } from './page-meta.js';
 import { escapeHtml, jsonForScript } from './html.js';
@@ -65,10 +66,18 @@ export function renderHead(meta: PageMeta, publicUrl: string): string {
  * Serves the built client: hashed assets with a year's cache, public files for a day, and every
  * other GET that wants HTML as the app shell with the page's head and first data written in.
  */
+/** A path with an empty or dot segment, or not starting with a single slash. */
+function isOddlySpelled(url: string): boolean {
+  const pathname = url.split('?')[0]!;
+  return !pathname.startsWith('/') || pathname.startsWith('//') || /\/\/|\/\.{1,2}(\/|$)|%2e/i.test(pathname);
+}
+
+type NotFoundHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
 /** Pages that are noindex but that the server draws: the outline, or the cart when its cookie says what is in it. */
 const SERVER_RENDERED_SHELLS = new Set(['/cart', '/checkout']);
 
-export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<NotFoundHandler> {
   const { config, db, dialect } = deps;
   const clientDir = path.resolve(config.clientDir);
   let template = loadTemplate(clientDir);
@@ -76,7 +85,9 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
   const ssr = await loadSsrModule(clientDir);
 
   if (fs.existsSync(clientDir)) {
-    await app.register(fastifyStatic, {
+    await app.register(async (files) => {
+      declarePublicFiles(files);
+      await files.register(fastifyStatic, {
       root: clientDir,
       prefix: '/',
       index: false,
@@ -92,6 +103,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
           res.header('Cache-Control', 'public, max-age=86400');
         }
       },
+      });
     });
   }
 
@@ -141,13 +153,16 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     return html;
   };
 
-  app.get('/', renderPage);
+  app.get('/', access.public, renderPage);
 
-  app.setNotFoundHandler(async (req, reply) => {
+  // Set at the root by app.ts, outside every surface: an unknown path is no route and has no policy.
+  return async (req, reply) => {
     const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/');
     const isFile = /\.[a-z0-9]{2,5}$/i.test(new URL(req.url, 'http://localhost').pathname);
-    if (wantsHtml && !isFile) return renderPage(req, reply);
+    // Pages answer at their own spelling only: `//x` would be read as another host, and `/a/../b`
+    // or `/./b` as another page.
+    if (wantsHtml && !isFile && !isOddlySpelled(req.url)) return renderPage(req, reply);
     reply.code(404);
     return { error: req.url.startsWith('/api/') ? 'Not found' : 'File not found' };
-  });
+  };
 }

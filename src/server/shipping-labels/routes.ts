@@ -14,6 +14,7 @@ import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 import { ShipStationClient, ShipStationError, type LabelOrder } from './client.js';
 import { SHIPSTATION_MESSAGES as M } from './messages.js';
+import { access } from '../http/access.js';
 
 const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;
 const Id = z.object({ id: z.string().min(1).max(100) });
@@ -53,41 +54,50 @@ async function toLabelOrder(db: Kysely<Database>, orderId: string): Promise<Labe
   };
 }
 
-export function registerShippingLabelRoutes(app: FastifyInstance, deps: AppDeps & { shipstationFetch?: typeof fetch }): void {
-  const { db, config } = deps;
-  const client = async () => (await loadShipStation(db, config, deps.shipstationFetch)) ?? Promise.reject(disabled());
-  // Every /api/shipstation/* route is admin-only (guard in app.ts).
-  const passThrough = (fallback: string) => (err: unknown) => {
-    if (err instanceof HttpError) throw err;
-    throw new HttpError(502, err instanceof ShipStationError ? `${fallback}: ${err.message}` : fallback);
-  };
+type LabelDeps = AppDeps & { shipstationFetch?: typeof fetch };
 
-  app.get('/api/shipstation/test', async (_req, reply) => {
+function labelService(deps: LabelDeps) {
+  const { db, config } = deps;
+  return {
+    client: async () => (await loadShipStation(db, config, deps.shipstationFetch)) ?? Promise.reject(disabled()),
+    passThrough: (fallback: string) => (err: unknown) => {
+      if (err instanceof HttpError) throw err;
+      throw new HttpError(502, err instanceof ShipStationError ? `${fallback}: ${err.message}` : fallback);
+    },
+  };
+}
+
+/** ShipStation's own endpoints, passed through for the back office (integrations surface, admins only). */
+export function registerShipStationRoutes(app: FastifyInstance, deps: LabelDeps): void {
+  const { db, config } = deps;
+  const { client, passThrough } = labelService(deps);
+
+  app.get('/api/shipstation/test', access.admin, async (_req, reply) => {
     reply.header('Cache-Control', 'no-store');
     const c = await loadShipStation(db, config, deps.shipstationFetch);
     // The admin tab says which API is in use; the version is a setting, not a secret.
     const version = (await readSettings(db, ['shipstation_api_version'])).shipstation_api_version === 'v1' ? 'v1' : 'v2';
     return { connected: c ? await c.test() : false, enabled: Boolean(c), version };
   });
-  app.get('/api/shipstation/carriers', async () => (await client()).carriers().catch(passThrough(M.carriers)));
-  app.get('/api/shipstation/shipments', async (req) => {
+  app.get('/api/shipstation/carriers', access.admin, async () => (await client()).carriers().catch(passThrough(M.carriers)));
+  app.get('/api/shipstation/shipments', access.admin, async (req) => {
     const query = new URLSearchParams(req.query as Record<string, string>).toString();
     if (query.length > 500) throw new HttpError(400, 'The shipment filter is too long');
     return (await client()).shipments(query).catch(passThrough(M.shipments));
   });
-  app.post('/api/shipstation/create-shipment', async (req) => {
+  app.post('/api/shipstation/create-shipment', access.admin, async (req) => {
     const body = parseInput(z.object({}).passthrough(), req.body);
     return (await client()).createShipment(body).catch(passThrough(M.createShipment));
   });
-  app.get('/api/shipstation/inventory', async () => (await client()).inventory().catch(passThrough(M.inventory)));
-  app.post('/api/shipstation/inventory/update', async (req) => {
+  app.get('/api/shipstation/inventory', access.admin, async () => (await client()).inventory().catch(passThrough(M.inventory)));
+  app.post('/api/shipstation/inventory/update', access.admin, async (req) => {
     const { inventoryData } = parseInput(z.object({ inventoryData: z.unknown() }).strict(), req.body);
     if (inventoryData === undefined) throw new HttpError(400, 'inventoryData is required');
     return (await client()).updateInventory(inventoryData).catch(passThrough(M.updateInventory));
   });
 
   /** A sample order sent to ShipStation, so the owner can see the connection work end to end. */
-  app.post('/api/shipstation/test-order', async () => {
+  app.post('/api/shipstation/test-order', access.admin, async () => {
     const c = await client();
     const sample = {
       shipments: [
@@ -104,11 +114,18 @@ export function registerShippingLabelRoutes(app: FastifyInstance, deps: AppDeps 
     return { ok: true, result };
   });
 
+}
+
+/** An order's label and tracking (admin surface). */
+export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void {
+  const { db } = deps;
+  const { client } = labelService(deps);
+
   /**
    * Send to ShipStation: create the shipment and its label, keep what ShipStation returned and the
    * tracking number, mark the order shipped and queue the shipping notification.
    */
-  app.post('/api/admin/orders/:id/shipstation', async (req) => {
+  app.post('/api/admin/orders/:id/shipstation', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const c = await client();
     const labelOrder = await toLabelOrder(db, id);
@@ -138,7 +155,7 @@ export function registerShippingLabelRoutes(app: FastifyInstance, deps: AppDeps 
     return { order: await getOrderForViewer(db, id, ADMIN_VIEW), trackingNumber: label.trackingNumber };
   });
 
-  app.get('/api/admin/orders/:id/tracking', async (req) => {
+  app.get('/api/admin/orders/:id/tracking', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const c = await client();
     const order = await db.selectFrom('orders').select(['shipstation_data', 'shipstation_tracking_number']).where('id', '=', id).executeTakeFirst();

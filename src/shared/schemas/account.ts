@@ -14,6 +14,8 @@ export const ACCOUNT_MESSAGES = {
   impersonationSelf: 'You are already signed in as this user.',
   userNotFound: 'User not found',
   notImpersonating: 'No impersonation is active.',
+  currentPasswordRequired: 'Please enter your current password to change your email',
+  currentPasswordWrong: 'Current password is incorrect',
 } as const;
 
 /** US phone style as it is typed: digits only, at most 10, shown as (XXX) XXX-XXXX. */
@@ -45,6 +47,8 @@ export const ContactInfoInput = z
       .refine((v) => v === '' || v.replace(/\D/g, '').length === 10, 'Phone number must have 10 digits')
       .nullish()
       .transform((v) => v || null),
+    /** Needed only when the e-mail changes: whoever holds a session must not take over the account. */
+    currentPassword: z.string().max(200).optional(),
   })
   .strict();
 export type ContactInfoInput = z.input<typeof ContactInfoInput>;

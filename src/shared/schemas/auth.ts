@@ -37,7 +37,10 @@ const email = z
   .max(254, 'Email cannot exceed 254 characters')
   .pipe(z.email({ message: AUTH_MESSAGES.invalidEmail }));
 
-/** Bot guards sent by the forms: time since the form appeared, and a decoy field people never see. */
+/**
+ * Bot guards sent by the forms: time since the form appeared, and a decoy field people never see.
+ * The forms always send `elapsedMs`; the server treats a submit without it as too fast.
+ */
 const botGuard = {
   elapsedMs: z.number({ message: AUTH_MESSAGES.tryAgain }).int().min(0).max(86_400_000).optional(),
   website: z.string().max(200).optional(),
@@ -79,7 +82,7 @@ export const PasswordResetRequestInput = z
       .min(1, AUTH_MESSAGES.resetEmailRequiredPage)
       .max(254)
       .pipe(z.email({ message: AUTH_MESSAGES.invalidEmail })),
-    website: z.string().max(200).optional(),
+    ...botGuard,
   })
   .strict();
 export type PasswordResetRequestInput = z.infer<typeof PasswordResetRequestInput>;
