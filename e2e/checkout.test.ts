@@ -271,7 +271,7 @@ describe('checkout journeys', () => {
       zip: '80014',
     });
     await checkoutToPayPage(page);
-    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForURL((u) => u.pathname === '/cart');
     await page.getByText('Payment Canceled').waitFor();
     expect(new URL(page.url()).search).not.toContain('canceled');

@@ -39,6 +39,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       SHIPSTATION_V2_BASE: fakes.shipstationUrl,
       SHIPSTATION_V1_BASE: fakes.shipstationUrl,
       LOG_LEVEL: 'warn',
+      // Every browser of the suite comes from 127.0.0.1: one shop-wide day of checkouts, not one shopper's.
+      CHECKOUT_LIMIT_PER_IP: '100000',
+      CHECKOUT_MAX_UNITS_HELD: '100000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

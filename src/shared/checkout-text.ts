@@ -36,6 +36,20 @@ export const CHECKOUT_MESSAGES = {
     available > 0 ? `Only ${available} of ${name} left in stock` : `${name} is out of stock`,
   missingProduct: 'A product in your cart is no longer available',
   noShipping: 'No shipping options available for your order total.',
+  lineQuantity: 'A cart line can hold at most 10,000 units',
+  orderTooLarge: 'An order cannot exceed $999,999.99. Please place it as several orders, or contact us.',
+  tooManyCheckouts: 'Too many checkout attempts. Please wait a few minutes and try again.',
+  holdLimit: (max: number) =>
+    `You can have at most ${max} items waiting for payment at once. Finish or cancel your other checkout, or contact us for a larger order.`,
+} as const;
+
+/**
+ * Bounds of a checkout. A line holds at most 10,000 units. The server's config adds the limits
+ * on creating checkouts (per IP and per browser) and on the units one shopper may hold at once
+ * (250 unless CHECKOUT_MAX_UNITS_HELD says otherwise); see docs/decisions/0005.
+ */
+export const CHECKOUT_LIMITS = {
+  maxLineQuantity: 10_000,
 } as const;
 
 /** Labels of the 'Validation Error' toast's list. */

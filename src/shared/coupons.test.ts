@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUPON_MESSAGES, couponProblem, minimumOrderMessage, normalizeCouponCode } from './coupons.js';
+import { COUPON_MESSAGES, couponProblem, minimumOrderMessage, normalizeCouponCode, normalizeCouponEmail } from './coupons.js';
 
 const base = {
   isActive: true,
@@ -32,5 +32,16 @@ describe('coupon rules', () => {
   it('refuses a coupon at its usage limit and one used before', () => {
     expect(couponProblem({ ...base, maxUses: 3, usesTaken: 3 }, ctx)).toBe(COUPON_MESSAGES.usageLimit);
     expect(couponProblem(base, { ...ctx, usedBefore: true })).toBe(COUPON_MESSAGES.alreadyUsed);
+  });
+});
+
+describe('normalizeCouponEmail', () => {
+  it('reads one mailbox however it is spelled: case, spaces, +tags, and Gmail’s dots and domains', () => {
+    for (const spelling of ['Pat.Buyer@gmail.com', ' patbuyer+promo@gmail.com ', 'PATBUYER@googlemail.com', 'p.a.t.buyer+x+y@GMAIL.COM']) {
+      expect(normalizeCouponEmail(spelling)).toBe('patbuyer@gmail.com');
+    }
+    expect(normalizeCouponEmail('Pat.Buyer+shop@Example.com')).toBe('pat.buyer@example.com');
+    expect(normalizeCouponEmail('pat.buyer@example.com')).not.toBe(normalizeCouponEmail('patbuyer@example.com'));
+    expect(normalizeCouponEmail('+only@example.com')).toBe('+only@example.com');
   });
 });

@@ -14,6 +14,29 @@ export function normalizeCouponCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
+const DOTLESS_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * The e-mail as one-per-customer coupons compare it: lower-case and trimmed, without a `+tag`
+ * (delivered to the same mailbox by most providers), and for Gmail without dots and with
+ * googlemail.com read as gmail.com (Gmail ignores both). "Pat.Buyer+x@GoogleMail.com" and
+ * "patbuyer@gmail.com" are one customer.
+ */
+export function normalizeCouponEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  const at = trimmed.lastIndexOf('@');
+  if (at <= 0) return trimmed;
+  let local = trimmed.slice(0, at);
+  let domain = trimmed.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (DOTLESS_DOMAINS.has(domain)) {
+    local = local.replace(/\./g, '');
+    domain = 'gmail.com';
+  }
+  return `${local}@${domain}`;
+}
+
 export function minimumOrderMessage(minCents: number): string {
   const dollars = minCents % 100 === 0 ? String(minCents / 100) : (minCents / 100).toFixed(2);
   return `Minimum order amount of $${dollars} required`;
@@ -33,7 +56,8 @@ export type CouponCheckInput = {
 
 /**
  * Why a coupon cannot be applied, in the order of the specification's checks, or null when it
- * can. `usedBefore` is true when this account (or, for guests, this device) has used it.
+ * can. `usedBefore` is true when this account (or, for guests, this device), or at checkout the
+ * same normalized e-mail, has used it or holds it in another open checkout.
  */
 export function couponProblem(
   coupon: CouponCheckInput | null,

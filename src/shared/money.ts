@@ -1,4 +1,12 @@
 /** Money is integer cents everywhere inside; dollars appear only on screen. */
+
+/**
+ * The most one order may total, and the most any price or amount the owner enters may be:
+ * $999,999.99. Far above any real order of the shop, far below what the columns (bigint) and a
+ * JavaScript number (2^53) hold, and below Stripe's per-charge ceiling.
+ */
+export const MAX_ORDER_TOTAL_CENTS = 99_999_999;
+
 export function toCents(dollars: number): number {
   return Math.round(dollars * 100);
 }

@@ -64,7 +64,7 @@ export async function createProduct(db: Kysely<Database>, input: ParsedProduct):
     .insertInto('products')
     .values({ id, ...productColumns(input), images: JSON.stringify(input.images ?? []), created_at: at, updated_at: at })
     .execute();
-  return (await getProduct(db, id))!;
+  return (await getProduct(db, id, { stock: 'recorded' }))!;
 }
 
 /** Existing images are kept unless the form sends a new list. */
@@ -76,13 +76,13 @@ export async function updateProduct(db: Kysely<Database>, id: string, input: Par
     .where('id', '=', id)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
-  return (await getProduct(db, id))!;
+  return (await getProduct(db, id, { stock: 'recorded' }))!;
 }
 
 export async function setProductImages(db: Kysely<Database>, id: string, images: string[]): Promise<Product> {
   const r = await db.updateTable('products').set({ images: JSON.stringify(images), updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
-  return (await getProduct(db, id))!;
+  return (await getProduct(db, id, { stock: 'recorded' }))!;
 }
 
 export async function deleteProduct(db: Kysely<Database>, id: string): Promise<void> {

@@ -4,7 +4,8 @@ import type { Database, OrdersTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../lib/ids.js';
 import { queueEmail } from '../email/outbox.js';
-import { newOrderId } from '../checkout/service.js';
+import { endOpenSession, newOrderId } from '../checkout/service.js';
+import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { ADMIN_MESSAGES, splitAdminTotal } from '../../shared/schemas/admin.js';
 import { trackingCodeOf, type OrderView } from '../../shared/schemas/orders.js';
 import { getOrderForViewer } from '../orders/service.js';
@@ -25,6 +26,8 @@ export type AdminOrderRow = {
   paymentStatus: OrdersTable['payment_status'];
   itemCount: number;
   totalCents: number;
+  /** Paid for units that were no longer in stock: what was short (the owner must restock or refund). */
+  stockShortfall: string | null;
 };
 
 /**
@@ -107,6 +110,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery) {
         'o.payment_status',
         'o.total_cents',
         'o.shipping_address',
+        'o.stock_shortfall',
       ])
       .orderBy('o.created_at', 'desc')
       .orderBy('o.id', 'desc')
@@ -146,6 +150,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery) {
         paymentStatus: r.payment_status,
         itemCount: itemCounts.get(r.id) ?? 0,
         totalCents: r.total_cents,
+        stockShortfall: r.stock_shortfall,
       }),
     ),
     page: q.page,
@@ -167,10 +172,16 @@ function addressText(raw: string | null): string {
  * when the order has an e-mail address or a signed-up customer.
  */
 export async function updateOrderStatus(db: Kysely<Database>, orderId: string, status: OrdersTable['status']): Promise<OrderView> {
-  await db.transaction().execute(async (trx) => {
-    const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+  const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  await transactionWithRetry(db, async (trx) => {
+    // The order row first, then its payment session: the shop's one lock order (docs/decisions/0005).
+    const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     if (order.status === status) return;
+    // Cancelling an order still waiting for payment ends its payment session and gives back what it held.
+    if (status === 'cancelled' && order.payment_status === 'unpaid' && order.payment_session_id) {
+      await endOpenSession(trx, dialect, order.id, order.payment_session_id, 'cancelled');
+    }
     await trx.updateTable('orders').set({ status, updated_at: nowIso() }).where('id', '=', orderId).execute();
     const user = order.user_id ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst() : undefined;
     const to = order.email ?? user?.email;

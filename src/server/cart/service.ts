@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { CouponsTable, Database, ProductsTable, ShippingOptionsTable } from '../db/schema.js';
 import { MicroCache } from '../http/micro-cache.js';
 import type { Dialect } from '../db/database.js';
@@ -21,7 +21,13 @@ function readShippingOptions(db: Kysely<Database>) {
   return db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute();
 }
 
-export type PricingContext = { userId: string | null; deviceHash: string | null; now: Date };
+export type PricingContext = {
+  userId: string | null;
+  deviceHash: string | null;
+  now: Date;
+  /** At checkout: the order's e-mail, normalized (normalizeCouponEmail), for the one-per-customer coupon rule. */
+  email?: string | null;
+};
 
 /** Units of each product held by payment sessions that are still open (one index range each). */
 export async function heldUnits(db: Kysely<Database>, productIds: string[], now: Date): Promise<Map<string, number>> {
@@ -34,6 +40,42 @@ export async function heldUnits(db: Kysely<Database>, productIds: string[], now:
     .groupBy('product_id')
     .execute();
   return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
+}
+
+/**
+ * Whether this customer has used the coupon (a redemption) or, at checkout, holds it in another
+ * open checkout: by account, else by browser, and (at checkout) by normalized e-mail either way,
+ * so a guest who drops the browser cookie is still one customer. A quote leaves the holds out: the
+ * cart page of a shopper back from the payment page must not call their own checkout a prior use
+ * (their new checkout ends the old one first, see createCheckout).
+ */
+async function couponUsedBefore(
+  db: Kysely<Database>,
+  coupon: { id: string; code: string },
+  ctx: PricingContext,
+  { countHolds }: { countHolds: boolean },
+): Promise<boolean> {
+  const { userId, deviceHash, email } = ctx;
+  if (!userId && !deviceHash && !email) return false;
+  const who = (eb: ExpressionBuilder<{ r: { user_id: string | null; device_id: string | null; email_normalized: string | null } }, 'r'>) =>
+    eb.or([
+      ...(userId ? [eb('r.user_id', '=', userId)] : deviceHash ? [eb('r.device_id', '=', deviceHash)] : []),
+      ...(email ? [eb('r.email_normalized', '=', email)] : []),
+    ]);
+  const [redeemed, held] = await Promise.all([
+    db.selectFrom('coupon_redemptions as r').select('r.id').where('r.coupon_id', '=', coupon.id).where(who).limit(1).executeTakeFirst(),
+    countHolds
+      ? db
+          .selectFrom('coupon_holds as r')
+          .select('r.order_id')
+          .where('r.coupon_code', '=', coupon.code)
+          .where('r.expires_at', '>', ctx.now.toISOString())
+          .where(who)
+          .limit(1)
+          .executeTakeFirst()
+      : undefined,
+  ]);
+  return Boolean(redeemed ?? held);
 }
 
 /** Uses of a coupon held by open payment sessions (counted for real only when paid). */
@@ -83,36 +125,58 @@ export type PricedCart = Quote & { couponId: string | null };
 /**
  * Prices a cart from the database: current names, prices and stock (less what open payment
  * sessions hold), the coupon and its free gift, the shipping options the subtotal allows, and the
- * totals. With `lock`, product and coupon rows are locked for the rest of the transaction.
+ * totals. With `lock`, product and coupon rows are locked for the rest of the transaction, in the
+ * shop's one lock order (products by id, then the coupon; docs/decisions/0005), and `afterLocks`
+ * runs once they are held, before anything is counted.
  */
 export async function priceCart(
   db: Kysely<Database>,
   dialect: Dialect,
   input: { lines: CartLineInput[]; couponCode: string | null; shippingOptionId?: string | null },
   ctx: PricingContext,
-  { lock = false }: { lock?: boolean } = {},
+  { lock = false, afterLocks }: { lock?: boolean; afterLocks?: () => Promise<void> } = {},
 ): Promise<PricedCart> {
   const lines = mergeLines(input.lines);
   // Independent reads go out together (on PostgreSQL they overlap; SQLite runs them in turn).
   // A quote may use terms a second old; checkout (lock) always reads and locks the rows themselves.
   const couponCode = input.couponCode;
-  const [coupon, options] = await Promise.all([
-    !couponCode
-      ? undefined
-      : lock
-        ? forUpdate(db.selectFrom('coupons').selectAll(), dialect).where('code', '=', couponCode).executeTakeFirst()
-        : couponTerms.get(couponCode, () => db.selectFrom('coupons').selectAll().where('code', '=', couponCode).executeTakeFirst()),
+  const readCoupon = (code: string) => db.selectFrom('coupons').selectAll().where('code', '=', code);
+  const [couponSeen, options] = await Promise.all([
+    !couponCode ? undefined : lock ? readCoupon(couponCode).executeTakeFirst() : couponTerms.get(couponCode, () => readCoupon(couponCode).executeTakeFirst()),
     lock ? readShippingOptions(db) : shippingTerms.get('all', () => readShippingOptions(db)),
   ]);
-  const giftId = coupon?.free_product_id ?? null;
+  // The coupon is read unlocked first only to learn its free gift, whose product row is locked with the others.
+  let giftId = couponSeen?.free_product_id ?? null;
   const ids = [...new Set([...lines.map((l) => l.productId), ...(giftId ? [giftId] : [])])].sort();
-  const productQuery = db.selectFrom('products').select(['id', 'name', 'price_cents', 'images', 'inventory']).where('id', 'in', ids.length ? ids : ['']);
-  // Under lock the product rows are taken first (stable id order), then the holds are counted.
+  const productQuery = (of: string[]) =>
+    db.selectFrom('products').select(['id', 'name', 'price_cents', 'images', 'inventory']).where('id', 'in', of.length ? of : ['']);
+  // Under lock the product rows are taken first (stable id order), then the coupon, then the holds are counted.
   // A quote shows prices and stock at most a second old, like the catalogue; checkout re-reads them.
   const idsKey = ids.join('\n');
-  const [products, held] = lock
-    ? [await forUpdate(productQuery.orderBy('id'), dialect).execute(), await heldUnits(db, ids, ctx.now)]
-    : await Promise.all([productTerms.get(idsKey, () => productQuery.execute()), stockHolds.get(idsKey, () => heldUnits(db, ids, ctx.now))]);
+  let products: Awaited<ReturnType<ReturnType<typeof productQuery>['execute']>>;
+  let held: Map<string, number>;
+  let coupon = couponSeen;
+  if (lock) {
+    products = await forUpdate(productQuery(ids).orderBy('id'), dialect).execute();
+    coupon = couponCode ? await forUpdate(readCoupon(couponCode), dialect).executeTakeFirst() : undefined;
+    const lockedGift = coupon?.free_product_id ?? null;
+    if (lockedGift !== giftId) {
+      // The owner changed the coupon's gift in between: lock that product too (rare; a deadlock
+      // this could cause is retried by transactionWithRetry).
+      giftId = lockedGift;
+      if (giftId && !ids.includes(giftId)) {
+        products = [...products, ...(await forUpdate(productQuery([giftId]), dialect).execute())];
+        ids.push(giftId);
+      }
+    }
+    if (afterLocks) await afterLocks();
+    held = await heldUnits(db, ids, ctx.now);
+  } else {
+    [products, held] = await Promise.all([
+      productTerms.get(idsKey, () => productQuery(ids).execute()),
+      stockHolds.get(idsKey, () => heldUnits(db, ids, ctx.now)),
+    ]);
+  }
   const byId = new Map(products.map((p) => [p.id, p]));
   const available = (id: string) => Math.max(0, (byId.get(id)?.inventory ?? 0) - (held.get(id) ?? 0));
 
@@ -141,19 +205,7 @@ export async function priceCart(
   let couponError: string | null = null;
   let applied: Quote['coupon'] = null;
   if (input.couponCode) {
-    let usedBefore = false;
-    if (coupon && (ctx.userId || ctx.deviceHash)) {
-      const prior = await db
-        .selectFrom('coupon_redemptions')
-        .select('id')
-        .where('coupon_id', '=', coupon.id)
-        .where((eb) =>
-          ctx.userId ? eb('user_id', '=', ctx.userId) : eb('device_id', '=', ctx.deviceHash!),
-        )
-        .limit(1)
-        .executeTakeFirst();
-      usedBefore = Boolean(prior);
-    }
+    const usedBefore = coupon ? await couponUsedBefore(db, coupon, ctx, { countHolds: lock }) : false;
     couponError = couponProblem(
       coupon
         ? {

@@ -3,6 +3,19 @@ import type { Database, ProductRow, CategoryRow } from '../db/schema.js';
 import type { Category, Product, ProductListFilter, ProductPage } from '../../shared/schemas/catalog.js';
 import { parseJson } from '../lib/json.js';
 import { containsText } from '../db/query-helpers.js';
+import { heldUnits } from '../cart/service.js';
+
+/**
+ * The shop shows what can be bought: recorded stock less the units open checkouts hold (one
+ * index range per product, for the products on the page only). Otherwise a product whose every
+ * unit sits in unpaid checkouts would read "181 in stock" while nothing could be bought.
+ */
+async function withBuyableStock(db: Kysely<Database>, products: Product[], now = new Date()): Promise<Product[]> {
+  if (products.length === 0) return products;
+  const held = await heldUnits(db, products.map((p) => p.id), now);
+  if (held.size === 0) return products;
+  return products.map((p) => ({ ...p, inventory: Math.max(0, p.inventory - (held.get(p.id) ?? 0)) }));
+}
 
 export function toProduct(row: ProductRow): Product {
   const hasDims = row.length_in != null && row.width_in != null && row.height_in != null;
@@ -55,7 +68,7 @@ export async function listProducts(db: Kysely<Database>, filter: ProductListFilt
   ]);
   const total = Number(countRow?.n ?? 0);
   return {
-    items: rows.map(toProduct),
+    items: await withBuyableStock(db, rows.map(toProduct)),
     page: filter.page,
     pageSize: filter.pageSize,
     total,
@@ -74,12 +87,17 @@ export async function listFeaturedProducts(db: Kysely<Database>): Promise<Produc
     .orderBy('id')
     .limit(FEATURED_LIMIT)
     .execute();
-  return rows.map(toProduct);
+  return withBuyableStock(db, rows.map(toProduct));
 }
 
-export async function getProduct(db: Kysely<Database>, id: string): Promise<Product | null> {
+/**
+ * A product as the shop shows it: `inventory` is what can be bought (stock less open holds).
+ * The back office passes `{ stock: 'recorded' }` to see and edit the recorded stock itself.
+ */
+export async function getProduct(db: Kysely<Database>, id: string, { stock = 'buyable' }: { stock?: 'buyable' | 'recorded' } = {}): Promise<Product | null> {
   const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toProduct(row) : null;
+  if (!row) return null;
+  return stock === 'recorded' ? toProduct(row) : ((await withBuyableStock(db, [toProduct(row)]))[0] ?? null);
 }
 
 export async function listCategories(db: Kysely<Database>): Promise<Category[]> {

@@ -7,7 +7,7 @@ import { CHECKOUT_MESSAGES, Quote } from '../../shared/schemas/checkout.js';
 import { taxCents } from '../../shared/pricing.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { CARD_MESSAGES } from '../payments/test-checkout-page.js';
-import { expireStaleSessions, fulfilPaymentSession, PAYMENT_SESSION_TTL_MS } from './service.js';
+import { expireStaleSessions, fulfilPaymentSession, HOLD_TTL_MS } from './service.js';
 import { heldUnits } from '../cart/service.js';
 
 let t: TestApp;
@@ -193,7 +193,14 @@ describe('checkout and the test payment page', () => {
     // The last unit is held: nobody else can check it out meanwhile.
     const held = await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'co-d', quantity: 1 }]));
     expect(held.statusCode).toBe(409);
-    const res = await t.app.inject({ method: 'GET', url: `/pay/${sessionId}/cancel` });
+    // A GET (a link preview, a prefetch) changes nothing: it goes back to the card page.
+    const look = await t.app.inject({ method: 'GET', url: `/pay/${sessionId}/cancel` });
+    expect(look.statusCode).toBe(303);
+    expect(look.headers.location).toBe(`/pay/${sessionId}`);
+    expect((await orderRow(orderId)).payment_status).toBe('unpaid');
+    expect((await t.app.inject({ method: 'GET', url: `/pay/${sessionId}` })).body).toContain(`<form method="post" action="/pay/${sessionId}/cancel">`);
+    // The card page's Cancel button posts.
+    const res = await c.request('POST', `/pay/${sessionId}/cancel`, new URLSearchParams());
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/checkout?canceled=true');
     expect((await orderRow(orderId)).payment_status).toBe('expired');
@@ -240,7 +247,7 @@ describe('checkout and the test payment page', () => {
 });
 
 describe('concurrency', () => {
-  it('a session holds its units until it is paid, cancelled or past its 30 minutes, and no longer', async () => {
+  it('a session holds its units until it is paid, cancelled or past its hold (which outlives the payment page), and no longer', async () => {
     await createProduct(t.db, { id: 'hold-p', inventory: 3, priceCents: 700 });
     const holdsOf = async (orderId: string) => t.db.selectFrom('stock_holds').selectAll().where('order_id', '=', orderId).execute();
     const held = async (at = new Date()) => (await heldUnits(t.db, ['hold-p'], at)).get('hold-p') ?? 0;
@@ -254,10 +261,10 @@ describe('concurrency', () => {
     expect(await held()).toBe(0);
     expect(await holdsOf(a.orderId)).toEqual([]);
 
-    // Past its 30 minutes a hold stops counting at once, and the housekeeping removes it.
+    // Past its hold (41 minutes) it stops counting at once, and the housekeeping removes it.
     const b = (await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'hold-p', quantity: 1 }]))).json();
     expect(await held()).toBe(1);
-    const later = new Date(Date.now() + PAYMENT_SESSION_TTL_MS + 60_000);
+    const later = new Date(Date.now() + HOLD_TTL_MS + 60_000);
     expect(await held(later)).toBe(0);
     await expireStaleSessions(t.db, later);
     expect(await holdsOf(b.orderId)).toEqual([]);
@@ -288,7 +295,10 @@ describe('concurrency', () => {
     await createCoupon(t.db, { id: 'coupon-race', code: 'RACE3', maxUses: 3 });
     const clients = Array.from({ length: 10 }, (_, i) => new TestClient(t.app, `10.21.0.${i}`));
     const created = await Promise.all(
-      clients.map((c) => c.post('/api/create-checkout-session', checkoutBody([{ productId: 'race-coupon', quantity: 1 }], { appliedCouponCode: 'RACE3' }))),
+      // Ten customers (ten e-mails): one e-mail may hold a one-per-customer coupon only once.
+      clients.map((c, i) =>
+        c.post('/api/create-checkout-session', checkoutBody([{ productId: 'race-coupon', quantity: 1 }], { appliedCouponCode: 'RACE3', customerEmail: `racer${i}@example.com` })),
+      ),
     );
     const ok = created.filter((r) => r.statusCode === 200);
     expect(ok.length).toBeLessThanOrEqual(3);

@@ -2,11 +2,13 @@ import { indexOrderSearch } from '../orders/search-terms.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
-import { forUpdate } from '../db/locks.js';
+import { forUpdate, lockShopperKeys, transactionWithRetry } from '../db/locks.js';
+import { isPostgres } from '../db/query-helpers.js';
 import { HttpError } from '../http/errors.js';
 import { newId, nowIso, randomString } from '../lib/ids.js';
 import { queueEmail } from '../email/outbox.js';
-import { formatCents } from '../../shared/money.js';
+import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
+import { normalizeCouponEmail } from '../../shared/coupons.js';
 import {
   LOYALTY_REWARD_PERCENT,
   LOYALTY_REWARD_VALID_DAYS,
@@ -17,34 +19,115 @@ import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared
 import { priceCart, type PricedCart } from '../cart/service.js';
 import { escapeHtml } from '../seo/html.js';
 
+/** How long the shopper may pay: the built-in card page refuses after this. */
 export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
+/** Stripe's session lives a minute longer (its floor is 30 minutes; the minute absorbs clock skew). */
+export const PROVIDER_SESSION_TTL_MS = PAYMENT_SESSION_TTL_MS + 60_000;
+/** What holds add to the longest payment page: a payment made in its last second, a late webhook, clock skew. */
+export const HOLD_MARGIN_MS = 10 * 60_000;
+/**
+ * How long a checkout's stock and coupon holds last: longer than any payment page, so a payment
+ * the provider accepts always finds its units still held (41 minutes).
+ */
+export const HOLD_TTL_MS = PROVIDER_SESSION_TTL_MS + HOLD_MARGIN_MS;
 
 export type CheckoutContext = {
   userId: string | null;
   deviceHash: string;
+  /** The shopper's address, for the cap on units one shopper may hold. */
+  ip: string;
+  /** Units one shopper (same IP, browser or account) may hold across open checkouts at once (config). */
+  maxUnitsHeld: number;
   now: Date;
   provider: string;
   /** Builds the provider's payment page address for a new session id. */
   sessionUrl: (sessionId: string) => string;
 };
 
-export type CreatedCheckout = { orderId: string; sessionId: string; url: string; amountCents: number };
+/** An earlier unpaid checkout of the same browser that a new checkout ended (a Stripe one is also expired at Stripe). */
+export type SupersededSession = { sessionId: string; provider: string };
+
+export type CreatedCheckout = { orderId: string; sessionId: string; url: string; amountCents: number; superseded: SupersededSession[] };
 
 export function newOrderId(): string {
   return `order_${Date.now()}_${randomString(9)}`;
 }
 
-/** The session holds its units and its coupon use until it is paid, cancelled or expires. */
-async function holdForSession(db: Kysely<Database>, orderId: string, priced: PricedCart, expiresAt: string): Promise<void> {
+type Holder = { ip: string; deviceId: string; userId: string | null; email: string };
+
+/** The session holds its units and its coupon use until it is paid, cancelled or expires, in the holder's name. */
+async function holdForSession(db: Kysely<Database>, orderId: string, priced: PricedCart, expiresAt: string, who: Holder): Promise<void> {
   const units = new Map<string, number>();
   for (const l of priced.lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
   await db
     .insertInto('stock_holds')
-    .values([...units].map(([product_id, quantity]) => ({ order_id: orderId, product_id, quantity, expires_at: expiresAt })))
+    .values(
+      [...units].map(([product_id, quantity]) => ({
+        order_id: orderId,
+        product_id,
+        quantity,
+        expires_at: expiresAt,
+        ip: who.ip,
+        device_id: who.deviceId,
+        user_id: who.userId,
+      })),
+    )
     .execute();
   if (priced.coupon) {
-    await db.insertInto('coupon_holds').values({ order_id: orderId, coupon_code: priced.coupon.code, expires_at: expiresAt }).execute();
+    await db
+      .insertInto('coupon_holds')
+      .values({
+        order_id: orderId,
+        coupon_code: priced.coupon.code,
+        expires_at: expiresAt,
+        email_normalized: who.email,
+        device_id: who.deviceId,
+        user_id: who.userId,
+      })
+      .execute();
   }
+}
+
+/** Units this shopper (same IP, browser or account) holds in open checkouts now. */
+async function unitsHeldBy(db: Kysely<Database>, who: Holder, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('stock_holds')
+    .select(sql<number | string | null>`sum(quantity)`.as('units'))
+    .where('expires_at', '>', now.toISOString())
+    .where((eb) =>
+      eb.or([eb('ip', '=', who.ip), eb('device_id', '=', who.deviceId), ...(who.userId ? [eb('user_id', '=', who.userId)] : [])]),
+    )
+    .executeTakeFirst();
+  return Number(row?.units ?? 0);
+}
+
+/**
+ * A browser has one unpaid checkout at a time: a new one ends the browser's earlier open ones
+ * (locking each order, then its session, in id order), so a shopper back from the payment page is
+ * not refused by their own holds (stock, the unit cap, or the one-per-customer coupon).
+ */
+async function endEarlierCheckouts(trx: Kysely<Database>, dialect: Dialect, deviceHash: string, now: Date): Promise<SupersededSession[]> {
+  const held = await trx
+    .selectFrom('stock_holds')
+    .select('order_id')
+    .distinct()
+    .where('device_id', '=', deviceHash)
+    .where('expires_at', '>', now.toISOString())
+    .orderBy('order_id')
+    .execute();
+  const ended: SupersededSession[] = [];
+  for (const { order_id } of held) {
+    const session = await trx
+      .selectFrom('payment_sessions')
+      .select(['id', 'provider'])
+      .where('order_id', '=', order_id)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+    if (session && (await endOpenSession(trx, dialect, order_id, session.id, 'expired'))) {
+      ended.push({ sessionId: session.id, provider: session.provider });
+    }
+  }
+  return ended;
 }
 
 /** The session is over (paid, cancelled or expired): what it held is released. */
@@ -53,10 +136,17 @@ async function releaseHolds(db: Kysely<Database>, orderId: string): Promise<void
   await db.deleteFrom('coupon_holds').where('order_id', '=', orderId).execute();
 }
 
+/** A priced cart past the order ceiling ($999,999.99) is refused, on the quote and at checkout alike. */
+export function assertOrderWithinBounds(priced: { totalCents: number }): void {
+  if (priced.totalCents > MAX_ORDER_TOTAL_CENTS) throw new HttpError(400, CHECKOUT_MESSAGES.orderTooLarge);
+}
+
 /**
- * Re-prices the cart from the database, checks stock and the coupon, and creates a pending
- * order with a payment session that holds its stock and coupon use for 30 minutes. Products and
- * the coupon are locked for the duration, so concurrent checkouts cannot both take the last unit.
+ * Re-prices the cart from the database, checks stock, the coupon and the bounds, and creates a
+ * pending order with a payment session that holds its stock and coupon use (HOLD_TTL_MS). Rows
+ * are locked in the shop's one order (products by id, coupon, the shopper's keys, then orders and
+ * sessions; docs/decisions/0005), so concurrent checkouts cannot both take the last unit, and a
+ * deadlock or serialization failure is retried rather than answered with a 500.
  */
 export async function createCheckout(
   db: Kysely<Database>,
@@ -64,20 +154,33 @@ export async function createCheckout(
   input: CreateCheckoutSessionInput & { appliedCouponCode: string | null },
   ctx: CheckoutContext,
 ): Promise<CreatedCheckout> {
-  return db.transaction().execute(async (trx) => {
+  const who: Holder = { ip: ctx.ip, deviceId: ctx.deviceHash, userId: ctx.userId, email: normalizeCouponEmail(input.customerEmail) };
+  return transactionWithRetry(db, async (trx) => {
+    const superseded: SupersededSession[] = [];
     const priced = await priceCart(
       trx,
       dialect,
       { lines: input.items, couponCode: input.appliedCouponCode, shippingOptionId: input.shippingOptionId },
-      { userId: ctx.userId, deviceHash: ctx.deviceHash, now: ctx.now },
-      { lock: true },
+      { userId: ctx.userId, deviceHash: ctx.deviceHash, now: ctx.now, email: who.email },
+      {
+        lock: true,
+        afterLocks: async () => {
+          await lockShopperKeys(trx, dialect, [`hold:ip:${who.ip}`, `hold:device:${who.deviceId}`, ...(who.userId ? [`hold:user:${who.userId}`] : [])]);
+          superseded.push(...(await endEarlierCheckouts(trx, dialect, who.deviceId, ctx.now)));
+        },
+      },
     );
+    assertOrderWithinBounds(priced);
     if (priced.couponError) throw new HttpError(400, priced.couponError);
     if (priced.lines.some((l) => l.missing)) throw new HttpError(400, CHECKOUT_MESSAGES.missingProduct);
     const short = priced.lines.find((l) => l.insufficientStock);
     if (short) throw new HttpError(409, CHECKOUT_MESSAGES.outOfStock(short.name, short.inventory));
     if (priced.shippingOptions.length > 0 && !priced.selectedShippingOptionId) {
       throw new HttpError(400, CHECKOUT_MESSAGES.noShipping);
+    }
+    const units = priced.lines.reduce((n, l) => n + l.quantity, 0);
+    if ((await unitsHeldBy(trx, who, ctx.now)) + units > ctx.maxUnitsHeld) {
+      throw new HttpError(409, CHECKOUT_MESSAGES.holdLimit(ctx.maxUnitsHeld));
     }
 
     const orderId = newOrderId();
@@ -154,8 +257,8 @@ export async function createCheckout(
       })
       .execute();
     await trx.updateTable('orders').set({ payment_session_id: sessionId }).where('id', '=', orderId).execute();
-    await holdForSession(trx, orderId, priced, expiresAt);
-    return { orderId, sessionId, url, amountCents: priced.totalCents };
+    await holdForSession(trx, orderId, priced, new Date(ctx.now.getTime() + HOLD_TTL_MS).toISOString(), who);
+    return { orderId, sessionId, url, amountCents: priced.totalCents, superseded };
   });
 }
 
@@ -174,16 +277,58 @@ export async function fulfilPaymentSession(
   ctx: { publicUrl: string; now?: Date },
 ): Promise<FulfilResult> {
   const now = ctx.now ?? new Date();
-  return db.transaction().execute(async (trx) => {
-    const session = await forUpdate(trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId), dialect).executeTakeFirst();
-    if (!session) throw new HttpError(404, 'Payment session not found');
-    const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', session.order_id), dialect).executeTakeFirstOrThrow();
+  return transactionWithRetry(db, async (trx) => {
+    // What the order involves is read first without locks (an order's lines and coupon never change
+    // after checkout), so its rows can be locked in the shop's one order: products by id, the
+    // coupon, the order, the payment session, the user (docs/decisions/0005).
+    const seen = await trx.selectFrom('payment_sessions').select('order_id').where('id', '=', sessionId).executeTakeFirst();
+    if (!seen) throw new HttpError(404, 'Payment session not found');
+    const orderSeen = await trx.selectFrom('orders').select(['id', 'coupon_code', 'payment_status']).where('id', '=', seen.order_id).executeTakeFirstOrThrow();
+    if (orderSeen.payment_status === 'paid') return { fulfilled: false, orderId: orderSeen.id };
+    const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderSeen.id).orderBy('product_id').execute();
+    const productIds = [...new Set(items.map((i) => i.product_id))].sort();
+    const products = productIds.length
+      ? await forUpdate(trx.selectFrom('products').select(['id', 'inventory']).where('id', 'in', productIds).orderBy('id'), dialect).execute()
+      : [];
+    const coupon = orderSeen.coupon_code
+      ? await forUpdate(trx.selectFrom('coupons').selectAll().where('code', '=', orderSeen.coupon_code), dialect).executeTakeFirst()
+      : undefined;
+    const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderSeen.id), dialect).executeTakeFirstOrThrow();
     if (order.payment_status === 'paid') return { fulfilled: false, orderId: order.id };
+    const session = await forUpdate(trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId), dialect).executeTakeFirstOrThrow();
     const at = now.toISOString();
+
+    // The units are taken from what is not held by other open checkouts. While this order's own
+    // hold lives that is always enough; after it lapsed (a payment that came too late, or for a
+    // session already ended) the units may be gone: the payment is still recorded, the order is
+    // flagged for the owner, and stock never goes below what others hold, nor below zero.
+    const heldByOthers = await heldUnitsExcept(trx, productIds, order.id, now);
+    const stockOf = new Map(products.map((p) => [p.id, p.inventory]));
+    const wanted = new Map<string, number>();
+    for (const i of items) wanted.set(i.product_id, (wanted.get(i.product_id) ?? 0) + i.quantity);
+    const shortfall: string[] = [];
+    for (const productId of productIds) {
+      const want = wanted.get(productId) ?? 0;
+      const name = items.find((i) => i.product_id === productId)?.product_name ?? productId;
+      const inventory = stockOf.get(productId);
+      if (inventory === undefined) {
+        shortfall.push(`${name}: ${want} ordered, product no longer in the catalogue`);
+        continue;
+      }
+      const take = Math.min(want, Math.max(0, inventory - (heldByOthers.get(productId) ?? 0)));
+      if (take < want) shortfall.push(`${name}: ${want} ordered, ${take} in stock`);
+      if (take > 0) {
+        await trx
+          .updateTable('products')
+          .set({ inventory: sql`inventory - ${take}`, updated_at: at })
+          .where('id', '=', productId)
+          .execute();
+      }
+    }
 
     await trx
       .updateTable('orders')
-      .set({ payment_status: 'paid', status: 'completed', paid_at: at, updated_at: at })
+      .set({ payment_status: 'paid', status: 'completed', paid_at: at, updated_at: at, stock_shortfall: shortfall.length ? shortfall.join('; ') : null })
       .where('id', '=', order.id)
       .execute();
     await trx
@@ -193,40 +338,25 @@ export async function fulfilPaymentSession(
       .execute();
     await releaseHolds(trx, order.id);
 
-    const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('product_id').execute();
-    // Stable id order, so two fulfilments never wait on each other's rows in opposite orders.
-    for (const item of items) {
+    if (coupon) {
       await trx
-        .updateTable('products')
-        .set({
-          inventory: sql`case when inventory >= ${item.quantity} then inventory - ${item.quantity} else 0 end`,
-          updated_at: at,
-        })
-        .where('id', '=', item.product_id)
+        .updateTable('coupons')
+        .set({ current_uses: sql`current_uses + 1`, updated_at: at })
+        .where('id', '=', coupon.id)
+        .where((eb) => eb.or([eb('max_uses', 'is', null), eb('current_uses', '<', eb.ref('max_uses'))]))
         .execute();
-    }
-
-    if (order.coupon_code) {
-      const coupon = await forUpdate(trx.selectFrom('coupons').selectAll().where('code', '=', order.coupon_code), dialect).executeTakeFirst();
-      if (coupon) {
-        await trx
-          .updateTable('coupons')
-          .set({ current_uses: sql`current_uses + 1`, updated_at: at })
-          .where('id', '=', coupon.id)
-          .where((eb) => eb.or([eb('max_uses', 'is', null), eb('current_uses', '<', eb.ref('max_uses'))]))
-          .execute();
-        await trx
-          .insertInto('coupon_redemptions')
-          .values({
-            id: newId('red'),
-            coupon_id: coupon.id,
-            user_id: order.user_id,
-            order_id: order.id,
-            device_id: order.guest_token_hash,
-            created_at: at,
-          })
-          .execute();
-      }
+      await trx
+        .insertInto('coupon_redemptions')
+        .values({
+          id: newId('red'),
+          coupon_id: coupon.id,
+          user_id: order.user_id,
+          order_id: order.id,
+          device_id: order.guest_token_hash,
+          email_normalized: order.email ? normalizeCouponEmail(order.email) : null,
+          created_at: at,
+        })
+        .execute();
     }
 
     const user = order.user_id
@@ -327,36 +457,75 @@ export async function recordDeclinedPayment(db: Kysely<Database>, sessionId: str
     .execute();
 }
 
+/**
+ * Ends an open session of an unpaid order, the order locked first and the session second (the
+ * shop's one lock order): the session is expired, its holds released, the order marked expired
+ * (or cancelled). False when there was nothing to end (already paid, or already ended).
+ */
+export async function endOpenSession(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  orderId: string,
+  sessionId: string,
+  reason: 'cancelled' | 'expired',
+): Promise<boolean> {
+  const order = await forUpdate(trx.selectFrom('orders').select(['id', 'payment_status']).where('id', '=', orderId), dialect).executeTakeFirst();
+  if (!order || order.payment_status === 'paid') return false;
+  const r = await trx
+    .updateTable('payment_sessions')
+    .set({ status: 'expired' })
+    .where('id', '=', sessionId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) return false;
+  await releaseHolds(trx, orderId);
+  await trx
+    .updateTable('orders')
+    .set({ payment_status: 'expired', status: reason === 'cancelled' ? 'cancelled' : 'pending', updated_at: nowIso() })
+    .where('id', '=', orderId)
+    .where('payment_status', '=', 'unpaid')
+    .execute();
+  return true;
+}
+
 /** Ends an unpaid session (cancelled by the shopper or run out): its stock and coupon hold end. */
 export async function expirePaymentSession(db: Kysely<Database>, sessionId: string, reason: 'cancelled' | 'expired'): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const r = await trx
-      .updateTable('payment_sessions')
-      .set({ status: 'expired' })
-      .where('id', '=', sessionId)
-      .where('status', '=', 'open')
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) return;
-    const session = await trx.selectFrom('payment_sessions').select('order_id').where('id', '=', sessionId).executeTakeFirstOrThrow();
-    await releaseHolds(trx, session.order_id);
-    await trx
-      .updateTable('orders')
-      .set({ payment_status: 'expired', status: reason === 'cancelled' ? 'cancelled' : 'pending', updated_at: nowIso() })
-      .where('id', '=', session.order_id)
-      .where('payment_status', '=', 'unpaid')
-      .execute();
+  const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  await transactionWithRetry(db, async (trx) => {
+    const seen = await trx.selectFrom('payment_sessions').select(['order_id', 'status']).where('id', '=', sessionId).executeTakeFirst();
+    if (!seen || seen.status !== 'open') return;
+    await endOpenSession(trx, dialect, seen.order_id, sessionId, reason);
   });
 }
 
-/** Housekeeping: sessions past their 30 minutes are closed (their holds already stopped counting). */
+/**
+ * Housekeeping: sessions whose holds have run out (HOLD_TTL_MS after they opened, some minutes
+ * after the payment page closed) are closed. Holds stop counting at their expiry even before this.
+ */
 export async function expireStaleSessions(db: Kysely<Database>, now = new Date()): Promise<number> {
+  const holdsEnded = new Date(now.getTime() - (HOLD_TTL_MS - PAYMENT_SESSION_TTL_MS));
   const stale = await db
     .selectFrom('payment_sessions')
     .select('id')
     .where('status', '=', 'open')
-    .where('expires_at', '<=', now.toISOString())
+    .where('expires_at', '<=', holdsEnded.toISOString())
     .limit(500)
     .execute();
   for (const s of stale) await expirePaymentSession(db, s.id, 'expired');
   return stale.length;
+}
+
+/** Units of each product held by open checkouts other than this order's. */
+async function heldUnitsExcept(db: Kysely<Database>, productIds: string[], orderId: string, now: Date): Promise<Map<string, number>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('stock_holds')
+    .select(['product_id', sql<number | string>`sum(quantity)`.as('held')])
+    .where('product_id', 'in', productIds)
+    .where('expires_at', '>', now.toISOString())
+    .where('order_id', '<>', orderId)
+    .groupBy('product_id')
+    .execute();
+  return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
 }

@@ -7,6 +7,15 @@ import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+// Money columns are bigint (int8) on PostgreSQL, and count(*) answers int8: node-pg hands those
+// over as strings unless told otherwise. Amounts are capped at $999,999.99 and counts are row
+// counts, far inside a JavaScript number's exact range (2^53), so they arrive as numbers, as on SQLite.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${value} is beyond a JavaScript number's exact range`);
+  return n;
+});
+
 export type Db = {
   db: Kysely<Database>;
   dialect: Dialect;

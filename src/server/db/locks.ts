@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type QueryExecutorProvider, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
 
 /**
@@ -10,4 +10,48 @@ export function forUpdate<DB, TB extends keyof DB, O>(
   dialect: Dialect,
 ): SelectQueryBuilder<DB, TB, O> {
   return dialect === 'postgres' ? qb.forUpdate() : qb;
+}
+
+/** PostgreSQL's answers that mean "run the transaction again": serialization failure and deadlock. */
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+
+export function isRetryableTransactionError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && RETRYABLE_SQLSTATES.has(String((err as { code?: unknown }).code));
+}
+
+export const TRANSACTION_TRIES = 5;
+
+/**
+ * Runs `work` in a transaction, and runs it again (at most `tries` times in all) when PostgreSQL
+ * aborts it as a deadlock victim or a serialization failure. Such an abort undoes everything, so
+ * running the whole transaction again is safe. The waits are random in a doubling range ("full
+ * jitter"), so two transactions that collided do not collide again in step.
+ */
+export async function transactionWithRetry<DB, T>(
+  db: Kysely<DB>,
+  work: (trx: Transaction<DB>) => Promise<T>,
+  { tries = TRANSACTION_TRIES, baseDelayMs = 15, maxDelayMs = 400 }: { tries?: number; baseDelayMs?: number; maxDelayMs?: number } = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (err) {
+      if (attempt >= tries || !isRetryableTransactionError(err)) throw err;
+      const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+    }
+  }
+}
+
+/**
+ * Serialises one shopper's checkouts (by IP, device and account) on PostgreSQL, so two at once
+ * cannot both pass the cap on units held. Transaction-scoped advisory locks, taken in sorted key
+ * order and after the product and coupon locks (see docs/decisions/0005). SQLite needs none:
+ * its write transactions already run one at a time.
+ */
+export async function lockShopperKeys(trx: QueryExecutorProvider, dialect: Dialect, keys: string[]): Promise<void> {
+  if (dialect !== 'postgres') return;
+  for (const key of [...new Set(keys)].sort()) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  }
 }

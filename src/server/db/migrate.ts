@@ -3,12 +3,16 @@ import type { Database } from './schema.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-order-search.js';
 import * as m0003 from './migrations/0003-payment-holds.js';
+import * as m0004 from './migrations/0004-checkout-bounds.js';
+import * as m0005 from './migrations/0005-sign-in-devices.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-order-search': m0002,
   '0003-payment-holds': m0003,
+  '0004-checkout-bounds': m0004,
+  '0005-sign-in-devices': m0005,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -27,6 +27,7 @@ const TABLES = [
   'email_outbox',
   'contact_messages',
   'audit_log',
+  'server_secrets',
 ];
 
 const dbs: TestDb[] = [];
@@ -40,7 +41,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
     dbs.push(testDb);
     const { db, schema, close } = openDatabase(testDb.url);
     try {
-      expect(await migrateToLatest(db, schema)).toEqual(['0001-initial', '0002-order-search', '0003-payment-holds']);
+      expect(await migrateToLatest(db, schema)).toEqual(['0001-initial', '0002-order-search', '0003-payment-holds', '0004-checkout-bounds', '0005-sign-in-devices']);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);
       for (const t of TABLES) expect(tables).toContain(t);

@@ -43,6 +43,13 @@ export interface RateLimitsTable {
   window_started_at: string;
 }
 
+/** Secrets the server made for itself (e.g. the device-cookie HMAC key), shared by every process. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface CategoriesTable {
   id: string;
   name: string;
@@ -101,6 +108,8 @@ export interface CouponRedemptionsTable {
   user_id: string | null;
   order_id: string;
   device_id: string | null;
+  /** The order's e-mail as one-per-customer coupons compare it (shared/coupons.ts normalizeCouponEmail). */
+  email_normalized: string | null;
   created_at: string;
 }
 
@@ -141,6 +150,8 @@ export interface OrdersTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+  /** Set when a payment arrived for units no longer in stock (its hold had lapsed): what was short, for the owner. */
+  stock_shortfall: string | null;
 }
 
 /** The admin order search's word index (orders/search-terms.ts). */
@@ -181,6 +192,10 @@ export interface StockHoldsTable {
   product_id: string;
   quantity: number;
   expires_at: string;
+  /** Who holds: the shopper's IP, browser (device hash) and account, for the cap on units held. */
+  ip: string | null;
+  device_id: string | null;
+  user_id: string | null;
 }
 
 /** A coupon use held by an order's open payment session, until `expires_at`. */
@@ -188,6 +203,10 @@ export interface CouponHoldsTable {
   order_id: string;
   coupon_code: string;
   expires_at: string;
+  /** Who holds it, so one customer (e-mail, browser or account) cannot hold a one-per-customer coupon twice. */
+  email_normalized: string | null;
+  device_id: string | null;
+  user_id: string | null;
 }
 
 export interface FaqsTable {
@@ -265,6 +284,7 @@ export interface Database {
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;
   rate_limits: RateLimitsTable;
+  server_secrets: ServerSecretsTable;
   categories: CategoriesTable;
   products: ProductsTable;
   coupons: CouponsTable;

@@ -5,7 +5,8 @@ import { parseJson } from '../lib/json.js';
 
 export type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
-function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItemsTable>[]): OrderView {
+/** `forAdmin` adds what only the owner sees (a stock shortfall found when the payment arrived). */
+function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItemsTable>[], forAdmin = false): OrderView {
   return {
     id: order.id,
     orderNumber: order.order_number,
@@ -37,6 +38,7 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
     totalCents: order.total_cents,
     couponCode: order.coupon_code,
     trackingNumber: order.shipstation_tracking_number,
+    ...(forAdmin ? { stockShortfall: order.stock_shortfall } : {}),
   };
 }
 
@@ -50,7 +52,7 @@ export async function getOrderForViewer(db: Kysely<Database>, orderId: string, w
     (order.user_id === null && order.guest_token_hash !== null && order.guest_token_hash === who.deviceHash);
   if (!allowed) return null;
   const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
-  return toOrderView(order, items);
+  return toOrderView(order, items, who.isAdmin);
 }
 
 /**
@@ -87,7 +89,7 @@ export async function listOrders(
   for (const i of items) byOrder.set(i.order_id, [...(byOrder.get(i.order_id) ?? []), i]);
   const total = Number(count?.n ?? 0);
   return {
-    items: rows.map((r) => toOrderView(r, byOrder.get(r.id) ?? [])),
+    items: rows.map((r) => toOrderView(r, byOrder.get(r.id) ?? [], who.isAdmin)),
     page,
     pageSize,
     total,

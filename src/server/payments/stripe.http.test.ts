@@ -99,6 +99,24 @@ describe('Stripe Checkout', () => {
     expect((await checkout(new TestClient(t.app), 'st-d', 1)).statusCode).toBe(200);
   });
 
+  it('holds outlive the Stripe session; a browser checking out again expires its earlier Stripe session', async () => {
+    await createProduct(t.db, { id: 'st-f', inventory: 5 });
+    const c = new TestClient(t.app, '10.30.0.1');
+    const first = (await checkout(c, 'st-f', 1)).json();
+    const created = fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!;
+    const stripeExpiry = Number(created.body.get('expires_at')) * 1000;
+    const hold = await t.db.selectFrom('stock_holds').select('expires_at').where('order_id', '=', first.orderId).executeTakeFirstOrThrow();
+    expect(Date.parse(hold.expires_at) - stripeExpiry).toBeGreaterThanOrEqual(5 * 60_000);
+
+    const second = await checkout(c, 'st-f', 1);
+    expect(second.statusCode).toBe(200);
+    expect(fake.sessions.get(first.sessionId)!.status).toBe('expired');
+    expect(fake.requests.some((r) => r.path === `/v1/checkout/sessions/${first.sessionId}/expire`)).toBe(true);
+    const ended = await t.db.selectFrom('payment_sessions').select('status').where('id', '=', first.sessionId).executeTakeFirstOrThrow();
+    expect(ended.status).toBe('expired');
+    expect(fake.sessions.get(second.json().sessionId)!.status).toBe('open');
+  });
+
   it('a Stripe failure answers the spec message and keeps no hold', async () => {
     await createProduct(t.db, { id: 'st-e', inventory: 1 });
     fake.failOnce();

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Config } from '../config.js';
 import { TAX_RATE_PERCENT } from '../../shared/pricing.js';
-import { PAYMENT_SESSION_TTL_MS } from '../checkout/service.js';
+import { PROVIDER_SESSION_TTL_MS } from '../checkout/service.js';
 
 export function createStripeClient(config: Config): Stripe | null {
   if (!config.stripeSecretKey) return null;
@@ -77,8 +77,9 @@ export async function createStripeCheckoutSession(
       payment_intent_data: { metadata: { orderId } },
       success_url: `${publicUrl}/order-confirmation?session_id={CHECKOUT_SESSION_ID}&orderId=${encodeURIComponent(orderId)}`,
       cancel_url: `${publicUrl}/checkout?canceled=true`,
-      // Stripe's shortest allowed life is 30 minutes; a minute more keeps clear of clock skew.
-      expires_at: Math.floor((now.getTime() + PAYMENT_SESSION_TTL_MS + 60_000) / 1000),
+      // Stripe's shortest allowed life is 30 minutes; a minute more keeps clear of clock skew. The
+      // order's holds outlive this by HOLD_MARGIN_MS, so a payment Stripe accepts finds its units held.
+      expires_at: Math.floor((now.getTime() + PROVIDER_SESSION_TTL_MS) / 1000),
     },
     { idempotencyKey: `checkout-${orderId}` },
   );

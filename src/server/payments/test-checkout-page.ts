@@ -45,7 +45,9 @@ input:focus{outline:2px solid #2f7d4a;outline-offset:1px}
 .row{display:flex;gap:12px}.row>div{flex:1}
 button{margin-top:20px;width:100%;padding:12px;border:0;border-radius:8px;background:#2f7d4a;color:#fff;font-size:1rem;font-weight:700;cursor:pointer}
 button:hover{background:#24633a}.error{background:#fdecea;color:#8a1c12;border-radius:8px;padding:10px 12px;margin-bottom:12px}
-.cancel{display:block;text-align:center;margin-top:16px;color:#1c2620}.hint{font-size:.8rem;color:#4b5a52;margin-top:16px}
+.cancel{display:block;text-align:center;margin-top:16px;color:#1c2620}
+button.cancel{width:100%;margin-top:12px;padding:10px;background:transparent;border:0;text-decoration:underline;font-size:1rem;font-weight:400;cursor:pointer}
+button.cancel:hover{background:transparent;color:#000}.hint{font-size:.8rem;color:#4b5a52;margin-top:16px}
 `;
 
 export function renderTestCheckoutPage(opts: {
@@ -70,7 +72,7 @@ export function renderTestCheckoutPage(opts: {
         ${field('name', 'Name on card', 'autocomplete="cc-name"')}
         <button type="submit">Pay ${escapeHtml(amount)}</button>
       </form>
-      <a class="cancel" href="/pay/${encodeURIComponent(opts.sessionId)}/cancel">Cancel</a>
+      <form method="post" action="/pay/${encodeURIComponent(opts.sessionId)}/cancel"><button type="submit" class="cancel">Cancel</button></form>
       <p class="hint">Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined. Any future expiry, any CVC.</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow"><title>Pay ${escapeHtml(amount)} | EcoClean (test mode)</title><style>${STYLE}</style></head>

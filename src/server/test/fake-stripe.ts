@@ -82,6 +82,14 @@ export function fakeStripe() {
         const s = sessions.get(m[1]!);
         return s ? send(200, s) : notFound('No such checkout session');
       }
+      const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+      if (req.method === 'POST' && expire) {
+        const s = sessions.get(expire[1]!);
+        if (!s) return notFound('No such checkout session');
+        if (s.status !== 'open') return send(400, { error: { type: 'invalid_request_error', message: 'Only open sessions can be expired.' } });
+        s.status = 'expired';
+        return send(200, s);
+      }
       return notFound(`Unrecognized request URL (${req.method}: ${path})`);
     });
   });

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { OrderStatus } from './orders.js';
+import { MAX_ORDER_TOTAL_CENTS } from '../money.js';
+
+/** The most any price or amount may be: the order ceiling, $999,999.99 (shared/money.ts). */
+const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
 
 /** Admin texts of spec section 8, shared by the back office and the server. */
 export const ADMIN_MESSAGES = {
@@ -60,7 +64,7 @@ export const AdminOrderInput = z
     total_amount: z
       .number({ message: 'Total amount must be a number' })
       .min(0, 'Total amount cannot be negative')
-      .max(1_000_000, 'Total amount is too large')
+      .max(MAX_ORDER_TOTAL_CENTS / 100, tooLarge('Total amount'))
       .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'Total amount can have at most 2 decimals'),
     status: OrderStatus.default('pending'),
     email: z.email({ message: 'Please enter a valid email address' }).optional().or(z.literal('').transform(() => undefined)),
@@ -78,7 +82,11 @@ export function splitAdminTotal(totalCents: number): { subtotalCents: number; ta
 }
 
 const money = (label: string) =>
-  z.number({ message: `${label} must be a number` }).int(`${label} must be in whole cents`).min(0, `${label} cannot be negative`).max(100_000_000);
+  z
+    .number({ message: `${label} must be a number` })
+    .int(`${label} must be in whole cents`)
+    .min(0, `${label} cannot be negative`)
+    .max(MAX_ORDER_TOTAL_CENTS, tooLarge(label));
 
 export const ProductInput = z
   .object({
@@ -123,8 +131,12 @@ export const CouponInput = z
     description: z.string().trim().max(500).nullish().transform((v) => v || null),
     discountType: z.enum(['percentage', 'fixed']).default('percentage'),
     /** Percent for percentage coupons (0–100), cents for fixed ones. */
-    discountValue: z.number({ message: 'Discount value is required' }).int().min(0, 'Discount value cannot be negative'),
-    minOrderCents: z.number().int().min(0, 'Minimum order cannot be negative').nullish().transform((v) => v ?? null),
+    discountValue: z
+      .number({ message: 'Discount value is required' })
+      .int()
+      .min(0, 'Discount value cannot be negative')
+      .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Discount value')),
+    minOrderCents: z.number().int().min(0, 'Minimum order cannot be negative').max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order')).nullish().transform((v) => v ?? null),
     maxUses: z.number().int().min(0, 'Max uses cannot be negative').nullish().transform((v) => v ?? null),
     validFrom: z.iso.datetime({ message: 'Valid from must be a date and time' }).optional(),
     validUntil: z.iso.datetime({ message: 'Valid until must be a date and time' }).nullish().transform((v) => v ?? null),
@@ -153,7 +165,7 @@ export const ShippingOptionInput = z
     priceCents: money('Price'),
     estimatedDays: z.string().trim().max(50).optional().transform((v) => v || '5-7'),
     enabled: z.boolean().default(true),
-    minimumOrderCents: z.number().int().min(0, 'Minimum order cannot be negative').nullish().transform((v) => v ?? null),
+    minimumOrderCents: z.number().int().min(0, 'Minimum order cannot be negative').max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order')).nullish().transform((v) => v ?? null),
   })
   .strict();
 

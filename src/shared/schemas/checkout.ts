@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-import { CHECKOUT_MESSAGES, US_STATE_CODES } from '../checkout-text.js';
+import { CHECKOUT_LIMITS, CHECKOUT_MESSAGES, US_STATE_CODES } from '../checkout-text.js';
 
-export { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, DEFAULT_STATE, US_STATE_CODES, US_STATES } from '../checkout-text.js';
+export { CHECKOUT_FIELD_LABELS, CHECKOUT_LIMITS, CHECKOUT_MESSAGES, DEFAULT_STATE, US_STATE_CODES, US_STATES } from '../checkout-text.js';
 
 const required = (message: string, max = 100) => z.string({ message }).trim().min(1, message).max(max, `Cannot exceed ${max} characters`);
 
@@ -24,7 +24,11 @@ export type CheckoutForm = z.infer<typeof CheckoutForm>;
 export const CartLineInput = z
   .object({
     productId: z.string().min(1, 'productId is required').max(100),
-    quantity: z.number({ message: 'quantity must be a number' }).int('quantity must be a whole number').min(1, 'quantity must be at least 1').max(10_000),
+    quantity: z
+      .number({ message: 'quantity must be a number' })
+      .int('quantity must be a whole number')
+      .min(1, 'quantity must be at least 1')
+      .max(CHECKOUT_LIMITS.maxLineQuantity, CHECKOUT_MESSAGES.lineQuantity),
     size: z.string().max(50).optional(),
     color: z.string().max(50).optional(),
   })

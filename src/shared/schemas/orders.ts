@@ -47,6 +47,11 @@ export const OrderView = z.object({
   totalCents: z.number().int(),
   couponCode: z.string().nullable(),
   trackingNumber: z.string().nullable(),
+  /**
+   * Admins only: set when the payment arrived for units no longer in stock (the checkout's hold
+   * had lapsed), saying what was short. The order is paid; the owner restocks or refunds.
+   */
+  stockShortfall: z.string().nullable().optional(),
 });
 export type OrderView = z.infer<typeof OrderView>;
 

@@ -19,6 +19,7 @@ export const AdminOrderRow = z.object({
   paymentStatus: z.string(),
   itemCount: z.number().int(),
   totalCents: z.number().int(),
+  stockShortfall: z.string().nullable().optional(),
 });
 export type AdminOrderRow = z.infer<typeof AdminOrderRow>;
 export const AdminOrderPage = pageOf(AdminOrderRow);

@@ -10,7 +10,7 @@ import { addressLines } from './address.js';
 import { useAdminOrder, useDeleteOrder, useGetTracking, useSendToShipStation } from './order-api.js';
 import { DELETE_ORDER_CONFIRM, StatusSelect } from './order-list.js';
 import type { OrdersNav } from './orders-tab.js';
-import { OrderStatusBadge } from './status-badge.js';
+import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
 
 const SHIPSTATION_DISABLED = 'Info: ShipStation service temporarily disabled';
 
@@ -92,6 +92,14 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
               </p>
               <StatusSelect id={order.id} status={order.status} label="Change status" />
             </div>
+            {order.stockShortfall && (
+              <div role="alert" className="flex flex-col gap-1 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+                <p className="flex items-center gap-2 font-semibold">
+                  <StockShortfallBadge shortfall={order.stockShortfall} /> Paid, but not all units were in stock
+                </p>
+                <p>{order.stockShortfall}. The payment arrived after this checkout&apos;s hold had ended; restock or refund the missing units.</p>
+              </div>
+            )}
             <dl className="grid gap-4 sm:grid-cols-2">
               <div>
                 <dt className="text-sm font-medium text-stone-600">Order ID</dt>

@@ -9,7 +9,7 @@ import type { AdminOrderRow } from '../api/admin-schemas.js';
 import { ConfirmDialog, formatDate, inputCls, ListState, PageNav, Panel, td, th } from '../components/admin-ui.js';
 import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
-import { OrderStatusBadge } from './status-badge.js';
+import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
 
 export const DELETE_ORDER_CONFIRM = 'Are you sure you want to delete this order? This action cannot be undone.';
 
@@ -175,7 +175,10 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
                 <li key={o.id} className="flex flex-col gap-2 border-t border-stone-200 py-3 text-sm">
                   <div className="flex items-center justify-between gap-2">
                     <span className="font-mono font-semibold">{o.orderNumber}</span>
-                    <OrderStatusBadge status={o.status} />
+                    <span className="flex flex-wrap gap-1">
+                      <OrderStatusBadge status={o.status} />
+                      <StockShortfallBadge shortfall={o.stockShortfall} />
+                    </span>
                   </div>
                   <p className="text-stone-700">
                     {formatDate(o.createdAt)} · Customer {customerOf(o)} · {o.itemCount} items ·{' '}
@@ -205,7 +208,12 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
                       <td className={`${td} font-mono`} title={o.id}>{o.orderNumber}</td>
                       <td className={`${td} whitespace-nowrap`}>{formatDate(o.createdAt)}</td>
                       <td className={`${td} font-mono`} title={o.email ?? o.userId}>{customerOf(o)}</td>
-                      <td className={td}><OrderStatusBadge status={o.status} /></td>
+                      <td className={td}>
+                        <span className="flex flex-wrap gap-1">
+                          <OrderStatusBadge status={o.status} />
+                          <StockShortfallBadge shortfall={o.stockShortfall} />
+                        </span>
+                      </td>
                       <td className={`${td} text-right tabular-nums`}>{o.itemCount}</td>
                       <td className={`${td} text-right tabular-nums`}>{formatCents(o.totalCents)}</td>
                       <td className={td}><RowActions o={o} nav={nav} onDelete={setToDelete} /></td>
