@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/server/db/database.js';
 import type { Database } from '../src/server/db/schema.js';
@@ -6,6 +6,7 @@ import { createCoupon, createProduct } from '../src/server/db/seed/factories.js'
 import { createTestDatabase } from '../src/server/test/harness.js';
 import { COUPON_MESSAGES } from '../src/shared/coupons.js';
 import { startServer, type ServerProcess } from './server-process.js';
+import { stockAndPaidUnits } from '../src/server/test/stock-checks.js';
 
 /**
  * The deadlock the issue measured, on the setup that showed it worst: two server processes on one
@@ -109,15 +110,8 @@ async function expectExactCounts(db: Kysely<Database>, paid: number): Promise<vo
   expect(coupon.current_uses).toBe(paid);
   expect(coupon.current_uses).toBeLessThanOrEqual(MAX_USES);
   for (const [id, initial] of Object.entries(STOCK)) {
-    const { inventory } = await db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow();
-    const sold = await db
-      .selectFrom('order_items as i')
-      .innerJoin('orders as o', 'o.id', 'i.order_id')
-      .select(sql<number | string>`coalesce(sum(i.quantity), 0)`.as('units'))
-      .where('i.product_id', '=', id)
-      .where('o.payment_status', '=', 'paid')
-      .executeTakeFirstOrThrow();
-    expect({ id, total: inventory + Number(sold.units) }).toEqual({ id, total: initial });
+    const { inventory, paidUnits } = await stockAndPaidUnits(db, id);
+    expect({ id, total: inventory + paidUnits }).toEqual({ id, total: initial });
   }
   expect(await db.selectFrom('stock_holds').selectAll().execute()).toEqual([]);
   expect(await db.selectFrom('coupon_holds').selectAll().execute()).toEqual([]);

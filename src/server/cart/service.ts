@@ -29,16 +29,24 @@ export type PricingContext = {
   email?: string | null;
 };
 
-/** Units of each product held by payment sessions that are still open (one index range each). */
-export async function heldUnits(db: Kysely<Database>, productIds: string[], now: Date): Promise<Map<string, number>> {
+/**
+ * Units of each product held by payment sessions that are still open (one index range each),
+ * leaving out one order's own holds when `exceptOrderId` is given.
+ */
+export async function heldUnits(
+  db: Kysely<Database>,
+  productIds: string[],
+  now: Date,
+  exceptOrderId?: string,
+): Promise<Map<string, number>> {
   if (productIds.length === 0) return new Map();
-  const rows = await db
+  let query = db
     .selectFrom('stock_holds')
     .select(['product_id', sql<number | string>`sum(quantity)`.as('held')])
     .where('product_id', 'in', productIds)
-    .where('expires_at', '>', now.toISOString())
-    .groupBy('product_id')
-    .execute();
+    .where('expires_at', '>', now.toISOString());
+  if (exceptOrderId) query = query.where('order_id', '<>', exceptOrderId);
+  const rows = await query.groupBy('product_id').execute();
   return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
 }
 

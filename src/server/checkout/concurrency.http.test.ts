@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { createCoupon, createProduct } from '../db/seed/factories.js';
 import { COUPON_MESSAGES } from '../../shared/coupons.js';
+import { stockAndPaidUnits } from '../test/stock-checks.js';
 
 /**
  * Checkouts and payments at once, all with one coupon (limited uses, with a free gift), through
@@ -81,15 +82,8 @@ describe('30 shoppers, 3 checkout+payment pairs each, one coupon', () => {
 
     // Stock went down by exactly what was sold, product by product (the gift included).
     for (const [id, initial] of Object.entries(STOCK)) {
-      const { inventory } = await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow();
-      const sold = await t.db
-        .selectFrom('order_items as i')
-        .innerJoin('orders as o', 'o.id', 'i.order_id')
-        .select(sql<number | string>`coalesce(sum(i.quantity), 0)`.as('units'))
-        .where('i.product_id', '=', id)
-        .where('o.payment_status', '=', 'paid')
-        .executeTakeFirstOrThrow();
-      expect({ id, total: inventory + Number(sold.units) }).toEqual({ id, total: initial });
+      const { inventory, paidUnits } = await stockAndPaidUnits(t.db, id);
+      expect({ id, total: inventory + paidUnits }).toEqual({ id, total: initial });
       expect(inventory).toBeGreaterThanOrEqual(0);
     }
 

@@ -16,7 +16,7 @@ import {
   rewardsEarned,
 } from '../../shared/pricing.js';
 import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared/schemas/checkout.js';
-import { priceCart, type PricedCart } from '../cart/service.js';
+import { heldUnits, priceCart, type PricedCart } from '../cart/service.js';
 import { escapeHtml } from '../seo/html.js';
 
 /** How long the shopper may pay: the built-in card page refuses after this. */
@@ -302,7 +302,7 @@ export async function fulfilPaymentSession(
     // hold lives that is always enough; after it lapsed (a payment that came too late, or for a
     // session already ended) the units may be gone: the payment is still recorded, the order is
     // flagged for the owner, and stock never goes below what others hold, nor below zero.
-    const heldByOthers = await heldUnitsExcept(trx, productIds, order.id, now);
+    const heldByOthers = await heldUnits(trx, productIds, now, order.id);
     const stockOf = new Map(products.map((p) => [p.id, p.inventory]));
     const wanted = new Map<string, number>();
     for (const i of items) wanted.set(i.product_id, (wanted.get(i.product_id) ?? 0) + i.quantity);
@@ -514,18 +514,4 @@ export async function expireStaleSessions(db: Kysely<Database>, now = new Date()
     .execute();
   for (const s of stale) await expirePaymentSession(db, s.id, 'expired');
   return stale.length;
-}
-
-/** Units of each product held by open checkouts other than this order's. */
-async function heldUnitsExcept(db: Kysely<Database>, productIds: string[], orderId: string, now: Date): Promise<Map<string, number>> {
-  if (productIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('stock_holds')
-    .select(['product_id', sql<number | string>`sum(quantity)`.as('held')])
-    .where('product_id', 'in', productIds)
-    .where('expires_at', '>', now.toISOString())
-    .where('order_id', '<>', orderId)
-    .groupBy('product_id')
-    .execute();
-  return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
 }
