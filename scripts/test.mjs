@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { ensureDependencies } from './ensure-deps.mjs';
 import { ensureClientBuild } from './ensure-build.mjs';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 ensureDependencies();
 
@@ -26,8 +27,9 @@ if (process.env.TEST_DATABASE_URL) {
   steps.push({ name: 'scale (postgres)', cmd: ['npx', 'vitest', 'run', '--project', 'scale'], env: { TEST_DB: 'postgres' } });
 }
 steps.push({ name: 'fault (server processes)', cmd: ['npx', 'vitest', 'run', '--project', 'fault'] });
-steps.push({ name: 'build', fn: () => ensureClientBuild({ force: true }) });
+steps.push({ name: 'build', fn: () => void ensureClientBuild({ force: true }) });
 steps.push({ name: 'bundle budget', cmd: ['node', 'scripts/check-bundle-size.mjs'] });
+steps.push({ name: 'chromium', fn: ensureChromium });
 steps.push({ name: 'e2e (chromium)', cmd: ['npx', 'vitest', 'run', '--project', 'e2e'] });
 
 const results = [];
@@ -36,8 +38,7 @@ for (const step of steps) {
   console.log(`\n=== ${step.name} ===`);
   let ok;
   if (step.fn) {
-    step.fn();
-    ok = true;
+    ok = step.fn() !== false;
   } else {
     const r = spawnSync(step.cmd[0], step.cmd.slice(1), {
       stdio: 'inherit',
