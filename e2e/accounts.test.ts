@@ -192,10 +192,14 @@ describe('accounts journeys', () => {
     await page.getByRole('heading', { level: 1, name: 'My Orders' }).waitFor();
     await page.getByText('(customer@example.com)').waitFor();
 
+    // A signed-in customer at /admin stays there and sees the Access Denied panel with the role.
     await page.goto('/admin');
-    await page.getByText('Access denied').waitFor();
-    await page.getByText('You need admin privileges to access this page').waitFor();
-    await page.waitForURL((u) => u.pathname === '/');
+    const denied = page.getByRole('alert').filter({ hasText: 'Access Denied' });
+    await denied.getByRole('heading', { level: 1, name: 'Access Denied' }).waitFor();
+    await denied.getByText('You need admin privileges to access this page.', { exact: true }).waitFor();
+    await denied.getByText('Current role: client', { exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin');
+    expect(await page.getByRole('tab', { name: 'Orders' }).count()).toBe(0);
     expect(await header(page).getByRole('link', { name: 'Admin' }).count()).toBe(0);
 
     // Opening /auth while signed in says who you are and moves on.
@@ -333,9 +337,9 @@ describe('accounts journeys', () => {
       await page.getByRole('heading', { level: 1, name: 'Admin Dashboard' }).waitFor();
       await check('dashboard');
       await page.goto('/admin?tab=email&view=outbox');
-      // A table on wide screens, a list of cards on narrow ones.
+      // One table at every width: a card per e-mail on a phone, a table from 768 px.
       const outbox = page.getByRole('region', { name: 'E-mail outbox' });
-      await (viewport === MOBILE ? outbox.getByRole('list') : outbox.getByRole('table')).waitFor();
+      await outbox.getByRole('table').waitFor();
       await outbox.getByText(NEW_USER.email).filter({ visible: true }).first().waitFor();
       await check('admin');
       if (viewport === MOBILE) {

@@ -286,7 +286,8 @@ export async function patchUser(
     .set({
       ...(patch.emailVerified !== undefined ? { email_verified: patch.emailVerified ? 1 : 0 } : {}),
       ...(patch.role ? { role: patch.role } : {}),
-      ...(patch.loyaltyPoints !== undefined ? { loyalty_points: patch.loyaltyPoints } : {}),
+      // Clamped to a minimum of 0 (specification), whoever calls.
+      ...(patch.loyaltyPoints !== undefined ? { loyalty_points: Math.max(0, patch.loyaltyPoints) } : {}),
       updated_at: nowIso(),
     })
     .where('id', '=', id)

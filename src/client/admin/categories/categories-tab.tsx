@@ -9,7 +9,7 @@ import { toast } from '../../ui/toast.js';
 import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { CategoryResponse, OkResponse } from '../api/admin-schemas.js';
 import { ADMIN_CATEGORIES_KEY, useAllCategories } from '../api/use-categories.js';
-import { ConfirmDialog, Field, inputCls, ListState, Panel, td, th, RowActions } from '../components/admin-ui.js';
+import { ConfirmDialog, DataTable, Field, inputCls, ListState, Panel, RowActions } from '../components/admin-ui.js';
 import { ImageUpload } from '../components/image-upload.js';
 
 type Values = { id: string; name: string; description: string; imageUrl: string };
@@ -124,35 +124,23 @@ export default function CategoriesTab() {
         empty={<p>No categories yet.</p>}
       >
         {data && (
-          <div className="overflow-x-auto" aria-busy={isFetching}>
-            <table className="w-full border-collapse">
-              <caption className="sr-only">Categories</caption>
-              <thead className="bg-stone-50">
-                <tr>
-                  <th scope="col" className={th}>ID</th>
-                  <th scope="col" className={th}>Name</th>
-                  <th scope="col" className={`${th} hidden md:table-cell`}>Description</th>
-                  <th scope="col" className={th}>Image</th>
-                  <th scope="col" className={th}>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((c) => (
-                  <tr key={c.id} className="border-t border-stone-200">
-                    <td className={`${td} font-mono`}>{c.id}</td>
-                    <td className={`${td} font-medium`}>{c.name}</td>
-                    <td className={`${td} hidden max-w-md md:table-cell`}>{c.description ?? '—'}</td>
-                    <td className={td}>
-                      {c.imageUrl ? <img src={c.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" /> : '—'}
-                    </td>
-                    <td className={td}>
-                      <RowActions name={c.name} onEdit={() => setEditing(c)} onDelete={() => setToDelete(c)} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Categories"
+            rows={data.items}
+            rowKey={(c) => c.id}
+            busy={isFetching}
+            columns={[
+              { header: 'ID', className: 'font-mono', cell: (c) => c.id },
+              { header: 'Name', primary: true, className: 'font-medium', cell: (c) => c.name },
+              { header: 'Description', className: 'max-w-md', cell: (c) => c.description ?? '—' },
+              {
+                header: 'Image',
+                cell: (c) =>
+                  c.imageUrl ? <img src={c.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" /> : '—',
+              },
+            ]}
+            actions={(c) => <RowActions name={c.name} onEdit={() => setEditing(c)} onDelete={() => setToDelete(c)} />}
+          />
         )}
       </ListState>
       {editing !== null && <CategoryDialog category={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}

@@ -169,6 +169,7 @@ export function ConfirmDialog({
   title = 'Please confirm',
   message,
   confirmLabel = 'Delete',
+  busyLabel = 'Deleting…',
   busy,
   onConfirm,
   onClose,
@@ -177,6 +178,8 @@ export function ConfirmDialog({
   title?: string;
   message: string;
   confirmLabel?: string;
+  /** The confirm button's text while the action runs. */
+  busyLabel?: string;
   busy?: boolean;
   onConfirm: () => void;
   onClose: () => void;
@@ -189,7 +192,7 @@ export function ConfirmDialog({
           Cancel
         </Button>
         <Button variant="destructive" onClick={onConfirm} disabled={busy}>
-          {busy ? 'Deleting…' : confirmLabel}
+          {busy ? busyLabel : confirmLabel}
         </Button>
       </div>
     </Dialog>
@@ -221,6 +224,107 @@ export function FormFooter({ onCancel, saving, saveLabel }: { onCancel: () => vo
         <Button type="submit">{saving ? 'Saving…' : saveLabel}</Button>
       </div>
     </>
+  );
+}
+
+/** One column of a {@link DataTable}. */
+export type Column<T> = {
+  /** The column heading; on a phone it labels the value inside the card. */
+  header: string;
+  cell: (row: T) => ReactNode;
+  /** Extra classes for the cell (both layouts). */
+  className?: string;
+  /** Numbers: right-aligned in the table. */
+  numeric?: boolean;
+  /** The card's title on a phone: shown first, bold, without its label. */
+  primary?: boolean;
+};
+
+const cardCell =
+  'max-md:flex max-md:min-w-0 max-md:items-center max-md:justify-between max-md:gap-3 max-md:px-0 max-md:py-1 max-md:text-right max-md:before:shrink-0 max-md:before:text-left max-md:before:text-xs max-md:before:font-semibold max-md:before:uppercase max-md:before:tracking-wide max-md:before:text-stone-600 max-md:before:content-[attr(data-label)]';
+
+/**
+ * The back office's list table. From 768 px up it is a table that scrolls sideways inside its own
+ * box, with the row actions pinned to the right edge so they never scroll out of sight; below
+ * 768 px every row becomes a card (label and value per line, the actions at the bottom, full
+ * width). One DOM for both, so a row has one set of controls. The ARIA roles are spelled out
+ * because a table restyled as blocks can otherwise lose its table semantics.
+ */
+export function DataTable<T>({
+  caption,
+  rows,
+  rowKey,
+  columns,
+  actions,
+  actionsLabel = 'Actions',
+  busy,
+}: {
+  caption: string;
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  columns: readonly Column<T>[];
+  actions?: (row: T) => ReactNode;
+  actionsLabel?: string;
+  busy?: boolean;
+}) {
+  return (
+    <div className="md:overflow-x-auto" aria-busy={busy}>
+      <table role="table" className="w-full border-collapse max-md:block">
+        <caption className="sr-only">{caption}</caption>
+        <thead role="rowgroup" className="bg-stone-50 max-md:sr-only">
+          <tr role="row">
+            {columns.map((c) => (
+              <th key={c.header} role="columnheader" scope="col" className={`${th}${c.numeric ? ' text-right' : ''}`}>
+                {c.header}
+              </th>
+            ))}
+            {actions && (
+              <th role="columnheader" scope="col" className={`${th} sticky right-0 bg-stone-50`}>
+                {actionsLabel}
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody role="rowgroup" className="max-md:flex max-md:flex-col max-md:gap-3">
+          {rows.map((row) => (
+            <tr
+              key={rowKey(row)}
+              role="row"
+              className="border-t border-stone-200 max-md:flex max-md:flex-col max-md:rounded-lg max-md:border max-md:border-stone-200 max-md:px-3 max-md:py-2"
+            >
+              {columns.map((c) =>
+                c.primary ? (
+                  <td
+                    key={c.header}
+                    role="cell"
+                    className={`${td} ${c.className ?? ''} max-md:order-first max-md:px-0 max-md:py-1 max-md:text-base`}
+                  >
+                    {c.cell(row)}
+                  </td>
+                ) : (
+                  <td
+                    key={c.header}
+                    role="cell"
+                    data-label={c.header}
+                    className={`${td}${c.numeric ? ' text-right tabular-nums' : ''} ${c.className ?? ''} ${cardCell}`}
+                  >
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
+              {actions && (
+                <td
+                  role="cell"
+                  className={`${td} sticky right-0 bg-white max-md:static max-md:mt-1 max-md:empty:hidden max-md:border-t max-md:border-stone-100 max-md:px-0 max-md:pt-2`}
+                >
+                  {actions(row)}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -6,6 +6,7 @@ import { Button } from '../../ui/button.js';
 import { Spinner } from '../../ui/spinner.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
+import { DataTable, type Column } from './admin-ui.js';
 import { OUTBOX_PAGE_SIZE, useEmailOutbox, type OutboxEntry } from '../api/get-email-outbox.js';
 import { useRetryOutboxEmail } from '../api/messaging-api.js';
 
@@ -54,54 +55,19 @@ function RetryButton({ e, retrying, onRetry }: { e: OutboxEntry } & RetryProps) 
   );
 }
 
-const th = 'whitespace-nowrap px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-stone-700';
-const td = 'px-3 py-2 align-top text-sm text-stone-800';
-
-function OutboxRow({ e, ...retry }: { e: OutboxEntry } & RetryProps) {
-  return (
-    <tr className="border-t border-stone-200">
-      <td className={`${td} whitespace-nowrap`}>
-        <time dateTime={e.createdAt}>{formatDate(e.createdAt)}</time>
-      </td>
-      <td className={`${td} whitespace-nowrap`}>{e.to}</td>
-      <td className={`${td} min-w-48`}>{e.subject}</td>
-      <td className={`${td} whitespace-nowrap`}>{e.templateId ?? '—'}</td>
-      <td className={td}>
-        <StatusBadge status={e.status} />
-      </td>
-      <td className={`${td} text-right tabular-nums`}>{e.attempts}</td>
-      <td className={`${td} min-w-40 max-w-xs break-words text-red-800`}>{e.lastError ?? ''}</td>
-      <td className={td}>
-        <RetryButton e={e} {...retry} />
-      </td>
-    </tr>
-  );
-}
-
-/** One e-mail as a card, for narrow screens where the table would need sideways scrolling. */
-function OutboxCard({ e, ...retry }: { e: OutboxEntry } & RetryProps) {
-  return (
-    <li className="flex flex-col gap-1 border-t border-stone-200 py-3 text-sm text-stone-800">
-      <div className="flex items-center justify-between gap-3">
-        <time dateTime={e.createdAt} className="text-stone-700">
-          {formatDate(e.createdAt)}
-        </time>
-        <StatusBadge status={e.status} />
-      </div>
-      <p className="font-medium text-stone-900">{e.subject}</p>
-      <p className="break-words">To: {e.to}</p>
-      <p className="text-stone-700">
-        Template: {e.templateId ?? '—'} · Attempts: {e.attempts}
-      </p>
-      {e.lastError && <p className="break-words text-red-800">Last error: {e.lastError}</p>}
-      {canRetry(e) && (
-        <div>
-          <RetryButton e={e} {...retry} />
-        </div>
-      )}
-    </li>
-  );
-}
+const OUTBOX_COLUMNS: readonly Column<OutboxEntry>[] = [
+  {
+    header: 'Date',
+    className: 'md:whitespace-nowrap',
+    cell: (e) => <time dateTime={e.createdAt}>{formatDate(e.createdAt)}</time>,
+  },
+  { header: 'To', className: 'wrap-anywhere md:min-w-40', cell: (e) => e.to },
+  { header: 'Subject', primary: true, className: 'font-medium text-stone-900 md:min-w-40 md:font-normal md:text-stone-800', cell: (e) => e.subject },
+  { header: 'Template', className: 'wrap-anywhere md:whitespace-nowrap', cell: (e) => e.templateId ?? '—' },
+  { header: 'Status', cell: (e) => <StatusBadge status={e.status} /> },
+  { header: 'Attempts', numeric: true, cell: (e) => e.attempts },
+  { header: 'Last error', className: 'break-words text-red-800 md:min-w-40 md:max-w-xs max-md:empty:hidden', cell: (e) => e.lastError ?? '' },
+];
 
 /** The e-mails the shop has queued or sent, newest first. */
 export function EmailOutboxPanel() {
@@ -156,49 +122,14 @@ export function EmailOutboxPanel() {
         <p className="py-8 text-center text-stone-700">No e-mails yet</p>
       ) : (
         <>
-          <ul className="md:hidden" aria-label="E-mails, newest first" aria-busy={isPlaceholderData}>
-            {data.items.map((e) => (
-              <OutboxCard key={e.id} e={e} {...retryProps(e)} />
-            ))}
-          </ul>
-          <div className="hidden overflow-x-auto md:block" aria-busy={isPlaceholderData}>
-            <table className="w-full border-collapse">
-              <caption className="sr-only">E-mail outbox, newest first</caption>
-              <thead className="bg-stone-50">
-                <tr>
-                  <th scope="col" className={th}>
-                    Date
-                  </th>
-                  <th scope="col" className={th}>
-                    To
-                  </th>
-                  <th scope="col" className={th}>
-                    Subject
-                  </th>
-                  <th scope="col" className={th}>
-                    Template
-                  </th>
-                  <th scope="col" className={th}>
-                    Status
-                  </th>
-                  <th scope="col" className={`${th} text-right`}>
-                    Attempts
-                  </th>
-                  <th scope="col" className={th}>
-                    Last error
-                  </th>
-                  <th scope="col" className={th}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((e) => (
-                  <OutboxRow key={e.id} e={e} {...retryProps(e)} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="E-mail outbox, newest first"
+            rows={data.items}
+            rowKey={(e) => e.id}
+            busy={isPlaceholderData}
+            columns={OUTBOX_COLUMNS}
+            actions={(e) => <RetryButton e={e} {...retryProps(e)} />}
+          />
           <Pagination page={page} totalPages={totalPages} hrefFor={hrefFor} />
         </>
       )}

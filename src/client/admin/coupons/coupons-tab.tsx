@@ -7,7 +7,7 @@ import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminCouponPage, AdminProductPage, CouponDeleteResponse, CouponResponse, type AdminCoupon } from '../api/admin-schemas.js';
 import { ADMIN_MESSAGES, type CouponStripeSync } from '../../../shared/schemas/admin.js';
-import { centsToText, ConfirmDialog, dollarsToCents, Field, formatDate, inputCls, ListState, PageNav, Panel, Switch, td, th, FormFooter, RowActions } from '../components/admin-ui.js';
+import { centsToText, ConfirmDialog, DataTable, dollarsToCents, Field, formatDate, inputCls, ListState, PageNav, Panel, Switch, FormFooter, RowActions } from '../components/admin-ui.js';
 
 const PAGE_SIZE = 20;
 const KEY = ['admin', 'coupons'] as const;
@@ -268,73 +268,65 @@ export default function CouponsTab() {
       >
         {data && (
           <>
-            <div className="overflow-x-auto" aria-busy={isPlaceholderData}>
-              <table className="w-full border-collapse">
-                <caption className="sr-only">Coupons</caption>
-                <thead className="bg-stone-50">
-                  <tr>
-                    <th scope="col" className={th}>Code</th>
-                    <th scope="col" className={th}>Type</th>
-                    <th scope="col" className={`${th} text-right`}>Value</th>
-                    <th scope="col" className={`${th} text-right`}>Min order</th>
-                    <th scope="col" className={`${th} text-right`}>Uses</th>
-                    <th scope="col" className={th}>Valid</th>
-                    <th scope="col" className={th}>Active</th>
-                    <th scope="col" className={th}>Free product</th>
-                    <th scope="col" className={th}>Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((c) => {
+            <DataTable
+              caption="Coupons"
+              rows={data.items}
+              rowKey={(c) => c.id}
+              busy={isPlaceholderData}
+              columns={[
+                {
+                  header: 'Code',
+                  primary: true,
+                  className: 'whitespace-nowrap',
+                  cell: (c) => (
+                    <>
+                      <span className="font-mono font-semibold">{c.code}</span>
+                      {c.stripeCouponId && (
+                        <span
+                          className="ml-2 inline-flex rounded-full bg-indigo-100 px-2 py-0.5 align-middle text-xs font-semibold text-indigo-900"
+                          title={`Also in Stripe as ${c.stripeCouponId}`}
+                        >
+                          Stripe
+                        </span>
+                      )}
+                    </>
+                  ),
+                },
+                { header: 'Type', className: 'capitalize', cell: (c) => c.discountType },
+                { header: 'Value', numeric: true, cell: (c) => valueText(c) },
+                { header: 'Min order', numeric: true, cell: (c) => (c.minOrderCents === null ? '—' : formatCents(c.minOrderCents)) },
+                { header: 'Uses', numeric: true, className: 'whitespace-nowrap', cell: (c) => `${c.currentUses}/${c.maxUses ?? '∞'}` },
+                {
+                  header: 'Valid',
+                  className: 'whitespace-nowrap',
+                  cell: (c) => `${formatDate(c.validFrom)} – ${c.validUntil ? formatDate(c.validUntil) : 'no end'}`,
+                },
+                {
+                  header: 'Active',
+                  cell: (c) => {
                     const pending = toggle.isPending && toggle.variables.id === c.id;
                     return (
-                      <tr key={c.id} className="border-t border-stone-200">
-                        <td className={`${td} whitespace-nowrap`}>
-                          <span className="font-mono font-semibold">{c.code}</span>
-                          {c.stripeCouponId && (
-                            <span
-                              className="ml-2 inline-flex rounded-full bg-indigo-100 px-2 py-0.5 align-middle text-xs font-semibold text-indigo-900"
-                              title={`Also in Stripe as ${c.stripeCouponId}`}
-                            >
-                              Stripe
-                            </span>
-                          )}
-                        </td>
-                        <td className={`${td} capitalize`}>{c.discountType}</td>
-                        <td className={`${td} text-right tabular-nums`}>{valueText(c)}</td>
-                        <td className={`${td} text-right tabular-nums`}>{c.minOrderCents === null ? '—' : formatCents(c.minOrderCents)}</td>
-                        <td className={`${td} whitespace-nowrap text-right tabular-nums`}>
-                          {c.currentUses}/{c.maxUses ?? '∞'}
-                        </td>
-                        <td className={`${td} whitespace-nowrap`}>
-                          {formatDate(c.validFrom)} – {c.validUntil ? formatDate(c.validUntil) : 'no end'}
-                        </td>
-                        <td className={td}>
-                          <Switch
-                            label={`Active: ${c.code}`}
-                            checked={pending ? toggle.variables.isActive : c.isActive}
-                            disabled={pending}
-                            onChange={(isActive) =>
-                              toggle.mutate(
-                                { id: c.id, isActive },
-                                {
-                                  onSuccess: () => toast({ title: 'Coupon updated successfully' }),
-                                  onError: (err) => toast({ title: `Failed to update coupon: ${messageOf(err)}`, variant: 'destructive' }),
-                                },
-                              )
-                            }
-                          />
-                        </td>
-                        <td className={`${td} min-w-32`}>{productName(c.freeProductId)}</td>
-                        <td className={td}>
-                          <RowActions name={`coupon ${c.code}`} onEdit={() => setEditing(c)} onDelete={() => setToDelete(c)} />
-                        </td>
-                      </tr>
+                      <Switch
+                        label={`Active: ${c.code}`}
+                        checked={pending ? toggle.variables.isActive : c.isActive}
+                        disabled={pending}
+                        onChange={(isActive) =>
+                          toggle.mutate(
+                            { id: c.id, isActive },
+                            {
+                              onSuccess: () => toast({ title: 'Coupon updated successfully' }),
+                              onError: (err) => toast({ title: `Failed to update coupon: ${messageOf(err)}`, variant: 'destructive' }),
+                            },
+                          )
+                        }
+                      />
                     );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                  },
+                },
+                { header: 'Free product', className: 'md:min-w-32', cell: (c) => productName(c.freeProductId) },
+              ]}
+              actions={(c) => <RowActions name={`coupon ${c.code}`} onEdit={() => setEditing(c)} onDelete={() => setToDelete(c)} />}
+            />
             <PageNav page={page} totalPages={data.totalPages} onPage={setPage} busy={isFetching} />
           </>
         )}

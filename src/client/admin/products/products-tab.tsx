@@ -7,7 +7,7 @@ import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminProductPage, OkResponse } from '../api/admin-schemas.js';
 import { useAllCategories } from '../api/use-categories.js';
-import { ConfirmDialog, ListState, PageNav, Panel, td, th, RowActions } from '../components/admin-ui.js';
+import { ConfirmDialog, DataTable, ListState, PageNav, Panel, RowActions } from '../components/admin-ui.js';
 import { ProductDialog } from './product-dialog.js';
 
 const PAGE_SIZE = 20;
@@ -57,46 +57,39 @@ export default function ProductsTab() {
       >
         {data && (
           <>
-            <div className="overflow-x-auto" aria-busy={isPlaceholderData}>
-              <table className="w-full border-collapse">
-                <caption className="sr-only">Products, newest first</caption>
-                <thead className="bg-stone-50">
-                  <tr>
-                    <th scope="col" className={th}>Image</th>
-                    <th scope="col" className={th}>Name</th>
-                    <th scope="col" className={`${th} text-right`}>Price</th>
-                    <th scope="col" className={`${th} text-right`}>Inventory</th>
-                    <th scope="col" className={`${th} hidden sm:table-cell`}>Category</th>
-                    <th scope="col" className={`${th} hidden sm:table-cell`}>Featured</th>
-                    <th scope="col" className={th}>Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((p) => (
-                    <tr key={p.id} className="border-t border-stone-200">
-                      <td className={td}>
-                        {p.images[0] ? (
-                          <img src={p.images[0]} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" />
-                        ) : (
-                          <span className="flex h-12 w-12 items-center justify-center rounded bg-stone-100 text-xs text-stone-600">None</span>
-                        )}
-                      </td>
-                      <td className={`${td} min-w-40`}>
-                        <span className="font-medium text-stone-900">{p.name}</span>
-                        <span className="block font-mono text-xs text-stone-600">{p.id}</span>
-                      </td>
-                      <td className={`${td} text-right tabular-nums`}>{formatCents(p.priceCents)}</td>
-                      <td className={`${td} text-right tabular-nums`}>{p.inventory}</td>
-                      <td className={`${td} hidden sm:table-cell`}>{categoryName(p.category)}</td>
-                      <td className={`${td} hidden sm:table-cell`}>{p.featured ? 'Yes' : 'No'}</td>
-                      <td className={td}>
-                        <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => setToDelete(p)} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Products, newest first"
+              rows={data.items}
+              rowKey={(p) => p.id}
+              busy={isPlaceholderData}
+              columns={[
+                {
+                  header: 'Image',
+                  cell: (p) =>
+                    p.images[0] ? (
+                      <img src={p.images[0]} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" />
+                    ) : (
+                      <span className="flex h-12 w-12 items-center justify-center rounded bg-stone-100 text-xs text-stone-600">None</span>
+                    ),
+                },
+                {
+                  header: 'Name',
+                  primary: true,
+                  className: 'md:min-w-40',
+                  cell: (p) => (
+                    <>
+                      <span className="font-medium text-stone-900">{p.name}</span>
+                      <span className="block break-all font-mono text-xs text-stone-600">{p.id}</span>
+                    </>
+                  ),
+                },
+                { header: 'Price', numeric: true, cell: (p) => formatCents(p.priceCents) },
+                { header: 'Inventory', numeric: true, cell: (p) => p.inventory },
+                { header: 'Category', cell: (p) => categoryName(p.category) },
+                { header: 'Featured', cell: (p) => (p.featured ? 'Yes' : 'No') },
+              ]}
+              actions={(p) => <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => setToDelete(p)} />}
+            />
             <PageNav page={page} totalPages={data.totalPages} onPage={setPage} busy={isFetching} />
           </>
         )}

@@ -6,7 +6,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { OkResponse, ShippingOptionResponse, ShippingOptionsResponse, type AdminShippingOption } from '../api/admin-schemas.js';
-import { centsToText, ConfirmDialog, dollarsToCents, Field, inputCls, ListState, Panel, Switch, td, th, FormFooter, RowActions } from '../components/admin-ui.js';
+import { centsToText, ConfirmDialog, DataTable, dollarsToCents, Field, inputCls, ListState, Panel, Switch, FormFooter, RowActions } from '../components/admin-ui.js';
 
 const KEY = ['admin', 'shipping-options'] as const;
 
@@ -137,56 +137,51 @@ export default function ShippingTab() {
         empty={<p>No shipping options yet.</p>}
       >
         {data && (
-          <div className="overflow-x-auto" aria-busy={isFetching}>
-            <table className="w-full border-collapse">
-              <caption className="sr-only">Shipping options</caption>
-              <thead className="bg-stone-50">
-                <tr>
-                  <th scope="col" className={th}>Name</th>
-                  <th scope="col" className={`${th} text-right`}>Price</th>
-                  <th scope="col" className={th}>Estimated days</th>
-                  <th scope="col" className={`${th} text-right`}>Minimum order</th>
-                  <th scope="col" className={th}>Enabled</th>
-                  <th scope="col" className={th}>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((o) => {
+          <DataTable
+            caption="Shipping options"
+            rows={data.items}
+            rowKey={(o) => o.id}
+            busy={isFetching}
+            columns={[
+              {
+                header: 'Name',
+                primary: true,
+                className: 'md:min-w-36',
+                cell: (o) => (
+                  <>
+                    <span className="font-medium text-stone-900">{o.name}</span>
+                    {o.description && <span className="block text-xs text-stone-600">{o.description}</span>}
+                  </>
+                ),
+              },
+              { header: 'Price', numeric: true, cell: (o) => formatCents(o.priceCents) },
+              { header: 'Estimated days', className: 'whitespace-nowrap', cell: (o) => o.estimatedDays },
+              { header: 'Minimum order', numeric: true, cell: (o) => (o.minimumOrderCents === null ? '—' : formatCents(o.minimumOrderCents)) },
+              {
+                header: 'Enabled',
+                cell: (o) => {
                   const pending = toggle.isPending && toggle.variables.id === o.id;
                   return (
-                    <tr key={o.id} className="border-t border-stone-200">
-                      <td className={`${td} min-w-36`}>
-                        <span className="font-medium text-stone-900">{o.name}</span>
-                        {o.description && <span className="block text-xs text-stone-600">{o.description}</span>}
-                      </td>
-                      <td className={`${td} text-right tabular-nums`}>{formatCents(o.priceCents)}</td>
-                      <td className={`${td} whitespace-nowrap`}>{o.estimatedDays}</td>
-                      <td className={`${td} text-right tabular-nums`}>{o.minimumOrderCents === null ? '—' : formatCents(o.minimumOrderCents)}</td>
-                      <td className={td}>
-                        <Switch
-                          label={`Enabled: ${o.name}`}
-                          checked={pending ? toggle.variables.enabled : o.enabled}
-                          disabled={pending}
-                          onChange={(enabled) =>
-                            toggle.mutate(
-                              { id: o.id, enabled },
-                              {
-                                onSuccess: () => toast({ title: 'Shipping option updated successfully.' }),
-                                onError: (err) => toast({ title: 'Failed to update shipping option', description: messageOf(err), variant: 'destructive' }),
-                              },
-                            )
-                          }
-                        />
-                      </td>
-                      <td className={td}>
-                        <RowActions name={o.name} onEdit={() => setEditing(o)} onDelete={() => setToDelete(o)} />
-                      </td>
-                    </tr>
+                    <Switch
+                      label={`Enabled: ${o.name}`}
+                      checked={pending ? toggle.variables.enabled : o.enabled}
+                      disabled={pending}
+                      onChange={(enabled) =>
+                        toggle.mutate(
+                          { id: o.id, enabled },
+                          {
+                            onSuccess: () => toast({ title: 'Shipping option updated successfully.' }),
+                            onError: (err) => toast({ title: 'Failed to update shipping option', description: messageOf(err), variant: 'destructive' }),
+                          },
+                        )
+                      }
+                    />
                   );
-                })}
-              </tbody>
-            </table>
-          </div>
+                },
+              },
+            ]}
+            actions={(o) => <RowActions name={o.name} onEdit={() => setEditing(o)} onDelete={() => setToDelete(o)} />}
+          />
         )}
       </ListState>
       {editing !== null && <ShippingDialog option={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}

@@ -8,7 +8,7 @@ import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminUserPage, UserResponse, type AdminUser } from '../api/admin-schemas.js';
-import { formatDate, inputCls, ListState, PageNav, Panel, Switch, td, th } from '../components/admin-ui.js';
+import { DataTable, formatDate, inputCls, ListState, PageNav, Panel, Switch } from '../components/admin-ui.js';
 
 const PAGE_SIZE = 20;
 const KEY = ['admin', 'users'] as const;
@@ -30,8 +30,13 @@ function PointsEditor({ user }: { user: AdminUser }) {
   const [text, setText] = useState(String(user.loyaltyPoints));
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const n = Math.max(0, Math.trunc(Number(text)));
-    if (!Number.isFinite(n)) return;
+    // A negative number is sent as typed: the server clamps loyalty points to 0 (specification),
+    // and the toast reports what was stored.
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isInteger(n)) {
+      toast({ title: 'Error', description: 'Loyalty points must be a whole number.', variant: 'destructive' });
+      return;
+    }
     patch.mutate(
       { id: user.id, patch: { loyaltyPoints: n } },
       {
@@ -47,10 +52,9 @@ function PointsEditor({ user }: { user: AdminUser }) {
     <form onSubmit={onSubmit} className="flex items-center gap-1.5">
       <input
         type="number"
-        min="0"
         step="1"
-        inputMode="numeric"
         aria-label={`Loyalty points of ${user.email}`}
+        title="Negative values are stored as 0"
         className={inputCls.replace('w-full', 'w-24')}
         value={text}
         disabled={patch.isPending}
@@ -63,7 +67,8 @@ function PointsEditor({ user }: { user: AdminUser }) {
   );
 }
 
-function UserRow({ user, meId, onImpersonate }: { user: AdminUser; meId: string | undefined; onImpersonate: (u: AdminUser) => void }) {
+/** One of the per-user switches (verified, admin); each keeps its own pending state. */
+function UserSwitch({ user, kind, meId }: { user: AdminUser; kind: 'verified' | 'admin'; meId: string | undefined }) {
   const patch = usePatchUser();
   const pending = patch.isPending ? patch.variables.patch : undefined;
   const change = (p: Patch, title: string) =>
@@ -74,39 +79,20 @@ function UserRow({ user, meId, onImpersonate }: { user: AdminUser; meId: string 
         onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
       },
     );
-  const verified = pending?.emailVerified ?? user.emailVerified;
+  if (kind === 'verified') {
+    const verified = pending?.emailVerified ?? user.emailVerified;
+    return (
+      <Switch label={`Verified: ${user.email}`} checked={verified} disabled={patch.isPending} onChange={(v) => change({ emailVerified: v }, 'Email Verification Updated')} />
+    );
+  }
   const isAdmin = (pending?.role ?? user.role) === 'admin';
   return (
-    <tr className="border-t border-stone-200">
-      <td className={`${td} min-w-48`}>
-        <span className="block font-medium text-stone-900">{user.fullName || '—'}</span>
-        <span className="block break-all text-stone-700">{user.email}</span>
-        <span className="block font-mono text-xs text-stone-600">{user.id}</span>
-      </td>
-      <td className={`${td} whitespace-nowrap`}>{formatDate(user.createdAt)}</td>
-      <td className={td}>
-        <Switch label={`Verified: ${user.email}`} checked={verified} disabled={patch.isPending} onChange={(v) => change({ emailVerified: v }, 'Email Verification Updated')} />
-      </td>
-      <td className={td}>
-        <Switch
-          label={`Admin: ${user.email}`}
-          checked={isAdmin}
-          disabled={patch.isPending || (user.id === meId && user.role === 'admin')}
-          onChange={(v) => change({ role: v ? 'admin' : 'client' }, 'Role Updated')}
-        />
-      </td>
-      <td className={td}>
-        <PointsEditor key={user.loyaltyPoints} user={user} />
-        <span className="mt-1 block text-xs text-stone-600">{user.totalPointsEarned} earned in total</span>
-      </td>
-      <td className={td}>
-        {user.role !== 'admin' && (
-          <Button size="sm" variant="ghost" onClick={() => onImpersonate(user)} aria-label={`Impersonate ${user.email}`}>
-            Impersonate
-          </Button>
-        )}
-      </td>
-    </tr>
+    <Switch
+      label={`Admin: ${user.email}`}
+      checked={isAdmin}
+      disabled={patch.isPending || (user.id === meId && user.role === 'admin')}
+      onChange={(v) => change({ role: v ? 'admin' : 'client' }, 'Role Updated')}
+    />
   );
 }
 
@@ -173,26 +159,46 @@ export default function UsersTab() {
       >
         {data && (
           <>
-            <div className="overflow-x-auto" aria-busy={isPlaceholderData}>
-              <table className="w-full border-collapse">
-                <caption className="sr-only">Users</caption>
-                <thead className="bg-stone-50">
-                  <tr>
-                    <th scope="col" className={th}>User</th>
-                    <th scope="col" className={th}>Joined</th>
-                    <th scope="col" className={th}>Verified</th>
-                    <th scope="col" className={th}>Admin</th>
-                    <th scope="col" className={th}>Loyalty points</th>
-                    <th scope="col" className={th}>Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((u) => (
-                    <UserRow key={u.id} user={u} meId={me?.id} onImpersonate={onImpersonate} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Users"
+              rows={data.items}
+              rowKey={(u) => u.id}
+              busy={isPlaceholderData}
+              columns={[
+                {
+                  header: 'User',
+                  primary: true,
+                  className: 'md:min-w-48',
+                  cell: (u) => (
+                    <>
+                      <span className="block font-medium text-stone-900">{u.fullName || '—'}</span>
+                      <span className="block break-all text-stone-700">{u.email}</span>
+                      <span className="block break-all font-mono text-xs text-stone-600">{u.id}</span>
+                    </>
+                  ),
+                },
+                { header: 'Joined', className: 'whitespace-nowrap', cell: (u) => formatDate(u.createdAt) },
+                { header: 'Verified', cell: (u) => <UserSwitch user={u} kind="verified" meId={me?.id} /> },
+                { header: 'Admin', cell: (u) => <UserSwitch user={u} kind="admin" meId={me?.id} /> },
+                {
+                  header: 'Loyalty points',
+                  className: 'max-md:flex-wrap',
+                  cell: (u) => (
+                    <div className="flex flex-col items-end gap-1 md:items-start">
+                      <PointsEditor key={u.loyaltyPoints} user={u} />
+                      <span className="block text-xs text-stone-600">{u.totalPointsEarned} earned in total</span>
+                    </div>
+                  ),
+                },
+              ]}
+              actions={(u) =>
+                u.role !== 'admin' ? (
+                  <Button size="sm" variant="ghost" onClick={() => onImpersonate(u)} aria-label={`Impersonate ${u.email}`}>
+                    Impersonate
+                  </Button>
+                ) : null
+              }
+            />
             <PageNav page={page} totalPages={data.totalPages} onPage={setPage} busy={isFetching} />
           </>
         )}
