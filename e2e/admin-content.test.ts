@@ -189,6 +189,8 @@ describe('admin content, e-mail, ShipStation and the contact form', () => {
       : page.getByRole('row').nth(1);
     await row.getByRole('button', { name: /^View order/ }).click();
     await page.getByRole('button', { name: 'Send to ShipStation' }).click();
+    // One label per order: the purchase is confirmed first.
+    await page.getByRole('dialog').getByRole('button', { name: 'Buy label' }).click();
     await toast(page, 'Sent to ShipStation').waitFor();
     await page.getByText('9400TRACK1').first().waitFor();
 

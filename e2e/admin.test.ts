@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, HUMAN_PAUSE_MS } from './helpers.js';
+import { ADMIN, CUSTOMER, HUMAN_PAUSE_MS, signInThroughForm } from './helpers.js';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
 
 const RUN = Date.now().toString(36);
@@ -191,8 +191,11 @@ describe('admin back office', () => {
     await shots(page, 'orders');
     await page.getByRole('button', { name: 'Create Order' }).first().click();
     await page.getByRole('heading', { name: 'Create Order' }).waitFor();
-    await page.getByLabel('User ID').fill('guest');
-    await page.getByLabel('Shipping address').fill(`Journey Tester\n1 Test Street\nSpringfield, CA 90001`);
+    await page.getByLabel(/^Name/).fill('Journey Tester');
+    await page.getByLabel('Street').fill('1 Test Street');
+    await page.getByLabel('City').fill('Springfield');
+    await page.getByLabel('State').fill('CA');
+    await page.getByLabel('ZIP').fill('90001');
     await page.getByLabel('Total amount ($)').fill('100.00');
     await page.waitForTimeout(HUMAN_PAUSE_MS);
     const orderCreated = page.waitForResponse((r) => r.url().endsWith('/api/admin/orders') && r.request().method() === 'POST');
@@ -206,13 +209,14 @@ describe('admin back office', () => {
     await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: short, exact: true }) });
     await row.getByText('$100.00').waitFor();
-    await row.getByRole('combobox', { name: `Status of order ${short}` }).selectOption('shipped');
+    // An unpaid order cannot be marked shipped from the list; processing can.
+    await row.getByRole('combobox', { name: `Status of order ${short}` }).selectOption('processing');
     await toastText(page, 'Order updated').waitFor();
     await page.getByText('The order has been updated successfully.').waitFor();
 
     await row.getByRole('button', { name: `View order ${short}` }).click();
     await page.getByRole('button', { name: 'Send to ShipStation' }).waitFor();
-    await page.getByText('shipped', { exact: true }).first().waitFor();
+    await page.getByText('processing', { exact: true }).first().waitFor();
     await shots(page, 'order-details');
     await page.getByRole('button', { name: 'Packing slip' }).click();
     await page.getByRole('heading', { name: 'Packing Slip' }).waitFor();
@@ -264,5 +268,89 @@ describe('admin back office', () => {
     }
 
     expect(errors).toEqual([]);
+  });
+
+  it('shows a signed-in customer the Access Denied panel with their role at /admin', async () => {
+    const { page, context, errors } = await openPage(browser, DESKTOP);
+    await signInThroughForm(page, CUSTOMER);
+    await page.goto('/admin?tab=users');
+    const denied = page.getByRole('alert').filter({ hasText: 'Access Denied' });
+    await denied.getByRole('heading', { level: 1, name: 'Access Denied' }).waitFor();
+    await denied.getByText('You need admin privileges to access this page.', { exact: true }).waitFor();
+    await denied.getByText('Current role: client', { exact: true }).waitFor();
+    // Not redirected, and nothing of the back office is shown or fetched.
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe('/admin');
+    expect(await page.getByRole('tab').count()).toBe(0);
+    expect((await page.request.get('/api/admin/users')).status()).toBe(403);
+    await shots(page, 'access-denied');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps every tab usable on a 390 px phone: row actions inside the viewport, nothing wider than the screen', async () => {
+    const { page, context, errors } = await openPage(browser, MOBILE);
+    await signInThroughForm(page, ADMIN);
+    // [tab url, a heading on it, the row actions that must be there (by accessible name)]
+    const tabs: [string, string, RegExp | null][] = [
+      ['orders', 'Orders', null],
+      ['shipstation', 'ShipStation', null],
+      ['shipping', 'Shipping Options', /^(Edit|Delete) /],
+      ['coupons', 'Coupons', /^(Edit|Delete) coupon /],
+      ['users', 'Users', /^Impersonate /],
+      ['products', 'Products', /^(Edit|Delete) /],
+      ['categories', 'Categories', /^(Edit|Delete) /],
+      ['settings', 'Settings', null],
+      ['faqs', 'FAQs', /^(Edit|Delete) FAQ: /],
+      ['about', 'About Page Content', null],
+      ['homepage', 'Homepage Content', null],
+      ['email', 'Email templates', null],
+      ['email&view=outbox', 'E-mail outbox', null],
+      ['email&view=messages', 'Contact messages', null],
+    ];
+    for (const [tab, heading, rowActions] of tabs) {
+      await page.goto(`/admin?tab=${tab}`);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      await page.getByRole('status').filter({ hasText: /^Loading/ }).waitFor({ state: 'detached' }).catch(() => undefined);
+      const panel = page.getByRole('tabpanel').first();
+      if (rowActions) await panel.getByRole('button', { name: rowActions }).first().waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${tab}: the page is wider than the phone`).toBeLessThanOrEqual(1);
+      const controls = panel.getByRole('button').or(panel.getByRole('textbox')).or(panel.getByRole('spinbutton'));
+      const boxes = [];
+      for (const control of await controls.all()) {
+        if (!(await control.isVisible())) continue;
+        const box = await control.boundingBox();
+        if (!box || box.width <= 1) continue;
+        const name = (await control.getAttribute('aria-label')) ?? (await control.textContent()) ?? '';
+        boxes.push({ name: name.trim(), left: box.x, right: box.x + box.width });
+      }
+      expect(boxes.length, `${tab}: no controls found`).toBeGreaterThan(0);
+      if (rowActions) expect(boxes.filter((b) => rowActions.test(b.name)).length, `${tab}: row actions`).toBeGreaterThan(0);
+      const outside = boxes.filter((b) => b.left < 0 || b.right > MOBILE.width);
+      expect(outside, `${tab}: controls outside the 390 px viewport`).toEqual([]);
+    }
+
+    // Loyalty points: a negative value is accepted and stored as 0 (the specification's clamp), not blocked.
+    await page.goto('/admin?tab=users');
+    await page.getByLabel('Search users').fill(CUSTOMER.email);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const points = page.getByRole('spinbutton', { name: `Loyalty points of ${CUSTOMER.email}` });
+    await points.waitFor();
+    const original = await points.inputValue();
+    const card = page.getByRole('row').filter({ hasText: CUSTOMER.email });
+    const save = async (value: string) => {
+      await points.fill(value);
+      const res = page.waitForResponse((r) => r.url().includes('/api/admin/users/') && r.request().method() === 'PATCH');
+      await card.getByRole('button', { name: 'Save', exact: true }).click();
+      return (await res).status();
+    };
+    expect(await save('-25')).toBe(200);
+    await toastText(page, `${CUSTOMER.email} now has 0 points.`).waitFor();
+    await expect.poll(() => points.inputValue()).toBe('0');
+    expect(await save(original)).toBe(200);
+    await expect.poll(() => points.inputValue()).toBe(original);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

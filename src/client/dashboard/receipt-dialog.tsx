@@ -4,6 +4,7 @@ import { formatCents } from '../../shared/money.js';
 import { orderNumberOf, type OrderView } from '../../shared/schemas/orders.js';
 import { shippingText } from '../cart/order-summary.js';
 import { addressLines, StatusBadge } from '../orders/order-parts.js';
+import { OrderSteps } from '../orders/order-steps.js';
 import { Button } from '../ui/button.js';
 import { CloseIcon } from '../ui/icons.js';
 import { formatDate } from './format.js';
@@ -88,6 +89,8 @@ function Receipt({ order }: { order: OrderView }) {
         <Row label="Tax" value={formatCents(order.taxCents)} />
         <Row label="Total" value={formatCents(order.totalCents)} strong />
       </dl>
+
+      <OrderSteps steps={order.timeline} />
 
       {address.length > 0 && (
         <section aria-label="Shipping Address">

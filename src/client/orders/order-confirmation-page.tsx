@@ -86,7 +86,7 @@ export default function OrderConfirmationPage() {
   else if (order.isPending) view = { kind: 'loading' };
   else if (order.isError) view = isNotFound(order.error) ? { kind: 'not-found' } : { kind: 'error', message: CONFIRMATION_MESSAGES.failed };
   // An order paid through a payment page counts only once paid; orders the shop entered itself have no payment page.
-  else if (order.data.paymentProvider !== null && order.data.paymentStatus !== 'paid') view = { kind: 'error', message: CONFIRMATION_MESSAGES.notPaid };
+  else if (order.data.paymentProvider !== null && order.data.paidAt === null) view = { kind: 'error', message: CONFIRMATION_MESSAGES.notPaid };
   else view = { kind: 'confirmed', order: order.data, session: sessionId ? (session.data ?? null) : null };
 
   const confirmed = view.kind === 'confirmed' ? view.order : undefined;
@@ -118,7 +118,9 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 function ConfirmedOrder({ order, session }: { order: OrderView; session: CheckoutSessionView | null }) {
   const address = addressLines(order.shippingAddress);
   const paymentStatus = session ? session.payment_status : order.paymentStatus;
-  const amountPaid = session ? session.amount_total : order.paymentStatus === 'paid' ? order.totalCents : 0;
+  const amountPaid = session ? session.amount_total : order.paidAt ? order.totalCents : 0;
+  // A refund shows on the receipt: its state ("Partially refunded") and the amount given back.
+  const refundedCents = order.refundedCents ?? 0;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <div className="flex flex-col items-center gap-3 text-center">
@@ -140,8 +142,13 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
             <span data-testid="order-total">{formatCents(order.totalCents)}</span>
           </Detail>
           <Detail label="Payment Method">{session ? PAYMENT_PROVIDER_NAME : 'Local Checkout'}</Detail>
-          <Detail label="Payment Status">{capitalize(paymentStatus)}</Detail>
+          <Detail label="Payment Status">{capitalize((refundedCents > 0 ? order.paymentStatus : paymentStatus).replace('_', ' '))}</Detail>
           <Detail label="Amount Paid">{formatCents(amountPaid)}</Detail>
+          {refundedCents > 0 && (
+            <Detail label="Refunded">
+              <span data-testid="order-refunded">{formatCents(refundedCents)}</span>
+            </Detail>
+          )}
         </dl>
       </section>
 

@@ -211,8 +211,25 @@ describe('admin coupons, shipping options and users', () => {
     const patch = (body: object) => admin.request('PATCH', `/api/admin/users/${u.id}`, body);
     expect((await patch({ emailVerified: true })).json().user.emailVerified).toBe(true);
     expect((await patch({ role: 'admin' })).json().user.role).toBe('admin');
-    expect((await patch({ loyaltyPoints: -40 })).json().user.loyaltyPoints).toBe(0);
+    const points = async () => (await t.db.selectFrom('users').select('loyalty_points').where('id', '=', u.id).executeTakeFirstOrThrow()).loyalty_points;
     expect((await patch({ loyaltyPoints: 420 })).json().user.loyaltyPoints).toBe(420);
+    // A negative value is accepted and stored as 0, never refused.
+    const negative = await patch({ loyaltyPoints: -40 });
+    expect(negative.statusCode).toBe(200);
+    expect(negative.json().user.loyaltyPoints).toBe(0);
+    expect(Number(await points())).toBe(0);
+    await patch({ loyaltyPoints: 7 });
+    const veryNegative = await patch({ loyaltyPoints: -2_000_000_000 });
+    expect(veryNegative.statusCode).toBe(200);
+    expect(Number(await points())).toBe(0);
+    expect((await patchUser(t.db, 'some-admin', u.id, { loyaltyPoints: -5 })).loyaltyPoints).toBe(0);
+    // Not a whole number: a readable 400, the stored value unchanged.
+    await patch({ loyaltyPoints: 420 });
+    const fractional = await patch({ loyaltyPoints: 1.5 });
+    expect(fractional.statusCode).toBe(400);
+    expect(typeof fractional.json().error).toBe('string');
+    expect((await patch({ loyaltyPoints: 'lots' })).statusCode).toBe(400);
+    expect(Number(await points())).toBe(420);
     const me = await t.db.selectFrom('users').select('id').where('email', '=', DEMO_ADMIN.email).executeTakeFirstOrThrow();
     expect((await admin.request('PATCH', `/api/admin/users/${me.id}`, { role: 'client' })).json().error).toBe(ADMIN_MESSAGES.ownRole);
     expect((await admin.request('PATCH', '/api/admin/users/nope', { emailVerified: true })).statusCode).toBe(404);

@@ -24,8 +24,9 @@ const dayOf = sql<string>`substr(created_at, 1, 10)`;
  * refunded, or entered by the shop (no payment provider). A checkout that was never paid is an
  * abandoned attempt, not an order, so it counts nowhere here.
  *
- * Revenue: the order totals of placed orders that are not cancelled and not refunded. A cancelled
- * or refunded order still counts as an order (per day and by status) but brings in no money.
+ * Revenue: the order totals of placed orders that are not cancelled, less what was refunded of
+ * them (a refund counts on the order's day). A cancelled order, or one refunded in full, still
+ * counts as an order (per day and by status) but brings in no money.
  *
  * One aggregate query reads only the window's rows (a range on orders_created_at_idx), grouped by
  * day and status; the per-day and per-status sums are folded together here.
@@ -42,7 +43,7 @@ export async function ordersOverview(db: Kysely<Database>, days: number, now: Da
       dayOf.as('day'),
       'status',
       sql<number | string>`count(*)`.as('orders'),
-      sql<number | string | null>`sum(case when status <> 'cancelled' and payment_status <> 'refunded' then total_cents else 0 end)`.as('revenue'),
+      sql<number | string | null>`sum(case when status <> 'cancelled' and payment_status <> 'refunded' then total_cents - refunded_cents else 0 end)`.as('revenue'),
     ])
     .where('created_at', '>=', start)
     .where('created_at', '<', end)

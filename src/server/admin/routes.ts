@@ -18,13 +18,15 @@ import {
   CategoryInput,
   CouponDeleteQuery,
   CouponInput,
+  OrderNoteInput,
   OrderStatusInput,
   ProductInput,
+  RefundInput,
   ShippingEnabledInput,
   ShippingOptionInput,
   UserPatchInput,
 } from '../../shared/schemas/admin.js';
-import { createAdminOrder, deleteOrder, listAdminOrdersJson, updateAdminOrder, updateOrderStatus } from './orders.js';
+import { addOrderNote, createAdminOrder, deleteOrder, listAdminOrdersJson, updateAdminOrder, updateOrderStatus } from './orders.js';
 import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './catalog.js';
 import {
   createCoupon,
@@ -41,6 +43,8 @@ import {
   updateShippingOption,
 } from './commerce.js';
 import { ordersOverview } from './overview.js';
+import { refundOrder } from './order-money.js';
+import { accountActor, listOrderEvents } from '../orders/events.js';
 import { createStripeClient } from '../payments/stripe.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
@@ -72,6 +76,7 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
   });
 
   // ---- Orders ----
+  const refundStripe = createStripeClient(config);
   app.get('/api/admin/orders', access.admin, async (req, reply) =>
     reply.type('application/json; charset=utf-8').send(await listAdminOrdersJson(db, parseInput(AdminOrderListQuery, req.query))),
   );
@@ -91,22 +96,44 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
     const input = parseInput(AdminOrderInput, req.body);
     // The form's bot guard: too fast or a filled decoy is ignored without creating anything.
     if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS) return reply.code(202).send({ ignored: true });
-    return reply.code(201).send({ order: await createAdminOrder(db, input) });
+    return reply.code(201).send({ order: await createAdminOrder(db, input, accountActor(requireAdmin(req))) });
   });
   app.put('/api/admin/orders/:id', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     const input = parseInput(AdminOrderInput, req.body);
     if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS) return reply.code(202).send({ ignored: true });
-    return { order: await updateAdminOrder(db, id, input) };
+    return { order: await updateAdminOrder(db, id, input, accountActor(requireAdmin(req))) };
   });
   app.patch('/api/admin/orders/:id/status', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const { status } = parseInput(OrderStatusInput, req.body);
-    return { order: await updateOrderStatus(db, id, status) };
+    // The list's and detail's quick status change: "shipped" only for a paid order (the edit form may set any).
+    return { order: await updateOrderStatus(db, id, status, { actor: accountActor(requireAdmin(req)), refuseUnpaidShipping: true }) };
+  });
+  // The order's timeline, newest first, and the owner's notes on it.
+  app.get('/api/admin/orders/:id/events', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const order = await db.selectFrom('orders').select('id').where('id', '=', id).executeTakeFirst();
+    if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+    return { events: await listOrderEvents(db, id) };
+  });
+  app.post('/api/admin/orders/:id/notes', access.admin, async (req, reply) => {
+    const { id } = parseInput(Id, req.params);
+    const { text } = parseInput(OrderNoteInput, req.body);
+    await addOrderNote(db, id, text, accountActor(requireAdmin(req)));
+    return reply.code(201).send({ events: await listOrderEvents(db, id) });
   });
   app.delete('/api/admin/orders/:id', access.admin, async (req) => {
     await deleteOrder(db, parseInput(Id, req.params).id);
     return { ok: true };
+  });
+  // A full or partial refund through the order's payment provider (order-money.ts).
+  app.post('/api/admin/orders/:id/refunds', access.admin, async (req, reply) => {
+    const { id } = parseInput(Id, req.params);
+    const input = parseInput(RefundInput, req.body);
+    const { refund } = await refundOrder(db, { stripe: refundStripe }, id, input, accountActor(requireAdmin(req)));
+    const order = await getOrderForViewer(db, id, ADMIN_VIEW);
+    return reply.code(201).send({ refund, order });
   });
 
   // ---- Products and categories ----

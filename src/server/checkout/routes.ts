@@ -7,6 +7,7 @@ import { CreateCheckoutSessionInput, QuoteInput, type CheckoutSessionView } from
 import { priceCart } from '../cart/service.js';
 import { deviceHash, ensureDeviceHash } from '../lib/device.js';
 import { getOrderForViewer, type OrderAccess } from '../orders/service.js';
+import { accountActor, recordOrderEvent } from '../orders/events.js';
 import { assertOrderWithinBounds, createCheckout, expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from './service.js';
 import { hitRateLimit } from '../http/rate-limit.js';
 import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from '../payments/test-checkout-page.js';
@@ -98,7 +99,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     if (!session || !order) throw notFound('Checkout session not found');
     reply.header('Cache-Control', 'no-store');
     // The buyer may be back before Stripe's webhook: ask Stripe, and fulfil (idempotently) if paid.
-    if (stripe && session.provider === 'stripe' && order.paymentStatus !== 'paid') {
+    if (stripe && session.provider === 'stripe' && !order.paidAt) {
       const remote = await stripe.checkout.sessions.retrieve(session.id).catch((err: unknown) => {
         req.log.warn({ err }, 'could not retrieve the Stripe session');
         return null;
@@ -112,7 +113,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     return {
       id: session.id,
       status: session.status,
-      payment_status: order.paymentStatus === 'paid' ? 'paid' : 'unpaid',
+      // Refunded later or not, the checkout itself was paid.
+      payment_status: order.paidAt ? 'paid' : 'unpaid',
       amount_total: session.amount_cents,
       currency: 'usd',
       metadata: { orderId: order.id },
@@ -123,6 +125,9 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     const { id } = parseInput(IdParam, req.params);
     const order = await getOrderForViewer(db, id, viewer(req));
     if (!order) throw notFound('Order not found');
+    // An admin acting as the customer looked at the customer's order: the owner's timeline keeps it.
+    const impersonator = req.session?.impersonator;
+    if (impersonator) await recordOrderEvent(db, order.id, 'viewed.impersonated', accountActor(impersonator), { asUserId: req.session?.user.id ?? null, asEmail: req.session?.user.email ?? null });
     reply.header('Cache-Control', 'no-store');
     return { order };
   });
@@ -138,7 +143,7 @@ export function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps): 
     if (!session) return null;
     const order = await db.selectFrom('orders').select(['id', 'email', 'payment_status']).where('id', '=', session.order_id).executeTakeFirstOrThrow();
     let closed: string | null = null;
-    if (order.payment_status === 'paid') closed = CARD_MESSAGES.paid;
+    if (order.payment_status === 'paid' || order.payment_status === 'refunded') closed = CARD_MESSAGES.paid;
     else if (session.status !== 'open' || session.expires_at <= new Date().toISOString()) closed = CARD_MESSAGES.expired;
     return { session, order, closed };
   };

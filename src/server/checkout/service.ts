@@ -7,6 +7,7 @@ import { isPostgres } from '../db/query-helpers.js';
 import { HttpError } from '../http/errors.js';
 import { newId, nowIso, randomString } from '../lib/ids.js';
 import { queueEmail } from '../email/outbox.js';
+import { CUSTOMER_ACTOR, recordOrderEvent, STRIPE_ACTOR } from '../orders/events.js';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { normalizeCouponEmail } from '../../shared/coupons.js';
 import {
@@ -215,6 +216,7 @@ export async function createCheckout(
       })
       .execute();
     await indexOrderSearch(trx, orderId);
+    await recordOrderEvent(trx, orderId, 'placed', CUSTOMER_ACTOR, { totalCents: priced.totalCents, provider: ctx.provider }, ctx.now);
     await trx
       .insertInto('order_items')
       .values(
@@ -284,7 +286,8 @@ export async function fulfilPaymentSession(
     const seen = await trx.selectFrom('payment_sessions').select('order_id').where('id', '=', sessionId).executeTakeFirst();
     if (!seen) throw new HttpError(404, 'Payment session not found');
     const orderSeen = await trx.selectFrom('orders').select(['id', 'coupon_code', 'payment_status']).where('id', '=', seen.order_id).executeTakeFirstOrThrow();
-    if (orderSeen.payment_status === 'paid') return { fulfilled: false, orderId: orderSeen.id };
+    // Paid already (refunded ones too: a late or repeated webhook must not take the stock again).
+    if (orderSeen.payment_status === 'paid' || orderSeen.payment_status === 'refunded') return { fulfilled: false, orderId: orderSeen.id };
     const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderSeen.id).orderBy('product_id').execute();
     const productIds = [...new Set(items.map((i) => i.product_id))].sort();
     const products = productIds.length
@@ -294,7 +297,7 @@ export async function fulfilPaymentSession(
       ? await forUpdate(trx.selectFrom('coupons').selectAll().where('code', '=', orderSeen.coupon_code), dialect).executeTakeFirst()
       : undefined;
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderSeen.id), dialect).executeTakeFirstOrThrow();
-    if (order.payment_status === 'paid') return { fulfilled: false, orderId: order.id };
+    if (order.payment_status === 'paid' || order.payment_status === 'refunded') return { fulfilled: false, orderId: order.id };
     const session = await forUpdate(trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId), dialect).executeTakeFirstOrThrow();
     const at = now.toISOString();
 
@@ -337,6 +340,14 @@ export async function fulfilPaymentSession(
       .where('id', '=', session.id)
       .execute();
     await releaseHolds(trx, order.id);
+    await recordOrderEvent(
+      trx,
+      order.id,
+      'paid',
+      order.payment_provider === 'stripe' ? STRIPE_ACTOR : CUSTOMER_ACTOR,
+      { amountCents: order.total_cents, provider: order.payment_provider, sessionId: session.id, ...(shortfall.length ? { stockShortfall: shortfall.join('; ') } : {}) },
+      now,
+    );
 
     if (coupon) {
       await trx
@@ -397,6 +408,7 @@ export async function fulfilPaymentSession(
           .execute();
         await queueEmail(trx, {
           to: user.email,
+          orderId: order.id,
           templateId: 'loyalty-reward',
           variables: {
             customerName: user.full_name,
@@ -425,6 +437,7 @@ export async function fulfilPaymentSession(
       const itemsText = items.map((i) => `${i.product_name} x ${i.quantity}  ${formatCents(i.price_cents * i.quantity)}`).join('\n');
       await queueEmail(trx, {
         to: order.email,
+        orderId: order.id,
         templateId: 'order-confirmation',
         variables: {
           orderNumber: order.order_number,

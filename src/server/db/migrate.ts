@@ -5,6 +5,9 @@ import * as m0002 from './migrations/0002-order-search.js';
 import * as m0003 from './migrations/0003-payment-holds.js';
 import * as m0004 from './migrations/0004-checkout-bounds.js';
 import * as m0005 from './migrations/0005-sign-in-devices.js';
+import * as m0006 from './migrations/0006-order-events.js';
+import * as m0007 from './migrations/0007-refunds.js';
+import * as m0008 from './migrations/0008-order-labels.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +16,9 @@ const migrations: Record<string, Migration> = {
   '0003-payment-holds': m0003,
   '0004-checkout-bounds': m0004,
   '0005-sign-in-devices': m0005,
+  '0006-order-events': m0006,
+  '0007-refunds': m0007,
+  '0008-order-labels': m0008,
 };
 
 class StaticProvider implements MigrationProvider {

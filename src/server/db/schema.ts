@@ -152,6 +152,14 @@ export interface OrdersTable {
   paid_at: string | null;
   /** Set when a payment arrived for units no longer in stock (its hold had lapsed): what was short, for the owner. */
   stock_shortfall: string | null;
+  /** The sum of the order's succeeded refunds (migration 0007); the order's net is total_cents - refunded_cents. */
+  refunded_cents: Generated<number>;
+  /** Set while the order's units are back in stock (cancelled, or refunded with restock), so they return exactly once. */
+  restocked_at: string | null;
+  /** The order's one shipping label (migration 0008): 'buying' while claimed, 'bought', or null. */
+  label_state: 'buying' | 'bought' | 'voiding' | null;
+  label_key: string | null;
+  label_claimed_at: string | null;
 }
 
 /** The admin order search's word index (orders/search-terms.ts). */
@@ -253,6 +261,8 @@ export interface EmailOutboxTable {
   created_at: string;
   updated_at: string;
   sent_at: string | null;
+  /** The order the e-mail concerns, if any (migration 0008), for the order's timeline. */
+  order_id: string | null;
 }
 
 export interface ContactMessagesTable {
@@ -279,6 +289,39 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** An order's history, append-only (migration 0006; src/server/orders/events.ts). */
+export interface OrderEventsTable {
+  id: string;
+  order_id: string;
+  type: string;
+  actor_user_id: string | null;
+  actor_label: string;
+  /** JSON: what the event carries (before/after of an edit, an amount, a tracking number, a note). */
+  data: string;
+  customer_visible: number;
+  created_at: string;
+}
+
+/** A refund of an order (migration 0007; src/server/admin/order-money.ts), never deleted. */
+export interface RefundsTable {
+  id: string;
+  order_id: string;
+  amount_cents: number;
+  /** The order's payment provider: 'stripe' or 'test'. */
+  provider: string;
+  provider_refund_id: string | null;
+  /** 'pending' while the provider is asked; pending and succeeded refunds count against what is left to refund. */
+  status: 'pending' | 'succeeded' | 'failed';
+  reason: string | null;
+  restock: number;
+  /** The provider's message when it refused. */
+  error: string | null;
+  actor_user_id: string | null;
+  actor_label: string;
+  created_at: string;
+  settled_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -293,6 +336,8 @@ export interface Database {
   orders: OrdersTable;
   order_items: OrderItemsTable;
   order_search_terms: OrderSearchTermsTable;
+  order_events: OrderEventsTable;
+  refunds: RefundsTable;
   payment_sessions: PaymentSessionsTable;
   stock_holds: StockHoldsTable;
   coupon_holds: CouponHoldsTable;

@@ -193,6 +193,36 @@ Tracking details can take up to a day to appear on the carrier website.
 ${textFooter}`,
   },
   {
+    id: 'order-refunded',
+    name: 'Order Refunded',
+    subject: 'Refund of {{refundAmount}} for order #{{orderNumber}}',
+    variables: ['orderNumber', 'customerName', 'refundAmount', 'refundedTotal', 'total', 'refundKind'],
+    html: layout(
+      'We have refunded {{refundAmount}} for order #{{orderNumber}}.',
+      'Your refund is on its way',
+      [
+        p('Hi {{customerName}},'),
+        p('We have refunded <strong>{{refundAmount}}</strong> of your order <strong>#{{orderNumber}}</strong> ({{refundKind}}).'),
+        `            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px 0;">
+${totalsRow('This refund', '{{refundAmount}}')}
+${totalsRow('Refunded in all', '{{refundedTotal}}')}
+${totalsRow('Order total', '{{total}}', true)}
+            </table>`,
+        p('The money goes back to the card you paid with. Depending on your bank, it can take 5 to 10 business days to appear on your statement.'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+We have refunded {{refundAmount}} of your order #{{orderNumber}} ({{refundKind}}).
+
+This refund: {{refundAmount}}
+Refunded in all: {{refundedTotal}}
+Order total: {{total}}
+
+The money goes back to the card you paid with. Depending on your bank, it can take 5 to 10 business days to appear on your statement.
+${textFooter}`,
+  },
+  {
     id: 'welcome',
     name: 'Welcome',
     subject: 'Welcome to EcoClean, {{customerName}}!',

@@ -3,6 +3,7 @@ import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { nowIso } from '../lib/ids.js';
+import { recordOrderEvent, SYSTEM_ACTOR } from '../orders/events.js';
 
 export type MailMessage = { from: string; to: string; subject: string; html: string; text: string | null };
 export type MailTransport = { send: (m: MailMessage) => Promise<void>; verify: () => Promise<void>; close: () => void };
@@ -84,11 +85,18 @@ export async function deliverOne(
   const row = await db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   try {
     await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text });
-    await db
-      .updateTable('email_outbox')
-      .set({ status: 'sent', attempts: row.attempts + 1, last_error: null, sent_at: nowIso(), updated_at: nowIso() })
-      .where('id', '=', id)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('email_outbox')
+        .set({ status: 'sent', attempts: row.attempts + 1, last_error: null, sent_at: nowIso(), updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
+      // The order may have been deleted since (an unpaid one): then there is no timeline to add to.
+      const order = row.order_id ? await trx.selectFrom('orders').select('id').where('id', '=', row.order_id).executeTakeFirst() : undefined;
+      if (row.order_id && order) {
+        await recordOrderEvent(trx, row.order_id, 'email.sent', SYSTEM_ACTOR, { emailId: id, templateId: row.template_id, to: row.to_address, subject: row.subject });
+      }
+    });
     return 'sent';
   } catch (err) {
     const attempts = row.attempts + 1;

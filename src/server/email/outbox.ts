@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { renderTemplate } from './render.js';
+import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
 
 export type QueueEmailInput = {
   to: string;
@@ -11,6 +12,10 @@ export type QueueEmailInput = {
   variables: Record<string, unknown>;
   /** Plain-text variants where they differ (pre-rendered lists, for instance). */
   textVariables?: Record<string, unknown>;
+  /** The order the e-mail is about: the e-mail is tied to it and lands on its timeline (queued, then sent). */
+  orderId?: string;
+  /** Who caused it, for that timeline (the shop itself by default). */
+  actor?: OrderEventActor;
 };
 
 export type QueuedEmail = { id: string; to: string; subject: string; text: string };
@@ -48,8 +53,12 @@ export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): 
       created_at: at,
       updated_at: at,
       sent_at: null,
+      order_id: input.orderId ?? null,
     })
     .execute();
+  if (input.orderId) {
+    await recordOrderEvent(db, input.orderId, 'email.queued', input.actor ?? SYSTEM_ACTOR, { emailId: id, templateId: input.templateId, to: input.to, subject: rendered.subject });
+  }
   return { id, to: input.to, subject: rendered.subject, text: rendered.text };
 }
 

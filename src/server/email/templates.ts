@@ -28,6 +28,9 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   discountPercent: '15',
   expiresAt: '2027-02-21',
   points: '300',
+  refundAmount: '$25.00',
+  refundedTotal: '$25.00',
+  refundKind: 'in part',
 };
 const SAMPLE_TEXT: Record<string, string> = {
   itemsList: '10 - Reusable Cleaning Cloths (10-Pack) x 2  $69.98\nSweep & Mop Tool x 1  $49.99',

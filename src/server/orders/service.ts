@@ -2,6 +2,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
+import { customerTimeline, customerTimelines } from './events.js';
+import { listRefunds, paymentStatusOf, wasPaid } from '../admin/order-money.js';
 
 export type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
@@ -13,7 +15,7 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
     userId: order.user_id ?? 'guest',
     email: order.email,
     status: order.status,
-    paymentStatus: order.payment_status,
+    paymentStatus: paymentStatusOf(order),
     paymentProvider: order.payment_provider,
     createdAt: order.created_at,
     paidAt: order.paid_at,
@@ -38,7 +40,10 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
     totalCents: order.total_cents,
     couponCode: order.coupon_code,
     trackingNumber: order.shipstation_tracking_number,
-    ...(forAdmin ? { stockShortfall: order.stock_shortfall } : {}),
+    refundedCents: Number(order.refunded_cents),
+    ...(forAdmin
+      ? { stockShortfall: order.stock_shortfall, netCents: (wasPaid(order) ? Number(order.total_cents) : 0) - Number(order.refunded_cents), restockedAt: order.restocked_at }
+      : {}),
   };
 }
 
@@ -52,7 +57,21 @@ export async function getOrderForViewer(db: Kysely<Database>, orderId: string, w
     (order.user_id === null && order.guest_token_hash !== null && order.guest_token_hash === who.deviceHash);
   if (!allowed) return null;
   const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
-  return toOrderView(order, items, who.isAdmin);
+  const view = toOrderView(order, items, who.isAdmin);
+  if (!who.isAdmin) return { ...view, timeline: await customerTimeline(db, order.id) };
+  return { ...view, refunds: await listRefunds(db, order.id), ...(await adminFigures(db, order)) };
+}
+
+/** What the owner's detail adds up: the shipping method's name, what was paid, and the label's state. */
+async function adminFigures(db: Kysely<Database>, order: Selectable<OrdersTable>): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState'>> {
+  const method = order.shipping_option_id
+    ? await db.selectFrom('shipping_options').select('name').where('id', '=', order.shipping_option_id).executeTakeFirst()
+    : undefined;
+  return {
+    shippingMethod: method?.name ?? (order.shipping_option_id ? order.shipping_option_id : null),
+    paidCents: order.paid_at && order.payment_status !== 'unpaid' ? order.total_cents : 0,
+    labelState: order.label_state,
+  };
 }
 
 /**
@@ -88,8 +107,10 @@ export async function listOrders(
   const byOrder = new Map<string, Selectable<OrderItemsTable>[]>();
   for (const i of items) byOrder.set(i.order_id, [...(byOrder.get(i.order_id) ?? []), i]);
   const total = Number(count?.n ?? 0);
+  // The customer's receipts show each order's steps (placed, paid, shipped, refunded).
+  const timelines = who.isAdmin ? null : await customerTimelines(db, rows.map((r) => r.id));
   return {
-    items: rows.map((r) => toOrderView(r, byOrder.get(r.id) ?? [], who.isAdmin)),
+    items: rows.map((r) => ({ ...toOrderView(r, byOrder.get(r.id) ?? [], who.isAdmin), ...(timelines ? { timeline: timelines.get(r.id) ?? [] } : {}) })),
     page,
     pageSize,
     total,
@@ -106,7 +127,7 @@ export async function customerOrderStats(db: Kysely<Database>, userId: string) {
       sql<string | null>`max(created_at)`.as('latest'),
       sql<number | string>`sum(case when status = 'pending' then 1 else 0 end)`.as('pending'),
       sql<number | string>`sum(case when status = 'delivered' then 1 else 0 end)`.as('delivered'),
-      sql<number | string>`coalesce(sum(total_cents), 0)`.as('spent'),
+      sql<number | string>`coalesce(sum(total_cents - refunded_cents), 0)`.as('spent'),
     ])
     .executeTakeFirst();
   const items = await db
@@ -140,7 +161,8 @@ export async function adminStats(db: Kysely<Database>) {
       sql<number | string>`sum(case when status = 'shipped' then 1 else 0 end)`.as('shipped'),
       sql<number | string>`sum(case when status = 'delivered' then 1 else 0 end)`.as('delivered'),
       sql<number | string>`sum(case when status = 'cancelled' then 1 else 0 end)`.as('cancelled'),
-      sql<number | string>`coalesce(sum(case when payment_status = 'paid' then total_cents else 0 end), 0)`.as('revenue'),
+      // Net of refunds: a partly refunded order (still 'paid') brings in what was kept; a refunded one nothing.
+      sql<number | string>`coalesce(sum(case when payment_status = 'paid' then total_cents - refunded_cents else 0 end), 0)`.as('revenue'),
     ])
     .executeTakeFirst();
   const users = await db.selectFrom('users').select(sql<number | string>`count(*)`.as('n')).executeTakeFirst();

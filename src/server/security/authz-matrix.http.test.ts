@@ -84,7 +84,7 @@ describe('authorisation matrix over the route table', () => {
         const expected = allowed(policy, role);
         const denied = res.statusCode === 401 || res.statusCode === 403;
         // ShipStation answers 503 'temporarily disabled' to an admin until it is set up.
-        if (res.statusCode === 503 && role === 'admin' && /shipstation|tracking/.test(r.url)) continue;
+        if (res.statusCode === 503 && role === 'admin' && /shipstation|tracking|label\/void/.test(r.url)) continue;
         if (expected === 'yes' ? denied : res.statusCode !== expected) {
           wrong.push(`${role} ${r.method} ${r.url}: expected ${expected === 'yes' ? 'access' : expected}, got ${res.statusCode}`);
         }

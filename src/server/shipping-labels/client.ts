@@ -154,6 +154,20 @@ export class ShipStationClient {
     return { trackingNumber: label.trackingNumber ?? null, data: { version: 'v1', orderId: created.orderId, label } };
   }
 
+  /** Voids a label bought by createLabel (v2: by its label id; v1: by its shipment id). */
+  async voidLabel(data: Record<string, unknown>): Promise<void> {
+    const label = (data.label ?? {}) as { label_id?: string; shipmentId?: number };
+    if (data.version === 'v2') {
+      if (!label.label_id) throw new ShipStationError('This order has no ShipStation label to void', 400);
+      const r = await this.call<{ approved?: boolean; message?: string }>('PUT', `/v2/labels/${encodeURIComponent(label.label_id)}/void`, {});
+      if (r?.approved === false) throw new ShipStationError(r.message ?? 'ShipStation did not approve the void', 502);
+      return;
+    }
+    if (!label.shipmentId) throw new ShipStationError('This order has no ShipStation label to void', 400);
+    const r = await this.call<{ approved?: boolean; message?: string }>('POST', '/shipments/voidlabel', { shipmentId: label.shipmentId });
+    if (r?.approved === false) throw new ShipStationError(r.message ?? 'ShipStation did not approve the void', 502);
+  }
+
   /** Tracking as ShipStation knows it. */
   async tracking(data: Record<string, unknown>, trackingNumber: string | null): Promise<unknown> {
     if (data.version === 'v2') {

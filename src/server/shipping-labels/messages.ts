@@ -8,4 +8,5 @@ export const SHIPSTATION_MESSAGES = {
   testOrder: 'Test Order Failed',
   sendOrder: 'Failed to send order to ShipStation',
   tracking: 'Failed to get tracking information',
+  voidLabel: 'Failed to void the label at ShipStation',
 } as const;

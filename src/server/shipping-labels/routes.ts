@@ -5,7 +5,7 @@ import type { AppDeps } from '../app.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, parseInput } from '../http/errors.js';
-import { nowIso } from '../lib/ids.js';
+import { newId, nowIso } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { readSettings } from '../content/admin.js';
 import { queueEmail } from '../email/outbox.js';
@@ -15,6 +15,13 @@ import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 import { ShipStationClient, ShipStationError, type LabelOrder } from './client.js';
 import { SHIPSTATION_MESSAGES as M } from './messages.js';
 import { access } from '../http/access.js';
+import { requireAdmin } from '../http/auth.js';
+import { forUpdate, transactionWithRetry } from '../db/locks.js';
+import { accountActor, recordOrderEvent } from '../orders/events.js';
+import { isPaidOrder } from '../../shared/schemas/orders.js';
+
+/** A label claim older than this was left by a process that died mid-purchase: it may be taken again. */
+const STALE_CLAIM_MS = 10 * 60_000;
 
 const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;
 const Id = z.object({ id: z.string().min(1).max(100) });
@@ -118,30 +125,77 @@ export function registerShipStationRoutes(app: FastifyInstance, deps: LabelDeps)
 
 /** An order's label and tracking (admin surface). */
 export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void {
-  const { db } = deps;
+  const { db, dialect } = deps;
   const { client } = labelService(deps);
 
   /**
-   * Send to ShipStation: create the shipment and its label, keep what ShipStation returned and the
-   * tracking number, mark the order shipped and queue the shipping notification.
+   * Send to ShipStation: buy the order's one label. Only a paid order with a complete address gets
+   * one. The order is claimed first (a conditional UPDATE on `label_state`), so repeated or
+   * simultaneous requests make one shipment and one e-mail; a failed purchase releases the claim.
+   * Once bought, the order is marked shipped, the shipping e-mail queued and the label kept on the
+   * timeline; voiding it (below) is the only way to buy another.
    */
   app.post('/api/admin/orders/:id/shipstation', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
+    const actor = accountActor(requireAdmin(req));
     const c = await client();
+    const row = await db.selectFrom('orders').select(['payment_status', 'label_state']).where('id', '=', id).executeTakeFirst();
+    if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+    if (!isPaidOrder(row.payment_status)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+    if (row.label_state === 'bought') throw new HttpError(409, ADMIN_MESSAGES.labelExists);
     const labelOrder = await toLabelOrder(db, id);
-    const label = await c.createLabel(labelOrder).catch((err: unknown) => {
+    const key = newId('lbl');
+    const claimedAt = new Date();
+    const claim = await db
+      .updateTable('orders')
+      .set({ label_state: 'buying', label_key: key, label_claimed_at: claimedAt.toISOString() })
+      .where('id', '=', id)
+      .where('payment_status', '=', 'paid')
+      .where((eb) =>
+        eb.or([
+          eb('label_state', 'is', null),
+          // A claim left by a process that died mid-purchase may be taken again.
+          eb.and([eb('label_state', 'in', ['buying', 'voiding']), eb('label_claimed_at', '<', new Date(claimedAt.getTime() - STALE_CLAIM_MS).toISOString())]),
+        ]),
+      )
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) {
+      const now = await db.selectFrom('orders').select(['label_state', 'payment_status']).where('id', '=', id).executeTakeFirst();
+      if (!now) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+      if (!isPaidOrder(now.payment_status)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+      throw new HttpError(409, now.label_state === 'bought' ? ADMIN_MESSAGES.labelExists : ADMIN_MESSAGES.labelBusy);
+    }
+    const release = () =>
+      db.updateTable('orders').set({ label_state: null, label_key: null, label_claimed_at: null }).where('id', '=', id).where('label_key', '=', key).execute();
+    const label = await c.createLabel(labelOrder).catch(async (err: unknown) => {
+      await release();
       throw new HttpError(502, `${M.sendOrder}: ${err instanceof Error ? err.message : String(err)}`);
     });
-    await db.transaction().execute(async (trx) => {
+    await transactionWithRetry(db, async (trx) => {
+      const order = await forUpdate(trx.selectFrom('orders').select(['status', 'label_key']).where('id', '=', id), dialect).executeTakeFirstOrThrow();
+      const at = new Date();
       await trx
         .updateTable('orders')
-        .set({ shipstation_data: JSON.stringify(label.data), shipstation_tracking_number: label.trackingNumber, status: 'shipped', updated_at: nowIso() })
+        .set({
+          shipstation_data: JSON.stringify(label.data),
+          shipstation_tracking_number: label.trackingNumber,
+          status: 'shipped',
+          label_state: 'bought',
+          updated_at: at.toISOString(),
+        })
         .where('id', '=', id)
         .execute();
+      await recordOrderEvent(trx, id, 'label.bought', actor, { trackingNumber: label.trackingNumber, key: order.label_key, version: label.data.version }, at);
+      if (order.status !== 'shipped') {
+        // The receipt shows the label's "shipped" line; this one is the owner's.
+        await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: 'shipped', trackingNumber: label.trackingNumber }, at, { customerVisible: false });
+      }
       const to = labelOrder.email ?? labelOrder.shipTo.email;
       if (to) {
         await queueEmail(trx, {
           to,
+          orderId: id,
+          actor,
           templateId: 'shipping-notification',
           variables: {
             orderNumber: labelOrder.orderNumber,
@@ -153,6 +207,54 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
       }
     });
     return { order: await getOrderForViewer(db, id, ADMIN_VIEW), trackingNumber: label.trackingNumber };
+  });
+
+  /**
+   * Voids the order's label at ShipStation, the only way to buy another: the label and its tracking
+   * number are cleared, a shipped order goes back to processing (no e-mail), and the timeline keeps
+   * the voided label.
+   */
+  app.post('/api/admin/orders/:id/label/void', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const actor = accountActor(requireAdmin(req));
+    const c = await client();
+    const row = await db.selectFrom('orders').select(['label_state', 'label_key', 'shipstation_data', 'shipstation_tracking_number']).where('id', '=', id).executeTakeFirst();
+    if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+    if (row.label_state !== 'bought') throw new HttpError(409, row.label_state ? ADMIN_MESSAGES.labelBusy : ADMIN_MESSAGES.noLabel);
+    const claim = await db
+      .updateTable('orders')
+      .set({ label_state: 'voiding', label_claimed_at: nowIso() })
+      .where('id', '=', id)
+      .where('label_state', '=', 'bought')
+      .where('label_key', row.label_key === null ? 'is' : '=', row.label_key)
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) throw new HttpError(409, ADMIN_MESSAGES.labelBusy);
+    const data = parseJson<Record<string, unknown>>(row.shipstation_data, {});
+    await c.voidLabel(data).catch(async (err: unknown) => {
+      await db.updateTable('orders').set({ label_state: 'bought' }).where('id', '=', id).where('label_state', '=', 'voiding').execute();
+      throw new HttpError(502, `${M.voidLabel}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    await transactionWithRetry(db, async (trx) => {
+      const order = await forUpdate(trx.selectFrom('orders').select(['status']).where('id', '=', id), dialect).executeTakeFirstOrThrow();
+      const at = new Date();
+      const status = order.status === 'shipped' ? 'processing' : order.status;
+      await trx
+        .updateTable('orders')
+        .set({
+          label_state: null,
+          label_key: null,
+          label_claimed_at: null,
+          shipstation_data: null,
+          shipstation_tracking_number: null,
+          status,
+          updated_at: at.toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
+      await recordOrderEvent(trx, id, 'label.voided', actor, { trackingNumber: row.shipstation_tracking_number, key: row.label_key }, at);
+      if (status !== order.status) await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: status, cause: 'label voided' }, at);
+    });
+    return { order: await getOrderForViewer(db, id, ADMIN_VIEW) };
   });
 
   app.get('/api/admin/orders/:id/tracking', access.admin, async (req) => {

@@ -58,15 +58,15 @@ const inventoryData = { inventory: [{ sku: 'ECO-1', available: 7 }] };
 /** What either version accepts: v2 reads `inventory`, v1 the product id. */
 const anyVersionInventory = { productId: 321, sku: 'ECO-1', inventory: [{ sku: 'ECO-1', available: 7 }] };
 
-/** Every ShipStation route, with the spec text it answers when ShipStation refuses. */
-const ROUTES = (orderId: string) => [
+/** Every ShipStation route, with the spec text it answers when ShipStation refuses (`sendId`: a paid order without a label yet). */
+const ROUTES = (orderId: string, sendId = orderId) => [
   { name: 'carriers', call: () => admin.get('/api/shipstation/carriers'), text: 'Failed to fetch carriers' },
   { name: 'shipments', call: () => admin.get('/api/shipstation/shipments?page=2'), text: 'Failed to fetch shipments' },
   { name: 'create-shipment', call: () => admin.post('/api/shipstation/create-shipment', shipmentBody), text: 'Failed to create ShipStation shipment' },
   { name: 'inventory', call: () => admin.get('/api/shipstation/inventory'), text: 'Failed to fetch inventory' },
   { name: 'inventory/update', call: () => admin.post('/api/shipstation/inventory/update', { inventoryData: anyVersionInventory }), text: 'Failed to update inventory' },
   { name: 'test-order', call: () => admin.post('/api/shipstation/test-order'), text: 'Test Order Failed' },
-  { name: 'send order', call: () => admin.post(`/api/admin/orders/${orderId}/shipstation`), text: 'Failed to send order to ShipStation' },
+  { name: 'send order', call: () => admin.post(`/api/admin/orders/${sendId}/shipstation`), text: 'Failed to send order to ShipStation' },
   { name: 'tracking', call: () => admin.get(`/api/admin/orders/${orderId}/tracking`), text: 'Failed to get tracking information' },
 ];
 
@@ -98,10 +98,13 @@ describe('ShipStation not configured', () => {
 describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
   const v2 = version === 'v2';
   let orderId: string;
+  /** A second paid order, never given a label (the first one's label is bought below, and one label per order). */
+  let unlabelled: string;
   beforeAll(async () => {
     fake.failAll(null);
     expect((await configure(version)).statusCode).toBe(200);
     orderId = await paidOrder();
+    unlabelled = await paidOrder();
   });
 
   const authorised = (r: { headers: Record<string, unknown> }) => (v2 ? r.headers['api-key'] === FAKE_SHIPSTATION_KEY : r.headers.authorization === BASIC);
@@ -215,7 +218,7 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
     fake.failAll({ status: 500, message: 'ShipStation is down' });
     try {
       // orderId was sent above, so tracking reaches ShipStation too.
-      for (const r of ROUTES(orderId)) {
+      for (const r of ROUTES(orderId, unlabelled)) {
         const res = await r.call();
         expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({ route: r.name, status: 502, error: `${r.text}: ShipStation is down` });
       }
@@ -231,7 +234,7 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
   it('with a wrong key, ShipStation answers 401 and every route says so', async () => {
     await configure(version, 'wrong-key');
     try {
-      for (const r of ROUTES(orderId)) {
+      for (const r of ROUTES(orderId, unlabelled)) {
         const res = await r.call();
         expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({ route: r.name, status: 502, error: `${r.text}: Unauthorized` });
       }

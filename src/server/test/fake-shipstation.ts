@@ -42,6 +42,8 @@ export function fakeShipStation() {
       if (path === '/carriers') return send(200, [{ name: 'USPS', code: 'stamps_com' }]);
       if (path === '/v2/shipments' && req.method === 'POST') return send(200, { has_errors: false, shipments: [{ shipment_id: 'se-ship-1' }] });
       if (path === '/v2/labels/shipment/se-ship-1') return send(200, { label_id: 'se-label-1', tracking_number: FAKE_TRACKING_V2 });
+      if (path === '/v2/labels/se-label-1/void' && req.method === 'PUT') return send(200, { approved: true, message: 'Request for refund submitted.' });
+      if (path === '/shipments/voidlabel' && req.method === 'POST') return send(200, { approved: true, message: 'Label voided successfully' });
       if (path === '/v2/labels/se-label-1/track') return send(200, { tracking_number: FAKE_TRACKING_V2, status_description: 'In Transit' });
       if (path === '/orders/createorder') return send(200, { orderId: 777, orderNumber: body?.orderNumber });
       if (path === '/orders/createlabelfororder') return send(200, { shipmentId: 55, trackingNumber: FAKE_TRACKING_V1 });

@@ -7,7 +7,8 @@ export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_local_fake';
 export type FakeStripeRequest = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
 
 /**
- * A local stand-in for the parts of Stripe's API the shop calls (checkout sessions, coupons): it
+ * A local stand-in for the parts of Stripe's API the shop calls (checkout sessions, coupons,
+ * refunds of a session's payment intent, never more than it charged): it
  * checks the secret key, records every request, and can be told to refuse the next POST.
  * Point the app at it with STRIPE_SECRET_KEY=FAKE_STRIPE_SECRET_KEY and STRIPE_API_BASE=its URL.
  */
@@ -15,7 +16,12 @@ export function fakeStripe() {
   const requests: FakeStripeRequest[] = [];
   const sessions = new Map<string, Record<string, unknown>>();
   const coupons = new Map<string, Record<string, unknown>>();
+  /** Refunds by id; a payment intent's refunds may not exceed what its session charged. */
+  const refunds = new Map<string, Record<string, unknown>>();
+  const refundsByKey = new Map<string, Record<string, unknown>>();
   let refusal: { status: number; message: string } | null = null;
+  /** Refund requests still to be dropped without an answer (the connection closed). */
+  let dropRefunds = 0;
   let n = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -72,10 +78,34 @@ export function fakeStripe() {
           status: 'open',
           payment_status: 'unpaid',
           amount_total: total,
+          total_details: { amount_discount: Number(coupons.get(body.get('discounts[0][coupon]') ?? '')?.amount_off ?? 0) },
+          payment_intent: `pi_test_fake${n}`,
           metadata: { orderId: body.get('metadata[orderId]') },
         };
         sessions.set(id, session);
         return send(200, session);
+      }
+      if (req.method === 'POST' && path === '/v1/refunds') {
+        if (dropRefunds > 0) {
+          dropRefunds--;
+          return req.socket.destroy();
+        }
+        const key = req.headers['idempotency-key'] as string | undefined;
+        const replay = key ? refundsByKey.get(key) : undefined;
+        if (replay) return send(200, replay);
+        const pi = body.get('payment_intent');
+        const session = [...sessions.values()].find((s) => s.payment_intent === pi);
+        if (!session) return notFound(`No such payment_intent: '${pi}'`);
+        const charged = (session.amount_total as number) - (session.total_details as { amount_discount: number }).amount_discount;
+        const already = [...refunds.values()].filter((r) => r.payment_intent === pi).reduce((a, r) => a + (r.amount as number), 0);
+        const amount = body.has('amount') ? Number(body.get('amount')) : charged - already;
+        if (amount <= 0 || already + amount > charged) {
+          return send(400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${charged - already})` } });
+        }
+        const refund = { id: `re_fake${++n}`, object: 'refund', amount, currency: 'usd', payment_intent: pi, status: 'succeeded', metadata: { orderId: body.get('metadata[orderId]'), refundId: body.get('metadata[refundId]') } };
+        refunds.set(refund.id, refund);
+        if (key) refundsByKey.set(key, refund);
+        return send(200, refund);
       }
       const m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && m) {
@@ -97,8 +127,11 @@ export function fakeStripe() {
     requests,
     sessions,
     coupons,
+    refunds,
     /** The next POST answers this status with Stripe's error shape (400 'Something is wrong' unless told). */
     failOnce: (status = 400, message = 'Something is wrong') => (refusal = { status, message }),
+    /** The next `n` refund requests get no answer: their connection is closed. */
+    dropRefunds: (n: number) => (dropRefunds = n),
     listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OrderStatus } from './orders.js';
-import { MAX_ORDER_TOTAL_CENTS } from '../money.js';
+import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
 
 /** The most any price or amount may be: the order ceiling, $999,999.99 (shared/money.ts). */
 const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
@@ -25,6 +25,15 @@ export const ADMIN_MESSAGES = {
   requiredFields: 'Please fill in all required fields',
   ownRole: 'You cannot remove your own admin role',
   lastAdmin: 'The last admin cannot be demoted',
+  /** DELETE of a paid or refunded order (a record of money stays on the books). */
+  paidOrderNotDeletable: 'This order was paid, so it stays on the books and cannot be deleted. Cancel it (its units return to stock) or refund it instead.',
+  /** Shipping only what is paid (label purchase and "mark shipped"). */
+  unpaidNotShippable: 'This order is not paid yet: it cannot be marked shipped or given a label until the payment arrives.',
+  labelExists: 'This order already has a shipping label. Void it before buying another.',
+  labelBusy: 'A label for this order is being bought or voided right now. Wait a moment and reload the order.',
+  noLabel: 'This order has no shipping label to void.',
+  itemTotalFixed: 'The total of an order with items comes from its items and cannot be edited.',
+  totalRequired: 'Total amount is required',
 } as const;
 
 const page = z.coerce.number({ message: 'page must be a number' }).int().min(1, 'page must be at least 1').max(100000).default(1);
@@ -37,11 +46,60 @@ const search = z
   .optional()
   .transform((v) => v || undefined);
 
+/**
+ * The order list's payment filter. Without one the list shows placed orders (paid, refunded in
+ * part or in full, and orders the owner entered); unpaid checkouts appear only under `unpaid`
+ * (every order not paid, the owner's unpaid ones too) or `abandoned` (checkouts never paid,
+ * whether their payment page is still open or ended); `all` shows every order.
+ */
+export const PAYMENT_FILTERS = ['paid', 'unpaid', 'refunded', 'partially_refunded', 'abandoned', 'all'] as const;
+export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
+
 export const AdminOrderListQuery = z
-  .object({ page, pageSize: pageSize(20), search, status: OrderStatus.optional() })
+  .object({
+    page,
+    pageSize: pageSize(20),
+    search,
+    status: OrderStatus.optional(),
+    payment: z.enum(PAYMENT_FILTERS, { message: `payment must be one of ${PAYMENT_FILTERS.join(', ')}` }).optional(),
+  })
   .strict();
 
+/** POST /api/admin/orders/:id/refunds: an amount in cents (what remains of the payment at most), why, and whether the units return to stock. */
+export const RefundInput = z
+  .object({
+    amountCents: z
+      .number({ message: 'Refund amount must be a number of cents' })
+      .int('Refund amount must be in whole cents')
+      .min(1, 'Refund amount must be at least 1 cent')
+      .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Refund amount')),
+    reason: z.string().trim().max(500, 'A reason cannot exceed 500 characters').optional().transform((v) => v || undefined),
+    restock: z.boolean({ message: 'restock must be true or false' }).optional(),
+  })
+  .strict();
+export type RefundInput = z.output<typeof RefundInput>;
+
+/** The texts of cancel, refund, restock and delete (src/server/admin/order-money.ts). */
+export const ORDER_MONEY_MESSAGES = {
+  orderNotFound: ADMIN_MESSAGES.orderNotFound,
+  paidNotDeletable: ADMIN_MESSAGES.paidOrderNotDeletable,
+  notPaid: 'Only a paid order can be refunded: this one has no payment to give back.',
+  nothingLeft: 'This order has been refunded in full: nothing is left to refund.',
+  tooMuch: (asked: number, left: number, paid: number) =>
+    `A refund of ${formatCents(asked)} is more than what is left to refund: ${formatCents(left)} of the ${formatCents(paid)} paid.`,
+  noPayment: 'Stripe has no payment for this order to refund.',
+  stripeNotConfigured: 'This order was paid with Stripe, but Stripe is not configured: set STRIPE_SECRET_KEY to refund it.',
+  providerFailed: (message: string) => `The payment provider refused the refund: ${message}`,
+  providerNoAnswer:
+    'Stripe did not answer, so this refund may or may not have gone through. It stays pending and its amount is held back: check the payment in the Stripe dashboard.',
+  notEnoughToReopen: (name: string, wanted: number, left: number, status: string) =>
+    `Not enough stock to move this cancelled order to ${status}: it needs ${wanted} × ${name}, and ${left} ${left === 1 ? 'is' : 'are'} left. Restock the product first.`,
+} as const;
+
 export const OrderStatusInput = z.object({ status: OrderStatus }).strict();
+
+/** A note the owner adds to an order's timeline. */
+export const OrderNoteInput = z.object({ text: z.string({ message: 'Note text is required' }).trim().min(1, 'Note text is required').max(2000, 'A note cannot exceed 2000 characters') }).strict();
 
 /** The orders overview: how many days back, today included (7–90, 30 by default). */
 export const OVERVIEW_DAY_RANGE = { min: 7, max: 90, default: 30 } as const;
@@ -56,16 +114,46 @@ export const AdminOrdersOverviewQuery = z
   })
   .strict();
 
-/** The admin order form: user_id, shipping_address and total_amount (≥ 0, cents precision) required. */
+/** A structured shipping address, as labels need it: name, street, city, state, ZIP and country. */
+export const AdminOrderAddress = z
+  .object({
+    name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(100),
+    address: z.string({ message: 'Street is required' }).trim().min(1, 'Street is required').max(200),
+    city: z.string({ message: 'City is required' }).trim().min(1, 'City is required').max(100),
+    state: z.string().trim().max(50).default(''),
+    zip: z.string({ message: 'ZIP is required' }).trim().min(1, 'ZIP is required').max(20),
+    country: z.string().trim().min(2, 'Country is required').max(56).default('US'),
+    /** The e-mail checkout keeps with the address (left as it was when absent). */
+    email: z.string().trim().max(254).optional(),
+  })
+  .strict();
+export type AdminOrderAddress = z.input<typeof AdminOrderAddress>;
+const ADDRESS_TEXT = z.string({ message: 'Shipping address is required' }).trim().min(1, 'Shipping address is required').max(500);
+
+/**
+ * The admin order form: user_id and shipping_address required (a structured address, or free text
+ * as before); total_amount (≥ 0, cents precision) is required to create an order and is only
+ * taken on edit for orders without items (their figures are re-split 85/8/7). A note is added to
+ * the order's timeline.
+ */
 export const AdminOrderInput = z
   .object({
     user_id: z.string({ message: 'User ID is required' }).trim().min(1, 'User ID is required').max(100),
-    shipping_address: z.string({ message: 'Shipping address is required' }).trim().min(1, 'Shipping address is required').max(500),
+    shipping_address: z.unknown().transform((value, ctx): string | z.output<typeof AdminOrderAddress> => {
+      // Text or an address object; the object's own messages ("City is required") reach the caller.
+      const schema = value !== null && typeof value === 'object' ? AdminOrderAddress : ADDRESS_TEXT;
+      const result = schema.safeParse(value);
+      if (result.success) return result.data;
+      for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path as (string | number)[] });
+      return z.NEVER;
+    }),
     total_amount: z
       .number({ message: 'Total amount must be a number' })
       .min(0, 'Total amount cannot be negative')
       .max(MAX_ORDER_TOTAL_CENTS / 100, tooLarge('Total amount'))
-      .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'Total amount can have at most 2 decimals'),
+      .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'Total amount can have at most 2 decimals')
+      .optional(),
+    note: z.string().trim().max(2000, 'A note cannot exceed 2000 characters').optional().transform((v) => v || undefined),
     status: OrderStatus.default('pending'),
     email: z.email({ message: 'Please enter a valid email address' }).optional().or(z.literal('').transform(() => undefined)),
     elapsedMs: z.number().int().min(0).optional(),

@@ -33,7 +33,8 @@ export const OrderView = z.object({
   userId: z.string(),
   email: z.string().nullable(),
   status: OrderStatus,
-  paymentStatus: z.enum(['unpaid', 'paid', 'failed', 'expired', 'refunded']),
+  /** 'partially_refunded' when part of the payment went back (the table keeps 'paid'; see admin/order-money.ts). */
+  paymentStatus: z.enum(['unpaid', 'paid', 'failed', 'expired', 'refunded', 'partially_refunded']),
   paymentProvider: z.string().nullable(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
@@ -52,8 +53,69 @@ export const OrderView = z.object({
    * had lapsed), saying what was short. The order is paid; the owner restocks or refunds.
    */
   stockShortfall: z.string().nullable().optional(),
+  /** What has been refunded (0 when nothing); the customer's receipt shows it too. */
+  refundedCents: z.number().int().optional(),
+  /** Admins only: what was paid less what was refunded (0 for an order never paid). */
+  netCents: z.number().int().optional(),
+  /** Admins only: the order's refunds, oldest first. */
+  refunds: z.array(z.lazy(() => RefundView)).optional(),
+  /** Admins only: when the order's units were returned to stock (cancelled or refunded with restock), or null. */
+  restockedAt: z.string().nullable().optional(),
+  /** The customer's part of the order's history, oldest first (customers' views only). */
+  timeline: z.array(z.lazy(() => OrderTimelineEntry)).optional(),
+  /** Admins only: the name of the shipping method chosen at checkout (null for owner-entered orders). */
+  shippingMethod: z.string().nullable().optional(),
+  /** Admins only: what the customer paid (the total once paid, else 0). */
+  paidCents: z.number().int().optional(),
+  /** Admins only: the order's one shipping label: 'bought', being bought, or none (null). */
+  labelState: z.enum(['buying', 'bought', 'voiding']).nullable().optional(),
 });
 export type OrderView = z.infer<typeof OrderView>;
+export type OrderPaymentStatus = OrderView['paymentStatus'];
+
+/** One refund of an order (admin order JSON), failed ones too. */
+export const RefundView = z.object({
+  id: z.string(),
+  amountCents: z.number().int(),
+  provider: z.string(),
+  providerRefundId: z.string().nullable(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  reason: z.string().nullable(),
+  restock: z.boolean(),
+  error: z.string().nullable(),
+  /** Who asked for it: the admin's e-mail. */
+  actor: z.string(),
+  createdAt: z.string(),
+});
+export type RefundView = z.infer<typeof RefundView>;
+
+/** Orders that may be shipped: paid ones (partly refunded still counts as paid). */
+export function isPaidOrder(paymentStatus: string): boolean {
+  return paymentStatus === 'paid' || paymentStatus === 'partially_refunded';
+}
+
+/** One step of the order the customer sees on the receipt: placed, paid, shipped (with tracking), refunded, cancelled. */
+export const OrderTimelineEntry = z.object({
+  type: z.enum(['placed', 'paid', 'shipped', 'refunded', 'cancelled']),
+  at: z.string(),
+  trackingNumber: z.string().nullable().optional(),
+  amountCents: z.number().int().nullable().optional(),
+});
+export type OrderTimelineEntry = z.infer<typeof OrderTimelineEntry>;
+
+/** One event of an order's full history, for the owner (GET /api/admin/orders/:id/events, newest first). */
+export const OrderEventView = z.object({
+  id: z.string(),
+  type: z.string(),
+  /** Who did it: an account's e-mail, 'customer', 'system' or 'Stripe'. */
+  actor: z.string(),
+  actorUserId: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  customerVisible: z.boolean(),
+  createdAt: z.string(),
+});
+export type OrderEventView = z.infer<typeof OrderEventView>;
+export const OrderEventsResponse = z.object({ events: z.array(OrderEventView) });
 
 /** The order number shown: the last 8 characters of the id. */
 export function orderNumberOf(id: string): string {

@@ -20,6 +20,11 @@ export const AdminOrderRow = z.object({
   itemCount: z.number().int(),
   totalCents: z.number().int(),
   stockShortfall: z.string().nullable().optional(),
+  /** Entered by the shop (no payment provider). */
+  ownerEntered: z.boolean().optional(),
+  refundedCents: z.number().int().optional(),
+  /** An open unpaid checkout: when its stock hold ends. */
+  holdEndsAt: z.string().nullable().optional(),
 });
 export type AdminOrderRow = z.infer<typeof AdminOrderRow>;
 export const AdminOrderPage = pageOf(AdminOrderRow);

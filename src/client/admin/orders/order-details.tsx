@@ -7,10 +7,14 @@ import { ApiError } from '../../lib/api-client.js';
 import { messageOf } from '../api/admin-api.js';
 import { ConfirmDialog, formatDateTime, ListState, Panel, td, th } from '../components/admin-ui.js';
 import { addressLines } from './address.js';
-import { useAdminOrder, useDeleteOrder, useGetTracking, useSendToShipStation } from './order-api.js';
+import { useAdminOrder, useDeleteOrder, useGetTracking, useSendToShipStation, useVoidLabel } from './order-api.js';
+import { OrderFigures } from './order-figures.js';
+import { OrderTimeline } from './order-timeline.js';
+import { isPaidOrder, type OrderView } from '../../../shared/schemas/orders.js';
 import { DELETE_ORDER_CONFIRM, StatusSelect } from './order-list.js';
 import type { OrdersNav } from './orders-tab.js';
 import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
+import { OrderPayment } from './order-payment.js';
 
 const SHIPSTATION_DISABLED = 'Info: ShipStation service temporarily disabled';
 
@@ -27,35 +31,46 @@ function shipStationFailure(prefix: string) {
   };
 }
 
-function ShippingServicePanel({ orderId, trackingNumber }: { orderId: string; trackingNumber: string | null }) {
+/**
+ * The order's one label: bought after a confirmation, only for a paid order; voiding it is the
+ * only way to buy another (the server refuses a second purchase either way).
+ */
+function ShippingServicePanel({ order }: { order: OrderView }) {
   const send = useSendToShipStation();
+  const voidLabel = useVoidLabel();
   const tracking = useGetTracking();
+  const [asking, setAsking] = useState<'buy' | 'void' | null>(null);
+  const paid = isPaidOrder(order.paymentStatus);
+  const hasLabel = order.labelState === 'bought';
   return (
     <section aria-labelledby="ship-service-title" className="rounded-lg border border-stone-200 p-4">
       <h3 id="ship-service-title" className="mb-1 font-semibold text-stone-900">
         Shipping service
       </h3>
       <p className="mb-3 text-sm text-stone-700">
-        Tracking number: <span className="font-mono">{trackingNumber ?? 'none yet'}</span>
+        Tracking number: <span className="font-mono">{order.trackingNumber ?? 'none yet'}</span>
+        {hasLabel && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">Label bought</span>}
       </p>
+      {!paid && (
+        <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+          This order is not paid: no label can be bought for it and it cannot be marked shipped from here.
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
-        <Button
-          variant="outline"
-          disabled={send.isPending}
-          onClick={() =>
-            send.mutate(orderId, {
-              onSuccess: (r) => toast({ title: 'Sent to ShipStation', description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : undefined }),
-              onError: shipStationFailure('Failed to send order to ShipStation'),
-            })
-          }
-        >
-          {send.isPending ? 'Sending…' : 'Send to ShipStation'}
-        </Button>
+        {hasLabel ? (
+          <Button variant="outline" disabled={voidLabel.isPending} onClick={() => setAsking('void')}>
+            {voidLabel.isPending ? 'Voiding…' : 'Void label'}
+          </Button>
+        ) : (
+          <Button variant="outline" disabled={send.isPending || !paid || order.labelState === 'buying'} onClick={() => setAsking('buy')}>
+            {send.isPending || order.labelState === 'buying' ? 'Buying label…' : 'Send to ShipStation'}
+          </Button>
+        )}
         <Button
           variant="outline"
           disabled={tracking.isPending}
           onClick={() =>
-            tracking.mutate(orderId, {
+            tracking.mutate(order.id, {
               onSuccess: (r) => toast({ title: 'Tracking information', description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : 'No tracking number yet.' }),
               onError: shipStationFailure('Failed to get tracking information'),
             })
@@ -64,6 +79,48 @@ function ShippingServicePanel({ orderId, trackingNumber }: { orderId: string; tr
           {tracking.isPending ? 'Loading…' : 'Get Tracking Info'}
         </Button>
       </div>
+      <ConfirmDialog
+        open={asking === 'buy'}
+        title="Buy a shipping label?"
+        message="ShipStation will create the shipment and charge for its label, the order will be marked shipped and the customer e-mailed. An order has one label: to buy another, void this one first."
+        confirmLabel="Buy label"
+        busyLabel="Buying…"
+        busy={send.isPending}
+        onClose={() => setAsking(null)}
+        onConfirm={() =>
+          send.mutate(order.id, {
+            onSuccess: (r) => {
+              setAsking(null);
+              toast({ title: 'Sent to ShipStation', description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : undefined });
+            },
+            onError: (err) => {
+              setAsking(null);
+              shipStationFailure('Failed to send order to ShipStation')(err);
+            },
+          })
+        }
+      />
+      <ConfirmDialog
+        open={asking === 'void'}
+        title="Void this label?"
+        message={`The label${order.trackingNumber ? ` (tracking ${order.trackingNumber})` : ''} will be voided at ShipStation and the order goes back to processing. The customer is not e-mailed.`}
+        confirmLabel="Void label"
+        busyLabel="Voiding…"
+        busy={voidLabel.isPending}
+        onClose={() => setAsking(null)}
+        onConfirm={() =>
+          voidLabel.mutate(order.id, {
+            onSuccess: () => {
+              setAsking(null);
+              toast({ title: 'Label voided' });
+            },
+            onError: (err) => {
+              setAsking(null);
+              shipStationFailure('Failed to void the label at ShipStation')(err);
+            },
+          })
+        }
+      />
     </section>
   );
 }
@@ -173,7 +230,10 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
                 Delete
               </Button>
             </div>
-            <ShippingServicePanel orderId={order.id} trackingNumber={order.trackingNumber} />
+            <OrderPayment order={order} />
+            <OrderFigures order={order} />
+            <ShippingServicePanel order={order} />
+            <OrderTimeline orderId={order.id} />
           </div>
         )}
       </ListState>

@@ -1,56 +1,95 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { ORDER_STATUSES } from '../../../shared/schemas/orders.js';
+import { isPaidOrder, ORDER_STATUSES } from '../../../shared/schemas/orders.js';
+import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
 import { useFormTimer } from '../../accounts/use-form-timer.js';
 import { messageOf } from '../api/admin-api.js';
 import { Field, inputCls, ListState, Panel } from '../components/admin-ui.js';
-import { addressText } from './address.js';
+import { CustomerPicker, GUEST, type PickedCustomer } from './customer-picker.js';
 import { useAdminOrder, useSaveOrder, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
 import type { OrderView } from '../../../shared/schemas/orders.js';
 
-type Values = { user_id: string; shipping_address: string; total_amount: string; status: Status };
-type Errors = Partial<Record<keyof Values, string>>;
+const ADDRESS_FIELDS = [
+  { key: 'name', label: 'Name', required: true, autoComplete: 'name' },
+  { key: 'address', label: 'Street', required: true, autoComplete: 'street-address' },
+  { key: 'city', label: 'City', required: true, autoComplete: 'address-level2' },
+  { key: 'state', label: 'State', required: false, autoComplete: 'address-level1' },
+  { key: 'zip', label: 'ZIP', required: true, autoComplete: 'postal-code' },
+  { key: 'country', label: 'Country', required: true, autoComplete: 'country' },
+] as const;
+type AddressKey = (typeof ADDRESS_FIELDS)[number]['key'];
+type Address = Record<AddressKey, string>;
+type Values = { address: Address; total_amount: string; status: Status; note: string };
+type Errors = Partial<Record<AddressKey | 'total_amount' | 'user_id', string>>;
 
-function validate(v: Values): Errors {
-  const e: Errors = {};
-  if (!v.user_id.trim()) e.user_id = 'User ID is required';
-  if (!v.shipping_address.trim()) e.shipping_address = 'Shipping address is required';
-  const n = Number(v.total_amount);
-  if (v.total_amount.trim() === '') e.total_amount = 'Total amount is required';
-  else if (!Number.isFinite(n)) e.total_amount = 'Total amount must be a number';
-  else if (n < 0) e.total_amount = 'Total amount cannot be negative';
-  else if (Math.abs(Math.round(n * 100) - n * 100) > 1e-6) e.total_amount = 'Total amount can have at most 2 decimals';
-  return e;
+/** Statuses that say the parcel left: on an unpaid order, the form warns before saving them. */
+const SHIPPED_LIKE: Status[] = ['shipped', 'delivered', 'completed'];
+
+function startAddress(a: OrderView['shippingAddress']): Address {
+  const o = a && typeof a === 'object' ? a : {};
+  return { name: o.name ?? '', address: o.address ?? '', city: o.city ?? '', state: o.state ?? '', zip: o.zip ?? '', country: o.country ?? 'US' };
 }
 
 function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
   const editing = order !== null;
   const elapsed = useFormTimer();
   const save = useSaveOrder(order?.id ?? null);
+  // Orders with items keep the money they were charged: their total is not editable.
+  const totalEditable = !order || order.items.length === 0;
+  const textAddress = order && typeof order.shippingAddress === 'string' ? order.shippingAddress : null;
+  const [customer, setCustomer] = useState<PickedCustomer>(() =>
+    !order || order.userId === 'guest' ? GUEST : { id: order.userId, label: order.email ? `${order.email}` : order.userId },
+  );
   const [values, setValues] = useState<Values>(() => ({
-    user_id: order?.userId ?? '',
-    shipping_address: order ? addressText(order.shippingAddress) : '',
+    address: startAddress(order?.shippingAddress ?? null),
     total_amount: order ? (order.totalCents / 100).toFixed(2) : '',
     status: order?.status ?? 'pending',
+    note: '',
   }));
   const [website, setWebsite] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((prev) => ({ ...prev, [k]: v }));
+  const setAddress = (k: AddressKey, v: string) => setValues((prev) => ({ ...prev, address: { ...prev.address, [k]: v } }));
+  // A free-text address (older owner-entered orders) is kept as it is until the fields are filled in.
+  const addressTouched = ADDRESS_FIELDS.some((f) => f.key !== 'country' && values.address[f.key].trim() !== '');
+  const keepText = textAddress !== null && !addressTouched;
+  const unpaid = !order || !isPaidOrder(order.paymentStatus);
+  const warnUnpaidShipped = unpaid && SHIPPED_LIKE.includes(values.status) && values.status !== order?.status;
+
+  const validate = (): Errors => {
+    const e: Errors = {};
+    if (!keepText) {
+      for (const f of ADDRESS_FIELDS) if (f.required && !values.address[f.key].trim()) e[f.key] = `${f.label} is required`;
+    }
+    if (totalEditable) {
+      const n = Number(values.total_amount);
+      if (values.total_amount.trim() === '') e.total_amount = 'Total amount is required';
+      else if (!Number.isFinite(n)) e.total_amount = 'Total amount must be a number';
+      else if (n < 0) e.total_amount = 'Total amount cannot be negative';
+      else if (Math.abs(Math.round(n * 100) - n * 100) > 1e-6) e.total_amount = 'Total amount can have at most 2 decimals';
+    }
+    return e;
+  };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const found = validate(values);
+    const found = validate();
     setErrors(found);
     if (Object.keys(found).length > 0) return;
+    const a = values.address;
     save.mutate(
       {
-        user_id: values.user_id.trim(),
-        shipping_address: values.shipping_address.trim(),
-        total_amount: Math.round(Number(values.total_amount) * 100) / 100,
+        user_id: customer.id,
+        shipping_address:
+          keepText && textAddress !== null
+            ? textAddress
+            : { name: a.name.trim(), address: a.address.trim(), city: a.city.trim(), state: a.state.trim(), zip: a.zip.trim(), country: a.country.trim() || 'US' },
+        ...(totalEditable ? { total_amount: Math.round(Number(values.total_amount) * 100) / 100 } : {}),
         status: values.status,
+        ...(values.note.trim() ? { note: values.note.trim() } : {}),
         elapsedMs: Math.round(elapsed()),
         website,
       },
@@ -67,50 +106,65 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
     );
   };
 
-  const describedBy = (k: keyof Values) => (errors[k] ? `order-${k}-error` : undefined);
+  const describedBy = (k: keyof Errors) => (errors[k] ? `order-${k}-error` : undefined);
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-4">
       <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
-        <Field label="User ID" required htmlFor="order-user_id" error={errors.user_id} hint="A user's id, or guest.">
-          <input
-            id="order-user_id"
-            className={inputCls}
-            value={values.user_id}
-            onChange={(e) => set('user_id', e.target.value)}
-            required
-            aria-invalid={Boolean(errors.user_id)}
-            aria-describedby={describedBy('user_id')}
-          />
+        <Field label="Customer" required htmlFor="order-customer-search" error={errors.user_id} hint="Search by name or e-mail, or leave it a guest order.">
+          <CustomerPicker value={customer} onChange={setCustomer} error={errors.user_id} />
         </Field>
-        <Field label="Shipping address" required htmlFor="order-shipping_address" error={errors.shipping_address}>
-          <textarea
-            id="order-shipping_address"
-            rows={4}
-            className={inputCls}
-            value={values.shipping_address}
-            onChange={(e) => set('shipping_address', e.target.value)}
-            required
-            aria-invalid={Boolean(errors.shipping_address)}
-            aria-describedby={describedBy('shipping_address')}
-          />
-        </Field>
+        <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-stone-200 p-3">
+          <legend className="px-1 text-sm font-medium text-stone-900">Shipping address</legend>
+          {textAddress !== null && (
+            <p className="rounded-md bg-stone-50 p-2 text-sm text-stone-700">
+              Saved as text: <span className="whitespace-pre-line">{textAddress}</span>
+              <span className="mt-1 block text-xs">Fill in the fields to replace it with an address a shipping label can use; left empty, the text is kept.</span>
+            </p>
+          )}
+          <div className="grid gap-3 sm:grid-cols-2">
+            {ADDRESS_FIELDS.map((f) => (
+              <div key={f.key} className={f.key === 'address' || f.key === 'name' ? 'sm:col-span-2' : ''}>
+                <Field label={f.label} required={f.required && !keepText} htmlFor={`order-${f.key}`} error={errors[f.key]}>
+                  <input
+                    id={`order-${f.key}`}
+                    className={inputCls}
+                    value={values.address[f.key]}
+                    autoComplete={f.autoComplete}
+                    onChange={(e) => setAddress(f.key, e.target.value)}
+                    aria-invalid={Boolean(errors[f.key])}
+                    aria-describedby={describedBy(f.key)}
+                  />
+                </Field>
+              </div>
+            ))}
+          </div>
+        </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Total amount ($)" required htmlFor="order-total_amount" error={errors.total_amount}>
-            <input
-              id="order-total_amount"
-              type="number"
-              inputMode="decimal"
-              step="0.01"
-              min="0"
-              className={inputCls}
-              value={values.total_amount}
-              onChange={(e) => set('total_amount', e.target.value)}
-              required
-              aria-invalid={Boolean(errors.total_amount)}
-              aria-describedby={describedBy('total_amount')}
-            />
-          </Field>
+          {totalEditable ? (
+            <Field label="Total amount ($)" required htmlFor="order-total_amount" error={errors.total_amount} hint="Split 85% subtotal, 8% tax, 7% shipping.">
+              <input
+                id="order-total_amount"
+                type="number"
+                inputMode="decimal"
+                step="0.01"
+                min="0"
+                className={inputCls}
+                value={values.total_amount}
+                onChange={(e) => set('total_amount', e.target.value)}
+                required
+                aria-invalid={Boolean(errors.total_amount)}
+                aria-describedby={describedBy('total_amount')}
+              />
+            </Field>
+          ) : (
+            <div className="flex flex-col gap-1">
+              <p className="text-sm font-medium text-stone-900">Total</p>
+              <p className="text-sm text-stone-800" data-testid="order-total-fixed">
+                {formatCents(order.totalCents)} <span className="text-stone-600">— from its items; an edit never changes it.</span>
+              </p>
+            </div>
+          )}
           <Field label="Status" htmlFor="order-status">
             <select id="order-status" className={`${inputCls} capitalize`} value={values.status} onChange={(e) => set('status', e.target.value as Status)}>
               {ORDER_STATUSES.map((s) => (
@@ -121,6 +175,14 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
             </select>
           </Field>
         </div>
+        {warnUnpaidShipped && (
+          <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+            This order is not paid. Setting it to {values.status} by hand is allowed, but no payment has arrived for it.
+          </p>
+        )}
+        <Field label="Note (added to the order's timeline)" htmlFor="order-note">
+          <textarea id="order-note" rows={2} maxLength={2000} className={inputCls} value={values.note} onChange={(e) => set('note', e.target.value)} />
+        </Field>
         {/* Decoy for bots: hidden from people and assistive technology. */}
         <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
           <label htmlFor="order-website">Website</label>

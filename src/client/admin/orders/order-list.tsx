@@ -1,15 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { ORDER_STATUSES } from '../../../shared/schemas/orders.js';
+import { ORDER_STATUSES, OrderView, type OrderPaymentStatus } from '../../../shared/schemas/orders.js';
 import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import type { AdminOrderRow } from '../api/admin-schemas.js';
-import { ConfirmDialog, formatDate, inputCls, ListState, PageNav, Panel, td, th } from '../components/admin-ui.js';
+import { ConfirmDialog, formatDate, formatDateTime, inputCls, ListState, PageNav, Panel, td, th } from '../components/admin-ui.js';
 import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
 import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
+import { PaymentBadge } from './order-payment.js';
+
+const PAYMENT_STATUSES = OrderView.shape.paymentStatus.options;
 
 export const DELETE_ORDER_CONFIRM = 'Are you sure you want to delete this order? This action cannot be undone.';
 
@@ -17,8 +20,22 @@ function isStatus(v: string | null): v is Status {
   return ORDER_STATUSES.some((s) => s === v);
 }
 
+/** The customer in one line: their name, or their e-mail, or "Guest" (never an internal id). */
 function customerOf(o: AdminOrderRow): string {
-  return o.userId === 'guest' ? 'guest' : o.userId.slice(0, 8);
+  const name = o.customerName ?? (o.userId === 'guest' ? 'Guest' : null);
+  return [name, o.email].filter(Boolean).join(' · ') || 'Customer';
+}
+
+/** The customer as the owner knows them: their name and e-mail (a guest's from checkout), never an internal id. */
+function CustomerCell({ o }: { o: AdminOrderRow }) {
+  const name = o.customerName ?? (o.userId === 'guest' ? 'Guest' : null);
+  return (
+    <>
+      <span className="block font-medium text-stone-900">{name ?? o.email ?? 'Customer'}</span>
+      {o.email && name && <span className="block break-all text-xs text-stone-700">{o.email}</span>}
+      {o.userId === 'guest' && o.customerName && <span className="block text-xs text-stone-600">guest</span>}
+    </>
+  );
 }
 
 export function StatusSelect({ id, status, label }: { id: string; status: Status; label: string }) {
@@ -71,6 +88,32 @@ function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; on
   );
 }
 
+/** The list's payment filter: '' is placed orders (paid, refunded, entered by the shop); unpaid checkouts only when asked. */
+const PAYMENT_FILTER_OPTIONS: [value: string, label: string][] = [
+  ['', 'Placed orders'],
+  ['paid', 'Paid'],
+  ['partially_refunded', 'Partially refunded'],
+  ['refunded', 'Refunded'],
+  ['unpaid', 'Unpaid'],
+  ['abandoned', 'Abandoned checkouts'],
+  ['all', 'All orders'],
+];
+
+function RowPaymentBadge({ o }: { o: AdminOrderRow }) {
+  const status = (PAYMENT_STATUSES as readonly string[]).includes(o.paymentStatus) ? (o.paymentStatus as OrderPaymentStatus) : 'unpaid';
+  return <PaymentBadge status={status} ownerEntered={o.ownerEntered ?? false} />;
+}
+
+/** An open unpaid checkout: when its stock hold ends (then the units go back on sale). */
+function HoldEnds({ o }: { o: AdminOrderRow }) {
+  if (!o.holdEndsAt) return null;
+  return (
+    <span className="block text-xs text-stone-600">
+      Hold ends <time dateTime={o.holdEndsAt}>{formatDateTime(o.holdEndsAt)}</time>
+    </span>
+  );
+}
+
 export function OrderList({ nav }: { nav: OrdersNav }) {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('ordersPage')) || 1);
@@ -78,7 +121,9 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
   const statusParam = params.get('status');
   const status: Status | '' = isStatus(statusParam) ? statusParam : '';
   const [searchText, setSearchText] = useState(search);
-  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminOrders({ page, search, status });
+  const paymentParam = params.get('payment') ?? '';
+  const payment = PAYMENT_FILTER_OPTIONS.some(([v]) => v === paymentParam) ? paymentParam : '';
+  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminOrders({ page, search, status, payment });
   const del = useDeleteOrder();
   const [toDelete, setToDelete] = useState<string | null>(null);
 
@@ -106,7 +151,7 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
     });
   };
 
-  const filtered = search !== '' || status !== '';
+  const filtered = search !== '' || status !== '' || payment !== '';
 
   return (
     <Panel
@@ -150,6 +195,23 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
             ))}
           </select>
         </div>
+        <div className="flex items-center gap-2">
+          <label htmlFor="order-payment-filter" className="text-sm font-medium text-stone-900">
+            Payment
+          </label>
+          <select
+            id="order-payment-filter"
+            value={payment}
+            onChange={(e) => update({ payment: e.target.value, ordersPage: null })}
+            className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm"
+          >
+            {PAYMENT_FILTER_OPTIONS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <ListState
         isPending={isPending}
@@ -177,9 +239,11 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
                     <span className="font-mono font-semibold">{o.orderNumber}</span>
                     <span className="flex flex-wrap gap-1">
                       <OrderStatusBadge status={o.status} />
+                      <RowPaymentBadge o={o} />
                       <StockShortfallBadge shortfall={o.stockShortfall} />
                     </span>
                   </div>
+                  <HoldEnds o={o} />
                   <p className="text-stone-700">
                     {formatDate(o.createdAt)} · Customer {customerOf(o)} · {o.itemCount} items ·{' '}
                     <span className="font-semibold text-stone-900">{formatCents(o.totalCents)}</span>
@@ -197,6 +261,7 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
                     <th scope="col" className={th}>Date</th>
                     <th scope="col" className={th}>Customer</th>
                     <th scope="col" className={th}>Status</th>
+                    <th scope="col" className={th}>Payment</th>
                     <th scope="col" className={`${th} text-right`}>Items</th>
                     <th scope="col" className={`${th} text-right`}>Total</th>
                     <th scope="col" className={th}>Actions</th>
@@ -207,12 +272,18 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
                     <tr key={o.id} className="border-t border-stone-200">
                       <td className={`${td} font-mono`} title={o.id}>{o.orderNumber}</td>
                       <td className={`${td} whitespace-nowrap`}>{formatDate(o.createdAt)}</td>
-                      <td className={`${td} font-mono`} title={o.email ?? o.userId}>{customerOf(o)}</td>
+                      <td className={td} title={o.userId === 'guest' ? 'Guest checkout' : o.userId}>
+                        <CustomerCell o={o} />
+                      </td>
                       <td className={td}>
                         <span className="flex flex-wrap gap-1">
                           <OrderStatusBadge status={o.status} />
                           <StockShortfallBadge shortfall={o.stockShortfall} />
                         </span>
+                      </td>
+                      <td className={td}>
+                        <RowPaymentBadge o={o} />
+                        <HoldEnds o={o} />
                       </td>
                       <td className={`${td} text-right tabular-nums`}>{o.itemCount}</td>
                       <td className={`${td} text-right tabular-nums`}>{formatCents(o.totalCents)}</td>

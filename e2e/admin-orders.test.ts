@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, CUSTOMER, fakes, signInThroughForm, toast, type ReceivedMail } from './helpers.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+
+/**
+ * The owner's order lifecycle (issue 16): an edit with no change keeps a paid order's figures,
+ * an unpaid order is refused a label, two label requests at once make one shipment, and the
+ * timeline lists each step.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function shots(page: Page, name: string): Promise<void> {
+  await screenshot(page, `orders-${name}-1280`);
+  await page.setViewportSize(MOBILE);
+  await page.waitForTimeout(150);
+  await screenshot(page, `orders-${name}-390`);
+  await page.setViewportSize(DESKTOP);
+  await page.waitForTimeout(150);
+}
+
+const ADDRESS = { name: 'Demo Customer', address: '12 Fern Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
+
+/** A checkout by the signed-in customer; paid through the built-in test provider unless `pay` is false. */
+async function checkout(page: Page, pay: boolean): Promise<string> {
+  const origin = inject('baseUrl');
+  const res = await page.request.post('/api/create-checkout-session', {
+    headers: { origin },
+    data: { items: [{ productId: 'cloth-5-pack', quantity: 2 }], customerEmail: CUSTOMER.email, shippingAddress: ADDRESS },
+  });
+  expect(res.status()).toBe(200);
+  const { url, orderId } = (await res.json()) as { url: string; orderId: string };
+  if (!pay) return orderId;
+  await page.goto(url);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Demo Customer');
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await page.waitForURL(/order-confirmation|success|thank-you/);
+  return orderId;
+}
+
+/** A same-origin call from the signed-in admin's page (the admin surface checks same-site writes). */
+function call(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    },
+    { method, path, body },
+  );
+}
+
+describe('the owner handles an order from payment to label', () => {
+  it('edit with no change keeps the figures; one label for two clicks; the timeline lists each step', async () => {
+    const customer = await openPage(browser, DESKTOP);
+    await signInThroughForm(customer.page, CUSTOMER);
+    const paidId = await checkout(customer.page, true);
+    const unpaidId = await checkout(customer.page, false);
+
+    const { page, errors } = await openPage(browser, DESKTOP);
+    await signInThroughForm(page, ADMIN);
+    const settings = await call(page, 'PUT', '/api/admin/settings/integrations', {
+      shipstation_api_key: 'ss-key',
+      shipstation_api_secret: 'ss-secret',
+      shipstation_enabled: true,
+      shipstation_api_version: 'v2',
+    });
+    expect(settings.status).toBe(200);
+
+    // The detail adds up, and an Edit saved with no change leaves every figure as it was.
+    await page.goto(`/admin?tab=orders&view=details&order=${paidId}`);
+    const figures = page.getByTestId('order-figures');
+    await figures.waitFor();
+    const before = await figures.innerText();
+    expect(before).toContain('Subtotal');
+    expect(before).toContain('Paid');
+    const apiBefore = (await call(page, 'GET', `/api/admin/orders/${paidId}`)).json.order as Record<string, unknown>;
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Order' }).waitFor();
+    await page.getByTestId('order-total-fixed').waitFor();
+    await page.waitForTimeout(1200);
+    await page.getByRole('button', { name: 'Update Order' }).click();
+    await toast(page, 'Order updated').waitFor();
+    await page.goto(`/admin?tab=orders&view=details&order=${paidId}`);
+    await figures.waitFor();
+    expect(await figures.innerText()).toBe(before);
+    const apiAfter = (await call(page, 'GET', `/api/admin/orders/${paidId}`)).json.order as Record<string, unknown>;
+    for (const k of ['subtotalCents', 'discountCents', 'shippingCents', 'taxCents', 'totalCents', 'couponCode', 'shippingAddress']) {
+      expect({ k, v: apiAfter[k] }).toEqual({ k, v: apiBefore[k] });
+    }
+
+    // An unpaid order is refused a label, with a clear message.
+    const refused = await call(page, 'POST', `/api/admin/orders/${unpaidId}/shipstation`);
+    expect(refused.status).toBe(409);
+    expect(String(refused.json.error)).toMatch(/not paid/);
+
+    // Two label requests at once: one shipment, one e-mail.
+    const both = await page.evaluate(async (id) => {
+      const buy = () => fetch(`/api/admin/orders/${id}/shipstation`, { method: 'POST' }).then((r) => r.status);
+      return Promise.all([buy(), buy()]);
+    }, paidId);
+    expect(both.filter((s) => s === 200)).toHaveLength(1);
+    expect(both.filter((s) => s === 409)).toHaveLength(1);
+    const number = String(apiBefore.orderNumber);
+    await expect
+      .poll(async () => (await fakes<ReceivedMail[]>('/mail')).filter((m) => m.subject.includes(number) && /shipped/i.test(m.subject)).length, { timeout: 20_000 })
+      .toBe(1);
+
+    // The owner adds a note; the timeline lists each step, newest first, with who did it.
+    await page.reload();
+    await page.getByText('Label bought', { exact: true }).waitFor();
+    await page.getByLabel('Add a note').fill('Packed in recycled paper');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await toast(page, 'Note added').waitFor();
+    const timeline = page.getByRole('list', { name: 'Order events, newest first' });
+    await timeline.getByText('Packed in recycled paper').waitFor();
+    const kinds = await timeline.locator('li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-event')));
+    expect(kinds[0]).toBe('note');
+    for (const step of ['placed', 'paid', 'email.queued', 'label.bought', 'status.changed', 'note']) expect(kinds).toContain(step);
+    expect(kinds.filter((k) => k === 'label.bought')).toHaveLength(1);
+    expect(kinds.indexOf('label.bought')).toBeLessThan(kinds.indexOf('paid'));
+    expect(kinds.indexOf('paid')).toBeLessThan(kinds.indexOf('placed'));
+    await timeline.getByText(ADMIN.email).first().waitFor();
+    await shots(page, 'detail-timeline');
+
+    // The customer's receipt shows placed, paid and shipped with the tracking number.
+    await customer.page.goto('/orders');
+    const card = customer.page.getByTestId('order-card').filter({ hasText: number.toLowerCase() });
+    await card.getByRole('button', { name: /^View Details of order/ }).click();
+    const history = customer.page.getByRole('region', { name: 'Order history' });
+    await history.getByText('Shipped').waitFor();
+    await history.getByText('9400TRACK1').waitFor();
+    expect(await history.innerText()).not.toContain('recycled paper');
+    await screenshot(customer.page, 'orders-receipt-history-1280');
+
+    expect(errors).toEqual([]);
+    expect(customer.errors).toEqual([]);
+  });
+});

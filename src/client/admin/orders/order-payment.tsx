@@ -1,0 +1,158 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { formatCents } from '../../../shared/money.js';
+import { OrderView, RefundView, type OrderPaymentStatus } from '../../../shared/schemas/orders.js';
+import { Button } from '../../ui/button.js';
+import { Dialog } from '../../ui/dialog.js';
+import { toast } from '../../ui/toast.js';
+import { adminSend, logUnexpected, messageOf } from '../api/admin-api.js';
+import { centsToText, dollarsToCents, Field, formatDateTime, inputCls } from '../components/admin-ui.js';
+
+const PAYMENT_LABELS: Record<OrderPaymentStatus, string> = {
+  paid: 'Paid',
+  unpaid: 'Unpaid',
+  failed: 'Payment failed',
+  expired: 'Checkout ended unpaid',
+  refunded: 'Refunded',
+  partially_refunded: 'Partially refunded',
+};
+const PAYMENT_STYLES: Record<OrderPaymentStatus, string> = {
+  paid: 'bg-green-100 text-green-900',
+  unpaid: 'bg-amber-100 text-amber-900',
+  failed: 'bg-red-100 text-red-900',
+  expired: 'bg-stone-200 text-stone-800',
+  refunded: 'bg-stone-200 text-stone-900',
+  partially_refunded: 'bg-sky-100 text-sky-900',
+};
+
+/** The order's payment state as a badge; an owner-entered order has no payment provider. */
+export function PaymentBadge({ status, ownerEntered = false }: { status: OrderPaymentStatus; ownerEntered?: boolean }) {
+  const label = ownerEntered && status === 'unpaid' ? 'Entered by shop' : PAYMENT_LABELS[status];
+  return <span className={`inline-flex shrink-0 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ${PAYMENT_STYLES[status]}`}>{label}</span>;
+}
+
+const RefundResponse = z.object({ refund: RefundView, order: OrderView });
+
+function useRefundOrder(orderId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    onError: logUnexpected,
+    mutationFn: (body: { amountCents: number; reason?: string; restock: boolean }) =>
+      adminSend('POST', `/api/admin/orders/${encodeURIComponent(orderId)}/refunds`, RefundResponse, body),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['admin', 'orders'] }),
+  });
+}
+
+function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolean; onClose: () => void }) {
+  const left = order.totalCents - (order.refundedCents ?? 0);
+  const [amount, setAmount] = useState(centsToText(left));
+  const [reason, setReason] = useState('');
+  const [restock, setRestock] = useState(order.status === 'cancelled' && !order.restockedAt);
+  const [error, setError] = useState<string | undefined>();
+  const refund = useRefundOrder(order.id);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const cents = dollarsToCents(amount);
+    if (cents === null || cents <= 0) return setError('Enter an amount greater than $0.00');
+    if (cents > left) return setError(`At most ${formatCents(left)} is left to refund`);
+    setError(undefined);
+    refund.mutate(
+      { amountCents: cents, restock, ...(reason.trim() ? { reason: reason.trim() } : {}) },
+      {
+        onSuccess: () => {
+          toast({ title: 'Refund sent', description: `${formatCents(cents)} refunded; the customer has been e-mailed.` });
+          onClose();
+        },
+        onError: (err) => setError(messageOf(err)),
+      },
+    );
+  };
+  return (
+    <Dialog open={open} onClose={onClose} title={`Refund order ${order.orderNumber}`}>
+      <form className="flex flex-col gap-4" onSubmit={submit} noValidate>
+        <p className="text-sm text-stone-700">
+          Paid {formatCents(order.totalCents)}
+          {(order.refundedCents ?? 0) > 0 && <>, refunded {formatCents(order.refundedCents ?? 0)}</>}. The refund goes back through{' '}
+          {order.paymentProvider === 'stripe' ? 'Stripe' : 'the test payment provider'}.
+        </p>
+        <Field label="Amount ($)" htmlFor="refund-amount" required error={error} hint={`Up to ${formatCents(left)}`}>
+          <input
+            id="refund-amount"
+            type="number"
+            min="0.01"
+            step="0.01"
+            inputMode="decimal"
+            className={inputCls}
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'refund-amount-error' : undefined}
+          />
+        </Field>
+        <Field label="Reason (for the order's history)" htmlFor="refund-reason">
+          <input id="refund-reason" className={inputCls} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </Field>
+        {order.items.length > 0 && (
+          <label className="flex items-start gap-2 text-sm text-stone-800">
+            <input type="checkbox" className="mt-0.5 h-4 w-4" checked={restock} disabled={Boolean(order.restockedAt)} onChange={(e) => setRestock(e.target.checked)} />
+            <span>{order.restockedAt ? 'The units are back in stock already.' : 'Return the units to stock'}</span>
+          </label>
+        )}
+        <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
+          <Button variant="ghost" onClick={onClose} disabled={refund.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="destructive" disabled={refund.isPending}>
+            {refund.isPending ? 'Refunding…' : 'Refund'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The order detail's payment: state, paid, refunded and net, each refund, and the Refund action. */
+export function OrderPayment({ order }: { order: OrderView }) {
+  const [open, setOpen] = useState(false);
+  const refunded = order.refundedCents ?? 0;
+  const refundable = order.paymentProvider !== null && order.paidAt !== null && order.totalCents - refunded > 0;
+  const refunds = order.refunds ?? [];
+  return (
+    <section aria-labelledby="order-payment-title" className="rounded-lg border border-stone-200 p-4">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h3 id="order-payment-title" className="flex flex-wrap items-center gap-2 font-semibold text-stone-900">
+          Payment status <PaymentBadge status={order.paymentStatus} ownerEntered={order.paymentProvider === null} />
+        </h3>
+        {refundable && (
+          <Button variant="outline" onClick={() => setOpen(true)}>
+            Refund
+          </Button>
+        )}
+      </div>
+      <p className="text-sm text-stone-700">
+        {order.paymentProvider === null
+          ? 'Entered by the shop: no online payment to refund.'
+          : order.paidAt
+            ? `${formatCents(order.totalCents)} paid ${formatDateTime(order.paidAt)} through ${order.paymentProvider === 'stripe' ? 'Stripe' : 'the test provider'}${refunded > 0 ? `; ${formatCents(refunded)} refunded` : ''}.`
+            : 'Not paid: nothing to refund.'}
+      </p>
+      {refunds.length > 0 && (
+        <ul className="mt-3 flex flex-col gap-1 border-t border-stone-200 pt-3 text-sm" aria-label="Refunds">
+          {refunds.map((r) => (
+            <li key={r.id} className="flex flex-wrap gap-x-2 text-stone-800">
+              <span className="tabular-nums font-medium">{formatCents(r.amountCents)}</span>
+              <span className={r.status === 'failed' ? 'text-red-700' : 'text-stone-600'}>{r.status === 'succeeded' ? 'refunded' : r.status}</span>
+              <span className="text-stone-600">
+                {formatDateTime(r.createdAt)} by {r.actor}
+              </span>
+              {r.reason && <span className="text-stone-700">“{r.reason}”</span>}
+              {r.error && <span className="w-full text-red-700">{r.error}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {open && <RefundDialog order={order} open={open} onClose={() => setOpen(false)} />}
+    </section>
+  );
+}

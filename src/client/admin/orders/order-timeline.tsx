@@ -1,0 +1,154 @@
+import { useState, type FormEvent } from 'react';
+import { formatCents } from '../../../shared/money.js';
+import type { OrderEventView } from '../../../shared/schemas/orders.js';
+import { Button } from '../../ui/button.js';
+import { toast } from '../../ui/toast.js';
+import { messageOf } from '../api/admin-api.js';
+import { formatDateTime, inputCls, ListState } from '../components/admin-ui.js';
+import { useAddOrderNote, useOrderEvents } from './order-api.js';
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+const money = (v: unknown): string => (typeof v === 'number' ? formatCents(v) : '');
+
+/** A changed field's value as the owner reads it: cents as money, nothing as "—". */
+function shown(field: string, v: unknown): string {
+  if (v === null || v === undefined || v === '') return '—';
+  if (field.endsWith('Cents') && typeof v === 'number') return formatCents(v);
+  return str(v).replace(/\n/g, ', ');
+}
+
+const FIELD_NAMES: Record<string, string> = {
+  customer: 'Customer',
+  email: 'E-mail',
+  shippingAddress: 'Shipping address',
+  totalCents: 'Total',
+  subtotalCents: 'Subtotal',
+  taxCents: 'Tax',
+  shippingCents: 'Shipping',
+  discountCents: 'Discount',
+};
+
+/** What happened, in the owner's words. */
+function describe(e: OrderEventView): { title: string; lines: string[] } {
+  const d = e.data;
+  switch (e.type) {
+    case 'placed':
+      return { title: d.enteredByOwner ? 'Order entered by the owner' : 'Order placed', lines: d.totalCents !== undefined ? [`Total ${money(d.totalCents)}`] : [] };
+    case 'paid':
+      return { title: `Paid ${money(d.amountCents)}`, lines: [d.provider ? `Through ${str(d.provider)}` : '', d.stockShortfall ? `Short: ${str(d.stockShortfall)}` : ''].filter(Boolean) };
+    case 'email.queued':
+      return { title: 'E-mail queued', lines: [`“${str(d.subject)}” to ${str(d.to)}`] };
+    case 'email.sent':
+      return { title: 'E-mail sent', lines: [`“${str(d.subject)}” to ${str(d.to)}`] };
+    case 'status.changed':
+      return { title: `Status ${str(d.from)} → ${str(d.to)}`, lines: d.cause ? [str(d.cause)] : [] };
+    case 'edited': {
+      const changes = (d.changes ?? {}) as Record<string, { from: unknown; to: unknown }>;
+      return { title: 'Order edited', lines: Object.entries(changes).map(([k, c]) => `${FIELD_NAMES[k] ?? k}: ${shown(k, c.from)} → ${shown(k, c.to)}`) };
+    }
+    case 'label.bought':
+      return { title: 'Shipping label bought', lines: [d.trackingNumber ? `Tracking ${str(d.trackingNumber)}` : 'No tracking number'] };
+    case 'label.voided':
+      return { title: 'Shipping label voided', lines: d.trackingNumber ? [`Tracking ${str(d.trackingNumber)}`] : [] };
+    case 'note':
+      return { title: 'Note', lines: [str(d.text)] };
+    case 'viewed.impersonated':
+      return { title: 'Viewed while acting as the customer', lines: d.asEmail ? [str(d.asEmail)] : [] };
+    case 'refunded':
+      return { title: `Refunded ${money(d.amountCents)}`, lines: d.reason ? [str(d.reason)] : [] };
+    case 'cancelled':
+      return { title: 'Order cancelled', lines: [] };
+    case 'restocked':
+      return { title: 'Units returned to stock', lines: [] };
+    default:
+      return { title: e.type, lines: [] };
+  }
+}
+
+function NoteForm({ orderId }: { orderId: string }) {
+  const add = useAddOrderNote(orderId);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const onSubmit = (ev: FormEvent) => {
+    ev.preventDefault();
+    if (!text.trim()) return setError('Note text is required');
+    setError(null);
+    add.mutate(text.trim(), {
+      onSuccess: () => {
+        setText('');
+        toast({ title: 'Note added' });
+      },
+      onError: (err) => toast({ title: 'Could not add the note', description: messageOf(err), variant: 'destructive' }),
+    });
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+      <label htmlFor={`note-${orderId}`} className="text-sm font-medium text-stone-700">
+        Add a note
+      </label>
+      <textarea
+        id={`note-${orderId}`}
+        rows={2}
+        maxLength={2000}
+        className={inputCls}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `note-${orderId}-error` : undefined}
+      />
+      {error && (
+        <p id={`note-${orderId}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <div>
+        <Button type="submit" variant="outline" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add note'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The order's history for the owner, newest first: who did what, and when; and a note form. */
+export function OrderTimeline({ orderId }: { orderId: string }) {
+  const { data, error, isPending, refetch } = useOrderEvents(orderId);
+  return (
+    <section aria-labelledby="order-timeline-title" className="rounded-lg border border-stone-200 p-4">
+      <h3 id="order-timeline-title" className="mb-3 font-semibold text-stone-900">
+        Timeline
+      </h3>
+      <NoteForm orderId={orderId} />
+      <ListState
+        isPending={isPending}
+        error={error}
+        onRetry={() => void refetch()}
+        isEmpty={data?.events.length === 0}
+        empty={<p className="mt-3 text-sm text-stone-700">Nothing recorded yet.</p>}
+        loadingLabel="Loading the timeline"
+      >
+        <ol className="mt-4 flex flex-col" aria-label="Order events, newest first">
+          {data?.events.map((e) => {
+            const { title, lines } = describe(e);
+            return (
+              <li key={e.id} className="border-l-2 border-stone-200 py-2 pl-3" data-event={e.type}>
+                <p className="text-sm font-medium text-stone-900">
+                  {title}
+                  {e.customerVisible && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-normal text-emerald-800">customer sees</span>}
+                </p>
+                {lines.map((l, i) => (
+                  <p key={i} className="break-words text-sm text-stone-700">
+                    {l}
+                  </p>
+                ))}
+                <p className="text-xs text-stone-600">
+                  <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time> · {e.actor}
+                </p>
+              </li>
+            );
+          })}
+        </ol>
+      </ListState>
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import { formatCents } from '../../shared/money.js';
+import type { OrderTimelineEntry } from '../../shared/schemas/orders.js';
+
+const TITLES: Record<OrderTimelineEntry['type'], string> = {
+  placed: 'Order placed',
+  paid: 'Payment received',
+  shipped: 'Shipped',
+  refunded: 'Refunded',
+  cancelled: 'Cancelled',
+};
+
+function when(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+}
+
+/** The customer's view of what happened to their order, oldest first: placed, paid, shipped (tracking), refunded. */
+export function OrderSteps({ steps }: { steps: OrderTimelineEntry[] | undefined }) {
+  if (!steps || steps.length === 0) return null;
+  return (
+    <section aria-label="Order history">
+      <h3 className="mb-2 font-semibold text-stone-900">Order history</h3>
+      <ol className="flex flex-col gap-2 text-sm">
+        {steps.map((s, i) => (
+          <li key={`${s.type}-${i}`} className="border-l-2 border-emerald-600 pl-3">
+            <p className="font-medium text-stone-900">
+              {TITLES[s.type]}
+              {(s.type === 'paid' || s.type === 'refunded') && typeof s.amountCents === 'number' ? ` · ${formatCents(s.amountCents)}` : ''}
+            </p>
+            {s.type === 'shipped' && s.trackingNumber && (
+              <p className="text-stone-700">
+                Tracking number: <span className="font-mono">{s.trackingNumber}</span>
+              </p>
+            )}
+            <p className="text-xs text-stone-600">
+              <time dateTime={s.at}>{when(s.at)}</time>
+            </p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

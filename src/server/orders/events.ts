@@ -1,0 +1,142 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { randomString } from '../lib/ids.js';
+import { parseJson } from '../lib/json.js';
+import type { OrderTimelineEntry } from '../../shared/schemas/orders.js';
+
+/** The kinds of event an order's timeline holds. */
+export type OrderEventType =
+  | 'placed'
+  | 'paid'
+  | 'email.queued'
+  | 'email.sent'
+  | 'status.changed'
+  | 'edited'
+  | 'label.bought'
+  | 'label.voided'
+  | 'cancelled'
+  | 'restocked'
+  | 'refunded'
+  | 'note'
+  | 'viewed.impersonated'
+  | 'stock.short'
+  /** A cancelled order reopened: its units taken out of stock again (src/server/admin/order-money.ts). */
+  | 'stock.taken';
+
+/** Who did it: an account (its id and e-mail as they were), or the shop itself, or the provider. */
+export type OrderEventActor = { userId: string | null; label: string };
+
+export const SYSTEM_ACTOR: OrderEventActor = { userId: null, label: 'system' };
+export const CUSTOMER_ACTOR: OrderEventActor = { userId: null, label: 'customer' };
+export const STRIPE_ACTOR: OrderEventActor = { userId: null, label: 'Stripe' };
+
+/** An account as the actor: its id and its e-mail as it reads now. */
+export function accountActor(user: { id: string; email: string } | null | undefined): OrderEventActor {
+  return user ? { userId: user.id, label: user.email } : SYSTEM_ACTOR;
+}
+
+/** Events of one millisecond keep the order they were recorded in (ids sort by time, then by this count). */
+let sequence = 0;
+function eventId(at: Date): string {
+  sequence = (sequence + 1) % 36 ** 4;
+  return `evt_${at.getTime().toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${randomString(6)}`;
+}
+
+/** Events the customer's receipt shows; the rest are the owner's. */
+const CUSTOMER_VISIBLE = new Set<OrderEventType>(['placed', 'paid', 'label.bought', 'refunded', 'cancelled']);
+
+export type OrderEvent = {
+  id: string;
+  type: OrderEventType;
+  actor: string;
+  actorUserId: string | null;
+  data: Record<string, unknown>;
+  customerVisible: boolean;
+  createdAt: string;
+};
+
+/**
+ * Appends one event to an order's timeline, inside the caller's transaction, so the event exists
+ * exactly when what it records does.
+ */
+export async function recordOrderEvent(
+  db: Kysely<Database> | Transaction<Database>,
+  orderId: string,
+  type: OrderEventType,
+  actor: OrderEventActor,
+  data: Record<string, unknown> = {},
+  at: Date = new Date(),
+  { customerVisible }: { customerVisible?: boolean } = {},
+): Promise<void> {
+  await db
+    .insertInto('order_events')
+    .values({
+      id: eventId(at),
+      order_id: orderId,
+      type,
+      actor_user_id: actor.userId,
+      actor_label: actor.label,
+      data: JSON.stringify(data),
+      customer_visible: (customerVisible ?? CUSTOMER_VISIBLE.has(type)) ? 1 : 0,
+      created_at: at.toISOString(),
+    })
+    .execute();
+}
+
+/** An order's timeline, newest first; `customerOnly` keeps what the customer's receipt shows. */
+export async function listOrderEvents(
+  db: Kysely<Database>,
+  orderId: string,
+  { customerOnly = false }: { customerOnly?: boolean } = {},
+): Promise<OrderEvent[]> {
+  let q = db.selectFrom('order_events').selectAll().where('order_id', '=', orderId);
+  if (customerOnly) q = q.where('customer_visible', '=', 1);
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type as OrderEventType,
+    actor: r.actor_label,
+    actorUserId: r.actor_user_id,
+    data: parseJson<Record<string, unknown>>(r.data, {}),
+    customerVisible: r.customer_visible === 1,
+    createdAt: r.created_at,
+  }));
+}
+
+/**
+ * What the customer's receipt shows of an order's history, oldest first: placed, paid, shipped
+ * (with its tracking number), refunded, cancelled. Nothing of who did it, nor the owner's notes.
+ */
+export async function customerTimeline(db: Kysely<Database>, orderId: string): Promise<OrderTimelineEntry[]> {
+  return (await customerTimelines(db, [orderId])).get(orderId) ?? [];
+}
+
+/** The customer's timelines of several orders (a page of their order list), in one query. */
+export async function customerTimelines(db: Kysely<Database>, orderIds: string[]): Promise<Map<string, OrderTimelineEntry[]>> {
+  const out = new Map<string, OrderTimelineEntry[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('order_events')
+    .select(['order_id', 'type', 'data', 'created_at'])
+    .where('order_id', 'in', orderIds)
+    .where('customer_visible', '=', 1)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const r of rows) {
+    const entry = toTimelineEntry(r.type, parseJson<Record<string, unknown>>(r.data, {}), r.created_at);
+    if (entry) out.get(r.order_id)?.push(entry);
+  }
+  return out;
+}
+
+function toTimelineEntry(type: string, data: Record<string, unknown>, at: string): OrderTimelineEntry | null {
+  const amount = typeof data.amountCents === 'number' ? data.amountCents : null;
+  const tracking = typeof data.trackingNumber === 'string' ? data.trackingNumber : null;
+  if (type === 'placed') return { type: 'placed', at };
+  if (type === 'paid') return { type: 'paid', at, amountCents: amount };
+  if (type === 'label.bought' || (type === 'status.changed' && data.to === 'shipped')) return { type: 'shipped', at, trackingNumber: tracking };
+  if (type === 'refunded') return { type: 'refunded', at, amountCents: amount };
+  if (type === 'cancelled') return { type: 'cancelled', at };
+  return null;
+}
