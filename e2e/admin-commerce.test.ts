@@ -65,6 +65,13 @@ describe('back office changes reach the shop', () => {
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: order.orderNumber, exact: true }) });
     // (An unpaid order cannot be marked shipped from the list: "processing" still e-mails the customer.)
     await row.getByRole('combobox', { name: `Status of order ${order.orderNumber}` }).selectOption('processing');
+    // It asks first, naming who will be e-mailed; cancelling changes nothing.
+    const ask = page.getByRole('dialog', { name: "Change the order's status?" });
+    await ask.getByText(`${CUSTOMER.email} will be e-mailed about it at once`, { exact: false }).waitFor();
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.getByRole('combobox', { name: `Status of order ${order.orderNumber}` }).inputValue()).toBe('pending');
+    await row.getByRole('combobox', { name: `Status of order ${order.orderNumber}` }).selectOption('processing');
+    await ask.getByRole('button', { name: 'Change and e-mail' }).click();
     await toast(page, 'Order updated').waitFor();
     await expect
       .poll(async () => (await mailTo(CUSTOMER.email)).some((m) => m.subject === `Order #${order.orderNumber} is now Processing`), { timeout: 20_000 })

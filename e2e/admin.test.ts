@@ -211,6 +211,10 @@ describe('admin back office', () => {
     await row.getByText('$100.00').waitFor();
     // An unpaid order cannot be marked shipped from the list; processing can.
     await row.getByRole('combobox', { name: `Status of order ${short}` }).selectOption('processing');
+    // A status change e-mails the customer, so the list asks first.
+    const ask = page.getByRole('dialog', { name: "Change the order's status?" });
+    await ask.getByText(/marked processing/).waitFor();
+    await ask.getByRole('button', { name: /^Change/ }).click();
     await toastText(page, 'Order updated').waitFor();
     await page.getByText('The order has been updated successfully.').waitFor();
 

@@ -180,6 +180,19 @@ describe(`shipping only what is paid on ${testDialect()}`, () => {
     expect(byHand.statusCode).toBe(200);
     expect(byHand.json().order.status).toBe('shipped');
   });
+
+  it('an order the owner entered by hand (they took the payment) may be given a label and marked shipped', async () => {
+    const created = await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: ADDRESS, total_amount: 40, status: 'pending', elapsedMs: 5000 });
+    expect(created.statusCode).toBe(201);
+    const id = created.json<{ order: { id: string } }>().order.id;
+    const before = shipmentsCreated();
+    const label = await buyLabel(id);
+    expect(label.statusCode).toBe(200);
+    expect(shipmentsCreated() - before).toBe(1);
+    const other = await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: ADDRESS, total_amount: 15, status: 'pending', elapsedMs: 5000 });
+    const shipped = await admin.request('PATCH', `/api/admin/orders/${other.json<{ order: { id: string } }>().order.id}/status`, { status: 'shipped' });
+    expect(shipped.statusCode).toBe(200);
+  });
 });
 
 describe(`one label per order on ${testDialect()}`, () => {

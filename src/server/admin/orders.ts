@@ -8,7 +8,7 @@ import { queueEmail } from '../email/outbox.js';
 import { endOpenSession, newOrderId } from '../checkout/service.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { ADMIN_MESSAGES, splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin.js';
-import { isPaidOrder, trackingCodeOf, type OrderView } from '../../shared/schemas/orders.js';
+import { isShippableOrder, trackingCodeOf, type OrderView } from '../../shared/schemas/orders.js';
 import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
 import { getOrderForViewer } from '../orders/service.js';
 import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './order-money.js';
@@ -289,7 +289,7 @@ export async function updateOrderStatus(
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     if (order.status === status) return;
-    if (refuseUnpaidShipping && status === 'shipped' && !isPaidOrder(order.payment_status)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+    if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
     // Cancelling a paid order returns its units to stock (once); reopening it takes them again, or 409.
     await applyStatusStock(trx, order, status, actor);
     // Cancelling an order still waiting for payment ends its payment session and gives back what it held.
@@ -481,6 +481,27 @@ export async function addOrderNote(db: Kysely<Database>, orderId: string, text: 
   const order = await db.selectFrom('orders').select('id').where('id', '=', orderId).executeTakeFirst();
   if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
   await recordOrderEvent(db, orderId, 'note', actor, { text });
+}
+
+/**
+ * The list's filters (status, payment, search words) as a query on `orders as o`: the orders
+ * GET /api/admin/orders shows, for the CSV export (admin/exports.ts), which pages them itself.
+ */
+export function adminOrdersFiltered(
+  db: Kysely<Database>,
+  q: { search?: string; status?: OrdersTable['status']; payment?: PaymentFilter },
+) {
+  let base = db.selectFrom('orders as o');
+  if (q.status) base = base.where('o.status', '=', q.status);
+  const paid = paymentCondition(q.payment);
+  if (paid) base = base.where(paid);
+  if (q.search) for (const ids of ordersMatching(db, q.search)) base = base.where('o.id', 'in', ids);
+  return base;
+}
+
+/** The name or e-mail a guest gave at checkout (kept in the order's address), for the export. */
+export function orderAddressField(raw: string | null, field: 'name' | 'email'): string | null {
+  return addressField(raw, field);
 }
 
 /** Only unpaid checkouts and owner-entered orders may go; a paid or refunded order answers 409 (order-money.ts). */

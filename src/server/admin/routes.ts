@@ -49,6 +49,7 @@ import { createStripeClient } from '../payments/stripe.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
 import { access, declarePublicFiles } from '../http/access.js';
+import { registerAdminExports } from './exports.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const PageQuery = pageQuery(50);
@@ -76,6 +77,8 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
   });
 
   // ---- Orders ----
+  // CSV exports of the filtered order list and of the customers, streamed (admin/exports.ts).
+  registerAdminExports(app, db);
   const refundStripe = createStripeClient(config);
   app.get('/api/admin/orders', access.admin, async (req, reply) =>
     reply.type('application/json; charset=utf-8').send(await listAdminOrdersJson(db, parseInput(AdminOrderListQuery, req.query))),

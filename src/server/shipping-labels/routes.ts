@@ -18,7 +18,7 @@ import { access } from '../http/access.js';
 import { requireAdmin } from '../http/auth.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { accountActor, recordOrderEvent } from '../orders/events.js';
-import { isPaidOrder } from '../../shared/schemas/orders.js';
+import { isShippableOrder } from '../../shared/schemas/orders.js';
 
 /** A label claim older than this was left by a process that died mid-purchase: it may be taken again. */
 const STALE_CLAIM_MS = 10 * 60_000;
@@ -139,9 +139,9 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
     const { id } = parseInput(Id, req.params);
     const actor = accountActor(requireAdmin(req));
     const c = await client();
-    const row = await db.selectFrom('orders').select(['payment_status', 'label_state']).where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('orders').select(['payment_status', 'payment_provider', 'label_state']).where('id', '=', id).executeTakeFirst();
     if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-    if (!isPaidOrder(row.payment_status)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+    if (!isShippableOrder(row.payment_status, row.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
     if (row.label_state === 'bought') throw new HttpError(409, ADMIN_MESSAGES.labelExists);
     const labelOrder = await toLabelOrder(db, id);
     const key = newId('lbl');
@@ -150,7 +150,7 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
       .updateTable('orders')
       .set({ label_state: 'buying', label_key: key, label_claimed_at: claimedAt.toISOString() })
       .where('id', '=', id)
-      .where('payment_status', '=', 'paid')
+      .where((eb) => eb.or([eb('payment_status', '=', 'paid'), eb('payment_provider', 'is', null)]))
       .where((eb) =>
         eb.or([
           eb('label_state', 'is', null),
@@ -160,9 +160,9 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
       )
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) {
-      const now = await db.selectFrom('orders').select(['label_state', 'payment_status']).where('id', '=', id).executeTakeFirst();
+      const now = await db.selectFrom('orders').select(['label_state', 'payment_status', 'payment_provider']).where('id', '=', id).executeTakeFirst();
       if (!now) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-      if (!isPaidOrder(now.payment_status)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+      if (!isShippableOrder(now.payment_status, now.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
       throw new HttpError(409, now.label_state === 'bought' ? ADMIN_MESSAGES.labelExists : ADMIN_MESSAGES.labelBusy);
     }
     const release = () =>

@@ -65,6 +65,11 @@ export const AdminOrderListQuery = z
   })
   .strict();
 
+/** GET /api/admin/exports/orders.csv: the list's filters, and `lines=1` for one row per line item. */
+export const AdminOrderExportQuery = AdminOrderListQuery.omit({ page: true, pageSize: true }).extend({
+  lines: z.enum(['0', '1'], { message: 'lines must be 0 or 1' }).optional(),
+});
+
 /** POST /api/admin/orders/:id/refunds: an amount in cents (what remains of the payment at most), why, and whether the units return to stock. */
 export const RefundInput = z
   .object({

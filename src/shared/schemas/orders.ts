@@ -94,6 +94,14 @@ export function isPaidOrder(paymentStatus: string): boolean {
   return paymentStatus === 'paid' || paymentStatus === 'partially_refunded';
 }
 
+/**
+ * What may be given a label or marked shipped from the list: a paid order, or one the owner entered
+ * by hand (no payment provider: the owner took the payment themselves and vouches for it).
+ */
+export function isShippableOrder(paymentStatus: string, paymentProvider: string | null): boolean {
+  return isPaidOrder(paymentStatus) || paymentProvider === null;
+}
+
 /** One step of the order the customer sees on the receipt: placed, paid, shipped (with tracking), refunded, cancelled. */
 export const OrderTimelineEntry = z.object({
   type: z.enum(['placed', 'paid', 'shipped', 'refunded', 'cancelled']),

@@ -171,6 +171,7 @@ export function ConfirmDialog({
   confirmLabel = 'Delete',
   busyLabel = 'Deleting…',
   busy,
+  confirmVariant = 'destructive',
   onConfirm,
   onClose,
 }: {
@@ -180,6 +181,8 @@ export function ConfirmDialog({
   confirmLabel?: string;
   /** The confirm button's text while the action runs. */
   busyLabel?: string;
+  /** Red for what cannot be undone (the default), the plain button for an ordinary change. */
+  confirmVariant?: 'destructive' | 'primary';
   busy?: boolean;
   onConfirm: () => void;
   onClose: () => void;
@@ -191,7 +194,7 @@ export function ConfirmDialog({
         <Button variant="ghost" onClick={onClose} disabled={busy}>
           Cancel
         </Button>
-        <Button variant="destructive" onClick={onConfirm} disabled={busy}>
+        <Button variant={confirmVariant} onClick={onConfirm} disabled={busy}>
           {busy ? busyLabel : confirmLabel}
         </Button>
       </div>

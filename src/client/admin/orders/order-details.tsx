@@ -10,7 +10,7 @@ import { addressLines } from './address.js';
 import { useAdminOrder, useDeleteOrder, useGetTracking, useSendToShipStation, useVoidLabel } from './order-api.js';
 import { OrderFigures } from './order-figures.js';
 import { OrderTimeline } from './order-timeline.js';
-import { isPaidOrder, type OrderView } from '../../../shared/schemas/orders.js';
+import { isShippableOrder, type OrderView } from '../../../shared/schemas/orders.js';
 import { DELETE_ORDER_CONFIRM, StatusSelect } from './order-list.js';
 import type { OrdersNav } from './orders-tab.js';
 import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
@@ -40,7 +40,7 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
   const voidLabel = useVoidLabel();
   const tracking = useGetTracking();
   const [asking, setAsking] = useState<'buy' | 'void' | null>(null);
-  const paid = isPaidOrder(order.paymentStatus);
+  const paid = isShippableOrder(order.paymentStatus, order.paymentProvider);
   const hasLabel = order.labelState === 'bought';
   return (
     <section aria-labelledby="ship-service-title" className="rounded-lg border border-stone-200 p-4">
@@ -147,7 +147,7 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
               <p className="text-sm text-stone-700">
                 Placed <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
               </p>
-              <StatusSelect id={order.id} status={order.status} label="Change status" />
+              <StatusSelect id={order.id} status={order.status} label="Change status" email={order.email} />
             </div>
             {order.stockShortfall && (
               <div role="alert" className="flex flex-col gap-1 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">

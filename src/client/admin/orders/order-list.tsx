@@ -38,32 +38,57 @@ function CustomerCell({ o }: { o: AdminOrderRow }) {
   );
 }
 
-export function StatusSelect({ id, status, label }: { id: string; status: Status; label: string }) {
+/**
+ * A status change e-mails the customer at once, so the list and the detail ask first, naming who
+ * will be written to.
+ */
+export function StatusSelect({ id, status, label, email }: { id: string; status: Status; label: string; email?: string | null }) {
   const setStatus = useSetOrderStatus();
+  const [asked, setAsked] = useState<Status | null>(null);
+  const change = (next: Status) =>
+    setStatus.mutate(
+      { id, status: next },
+      {
+        onSuccess: () => {
+          setAsked(null);
+          toast({ title: 'Order updated', description: 'The order has been updated successfully.' });
+        },
+        onError: (err) => {
+          setAsked(null);
+          toast({ title: 'Error updating order', description: messageOf(err), variant: 'destructive' });
+        },
+      },
+    );
   return (
-    <select
-      aria-label={label}
-      value={setStatus.isPending && setStatus.variables ? setStatus.variables.status : status}
-      disabled={setStatus.isPending}
-      onChange={(e) => {
-        const next = e.target.value;
-        if (!isStatus(next)) return;
-        setStatus.mutate(
-          { id, status: next },
-          {
-            onSuccess: () => toast({ title: 'Order updated', description: 'The order has been updated successfully.' }),
-            onError: (err) => toast({ title: 'Error updating order', description: messageOf(err), variant: 'destructive' }),
-          },
-        );
-      }}
-      className="rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm capitalize text-stone-900 focus:outline-none focus:ring-2 focus:ring-brand-600"
-    >
-      {ORDER_STATUSES.map((s) => (
-        <option key={s} value={s}>
-          {s}
-        </option>
-      ))}
-    </select>
+    <>
+      <select
+        aria-label={label}
+        value={asked ?? (setStatus.isPending && setStatus.variables ? setStatus.variables.status : status)}
+        disabled={setStatus.isPending}
+        onChange={(e) => {
+          const next = e.target.value;
+          if (isStatus(next) && next !== status) setAsked(next);
+        }}
+        className="rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm capitalize text-stone-900 focus:outline-none focus:ring-2 focus:ring-brand-600"
+      >
+        {ORDER_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <ConfirmDialog
+        open={asked !== null}
+        title="Change the order's status?"
+        message={`The order will be marked ${asked ?? ''}${email ? `, and ${email} will be e-mailed about it at once` : ''}.`}
+        confirmLabel={email ? 'Change and e-mail' : 'Change status'}
+        busyLabel="Changing…"
+        confirmVariant="primary"
+        busy={setStatus.isPending}
+        onConfirm={() => asked && change(asked)}
+        onClose={() => setAsked(null)}
+      />
+    </>
   );
 }
 
@@ -71,7 +96,7 @@ function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; on
   const short = o.orderNumber;
   return (
     <div className="flex flex-wrap items-center gap-1.5">
-      <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} />
+      <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} email={o.email} />
       <Button size="sm" variant="ghost" onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>
         View
       </Button>
@@ -212,6 +237,14 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
             ))}
           </select>
         </div>
+        {/* The orders the filters show, as CSV (GET /api/admin/exports/orders.csv; `lines=1` for one row per line item). */}
+        <a
+          href={`/api/admin/exports/orders.csv?${new URLSearchParams(Object.entries({ search, status, payment }).filter(([, v]) => v !== ''))}`}
+          download
+          className="inline-flex h-10 items-center justify-center rounded-md border border-brand-600 bg-white px-4 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
+        >
+          Export CSV
+        </a>
       </div>
       <ListState
         isPending={isPending}

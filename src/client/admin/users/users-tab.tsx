@@ -148,6 +148,16 @@ export default function UsersTab() {
         <Button type="submit" variant="outline">
           Search
         </Button>
+        {/* Every customer as CSV (GET /api/admin/exports/customers.csv). */}
+        <a
+          href="/api/admin/exports/customers.csv"
+          download
+          aria-label="Export CSV"
+          className="inline-flex h-10 shrink-0 items-center justify-center rounded-md border border-brand-600 bg-white px-3 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 sm:px-4"
+        >
+          <span className="sm:hidden">CSV</span>
+          <span className="hidden sm:inline">Export CSV</span>
+        </a>
       </form>
       <ListState
         isPending={isPending}

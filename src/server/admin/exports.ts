@@ -1,0 +1,223 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { parseInput } from '../http/errors.js';
+import { access } from '../http/access.js';
+import { AdminOrderExportQuery } from '../../shared/schemas/admin.js';
+import { adminOrdersFiltered, orderAddressField } from './orders.js';
+import { paymentStatusOf } from './order-money.js';
+
+/**
+ * CSV exports of the back office (issue 16, item 9): the filtered order list (one row per order,
+ * or per line item with `lines=1`) and the customers. Each is read in keyset-paginated batches
+ * (newest first by (created_at, id)), a batch's related rows in one query, and written to the
+ * reply as it is read: memory stays bounded however many orders there are.
+ */
+export const EXPORT_BATCH = 1000;
+
+/** A money figure, written as dollars with two decimals (never formula-escaped). */
+type Money = { cents: number };
+type Cell = string | number | null | undefined | Money;
+
+export function money(cents: number | string | null | undefined): Money {
+  return { cents: Number(cents ?? 0) };
+}
+
+function dollars(cents: number): string {
+  const abs = Math.abs(Math.round(cents));
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** One field: RFC 4180 quoting, and text that a spreadsheet would run as a formula gets a leading apostrophe. */
+export function csvField(value: Cell): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return String(value);
+  let text = typeof value === 'string' ? value : dollars(value.cents);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRow(cells: Cell[]): string {
+  return `${cells.map(csvField).join(',')}\r\n`;
+}
+
+/** Newest first, strictly after the last row sent: (created_at, id) < (at, id), read from the created_at index. */
+function before(alias: string, cursor: { at: string; id: string } | null): ReturnType<typeof sql<SqlBool>> | null {
+  if (!cursor) return null;
+  const at = sql.ref(`${alias}.created_at`);
+  const id = sql.ref(`${alias}.id`);
+  // The first term alone bounds the index range (so a batch starts where the last ended instead of
+  // skipping every row already sent); the second breaks ties of equal timestamps by id.
+  return sql<SqlBool>`${at} <= ${cursor.at} and (${at} < ${cursor.at} or ${id} < ${cursor.id})`;
+}
+
+const ORDER_HEADER = [
+  'Order number',
+  'Order id',
+  'Date',
+  'Status',
+  'Payment status',
+  'Customer name',
+  'E-mail',
+  'Items',
+  'Subtotal',
+  'Discount',
+  'Coupon',
+  'Shipping',
+  'Tax',
+  'Total',
+  'Refunded',
+  'Net',
+  'Tracking number',
+];
+const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
+const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty points', 'Orders', 'Created'];
+
+type OrderFilters = { search?: string; status?: Database['orders']['status']; payment?: Parameters<typeof adminOrdersFiltered>[1]['payment'] };
+
+async function* orderBatches(db: Kysely<Database>, q: OrderFilters) {
+  let cursor: { at: string; id: string } | null = null;
+  for (;;) {
+    let query = adminOrdersFiltered(db, q);
+    const after = before('o', cursor);
+    if (after) query = query.where(after);
+    const rows = await query
+      .select([
+        'o.id',
+        'o.order_number',
+        'o.created_at',
+        'o.user_id',
+        'o.email',
+        'o.status',
+        'o.payment_status',
+        'o.shipping_address',
+        'o.subtotal_cents',
+        'o.discount_cents',
+        'o.coupon_code',
+        'o.shipping_cents',
+        'o.tax_cents',
+        'o.total_cents',
+        'o.refunded_cents',
+        'o.shipstation_tracking_number',
+      ])
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(EXPORT_BATCH)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < EXPORT_BATCH) return;
+    const last = rows[rows.length - 1]!;
+    cursor = { at: last.created_at, id: last.id };
+  }
+}
+
+async function* ordersCsv(db: Kysely<Database>, q: OrderFilters): AsyncGenerator<string> {
+  yield csvRow(ORDER_HEADER);
+  for await (const rows of orderBatches(db, q)) {
+    const ids = rows.map((r) => r.id);
+    const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is string => id !== null))];
+    const [items, users] = await Promise.all([
+      db.selectFrom('order_items').select(['order_id', sql<number | string>`sum(quantity)`.as('n')]).where('order_id', 'in', ids).groupBy('order_id').execute(),
+      userIds.length ? db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', userIds).execute() : [],
+    ]);
+    const counts = new Map(items.map((i) => [i.order_id, Number(i.n)]));
+    const byId = new Map(users.map((u) => [u.id, u]));
+    let chunk = '';
+    for (const r of rows) {
+      const user = r.user_id ? byId.get(r.user_id) : undefined;
+      const refunded = Number(r.refunded_cents);
+      chunk += csvRow([
+        r.order_number,
+        r.id,
+        r.created_at,
+        r.status,
+        paymentStatusOf(r),
+        user?.full_name || orderAddressField(r.shipping_address, 'name'),
+        r.email ?? user?.email ?? orderAddressField(r.shipping_address, 'email'),
+        counts.get(r.id) ?? 0,
+        money(r.subtotal_cents),
+        money(r.discount_cents),
+        r.coupon_code,
+        money(r.shipping_cents),
+        money(r.tax_cents),
+        money(r.total_cents),
+        money(refunded),
+        money(r.total_cents - refunded),
+        r.shipstation_tracking_number,
+      ]);
+    }
+    yield chunk;
+  }
+}
+
+async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): AsyncGenerator<string> {
+  yield csvRow(LINE_HEADER);
+  for await (const rows of orderBatches(db, q)) {
+    const items = await db
+      .selectFrom('order_items')
+      .select(['order_id', 'id', 'product_id', 'product_name', 'sku', 'quantity', 'price_cents'])
+      .where('order_id', 'in', rows.map((r) => r.id))
+      .orderBy('order_id')
+      .orderBy('id')
+      .execute();
+    const byOrder = new Map<string, typeof items>();
+    for (const i of items) {
+      const list = byOrder.get(i.order_id);
+      if (list) list.push(i);
+      else byOrder.set(i.order_id, [i]);
+    }
+    let chunk = '';
+    for (const r of rows) {
+      for (const i of byOrder.get(r.id) ?? []) {
+        chunk += csvRow([r.order_number, r.created_at, r.status, i.product_id, i.product_name, i.sku, i.quantity, money(i.price_cents), money(i.price_cents * i.quantity)]);
+      }
+    }
+    yield chunk;
+  }
+}
+
+async function* customersCsv(db: Kysely<Database>): AsyncGenerator<string> {
+  yield csvRow(CUSTOMER_HEADER);
+  let cursor: { at: string; id: string } | null = null;
+  for (;;) {
+    let query = db.selectFrom('users as u');
+    const after = before('u', cursor);
+    if (after) query = query.where(after);
+    const users = await query
+      .select(['u.id', 'u.full_name', 'u.email', 'u.role', 'u.loyalty_points', 'u.created_at'])
+      .orderBy('u.created_at', 'desc')
+      .orderBy('u.id', 'desc')
+      .limit(EXPORT_BATCH)
+      .execute();
+    if (users.length === 0) return;
+    // Read from orders_user_created_idx: the batch's customers' order counts in one query.
+    const counts = await db
+      .selectFrom('orders')
+      .select(['user_id', sql<number | string>`count(*)`.as('n')])
+      .where('user_id', 'in', users.map((u) => u.id))
+      .groupBy('user_id')
+      .execute();
+    const byUser = new Map(counts.map((c) => [c.user_id, Number(c.n)]));
+    yield users.map((u) => csvRow([u.id, u.full_name, u.email, u.role, u.loyalty_points, byUser.get(u.id) ?? 0, u.created_at])).join('');
+    if (users.length < EXPORT_BATCH) return;
+    const last = users[users.length - 1]!;
+    cursor = { at: last.created_at, id: last.id };
+  }
+}
+
+function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>): FastifyReply {
+  const day = new Date().toISOString().slice(0, 10);
+  reply.header('Content-Type', 'text/csv; charset=utf-8');
+  reply.header('Content-Disposition', `attachment; filename="${name}-${day}.csv"`);
+  return reply.send(Readable.from(rows));
+}
+
+export function registerAdminExports(app: FastifyInstance, db: Kysely<Database>): void {
+  app.get('/api/admin/exports/orders.csv', access.admin, async (req, reply) => {
+    const { lines, ...filters } = parseInput(AdminOrderExportQuery, req.query);
+    return lines === '1' ? sendCsv(reply, 'order-lines', orderLinesCsv(db, filters)) : sendCsv(reply, 'orders', ordersCsv(db, filters));
+  });
+  app.get('/api/admin/exports/customers.csv', access.admin, async (_req, reply) => sendCsv(reply, 'customers', customersCsv(db)));
+}
