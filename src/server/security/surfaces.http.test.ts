@@ -98,6 +98,19 @@ describe('over a real socket', () => {
     }
   });
 
+  it('an unknown path is told apart by its decoded spelling: an API path, however encoded, gets JSON, never a page', async () => {
+    for (const url of ['/api/nope', '/%61pi/nope', '/%61%70%69/nope', '//api/admin/users']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/application\/json/);
+    }
+    // A malformed escape is the caller's mistake: 400, not a page and not a 500.
+    expect((await t.app.inject({ method: 'GET', url: '/%E0%A4%A' })).statusCode).toBe(400);
+    const page = await t.app.inject({ method: 'GET', url: '/no-such-page' });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+  });
+
   it('a client that trickles its headers is cut off at the headers timeout', async () => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');

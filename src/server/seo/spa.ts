@@ -66,10 +66,20 @@ export function renderHead(meta: PageMeta, publicUrl: string): string {
  * Serves the built client: hashed assets with a year's cache, public files for a day, and every
  * other GET that wants HTML as the app shell with the page's head and first data written in.
  */
-/** A path with an empty or dot segment, or not starting with a single slash. */
-function isOddlySpelled(url: string): boolean {
-  const pathname = url.split('?')[0]!;
-  return !pathname.startsWith('/') || pathname.startsWith('//') || /\/\/|\/\.{1,2}(\/|$)|%2e/i.test(pathname);
+/**
+ * The request's path decoded as the router reads it (`/%61pi/x` is `/api/x`), or null when it is
+ * not a path a page can have: not starting with a single slash, an empty or dot segment (`//x`
+ * would be read as another host, `/a/../b` or `/./b` as another page), or a malformed escape.
+ */
+function pagePath(url: string): string | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(url.split('?')[0]!);
+  } catch {
+    return null;
+  }
+  if (!path.startsWith('/') || /\/\/|\/\.{1,2}(\/|$)/.test(path)) return null;
+  return path;
 }
 
 type NotFoundHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -157,12 +167,12 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
 
   // Set at the root by app.ts, outside every surface: an unknown path is no route and has no policy.
   return async (req, reply) => {
-    const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/');
-    const isFile = /\.[a-z0-9]{2,5}$/i.test(new URL(req.url, 'http://localhost').pathname);
-    // Pages answer at their own spelling only: `//x` would be read as another host, and `/a/../b`
-    // or `/./b` as another page.
-    if (wantsHtml && !isFile && !isOddlySpelled(req.url)) return renderPage(req, reply);
+    // Decided on the decoded path, as the router reads it, never on the raw URL's spelling.
+    const path = pagePath(req.url);
+    const isApi = path === null || path === '/api' || path.startsWith('/api/');
+    const isFile = path !== null && /\.[a-z0-9]{2,5}$/i.test(path);
+    if ((req.method === 'GET' || req.method === 'HEAD') && !isApi && !isFile) return renderPage(req, reply);
     reply.code(404);
-    return { error: req.url.startsWith('/api/') ? 'Not found' : 'File not found' };
+    return { error: isApi ? 'Not found' : 'File not found' };
   };
 }
