@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, CUSTOMER, fakes, signInThroughForm, toast, type ReceivedMail } from './helpers.js';
+import { ADMIN, CUSTOMER, call, checkout, fakes, signInThroughForm, toast, type ReceivedMail } from './helpers.js';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
 
 /**
@@ -24,39 +23,6 @@ async function shots(page: Page, name: string): Promise<void> {
   await screenshot(page, `orders-${name}-390`);
   await page.setViewportSize(DESKTOP);
   await page.waitForTimeout(150);
-}
-
-const ADDRESS = { name: 'Demo Customer', address: '12 Fern Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
-
-/** A checkout by the signed-in customer; paid through the built-in test provider unless `pay` is false. */
-async function checkout(page: Page, pay: boolean): Promise<string> {
-  const origin = inject('baseUrl');
-  const res = await page.request.post('/api/create-checkout-session', {
-    headers: { origin },
-    data: { items: [{ productId: 'cloth-5-pack', quantity: 2 }], customerEmail: CUSTOMER.email, shippingAddress: ADDRESS },
-  });
-  expect(res.status()).toBe(200);
-  const { url, orderId } = (await res.json()) as { url: string; orderId: string };
-  if (!pay) return orderId;
-  await page.goto(url);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry').fill('12 / 34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByLabel('Name on card').fill('Demo Customer');
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
-  await page.waitForURL(/order-confirmation|success|thank-you/);
-  return orderId;
-}
-
-/** A same-origin call from the signed-in admin's page (the admin surface checks same-site writes). */
-function call(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    },
-    { method, path, body },
-  );
 }
 
 describe('the owner handles an order from payment to label', () => {

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 
 /** What the browser journeys share: the demo accounts, signing in as a person does, the fakes. */
@@ -34,3 +34,39 @@ export async function fakes<T>(path: string, method = 'GET'): Promise<T> {
 }
 
 export type ReceivedMail = { to: string[]; subject: string };
+
+export const SHIPPING_ADDRESS = { name: 'Demo Customer', address: '12 Fern Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
+
+/**
+ * A checkout by the signed-in customer (two 5-packs of cloths unless told); paid through the
+ * built-in test provider's /pay page unless `pay` is false. Returns the order's id.
+ */
+export async function checkout(page: Page, pay: boolean, items: { productId: string; quantity: number }[] = [{ productId: 'cloth-5-pack', quantity: 2 }]): Promise<string> {
+  const origin = inject('baseUrl');
+  const res = await page.request.post('/api/create-checkout-session', {
+    headers: { origin },
+    data: { items, customerEmail: CUSTOMER.email, shippingAddress: SHIPPING_ADDRESS },
+  });
+  expect(res.status()).toBe(200);
+  const { url, orderId } = (await res.json()) as { url: string; orderId: string };
+  if (!pay) return orderId;
+  await page.goto(url);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Demo Customer');
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await page.waitForURL(/order-confirmation|success|thank-you/);
+  return orderId;
+}
+
+/** A same-origin call from the signed-in admin's page (the admin surface checks same-site writes). */
+export function call(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    },
+    { method, path, body },
+  );
+}

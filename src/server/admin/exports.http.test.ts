@@ -6,7 +6,8 @@ import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
-import { indexOrderSearch } from '../orders/search-terms.js';
+import { indexOrderSearch, searchRowsOf } from '../orders/search-terms.js';
+import { exportLimits } from './exports.js';
 
 /** The back office's CSV exports (admin/exports.ts): orders, order lines, customers; streamed. */
 let t: TestApp;
@@ -205,6 +206,10 @@ describe('CSV exports', () => {
       });
       await t.db.insertInto('orders').values(batch).execute();
       await t.db
+        .insertInto('order_search_terms')
+        .values(batch.flatMap((o) => searchRowsOf({ id: o.id, order_number: o.order_number, email: o.email ?? null, shipping_address: null, user_email: null, full_name: null })))
+        .execute();
+      await t.db
         .insertInto('order_items')
         .values(batch.map((o) => ({ id: `oi_${o.id}`, order_id: o.id, product_id: 'exp-bulk', product_name: 'Soap', product_image: null, sku: 'S-1', quantity: 1, price_cents: 1000, size: '', color: '', is_free_gift: 0 })))
         .execute();
@@ -254,6 +259,33 @@ describe('CSV exports', () => {
         `export ${url} on ${t.dialect}: ${rows} rows, ${(bytes / 1e6).toFixed(1)} MB in ${Math.round(totalMs)} ms, first bytes after ${Math.round(firstByteMs)} ms, ` +
           `${chunks} chunks, heap growth at peak ${((peakHeap - heapBefore) / 1e6).toFixed(1)} MB`,
       );
+    }
+
+    // A search export: the orders filed under the word, newest first, whether their ids are read
+    // at once (a few) or the orders are walked and each batch filtered (many): the same rows.
+    const expected = (
+      await t.db
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', 'processing')
+        .where('email', 'like', 'bulk1%')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((o) => o.id);
+    expect(expected.length).toBe(11_111);
+    const searched = await csv('/api/admin/exports/orders.csv?status=processing&search=bulk1');
+    expect(searched.rows.slice(1).map((r) => r[1])).toEqual(expected);
+    const saved = exportLimits.matchesReadAtOnce;
+    exportLimits.matchesReadAtOnce = 100;
+    try {
+      const walked = await csv('/api/admin/exports/orders.csv?status=processing&search=bulk1');
+      expect(walked.res.body).toBe(searched.res.body);
+      const twoWords = await csv('/api/admin/exports/orders.csv?status=processing&search=bulk1%20example');
+      expect(twoWords.res.body).toBe(searched.res.body);
+      expect((await csv('/api/admin/exports/orders.csv?status=processing&search=bulk1%20nomatch')).rows.length).toBe(1);
+    } finally {
+      exportLimits.matchesReadAtOnce = saved;
     }
   });
 });

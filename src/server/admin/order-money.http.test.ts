@@ -399,4 +399,53 @@ describe('refunds through Stripe (the local fake)', () => {
     expect(over.statusCode).toBe(400);
     expect((await refund(sAdmin, orderId, { amountCents: total - 400 })).statusCode).toBe(201);
   });
+
+  it('settles a refund whose answer was lost by retrying it under the same key: refunded once, however many retries', { timeout: 60_000 }, async () => {
+    await createProduct(s.db, { id: 'sr-d', priceCents: 1000, inventory: 10 });
+    const { orderId, pi } = await stripeOrder('sr-d', 1);
+    // Stripe makes the refund, but its answer never arrives (every SDK retry gets the same fate).
+    fake.loseRefundAnswers(10);
+    const res = await refund(sAdmin, orderId, { amountCents: 400, restock: true });
+    fake.loseRefundAnswers(0);
+    expect(res.statusCode).toBe(502);
+    const pending = (await adminOrder(sAdmin, orderId)).refunds![0]!;
+    expect(pending).toMatchObject({ status: 'pending', amountCents: 400 });
+    expect([...fake.refunds.values()].filter((r) => r.payment_intent === pi)).toHaveLength(1);
+
+    const retry = (refundId: string) => sAdmin.post(`/api/admin/orders/${orderId}/refunds/${refundId}/retry`, {});
+    // Three retries at once: Stripe answers each with the refund it already made; it is counted once.
+    const answers = await Promise.all([retry(pending.id), retry(pending.id), retry(pending.id)]);
+    // Each is settled (200) or, arriving after another settled it, told so (409).
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
+    const settled = answers.filter((a) => a.statusCode === 200);
+    expect(settled.length).toBeGreaterThanOrEqual(1);
+    for (const a of settled) expect(a.json().refund).toMatchObject({ id: pending.id, status: 'succeeded', providerRefundId: expect.stringMatching(/^re_fake/) });
+    expect([...fake.refunds.values()].filter((r) => r.payment_intent === pi)).toHaveLength(1);
+    const order = await adminOrder(sAdmin, orderId);
+    expect(order).toMatchObject({ paymentStatus: 'partially_refunded', refundedCents: 400 });
+    expect(await stock(s, 'sr-d')).toBe(10);
+    const events = await s.db.selectFrom('order_events').select('type').where('order_id', '=', orderId).where('type', '=', 'refunded').execute();
+    expect(events).toHaveLength(1);
+    const mails = await s.db.selectFrom('email_outbox').select('id').where('order_id', '=', orderId).where('template_id', '=', 'order-refunded').execute();
+    expect(mails).toHaveLength(1);
+
+    // Settled: a retry is refused; an unknown refund or another order's is 404.
+    const again = await retry(pending.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('This refund is already settled: only a pending refund can be retried.');
+    expect((await retry('refund_nope')).statusCode).toBe(404);
+    const other = await stripeOrder('sr-d', 1);
+    expect((await sAdmin.post(`/api/admin/orders/${other.orderId}/refunds/${pending.id}/retry`, {})).statusCode).toBe(404);
+
+    // Past Stripe's idempotency window a retry could refund twice: refused.
+    fake.dropRefunds(10);
+    expect((await refund(sAdmin, other.orderId, { amountCents: 100 })).statusCode).toBe(502);
+    fake.dropRefunds(0);
+    const stale = (await adminOrder(sAdmin, other.orderId)).refunds![0]!;
+    await s.db.updateTable('refunds').set({ created_at: new Date(Date.now() - 24 * 3600_000).toISOString() }).where('id', '=', stale.id).execute();
+    const late = await sAdmin.post(`/api/admin/orders/${other.orderId}/refunds/${stale.id}/retry`, {});
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error).toContain('more than 23 hours ago');
+  });
 });

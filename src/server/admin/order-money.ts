@@ -224,30 +224,49 @@ export async function refundOrder(
     return { id, provider: order.payment_provider, payment_session_id: order.payment_session_id };
   });
 
+  return settleRefund(db, deps, orderId, { ...pending, amountCents: input.amountCents, restock: Boolean(input.restock), reason: input.reason ?? null }, actor);
+}
+
+/** How long after a refund was first asked a retry still reuses Stripe's idempotency key safely. */
+const RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
+
+type PendingRefund = { id: string; provider: string; payment_session_id: string | null; amountCents: number; restock: boolean; reason: string | null };
+
+/**
+ * Asks the provider for a pending refund (again, for a retry: the same idempotency key, so Stripe
+ * answers with the refund it made if the first request reached it, and makes it now if not), then
+ * settles it. The settling transaction re-reads the refund under the order's lock: when two
+ * requests settle the same refund, the second finds it settled and changes nothing.
+ */
+async function settleRefund(db: Kysely<Database>, deps: RefundDeps, orderId: string, pending: PendingRefund, actor: OrderEventActor): Promise<{ refund: RefundView }> {
+  const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   let providerRefundId: string;
   try {
-    providerRefundId = await askProvider(deps, { id: orderId, payment_provider: pending.provider, payment_session_id: pending.payment_session_id }, pending.id, input.amountCents);
+    providerRefundId = await askProvider(deps, { id: orderId, payment_provider: pending.provider, payment_session_id: pending.payment_session_id }, pending.id, pending.amountCents);
   } catch (err) {
     if (err instanceof ProviderNoAnswer) {
       // Not known to have failed: the refund stays pending and its amount held back (so nothing
-      // can be refunded twice) until the owner has checked it in Stripe's dashboard.
-      await db.updateTable('refunds').set({ error: err.message }).where('id', '=', pending.id).execute();
+      // can be refunded twice) until a retry (same idempotency key) settles it.
+      await db.updateTable('refunds').set({ error: err.message }).where('id', '=', pending.id).where('status', '=', 'pending').execute();
       throw err;
     }
     await db
       .updateTable('refunds')
       .set({ status: 'failed', error: err instanceof HttpError ? err.message : 'The payment provider could not be reached', settled_at: new Date().toISOString() })
       .where('id', '=', pending.id)
+      .where('status', '=', 'pending')
       .execute();
     throw err;
   }
 
   await transactionWithRetry(db, async (trx) => {
-    if (input.restock) await lockOrderProducts(trx, dialect, orderId);
+    if (pending.restock) await lockOrderProducts(trx, dialect, orderId);
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirstOrThrow();
+    const still = await trx.selectFrom('refunds').select('status').where('id', '=', pending.id).executeTakeFirst();
+    if (still?.status !== 'pending') return;
     const at = new Date().toISOString();
-    await trx.updateTable('refunds').set({ status: 'succeeded', provider_refund_id: providerRefundId, settled_at: at }).where('id', '=', pending.id).execute();
-    const refunded = Number(order.refunded_cents) + input.amountCents;
+    await trx.updateTable('refunds').set({ status: 'succeeded', provider_refund_id: providerRefundId, settled_at: at, error: null }).where('id', '=', pending.id).execute();
+    const refunded = Number(order.refunded_cents) + pending.amountCents;
     const full = refunded >= Number(order.total_cents);
     await trx
       .updateTable('orders')
@@ -258,14 +277,14 @@ export async function refundOrder(
     order.payment_status = full ? 'refunded' : 'paid';
     await recordOrderEvent(trx, orderId, 'refunded', actor, {
       refundId: pending.id,
-      amountCents: input.amountCents,
+      amountCents: pending.amountCents,
       refundedCents: refunded,
       full,
       provider: pending.provider,
       providerRefundId,
-      ...(input.reason ? { reason: input.reason } : {}),
+      ...(pending.reason ? { reason: pending.reason } : {}),
     });
-    if (input.restock) await restock(trx, order, actor, 'refunded');
+    if (pending.restock) await restock(trx, order, actor, 'refunded');
     const user = order.user_id ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst() : undefined;
     const to = order.email ?? user?.email;
     if (to) {
@@ -278,7 +297,7 @@ export async function refundOrder(
         variables: {
           orderNumber: order.order_number,
           customerName: user?.full_name ?? (typeof address === 'object' && address?.name) ?? 'Customer',
-          refundAmount: formatCents(input.amountCents),
+          refundAmount: formatCents(pending.amountCents),
           refundedTotal: formatCents(refunded),
           total: formatCents(Number(order.total_cents)),
           refundKind: full ? 'in full' : 'in part',
@@ -288,6 +307,31 @@ export async function refundOrder(
   });
   const row = await db.selectFrom('refunds').selectAll().where('id', '=', pending.id).executeTakeFirstOrThrow();
   return { refund: refundView(row) };
+}
+
+/**
+ * Asks again for a refund the provider never answered (it stays pending, its amount held back):
+ * under the same idempotency key, so it is made at most once whatever happened to the first request.
+ */
+export async function retryRefund(db: Kysely<Database>, deps: RefundDeps, orderId: string, refundId: string, actor: OrderEventActor): Promise<{ refund: RefundView }> {
+  const row = await db
+    .selectFrom('refunds as r')
+    .innerJoin('orders as o', 'o.id', 'r.order_id')
+    .select(['r.id', 'r.status', 'r.provider', 'r.amount_cents', 'r.restock', 'r.reason', 'r.created_at', 'o.payment_session_id'])
+    .where('r.id', '=', refundId)
+    .where('r.order_id', '=', orderId)
+    .executeTakeFirst();
+  if (!row) throw new HttpError(404, ORDER_MONEY_MESSAGES.refundNotFound);
+  if (row.status !== 'pending') throw new HttpError(409, ORDER_MONEY_MESSAGES.refundSettled);
+  // Stripe keeps an idempotency key for 24 hours: past that a retry could refund a second time.
+  if (row.provider === 'stripe' && Date.now() - Date.parse(row.created_at) > RETRY_WINDOW_MS) throw new HttpError(409, ORDER_MONEY_MESSAGES.retryTooLate);
+  return settleRefund(
+    db,
+    deps,
+    orderId,
+    { id: row.id, provider: row.provider, payment_session_id: row.payment_session_id, amountCents: Number(row.amount_cents), restock: Boolean(row.restock), reason: row.reason },
+    actor,
+  );
 }
 
 /**

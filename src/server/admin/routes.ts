@@ -43,7 +43,7 @@ import {
   updateShippingOption,
 } from './commerce.js';
 import { ordersOverview } from './overview.js';
-import { refundOrder } from './order-money.js';
+import { refundOrder, retryRefund } from './order-money.js';
 import { accountActor, listOrderEvents } from '../orders/events.js';
 import { createStripeClient } from '../payments/stripe.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
@@ -52,6 +52,7 @@ import { access, declarePublicFiles } from '../http/access.js';
 import { registerAdminExports } from './exports.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
+const RefundRetryParams = Id.extend({ refundId: z.string().min(1).max(100) });
 const PageQuery = pageQuery(50);
 const ActiveInput = z.object({ isActive: z.boolean({ message: 'isActive must be true or false' }) }).strict();
 const UploadKind = z.object({ kind: z.enum(['products', 'categories', 'content']).default('products') }).strict();
@@ -137,6 +138,12 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
     const { refund } = await refundOrder(db, { stripe: refundStripe }, id, input, accountActor(requireAdmin(req)));
     const order = await getOrderForViewer(db, id, ADMIN_VIEW);
     return reply.code(201).send({ refund, order });
+  });
+  // Asks again for a refund the provider never answered (same idempotency key: made at most once).
+  app.post('/api/admin/orders/:id/refunds/:refundId/retry', access.admin, async (req) => {
+    const { id, refundId } = parseInput(RefundRetryParams, req.params);
+    const { refund } = await retryRefund(db, { stripe: refundStripe }, id, refundId, accountActor(requireAdmin(req)));
+    return { refund, order: await getOrderForViewer(db, id, ADMIN_VIEW) };
   });
 
   // ---- Products and categories ----

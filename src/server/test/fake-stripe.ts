@@ -22,6 +22,8 @@ export function fakeStripe() {
   let refusal: { status: number; message: string } | null = null;
   /** Refund requests still to be dropped without an answer (the connection closed). */
   let dropRefunds = 0;
+  /** Refunds still to be made and then left unanswered (the connection closed after the work). */
+  let loseRefundAnswers = 0;
   let n = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -92,7 +94,14 @@ export function fakeStripe() {
         }
         const key = req.headers['idempotency-key'] as string | undefined;
         const replay = key ? refundsByKey.get(key) : undefined;
-        if (replay) return send(200, replay);
+        const answer = (refund: Record<string, unknown>) => {
+          if (loseRefundAnswers > 0) {
+            loseRefundAnswers--;
+            return req.socket.destroy();
+          }
+          return send(200, refund);
+        };
+        if (replay) return answer(replay);
         const pi = body.get('payment_intent');
         const session = [...sessions.values()].find((s) => s.payment_intent === pi);
         if (!session) return notFound(`No such payment_intent: '${pi}'`);
@@ -105,7 +114,7 @@ export function fakeStripe() {
         const refund = { id: `re_fake${++n}`, object: 'refund', amount, currency: 'usd', payment_intent: pi, status: 'succeeded', metadata: { orderId: body.get('metadata[orderId]'), refundId: body.get('metadata[refundId]') } };
         refunds.set(refund.id, refund);
         if (key) refundsByKey.set(key, refund);
-        return send(200, refund);
+        return answer(refund);
       }
       const m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && m) {
@@ -132,6 +141,8 @@ export function fakeStripe() {
     failOnce: (status = 400, message = 'Something is wrong') => (refusal = { status, message }),
     /** The next `n` refund requests get no answer: their connection is closed. */
     dropRefunds: (n: number) => (dropRefunds = n),
+    /** The next n refund requests are made, but their answers never arrive. */
+    loseRefundAnswers: (n: number) => (loseRefundAnswers = n),
     listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

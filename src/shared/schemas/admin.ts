@@ -96,7 +96,11 @@ export const ORDER_MONEY_MESSAGES = {
   stripeNotConfigured: 'This order was paid with Stripe, but Stripe is not configured: set STRIPE_SECRET_KEY to refund it.',
   providerFailed: (message: string) => `The payment provider refused the refund: ${message}`,
   providerNoAnswer:
-    'Stripe did not answer, so this refund may or may not have gone through. It stays pending and its amount is held back: check the payment in the Stripe dashboard.',
+    'Stripe did not answer, so this refund may or may not have gone through. It stays pending and its amount is held back: use Retry on the pending refund (Stripe makes it at most once).',
+  refundNotFound: 'Refund not found',
+  refundSettled: 'This refund is already settled: only a pending refund can be retried.',
+  retryTooLate:
+    'This refund was first asked more than 23 hours ago, past the window in which Stripe recognises a retry: check the payment in the Stripe dashboard before refunding again.',
   notEnoughToReopen: (name: string, wanted: number, left: number, status: string) =>
     `Not enough stock to move this cancelled order to ${status}: it needs ${wanted} × ${name}, and ${left} ${left === 1 ? 'is' : 'are'} left. Restock the product first.`,
 } as const;

@@ -58,6 +58,7 @@ export function messageOf(error: unknown, fallback = 'Something went wrong. Plea
  */
 export function logUnexpected(error: unknown): void {
   if (error instanceof ApiError && error.status < 500) return;
-  if (error instanceof ApiError && error.status === 503) return;
+  // 502: a payment or label provider refused or did not answer; the server's message says so.
+  if (error instanceof ApiError && (error.status === 503 || error.status === 502)) return;
   console.error(error);
 }

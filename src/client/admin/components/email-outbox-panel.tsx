@@ -61,7 +61,12 @@ const OUTBOX_COLUMNS: readonly Column<OutboxEntry>[] = [
     className: 'md:whitespace-nowrap',
     cell: (e) => <time dateTime={e.createdAt}>{formatDate(e.createdAt)}</time>,
   },
-  { header: 'To', className: 'wrap-anywhere md:min-w-40', cell: (e) => e.to },
+  // A narrow column breaks an address before its "@" rather than inside a word.
+  {
+    header: 'To',
+    className: 'wrap-anywhere md:min-w-40',
+    cell: (e) => e.to.split('@').flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, `@${part}`])),
+  },
   { header: 'Subject', primary: true, className: 'font-medium text-stone-900 md:min-w-40 md:font-normal md:text-stone-800', cell: (e) => e.subject },
   { header: 'Template', className: 'wrap-anywhere md:whitespace-nowrap', cell: (e) => e.templateId ?? '—' },
   { header: 'Status', cell: (e) => <StatusBadge status={e.status} /> },

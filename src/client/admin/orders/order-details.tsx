@@ -5,13 +5,13 @@ import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
 import { ApiError } from '../../lib/api-client.js';
 import { messageOf } from '../api/admin-api.js';
-import { ConfirmDialog, formatDateTime, ListState, Panel, td, th } from '../components/admin-ui.js';
+import { ConfirmDialog, DataTable, formatDateTime, ListState, Panel, type Column } from '../components/admin-ui.js';
 import { addressLines } from './address.js';
 import { useAdminOrder, useDeleteOrder, useGetTracking, useSendToShipStation, useVoidLabel } from './order-api.js';
 import { OrderFigures } from './order-figures.js';
 import { OrderTimeline } from './order-timeline.js';
 import { isShippableOrder, type OrderView } from '../../../shared/schemas/orders.js';
-import { DELETE_ORDER_CONFIRM, StatusSelect } from './order-list.js';
+import { DeleteOrderDialog, StatusSelect } from './order-list.js';
 import type { OrdersNav } from './orders-tab.js';
 import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
 import { OrderPayment } from './order-payment.js';
@@ -125,6 +125,23 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
   );
 }
 
+/** The items as the spec lists them (product id, quantity, price, subtotal); on a phone one card per item. */
+const ITEM_COLUMNS: Column<OrderView['items'][number]>[] = [
+  {
+    header: 'Product ID',
+    primary: true,
+    cell: (it) => (
+      <span className="block min-w-0">
+        <span className="block break-words font-mono">{it.productId}</span>
+        <span className="block text-xs text-stone-600">{it.name}</span>
+      </span>
+    ),
+  },
+  { header: 'Quantity', numeric: true, cell: (it) => it.quantity },
+  { header: 'Price', numeric: true, cell: (it) => formatCents(it.priceCents) },
+  { header: 'Subtotal', numeric: true, cell: (it) => formatCents(it.lineTotalCents) },
+];
+
 export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav }) {
   const { data, error, isPending, refetch } = useAdminOrder(orderId);
   const del = useDeleteOrder();
@@ -179,47 +196,16 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
                 </dd>
               </div>
             </dl>
-            <div className="overflow-x-auto">
-              <table className="w-full border-collapse">
-                <caption className="sr-only">Items</caption>
-                <thead className="bg-stone-50">
-                  <tr>
-                    <th scope="col" className={th}>Product ID</th>
-                    <th scope="col" className={`${th} text-right`}>Quantity</th>
-                    <th scope="col" className={`${th} text-right`}>Price</th>
-                    <th scope="col" className={`${th} text-right`}>Subtotal</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {order.items.length === 0 ? (
-                    <tr className="border-t border-stone-200">
-                      <td colSpan={4} className={`${td} text-center text-stone-700`}>
-                        No items on this order.
-                      </td>
-                    </tr>
-                  ) : (
-                    order.items.map((it) => (
-                      <tr key={it.id} className="border-t border-stone-200">
-                        <td className={`${td} font-mono`}>
-                          {it.productId}
-                          <span className="block font-sans text-xs text-stone-600">{it.name}</span>
-                        </td>
-                        <td className={`${td} text-right tabular-nums`}>{it.quantity}</td>
-                        <td className={`${td} text-right tabular-nums`}>{formatCents(it.priceCents)}</td>
-                        <td className={`${td} text-right tabular-nums`}>{formatCents(it.lineTotalCents)}</td>
-                      </tr>
-                    ))
-                  )}
-                </tbody>
-                <tfoot>
-                  <tr className="border-t-2 border-stone-300">
-                    <th scope="row" colSpan={3} className={`${td} text-right font-semibold`}>
-                      Total
-                    </th>
-                    <td className={`${td} text-right font-semibold tabular-nums`}>{formatCents(order.totalCents)}</td>
-                  </tr>
-                </tfoot>
-              </table>
+            <div className="flex flex-col">
+              {order.items.length === 0 ? (
+                <p className="border-y border-stone-200 py-3 text-center text-sm text-stone-700">No items on this order.</p>
+              ) : (
+                <DataTable caption="Items" rows={order.items} rowKey={(it) => it.id} columns={ITEM_COLUMNS} />
+              )}
+              <p className="flex justify-end gap-6 border-t-2 border-stone-300 px-3 py-2 text-sm font-semibold text-stone-900 max-md:justify-between max-md:px-0">
+                <span>Total</span>
+                <span className="tabular-nums">{formatCents(order.totalCents)}</span>
+              </p>
             </div>
             <div className="flex flex-wrap gap-2">
               <Button onClick={() => nav.edit(order.id)}>Edit</Button>
@@ -237,9 +223,9 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
           </div>
         )}
       </ListState>
-      <ConfirmDialog
-        open={confirming}
-        message={DELETE_ORDER_CONFIRM}
+      {/* A paid order stays on the books: its Delete explains what to do instead of asking to confirm. */}
+      <DeleteOrderDialog
+        order={confirming && order ? order : null}
         busy={del.isPending}
         onClose={() => setConfirming(false)}
         onConfirm={() =>

@@ -23,10 +23,10 @@ export function OrderFigures({ order }: { order: OrderView }) {
       <h3 id="order-figures-title" className="mb-2 font-semibold text-stone-900">
         Payment summary
       </h3>
-      <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm" data-testid="order-figures">
+      <dl className="grid max-w-md grid-cols-[1fr_auto] gap-y-1 text-sm" data-testid="order-figures">
         {rows.map((r) => (
           <div key={r.label} className={`contents ${r.strong ? 'font-semibold text-stone-900' : 'text-stone-800'}`}>
-            <dt className={r.rule ? 'border-t border-stone-200 pt-1' : ''}>{r.label}</dt>
+            <dt className={`pr-4 ${r.rule ? 'border-t border-stone-200 pt-1' : ''}`}>{r.label}</dt>
             <dd className={`text-right tabular-nums ${r.rule ? 'border-t border-stone-200 pt-1' : ''}`}>{r.value}</dd>
           </div>
         ))}

@@ -4,9 +4,11 @@ import { ORDER_STATUSES, OrderView, type OrderPaymentStatus } from '../../../sha
 import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
+import { Dialog } from '../../ui/dialog.js';
+import { ADMIN_MESSAGES } from '../../../shared/schemas/admin.js';
 import { messageOf } from '../api/admin-api.js';
 import type { AdminOrderRow } from '../api/admin-schemas.js';
-import { ConfirmDialog, formatDate, formatDateTime, inputCls, ListState, PageNav, Panel, td, th } from '../components/admin-ui.js';
+import { ConfirmDialog, DataTable, formatDate, formatDateTime, inputCls, ListState, PageNav, Panel, type Column } from '../components/admin-ui.js';
 import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
 import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
@@ -16,25 +18,63 @@ const PAYMENT_STATUSES = OrderView.shape.paymentStatus.options;
 
 export const DELETE_ORDER_CONFIRM = 'Are you sure you want to delete this order? This action cannot be undone.';
 
+/** Paid once (paid, refunded in part or in full): the server keeps it on the books (its DELETE answers 409). */
+export function isKeptOnBooks(o: { paymentStatus: string; refundedCents?: number | null }): boolean {
+  return o.paymentStatus === 'paid' || o.paymentStatus === 'partially_refunded' || o.paymentStatus === 'refunded' || (o.refundedCents ?? 0) > 0;
+}
+
+/**
+ * Delete asks first; for an order kept on the books it explains instead that the order must be
+ * cancelled or refunded (the list and the detail show the same).
+ */
+export function DeleteOrderDialog({ order, busy, onConfirm, onClose }: { order: { paymentStatus: string; refundedCents?: number | null } | null; busy: boolean; onConfirm: () => void; onClose: () => void }) {
+  const kept = order !== null && isKeptOnBooks(order);
+  return (
+    <>
+      <Dialog open={kept} onClose={onClose} title="This order cannot be deleted">
+        <p className="text-stone-800">{ADMIN_MESSAGES.paidOrderNotDeletable}</p>
+        <div className="mt-6 flex justify-end">
+          <Button variant="outline" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </Dialog>
+      <ConfirmDialog open={order !== null && !kept} message={DELETE_ORDER_CONFIRM} busy={busy} onConfirm={onConfirm} onClose={onClose} />
+    </>
+  );
+}
+
 function isStatus(v: string | null): v is Status {
   return ORDER_STATUSES.some((s) => s === v);
 }
 
-/** The customer in one line: their name, or their e-mail, or "Guest" (never an internal id). */
-function customerOf(o: AdminOrderRow): string {
-  const name = o.customerName ?? (o.userId === 'guest' ? 'Guest' : null);
-  return [name, o.email].filter(Boolean).join(' · ') || 'Customer';
+/** An e-mail address that may wrap before its "@" (not in the middle of a word) when the column is narrow. */
+function Email({ address, className }: { address: string; className: string }) {
+  const at = address.lastIndexOf('@');
+  return (
+    <span className={className}>
+      {at > 0 ? (
+        <>
+          {address.slice(0, at)}
+          <wbr />
+          {address.slice(at)}
+        </>
+      ) : (
+        address
+      )}
+    </span>
+  );
 }
 
 /** The customer as the owner knows them: their name and e-mail (a guest's from checkout), never an internal id. */
 function CustomerCell({ o }: { o: AdminOrderRow }) {
   const name = o.customerName ?? (o.userId === 'guest' ? 'Guest' : null);
   return (
-    <>
-      <span className="block font-medium text-stone-900">{name ?? o.email ?? 'Customer'}</span>
-      {o.email && name && <span className="block break-all text-xs text-stone-700">{o.email}</span>}
+    <span className="block min-w-0" title={o.userId === 'guest' ? 'Guest checkout' : undefined}>
+      <span className="block break-words font-medium text-stone-900">{name ?? o.email ?? 'Customer'}</span>
+      {o.email && name && <Email address={o.email} className="block break-words text-xs text-stone-700" />}
       {o.userId === 'guest' && o.customerName && <span className="block text-xs text-stone-600">guest</span>}
-    </>
+    </span>
   );
 }
 
@@ -92,21 +132,24 @@ export function StatusSelect({ id, status, label, email }: { id: string; status:
   );
 }
 
+/** On a desktop the row's actions stay on one line (a phone's card wraps them at full size). */
+const compact = 'whitespace-nowrap md:px-2!';
+
 function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; onDelete: (id: string) => void }) {
   const short = o.orderNumber;
   return (
-    <div className="flex flex-wrap items-center gap-1.5">
+    <div className="flex flex-wrap items-center gap-1 md:flex-nowrap">
       <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} email={o.email} />
-      <Button size="sm" variant="ghost" onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>
+      <Button size="sm" variant="ghost" className={compact} onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>
         View
       </Button>
-      <Button size="sm" variant="ghost" onClick={() => nav.packing(o.id)} aria-label={`Packing slip for order ${short}`}>
+      <Button size="sm" variant="ghost" className={compact} onClick={() => nav.packing(o.id)} aria-label={`Packing slip for order ${short}`}>
         Packing slip
       </Button>
-      <Button size="sm" variant="ghost" onClick={() => nav.edit(o.id)} aria-label={`Edit order ${short}`}>
+      <Button size="sm" variant="ghost" className={compact} onClick={() => nav.edit(o.id)} aria-label={`Edit order ${short}`}>
         Edit
       </Button>
-      <Button size="sm" variant="ghost" className="text-red-800 hover:bg-red-50" onClick={() => onDelete(o.id)} aria-label={`Delete order ${short}`}>
+      <Button size="sm" variant="ghost" className={`${compact} text-red-800 hover:bg-red-50`} onClick={() => onDelete(o.id)} aria-label={`Delete order ${short}`}>
         Delete
       </Button>
     </div>
@@ -138,6 +181,36 @@ function HoldEnds({ o }: { o: AdminOrderRow }) {
     </span>
   );
 }
+
+/** The list's columns (the spec's, plus payment); on a phone each order is a card headed by its number. */
+const ORDER_COLUMNS: Column<AdminOrderRow>[] = [
+  { header: 'Order ID', primary: true, className: 'whitespace-nowrap font-mono max-md:font-semibold', cell: (o) => <span title={o.id}>{o.orderNumber}</span> },
+  { header: 'Date', className: 'whitespace-nowrap', cell: (o) => <time dateTime={o.createdAt}>{formatDate(o.createdAt)}</time> },
+  { header: 'Customer', cell: (o) => <CustomerCell o={o} /> },
+  {
+    header: 'Status',
+    cell: (o) => (
+      <span className="flex flex-wrap gap-1 max-md:justify-end">
+        <OrderStatusBadge status={o.status} />
+        <StockShortfallBadge shortfall={o.stockShortfall} />
+      </span>
+    ),
+  },
+  {
+    header: 'Payment',
+    cell: (o) => (
+      <span className="block">
+        <RowPaymentBadge o={o} />
+        <HoldEnds o={o} />
+      </span>
+    ),
+  },
+  { header: 'Items', numeric: true, cell: (o) => o.itemCount },
+  { header: 'Total', numeric: true, className: 'whitespace-nowrap', cell: (o) => formatCents(o.totalCents) },
+];
+
+const exportLinkCls =
+  'inline-flex h-10 items-center justify-center whitespace-nowrap rounded-md border border-brand-600 bg-white px-3 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2';
 
 export function OrderList({ nav }: { nav: OrdersNav }) {
   const [params, setParams] = useSearchParams();
@@ -177,6 +250,7 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
   };
 
   const filtered = search !== '' || status !== '' || payment !== '';
+  const exportQuery = new URLSearchParams(Object.entries({ search, status, payment }).filter(([, v]) => v !== ''));
 
   return (
     <Panel
@@ -185,8 +259,8 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
         <Button onClick={nav.create}>Create Order</Button>
       }
     >
-      <div className="mb-4 flex flex-col gap-2 sm:flex-row sm:items-end">
-        <form role="search" onSubmit={onSearch} className="flex flex-1 gap-2">
+      <div className="mb-4 flex flex-col gap-3 lg:flex-row lg:flex-wrap lg:items-center">
+        <form role="search" onSubmit={onSearch} className="flex min-w-0 flex-1 gap-2 lg:min-w-72">
           <label htmlFor="order-search" className="sr-only">
             Search orders
           </label>
@@ -202,49 +276,52 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
             Search
           </Button>
         </form>
-        <div className="flex items-center gap-2">
-          <label htmlFor="order-status-filter" className="text-sm font-medium text-stone-900">
-            Status
-          </label>
-          <select
-            id="order-status-filter"
-            value={status}
-            onChange={(e) => update({ status: e.target.value, ordersPage: null })}
-            className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm capitalize"
-          >
-            <option value="">All statuses</option>
-            {ORDER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <div className="flex items-center gap-2">
+            <label htmlFor="order-status-filter" className="text-sm font-medium text-stone-900">
+              Status
+            </label>
+            <select
+              id="order-status-filter"
+              value={status}
+              onChange={(e) => update({ status: e.target.value, ordersPage: null })}
+              className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm capitalize"
+            >
+              <option value="">All statuses</option>
+              {ORDER_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex items-center gap-2">
+            <label htmlFor="order-payment-filter" className="text-sm font-medium text-stone-900">
+              Payment
+            </label>
+            <select
+              id="order-payment-filter"
+              value={payment}
+              onChange={(e) => update({ payment: e.target.value, ordersPage: null })}
+              className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm"
+            >
+              {PAYMENT_FILTER_OPTIONS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
         </div>
-        <div className="flex items-center gap-2">
-          <label htmlFor="order-payment-filter" className="text-sm font-medium text-stone-900">
-            Payment
-          </label>
-          <select
-            id="order-payment-filter"
-            value={payment}
-            onChange={(e) => update({ payment: e.target.value, ordersPage: null })}
-            className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm"
-          >
-            {PAYMENT_FILTER_OPTIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
+        {/* The orders the filters show, as CSV (GET /api/admin/exports/orders.csv): one row per order, or per line item (`lines=1`). */}
+        <div className="flex flex-wrap gap-2">
+          <a href={`/api/admin/exports/orders.csv?${exportQuery}`} download className={exportLinkCls}>
+            Export CSV
+          </a>
+          <a href={`/api/admin/exports/orders.csv?${new URLSearchParams([...exportQuery, ['lines', '1']])}`} download className={exportLinkCls}>
+            Export line items (CSV)
+          </a>
         </div>
-        {/* The orders the filters show, as CSV (GET /api/admin/exports/orders.csv; `lines=1` for one row per line item). */}
-        <a
-          href={`/api/admin/exports/orders.csv?${new URLSearchParams(Object.entries({ search, status, payment }).filter(([, v]) => v !== ''))}`}
-          download
-          className="inline-flex h-10 items-center justify-center rounded-md border border-brand-600 bg-white px-4 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2"
-        >
-          Export CSV
-        </a>
       </div>
       <ListState
         isPending={isPending}
@@ -265,78 +342,20 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
       >
         {data && (
           <>
-            <ul className="md:hidden" aria-label="Orders" aria-busy={isPlaceholderData}>
-              {data.items.map((o) => (
-                <li key={o.id} className="flex flex-col gap-2 border-t border-stone-200 py-3 text-sm">
-                  <div className="flex items-center justify-between gap-2">
-                    <span className="font-mono font-semibold">{o.orderNumber}</span>
-                    <span className="flex flex-wrap gap-1">
-                      <OrderStatusBadge status={o.status} />
-                      <RowPaymentBadge o={o} />
-                      <StockShortfallBadge shortfall={o.stockShortfall} />
-                    </span>
-                  </div>
-                  <HoldEnds o={o} />
-                  <p className="text-stone-700">
-                    {formatDate(o.createdAt)} · Customer {customerOf(o)} · {o.itemCount} items ·{' '}
-                    <span className="font-semibold text-stone-900">{formatCents(o.totalCents)}</span>
-                  </p>
-                  <RowActions o={o} nav={nav} onDelete={setToDelete} />
-                </li>
-              ))}
-            </ul>
-            <div className="hidden overflow-x-auto md:block" aria-busy={isPlaceholderData}>
-              <table className="w-full border-collapse">
-                <caption className="sr-only">Orders, newest first</caption>
-                <thead className="bg-stone-50">
-                  <tr>
-                    <th scope="col" className={th}>Order ID</th>
-                    <th scope="col" className={th}>Date</th>
-                    <th scope="col" className={th}>Customer</th>
-                    <th scope="col" className={th}>Status</th>
-                    <th scope="col" className={th}>Payment</th>
-                    <th scope="col" className={`${th} text-right`}>Items</th>
-                    <th scope="col" className={`${th} text-right`}>Total</th>
-                    <th scope="col" className={th}>Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((o) => (
-                    <tr key={o.id} className="border-t border-stone-200">
-                      <td className={`${td} font-mono`} title={o.id}>{o.orderNumber}</td>
-                      <td className={`${td} whitespace-nowrap`}>{formatDate(o.createdAt)}</td>
-                      <td className={td} title={o.userId === 'guest' ? 'Guest checkout' : o.userId}>
-                        <CustomerCell o={o} />
-                      </td>
-                      <td className={td}>
-                        <span className="flex flex-wrap gap-1">
-                          <OrderStatusBadge status={o.status} />
-                          <StockShortfallBadge shortfall={o.stockShortfall} />
-                        </span>
-                      </td>
-                      <td className={td}>
-                        <RowPaymentBadge o={o} />
-                        <HoldEnds o={o} />
-                      </td>
-                      <td className={`${td} text-right tabular-nums`}>{o.itemCount}</td>
-                      <td className={`${td} text-right tabular-nums`}>{formatCents(o.totalCents)}</td>
-                      <td className={td}><RowActions o={o} nav={nav} onDelete={setToDelete} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Orders, newest first"
+              rows={data.items}
+              rowKey={(o) => o.id}
+              columns={ORDER_COLUMNS}
+              actions={(o) => <RowActions o={o} nav={nav} onDelete={setToDelete} />}
+              busy={isPlaceholderData}
+              dense
+            />
             <PageNav page={page} totalPages={data.totalPages} busy={isFetching} onPage={(p) => update({ ordersPage: p > 1 ? String(p) : null })} />
           </>
         )}
       </ListState>
-      <ConfirmDialog
-        open={toDelete !== null}
-        message={DELETE_ORDER_CONFIRM}
-        busy={del.isPending}
-        onConfirm={confirmDelete}
-        onClose={() => setToDelete(null)}
-      />
+      <DeleteOrderDialog order={data?.items.find((o) => o.id === toDelete) ?? null} busy={del.isPending} onConfirm={confirmDelete} onClose={() => setToDelete(null)} />
     </Panel>
   );
 }

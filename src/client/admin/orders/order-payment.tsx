@@ -44,6 +44,27 @@ function useRefundOrder(orderId: string) {
   });
 }
 
+/** A refund the provider never answered: asked again under the same idempotency key, so it is made at most once. */
+function RetryRefund({ orderId, refundId }: { orderId: string; refundId: string }) {
+  const qc = useQueryClient();
+  // The toasts sit on the mutation itself: once settled the refund is no longer pending and this
+  // button unmounts before a per-call callback would run.
+  const retry = useMutation({
+    mutationFn: () => adminSend('POST', `/api/admin/orders/${encodeURIComponent(orderId)}/refunds/${encodeURIComponent(refundId)}/retry`, RefundResponse, {}),
+    onSuccess: ({ refund }) => toast({ title: 'Refund settled', description: `${formatCents(refund.amountCents)} refunded; the customer has been e-mailed.` }),
+    onError: (err) => {
+      logUnexpected(err);
+      toast({ title: 'Refund still pending', description: messageOf(err), variant: 'destructive' });
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: ['admin', 'orders'] }),
+  });
+  return (
+    <Button variant="outline" size="sm" disabled={retry.isPending} onClick={() => retry.mutate()}>
+      {retry.isPending ? 'Retrying…' : 'Retry refund'}
+    </Button>
+  );
+}
+
 function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolean; onClose: () => void }) {
   const left = order.totalCents - (order.refundedCents ?? 0);
   const [amount, setAmount] = useState(centsToText(left));
@@ -148,6 +169,7 @@ export function OrderPayment({ order }: { order: OrderView }) {
               </span>
               {r.reason && <span className="text-stone-700">“{r.reason}”</span>}
               {r.error && <span className="w-full text-red-700">{r.error}</span>}
+              {r.status === 'pending' && <RetryRefund orderId={order.id} refundId={r.id} />}
             </li>
           ))}
         </ul>

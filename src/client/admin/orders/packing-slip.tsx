@@ -3,7 +3,7 @@ import type { OrderView } from '../../../shared/schemas/orders.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
-import { formatDateTime, ListState, Panel } from '../components/admin-ui.js';
+import { DataTable, formatDateTime, ListState, Panel, type Column } from '../components/admin-ui.js';
 import { addressLines } from './address.js';
 import { useAdminOrder } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
@@ -84,6 +84,17 @@ function printSlip(order: OrderView): void {
   void Promise.all(loaded).then(() => w.print());
 }
 
+/** The items to pack, as the spec lists them; on a phone one card per item, so Qty and Packed stay in view. */
+const SLIP_COLUMNS: Column<OrderView['items'][number]>[] = [
+  { header: 'Image', cell: (it) => (it.image ? <img src={it.image} alt="" width={40} height={40} className="inline-block h-10 w-10 rounded object-cover" /> : null) },
+  { header: 'Name', primary: true, className: 'max-md:font-semibold', cell: (it) => it.name },
+  { header: 'Size', cell: (it) => it.size },
+  { header: 'Color', cell: (it) => it.color },
+  { header: 'SKU', cell: (it) => <span className="font-mono">{it.sku ?? 'N/A'}</span> },
+  { header: 'Qty', numeric: true, cell: (it) => it.quantity },
+  { header: 'Packed', cell: () => <span aria-label="Not packed yet" role="img" className="inline-block h-5 w-5 border-2 border-stone-700 align-middle" /> },
+];
+
 export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav }) {
   const { data, error, isPending, refetch } = useAdminOrder(orderId);
   const order = data?.order;
@@ -130,45 +141,11 @@ export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav 
                 ))}
               </p>
             </section>
-            <div className="overflow-x-auto">
-              <table className="w-full border-collapse">
-                <caption className="sr-only">Items to pack</caption>
-                <thead className="bg-stone-50 text-left text-xs uppercase text-stone-700">
-                  <tr>
-                    {['Image', 'Name', 'Size', 'Color', 'SKU', 'Qty', 'Packed'].map((h) => (
-                      <th key={h} scope="col" className="border border-stone-200 px-2 py-1.5">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {order.items.length === 0 ? (
-                    <tr>
-                      <td colSpan={7} className="border border-stone-200 px-2 py-3 text-center text-stone-700">
-                        No items on this order.
-                      </td>
-                    </tr>
-                  ) : (
-                    order.items.map((it) => (
-                      <tr key={it.id}>
-                        <td className="border border-stone-200 px-2 py-1.5">
-                          {it.image ? <img src={it.image} alt="" width={40} height={40} className="h-10 w-10 rounded object-cover" /> : null}
-                        </td>
-                        <td className="border border-stone-200 px-2 py-1.5">{it.name}</td>
-                        <td className="border border-stone-200 px-2 py-1.5">{it.size}</td>
-                        <td className="border border-stone-200 px-2 py-1.5">{it.color}</td>
-                        <td className="border border-stone-200 px-2 py-1.5 font-mono">{it.sku ?? 'N/A'}</td>
-                        <td className="border border-stone-200 px-2 py-1.5 text-right tabular-nums">{it.quantity}</td>
-                        <td className="border border-stone-200 px-2 py-1.5">
-                          <span aria-label="Not packed yet" className="inline-block h-5 w-5 border-2 border-stone-700" />
-                        </td>
-                      </tr>
-                    ))
-                  )}
-                </tbody>
-              </table>
-            </div>
+            {order.items.length === 0 ? (
+              <p className="border-y border-stone-200 py-3 text-center text-stone-700">No items on this order.</p>
+            ) : (
+              <DataTable caption="Items to pack" rows={order.items} rowKey={(it) => it.id} columns={SLIP_COLUMNS} />
+            )}
             <section>
               <h3 className="mb-1 text-base font-semibold">Packing checklist</h3>
               <ul className="flex flex-col gap-1">

@@ -1,0 +1,269 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { ADMIN, CUSTOMER, signInThroughForm } from './helpers.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+
+/**
+ * Every admin tab (and the order views and edit forms) at 1280 px and at 390 px (issue 16): a
+ * screenshot of each for people to look at, and checks that the page is never wider than the
+ * screen and that no control sits outside the viewport or is clipped by a box that scrolls.
+ */
+const SHOTS_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
+let browser: Browser;
+let admin: { context: BrowserContext; page: Page; errors: string[] };
+let order: { id: string; number: string };
+/** An open checkout (unpaid, its stock held) and an order the shop entered for a guest. */
+let unpaidNumber: string;
+let enteredNumber: string;
+
+const ADDRESS = { name: 'Demo Customer', address: '12 Fern Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
+
+/** An order with items, so the order views have something to show; paid through the built-in test provider unless `pay` is false. */
+async function checkout(page: Page, pay = true): Promise<string> {
+  const res = await page.request.post('/api/create-checkout-session', {
+    headers: { origin: inject('baseUrl') },
+    data: { items: [{ productId: 'cloth-5-pack', quantity: 2 }], customerEmail: CUSTOMER.email, shippingAddress: ADDRESS },
+  });
+  expect(res.status()).toBe(200);
+  const { url, orderId } = (await res.json()) as { url: string; orderId: string };
+  if (!pay) return orderId;
+  await page.goto(url);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Demo Customer');
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await page.waitForURL(/order-confirmation|success|thank-you/);
+  return orderId;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const customer = await openPage(browser, DESKTOP);
+  await signInThroughForm(customer.page, CUSTOMER);
+  const id = await checkout(customer.page);
+  const unpaidId = await checkout(customer.page, false);
+  // A contact message, so the Messages view shows one.
+  const contact = await customer.page.request.post('/api/contact', {
+    headers: { origin: inject('baseUrl') },
+    data: { name: 'Demo Customer', email: CUSTOMER.email, subject: 'Refill sizes', message: 'Do the refills come in a 2 litre size?', elapsedMs: 5000 },
+  });
+  expect(contact.status()).toBe(200);
+  await customer.context.close();
+
+  admin = await openPage(browser, DESKTOP);
+  await signInThroughForm(admin.page, ADMIN);
+  const numberOf = async (orderId: string) => {
+    const res = await admin.page.request.get(`/api/admin/orders/${orderId}`);
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { order: { orderNumber: string } }).order.orderNumber;
+  };
+  order = { id, number: await numberOf(id) };
+  // Part of it refunded, so the detail lists a refund and the list shows the longest payment badge.
+  const refund = await admin.page.request.post(`/api/admin/orders/${id}/refunds`, { headers: { origin: inject('baseUrl') }, data: { amountCents: 500, reason: 'One cloth arrived torn', restock: false } });
+  expect(refund.status()).toBe(201);
+  unpaidNumber = await numberOf(unpaidId);
+  const entered = await admin.page.request.post('/api/admin/orders', {
+    headers: { origin: inject('baseUrl') },
+    data: { user_id: 'guest', shipping_address: { ...ADDRESS, name: 'Walk-in Customer' }, total_amount: 1234.5, status: 'pending', email: 'walk-in.customer.long-address@example.org', elapsedMs: 5000 },
+  });
+  expect(entered.status()).toBe(201);
+  enteredNumber = ((await entered.json()) as { order: { orderNumber: string } }).order.orderNumber;
+});
+
+afterAll(async () => {
+  await admin?.context.close();
+  await browser?.close();
+});
+
+type Offender = { name: string; left: number; right: number; why: string };
+
+/**
+ * The visible controls in `scope` that a person could not reach without scrolling the page
+ * sideways: outside the viewport, or cut off by a box that scrolls or hides overflow (tab strips,
+ * which scroll by design, aside).
+ */
+async function controlsOutside(scope: Locator): Promise<Offender[]> {
+  return scope.evaluate((root) => {
+    const width = window.innerWidth;
+    const found: Offender[] = [];
+    const nameOf = (el: Element) =>
+      (el.getAttribute('aria-label') ?? el.textContent ?? el.getAttribute('name') ?? el.id ?? el.tagName).trim().replace(/\s+/g, ' ').slice(0, 60) ||
+      el.tagName.toLowerCase();
+    const controls = root.querySelectorAll<HTMLElement>('a[href], button, select, input:not([type="hidden"]), textarea');
+    for (const el of controls) {
+      if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) continue;
+      // Tab strips scroll sideways by design; a bot decoy is hidden from people on purpose.
+      if (el.closest('[role="tablist"], [aria-hidden="true"]')) continue;
+      const name = nameOf(el);
+      if (r.left < -1 || r.right > width + 1) {
+        found.push({ name, left: Math.round(r.left), right: Math.round(r.right), why: `outside the ${width} px viewport` });
+        continue;
+      }
+      for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {
+        const overflowX = getComputedStyle(box).overflowX;
+        if (overflowX === 'visible') continue;
+        const b = box.getBoundingClientRect();
+        if (r.left < b.left - 1 || r.right > b.right + 1) {
+          found.push({ name, left: Math.round(r.left), right: Math.round(r.right), why: `cut off by a box (${box.tagName.toLowerCase()}.${box.className.toString().split(' ').slice(0, 3).join('.')}) spanning ${Math.round(b.left)}–${Math.round(b.right)}` });
+          break;
+        }
+      }
+    }
+    return found;
+  });
+}
+
+/** Boxes that scroll sideways because their content is wider (a table with a column cut off); tab strips aside. */
+async function boxesScrolling(scope: Locator): Promise<string[]> {
+  return scope.evaluate((root) =>
+    [root, ...root.querySelectorAll<HTMLElement>('*')]
+      .filter((el) => {
+        const overflowX = getComputedStyle(el).overflowX;
+        return (overflowX === 'auto' || overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.getAttribute('role') !== 'tablist';
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().split(' ').slice(0, 3).join('.')} (${el.scrollWidth} px of content in ${el.clientWidth} px)`),
+  );
+}
+
+type View = {
+  /** The screenshot's name: tab-<name>-1280.png and tab-<name>-390.png. */
+  name: string;
+  url: () => string;
+  /** A heading that says the view is there. */
+  heading: string | (() => string);
+  /** Something that shows the view's data has arrived. */
+  ready?: (page: Page) => Locator;
+  /** Opens a dialog (an edit form) after the view has loaded; the checks then look inside it. */
+  open?: (page: Page) => Promise<void>;
+};
+
+const panel = (page: Page) => page.getByRole('tabpanel').first();
+
+const VIEWS: View[] = [
+  {
+    name: 'orders',
+    url: () => '/admin?tab=orders',
+    heading: 'Orders',
+    ready: (page) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: order.number, exact: true }) }),
+  },
+  {
+    // Every payment state: the paid order, the open checkout (with the time its hold ends) and the shop's own entry.
+    name: 'orders-all',
+    url: () => '/admin?tab=orders&payment=all',
+    heading: 'Orders',
+    ready: (page) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: unpaidNumber, exact: true }) }).getByText(/^Hold ends/),
+  },
+  {
+    name: 'orders-entered',
+    url: () => `/admin?tab=orders&q=${enteredNumber}`,
+    heading: 'Orders',
+    ready: (page) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: enteredNumber, exact: true }) }).getByText('Entered by shop'),
+  },
+  {
+    name: 'order-detail',
+    url: () => `/admin?tab=orders&view=details&order=${order.id}`,
+    heading: () => `Order ${order.number}`,
+    ready: (page) => page.getByRole('list', { name: 'Order events, newest first' }),
+  },
+  { name: 'order-edit', url: () => `/admin?tab=orders&view=edit&order=${order.id}`, heading: 'Edit Order', ready: (page) => page.getByTestId('order-total-fixed') },
+  { name: 'order-create', url: () => '/admin?tab=orders&view=create', heading: 'Create Order', ready: (page) => page.getByLabel('Total amount ($)') },
+  { name: 'packing-slip', url: () => `/admin?tab=orders&view=packing&order=${order.id}`, heading: 'Packing Slip', ready: (page) => page.getByRole('heading', { name: 'Ship To' }) },
+  { name: 'shipstation', url: () => '/admin?tab=shipstation', heading: 'ShipStation' },
+  { name: 'shipping', url: () => '/admin?tab=shipping', heading: 'Shipping Options', ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first() },
+  {
+    name: 'shipping-form',
+    url: () => '/admin?tab=shipping',
+    heading: 'Shipping Options',
+    ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first(),
+    open: (page) => panel(page).getByRole('button', { name: /^Edit / }).first().click(),
+  },
+  { name: 'coupons', url: () => '/admin?tab=coupons', heading: 'Coupons', ready: (page) => panel(page).getByRole('button', { name: /^Edit coupon / }).first() },
+  {
+    name: 'coupon-form',
+    url: () => '/admin?tab=coupons',
+    heading: 'Coupons',
+    ready: (page) => panel(page).getByRole('button', { name: /^Edit coupon / }).first(),
+    open: (page) => panel(page).getByRole('button', { name: /^Edit coupon / }).first().click(),
+  },
+  { name: 'users', url: () => '/admin?tab=users', heading: 'Users', ready: (page) => panel(page).getByRole('button', { name: /^Impersonate / }).first() },
+  { name: 'products', url: () => '/admin?tab=products', heading: 'Products', ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first() },
+  {
+    name: 'product-form',
+    url: () => '/admin?tab=products',
+    heading: 'Products',
+    ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first(),
+    open: (page) => panel(page).getByRole('button', { name: /^Edit / }).first().click(),
+  },
+  { name: 'categories', url: () => '/admin?tab=categories', heading: 'Categories', ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first() },
+  {
+    name: 'category-form',
+    url: () => '/admin?tab=categories',
+    heading: 'Categories',
+    ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first(),
+    open: (page) => panel(page).getByRole('button', { name: /^Edit / }).first().click(),
+  },
+  { name: 'settings-general', url: () => '/admin?tab=settings&section=general', heading: 'Settings', ready: (page) => panel(page).getByRole('tab', { name: 'General', selected: true }) },
+  { name: 'settings-social', url: () => '/admin?tab=settings&section=social', heading: 'Settings', ready: (page) => panel(page).getByRole('tab', { name: 'Social Media', selected: true }) },
+  {
+    name: 'settings-integrations',
+    url: () => '/admin?tab=settings&section=integrations',
+    heading: 'Settings',
+    ready: (page) => panel(page).getByRole('tab', { name: 'Integrations', selected: true }),
+  },
+  { name: 'faqs', url: () => '/admin?tab=faqs', heading: 'FAQs', ready: (page) => panel(page).getByRole('button', { name: /^Edit FAQ: / }).first() },
+  {
+    name: 'faq-form',
+    url: () => '/admin?tab=faqs',
+    heading: 'FAQs',
+    ready: (page) => panel(page).getByRole('button', { name: /^Edit FAQ: / }).first(),
+    open: (page) => panel(page).getByRole('button', { name: /^Edit FAQ: / }).first().click(),
+  },
+  { name: 'about', url: () => '/admin?tab=about', heading: 'About Page Content' },
+  { name: 'homepage', url: () => '/admin?tab=homepage', heading: 'Homepage Content' },
+  { name: 'email-templates', url: () => '/admin?tab=email', heading: 'Email templates' },
+  { name: 'email-outbox', url: () => '/admin?tab=email&view=outbox', heading: 'E-mail outbox', ready: (page) => panel(page).getByRole('row').nth(1) },
+  { name: 'email-messages', url: () => '/admin?tab=email&view=messages', heading: 'Contact messages', ready: (page) => panel(page).getByText('Refill sizes').first() },
+];
+
+async function show(page: Page, view: View): Promise<Locator> {
+  await page.goto(view.url());
+  await page.getByRole('heading', { name: typeof view.heading === 'function' ? view.heading() : view.heading, exact: true }).first().waitFor();
+  await page.getByRole('status').filter({ hasText: /^Loading/ }).first().waitFor({ state: 'detached' }).catch(() => undefined);
+  if (view.ready) await view.ready(page).first().waitFor();
+  if (!view.open) return panel(page);
+  await view.open(page);
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  return dialog;
+}
+
+describe('every admin tab fits a 1280 px screen and a 390 px phone', () => {
+  for (const view of VIEWS) {
+    it(view.name, async () => {
+      const { page, errors } = admin;
+      for (const [size, viewport] of [
+        ['1280', DESKTOP],
+        ['390', MOBILE],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        const scope = await show(page, view);
+        // Let fonts, images and charts settle before measuring.
+        await page.waitForTimeout(200);
+        // A dialog is fixed to the screen: a full-page picture would draw it over the wrong part of the page.
+        if (view.open) await page.screenshot({ path: path.join(SHOTS_DIR, `tab-${view.name}-${size}.png`) });
+        else await screenshot(page, `tab-${view.name}-${size}`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${view.name} at ${size} px: the page is wider than the screen`).toBeLessThanOrEqual(0);
+        expect(await controlsOutside(scope), `${view.name} at ${size} px: controls out of reach`).toEqual([]);
+        expect(await controlsOutside(page.locator('main')), `${view.name} at ${size} px: controls out of reach on the page`).toEqual([]);
+        // On a desktop every column fits: no table scrolls sideways in its box.
+        if (size === '1280') expect(await boxesScrolling(scope), `${view.name} at 1280 px: content scrolls sideways`).toEqual([]);
+      }
+      expect(errors).toEqual([]);
+    });
+  }
+});
