@@ -1,12 +1,23 @@
-// `npm run bench`: loads the real server with autocannon on loopback, on SQLite and then on
-// PostgreSQL, and prints each endpoint's throughput and p99 latency next to a hello-world route
-// of the same server measured in the same run.
+// `npm run bench`: loads the real server, compiled as `npm start` runs it (dist/node/main.js on
+// plain node), with autocannon on loopback, on SQLite and then on PostgreSQL, and prints each
+// endpoint's throughput and p99 latency next to a hello-world route of the same server measured in
+// the same run: the storefront pages as a browser asks for them (HTML, `accept-encoding: gzip, br`),
+// a product page signed in, the JSON catalogue, a search with a new term on every request (no
+// cache can answer it), and the cart, admin and write endpoints. After the load it reads the
+// server's resident memory (VmRSS, and VmHWM, its peak) from /proc.
 //
 //   npm run bench                      both databases, the normal seed
 //   npm run bench -- --large           also the large seed (10,000 products, 50,000 users,
 //                                      1,000,000 orders) and the slow-down against the small one
 //   npm run bench -- --db sqlite       one database only
+//   npm run bench -- --large-url sqlite:/tmp/large/shop.db,postgres://…/large_export
+//                                      an existing large database instead of seeding one (per
+//                                      database, by its scheme). Such a database is only read:
+//                                      its server runs in development mode (production mode would
+//                                      delete its demo accounts), the demo accounts sign in, and
+//                                      the write endpoints are left out.
 //   options: --duration 10 --connections 50 --orders N --users N --products N
+//            --only "product page,uncached search"   just these (and hello-world)
 //
 // Results: a table per run on stdout and bench-results/<db>-<size>.json.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -17,18 +28,26 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureClientBuild } from './ensure-build.mjs';
+// @ts-expect-error plain ESM helper shared with npm start
+import { SERVER_OUT, ensureServerBuild, serverEnv, serverNodeArgs } from './build-server.mjs';
 import { freePort } from '../src/server/test/free-port.js';
+import { DEMO_ADMIN, DEMO_CUSTOMER } from '../src/server/db/seed/demo-accounts.js';
 
 type Size = 'small' | 'large';
 type Endpoint = {
   name: string;
-  kind: 'hello' | 'catalogue' | 'read' | 'write';
+  /** `page`: a storefront page for an anonymous visitor; `signed-in page`: one with a customer's session; `search`: uncached. */
+  kind: 'hello' | 'page' | 'signed-in page' | 'catalogue' | 'search' | 'read' | 'write';
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A new path for every request (the uncached search). */
+  nextPath?: () => string;
 };
 type Result = { name: string; kind: Endpoint['kind']; rps: number; p50: number; p99: number; non2xx: number; errors: number; ratio: number };
+/** Resident memory of the server process after the load, in MB: now (VmRSS) and its peak (VmHWM). */
+type Memory = { rssMb: number; peakMb: number };
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -37,11 +56,16 @@ const opt = (name: string, fallback: string) => {
 };
 const DURATION = Number(opt('duration', '10'));
 const CONNECTIONS = Number(opt('connections', '50'));
-const LARGE = argv.includes('--large');
+/** Existing large databases, by scheme (`--large-url a,b`): read, never seeded. */
+const LARGE_URLS = opt('large-url', '').split(',').filter(Boolean);
+const LARGE = argv.includes('--large') || LARGE_URLS.length > 0;
 const DBS = opt('db', 'both') === 'both' ? (['sqlite', 'postgres'] as const) : ([opt('db', 'sqlite')] as ('sqlite' | 'postgres')[]);
 const PG_BASE = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LARGE_COUNTS = ['--products', opt('products', '10000'), '--users', opt('users', '50000'), '--orders', opt('orders', '1000000')];
 const ADMIN = { email: 'bench-admin@example.com', password: 'Bench-Admin-Password-2026' };
+const CUSTOMER = { email: 'bench-customer@example.com', password: 'Bench-Customer-Password-2026', fullName: 'Bench Customer' };
+/** How a browser asks for a page. */
+const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-encoding': 'gzip, br' };
 const OUT_DIR = 'bench-results';
 /** `--only "cart quote,admin order list"`: just these (and hello-world), for quick comparisons. */
 const ONLY = opt('only', '') ? new Set(opt('only', '').split(',').map((s) => s.trim())) : null;
@@ -75,13 +99,16 @@ function seed(url: string, size: Size): void {
   console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** A database given with --large-url: only read, served in development mode (see the top). */
+const external = (url: string) => LARGE_URLS.includes(url);
+
 async function startServer(url: string): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...(serverNodeArgs() as string[]), SERVER_OUT], {
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
+      ...(serverEnv() as NodeJS.ProcessEnv),
+      NODE_ENV: external(url) ? 'development' : 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: base,
@@ -116,31 +143,80 @@ async function json<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
-async function endpoints(base: string): Promise<Endpoint[]> {
+const cookiesOf = (res: Response) => (res.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+
+/** Signs in (or, for the bench's own customer on a fresh seed, signs up) and returns the cookies. */
+async function session(base: string, account: { email: string; password: string; fullName?: string }): Promise<string> {
   const origin = { origin: base, 'content-type': 'application/json' };
-  const signIn = await fetch(`${base}/api/auth/sign-in`, {
-    method: 'POST',
-    headers: origin,
-    body: JSON.stringify({ ...ADMIN, elapsedMs: 5000 }),
-  });
-  await json(signIn);
-  const cookie = (signIn.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+  const signIn = await fetch(`${base}/api/auth/sign-in`, { method: 'POST', headers: origin, body: JSON.stringify({ email: account.email, password: account.password, elapsedMs: 5000 }) });
+  if (signIn.ok || !account.fullName) return (await json(signIn), cookiesOf(signIn));
+  const signUp = await fetch(`${base}/api/auth/sign-up`, { method: 'POST', headers: origin, body: JSON.stringify({ ...account, elapsedMs: 5000 }) });
+  return (await json(signUp), cookiesOf(signUp));
+}
+
+/**
+ * Search terms that no cache keyed by the term can answer: every piece (3 letters or more) of the
+ * words in the catalogue's names and descriptions, in a fixed shuffled order, each used once; past
+ * them, the same pieces with a different ending each time (the misspellings real shoppers type,
+ * which match nothing). The search matches anywhere in the name or description, so most of the
+ * first kind find products.
+ */
+async function searchTerms(base: string): Promise<() => string> {
+  const words = new Set<string>();
+  for (let page = 1; page <= 5; page++) {
+    const list = await json<{ items: { name: string; description: string }[] }>(await fetch(`${base}/api/products?page=${page}`));
+    for (const p of list.items) for (const w of `${p.name} ${p.description}`.toLowerCase().match(/[a-z]{3,}/g) ?? []) words.add(w);
+    if (list.items.length === 0) break;
+  }
+  const pieces = new Set<string>();
+  for (const w of words) for (let i = 0; i + 3 <= w.length; i++) for (let j = i + 3; j <= w.length; j++) pieces.add(w.slice(i, j));
+  const terms = [...pieces];
+  let seed = 17;
+  for (let i = terms.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const k = seed % (i + 1);
+    [terms[i], terms[k]] = [terms[k]!, terms[i]!];
+  }
+  let n = 0;
+  return () => {
+    const i = n++;
+    const term = i < terms.length ? terms[i]! : `${terms[i % terms.length]}${Math.floor(i / terms.length).toString(36)}`;
+    return `/api/products?search=${encodeURIComponent(term)}&page=1`;
+  };
+}
+
+async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
+  const origin = { origin: base, 'content-type': 'application/json' };
+  // A database given with --large-url was seeded in development mode: its demo accounts sign in.
+  const cookie = await session(base, readOnly ? DEMO_ADMIN : ADMIN);
+  const customer = await session(base, readOnly ? DEMO_CUSTOMER : CUSTOMER);
   const admin = { ...origin, cookie };
-  // A product with stock for every checkout the run can make.
-  const created = await json<{ product: { id: string } }>(
-    await fetch(`${base}/api/admin/products`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ name: 'Bench Refill', description: 'A refill for the benchmark.', priceCents: 999, inventory: 1_000_000, category: 'cleaning-cloths' }),
-    }),
-  );
   const list = await json<{ items: { id: string }[] }>(await fetch(`${base}/api/products?page=1`));
+  // A product with stock for every checkout the run can make (a database only read has none: the cart quote uses a listed one).
+  const created = readOnly
+    ? { product: { id: list.items[0]!.id } }
+    : await json<{ product: { id: string } }>(
+        await fetch(`${base}/api/admin/products`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ name: 'Bench Refill', description: 'A refill for the benchmark.', priceCents: 999, inventory: 1_000_000, category: 'cleaning-cloths' }),
+        }),
+      );
   const productId = list.items[3]?.id ?? created.product.id;
+  const productPage = `/products/${encodeURIComponent(productId)}`;
+  const page = await fetch(`${base}${productPage}`, { headers: BROWSER });
+  if (!page.ok || !(page.headers.get('content-type') ?? '').includes('text/html')) throw new Error(`${productPage}: ${page.status}, not a page`);
   const address = { name: 'Bench Shopper', address: '1 Load St', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
   return [
     { name: 'hello-world (/api/health)', kind: 'hello', method: 'GET', path: '/api/health' },
+    { name: 'page /', kind: 'page', method: 'GET', path: '/', headers: BROWSER },
+    { name: 'page /products', kind: 'page', method: 'GET', path: '/products', headers: BROWSER },
+    { name: 'product page', kind: 'page', method: 'GET', path: productPage, headers: BROWSER },
+    { name: 'page /faq', kind: 'page', method: 'GET', path: '/faq', headers: BROWSER },
+    { name: 'product page (signed in)', kind: 'signed-in page', method: 'GET', path: productPage, headers: { ...BROWSER, cookie: customer } },
     { name: 'product list', kind: 'catalogue', method: 'GET', path: '/api/products?page=1' },
     { name: 'product search', kind: 'catalogue', method: 'GET', path: '/api/products?search=cloth&page=1' },
+    { name: 'uncached search (new term each request)', kind: 'search', method: 'GET', path: '/api/products?search=cloth&page=1', nextPath: await searchTerms(base) },
     { name: 'product detail', kind: 'catalogue', method: 'GET', path: `/api/products/${encodeURIComponent(productId)}` },
     {
       name: 'cart quote',
@@ -164,6 +240,7 @@ async function endpoints(base: string): Promise<Endpoint[]> {
 }
 
 function load(base: string, e: Endpoint, duration: number): Promise<autocannon.Result> {
+  const next = e.nextPath;
   return autocannon({
     url: `${base}${e.path}`,
     method: e.method,
@@ -171,14 +248,40 @@ function load(base: string, e: Endpoint, duration: number): Promise<autocannon.R
     duration,
     headers: e.headers,
     body: e.body === undefined ? undefined : JSON.stringify(e.body),
+    ...(next ? { requests: [{ method: e.method, setupRequest: (req: autocannon.Request) => ({ ...req, path: next() }) }] } : {}),
   });
 }
 
-type Target = { db: 'sqlite' | 'postgres'; size: Size; base: string; child: ChildProcess; list: Endpoint[]; raw: Omit<Result, 'ratio'>[] };
+/** The server's resident memory now and at its peak, from /proc (null where there is none). */
+function memoryOf(child: ChildProcess): Memory | null {
+  try {
+    const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const mb = (field: string) => Math.round(Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) / 1024);
+    return { rssMb: mb('VmRSS'), peakMb: mb('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+type Target = {
+  db: 'sqlite' | 'postgres';
+  size: Size;
+  base: string;
+  child: ChildProcess;
+  list: Endpoint[];
+  raw: Omit<Result, 'ratio'>[];
+  memory: Memory | null;
+};
+type Run = { results: Result[]; memory: Memory | null };
 
 /** Seeds a database for one size (both seeds are made before any server starts: see `run`). */
 async function seeded(db: 'sqlite' | 'postgres', size: Size): Promise<string> {
   console.log(`\n## ${db}, ${size} seed`);
+  const given = size === 'large' ? LARGE_URLS.find((u) => (db === 'sqlite' ? u.startsWith('sqlite:') : /^postgres(ql)?:/.test(u))) : undefined;
+  if (given) {
+    console.log(`  using ${given} as it is (only read)`);
+    return given;
+  }
   const url = await databaseUrl(db, size);
   seed(url, size);
   return url;
@@ -186,8 +289,10 @@ async function seeded(db: 'sqlite' | 'postgres', size: Size): Promise<string> {
 
 async function prepare(db: 'sqlite' | 'postgres', size: Size, url: string): Promise<Target> {
   const { base, child } = await startServer(url);
-  const list = (await endpoints(base)).filter((e) => !ONLY || e.kind === 'hello' || ONLY.has(e.name));
-  return { db, size, base, child, list, raw: [] };
+  const list = (await endpoints(base, external(url))).filter(
+    (e) => (!ONLY || e.kind === 'hello' || ONLY.has(e.name)) && !(external(url) && e.kind === 'write'),
+  );
+  return { db, size, base, child, list, raw: [], memory: null };
 }
 
 /** Hello-world throughput of one server process, alone, over a short run. */
@@ -211,7 +316,7 @@ async function measure(target: Target, e: Endpoint): Promise<void> {
   process.stdout.write(`  ${target.db} ${target.size}, ${e.name}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms\n`);
 }
 
-async function finish(target: Target): Promise<Result[]> {
+async function finish(target: Target): Promise<Run> {
   target.child.kill('SIGTERM');
   await new Promise((r) => target.child.once('exit', r));
   const hello = target.raw.find((r) => r.kind === 'hello')!.rps;
@@ -219,9 +324,13 @@ async function finish(target: Target): Promise<Result[]> {
   fs.mkdirSync(OUT_DIR, { recursive: true });
   fs.writeFileSync(
     path.join(OUT_DIR, `${target.db}-${target.size}.json`),
-    JSON.stringify({ db: target.db, size: target.size, connections: CONNECTIONS, durationSeconds: DURATION, cpus: os.cpus().length, at: new Date().toISOString(), results }, null, 2),
+    JSON.stringify(
+      { db: target.db, size: target.size, connections: CONNECTIONS, durationSeconds: DURATION, cpus: os.cpus().length, at: new Date().toISOString(), memory: target.memory, results },
+      null,
+      2,
+    ),
   );
-  return results;
+  return { results, memory: target.memory };
 }
 
 /**
@@ -231,7 +340,7 @@ async function finish(target: Target): Promise<Result[]> {
  * two seeds, each endpoint runs twice on each, in the order normal, large, large, normal, and the
  * better run of each seed counts: a passing disturbance costs one run, not the comparison.
  */
-async function run(db: 'sqlite' | 'postgres'): Promise<{ small: Result[]; large: Result[] | null }> {
+async function run(db: 'sqlite' | 'postgres'): Promise<{ small: Run; large: Run | null }> {
   // Every seed first, then the servers: a server left idle while a large seed churns through
   // gigabytes measured a third slower for the rest of the run (its memory reclaimed and split).
   const sizes: Size[] = LARGE ? ['small', 'large'] : ['small'];
@@ -258,7 +367,15 @@ async function run(db: 'sqlite' | 'postgres'): Promise<{ small: Result[]; large:
   }
   try {
     const order = targets.length > 1 ? [...targets, ...[...targets].reverse()] : targets;
-    for (let i = 0; i < targets[0]!.list.length; i++) for (const target of order) await measure(target, target.list[i]!);
+    // By name: a database only read has no write endpoints.
+    for (const { name } of targets[0]!.list) {
+      for (const target of order) {
+        const e = target.list.find((x) => x.name === name);
+        if (e) await measure(target, e);
+      }
+    }
+    // What the process holds once the load is over (the peak is kept by the kernel).
+    for (const target of targets) target.memory = memoryOf(target.child);
   } finally {
     for (const target of targets) if (target.child.exitCode === null) target.child.kill('SIGTERM');
   }
@@ -266,8 +383,9 @@ async function run(db: 'sqlite' | 'postgres'): Promise<{ small: Result[]; large:
   return { small: small!, large: large ?? null };
 }
 
-function table(title: string, results: Result[]): void {
+function table(title: string, { results, memory }: Run): void {
   console.log(`\n### ${title} (${CONNECTIONS} connections, ${DURATION} s each)\n`);
+  if (memory) console.log(`Server's resident memory after the load: ${memory.rssMb} MB (peak ${memory.peakMb} MB)\n`);
   console.log('| endpoint | req/s | p50 ms | p99 ms | × hello-world | non-2xx |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of results) {
@@ -275,32 +393,42 @@ function table(title: string, results: Result[]): void {
   }
 }
 
-function goals(results: Result[]): string[] {
+/** Each kind's least share of hello-world. */
+const SHARE_GOALS: Partial<Record<Endpoint['kind'], number>> = { catalogue: 0.5, page: 0.3, 'signed-in page': 0.1, search: 0.25 };
+/** Resident memory after the load, in MB. */
+const MEMORY_GOALS: Record<Size, number> = { small: 150, large: 250 };
+
+function goals({ results, memory }: Run, size: Size): string[] {
   const failures: string[] = [];
+  if (memory && memory.rssMb > MEMORY_GOALS[size]) failures.push(`resident memory ${memory.rssMb} MB after the load (goal ≤ ${MEMORY_GOALS[size]} MB)`);
   for (const r of results) {
-    if (r.kind === 'catalogue' && r.ratio < 0.5) failures.push(`${r.name}: ${(r.ratio * 100).toFixed(0)}% of hello-world (goal ≥ 50%)`);
-    if (r.kind !== 'write' && r.p99 >= 25) failures.push(`${r.name}: p99 ${r.p99} ms (goal < 25 ms)`);
+    const share = SHARE_GOALS[r.kind];
+    if (share && r.ratio < share) failures.push(`${r.name}: ${(r.ratio * 100).toFixed(0)}% of hello-world (goal ≥ ${share * 100}%)`);
+    // Pages are held to 10 ms at 10 connections (the issue's measure); the 25 ms below holds at any count.
+    if (r.kind === 'page' && CONNECTIONS <= 10 && r.p99 >= 10) failures.push(`${r.name}: p99 ${r.p99} ms (goal < 10 ms at 10 connections)`);
+    else if (r.kind !== 'write' && r.p99 >= 25) failures.push(`${r.name}: p99 ${r.p99} ms (goal < 25 ms)`);
     if (r.kind !== 'write' && r.non2xx + r.errors > 0) failures.push(`${r.name}: ${r.non2xx + r.errors} failed requests`);
   }
   return failures;
 }
 
 async function main(): Promise<void> {
-  // The API does not need a fresh client build; the server only needs one to exist.
-  if (!fs.existsSync('dist/client/index.html')) ensureClientBuild();
+  // Pages are measured, so the client build must be current (a no-op when it is), and the server runs compiled.
+  ensureClientBuild();
+  await ensureServerBuild();
   const failures: string[] = [];
   for (const db of DBS) {
     const { small, large } = await run(db);
     table(`${db}, normal seed`, small);
-    failures.push(...goals(small).map((f) => `${db}: ${f}`));
+    failures.push(...goals(small, 'small').map((f) => `${db}: ${f}`));
     if (!large) continue;
     table(`${db}, large seed`, large);
-    failures.push(...goals(large).map((f) => `${db} large: ${f}`));
+    failures.push(...goals(large, 'large').map((f) => `${db} large: ${f}`));
     console.log(`\n### ${db}: large seed against normal seed, measured back to back (goal: no endpoint more than 1.5× slower)\n`);
     console.log('| endpoint | req/s normal → large | slow-down | slow-down against hello-world | p99 normal → large |');
     console.log('|---|---:|---:|---:|---:|');
-    for (const l of large) {
-      const s = small.find((x) => x.name === l.name)!;
+    for (const l of large.results) {
+      const s = small.results.find((x) => x.name === l.name)!;
       const slowdown = s.rps / l.rps;
       // hello-world in the same run is the control: it touches no data, so its change is the machine's.
       const relative = s.ratio / l.ratio;

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { INITIAL_DATA_ELEMENT_ID, queryKeys } from '../shared/query-keys.js';
+import { INITIAL_DATA_ELEMENT_ID, queryKeys, VIEWER_SESSION_ELEMENT_ID } from '../shared/query-keys.js';
 import { isStoredCart } from '../shared/stored-cart.js';
 import { adoptServerCart } from './cart/cart-store.js';
 import { isObject, toResponseShape } from './lib/initial-data.js';
@@ -33,4 +33,21 @@ export function hydrateInitialData(queryClient: QueryClient): void {
     // The cart the server drew the page with (checked like the rest by seo.http.test.ts).
     if (key[0] === queryKeys.cart()[0] && isStoredCart(data)) adoptServerCart(data);
   }
+}
+
+/**
+ * A signed-in visitor gets the page drawn for every visitor plus their session beside it. The page
+ * is hydrated as it was drawn (signed out), then this puts the session in, and the header follows.
+ */
+export function viewerSessionApplier(queryClient: QueryClient): () => void {
+  const el = document.getElementById(VIEWER_SESSION_ELEMENT_ID);
+  if (!el?.textContent) return () => undefined;
+  let session: unknown;
+  try {
+    session = JSON.parse(el.textContent);
+  } catch (err) {
+    console.error('Could not read the session', err);
+    return () => undefined;
+  }
+  return () => queryClient.setQueryData(['session'], toResponseShape(['session'], session), { updatedAt: serverDataUpdatedAt });
 }

@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import './styles.css';
 import { App } from './app.js';
 import { createQueryClient } from './lib/query-client.js';
-import { hydrateInitialData } from './hydrate-initial-data.js';
+import { hydrateInitialData, viewerSessionApplier } from './hydrate-initial-data.js';
 import { preloadRoute } from './routes.js';
 
 const queryClient = createQueryClient();
@@ -14,7 +14,7 @@ if (!root) throw new Error('Missing #root element');
 
 const app = (
   <StrictMode>
-    <App queryClient={queryClient} />
+    <App queryClient={queryClient} onLive={viewerSessionApplier(queryClient)} />
   </StrictMode>
 );
 

@@ -10,6 +10,7 @@ import type { Dialect } from './db/database.js';
 import { HttpError } from './http/errors.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { access, checkRoutePolicies, registerSurface } from './http/access.js';
+import { watchShopChanges } from './http/shop-changes.js';
 import { registerSessionDecorator } from './http/auth.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
 import { registerContentRoutes } from './content/routes.js';
@@ -119,6 +120,10 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   });
   if (notFound) app.setNotFoundHandler(notFound);
 
-  app.addHook('onClose', async () => deps.mailer?.close());
+  const stopWatching = watchShopChanges(deps.db, deps.config.shopChangePollMs, (err) => app.log.error({ err }, 'cannot read shop changes; caches are dropped until it can'));
+  app.addHook('onClose', async () => {
+    stopWatching();
+    await deps.mailer?.close();
+  });
   return app;
 }

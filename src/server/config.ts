@@ -31,6 +31,8 @@ const EnvSchema = z.object({
     .transform((v) => v === 'true'),
   RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  SHOP_CHANGE_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(250),
+  PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
   CHECKOUT_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(20),
   CHECKOUT_LIMIT_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(10),
   CHECKOUT_MAX_UNITS_HELD: z.coerce.number().int().min(1).max(100_000_000).default(250),
@@ -65,6 +67,10 @@ export type Config = {
   retryBaseMs: number;
   /** How often the e-mail and contact-forwarding workers look for due work. */
   workerIntervalMs: number;
+  /** How often each process checks whether the shop changed (back-office writes, stock holds): cached pages are dropped then. */
+  shopChangePollMs: number;
+  /** The most rendered storefront HTML one process keeps (0 turns the page cache off). */
+  pageCacheMb: number;
   /** Checkout sessions one IP, and one browser, may start per 10 minutes (attempts, counted before the work). */
   checkoutLimitPerIp: number;
   checkoutLimitPerDevice: number;
@@ -109,6 +115,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     retryBaseMs: e.RETRY_BASE_MS,
     workerIntervalMs: e.WORKER_INTERVAL_MS,
+    shopChangePollMs: e.SHOP_CHANGE_POLL_MS,
+    pageCacheMb: e.PAGE_CACHE_MB,
     checkoutLimitPerIp: e.CHECKOUT_LIMIT_PER_IP,
     checkoutLimitPerDevice: e.CHECKOUT_LIMIT_PER_DEVICE,
     checkoutMaxUnitsHeld: e.CHECKOUT_MAX_UNITS_HELD,

@@ -22,3 +22,5 @@ export type CartQuoteKeyLine = { productId: string; quantity: number; size: stri
 
 export type InitialQuery = { key: readonly unknown[]; data: unknown };
 export const INITIAL_DATA_ELEMENT_ID = '__INITIAL_DATA__';
+/** A signed-in visitor's session, beside a page rendered for every visitor; applied once the page is live. */
+export const VIEWER_SESSION_ELEMENT_ID = '__VIEWER_SESSION__';

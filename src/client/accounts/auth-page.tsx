@@ -1,7 +1,6 @@
 import { tabForKey } from '../ui/roving-tabs.js';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Button } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
@@ -40,7 +39,6 @@ export function signUpErrorText(message: string): string {
 }
 
 export default function AuthPage() {
-  useDocumentMeta({ title: pageTitle('Sign In'), noindex: true });
   const [params, setParams] = useSearchParams();
   const tab = toTab(params.get('tab'));
   const redirectTo = safeRedirectPath(params.get('redirect'));

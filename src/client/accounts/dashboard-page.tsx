@@ -8,7 +8,6 @@ import { LoyaltyCard, ShoppingSummaryCard } from '../dashboard/loyalty.js';
 import { StatCard } from '../dashboard/panel.js';
 import { RecentOrdersPanel } from '../dashboard/recent-orders.js';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { Skeleton } from '../ui/skeleton.js';
@@ -118,7 +117,6 @@ function AdminDashboard({ user }: { user: SessionUser }) {
 function Dashboard() {
   const { user } = useSession();
   const isAdmin = user?.role === 'admin';
-  useDocumentMeta({ title: pageTitle(isAdmin ? 'Admin Dashboard' : 'My Dashboard'), noindex: true });
   if (!user) return null;
   return (
     <Container className="flex flex-col gap-6 py-8 sm:py-10">

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { ORDERS_PAGE_SIZE, useOrders } from '../dashboard/api.js';
 import { OrdersList, OrdersListSkeleton } from '../dashboard/orders-list.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Alert } from '../ui/alert.js';
 import { Button } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -11,7 +10,6 @@ import { RequireAuth } from './require-auth.js';
 
 function MyOrders() {
   const { user } = useSession();
-  useDocumentMeta({ title: pageTitle('My Orders'), noindex: true });
   const [page, setPage] = useState(1);
   const orders = useOrders(page, ORDERS_PAGE_SIZE);
   if (!user) return null;

@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
@@ -16,7 +15,6 @@ const SENT_TEXT = 'Check your email for instructions to reset your password.';
 const RESET_FAILED = 'Failed to send reset email. Please try again.';
 
 export default function PasswordResetPage() {
-  useDocumentMeta({ title: pageTitle('Reset Password'), noindex: true });
   const id = useId();
   const elapsed = useFormTimer();
   const [error, setError] = useState<string | null>(null);

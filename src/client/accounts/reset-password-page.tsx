@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { AlertIcon, LockIcon } from '../ui/icons.js';
@@ -26,7 +25,6 @@ function readToken(search: URLSearchParams, hash: string): { token: string; hash
 }
 
 export default function ResetPasswordPage() {
-  useDocumentMeta({ title: pageTitle('Set a New Password'), noindex: true });
   const [search] = useSearchParams();
   const { hash } = useLocation();
   const { token, hashError } = readToken(search, hash);

@@ -4,7 +4,6 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RequireAuth } from '../accounts/require-auth.js';
 import { useSession } from '../accounts/api/get-session.js';
 import { SignedInLine } from '../accounts/components/signed-in-line.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Container } from '../ui/container.js';
 import { AlertIcon } from '../ui/icons.js';
 import { Spinner } from '../ui/spinner.js';
@@ -97,7 +96,6 @@ function AdminTabs() {
 
 /** The back office. Its own check stands even if a route were ever left unguarded. */
 function AdminDashboard() {
-  useDocumentMeta({ title: pageTitle('Admin Dashboard'), noindex: true });
   const { user, isLoading } = useSession();
   if (isLoading) return <Spinner label="Loading" className="min-h-[50vh]" />;
   if (user?.role !== 'admin') {

@@ -5,7 +5,6 @@ import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
 import type { QuoteLine } from '../../shared/schemas/checkout.js';
 import { paths } from '../lib/paths.js';
 import { Skeleton } from '../ui/skeleton.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { buttonClasses } from '../ui/button.js';
@@ -72,7 +71,6 @@ function CartPlaceholder() {
 }
 
 export default function CartPage() {
-  useDocumentMeta({ title: pageTitle('Shopping Cart'), noindex: true });
   useCanceledToast();
   const { cart, quote, updating, error, lineFor, giftLine } = useCartQuote();
   const freeShippingGap = quote ? freeShippingGapCents(quote) : null;

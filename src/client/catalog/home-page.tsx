@@ -2,7 +2,6 @@ import { Link } from 'react-router';
 import { settingValue, useSettings } from '../content/api/get-settings.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
-import { SITE_DESCRIPTION, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { ProductImage } from '../ui/product-image.js';
@@ -14,12 +13,7 @@ import { HOME_HIDDEN_CATEGORY_ID } from './constants.js';
 import { HeroMedia } from './components/hero-media.js';
 import { ProductCard, ProductCardSkeleton, productGridClasses } from './components/product-card.js';
 
-export function HomePage() {
-  useDocumentMeta({
-    title: 'EcoClean | Eco-Friendly Cleaning Products',
-    description: SITE_DESCRIPTION,
-    canonicalPath: paths.home,
-  });
+export default function HomePage() {
   const { data: settings, isPending: settingsPending } = useSettings();
 
   const heroTitle = settingValue(settings, 'homepage_hero_title');

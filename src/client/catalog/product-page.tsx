@@ -6,8 +6,7 @@ import { useAddToCart } from '../cart/use-add-to-cart.js';
 import { addToCart as addToCartStore } from '../cart/cart-store.js';
 import { toast } from '../ui/toast.js';
 import { paths } from '../lib/paths.js';
-import { paragraphs, truncate } from '../lib/text.js';
-import { META_DESCRIPTION_MAX, pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { paragraphs } from '../lib/text.js';
 import { Alert } from '../ui/alert.js';
 import { Breadcrumb, type BreadcrumbItem } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
@@ -21,7 +20,7 @@ import { isNotFound, useProduct } from './api/get-product.js';
 import { LowStockBadge } from './components/stock-badge.js';
 import { SHOP_LOAD_ERROR } from './shop-page.js';
 
-export function ProductPage() {
+export default function ProductPage() {
   const { id = '' } = useParams();
   const { data: product, isPending, isError, error } = useProduct(id);
 
@@ -40,12 +39,6 @@ function ProductDetail({ product }: { product: Product }) {
   const [quantity, setQuantity] = useState(1);
   const inStock = product.inventory > 0;
   const category = categories?.find((c) => c.id === product.category);
-
-  useDocumentMeta({
-    title: pageTitle(product.name),
-    description: truncate(`${product.description} ${formatCents(product.priceCents)}.`, META_DESCRIPTION_MAX),
-    canonicalPath: paths.product(product.id),
-  });
 
   const crumbs: BreadcrumbItem[] = [{ label: 'Home', to: paths.home }, { label: 'Shop', to: paths.products }];
   if (category) crumbs.push({ label: category.name, to: paths.productsInCategory(category.id) });
@@ -156,7 +149,6 @@ function ProductDetail({ product }: { product: Product }) {
 }
 
 function ProductNotFound() {
-  useDocumentMeta({ title: pageTitle('Product Not Found'), description: 'This product could not be found.', noindex: true });
   return (
     <Container className="flex flex-col items-center gap-4 py-20 text-center">
       <h1 className="text-3xl font-bold text-stone-900">Product Not Found</h1>
@@ -168,7 +160,6 @@ function ProductNotFound() {
 }
 
 function ProductLoadError() {
-  useDocumentMeta({ title: pageTitle('Shop'), noindex: true });
   return (
     <Container className="py-8">
       <h1 className="sr-only">Product</h1>

@@ -1,8 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../lib/paths.js';
-import { truncate } from '../lib/text.js';
-import { META_DESCRIPTION_MAX, pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button } from '../ui/button.js';
@@ -27,7 +25,7 @@ function shopHref({ search, category, page }: ShopLinkInput): string {
   return qs ? `${paths.products}?${qs}` : paths.products;
 }
 
-export function ShopPage() {
+export default function ShopPage() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const filter = productsFilterFromSearchParams(searchParams);
@@ -35,17 +33,6 @@ export function ShopPage() {
 
   const { data: categories } = useCategories();
   const { data, isPending, isError, isPlaceholderData } = useProducts(filter);
-  const activeCategory = categories?.find((c) => c.id === category);
-
-  useDocumentMeta({
-    title: pageTitle(activeCategory ? `${activeCategory.name} | Shop` : 'Shop All Products'),
-    description: activeCategory?.description
-      ? truncate(activeCategory.description, META_DESCRIPTION_MAX)
-      : 'Shop reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner from EcoClean.',
-    canonicalPath: activeCategory ? paths.productsInCategory(activeCategory.id) : paths.products,
-    // Search results are not pages of their own for crawlers.
-    noindex: Boolean(search),
-  });
 
   const onSearch = useCallback(
     (text: string) => navigate(shopHref({ search: text, category }), { replace: true }),

@@ -8,7 +8,6 @@ import { useSession } from '../accounts/api/get-session.js';
 import { useCartQuote } from '../cart/use-cart-quote.js';
 import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -55,7 +54,6 @@ function useLeaveForCart(cartIsEmpty: boolean): boolean {
 }
 
 export default function CheckoutPage() {
-  useDocumentMeta({ title: pageTitle('Checkout'), noindex: true });
   const [shippingOptionId, setShippingOptionId] = useState<string | null>(null);
   const { cart, quote, updating, lineFor } = useCartQuote(shippingOptionId);
   // The cart lives in this browser: until it is known, the page is the form with a waiting summary.

@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
 import type { PublicSettingKey } from '../../shared/schemas/catalog.js';
 import { paths } from '../lib/paths.js';
-import { paragraphs, truncate } from '../lib/text.js';
-import { META_DESCRIPTION_MAX, SITE_DESCRIPTION, pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
+import { paragraphs } from '../lib/text.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { ProductImage } from '../ui/product-image.js';
@@ -44,11 +43,6 @@ function ContentSection({ settings, keys }: { settings: SettingsMap; keys: Secti
 export default function AboutPage() {
   const { data: settings, isPending } = useSettings();
   const title = settingValue(settings, 'about_title') ?? 'About Us';
-  useDocumentMeta({
-    title: pageTitle(title),
-    description: truncate(settingValue(settings, 'about_mission_content') ?? SITE_DESCRIPTION, META_DESCRIPTION_MAX),
-    canonicalPath: paths.about,
-  });
 
   if (isPending) return <Spinner className="min-h-[50vh]" />;
   const s = settings ?? {};

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Container } from '../ui/container.js';
 import { ClockIcon, MailIcon, PhoneIcon } from '../ui/icons.js';
@@ -25,11 +24,6 @@ function ContactRow({ icon, label, children }: { icon: ReactNode; label: string;
 }
 
 export default function ContactPage() {
-  useDocumentMeta({
-    title: pageTitle('Contact Us'),
-    description: 'Get in touch with EcoClean by e-mail or phone. We are happy to help with orders and products.',
-    canonicalPath: paths.contact,
-  });
   const { data: settings, isPending } = useSettings();
   const email = settingValue(settings, 'contact_email');
   const phone = settingValue(settings, 'contact_phone');

@@ -2,7 +2,6 @@ import { useId, useState } from 'react';
 import type { Faq } from '../../shared/schemas/catalog.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Container } from '../ui/container.js';
@@ -18,11 +17,6 @@ function distinctCategories(faqs: Faq[]): string[] {
 }
 
 export default function FaqPage() {
-  useDocumentMeta({
-    title: pageTitle('Frequently Asked Questions'),
-    description: 'Answers about orders, shipping, our products, returns and your EcoClean account.',
-    canonicalPath: paths.faq,
-  });
   const { data: faqs, isPending, isError, error } = useFaqs();
   const [filter, setFilter] = useState<string>(ALL);
   const [openId, setOpenId] = useState<string | null>(null);

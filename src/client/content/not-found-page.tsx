@@ -1,15 +1,9 @@
 import { Link } from 'react-router';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 
 export default function NotFoundPage() {
-  useDocumentMeta({
-    title: pageTitle('Page Not Found'),
-    description: 'The page you are looking for does not exist.',
-    noindex: true,
-  });
   return (
     <Container className="flex flex-col items-center gap-6 py-20 text-center">
       <p className="text-6xl font-bold text-brand-700" aria-hidden="true">

@@ -1,15 +1,9 @@
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Container } from '../ui/container.js';
 import { TermsContent } from './components/legal-content.js';
 
 export default function TermsPage() {
-  useDocumentMeta({
-    title: pageTitle('Terms of Service'),
-    description: 'The terms that apply when you use the EcoClean shop and buy our products.',
-    canonicalPath: paths.terms,
-  });
   return (
     <Container narrow className="py-8">
       <Breadcrumb items={[{ label: 'Home', to: paths.home }, { label: 'Terms of Service' }]} />

@@ -6,9 +6,3 @@ export function paragraphs(text: string | undefined): string[] {
     .map((p) => p.trim())
     .filter((p) => p.length > 0);
 }
-
-export function truncate(text: string, max: number): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  if (clean.length <= max) return clean;
-  return `${clean.slice(0, max - 1).trimEnd()}…`;
-}

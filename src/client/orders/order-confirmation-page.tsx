@@ -10,7 +10,6 @@ import { shippingText } from '../cart/order-summary.js';
 import { markCouponUsed } from '../cart/used-coupons.js';
 import { PAYMENT_PROVIDER_NAME } from '../checkout/payment-provider.js';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
@@ -68,7 +67,6 @@ type View =
   | { kind: 'confirmed'; order: OrderView; session: CheckoutSessionView | null };
 
 export default function OrderConfirmationPage() {
-  useDocumentMeta({ title: pageTitle('Order Confirmation'), noindex: true });
   const [params] = useSearchParams();
   const sessionId = params.get('session_id');
   const orderIdParam = params.get('orderId');

@@ -1,13 +1,11 @@
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
 import { SuccessMark } from './success-mark.js';
 
 export default function SuccessPage() {
-  useDocumentMeta({ title: pageTitle('Payment Successful'), noindex: true });
   const [params] = useSearchParams();
   const sessionId = params.get('session_id');
 

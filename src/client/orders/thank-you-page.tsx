@@ -1,7 +1,6 @@
 import '../lib/zod-config.js';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../lib/paths.js';
-import { pageTitle, useDocumentMeta } from '../seo/use-document-meta.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
@@ -10,7 +9,6 @@ import { useOrder } from './api/get-order.js';
 import { SuccessMark } from './success-mark.js';
 
 export default function ThankYouPage() {
-  useDocumentMeta({ title: pageTitle('Thank You'), noindex: true });
   const [params] = useSearchParams();
   const orderId = params.get('orderId');
   // The order as the server has it (owner only); the number shows only when it can be read.

@@ -8,6 +8,8 @@ import * as m0005 from './migrations/0005-sign-in-devices.js';
 import * as m0006 from './migrations/0006-order-events.js';
 import * as m0007 from './migrations/0007-refunds.js';
 import * as m0008 from './migrations/0008-order-labels.js';
+import * as m0009 from './migrations/0009-product-search.js';
+import * as m0010 from './migrations/0010-shop-changes.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '0006-order-events': m0006,
   '0007-refunds': m0007,
   '0008-order-labels': m0008,
+  '0009-product-search': m0009,
+  '0010-shop-changes': m0010,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -195,6 +195,12 @@ export interface PaymentSessionsTable {
 }
 
 /** Units of a product held by an order's open payment session, until `expires_at`. */
+/** One row (id 1): how many back-office writes there have been (migration 0010). */
+export interface ShopChangesTable {
+  id: number;
+  version: number;
+}
+
 export interface StockHoldsTable {
   order_id: string;
   product_id: string;
@@ -345,6 +351,7 @@ export interface Database {
   settings: SettingsTable;
   email_templates: EmailTemplatesTable;
   email_outbox: EmailOutboxTable;
+  shop_changes: ShopChangesTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { clearAllCaches } from './micro-cache.js';
+import { noteShopChange } from './shop-changes.js';
 import { requireAdmin, requireUser } from './auth.js';
 import { forgetLoadedSessions, loadSession, loadSessionForRead, SESSION_COOKIE } from '../accounts/sessions.js';
 import { HttpError } from './errors.js';
@@ -149,7 +149,8 @@ export async function registerSurface(
       scope.addHook('onSend', async (req, reply, payload) => {
         if (rules.noStore) reply.header('Cache-Control', 'no-store');
         // Cleared before the answer leaves, so the owner's next read can never see the old value.
-        if (rules.clearsCaches && !READS.has(req.method) && reply.statusCode < 400) clearAllCaches();
+        // Every other process hears of it on its next poll (shop-changes.ts).
+        if (rules.clearsCaches && !READS.has(req.method) && reply.statusCode < 400) await noteShopChange(deps.db);
         return payload;
       });
     }

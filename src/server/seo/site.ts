@@ -1,18 +1,18 @@
-export const SITE_NAME = 'EcoClean';
-/** Metadata only: the specification's site description mentions free shipping over $100. */
-export const SITE_DESCRIPTION =
-  'Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner. Free shipping on orders over $100.';
+import { PAGES } from '../../shared/pages.js';
+
+export { SITE_DESCRIPTION, SITE_NAME } from '../../shared/page-declaration.js';
 export const OG_IMAGE_PATH = '/og-image.png';
 
-export const ROBOTS_DISALLOW = ['/admin/', '/checkout', '/cart', '/auth', '/reset-password'];
+/** robots.txt's disallowed paths, from the page table (src/shared/pages.ts). */
+export const ROBOTS_DISALLOW: string[] = PAGES.flatMap((p) => (p.robots ? [p.robots.disallow] : []));
 
-/** Sitemap priorities of the specification. */
-export const SITEMAP_PAGES: { path: string; priority: string; changefreq: string }[] = [
-  { path: '/', priority: '1.0', changefreq: 'daily' },
-  { path: '/products', priority: '0.9', changefreq: 'daily' },
-  { path: '/about', priority: '0.8', changefreq: 'monthly' },
-  { path: '/contact', priority: '0.7', changefreq: 'monthly' },
-  { path: '/faq', priority: '0.6', changefreq: 'monthly' },
-];
-export const PRODUCT_SITEMAP_PRIORITY = '0.8';
-export const PRODUCT_SITEMAP_CHANGEFREQ = 'weekly';
+/** Sitemap entries of the pages without parameters (the specification's priorities), from the page table. */
+export const SITEMAP_PAGES: { path: string; priority: string; changefreq: string }[] = PAGES.flatMap((p) =>
+  p.sitemap && !p.path.includes(':') && !p.path.includes('*') ? [{ path: p.path, ...p.sitemap }] : [],
+);
+
+// A product page's entry, repeated for every product in the catalogue.
+const productSitemap = PAGES.find((p) => p.id === 'product')?.sitemap;
+if (!productSitemap) throw new Error('The product page declares no sitemap entry');
+export const PRODUCT_SITEMAP_PRIORITY = productSitemap.priority;
+export const PRODUCT_SITEMAP_CHANGEFREQ = productSitemap.changefreq;

@@ -5,7 +5,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppDeps } from '../app.js';
 import { access, declarePublicFiles } from '../http/access.js';
-import { INITIAL_DATA_ELEMENT_ID } from '../../shared/query-keys.js';
+import { INITIAL_DATA_ELEMENT_ID, queryKeys, VIEWER_SESSION_ELEMENT_ID } from '../../shared/query-keys.js';
+import { EMPTY_CART } from '../../shared/stored-cart.js';
+import { PAGES } from '../../shared/pages.js';
+import { sharedPageLocation } from '../../shared/page-declaration.js';
+import { compressPage, PageCache, pageWith, type CachedPage } from './page-cache.js';
+import { onShopChange } from '../http/shop-changes.js';
 import { buildPageMeta, type PageMeta } from './page-meta.js';
 import { escapeHtml, jsonForScript } from './html.js';
 import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
@@ -84,6 +89,24 @@ function pagePath(url: string): string | null {
 
 type NotFoundHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
+/** Where a signed-in visitor's session is put into a page kept for everyone (never sent). */
+const VIEWER_SLOT = '<!--viewer-->';
+
+/** The declared pages as routes of their own (a catch-all like `*` or `/admin/*` is drawn through the not-found handler). */
+const PAGE_ROUTES = PAGES.map((p) => p.path).filter((path) => !path.includes('*'));
+
+/** The best encoding the browser accepts of the two each cached page is kept in. */
+function preferredEncoding(header: string | string[] | undefined, brotli = true): 'br' | 'gzip' | null {
+  const accepted = new Map<string, number>();
+  for (const part of String(header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return brotli && ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
+}
+
 /** Pages that are noindex but that the server draws: the outline, or the cart when its cookie says what is in it. */
 const SERVER_RENDERED_SHELLS = new Set(['/cart', '/checkout']);
 
@@ -117,43 +140,91 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     });
   }
 
+  const pageCache = new PageCache(config.pageCacheMb * 1024 * 1024);
+  const forget = onShopChange(() => pageCache.clear());
+  app.addHook('onClose', async () => forget());
+
+  // Replaced by functions: a replacement string would read `$&` or `$'` in a product's text as patterns.
+  const fill = (head: string, body: string, data: string) =>
+    template
+      .replace('<!--app-head-->', () => head)
+      .replace('<!--app-html-->', () => body)
+      .replace('<!--app-data-->', () => data);
+  const dataScript = (json: string) => `<script id="${INITIAL_DATA_ELEMENT_ID}" type="application/json">${json}</script>`;
+
+  /** The page's HTML body, or '' when the server cannot draw it (the browser then does). */
+  const renderBody = async (req: FastifyRequest, location: string, meta: PageMeta): Promise<string> => {
+    // Private pages stay client-rendered, except the cart and checkout (the shopper's own cart only).
+    if (!ssr || (meta.noindex && !SERVER_RENDERED_SHELLS.has(new URL(location, 'http://localhost').pathname))) return '';
+    try {
+      return await ssr.render(location, meta.initialData);
+    } catch (err) {
+      req.log.error({ err, url: req.url }, 'server rendering failed');
+      return '';
+    }
+  };
+
+  /** A page every visitor who is not signed in gets alike: rendered once, kept until the shop changes. */
+  const renderShared = async (req: FastifyRequest, location: string): Promise<CachedPage> => {
+    const url = new URL(location, 'http://localhost');
+    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, Object.fromEntries(url.searchParams.entries()));
+    meta.initialData.push({ key: ['session'], data: toSessionResponse(null) });
+    const body = await renderBody(req, location, meta);
+    // Split where a signed-in visitor's session goes: right after the page's data.
+    const [prefix = '', suffix = ''] = fill(renderHead(meta, config.publicUrl), body, `${dataScript(jsonForScript(meta.initialData))}${VIEWER_SLOT}`).split(VIEWER_SLOT);
+    return compressPage({ status: meta.status, noindex: meta.noindex }, prefix, suffix);
+  };
+
   const renderPage = async (req: FastifyRequest, reply: FastifyReply) => {
     // In development the client may be rebuilt while the server runs.
     if (config.env !== 'production' && Date.now() - templateLoadedAt > 2000) {
-      template = loadTemplate(clientDir);
+      const fresh = loadTemplate(clientDir);
+      if (fresh !== template) pageCache.clear();
+      template = fresh;
       templateLoadedAt = Date.now();
     }
     const url = new URL(req.url, 'http://localhost');
-    const query = Object.fromEntries(url.searchParams.entries());
-    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query);
-    // A signed-in visitor's page carries their session, so the header is right from the first paint.
     const token = req.cookies[SESSION_COOKIE];
+    const shared = sharedPageLocation(PAGES, url);
+    if (shared !== null) {
+      const page = await pageCache.get(shared, () => renderShared(req, shared));
+      // A signed-in visitor's page carries their session, so the header is right once the page is live.
+      const session = token ? await loadSession(db, token) : null;
+      reply.code(page.status).type('text/html; charset=utf-8');
+      if (page.noindex) reply.header('X-Robots-Tag', 'noindex');
+      if (session) {
+        const viewer = `<script id="${VIEWER_SESSION_ELEMENT_ID}" type="application/json">${jsonForScript(toSessionResponse(session))}</script>`;
+        const gzipped = preferredEncoding(req.headers['accept-encoding'], false) === 'gzip';
+        reply.header('Cache-Control', 'private, no-cache').header('Vary', 'Accept-Encoding, Cookie');
+        if (gzipped) reply.header('Content-Encoding', 'gzip');
+        return reply.send(pageWith(page, viewer, gzipped));
+      }
+      reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding, Cookie').header('ETag', page.etag);
+      if (page.status === 200 && req.headers['if-none-match'] === page.etag) return reply.code(304).send();
+      const encoding = preferredEncoding(req.headers['accept-encoding']);
+      if (encoding) reply.header('Content-Encoding', encoding);
+      return reply.send(encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.html);
+    }
+
+    const query = Object.fromEntries(url.searchParams.entries());
     const session = token ? await loadSession(db, token) : null;
-    // Guests get an explicit "nobody", which saves every page a session request.
-    meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
     // The cart and checkout are drawn with the browser's cart (mirrored in a cookie), priced here.
     const cartCookie = SERVER_RENDERED_SHELLS.has(url.pathname) ? readCartCookie(req.cookies[CART_COOKIE]) : null;
+    // An empty checkout has nothing to draw: the cart says so.
+    if (url.pathname === '/checkout' && (!cartCookie || cartCookie.lines.length === 0)) return reply.header('Cache-Control', 'no-store').redirect('/cart', 302);
+    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query);
+    // Guests get an explicit "nobody", which saves every page a session request.
+    meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
     if (cartCookie) {
       const ctx = { userId: session?.user.id ?? null, deviceHash: deviceHash(req), now: new Date() };
       meta.initialData.push(...(await pageCartData(db, dialect, cartCookie, ctx)));
+    } else if (url.pathname === '/cart') {
+      // No cookie: the browser's cart is empty (the cookie mirrors it and goes with its last line),
+      // so the page is drawn empty at once, not as an outline that the empty cart then replaces.
+      meta.initialData.push({ key: queryKeys.cart(), data: EMPTY_CART });
     }
-    let body = '';
-    // Private pages stay client-rendered, except the cart and checkout (the shopper's own cart only).
-    if (ssr && (!meta.noindex || SERVER_RENDERED_SHELLS.has(url.pathname))) {
-      try {
-        body = await ssr.render(url.pathname + url.search, meta.initialData);
-      } catch (err) {
-        // The browser renders the page itself when the server cannot.
-        req.log.error({ err, url: req.url }, 'server rendering failed');
-      }
-    }
-    const html = template
-      .replace('<!--app-head-->', renderHead(meta, config.publicUrl))
-      .replace('<!--app-html-->', body)
-      .replace(
-        '<!--app-data-->',
-        `<script id="${INITIAL_DATA_ELEMENT_ID}" type="application/json">${jsonForScript(meta.initialData)}</script>`,
-      );
+    const body = await renderBody(req, url.pathname + url.search, meta);
+    const html = fill(renderHead(meta, config.publicUrl), body, dataScript(jsonForScript(meta.initialData)));
     reply
       .code(meta.status)
       .type('text/html; charset=utf-8')
@@ -163,7 +234,10 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     return html;
   };
 
-  app.get('/', access.public, renderPage);
+  // The storefront's pages as routes of their own: the static files' catch-all would otherwise look
+  // for a file of that name on disk first, on every request. Any other path reaches renderPage
+  // through the not-found handler below.
+  for (const path of PAGE_ROUTES) app.get(path, access.public, renderPage);
 
   // Set at the root by app.ts, outside every surface: an unknown path is no route and has no policy.
   return async (req, reply) => {

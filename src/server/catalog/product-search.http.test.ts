@@ -1,0 +1,167 @@
+import { sql, type Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { useAdminTestApp, type TestClient } from '../test/http-client.js';
+import type { TestApp } from '../test/harness.js';
+import { createProduct } from '../db/seed/factories.js';
+import { containsText } from '../db/query-helpers.js';
+import type { Database } from '../db/schema.js';
+import { ProductPage } from '../../shared/schemas/catalog.js';
+
+/**
+ * The product search answers from an index (migration 0009: FTS5 trigrams on SQLite, pg_trgm on
+ * PostgreSQL). These tests hold it to the scan it replaced, kept here word for word: the same
+ * products, in the same order, with the same count, for every kind of text a shopper can type.
+ */
+let t: TestApp;
+let admin: TestClient;
+useAdminTestApp((a) => ({ t, admin } = a));
+
+type Filter = { search: string; category?: string; featured?: boolean; page: number; pageSize: number };
+
+/** The search as it was before the index: a scan of every product. */
+async function scan(db: Kysely<Database>, f: Filter): Promise<{ ids: string[]; total: number }> {
+  let base = db.selectFrom('products');
+  if (f.category) base = base.where('category_id', '=', f.category);
+  if (f.featured !== undefined) base = base.where('featured', '=', f.featured ? 1 : 0);
+  base = base.where((eb) => eb.or([containsText('name', f.search), containsText('description', f.search)]));
+  const count = await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+  const rows = await base
+    .select('id')
+    .orderBy(sql`case when sort_number is null then 1 else 0 end`)
+    .orderBy('sort_number')
+    .orderBy('price_cents')
+    .orderBy('name')
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize)
+    .execute();
+  return { ids: rows.map((r) => r.id), total: Number(count?.n ?? 0) };
+}
+
+async function api(f: Filter): Promise<{ ids: string[]; total: number; totalPages: number }> {
+  const q = new URLSearchParams({ search: f.search, page: String(f.page), pageSize: String(f.pageSize) });
+  if (f.category) q.set('category', f.category);
+  if (f.featured !== undefined) q.set('featured', String(f.featured));
+  const res = await t.app.inject({ method: 'GET', url: `/api/products?${q.toString()}` });
+  expect(res.statusCode, q.toString()).toBe(200);
+  const page = ProductPage.parse(res.json());
+  return { ids: page.items.map((p) => p.id), total: page.total, totalPages: page.totalPages };
+}
+
+/** Every page of the search through the API, against the scan; answers the scan's total. */
+async function expectSameAsScan(search: string, extra: Partial<Filter> = {}, pageSize = 4): Promise<number> {
+  const first = await scan(t.db, { search, page: 1, pageSize, ...extra });
+  const pages = Math.max(1, Math.ceil(first.total / pageSize));
+  for (let page = 1; page <= Math.min(pages + 1, 6); page++) {
+    const f = { search, page, pageSize, ...extra };
+    const [got, want] = await Promise.all([api(f), scan(t.db, f)]);
+    expect({ ids: got.ids, total: got.total }, JSON.stringify(f)).toEqual(want);
+    expect(got.totalPages).toBe(pages);
+  }
+  return first.total;
+}
+
+const NAMES: [string, string, string?][] = [
+  ['Zebra Sponge', 'plain', 'cleaners'],
+  ['Plain pad', 'Loved by ZEBRAS and people alike', 'mops'],
+  ['100% Cotton Rag', 'Cotton, 100 percent', 'cleaning-cloths'],
+  ['Under_score Mop', 'a mop with_an underscore', 'mops'],
+  ['Back\\slash Brush', 'it has a back\\slash', 'cleaners'],
+  ['It\'s a "Quoted" Cloth', 'say "hello" to it', 'cleaning-cloths'],
+  ['Crème Brûlée Soap', 'smells of crème', 'cleaners'],
+  ['ÉCOLE Brush', 'for the École', 'accessories'],
+  ['école brush', 'lower-case accents', 'accessories'],
+  ['Straße Cleaner', 'STRASSE in capitals', 'cleaners'],
+  ['İstanbul Towel', 'dotted capital I', 'cleaning-cloths'],
+  ['\u212Aelvin Scrubber', 'a Kelvin sign, not a K', 'mops'],
+  ['🧽 Sponge Deluxe', 'an emoji sponge 🧽', 'cleaners'],
+  ['スポンジ Pad', '日本のスポンジ', 'cleaners'],
+  ['Glass  Cleaner Double', 'two spaces between words', 'glass-cleaning'],
+  ['3 - Numbered Cloth', 'numbered first', 'cleaning-cloths'],
+  ['12 - Numbered Mop', 'numbered second', 'mops'],
+  ['Quiet Duster', 'matches only in the description: AARDVARK', 'accessories'],
+  ['%_%', 'only wildcards', 'accessories'],
+];
+const WORDS = ['Ash', 'Fern', 'Pike', 'Vale', 'Lark'];
+const KINDS = ['Cloth', 'Mop', 'Cleaner', 'Sponge', 'Brush', 'Refill'];
+const CATEGORIES = ['cleaners', 'mops', 'cleaning-cloths', 'glass-cleaning', 'accessories'];
+
+const TERMS = [
+  // short: the index needs three characters, the scan answers these
+  'a', 'Z', 'ab', 'é', 'É', 'ß', '%', '_', '\\', '"', "'",
+  // mixed case, whole and partial words
+  'zebra', 'ZEBRA', 'zEbRa', 'ebr', 'cloth', 'CLOTH', 'sponge', 'pike mop', 'Pike Mop 1', 'fern cleaner 2', 'ash',
+  // wildcards and quotes as plain text
+  '100%', '00%', '%%%', '_____%%%', 'under_score', 'r_s', '%_%', 'back\\slash', 'k\\s', '"quoted"', "it's", 'say "hello"', '"',
+  // accents and other scripts, as each database lowers them
+  'crème', 'CRÈME', 'creme', 'brûlée', 'école', 'ÉCOLE', 'École', 'cole', 'straße', 'STRASSE', 'strasse',
+  'i̇stanbul', 'İstanbul', 'istanbul', 'kelvin', '\u212Aelvin', 'elvin', '🧽', '🧽 s', 'sponge deluxe', 'スポンジ', 'のスポ',
+  // several words, spaces, description-only, nothing
+  'glass  cleaner', 'glass cleaner', 'loved by', 'aardvark', 'numbered', 'a mop with', 'no such thing xyz', 'q'.repeat(100),
+];
+
+describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, () => {
+  it('finds what the scan finds, in the same order and count, for every kind of text', async () => {
+    for (const [i, [name, description, category]] of NAMES.entries()) {
+      await createProduct(t.db, { id: `s-${i}`, name, description, categoryId: category, priceCents: 500 + ((i * 37) % 7) * 100, featured: i % 3 === 0 });
+    }
+    for (let i = 0; i < 120; i++) {
+      const name = `${WORDS[i % WORDS.length]} ${KINDS[(i * 7) % KINDS.length]} ${i}`;
+      await createProduct(t.db, {
+        id: `g-${i}`,
+        name,
+        description: `A ${KINDS[(i * 5) % KINDS.length]!.toLowerCase()} from the test catalogue, number ${i}.`,
+        categoryId: CATEGORIES[i % CATEGORIES.length],
+        // Ties on price make the name decide the order.
+        priceCents: 300 + (i % 4) * 250,
+        featured: i % 5 === 0,
+      });
+    }
+    const totals: Record<string, number> = {};
+    for (const term of TERMS) totals[term] = await expectSameAsScan(term);
+    // The comparison is worth something only if the terms find things, and some find nothing.
+    expect(totals['cloth']).toBeGreaterThan(20);
+    expect(totals['aardvark']).toBe(1);
+    expect(totals['100%']).toBe(1);
+    expect(totals['%_%']).toBe(1);
+    expect(totals['no such thing xyz']).toBe(0);
+    expect(totals['zEbRa']).toBe(2);
+    for (const term of ['cloth', 'pike', 'sponge', 'a', 'zebra', 'é', 'numbered', 'mop 1']) {
+      for (const category of ['mops', 'cleaners', 'cleaning-cloths']) await expectSameAsScan(term, { category });
+      await expectSameAsScan(term, { featured: true });
+      await expectSameAsScan(term, { featured: false, category: 'mops' }, 24);
+    }
+  });
+
+  it('follows products created, renamed, redescribed and deleted in the back office', async () => {
+    const created = await admin.request('POST', '/api/admin/products', {
+      name: 'Quokka Duster',
+      description: 'A duster for high shelves.',
+      priceCents: 1299,
+      inventory: 5,
+      category: 'accessories',
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().product.id as string;
+    expect(await expectSameAsScan('quokka')).toBe(1);
+    expect(await expectSameAsScan('high shel')).toBe(1);
+
+    const renamed = await admin.request('PUT', `/api/admin/products/${id}`, {
+      name: 'Wombat Duster',
+      description: 'A duster for low cupboards.',
+      priceCents: 1299,
+      inventory: 5,
+      category: 'accessories',
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(await expectSameAsScan('quokka')).toBe(0);
+    expect(await expectSameAsScan('high shel')).toBe(0);
+    expect(await expectSameAsScan('wombat')).toBe(1);
+    expect(await expectSameAsScan('low cupb')).toBe(1);
+    expect(await expectSameAsScan('duster', { category: 'accessories' })).toBeGreaterThanOrEqual(2);
+
+    const deleted = await admin.request('DELETE', `/api/admin/products/${id}`);
+    expect(deleted.statusCode).toBe(200);
+    expect(await expectSameAsScan('wombat')).toBe(0);
+    expect(await expectSameAsScan('duster')).toBe(1);
+  });
+});

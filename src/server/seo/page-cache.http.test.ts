@@ -1,0 +1,139 @@
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../test/harness.js';
+import { TestClient, useAdminTestApp } from '../test/http-client.js';
+import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
+import { seedProducts } from '../db/seed/catalog-data.js';
+import { noteShopChange } from '../http/shop-changes.js';
+
+/**
+ * Storefront HTML kept for visitors who are not signed in (seo/page-cache.ts): rendered once per
+ * page, answered compressed as the browser asks, dropped when the back office or stock changes it,
+ * and a signed-in visitor's copy made from it with their session, never rendered again.
+ */
+let t: TestApp;
+let admin: TestClient;
+useAdminTestApp((app) => ({ t, admin } = app));
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+const dataOf = (html: string) => JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as { key: string[]; data: unknown }[];
+
+describe('cached storefront pages', () => {
+  it('answers each page in the encoding asked for, the same page every time, with an ETag and 304', async () => {
+    const plain = await get('/faq');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const etag = plain.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    expect(plain.headers.vary).toBe('Accept-Encoding, Cookie');
+
+    const br = await get('/faq', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await get('/faq', { 'accept-encoding': 'gzip, br;q=0' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect((await get('/faq', { 'accept-encoding': 'identity, *;q=0' })).headers['content-encoding']).toBeUndefined();
+    expect(br.headers.etag).toBe(etag);
+
+    const again = await get('/faq', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // A campaign tag or cache-buster gets the same page; the shop's own filters do not.
+    expect((await get('/faq?utm_source=mail&x=1')).headers.etag).toBe(etag);
+    const all = await get('/products');
+    const cloths = await get('/products?category=cleaning-cloths&utm_campaign=x');
+    expect(cloths.headers.etag).not.toBe(all.headers.etag);
+    expect((await get('/products?utm_campaign=y&category=cleaning-cloths')).headers.etag).toBe(cloths.headers.etag);
+  });
+
+  it('keeps the page until the shop changes: a write behind its back is not seen, a back-office write is at once', async () => {
+    const product = seedProducts[0]!;
+    const path = `/products/${product.id}`;
+    const before = await get(path);
+    // Changed in the database alone: the kept page still answers (proof it is not rendered again).
+    await t.db.updateTable('products').set({ name: 'Quietly Renamed' }).where('id', '=', product.id).execute();
+    expect((await get(path)).body).toBe(before.body);
+    await noteShopChange(t.db);
+    expect((await get(path)).body).toContain('Quietly Renamed');
+
+    // Through the back office: the next load shows the new price.
+    const row = await t.db.selectFrom('products').selectAll().where('id', '=', product.id).executeTakeFirstOrThrow();
+    const res = await admin.request('PUT', `/api/admin/products/${product.id}`, {
+      name: row.name,
+      description: row.description,
+      priceCents: row.price_cents + 100,
+      inventory: row.inventory,
+      category: row.category_id,
+      featured: Boolean(row.featured),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await get(path)).body).toContain(`"price":"${((row.price_cents + 100) / 100).toFixed(2)}"`);
+  });
+
+  it('shows units taken by a checkout, and given back, within a second', async () => {
+    const product = seedProducts[1]!;
+    const path = `/products/${product.id}`;
+    const stock = async () => {
+      const entry = dataOf((await get(path)).body).find((d) => d.key[0] === 'products' && d.key[1] === 'detail');
+      return (entry?.data as { product: { inventory: number } }).product.inventory;
+    };
+    const before = await stock();
+    /** Polls until the page shows `units` in stock; fails after a second. */
+    const showsStock = async (units: number) => {
+      const started = Date.now();
+      let seen = await stock();
+      while (seen !== units && Date.now() - started < 1000) {
+        await new Promise((r) => setTimeout(r, 20));
+        seen = await stock();
+      }
+      expect(seen).toBe(units);
+    };
+    const shopper = new TestClient(t.app, '10.9.0.1');
+    const res = await shopper.post('/api/create-checkout-session', {
+      items: [{ productId: product.id, quantity: 3 }],
+      customerEmail: 'cache@example.com',
+      shippingAddress: { name: 'Cache Shopper', address: '1 Main St', city: 'Portland', state: 'OR', zip: '97201', country: 'US' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await showsStock(before - 3);
+    // The shopper cancels on the card page: the units come back.
+    const { url } = res.json() as { url: string };
+    const cancel = await shopper.post(`${new URL(url, 'http://shop.test').pathname}/cancel`, new URLSearchParams());
+    expect(cancel.statusCode, `${url}: ${cancel.body}`).toBe(303);
+    expect(await t.db.selectFrom('stock_holds').select('order_id').where('product_id', '=', product.id).execute()).toEqual([]);
+    await showsStock(before);
+  });
+
+  it("gives a signed-in visitor the kept page with their session beside it, gzipped from the kept blocks", async () => {
+    const anon = await get('/about');
+    const c = new TestClient(t.app, '10.9.0.2');
+    await c.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
+    const plain = await c.get('/about', { accept: 'text/html' });
+    expect(plain.headers['cache-control']).toBe('private, no-cache');
+    expect(plain.headers.etag).toBeUndefined();
+    const viewer = `<script id="__VIEWER_SESSION__" type="application/json">`;
+    expect(plain.body).toContain(viewer);
+    // Exactly the shared page with the session script put in after the data.
+    const at = plain.body.indexOf(viewer);
+    const end = plain.body.indexOf('</script>', at) + '</script>'.length;
+    expect(plain.body.slice(0, at) + plain.body.slice(end)).toBe(anon.body);
+    const session = JSON.parse(plain.body.slice(at + viewer.length, end - '</script>'.length)) as { user: { email: string } };
+    expect(session.user.email).toBe(DEMO_CUSTOMER.email);
+
+    const gz = await c.get('/about', { accept: 'text/html', 'accept-encoding': 'gzip, br' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it('sends an empty checkout to the cart, and never keeps private pages', async () => {
+    const empty = await get('/checkout');
+    expect(empty.statusCode).toBe(302);
+    expect(empty.headers.location).toBe('/cart');
+    for (const path of ['/cart', '/auth', '/dashboard', '/orders']) {
+      const res = await get(path);
+      expect(res.headers.etag, path).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ProductListQuery } from '../../shared/schemas/catalog.js';
+import type { InitialQuery } from '../../shared/query-keys.js';
+import type { DataRef, PageDataArgs, PageDataKind, PageDataTypes } from '../../shared/page-declaration.js';
+import { getProduct, listCategories, listFeaturedProducts, listProducts } from '../catalog/service.js';
+import { getPublicSettings, listFaqs } from '../content/service.js';
+
+type Resolver<K extends PageDataKind> = (db: Kysely<Database>, arg: PageDataArgs[K]) => Promise<PageDataTypes[K] | null>;
+
+/**
+ * How the server reads each kind of page data: the same service call, and the same answer body,
+ * as the API endpoint the browser would otherwise ask. null: the thing does not exist.
+ */
+export const pageDataResolvers: { [K in PageDataKind]: Resolver<K> } = {
+  settings: async (db) => ({ settings: await getPublicSettings(db) }),
+  categories: async (db) => ({ items: await listCategories(db) }),
+  featuredProducts: async (db) => ({ items: await listFeaturedProducts(db) }),
+  products: async (db, filter) => {
+    // The filter was read from the URL without zod (it also runs in the browser); the shop's
+    // schema has the last word here, and anything it refuses is the unfiltered first page.
+    const parsed = ProductListQuery.safeParse({
+      ...(filter.search !== undefined ? { search: filter.search } : {}),
+      ...(filter.category !== undefined ? { category: filter.category } : {}),
+      page: filter.page,
+      pageSize: filter.pageSize,
+    });
+    return listProducts(db, parsed.success ? parsed.data : ProductListQuery.parse({}));
+  },
+  product: async (db, id) => {
+    if (id.length === 0 || id.length > 100) return null;
+    const product = await getProduct(db, id);
+    return product ? { product } : null;
+  },
+  faqs: async (db) => ({ items: await listFaqs(db) }),
+};
+
+export function resolvePageDataRef<K extends PageDataKind>(db: Kysely<Database>, ref: DataRef<K>): Promise<PageDataTypes[K] | null> {
+  return (pageDataResolvers[ref.kind] as Resolver<K>)(db, ref.arg as PageDataArgs[K]);
+}
+
+/**
+ * Reads a page's declared data. The main data comes first, alone: when it is missing the page is
+ * a 404 and nothing else is read. Returns the data by name (undefined: missing) and the entries
+ * for the HTML, in declaration order.
+ */
+export async function resolvePageData(
+  db: Kysely<Database>,
+  refs: Record<string, DataRef>,
+  main: string | undefined,
+): Promise<{ data: Record<string, unknown>; initialData: InitialQuery[] }> {
+  const data: Record<string, unknown> = {};
+  const mainRef = main !== undefined ? refs[main] : undefined;
+  if (main !== undefined && mainRef) {
+    const value = await resolvePageDataRef(db, mainRef);
+    if (value === null) return { data, initialData: [] };
+    data[main] = value;
+  }
+  const rest = Object.entries(refs).filter(([name]) => name !== main);
+  const values = await Promise.all(rest.map(([, ref]) => resolvePageDataRef(db, ref)));
+  rest.forEach(([name], i) => {
+    if (values[i] !== null) data[name] = values[i];
+  });
+  const initialData: InitialQuery[] = [];
+  for (const [name, ref] of Object.entries(refs)) {
+    if (data[name] !== undefined) initialData.push({ key: ref.key, data: data[name] });
+  }
+  return { data, initialData };
+}

@@ -1,0 +1,218 @@
+/**
+ * The shape of a page declaration (src/shared/pages.ts) and the helpers its entries use. Read by
+ * the client router (routes, lazy loading, the head on client-side navigation), the server's page
+ * renderer (first data, head, status, cache policy), robots.txt and sitemap.xml.
+ *
+ * Loaded in the first-load bundle: no zod here, type imports only from the schemas.
+ */
+import type { Category, Faq, Product, ProductPage } from './schemas/catalog.js';
+import { queryKeys } from './query-keys.js';
+import type { ProductsFilter } from './products-filter.js';
+
+export const SITE_NAME = 'EcoClean';
+/** Metadata only: the specification's site description mentions free shipping over $100. */
+export const SITE_DESCRIPTION =
+  'Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner. Free shipping on orders over $100.';
+/** Meta descriptions are cut at this length. */
+export const META_DESCRIPTION_MAX = 158;
+
+/** The API answer each kind of page data is cached as (the same body on both sides). */
+export type PageDataTypes = {
+  settings: { settings: Record<string, string> };
+  categories: { items: Category[] };
+  featuredProducts: { items: Product[] };
+  products: ProductPage;
+  product: { product: Product };
+  faqs: { items: Faq[] };
+};
+/** What each kind needs to be read (the server's resolvers in src/server/seo/page-data.ts take it). */
+export type PageDataArgs = {
+  settings: null;
+  categories: null;
+  featuredProducts: null;
+  products: ProductsFilter;
+  product: string;
+  faqs: null;
+};
+export type PageDataKind = keyof PageDataTypes;
+
+/** One piece of a page's first data: its query key (src/shared/query-keys.ts) and how to read it. */
+export type DataRef<K extends PageDataKind = PageDataKind> = {
+  [P in K]: { kind: P; key: readonly unknown[]; arg: PageDataArgs[P] };
+}[K];
+
+/** Query keys of the page data, named after the query-keys.ts function each one uses. */
+export const pageData = {
+  settings: (): DataRef<'settings'> => ({ kind: 'settings', key: queryKeys.settings(), arg: null }),
+  categories: (): DataRef<'categories'> => ({ kind: 'categories', key: queryKeys.categories(), arg: null }),
+  featuredProducts: (): DataRef<'featuredProducts'> => ({ kind: 'featuredProducts', key: queryKeys.featuredProducts(), arg: null }),
+  products: (filter: ProductsFilter): DataRef<'products'> => ({ kind: 'products', key: queryKeys.products(filter), arg: filter }),
+  product: (id: string): DataRef<'product'> => ({ kind: 'product', key: queryKeys.product(id), arg: id }),
+  faqs: (): DataRef<'faqs'> => ({ kind: 'faqs', key: queryKeys.faqs(), arg: null }),
+};
+
+/** The query string as both sides can read it (URLSearchParams on the client). */
+export type PageQuery = { get(name: string): string | null };
+export type PageParams = Readonly<Record<string, string | undefined>>;
+
+type DataRefs = Record<string, DataRef>;
+/** Resolved data by name: undefined when missing (the main data) or not loaded yet (the rest, in the browser). */
+export type ResolvedData<D extends DataRefs> = { [N in keyof D]: PageDataTypes[D[N]['kind']] | undefined };
+
+export type HeadInput<D extends DataRefs> = {
+  params: PageParams;
+  query: PageQuery;
+  data: ResolvedData<D>;
+  /** Public settings (always part of a page's first data). */
+  settings: Record<string, string>;
+  /** Origin of absolute URLs, e.g. "https://shop.example" (no trailing slash). */
+  publicUrl: string;
+  /** Role of the signed-in visitor, when known (the browser knows it; the server's shared HTML does not). */
+  viewerRole?: string | undefined;
+};
+
+export type PageHead = {
+  /** 404 when the page's main data is missing. */
+  status?: 404;
+  /** Full title, e.g. "Shop All Products | EcoClean". */
+  title: string;
+  /** Defaults to the site description. */
+  description?: string;
+  /** Path (and query) of the canonical URL; absent on pages that are not indexed. */
+  canonicalPath?: string;
+  noindex?: boolean;
+  ogType?: 'website' | 'product';
+  ogImage?: string | undefined;
+  jsonLd?: object[];
+};
+
+export type PageDeclaration<D extends DataRefs = DataRefs> = {
+  id: string;
+  /** Route path in React Router syntax ("/products/:id", "/admin/*", "*" for every other path). */
+  path: string;
+  /** The page component's file relative to src/client; its default export is the page. */
+  component: string;
+  /** The page's code uses zod: load zod first, in a task of its own (src/client/lib/load-zod.ts). */
+  needsZod?: boolean;
+  /** Data its first paint needs, written into the server's HTML under these query keys. */
+  data?: (route: { params: PageParams; query: PageQuery }) => D;
+  /**
+   * The query parameters the page reads (its data and head). A shared page's HTML is the same for
+   * every other parameter (a campaign tag, a cache-buster): see sharedPageLocation.
+   */
+  queryParams?: readonly string[];
+  /** The data without which the page does not exist: the head then answers 404. Read first, alone. */
+  main?: keyof D & string;
+  head(input: HeadInput<D>): PageHead;
+  /** Listed in sitemap.xml (a page with a parameter lists the catalogue's entries instead). */
+  sitemap?: { priority: string; changefreq: string };
+  /** robots.txt rule. */
+  robots?: { disallow: string };
+  /**
+   * 'shared': the HTML is the same for every anonymous visitor (it may be cached and reused);
+   * 'private': it depends on the visitor (cart, account, back office), rendered per request.
+   */
+  cache: 'shared' | 'private';
+};
+
+/** Declares one page, keeping its data's types for its head. */
+export function definePage<D extends DataRefs = Record<never, DataRef>>(page: PageDeclaration<D>): PageDeclaration {
+  return page as unknown as PageDeclaration;
+}
+
+export function pageTitle(name: string): string {
+  return `${name} | ${SITE_NAME}`;
+}
+
+export function truncate(text: string, max = META_DESCRIPTION_MAX): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  return clean.length <= max ? clean : `${clean.slice(0, max - 1).trimEnd()}…`;
+}
+
+export type Crumb = { name: string; path: string };
+
+export function breadcrumbLd(publicUrl: string, crumbs: Crumb[]): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: crumbs.map((c, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: c.name,
+      item: publicUrl + c.path,
+    })),
+  };
+}
+
+/** A page no one should find through a search engine; its title is all it has. */
+export function privateHead(name: string): () => PageHead {
+  return () => ({ title: pageTitle(name), noindex: true });
+}
+
+/**
+ * Finds the page a path shows, as the server reads it: exact, case-sensitive segments, a trailing
+ * slash ignored, `:name` taking one segment (decoded; '' when its escapes are malformed) and a
+ * final `*` the rest. The last page whose path is "*" takes every other path.
+ */
+export function matchPage(
+  pages: readonly PageDeclaration[],
+  pathname: string,
+): { page: PageDeclaration; params: Record<string, string> } | null {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const segments = path.split('/').slice(1);
+  let fallback: PageDeclaration | null = null;
+  for (const page of pages) {
+    if (page.path === '*') {
+      fallback = page;
+      continue;
+    }
+    const params = matchSegments(page.path.split('/').slice(1), path === '/' ? [] : segments);
+    if (params) return { page, params };
+  }
+  return fallback ? { page: fallback, params: {} } : null;
+}
+
+/**
+ * The location whose HTML every anonymous visitor of this URL gets alike (the path and the query
+ * parameters the page declares, in declared order), or null when the page is private.
+ */
+export function sharedPageLocation(pages: readonly PageDeclaration[], url: URL): string | null {
+  const match = matchPage(pages, url.pathname);
+  if (!match || match.page.cache !== 'shared') return null;
+  const kept = new URLSearchParams();
+  for (const name of match.page.queryParams ?? []) {
+    const value = url.searchParams.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  const query = kept.toString();
+  return query ? `${url.pathname}?${query}` : url.pathname;
+}
+
+function matchSegments(pattern: string[], segments: string[]): Record<string, string> | null {
+  const pat = pattern.length === 1 && pattern[0] === '' ? [] : pattern;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pat.length; i++) {
+    const p = pat[i]!;
+    if (p === '*' && i === pat.length - 1) {
+      params['*'] = segments.slice(i).join('/');
+      return params;
+    }
+    const s = segments[i];
+    if (s === undefined) return null;
+    if (p.startsWith(':')) {
+      if (s === '') return null;
+      params[p.slice(1)] = safeDecode(s);
+    } else if (p !== s) {
+      return null;
+    }
+  }
+  return segments.length === pat.length ? params : null;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,350 @@
+/**
+ * Every storefront page, declared once: its path, component, first data, head, sitemap entry,
+ * robots rule and cache policy. The client router (src/client/routes.tsx), the head on
+ * client-side navigation, the server's page renderer (src/server/seo/page-meta.ts), robots.txt and
+ * sitemap.xml all read this table. A new content page is one entry here plus its component.
+ *
+ * The order matters twice: robots.txt lists the disallowed paths, and sitemap.xml the pages, in
+ * table order; the page whose path is "*" answers every other path.
+ */
+import { formatCents } from './money.js';
+import { productsFilterFromSearchParams } from './products-filter.js';
+import type { Product } from './schemas/catalog.js';
+import {
+  breadcrumbLd,
+  definePage,
+  pageData,
+  pageTitle,
+  privateHead,
+  SITE_DESCRIPTION,
+  SITE_NAME,
+  truncate,
+  type Crumb,
+  type PageDeclaration,
+} from './page-declaration.js';
+
+function productLd(publicUrl: string, p: Product): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: p.name,
+    description: p.description,
+    sku: p.sku ?? p.id,
+    ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),
+    image: p.images.map((i) => (i.startsWith('http') ? i : publicUrl + i)),
+    offers: {
+      '@type': 'Offer',
+      url: `${publicUrl}/products/${encodeURIComponent(p.id)}`,
+      priceCurrency: 'USD',
+      price: (p.priceCents / 100).toFixed(2),
+      availability: p.inventory > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      itemCondition: 'https://schema.org/NewCondition',
+    },
+  };
+}
+
+/** A page of text with a canonical link and a two-step breadcrumb. */
+function contentHead(path: string, title: string, description: string, crumb: string, publicUrl: string) {
+  return {
+    title: pageTitle(title),
+    description,
+    canonicalPath: path,
+    jsonLd: [
+      breadcrumbLd(publicUrl, [
+        { name: 'Home', path: '/' },
+        { name: crumb, path },
+      ]),
+    ],
+  };
+}
+
+export const PAGES: readonly PageDeclaration[] = [
+  definePage({
+    id: 'home',
+    path: '/',
+    component: 'catalog/home-page.tsx',
+    data: () => ({ featuredProducts: pageData.featuredProducts(), categories: pageData.categories() }),
+    head: ({ settings, publicUrl }) => ({
+      title: `${SITE_NAME} | Eco-Friendly Cleaning Products`,
+      description: SITE_DESCRIPTION,
+      canonicalPath: '/',
+      jsonLd: [
+        {
+          '@context': 'https://schema.org',
+          '@type': 'Organization',
+          name: SITE_NAME,
+          url: publicUrl,
+          logo: `${publicUrl}/favicon.svg`,
+          ...(settings.contact_email ? { email: settings.contact_email } : {}),
+          ...(settings.contact_phone ? { telephone: settings.contact_phone } : {}),
+          sameAs: [settings.social_media_facebook, settings.social_media_youtube].filter(Boolean),
+        },
+        { '@context': 'https://schema.org', '@type': 'WebSite', name: SITE_NAME, url: publicUrl },
+      ],
+    }),
+    sitemap: { priority: '1.0', changefreq: 'daily' },
+    cache: 'shared',
+  }),
+  definePage({
+    id: 'shop',
+    path: '/products',
+    component: 'catalog/shop-page.tsx',
+    queryParams: ['category', 'page', 'search'],
+    data: ({ query }) => ({
+      categories: pageData.categories(),
+      products: pageData.products(productsFilterFromSearchParams(query)),
+    }),
+    head: ({ query, data, publicUrl }) => {
+      const filter = productsFilterFromSearchParams(query);
+      const category = data.categories?.items.find((c) => c.id === filter.category);
+      const crumbs: Crumb[] = [
+        { name: 'Home', path: '/' },
+        { name: 'Shop', path: '/products' },
+        ...(category ? [{ name: category.name, path: `/products?category=${category.id}` }] : []),
+      ];
+      return {
+        // Search results are not pages of their own for crawlers.
+        noindex: Boolean(filter.search),
+        title: category ? `${category.name} | Shop | ${SITE_NAME}` : `Shop All Products | ${SITE_NAME}`,
+        description: category?.description
+          ? truncate(category.description)
+          : 'Shop reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner from EcoClean.',
+        canonicalPath: category ? `/products?category=${encodeURIComponent(category.id)}` : '/products',
+        jsonLd: [breadcrumbLd(publicUrl, crumbs)],
+      };
+    },
+    sitemap: { priority: '0.9', changefreq: 'daily' },
+    cache: 'shared',
+  }),
+  definePage({
+    id: 'product',
+    path: '/products/:id',
+    component: 'catalog/product-page.tsx',
+    // The breadcrumb names the category: with the list embedded it is in the server's HTML and
+    // the browser asks for nothing at start-up.
+    data: ({ params }) => ({ product: pageData.product(params.id ?? ''), categories: pageData.categories() }),
+    main: 'product',
+    head: ({ data, publicUrl }) => {
+      const product = data.product?.product;
+      if (!product) {
+        return { status: 404, noindex: true, title: pageTitle('Product Not Found'), description: 'This product could not be found.' };
+      }
+      const category = product.category ? data.categories?.items.find((c) => c.id === product.category) : undefined;
+      const crumbs: Crumb[] = [
+        { name: 'Home', path: '/' },
+        { name: 'Shop', path: '/products' },
+        ...(category ? [{ name: category.name, path: `/products?category=${category.id}` }] : []),
+        { name: product.name, path: `/products/${encodeURIComponent(product.id)}` },
+      ];
+      return {
+        ogType: 'product',
+        ogImage: product.images[0],
+        title: pageTitle(product.name),
+        description: truncate(`${product.description} ${formatCents(product.priceCents)}.`),
+        canonicalPath: `/products/${encodeURIComponent(product.id)}`,
+        jsonLd: [productLd(publicUrl, product), breadcrumbLd(publicUrl, crumbs)],
+      };
+    },
+    // One entry per product, from the catalogue (src/server/seo/routes.ts).
+    sitemap: { priority: '0.8', changefreq: 'weekly' },
+    cache: 'shared',
+  }),
+  definePage({
+    id: 'about',
+    path: '/about',
+    component: 'content/about-page.tsx',
+    head: ({ settings, publicUrl }) =>
+      contentHead(
+        '/about',
+        settings.about_title || 'About Us',
+        truncate(settings.about_mission_content || SITE_DESCRIPTION),
+        'About',
+        publicUrl,
+      ),
+    sitemap: { priority: '0.8', changefreq: 'monthly' },
+    cache: 'shared',
+  }),
+  definePage({
+    id: 'contact',
+    path: '/contact',
+    component: 'content/contact-page.tsx',
+    needsZod: true,
+    head: ({ publicUrl }) =>
+      contentHead(
+        '/contact',
+        'Contact Us',
+        'Get in touch with EcoClean by e-mail or phone. We are happy to help with orders and products.',
+        'Contact',
+        publicUrl,
+      ),
+    sitemap: { priority: '0.7', changefreq: 'monthly' },
+    cache: 'shared',
+  }),
+  definePage({
+    id: 'faq',
+    path: '/faq',
+    component: 'content/faq-page.tsx',
+    data: () => ({ faqs: pageData.faqs() }),
+    head: ({ data, publicUrl }) => ({
+      title: pageTitle('Frequently Asked Questions'),
+      description: 'Answers about orders, shipping, our products, returns and your EcoClean account.',
+      canonicalPath: '/faq',
+      jsonLd: [
+        {
+          '@context': 'https://schema.org',
+          '@type': 'FAQPage',
+          mainEntity: (data.faqs?.items ?? []).map((f) => ({
+            '@type': 'Question',
+            name: f.question,
+            acceptedAnswer: { '@type': 'Answer', text: f.answer },
+          })),
+        },
+        breadcrumbLd(publicUrl, [
+          { name: 'Home', path: '/' },
+          { name: 'FAQ', path: '/faq' },
+        ]),
+      ],
+    }),
+    sitemap: { priority: '0.6', changefreq: 'monthly' },
+    cache: 'shared',
+  }),
+  definePage({
+    id: 'privacy',
+    path: '/privacy',
+    component: 'content/privacy-page.tsx',
+    head: ({ publicUrl }) =>
+      contentHead(
+        '/privacy',
+        'Privacy Policy',
+        'How EcoClean collects, uses and protects your information. We never sell or rent your data.',
+        'Privacy Policy',
+        publicUrl,
+      ),
+    cache: 'shared',
+  }),
+  definePage({
+    id: 'terms',
+    path: '/terms',
+    component: 'content/terms-page.tsx',
+    head: ({ publicUrl }) =>
+      contentHead(
+        '/terms',
+        'Terms of Service',
+        'The terms that apply when you use the EcoClean shop and buy our products.',
+        'Terms of Service',
+        publicUrl,
+      ),
+    cache: 'shared',
+  }),
+  definePage({
+    id: 'admin',
+    path: '/admin/*',
+    component: 'admin/admin-page.tsx',
+    needsZod: true,
+    head: privateHead('Admin Dashboard'),
+    robots: { disallow: '/admin/' },
+    cache: 'private',
+  }),
+  definePage({
+    id: 'checkout',
+    path: '/checkout',
+    component: 'checkout/checkout-page.tsx',
+    head: privateHead('Checkout'),
+    robots: { disallow: '/checkout' },
+    cache: 'private',
+  }),
+  definePage({
+    id: 'cart',
+    path: '/cart',
+    component: 'cart/cart-page.tsx',
+    head: privateHead('Shopping Cart'),
+    robots: { disallow: '/cart' },
+    cache: 'private',
+  }),
+  definePage({
+    id: 'auth',
+    path: '/auth',
+    component: 'accounts/auth-page.tsx',
+    head: privateHead('Sign In'),
+    robots: { disallow: '/auth' },
+    cache: 'private',
+  }),
+  definePage({
+    id: 'reset-password',
+    path: '/reset-password',
+    component: 'accounts/reset-password-page.tsx',
+    head: privateHead('Set a New Password'),
+    robots: { disallow: '/reset-password' },
+    cache: 'private',
+  }),
+  definePage({
+    id: 'password-reset',
+    path: '/password-reset',
+    component: 'accounts/password-reset-page.tsx',
+    head: privateHead('Reset Password'),
+    cache: 'private',
+  }),
+  definePage({
+    id: 'dashboard',
+    path: '/dashboard',
+    component: 'accounts/dashboard-page.tsx',
+    needsZod: true,
+    // The browser knows who is signed in; the server's HTML says "My Dashboard".
+    head: ({ viewerRole }) => ({ title: pageTitle(viewerRole === 'admin' ? 'Admin Dashboard' : 'My Dashboard'), noindex: true }),
+    cache: 'private',
+  }),
+  definePage({
+    id: 'orders',
+    path: '/orders',
+    component: 'accounts/my-orders-page.tsx',
+    head: privateHead('My Orders'),
+    cache: 'private',
+  }),
+  definePage({
+    id: 'order-confirmation',
+    path: '/order-confirmation',
+    component: 'orders/order-confirmation-page.tsx',
+    needsZod: true,
+    head: privateHead('Order Confirmation'),
+    cache: 'private',
+  }),
+  definePage({
+    id: 'thank-you',
+    path: '/thank-you',
+    component: 'orders/thank-you-page.tsx',
+    needsZod: true,
+    head: privateHead('Thank You'),
+    cache: 'private',
+  }),
+  definePage({
+    id: 'success',
+    path: '/success',
+    component: 'orders/success-page.tsx',
+    head: privateHead('Payment Successful'),
+    cache: 'private',
+  }),
+  definePage({
+    id: 'not-found',
+    path: '*',
+    component: 'content/not-found-page.tsx',
+    head: () => ({
+      status: 404,
+      noindex: true,
+      title: pageTitle('Page Not Found'),
+      description: 'The page you are looking for does not exist.',
+    }),
+    cache: 'shared',
+  }),
+];
+
+/** The declared page with this id (throws for an unknown id: a typo in the code, not a visitor's). */
+export function pageById(id: string): PageDeclaration {
+  const page = PAGES.find((p) => p.id === id);
+  if (!page) throw new Error(`No page "${id}" in src/shared/pages.ts`);
+  return page;
+}
+
+/** The path of a page without parameters, e.g. pagePath('faq') → "/faq". */
+export function pagePath(id: string): string {
+  return pageById(id).path;
+}
