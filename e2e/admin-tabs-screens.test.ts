@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { ADMIN, CUSTOMER, signInThroughForm } from './helpers.js';
+import { ADMIN, CUSTOMER, checkout, SHIPPING_ADDRESS, signInThroughForm } from './helpers.js';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
 
 /**
@@ -17,32 +17,13 @@ let order: { id: string; number: string };
 let unpaidNumber: string;
 let enteredNumber: string;
 
-const ADDRESS = { name: 'Demo Customer', address: '12 Fern Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
-
-/** An order with items, so the order views have something to show; paid through the built-in test provider unless `pay` is false. */
-async function checkout(page: Page, pay = true): Promise<string> {
-  const res = await page.request.post('/api/create-checkout-session', {
-    headers: { origin: inject('baseUrl') },
-    data: { items: [{ productId: 'cloth-5-pack', quantity: 2 }], customerEmail: CUSTOMER.email, shippingAddress: ADDRESS },
-  });
-  expect(res.status()).toBe(200);
-  const { url, orderId } = (await res.json()) as { url: string; orderId: string };
-  if (!pay) return orderId;
-  await page.goto(url);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry').fill('12 / 34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByLabel('Name on card').fill('Demo Customer');
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
-  await page.waitForURL(/order-confirmation|success|thank-you/);
-  return orderId;
-}
+const ADDRESS = SHIPPING_ADDRESS;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   const customer = await openPage(browser, DESKTOP);
   await signInThroughForm(customer.page, CUSTOMER);
-  const id = await checkout(customer.page);
+  const id = await checkout(customer.page, true);
   const unpaidId = await checkout(customer.page, false);
   // A contact message, so the Messages view shows one.
   const contact = await customer.page.request.post('/api/contact', {

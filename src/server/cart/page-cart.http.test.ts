@@ -70,11 +70,17 @@ describe('cart and checkout pages drawn from the cart cookie', () => {
     expect(cart!.appliedCouponDiscountCents).toBe(0);
   });
 
-  it('an empty cart is drawn empty; no cookie or one the shop did not write draws the outline, never an error', async () => {
+  it('an empty cart is drawn empty and an empty checkout sent to it; a cookie the shop did not write draws the outline, never an error', async () => {
     const empty = await page('/cart', cookieOf({ lines: [], couponCode: null }));
     expect(empty.cart?.items).toEqual([]);
+    // No cookie: nothing in the cart. The cart is drawn empty; the checkout is a redirect to it.
+    expect((await page('/cart', undefined)).cart?.items).toEqual([]);
+    for (const cookie of [undefined, cookieOf({ lines: [], couponCode: null })]) {
+      const res = await t.app.inject({ method: 'GET', url: '/checkout', headers: { accept: 'text/html', ...(cookie !== undefined ? { cookie: `${CART_COOKIE}=${cookie}` } : {}) } });
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe('/cart');
+    }
     const bad = [
-      undefined,
       '',
       'not-json',
       encodeURIComponent('{"l":[["cloth-5-pack",0,"One Size","Default"]],"c":null}'),

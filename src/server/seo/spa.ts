@@ -210,17 +210,19 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     const session = token ? await loadSession(db, token) : null;
     // The cart and checkout are drawn with the browser's cart (mirrored in a cookie), priced here.
     const cartCookie = SERVER_RENDERED_SHELLS.has(url.pathname) ? readCartCookie(req.cookies[CART_COOKIE]) : null;
+    // No cookie: the browser's cart is empty (the cookie mirrors it and goes with its last line).
+    // One the shop did not write says nothing either way: the page is drawn as an outline.
+    const knownEmpty = SERVER_RENDERED_SHELLS.has(url.pathname) && (req.cookies[CART_COOKIE] === undefined || cartCookie?.lines.length === 0);
     // An empty checkout has nothing to draw: the cart says so.
-    if (url.pathname === '/checkout' && (!cartCookie || cartCookie.lines.length === 0)) return reply.header('Cache-Control', 'no-store').redirect('/cart', 302);
+    if (url.pathname === '/checkout' && knownEmpty) return reply.header('Cache-Control', 'no-store').redirect('/cart', 302);
     const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query);
     // Guests get an explicit "nobody", which saves every page a session request.
     meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
     if (cartCookie) {
       const ctx = { userId: session?.user.id ?? null, deviceHash: deviceHash(req), now: new Date() };
       meta.initialData.push(...(await pageCartData(db, dialect, cartCookie, ctx)));
-    } else if (url.pathname === '/cart') {
-      // No cookie: the browser's cart is empty (the cookie mirrors it and goes with its last line),
-      // so the page is drawn empty at once, not as an outline that the empty cart then replaces.
+    } else if (knownEmpty) {
+      // Drawn empty at once, not as an outline that the empty cart then replaces.
       meta.initialData.push({ key: queryKeys.cart(), data: EMPTY_CART });
     }
     const body = await renderBody(req, url.pathname + url.search, meta);
