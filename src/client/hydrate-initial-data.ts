@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { INITIAL_DATA_ELEMENT_ID, queryKeys, VIEWER_SESSION_ELEMENT_ID } from '../shared/query-keys.js';
-import { isStoredCart } from '../shared/stored-cart.js';
-import { adoptServerCart } from './cart/cart-store.js';
+import { INITIAL_DATA_ELEMENT_ID, VIEWER_SESSION_ELEMENT_ID } from '../shared/query-keys.js';
+import { adoptPageCart } from './cart/cart-store.js';
 import { isObject, toResponseShape } from './lib/initial-data.js';
 import { serverDataUpdatedAt } from './lib/query-client.js';
 
@@ -30,9 +29,10 @@ function readEntries(): Entry[] {
 export function hydrateInitialData(queryClient: QueryClient): void {
   for (const { key, data } of readEntries()) {
     queryClient.setQueryData(key, toResponseShape(key, data), { updatedAt: serverDataUpdatedAt });
-    // The cart the server drew the page with (checked like the rest by seo.http.test.ts).
-    if (key[0] === queryKeys.cart()[0] && isStoredCart(data)) adoptServerCart(data);
   }
+  // The cart and checkout pages: the cart store takes the cart the page was drawn with, derived
+  // from the cart's contents and the embedded quote, when it holds the same lines and coupon.
+  adoptPageCart(queryClient);
 }
 
 /**

@@ -1,3 +1,6 @@
+import type { CartQuoteKeyLine } from './query-keys.js';
+import type { Quote } from './schemas/checkout.js';
+
 /** Cart lines use these when a product has no size or colour choice (spec section 3). */
 export const DEFAULT_CART_SIZE = 'One Size';
 export const DEFAULT_CART_COLOR = 'Default';
@@ -21,6 +24,44 @@ export const EMPTY_CART: StoredCart = {
   couponError: null,
   freeProduct: null,
 };
+
+/**
+ * What is in a cart, without names or prices: its lines and coupon, as the `cart` cookie mirrors
+ * them (shared/cart-cookie.ts). The cart and checkout pages embed it under `queryKeys.cart()`
+ * beside the quote for the same lines (`queryKeys.cartQuote(lines, couponCode, null)`).
+ */
+export type CartContents = { lines: CartQuoteKeyLine[]; couponCode: string | null };
+
+/** What a page drawn for an empty cart embeds (no cookie: nothing in the cart). */
+export const EMPTY_CART_CONTENTS: CartContents = { lines: [], couponCode: null };
+
+/** The part of the quote (POST /api/cart/quote's answer) a cart takes its names and prices from. */
+export type CartPricing = Pick<Quote, 'lines' | 'coupon' | 'discountCents'>;
+
+/**
+ * The cart these contents make, with each product's name, price and picture and the coupon's
+ * discount and gift from the server's quote for them (no quote: an empty cart's contents). The
+ * one derivation of the cart a page is drawn with: the server's rendering (the cart store's
+ * server snapshot) and the browser's hydration and store both use it, so they draw the same page.
+ */
+export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPricing | undefined): StoredCart {
+  return {
+    items: lines.map(({ productId, quantity, size, color }) => {
+      const q = quote?.lines.find((l) => !l.isFreeGift && l.productId === productId && l.size === size && l.color === color);
+      const known = q && !q.missing;
+      return {
+        product: { id: productId, name: known ? q.name : 'Unknown Product', priceCents: known ? q.priceCents : 0, images: known && q.image ? [q.image] : [] },
+        quantity,
+        size,
+        color,
+      };
+    }),
+    appliedCouponCode: couponCode,
+    appliedCouponDiscountCents: quote?.coupon ? quote.discountCents : 0,
+    couponError: null,
+    freeProduct: quote?.coupon?.freeProduct ?? null,
+  };
+}
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';

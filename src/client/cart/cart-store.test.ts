@@ -144,20 +144,27 @@ describe('the cart cookie and the cart the server drew', () => {
     expect(doc.jar.has('cart')).toBe(false);
   });
 
-  it("takes the server's copy of the same cart (today's names and prices), and keeps its own otherwise", async () => {
-    const { addToCart, adoptServerCart, getCart } = await freshStore();
+  it('takes the cart the page was drawn with when it holds the same lines (today\'s names and prices), and keeps its own otherwise', async () => {
+    const { QueryClient } = await import('@tanstack/react-query');
+    const { queryKeys } = await import('../../shared/query-keys.js');
+    const { addToCart, adoptPageCart, getCart } = await freshStore();
     addToCart({ product, quantity: 2, inventory: 5 });
-    const server = {
-      items: [{ product: { ...product, name: '1 - Cloth (new name)', priceCents: 1099 }, quantity: 2, size: 'One Size', color: 'Default' }],
-      appliedCouponCode: null,
-      appliedCouponDiscountCents: 0,
-      couponError: null,
-      freeProduct: null,
+    // What the cart page embeds: the cookie's contents, and the quote for them.
+    const pageData = (quantity: number) => {
+      const lines = [{ productId: 'p1', quantity, size: 'One Size', color: 'Default' }];
+      const quoteLine = { ...lines[0]!, name: '1 - Cloth (new name)', image: '/b.jpg', priceCents: 1099, inventory: 9, lineTotalCents: 1099 * quantity, isFreeGift: false, missing: false, insufficientStock: false };
+      const client = new QueryClient();
+      client.setQueryData(queryKeys.cart(), { lines, couponCode: null });
+      client.setQueryData(queryKeys.cartQuote(lines, null, null), { lines: [quoteLine], coupon: null, discountCents: 0 });
+      return client;
     };
-    adoptServerCart({ ...server, items: [{ ...server.items[0]!, quantity: 3 }] });
+    adoptPageCart(pageData(3));
     expect(getCart().items[0]).toMatchObject({ quantity: 2, product: { name: '1 - Cloth' } });
-    adoptServerCart(server);
-    expect(getCart()).toMatchObject({ itemCount: 2, totalCents: 2198, items: [{ product: { name: '1 - Cloth (new name)' } }] });
+    adoptPageCart(new QueryClient());
+    expect(getCart().items[0]).toMatchObject({ quantity: 2, product: { name: '1 - Cloth' } });
+    adoptPageCart(pageData(2));
+    expect(getCart()).toMatchObject({ itemCount: 2, totalCents: 2198, items: [{ product: { name: '1 - Cloth (new name)', images: ['/b.jpg'] } }] });
     expect(JSON.parse(window.localStorage.getItem('cart') ?? '{}')).toMatchObject({ items: [{ product: { priceCents: 1099 } }] });
   });
+
 });

@@ -1,13 +1,16 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { CART_COOKIE, CART_COOKIE_MAX_AGE_S, encodeCartCookie } from '../../shared/cart-cookie.js';
 import { queryKeys } from '../../shared/query-keys.js';
 import { useHydrated } from '../lib/use-hydrated.js';
+import type { Quote } from '../../shared/schemas/checkout.js';
 import {
+  cartFromQuote,
   isStoredCart,
   DEFAULT_CART_COLOR,
   DEFAULT_CART_SIZE,
   EMPTY_CART,
+  type CartContents,
   type CartLine,
   type CartProduct,
   type StoredCart,
@@ -179,44 +182,50 @@ export function lineKey(line: CartLine): LineKey {
 }
 
 const EMPTY_DERIVED = derive(EMPTY_CART);
-const serverCarts = new WeakMap<StoredCart, Cart>();
+const pageCarts = new WeakMap<CartContents, Cart>();
 
-/** The cart the server read from the cookie, derived once per page (a stable snapshot for React). */
-function serverCartOf(stored: StoredCart | undefined): Cart {
-  if (!stored) return EMPTY_DERIVED;
-  let cart = serverCarts.get(stored);
-  if (!cart) serverCarts.set(stored, (cart = derive(stored)));
+/**
+ * The cart the page was drawn with: the cart and checkout pages embed what the `cart` cookie
+ * holds (`queryKeys.cart()`) and the server's quote for it, and the cart is derived from both by
+ * `cartFromQuote`, once per page (a stable snapshot for React). The server's rendering and the
+ * browser's hydration read the same data, so they draw the same cart. Null: drawn without it.
+ */
+function pageCartOf(queryClient: QueryClient): Cart | null {
+  const contents = queryClient.getQueryData<CartContents>(queryKeys.cart());
+  if (!contents) return null;
+  let cart = pageCarts.get(contents);
+  if (!cart) {
+    const quote = contents.lines.length ? queryClient.getQueryData<Quote>(queryKeys.cartQuote(contents.lines, contents.couponCode, null)) : undefined;
+    if (contents.lines.length && !quote) return null;
+    pageCarts.set(contents, (cart = derive(cartFromQuote(contents, quote))));
+  }
   return cart;
 }
 
-const sameLines = (a: StoredCart, b: StoredCart) =>
-  a.appliedCouponCode === b.appliedCouponCode &&
-  a.items.length === b.items.length &&
-  a.items.every((l, i) => {
-    const o = b.items[i]!;
-    return l.product.id === o.product.id && l.quantity === o.quantity && l.size === o.size && l.color === o.color;
-  });
-
 /**
- * Called with the cart the server drew the page with. When it holds the same lines and coupon as
- * this browser's cart (the usual case: the cookie mirrors it), the store takes the server's copy,
- * with today's names, prices and pictures, so hydration ends with nothing to redraw. Otherwise
- * the browser's own cart wins and replaces the server's after hydration.
+ * Called once the page's data is in the cache. When this browser's cart holds the lines and coupon
+ * the page was drawn with (the usual case: the cookie mirrors it), the store takes that cart, with
+ * today's names, prices and pictures from the quote, so hydration ends with nothing to redraw.
+ * Otherwise the browser's own cart wins and replaces the page's after hydration.
  */
-export function adoptServerCart(stored: StoredCart): void {
-  if (!sameLines(snapshot, stored)) return;
+export function adoptPageCart(queryClient: QueryClient): void {
+  const page = pageCartOf(queryClient);
+  if (!page) return;
+  // The same lines and coupon are the same cookie (a cart too large for one keeps its own).
+  const value = cookieValueOf(page);
+  if (value === null || value !== cookieValueOf(snapshot)) return;
   const { couponError } = snapshot;
-  if (couponError === null) write(stored, serverCartOf(stored));
-  else write({ ...stored, couponError });
+  if (couponError === null) write(page, page);
+  else write({ ...page, couponError });
 }
 
 /**
- * The cart. While the server renders and the browser hydrates, it is the cart the server read
- * from the cookie (or an empty one on pages drawn without it); afterwards, this browser's.
+ * The cart. While the server renders and the browser hydrates, it is the cart the page was drawn
+ * with (or an empty one on pages drawn without it); afterwards, this browser's.
  */
 export function useCart(): Cart {
   const queryClient = useQueryClient();
-  return useSyncExternalStore(subscribe, getCart, () => serverCartOf(queryClient.getQueryData<StoredCart>(queryKeys.cart())));
+  return useSyncExternalStore(subscribe, getCart, () => pageCartOf(queryClient) ?? EMPTY_DERIVED);
 }
 
 /**
@@ -225,5 +234,5 @@ export function useCart(): Cart {
  */
 export function useCartKnown(): boolean {
   const hydrated = useHydrated();
-  return useQueryClient().getQueryData(queryKeys.cart()) !== undefined || hydrated;
+  return pageCartOf(useQueryClient()) !== null || hydrated;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { CART_COOKIE, encodeCartCookie, type CartCookie } from '../../shared/cart-cookie.js';
 import { Quote } from '../../shared/schemas/checkout.js';
-import { isStoredCart, type StoredCart } from '../../shared/stored-cart.js';
+import { cartFromQuote, type CartContents } from '../../shared/stored-cart.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,24 +21,27 @@ async function page(url: string, cookie?: string) {
     headers: { accept: 'text/html', ...(cookie !== undefined ? { cookie: `${CART_COOKIE}=${cookie}` } : {}) },
   });
   const entries = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(res.body)![1]!) as Entry[];
-  const cart = entries.find((e) => e.key[0] === 'cart');
+  const contents = entries.find((e) => e.key[0] === 'cart')?.data as CartContents | undefined;
   const quote = entries.find((e) => e.key[0] === 'cart-quote');
-  return { res, cart: cart?.data as StoredCart | undefined, quote, entries };
+  // The cart the page is drawn with, derived as the browser's code derives it (on the server too).
+  const cart = contents && cartFromQuote(contents, quote && Quote.parse(quote.data));
+  return { res, contents, cart, quote, entries };
 }
 
 const cookieOf = (cart: CartCookie) => encodeCartCookie(cart)!;
 
 describe('cart and checkout pages drawn from the cart cookie', () => {
-  it('embed the cart and the same quote POST /api/cart/quote answers, under the keys the browser asks for', async () => {
+  it('embed the cart\'s contents and the same quote POST /api/cart/quote answers, under the keys the browser asks for', async () => {
     const lines: CartCookie['lines'] = [
       ['cloth-5-pack', 2, 'One Size', 'Default'],
       ['sweep-and-mop', 1, 'One Size', 'Default'],
     ];
     for (const url of ['/cart', '/checkout']) {
-      const { res, cart, quote } = await page(url, cookieOf({ lines, couponCode: 'SAVE5' }));
+      const { res, contents, cart, quote } = await page(url, cookieOf({ lines, couponCode: 'SAVE5' }));
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('private, no-cache');
-      expect(isStoredCart(cart)).toBe(true);
+      // No client-shaped cart: the cookie's lines and coupon, nothing the database says.
+      expect(contents).toEqual({ lines: lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })), couponCode: 'SAVE5' });
       expect(cart!.items.map((l) => [l.product.id, l.quantity])).toEqual([
         ['cloth-5-pack', 2],
         ['sweep-and-mop', 1],
@@ -73,6 +76,7 @@ describe('cart and checkout pages drawn from the cart cookie', () => {
   it('an empty cart is drawn empty and an empty checkout sent to it; a cookie the shop did not write draws the outline, never an error', async () => {
     const empty = await page('/cart', cookieOf({ lines: [], couponCode: null }));
     expect(empty.cart?.items).toEqual([]);
+    expect(empty.quote).toBeUndefined();
     // No cookie: nothing in the cart. The cart is drawn empty; the checkout is a redirect to it.
     expect((await page('/cart', undefined)).cart?.items).toEqual([]);
     for (const cookie of [undefined, cookieOf({ lines: [], couponCode: null })]) {
@@ -92,14 +96,14 @@ describe('cart and checkout pages drawn from the cart cookie', () => {
       'x'.repeat(9000),
     ];
     for (const cookie of bad) {
-      const { res, cart, quote } = await page('/checkout', cookie);
+      const { res, contents, cart, quote } = await page('/checkout', cookie);
       expect(res.statusCode, String(cookie)).toBe(200);
       if (cookie?.includes('OR%201%3D1')) {
         // Well-formed: priced as an unknown product and an unknown coupon; the tables are untouched.
         expect(cart!.items[0]!.product.name).toBe('Unknown Product');
         expect(Quote.parse(quote!.data).couponError).toBeTruthy();
       } else {
-        expect(cart, String(cookie)).toBeUndefined();
+        expect(contents, String(cookie)).toBeUndefined();
         expect(quote).toBeUndefined();
       }
     }

@@ -4,7 +4,7 @@ import type { Dialect } from '../db/database.js';
 import type { CartCookie } from '../../shared/cart-cookie.js';
 import { CartCookieValue } from '../../shared/schemas/checkout.js';
 import { queryKeys, type InitialQuery } from '../../shared/query-keys.js';
-import type { StoredCart } from '../../shared/stored-cart.js';
+import { EMPTY_CART_CONTENTS, type CartContents } from '../../shared/stored-cart.js';
 import { normalizeCouponCode } from '../../shared/coupons.js';
 import { priceCart, type PricingContext } from './service.js';
 
@@ -22,35 +22,28 @@ export function readCartCookie(raw: string | undefined): CartCookie | null {
 }
 
 /**
- * The cart and its quote as the cart and checkout pages show them first: lines from the cookie,
- * names, prices, stock and totals from the database (the same pricing as POST /api/cart/quote).
- * Both go into the page's data under the keys the browser uses, so the server's HTML is the
- * finished page and the browser asks for no quote at start-up.
+ * What the cart and checkout pages embed for the cart: its contents as the cookie says
+ * (`queryKeys.cart()`, lines and coupon only) and the quote for them, priced from the database as
+ * POST /api/cart/quote prices it, under the very key the browser asks for it with. The browser's
+ * code derives the cart it shows from both (shared/stored-cart.ts `cartFromQuote`), on the server
+ * as in the browser, so the server's HTML is the finished page and the browser asks for no quote
+ * at start-up. An empty cart needs no quote.
  */
 export async function pageCartData(db: Kysely<Database>, dialect: Dialect, cookie: CartCookie, ctx: PricingContext): Promise<InitialQuery[]> {
-  const lines = cookie.lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color }));
-  const couponCode = cookie.couponCode ? normalizeCouponCode(cookie.couponCode) || null : null;
-  const { couponId: _couponId, ...quote } = await priceCart(db, dialect, { lines, couponCode, shippingOptionId: null }, ctx);
-  const quoted = (l: (typeof lines)[number]) =>
-    quote.lines.find((q) => !q.isFreeGift && q.productId === l.productId && q.size === l.size && q.color === l.color);
-  const cart: StoredCart = {
-    items: lines.map((l) => {
-      const q = quoted(l);
-      const known = q && !q.missing;
-      return {
-        product: { id: l.productId, name: known ? q.name : 'Unknown Product', priceCents: known ? q.priceCents : 0, images: known && q.image ? [q.image] : [] },
-        quantity: l.quantity,
-        size: l.size,
-        color: l.color,
-      };
-    }),
-    appliedCouponCode: cookie.couponCode,
-    appliedCouponDiscountCents: quote.coupon ? quote.discountCents : 0,
-    couponError: null,
-    freeProduct: quote.coupon?.freeProduct ?? null,
+  const contents: CartContents = {
+    lines: cookie.lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })),
+    couponCode: cookie.couponCode,
   };
+  if (contents.lines.length === 0) return [{ key: queryKeys.cart(), data: contents }];
+  const couponCode = cookie.couponCode ? normalizeCouponCode(cookie.couponCode) || null : null;
+  const { couponId: _couponId, ...quote } = await priceCart(db, dialect, { lines: contents.lines, couponCode, shippingOptionId: null }, ctx);
   return [
-    { key: queryKeys.cart(), data: cart },
-    { key: queryKeys.cartQuote(lines, cookie.couponCode, null), data: quote },
+    { key: queryKeys.cart(), data: contents },
+    { key: queryKeys.cartQuote(contents.lines, contents.couponCode, null), data: quote },
   ];
+}
+
+/** A cart known to be empty (no cookie: its last line took it): the page is drawn empty at once. */
+export function emptyPageCartData(): InitialQuery[] {
+  return [{ key: queryKeys.cart(), data: EMPTY_CART_CONTENTS }];
 }

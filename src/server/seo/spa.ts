@@ -5,8 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppDeps } from '../app.js';
 import { access, declarePublicFiles } from '../http/access.js';
-import { INITIAL_DATA_ELEMENT_ID, queryKeys, VIEWER_SESSION_ELEMENT_ID } from '../../shared/query-keys.js';
-import { EMPTY_CART } from '../../shared/stored-cart.js';
+import { INITIAL_DATA_ELEMENT_ID, VIEWER_SESSION_ELEMENT_ID } from '../../shared/query-keys.js';
 import { PAGES } from '../../shared/pages.js';
 import { sharedPageLocation } from '../../shared/page-declaration.js';
 import { compressPage, PageCache, pageWith, type CachedPage } from './page-cache.js';
@@ -15,10 +14,10 @@ import { buildPageMeta, type PageMeta } from './page-meta.js';
 import { escapeHtml, jsonForScript } from './html.js';
 import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
-import { loadSession, SESSION_COOKIE } from '../accounts/sessions.js';
+import { loadSessionForRead, SESSION_COOKIE } from '../accounts/sessions.js';
 import { toSessionResponse } from '../accounts/routes.js';
 import { CART_COOKIE } from '../../shared/cart-cookie.js';
-import { pageCartData, readCartCookie } from '../cart/page-cart.js';
+import { emptyPageCartData, pageCartData, readCartCookie } from '../cart/page-cart.js';
 import { deviceHash } from '../lib/device.js';
 
 type SsrModule = { render: (url: string, initialData: InitialQuery[]) => Promise<string> };
@@ -189,7 +188,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     if (shared !== null) {
       const page = await pageCache.get(shared, () => renderShared(req, shared));
       // A signed-in visitor's page carries their session, so the header is right once the page is live.
-      const session = token ? await loadSession(db, token) : null;
+      const session = token ? await loadSessionForRead(db, token) : null;
       reply.code(page.status).type('text/html; charset=utf-8');
       if (page.noindex) reply.header('X-Robots-Tag', 'noindex');
       if (session) {
@@ -207,7 +206,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     }
 
     const query = Object.fromEntries(url.searchParams.entries());
-    const session = token ? await loadSession(db, token) : null;
+    const session = token ? await loadSessionForRead(db, token) : null;
     // The cart and checkout are drawn with the browser's cart (mirrored in a cookie), priced here.
     const cartCookie = SERVER_RENDERED_SHELLS.has(url.pathname) ? readCartCookie(req.cookies[CART_COOKIE]) : null;
     // No cookie: the browser's cart is empty (the cookie mirrors it and goes with its last line).
@@ -223,7 +222,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
       meta.initialData.push(...(await pageCartData(db, dialect, cartCookie, ctx)));
     } else if (knownEmpty) {
       // Drawn empty at once, not as an outline that the empty cart then replaces.
-      meta.initialData.push({ key: queryKeys.cart(), data: EMPTY_CART });
+      meta.initialData.push(...emptyPageCartData());
     }
     const body = await renderBody(req, url.pathname + url.search, meta);
     const html = fill(renderHead(meta, config.publicUrl), body, dataScript(jsonForScript(meta.initialData)));
