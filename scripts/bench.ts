@@ -155,11 +155,14 @@ async function session(base: string, account: { email: string; password: string;
 }
 
 /**
- * Search terms that no cache keyed by the term can answer: every piece (3 letters or more) of the
- * words in the catalogue's names and descriptions, in a fixed shuffled order, each used once; past
- * them, the same pieces with a different ending each time (the misspellings real shoppers type,
- * which match nothing). The search matches anywhere in the name or description, so most of the
- * first kind find products.
+ * Search terms that no cache keyed by the term can answer, each used once, half of them finding
+ * products and half mostly not (as shoppers type them):
+ * - even requests: a piece (3 letters or more) of a word in the catalogue's names and descriptions,
+ *   in a fixed shuffled order; on each later pass over the pieces, spelt with other capitals
+ *   (`cloth`, `Cloth`, `cLoth`…; the search ignores case, so it finds the same products, but the
+ *   text is new), and once those run out, followed by the pass number;
+ * - odd requests: a whole word and a number (`cleaner 4981`), which finds a product only where
+ *   that number is part of its name or description (some of the large seed's names end in one).
  */
 async function searchTerms(base: string): Promise<() => string> {
   const words = new Set<string>();
@@ -170,17 +173,28 @@ async function searchTerms(base: string): Promise<() => string> {
   }
   const pieces = new Set<string>();
   for (const w of words) for (let i = 0; i + 3 <= w.length; i++) for (let j = i + 3; j <= w.length; j++) pieces.add(w.slice(i, j));
-  const terms = [...pieces];
-  let seed = 17;
-  for (let i = terms.length - 1; i > 0; i--) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    const k = seed % (i + 1);
-    [terms[i], terms[k]] = [terms[k]!, terms[i]!];
-  }
+  const shuffled = <T>(list: T[]): T[] => {
+    let seed = 17;
+    for (let i = list.length - 1; i > 0; i--) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const k = seed % (i + 1);
+      [list[i], list[k]] = [list[k]!, list[i]!];
+    }
+    return list;
+  };
+  const terms = shuffled([...pieces]);
+  const wholeWords = shuffled([...words]);
+  /** The piece with its letters capitalised where `pass` (in binary) says, or with the pass number once those run out. */
+  const spelt = (piece: string, pass: number) =>
+    pass < 2 ** piece.length ? [...piece].map((c, i) => ((pass >> i) & 1 ? c.toUpperCase() : c)).join('') : `${piece} ${pass}`;
   let n = 0;
   return () => {
     const i = n++;
-    const term = i < terms.length ? terms[i]! : `${terms[i % terms.length]}${Math.floor(i / terms.length).toString(36)}`;
+    const k = i >> 1;
+    const term =
+      i % 2 === 0
+        ? spelt(terms[k % terms.length]!, Math.floor(k / terms.length))
+        : `${wholeWords[k % wholeWords.length]} ${Math.floor(k / wholeWords.length) % 10000}`;
     return `/api/products?search=${encodeURIComponent(term)}&page=1`;
   };
 }

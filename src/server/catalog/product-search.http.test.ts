@@ -132,6 +132,50 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     }
   });
 
+  it('shows what can be bought (stock less open holds) on every kind of search page', async () => {
+    // The holds are read beside a searched page (not by a query of their own): one open checkout
+    // holds units of some products, a lapsed one holds none.
+    const at = new Date().toISOString();
+    const order = (id: string) => ({
+      id, order_number: id.toUpperCase(), user_id: null, email: 'holds@example.com', status: 'pending', payment_status: 'unpaid',
+      payment_provider: 'stripe', payment_session_id: null, shipping_address: null, billing_address: null, subtotal_cents: 100,
+      discount_cents: 0, shipping_cents: 0, tax_cents: 0, total_cents: 100, coupon_code: null, shipping_option_id: null,
+      shipstation_data: null, shipstation_tracking_number: null, guest_token_hash: null, created_at: at, updated_at: at, paid_at: null,
+    }) as const;
+    await t.db.insertInto('orders').values([order('order_search_open'), order('order_search_lapsed')]).execute();
+    const soon = new Date(Date.now() + 600_000).toISOString();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await t.db
+      .insertInto('stock_holds')
+      .values([
+        { order_id: 'order_search_open', product_id: 'g-0', quantity: 2, expires_at: soon },
+        { order_id: 'order_search_open', product_id: 'g-7', quantity: 999, expires_at: soon },
+        { order_id: 'order_search_lapsed', product_id: 'g-0', quantity: 3, expires_at: past },
+        { order_id: 'order_search_lapsed', product_id: 'g-5', quantity: 4, expires_at: past },
+      ])
+      .execute();
+    const shown = async (q: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/products?${q}&pageSize=7` });
+      return new Map((ProductPage.parse(res.json()).items).map((p) => [p.id, p.inventory]));
+    };
+    const recorded = async (id: string) => (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
+    // Texts that find a few products, many (the shop-order walk on SQLite), one or two characters
+    // (the scan), and with a category filter.
+    const seen = new Set<string>();
+    for (const q of ['search=ash', 'search=Ash%20Cloth%200', 'search=pike%20mop%207', 'search=pike', 'search=mop', 'search=a', 'search=test%20catalogue', 'search=ash&category=cleaners', 'search=fern&featured=false']) {
+      const page = await shown(q);
+      expect(page.size, q).toBeGreaterThan(0);
+      for (const [id, inventory] of page) {
+        seen.add(id);
+        const want = id === 'g-0' ? (await recorded(id)) - 2 : id === 'g-7' ? 0 : await recorded(id);
+        expect(inventory, `${q} ${id}`).toBe(want);
+      }
+    }
+    expect([seen.has('g-0'), seen.has('g-5'), seen.has('g-7')]).toEqual([true, true, true]);
+    await t.db.deleteFrom('stock_holds').execute();
+    await t.db.deleteFrom('orders').where('id', 'in', ['order_search_open', 'order_search_lapsed']).execute();
+  });
+
   it('follows products created, renamed, redescribed and deleted in the back office', async () => {
     const created = await admin.request('POST', '/api/admin/products', {
       name: 'Quokka Duster',

@@ -1,13 +1,52 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ProductIdParam, ProductListQuery } from '../../shared/schemas/catalog.js';
+import { ProductIdParam, ProductListQuery, type ProductListFilter } from '../../shared/schemas/catalog.js';
 import { parseInput, notFound } from '../http/errors.js';
 import type { AppDeps } from '../app.js';
 import { MicroCache } from '../http/micro-cache.js';
-import { getProduct, listCategories, listFeaturedProducts, listProducts } from './service.js';
+import { getProduct, listCategories, listFeaturedProducts, listProducts, tidySearchIndex } from './service.js';
+import { onShopChange } from '../http/shop-changes.js';
 import { access } from '../http/access.js';
 
 /** How long a catalogue answer is reused (stock and prices are re-checked at checkout anyway). */
 export const CATALOGUE_CACHE_MS = 1000;
+
+/**
+ * The list's query in its everyday forms (a search text, a page number, a category, the featured
+ * flag) read without the schema, which costs more than the rest of a cached answer; anything else
+ * (a value the schema would refuse or coerce, an unknown key, a repeated key) answers null and
+ * goes through `ProductListQuery`, which stays the rule and gives the error messages.
+ */
+export function readListQuery(query: unknown): ProductListFilter | null {
+  if (query === null || typeof query !== 'object') return null;
+  let search: string | undefined;
+  let category: string | undefined;
+  let featured: boolean | undefined;
+  let page = 1;
+  let pageSize = 24;
+  const q = query as Record<string, unknown>;
+  for (const key in q) {
+    const value = q[key];
+    if (typeof value !== 'string') return null;
+    if (key === 'search') {
+      if (value.length > 100 || value.includes('\u0000')) return null;
+      search = value.trim() || undefined;
+    } else if (key === 'page') {
+      if (!/^[1-9][0-9]{0,4}$/.test(value)) return null;
+      page = Number(value);
+    } else if (key === 'pageSize') {
+      if (!/^[1-9][0-9]?$/.test(value)) return null;
+      pageSize = Number(value);
+    } else if (key === 'category') {
+      if (!/^[a-z0-9-]{0,50}$/.test(value)) return null;
+      category = value === '' || value === 'all' ? undefined : value;
+    } else if (key === 'featured') {
+      if (value !== 'true' && value !== 'false') return null;
+      featured = value === 'true';
+    } else return null;
+  }
+  // The schema's key order, so both readings give the same cache key.
+  return { search, category, featured, page, pageSize };
+}
 
 function sendJson(reply: FastifyReply, body: string): FastifyReply {
   return reply.header('Cache-Control', 'no-cache').type('application/json; charset=utf-8').send(body);
@@ -19,8 +58,26 @@ export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): vo
   const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000, 4000);
   const json = (value: unknown) => JSON.stringify(value);
 
+  // The SQLite search index is merged when the server starts and, at most once a minute, after the
+  // shop changed (back-office writes reach every process that way): see tidySearchIndex.
+  const tidy = () => tidySearchIndex(db).catch((err: unknown) => app.log.warn({ err }, 'Could not merge the product search index'));
+  let tidyTimer: NodeJS.Timeout | null = null;
+  const stopListening = onShopChange(() => {
+    tidyTimer ??= setTimeout(() => {
+      tidyTimer = null;
+      void tidy();
+    }, 60_000).unref();
+  });
+  app.addHook('onReady', async () => {
+    await tidy();
+  });
+  app.addHook('onClose', async () => {
+    stopListening();
+    if (tidyTimer) clearTimeout(tidyTimer);
+  });
+
   app.get('/api/products', access.public, async (req, reply) => {
-    const filter = parseInput(ProductListQuery, req.query);
+    const filter = readListQuery(req.query) ?? parseInput(ProductListQuery, req.query);
     return sendJson(reply, await cache.get(`list:${JSON.stringify(filter)}`, async () => json(await listProducts(db, filter))));
   });
 
