@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, HUMAN_PAUSE_MS, SHIPPING_ADDRESS, call, checkout, fakes, signInThroughForm, toast, type ReceivedMail } from './helpers.js';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
 import { startShopServer, type ShopServer } from './server.js';
-import { FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, fakeStripe } from '../src/server/test/fake-stripe.js';
+import { FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, fakeStripe, signedStripeEvent } from '../src/server/test/fake-stripe.js';
 import { formatCents } from '../src/shared/money.js';
 import { ADMIN_MESSAGES, ORDER_MONEY_MESSAGES } from '../src/shared/schemas/admin.js';
 
@@ -252,7 +251,6 @@ async function openPageOn(base: string) {
 
 describe('refunds through Stripe (the local fake, on a second server)', () => {
   const stripeFake = fakeStripe();
-  const stripe = new Stripe(FAKE_STRIPE_SECRET_KEY);
   let server: ShopServer | undefined;
 
   beforeAll(async () => {
@@ -279,18 +277,7 @@ describe('refunds through Stripe (the local fake, on a second server)', () => {
     expect(res.status).toBe(200);
     const { sessionId, orderId } = (await res.json()) as { sessionId: string; orderId: string };
     const pi = stripeFake.sessions.get(sessionId)!.payment_intent as string;
-    const payload = JSON.stringify({
-      id: `evt_${sessionId}`,
-      object: 'event',
-      type: 'checkout.session.completed',
-      data: { object: { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } } },
-      api_version: '2024-06-20',
-      created: 1,
-      livemode: false,
-      pending_webhooks: 1,
-      request: null,
-    });
-    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: FAKE_STRIPE_WEBHOOK_SECRET });
+    const { payload, signature } = signedStripeEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } }, `evt_${sessionId}`);
     const hook = await fetch(`${base}/api/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
     expect(hook.status).toBe(200);
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
-import { FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, fakeStripe } from '../test/fake-stripe.js';
+import { FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, fakeStripe, signedStripeEvent } from '../test/fake-stripe.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
@@ -296,7 +295,6 @@ describe('payment state in the order list', () => {
 
 describe('refunds through Stripe (the local fake)', () => {
   const fake = fakeStripe();
-  const stripe = new Stripe(FAKE_STRIPE_SECRET_KEY);
   let s: TestApp;
   let sAdmin: TestClient;
 
@@ -316,18 +314,7 @@ describe('refunds through Stripe (the local fake)', () => {
     const res = await c.post('/api/create-checkout-session', { items: [{ productId, quantity }], customerEmail: 'sky@example.com', shippingAddress: address, appliedCouponCode: null });
     expect(res.statusCode).toBe(200);
     const { sessionId, orderId } = res.json() as { sessionId: string; orderId: string };
-    const payload = JSON.stringify({
-      id: `evt_${sessionId}`,
-      object: 'event',
-      type: 'checkout.session.completed',
-      data: { object: { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } } },
-      api_version: '2024-06-20',
-      created: 1,
-      livemode: false,
-      pending_webhooks: 1,
-      request: null,
-    });
-    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: FAKE_STRIPE_WEBHOOK_SECRET });
+    const { payload, signature } = signedStripeEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } }, `evt_${sessionId}`);
     const hook = await s.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
     expect(hook.statusCode).toBe(200);
     const redeliver = () => s.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });

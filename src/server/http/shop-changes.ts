@@ -25,7 +25,14 @@ export function onShopChange(listener: () => void): () => void {
 
 function shopChanged(): void {
   clearAllCaches();
-  for (const listener of listeners) listener();
+  for (const listener of listeners) {
+    // One listener failing must not keep the others (the page cache) from forgetting.
+    try {
+      listener();
+    } catch (err) {
+      console.error('a shop-change listener failed', err);
+    }
+  }
 }
 
 /** After a back-office write has committed: this process forgets at once, the others on their next poll. */
@@ -50,24 +57,37 @@ async function readFingerprint(db: Kysely<Database>): Promise<string> {
   return row ? `${String(row.v)}|${String(row.n)}|${String(row.q)}|${String(row.x)}` : '';
 }
 
+/** What each database's watcher last saw (one entry per database handle). */
+const lastSeen = new WeakMap<Kysely<Database>, string>();
+
+/**
+ * Reads the version and the holds, and drops every cache when they changed since last seen. The
+ * watcher calls it every `pollMs`; a page render calls it first, so what the page shows is never
+ * older than what the watcher compares with: a hold taken and given back between two polls, seen
+ * by a render, is seen as a change on the next poll.
+ */
+export async function checkShopChanges(db: Kysely<Database>): Promise<void> {
+  const seen = await readFingerprint(db);
+  const last = lastSeen.get(db);
+  lastSeen.set(db, seen);
+  if (last !== undefined && seen !== last) shopChanged();
+}
+
 /** Polls the version and the holds; stops with the returned function. */
 export function watchShopChanges(db: Kysely<Database>, pollMs: number, onError: (err: unknown) => void): () => void {
-  let last: string | null = null;
   let busy = false;
   let failing = false;
   const tick = async () => {
     if (busy) return;
     busy = true;
     try {
-      const seen = await readFingerprint(db);
-      if (last !== null && seen !== last) shopChanged();
-      last = seen;
+      await checkShopChanges(db);
       failing = false;
     } catch (err) {
       // Reported once per outage; caches are dropped, since a change may be going unseen.
       if (!failing) onError(err);
       failing = true;
-      last = null;
+      lastSeen.delete(db);
       shopChanged();
     } finally {
       busy = false;

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
-import { FAKE_STRIPE_SECRET_KEY as SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET, fakeStripe } from '../test/fake-stripe.js';
+import { FAKE_STRIPE_SECRET_KEY as SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET, fakeStripe, signedStripeEvent } from '../test/fake-stripe.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 
 const fake = fakeStripe();
 let t: TestApp;
-const stripe = new Stripe(SECRET_KEY);
 
 beforeAll(async () => {
   const base = await fake.listen();
@@ -23,11 +21,6 @@ const address = { name: 'Sam Stripe', address: '2 Side St', city: 'Austin', stat
 const checkout = (c: TestClient, productId: string, quantity: number, coupon: string | null = null) =>
   c.post('/api/create-checkout-session', { items: [{ productId, quantity }], customerEmail: 'sam@example.com', shippingAddress: address, appliedCouponCode: coupon });
 
-function signedEvent(type: string, object: Record<string, unknown>) {
-  const payload = JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', type, data: { object }, api_version: '2024-06-20', created: 1, livemode: false, pending_webhooks: 1, request: null });
-  const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  return { payload, signature };
-}
 const deliver = (e: { payload: string; signature: string }) =>
   t.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': e.signature }, payload: e.payload });
 
@@ -69,7 +62,7 @@ describe('Stripe Checkout', () => {
     const bad = await t.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=nope' }, payload: '{}' });
     expect(bad.statusCode).toBe(400);
 
-    const event = signedEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } });
+    const event = signedStripeEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } });
     const results = await Promise.all(Array.from({ length: 5 }, () => deliver(event)));
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
     const order = await t.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
@@ -95,7 +88,7 @@ describe('Stripe Checkout', () => {
     await createProduct(t.db, { id: 'st-d', inventory: 1 });
     const { sessionId } = (await checkout(new TestClient(t.app), 'st-d', 1)).json();
     expect((await checkout(new TestClient(t.app), 'st-d', 1)).statusCode).toBe(409);
-    expect((await deliver(signedEvent('checkout.session.expired', { id: sessionId, object: 'checkout.session', payment_status: 'unpaid' }))).statusCode).toBe(200);
+    expect((await deliver(signedStripeEvent('checkout.session.expired', { id: sessionId, object: 'checkout.session', payment_status: 'unpaid' }))).statusCode).toBe(200);
     expect((await checkout(new TestClient(t.app), 'st-d', 1)).statusCode).toBe(200);
   });
 

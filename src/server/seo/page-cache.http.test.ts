@@ -127,6 +127,19 @@ describe('cached storefront pages', () => {
     expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
   });
 
+  it('answers 50 requests at once after a change with one page, and reads a path however it is spelled', async () => {
+    await noteShopChange(t.db);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => get('/faq')));
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    expect(new Set(answers.map((a) => a.headers.etag)).size).toBe(1);
+    const etag = answers[0]!.headers.etag;
+    for (const spelled of ['/f%61q', '/%66aq', '/fa%71', '/%66%61%71']) {
+      const res = await get(spelled);
+      expect(res.statusCode, spelled).toBe(200);
+      expect(res.headers.etag, spelled).toBe(etag);
+    }
+  });
+
   it('sends an empty checkout to the cart, and never keeps private pages', async () => {
     const empty = await get('/checkout');
     expect(empty.statusCode).toBe(302);

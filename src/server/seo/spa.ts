@@ -9,7 +9,7 @@ import { INITIAL_DATA_ELEMENT_ID, VIEWER_SESSION_ELEMENT_ID } from '../../shared
 import { PAGES } from '../../shared/pages.js';
 import { sharedPageLocation } from '../../shared/page-declaration.js';
 import { compressPage, PageCache, pageWith, type CachedPage } from './page-cache.js';
-import { onShopChange } from '../http/shop-changes.js';
+import { checkShopChanges, onShopChange } from '../http/shop-changes.js';
 import { buildPageMeta, type PageMeta } from './page-meta.js';
 import { escapeHtml, jsonForScript } from './html.js';
 import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
@@ -165,6 +165,8 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
 
   /** A page every visitor who is not signed in gets alike: rendered once, kept until the shop changes. */
   const renderShared = async (req: FastifyRequest, location: string): Promise<CachedPage> => {
+    // The shop's state as the watcher will compare it, read before the page's data (shop-changes.ts).
+    await checkShopChanges(db);
     const url = new URL(location, 'http://localhost');
     const meta = await buildPageMeta(db, config.publicUrl, url.pathname, Object.fromEntries(url.searchParams.entries()));
     meta.initialData.push({ key: ['session'], data: toSessionResponse(null) });
@@ -182,7 +184,11 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
       template = fresh;
       templateLoadedAt = Date.now();
     }
+    // The path as the router read it (`/f%61q` is `/faq`), re-encoded only where a URL must be:
+    // the page, its cache key and its data follow the route that matched, not the URL's spelling.
     const url = new URL(req.url, 'http://localhost');
+    const decoded = pagePath(req.url);
+    if (decoded !== null) url.pathname = decoded;
     const token = req.cookies[SESSION_COOKIE];
     const shared = sharedPageLocation(PAGES, url);
     if (shared !== null) {

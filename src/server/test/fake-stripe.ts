@@ -1,8 +1,19 @@
 import http from 'node:http';
+import Stripe from 'stripe';
 import type { AddressInfo } from 'node:net';
 
 export const FAKE_STRIPE_SECRET_KEY = 'sk_test_local_fake';
 export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_local_fake';
+
+/**
+ * A Stripe event as Stripe would deliver it to the webhook: its JSON and a valid signature
+ * (the fake's webhook secret). `id` defaults to a random event id.
+ */
+export function signedStripeEvent(type: string, object: Record<string, unknown>, id = `evt_${Math.random().toString(36).slice(2)}`): { payload: string; signature: string } {
+  const payload = JSON.stringify({ id, object: 'event', type, data: { object }, api_version: '2024-06-20', created: 1, livemode: false, pending_webhooks: 1, request: null });
+  const signature = new Stripe(FAKE_STRIPE_SECRET_KEY).webhooks.generateTestHeaderString({ payload, secret: FAKE_STRIPE_WEBHOOK_SECRET });
+  return { payload, signature };
+}
 
 export type FakeStripeRequest = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
 

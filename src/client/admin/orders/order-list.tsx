@@ -132,6 +132,24 @@ export function StatusSelect({ id, status, label, email }: { id: string; status:
   );
 }
 
+/** A labelled filter of the list (status, payment). */
+function FilterSelect({ id, label, value, options, onChange, className = '' }: { id: string; label: string; value: string; options: readonly (readonly [string, string])[]; onChange: (value: string) => void; className?: string }) {
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-stone-900">
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={`rounded-md border border-stone-300 bg-white px-2 py-2 text-sm ${className}`}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** On a desktop the row's actions stay on one line (a phone's card wraps them at full size). */
 const compact = 'whitespace-nowrap md:px-2!';
 
@@ -277,41 +295,21 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
           </Button>
         </form>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-          <div className="flex items-center gap-2">
-            <label htmlFor="order-status-filter" className="text-sm font-medium text-stone-900">
-              Status
-            </label>
-            <select
-              id="order-status-filter"
-              value={status}
-              onChange={(e) => update({ status: e.target.value, ordersPage: null })}
-              className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm capitalize"
-            >
-              <option value="">All statuses</option>
-              {ORDER_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex items-center gap-2">
-            <label htmlFor="order-payment-filter" className="text-sm font-medium text-stone-900">
-              Payment
-            </label>
-            <select
-              id="order-payment-filter"
-              value={payment}
-              onChange={(e) => update({ payment: e.target.value, ordersPage: null })}
-              className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm"
-            >
-              {PAYMENT_FILTER_OPTIONS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            id="order-status-filter"
+            label="Status"
+            value={status}
+            options={[['', 'All statuses'], ...ORDER_STATUSES.map((s): [string, string] => [s, s])]}
+            onChange={(v) => update({ status: v, ordersPage: null })}
+            className="capitalize"
+          />
+          <FilterSelect
+            id="order-payment-filter"
+            label="Payment"
+            value={payment}
+            options={PAYMENT_FILTER_OPTIONS}
+            onChange={(v) => update({ payment: v, ordersPage: null })}
+          />
         </div>
         {/* The orders the filters show, as CSV (GET /api/admin/exports/orders.csv): one row per order, or per line item (`lines=1`). */}
         <div className="flex flex-wrap gap-2">
