@@ -112,8 +112,8 @@ describe('admin back office', () => {
     await dialog.getByLabel('Price ($)').fill('19.99');
     await dialog.getByLabel('Inventory').fill('12');
     await dialog.getByLabel('Category').selectOption('mops');
-    await dialog.getByLabel('Image').setInputFiles({ name: 'green.png', mimeType: 'image/png', buffer: greenPng() });
-    await dialog.locator('img[alt="Image preview"][src^="/uploads/"]').waitFor();
+    await dialog.getByLabel('Add images').setInputFiles({ name: 'green.png', mimeType: 'image/png', buffer: greenPng() });
+    await dialog.getByRole('list', { name: 'Product images' }).locator('img[src^="/uploads/"]').waitFor();
     await shots(page, 'product-dialog');
     const created = page.waitForResponse((r) => r.url().endsWith('/api/admin/products') && r.request().method() === 'POST');
     await dialog.getByRole('button', { name: 'Save Product' }).click();

@@ -93,7 +93,7 @@ async function buyCart(page: Page): Promise<void> {
     await main.getByLabel('State').selectOption('OR');
     await type('ZIP Code', '97201');
   }
-  const pay = page.getByRole('button', { name: /^Pay \$[\d,.]+ with Stripe$/ });
+  const pay = page.getByRole('button', { name: /^Pay \$[\d,.]+ in test mode$/ });
   await pay.waitFor();
   await page.locator('[data-testid="order-totals"][aria-busy="false"]').waitFor();
   await pay.click();

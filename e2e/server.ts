@@ -9,10 +9,11 @@ export type ShopServer = { baseUrl: string; dataDir: string; stop: () => Promise
 /**
  * Starts the real server (`src/server/main.ts`, the built client) on a free loopback port with a
  * fresh SQLite database in its own temporary directory, and waits until /api/health answers.
- * `env` adds to (or overrides) the environment every browser-journey server gets. `stop` ends the
+ * `env` adds to (or overrides) the environment every browser-journey server gets (undefined unsets
+ * a variable, e.g. PUBLIC_URL to run on its default). `stop` ends the
  * process and removes its directory.
  */
-export async function startShopServer(env: Record<string, string> = {}): Promise<ShopServer> {
+export async function startShopServer(env: Record<string, string | undefined> = {}): Promise<ShopServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

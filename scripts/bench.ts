@@ -220,6 +220,8 @@ async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
   const productPage = `/products/${encodeURIComponent(productId)}`;
   const page = await fetch(`${base}${productPage}`, { headers: BROWSER });
   if (!page.ok || !(page.headers.get('content-type') ?? '').includes('text/html')) throw new Error(`${productPage}: ${page.status}, not a page`);
+  // A page the server failed to draw is sent as the bare shell, small and fast: never measure that.
+  if ((await page.text()).includes('<div id="root"></div>')) throw new Error(`${productPage}: served without its HTML (server rendering failed: see the server's log)`);
   const address = { name: 'Bench Shopper', address: '1 Load St', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
   return [
     { name: 'hello-world (/api/health)', kind: 'hello', method: 'GET', path: '/api/health' },

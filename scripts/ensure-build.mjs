@@ -26,8 +26,12 @@ export function ensureClientBuild({ force = false } = {}) {
     ['vite', 'build', '--logLevel', 'warn', '--ssr', 'entry-server.tsx', '--outDir', path.resolve('dist/server')],
     ['vite', 'build', '--logLevel', 'warn'],
   ];
+  // Always a production build: under vitest (NODE_ENV=test, the e2e setup) Vite would otherwise
+  // build React's development JSX, whose server bundle then fails every render in a production
+  // server (`jsxDEV is not a function`: pages served without their HTML, and measured as such).
+  const env = { ...process.env, NODE_ENV: 'production' };
   for (const args of builds) {
-    const r = spawnSync('npx', args, { stdio: 'inherit' });
+    const r = spawnSync('npx', args, { stdio: 'inherit', env });
     if (r.status !== 0) {
       console.error('Client build failed');
       process.exit(r.status ?? 1);

@@ -9,10 +9,12 @@ import type { Database } from './db/schema.js';
 import type { Dialect } from './db/database.js';
 import { HttpError } from './http/errors.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerCanonicalHost } from './http/canonical-host.js';
 import { access, checkRoutePolicies, registerSurface } from './http/access.js';
 import { watchShopChanges } from './http/shop-changes.js';
 import { registerSessionDecorator } from './http/auth.js';
 import { registerCatalogRoutes } from './catalog/routes.js';
+import { registerRelatedProductRoutes } from './catalog/related.js';
 import { registerContentRoutes } from './content/routes.js';
 import { registerSeoRoutes } from './seo/routes.js';
 import { registerSpa } from './seo/spa.js';
@@ -60,6 +62,8 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   checkRoutePolicies(app);
   registerSessionDecorator(app);
   registerSecurityHeaders(app, config);
+  // First of all hooks: a request on another host name is sent to PUBLIC_URL before anything is read or stored.
+  registerCanonicalHost(app, config);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
   await app.register(fastifyCompress, {
@@ -93,9 +97,11 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   // The surfaces (src/server/http/access.ts): each an encapsulated plugin whose guard runs for
   // every route the router matched in it, however the path was spelled.
   await registerSurface(app, 'store', deps, async (store) => {
-    store.get('/api/health', access.public, async () => ({ ok: true }));
+    // A load balancer may check health by the machine's IP: answered on any host name.
+    store.get('/api/health', { config: { ...access.public.config, anyHost: true } }, async () => ({ ok: true }));
     registerAccountRoutes(store, deps);
     registerCatalogRoutes(store, deps);
+    registerRelatedProductRoutes(store, deps);
     registerContentRoutes(store, deps);
     registerCheckoutRoutes(store, deps);
   });

@@ -26,7 +26,7 @@ describe('coupon rules', () => {
     expect(couponProblem({ ...base, validUntil: '2026-05-31T00:00:00Z' }, ctx)).toBe(COUPON_MESSAGES.expired);
   });
   it('names the minimum order', () => {
-    expect(couponProblem({ ...base, minOrderCents: 10000 }, ctx)).toBe('Minimum order amount of $100 required');
+    expect(couponProblem({ ...base, minOrderCents: 10000 }, ctx)).toBe('Minimum order amount of $100.00 required');
     expect(minimumOrderMessage(2550)).toBe('Minimum order amount of $25.50 required');
   });
   it('refuses a coupon at its usage limit and one used before', () => {

@@ -1,3 +1,5 @@
+import { formatCents } from './money.js';
+
 /** Coupon rules and texts of spec sections 5 and 8, for the cart (browser) and the quote and checkout (server). */
 export const COUPON_MESSAGES = {
   invalidInput: 'Please enter a valid coupon code',
@@ -37,9 +39,9 @@ export function normalizeCouponEmail(email: string): string {
   return `${local}@${domain}`;
 }
 
+/** The specification's 'Minimum order amount of ${min} required', its amount with two decimals ("$100.00"). */
 export function minimumOrderMessage(minCents: number): string {
-  const dollars = minCents % 100 === 0 ? String(minCents / 100) : (minCents / 100).toFixed(2);
-  return `Minimum order amount of $${dollars} required`;
+  return `Minimum order amount of ${formatCents(minCents)} required`;
 }
 
 export type CouponCheckInput = {

@@ -5,24 +5,31 @@
  *
  * Loaded in the first-load bundle: no zod here, type imports only from the schemas.
  */
-import type { Category, Faq, Product, ProductPage } from './schemas/catalog.js';
+import type { Category, Faq, Product } from './schemas/catalog.js';
+import type { ProductCardItem, ProductCardPage } from './product-card.js';
 import { queryKeys } from './query-keys.js';
 import type { ProductsFilter } from './products-filter.js';
 
 export const SITE_NAME = 'EcoClean';
-/** Metadata only: the specification's site description mentions free shipping over $100. */
-export const SITE_DESCRIPTION =
-  'Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner. Free shipping on orders over $100.';
+/**
+ * The site description states no rule (the specification's "free shipping over $100" was untrue):
+ * pages use siteDescription(settings), which adds the free-shipping sentence read from the enabled
+ * shipping options (shop-facts.ts).
+ */
+export { SITE_DESCRIPTION_BASE as SITE_DESCRIPTION, siteDescription } from './shop-facts.js';
 /** Meta descriptions are cut at this length. */
 export const META_DESCRIPTION_MAX = 158;
 
-/** The API answer each kind of page data is cached as (the same body on both sides). */
+/** The API answer each kind of page data is cached as (the same body on both sides; the lists' items trimmed to their cards). */
 export type PageDataTypes = {
   settings: { settings: Record<string, string> };
   categories: { items: Category[] };
-  featuredProducts: { items: Product[] };
-  products: ProductPage;
+  // The lists as their cards read them (product-card.ts): a card shows no description.
+  featuredProducts: { items: ProductCardItem[] };
+  products: ProductCardPage;
   product: { product: Product };
+  // "You may also like" under a product: cards too (src/server/catalog/related.ts).
+  relatedProducts: { items: ProductCardItem[] };
   faqs: { items: Faq[] };
 };
 /** What each kind needs to be read (the server's resolvers in src/server/seo/page-data.ts take it). */
@@ -32,6 +39,7 @@ export type PageDataArgs = {
   featuredProducts: null;
   products: ProductsFilter;
   product: string;
+  relatedProducts: string;
   faqs: null;
 };
 export type PageDataKind = keyof PageDataTypes;
@@ -48,6 +56,7 @@ export const pageData = {
   featuredProducts: (): DataRef<'featuredProducts'> => ({ kind: 'featuredProducts', key: queryKeys.featuredProducts(), arg: null }),
   products: (filter: ProductsFilter): DataRef<'products'> => ({ kind: 'products', key: queryKeys.products(filter), arg: filter }),
   product: (id: string): DataRef<'product'> => ({ kind: 'product', key: queryKeys.product(id), arg: id }),
+  relatedProducts: (id: string): DataRef<'relatedProducts'> => ({ kind: 'relatedProducts', key: queryKeys.relatedProducts(id), arg: id }),
   faqs: (): DataRef<'faqs'> => ({ kind: 'faqs', key: queryKeys.faqs(), arg: null }),
 };
 

@@ -16,8 +16,8 @@ import {
   pageData,
   pageTitle,
   privateHead,
-  SITE_DESCRIPTION,
   SITE_NAME,
+  siteDescription,
   truncate,
   type Crumb,
   type PageDeclaration,
@@ -43,6 +43,9 @@ function productLd(publicUrl: string, p: Product): object {
   };
 }
 
+/** /auth's tabs by their ?tab= value (any other value shows Sign In). */
+const AUTH_TAB_TITLES: Readonly<Record<string, string>> = { signin: 'Sign In', signup: 'Sign Up', reset: 'Reset Password' };
+
 /** A page of text with a canonical link and a two-step breadcrumb. */
 function contentHead(path: string, title: string, description: string, crumb: string, publicUrl: string) {
   return {
@@ -66,7 +69,7 @@ export const PAGES: readonly PageDeclaration[] = [
     data: () => ({ featuredProducts: pageData.featuredProducts(), categories: pageData.categories() }),
     head: ({ settings, publicUrl }) => ({
       title: `${SITE_NAME} | Eco-Friendly Cleaning Products`,
-      description: SITE_DESCRIPTION,
+      description: siteDescription(settings),
       canonicalPath: '/',
       jsonLd: [
         {
@@ -89,7 +92,7 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'shop',
     path: '/products',
     component: 'catalog/shop-page.tsx',
-    queryParams: ['category', 'page', 'search'],
+    queryParams: ['category', 'maxPrice', 'minPrice', 'page', 'search', 'sort'],
     data: ({ query }) => ({
       categories: pageData.categories(),
       products: pageData.products(productsFilterFromSearchParams(query)),
@@ -121,8 +124,13 @@ export const PAGES: readonly PageDeclaration[] = [
     path: '/products/:id',
     component: 'catalog/product-page.tsx',
     // The breadcrumb names the category: with the list embedded it is in the server's HTML and
-    // the browser asks for nothing at start-up.
-    data: ({ params }) => ({ product: pageData.product(params.id ?? ''), categories: pageData.categories() }),
+    // the browser asks for nothing at start-up. "You may also like" too: four cards (under 1 KB
+    // compressed) in HTML that is cached for every anonymous visitor (decision 0017).
+    data: ({ params }) => ({
+      product: pageData.product(params.id ?? ''),
+      categories: pageData.categories(),
+      relatedProducts: pageData.relatedProducts(params.id ?? ''),
+    }),
     main: 'product',
     head: ({ data, publicUrl }) => {
       const product = data.product?.product;
@@ -157,7 +165,7 @@ export const PAGES: readonly PageDeclaration[] = [
       contentHead(
         '/about',
         settings.about_title || 'About Us',
-        truncate(settings.about_mission_content || SITE_DESCRIPTION),
+        truncate(settings.about_mission_content || siteDescription(settings)),
         'About',
         publicUrl,
       ),
@@ -265,7 +273,9 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'auth',
     path: '/auth',
     component: 'accounts/auth-page.tsx',
-    head: privateHead('Sign In'),
+    // Each tab its own title, named as the tab (spec: Sign In, Sign Up, Reset; the last says what it resets).
+    queryParams: ['tab'],
+    head: ({ query }) => ({ title: pageTitle(AUTH_TAB_TITLES[query.get('tab') ?? ''] ?? 'Sign In'), noindex: true }),
     robots: { disallow: '/auth' },
     cache: 'private',
   }),
@@ -320,7 +330,9 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'success',
     path: '/success',
     component: 'orders/success-page.tsx',
-    head: privateHead('Payment Successful'),
+    needsZod: true,
+    // The page says whether the payment succeeded; its title does not claim it before knowing.
+    head: privateHead('Payment Status'),
     cache: 'private',
   }),
   definePage({

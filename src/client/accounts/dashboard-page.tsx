@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { SessionUser } from '../../shared/schemas/auth.js';
 import { AccountInfoCard } from '../dashboard/account-info.js';
+import { AccountSelfServiceCard } from '../dashboard/account-self-service.js';
 import { AdminStatsPanel, RecentUsersPanel } from '../dashboard/admin-panels.js';
 import { RECENT_ORDERS, useAccountSummary, useAdminStats, useOrders } from '../dashboard/api.js';
 import { formatShortDate } from '../dashboard/format.js';
@@ -63,6 +64,7 @@ function CustomerDashboard({ user }: { user: SessionUser }) {
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
           <RecentOrdersPanel data={orders.data} isError={orders.isError} />
           <AccountInfoCard user={user} />
+          <AccountSelfServiceCard user={user} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           {summary.data ? (
@@ -104,6 +106,7 @@ function AdminDashboard({ user }: { user: SessionUser }) {
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
           <RecentOrdersPanel data={orders.data} isError={orders.isError} />
           <AccountInfoCard user={user} />
+          <AccountSelfServiceCard user={user} />
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           <AdminStatsPanel stats={s} />

@@ -16,7 +16,8 @@ import { toast } from '../ui/toast.js';
 import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from './cart-store.js';
 import { CouponForm } from './coupon-form.js';
 import { FreeGiftBadge, refuseFreeGiftIncrease } from './free-gift.js';
-import { freeShippingGapCents, OrderSummaryTotals } from './order-summary.js';
+import { FreeShippingLine } from './free-shipping-line.js';
+import { OrderSummaryTotals } from './order-summary.js';
 import { useCartQuote } from './use-cart-quote.js';
 
 /** ?canceled=true (back from the payment page): say so once, then take the query off the URL. */
@@ -73,7 +74,6 @@ function CartPlaceholder() {
 export default function CartPage() {
   useCanceledToast();
   const { cart, quote, updating, error, lineFor, giftLine } = useCartQuote();
-  const freeShippingGap = quote ? freeShippingGapCents(quote) : null;
   // The cart lives in this browser; the server draws it when the cookie says what is in it, and an outline otherwise.
   const known = useCartKnown();
 
@@ -118,11 +118,7 @@ export default function CartPage() {
             ) : (
               <OrderSummaryTotals quote={quote} couponCode={cart.appliedCouponCode} updating={updating} />
             )}
-            {freeShippingGap !== null && freeShippingGap > 0 && (
-              <p className="rounded-md bg-brand-50 px-3 py-2 text-sm text-brand-900">
-                Add {formatCents(freeShippingGap)} more to get free shipping!
-              </p>
-            )}
+            <FreeShippingLine subtotalCents={quote?.subtotalCents ?? null} />
             <CouponForm />
             <div className="flex flex-col gap-3">
               <Link to={paths.checkout} className={buttonClasses('primary', 'lg', 'w-full')}>

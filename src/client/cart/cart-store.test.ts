@@ -79,12 +79,12 @@ describe('coupons in the cart store', () => {
     expect(getCart()).toMatchObject({ appliedCouponCode: 'FREEGIFT', couponError: null, freeProduct: { id: 'cloth-1-pack' } });
     const saved = JSON.parse(window.localStorage.getItem('cart') ?? '{}') as { appliedCouponCode: string };
     expect(saved.appliedCouponCode).toBe('FREEGIFT');
-    removeCoupon('Minimum order amount of $100 required');
+    removeCoupon('Minimum order amount of $100.00 required');
     expect(getCart()).toMatchObject({
       appliedCouponCode: null,
       appliedCouponDiscountCents: 0,
       freeProduct: null,
-      couponError: 'Minimum order amount of $100 required',
+      couponError: 'Minimum order amount of $100.00 required',
     });
     applyCoupon('WELCOME10', 130, null);
     clearCart();

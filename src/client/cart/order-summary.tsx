@@ -47,18 +47,3 @@ export function OrderSummaryTotals({ quote, couponCode, updating }: { quote: Quo
     </dl>
   );
 }
-
-/**
- * How much more unlocks free shipping: the smallest gap to a free option the subtotal has not
- * reached (the quote's next unlock when that one is free), or null when shipping is already free
- * or no free option exists.
- */
-export function freeShippingGapCents(quote: Quote): number | null {
-  if (quote.shippingOptions.some((o) => o.priceCents === 0)) return null;
-  const unlock = quote.nextShippingUnlock;
-  if (unlock && unlock.optionPriceCents === 0) return unlock.amountCents;
-  const gaps = quote.allShippingOptions
-    .filter((o) => o.priceCents === 0 && o.minimumOrderCents != null && o.minimumOrderCents > quote.subtotalCents)
-    .map((o) => (o.minimumOrderCents ?? 0) - quote.subtotalCents);
-  return gaps.length ? Math.min(...gaps) : null;
-}

@@ -1,11 +1,11 @@
 import { useCallback } from 'react';
-import type { Product } from '../../shared/schemas/catalog.js';
+import type { ProductCardItem } from '../../shared/product-card.js';
 import { toast } from '../ui/toast.js';
 import { addToCart, getCart } from './cart-store.js';
 
 /** Adds a product and tells the shopper what happened. */
 export function useAddToCart() {
-  return useCallback((product: Product, quantity = 1) => {
+  return useCallback((product: ProductCardItem, quantity = 1) => {
     const added = addToCart({ product, quantity, inventory: product.inventory });
     if (added > 0) {
       toast({ title: 'Added to cart', description: `${product.name} has been added to your cart.` });

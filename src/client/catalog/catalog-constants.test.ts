@@ -24,19 +24,40 @@ describe('client copies of shared catalogue rules', () => {
     'page=',
     'search=mop&category=mops&page=3',
     `search=${'x'.repeat(101)}`,
+    'sort=price-asc',
+    'sort=price-desc&minPrice=5',
+    'sort=newest&maxPrice=12.50',
+    'sort=shop',
+    'sort=cheapest',
+    'minPrice=5&maxPrice=20',
+    'minPrice=20&maxPrice=5',
+    'minPrice=abc',
+    'minPrice=1.234',
+    'minPrice=-3',
+    'minPrice=&maxPrice=',
+    'minPrice=%205%20',
+    'search=mop&category=mops&sort=price-desc&minPrice=3&maxPrice=30&page=2',
   ];
 
   it.each(cases)('reads "?%s" like ProductListQuery does', (qs) => {
     const params = new URLSearchParams(qs);
     const raw: Record<string, string> = {};
-    for (const k of ['search', 'category', 'page']) {
+    for (const k of ['search', 'category', 'sort', 'minPrice', 'maxPrice', 'page']) {
       const v = params.get(k);
       if (v !== null) raw[k] = v;
     }
     const parsed = ProductListQuery.safeParse(raw);
     const expected = parsed.success
-      ? { search: parsed.data.search, category: parsed.data.category, page: parsed.data.page, pageSize: parsed.data.pageSize }
-      : { search: undefined, category: undefined, page: 1, pageSize: 24 };
+      ? {
+          search: parsed.data.search,
+          category: parsed.data.category,
+          sort: parsed.data.sort,
+          minPriceCents: parsed.data.minPriceCents,
+          maxPriceCents: parsed.data.maxPriceCents,
+          page: parsed.data.page,
+          pageSize: parsed.data.pageSize,
+        }
+      : { search: undefined, category: undefined, sort: undefined, minPriceCents: undefined, maxPriceCents: undefined, page: 1, pageSize: 24 };
     expect(productsFilterFromSearchParams(params)).toEqual(expected);
   });
 });

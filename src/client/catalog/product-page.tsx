@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
 import type { Product } from '../../shared/schemas/catalog.js';
 import { useAddToCart } from '../cart/use-add-to-cart.js';
-import { addToCart as addToCartStore } from '../cart/cart-store.js';
+import { addToCart as addToCartStore, useCart } from '../cart/cart-store.js';
 import { toast } from '../ui/toast.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
@@ -12,12 +12,14 @@ import { Breadcrumb, type BreadcrumbItem } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { ArrowLeftIcon, CartIcon } from '../ui/icons.js';
-import { ProductImage } from '../ui/product-image.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { useCategories } from './api/get-categories.js';
 import { isNotFound, useProduct } from './api/get-product.js';
 import { LowStockBadge } from './components/stock-badge.js';
+import { ProductGallery } from './components/product-gallery.js';
+import { RelatedProducts } from './components/related-products.js';
+import { FreeShippingLine } from '../cart/free-shipping-line.js';
 import { SHOP_LOAD_ERROR } from './shop-page.js';
 
 export default function ProductPage() {
@@ -55,16 +57,7 @@ function ProductDetail({ product }: { product: Product }) {
     <Container className="py-8">
       <Breadcrumb items={crumbs} />
       <div className="grid gap-8 md:grid-cols-2 md:gap-12">
-        <div className="relative">
-          <ProductImage
-            src={product.images[0]}
-            alt={product.name}
-            width={800}
-            height={800}
-            priority
-            className="aspect-square w-full rounded-2xl border border-stone-200 object-cover"
-          />
-        </div>
+        <ProductGallery product={product} />
 
         <div className="flex flex-col gap-5">
           <div className="space-y-2">
@@ -78,6 +71,8 @@ function ProductDetail({ product }: { product: Product }) {
             </p>
             <LowStockBadge inventory={product.inventory} />
           </div>
+
+          <ProductFreeShipping />
 
           <div className="space-y-3 leading-relaxed text-stone-700">
             {paragraphs(product.description).map((p, i) => (
@@ -94,7 +89,7 @@ function ProductDetail({ product }: { product: Product }) {
             </div>
           )}
 
-          <div className="flex flex-col gap-3 sm:flex-row">
+          <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
             <Button size="lg" className="sm:flex-1" disabled={!inStock} onClick={() => addToCart(product, quantity)}>
               <CartIcon size={20} />
               Add to Cart
@@ -144,7 +139,26 @@ function ProductDetail({ product }: { product: Product }) {
           )}
         </div>
       </div>
+      <RelatedProducts productId={product.id} />
     </Container>
+  );
+}
+
+// The quote's code (4 KB) stays out of the first-load bundle: loaded once the cart has something in it.
+const CartFreeShipping = lazy(() => import('../cart/cart-free-shipping.js'));
+
+/**
+ * The cart's progress towards free shipping, from the server's quote of the cart; the shop's rule
+ * (the same line, the same height) while the cart is empty or not priced yet, and in the shared HTML.
+ */
+function ProductFreeShipping() {
+  const cart = useCart();
+  const rule = <FreeShippingLine subtotalCents={null} />;
+  if (cart.items.length === 0) return rule;
+  return (
+    <Suspense fallback={rule}>
+      <CartFreeShipping />
+    </Suspense>
   );
 }
 

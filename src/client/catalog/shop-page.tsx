@@ -11,15 +11,20 @@ import { CategoryTabs } from './components/category-tabs.js';
 import { Pagination } from './components/pagination.js';
 import { ProductCard, ProductCardSkeleton, productGridClasses } from './components/product-card.js';
 import { SearchBox } from './components/search-box.js';
+import { ShopOrderFilter } from './components/shop-order-filter.js';
+import { priceParam, type ProductsFilter } from '../../shared/products-filter.js';
 
 export const SHOP_LOAD_ERROR = "We couldn't load the product data. Please try again.";
 
-type ShopLinkInput = { search?: string | undefined; category?: string | undefined; page?: number };
+type ShopLinkInput = Partial<Pick<ProductsFilter, 'search' | 'category' | 'sort' | 'minPriceCents' | 'maxPriceCents'>> & { page?: number };
 
-function shopHref({ search, category, page }: ShopLinkInput): string {
+function shopHref({ search, category, sort, minPriceCents, maxPriceCents, page }: ShopLinkInput): string {
   const params = new URLSearchParams();
   if (search) params.set('search', search);
   if (category) params.set('category', category);
+  if (sort) params.set('sort', sort);
+  if (minPriceCents !== undefined) params.set('minPrice', priceParam(minPriceCents));
+  if (maxPriceCents !== undefined) params.set('maxPrice', priceParam(maxPriceCents));
   if (page && page > 1) params.set('page', String(page));
   const qs = params.toString();
   return qs ? `${paths.products}?${qs}` : paths.products;
@@ -30,13 +35,16 @@ export default function ShopPage() {
   const navigate = useNavigate();
   const filter = productsFilterFromSearchParams(searchParams);
   const { search, category } = filter;
+  // What a new search or category keeps: the order and the price range.
+  const kept = { sort: filter.sort, minPriceCents: filter.minPriceCents, maxPriceCents: filter.maxPriceCents };
 
   const { data: categories } = useCategories();
   const { data, isPending, isError, isPlaceholderData } = useProducts(filter);
 
   const onSearch = useCallback(
-    (text: string) => navigate(shopHref({ search: text, category }), { replace: true }),
-    [navigate, category],
+    (text: string) => navigate(shopHref({ ...kept, search: text, category }), { replace: true }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- kept's parts are listed
+    [navigate, category, kept.sort, kept.minPriceCents, kept.maxPriceCents],
   );
 
   return (
@@ -47,8 +55,9 @@ export default function ShopPage() {
       <div className="mb-6 space-y-4">
         <SearchBox value={search ?? ''} onSearch={onSearch} />
         {categories && (
-          <CategoryTabs categories={categories} active={category} hrefFor={(id) => shopHref({ search, category: id })} />
+          <CategoryTabs categories={categories} active={category} hrefFor={(id) => shopHref({ ...kept, search, category: id })} />
         )}
+        <ShopOrderFilter filter={filter} onChange={(choice) => navigate(shopHref({ search, category, ...choice }))} />
       </div>
 
       {isError ? (
@@ -84,7 +93,7 @@ export default function ShopPage() {
           <Pagination
             page={data.page}
             totalPages={data.totalPages}
-            hrefFor={(n) => shopHref({ search, category, page: n })}
+            hrefFor={(n) => shopHref({ ...kept, search, category, page: n })}
           />
         </>
       )}

@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type Ref } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { formatCents } from '../../shared/money.js';
 import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
 import { lineKey, useCartKnown } from '../cart/cart-store.js';
 import { useSession } from '../accounts/api/get-session.js';
 import { useCartQuote } from '../cart/use-cart-quote.js';
 import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
+import { signInPathFor } from '../accounts/safe-redirect.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -16,8 +16,10 @@ import { Spinner } from '../ui/spinner.js';
 import { toast } from '../ui/toast.js';
 import { createCheckoutSession } from './api/create-checkout-session.js';
 import { CheckoutSummary } from './checkout-summary.js';
-import { PAYMENT_PROVIDER_NAME } from './payment-provider.js';
+import { checkoutProviderFrom, payButtonText, paymentTexts } from '../../shared/payment-provider.js';
+import { useSettings } from '../content/api/get-settings.js';
 import {
+  CHECKOUT_FIELDS,
   EMPTY_CHECKOUT_VALUES,
   validationToastText,
   valuesFromUser,
@@ -61,6 +63,9 @@ export default function CheckoutPage() {
   const leaving = useLeaveForCart(known && cart.items.length === 0);
   const { user, isLoading: userLoading } = useSession();
   const queryClient = useQueryClient();
+  // The provider is the server's configuration, sent with the settings in every page's first data.
+  const { data: settings } = useSettings();
+  const provider = checkoutProviderFrom(settings);
 
   const [values, setValues] = useState<CheckoutValues>(EMPTY_CHECKOUT_VALUES);
   const [errors, setErrors] = useState<CheckoutErrors>({});
@@ -136,7 +141,7 @@ export default function CheckoutPage() {
       paying.current = false;
       setErrors(checked.errors);
       toast({ title: CHECKOUT_MESSAGES.validationTitle, description: validationToastText(checked.errors), variant: 'destructive' });
-      window.scrollTo({ top: 0, behavior: 'smooth' });
+      focusFirstInvalid(checked.errors);
       return;
     }
     setErrors({});
@@ -189,18 +194,20 @@ export default function CheckoutPage() {
             <span>You are checking out as a guest. Sign in to use your saved address and earn loyalty points.</span>
           </p>
           <div className="flex gap-2">
-            <Link to={`${paths.auth}?tab=signin`} className={buttonClasses('primary', 'sm')}>
+            <Link to={signInPathFor(paths.checkout, 'signin')} className={buttonClasses('primary', 'sm')}>
               Sign In
             </Link>
-            <Link to={`${paths.auth}?tab=signup`} className={buttonClasses('outline', 'sm')}>
+            <Link to={signInPathFor(paths.checkout, 'signup')} className={buttonClasses('outline', 'sm')}>
               Sign Up
             </Link>
           </div>
         </div>
       )}
 
-      <form onSubmit={pay} onFocus={() => void loadValidation().catch(() => undefined)} noValidate className="grid gap-8 lg:grid-cols-[1fr_24rem]">
-        <div className="flex min-w-0 flex-col gap-6">
+      <form onSubmit={pay} onFocus={() => void loadValidation().catch(() => undefined)} noValidate className="grid gap-6 lg:grid-cols-[1fr_24rem] lg:gap-8">
+        {/* First in the page's order: on a phone, what is paid comes before the form (collapsed to the total). */}
+        <CheckoutSummary quote={quote} couponCode={cart.appliedCouponCode} updating={updating} className="lg:col-start-2 lg:row-start-1" />
+        <div className="flex min-w-0 flex-col gap-6 lg:col-start-1 lg:row-start-1">
           <section aria-labelledby="shipping-info-title" className="rounded-xl border border-stone-200 bg-white p-6">
             <h2 id="shipping-info-title" className="mb-1 text-lg font-semibold text-stone-900">
               Shipping Information
@@ -238,11 +245,11 @@ export default function CheckoutPage() {
             </h2>
             <p className="mb-5 flex items-center gap-2 text-sm text-stone-700">
               <LockIcon size={16} className="shrink-0" />
-              You will enter your card details on {PAYMENT_PROVIDER_NAME}&apos;s secure payment page.
+              {paymentTexts(provider).checkoutNote}
             </p>
             <div className="flex flex-col gap-3 sm:flex-row-reverse sm:items-center sm:justify-between">
               <Button type="submit" size="lg" disabled={!canPay} aria-busy={processing} className="w-full sm:w-auto">
-                {processing ? 'Processing...' : `Pay ${quote ? formatCents(quote.totalCents) : '…'} with ${PAYMENT_PROVIDER_NAME}`}
+                {processing ? 'Processing...' : payButtonText(provider, quote ? quote.totalCents : null)}
               </Button>
               <Link to={paths.cart} className={buttonClasses('ghost', 'lg', 'w-full sm:w-auto')}>
                 <ArrowLeftIcon size={18} />
@@ -251,11 +258,22 @@ export default function CheckoutPage() {
             </div>
           </section>
         </div>
-
-        <CheckoutSummary quote={quote} couponCode={cart.appliedCouponCode} updating={updating} />
       </form>
     </Container>
   );
+}
+
+/**
+ * After a failed attempt: the first field to fix (in the form's order) is focused and scrolled to
+ * the middle of the screen, clear of the sticky header above and of the toast, which sits at the
+ * bottom of the screen.
+ */
+function focusFirstInvalid(errors: CheckoutErrors): void {
+  const first = CHECKOUT_FIELDS.find((f) => errors[f]);
+  const el = first ? document.getElementById(`checkout-${first}`) : null;
+  if (!el) return;
+  el.focus({ preventScroll: true });
+  el.scrollIntoView({ block: 'center' });
 }
 
 const inputClasses = (error: string | undefined) =>

@@ -6,7 +6,7 @@ import type { Address, SessionUser } from '../../shared/schemas/auth.js';
 import { US_STATES } from '../../shared/schemas/checkout.js';
 import { errorMessage } from '../accounts/error-message.js';
 import { useSession } from '../accounts/api/get-session.js';
-import { FormError, inputClasses, TextField } from '../accounts/components/form-controls.js';
+import { FieldError, FormError, inputClasses, TextField } from '../accounts/components/form-controls.js';
 import { Button } from '../ui/button.js';
 import { Dialog } from '../ui/dialog.js';
 import { toast } from '../ui/toast.js';
@@ -21,6 +21,42 @@ const ADDRESS_TEXTS: Record<AddressKind, { title: string; saved: string; failed:
 /** The first problem zod found, as the form's one inline message. */
 function firstIssue(error: { issues: readonly { message: string }[] }): string {
   return error.issues[0]?.message ?? ACCOUNT_MESSAGES.requiredFields;
+}
+
+const CONTACT_LABELS = { fullName: 'Full Name', email: 'Email', phone: 'Phone' } as const;
+const ADDRESS_LABELS = { name: 'Name', address: 'Street Address', city: 'City', state: 'State', zip: 'ZIP' } as const;
+
+type ZodIssues = { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+
+/** Each field zod found wrong, with its first problem; a missing one reads '{Label} is required'. */
+function issuesByField(error: ZodIssues | undefined, labels: Readonly<Record<string, string>>): Partial<Record<string, string>> {
+  const out: Partial<Record<string, string>> = {};
+  for (const issue of error?.issues ?? []) {
+    const field = String(issue.path[0] ?? '');
+    if (!field || out[field] !== undefined) continue;
+    out[field] = issue.message === ACCOUNT_MESSAGES.requiredFields ? `${labels[field] ?? 'This field'} is required` : issue.message;
+  }
+  return out;
+}
+
+/**
+ * Which fields show as wrong: only those that really are, once the person left a field they
+ * filled in (blur) or tried to save. A field filled in correctly is never outlined, whatever is
+ * wrong elsewhere in the form.
+ */
+function useFieldChecks(issues: Partial<Record<string, string>>) {
+  const [attempted, setAttempted] = useState(false);
+  const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set());
+  return {
+    attempted,
+    attempt: () => setAttempted(true),
+    /** The field's problem to show, if any. */
+    shown: (field: string): string | undefined => (attempted || left.has(field) ? issues[field] : undefined),
+    /** onBlur: a field left with something typed in it is checked from now on. */
+    leave: (field: string) => (e: { currentTarget: { value: string } }) => {
+      if (e.currentTarget.value.trim() !== '' && !left.has(field)) setLeft(new Set(left).add(field));
+    },
+  };
 }
 
 function FormActions({ pending, onCancel }: { pending: boolean; onCancel: () => void }) {
@@ -46,15 +82,22 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const { impersonatorEmail } = useSession();
-  const errorId = error ? `${id}-error` : undefined;
   // A new e-mail needs the current password (the server insists too); the field shows only then.
   const emailChanged = email.trim().toLowerCase() !== user.email;
+  const checked = ContactInfoInput.safeParse({ fullName, email, phone });
+  const checks = useFieldChecks(issuesByField(checked.error, CONTACT_LABELS));
+  // The form's message: what the server said, or (after a try) the first problem still there.
+  const shownError = error ?? (checks.attempted && checked.error ? firstIssue(checked.error) : null);
+  const errorId = shownError ? `${id}-error` : undefined;
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = ContactInfoInput.safeParse({ fullName, email, phone });
+    checks.attempt();
+    setError(null);
+    const parsed = checked;
     if (!parsed.success) {
-      setError(firstIssue(parsed.error));
+      const first = parsed.error.issues[0]?.path[0];
+      document.getElementById(`${id}-${first === 'fullName' ? 'name' : String(first)}`)?.focus();
       return;
     }
     if (emailChanged && !currentPassword) {
@@ -83,9 +126,28 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
 
   return (
     <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
-      <FormError id={`${id}-error`} message={error} />
-      <TextField id={`${id}-name`} label="Full Name" autoComplete="name" required value={fullName} onChange={(e) => setFullName(e.target.value)} errorId={errorId} />
-      <TextField id={`${id}-email`} label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} errorId={errorId} />
+      <FormError id={`${id}-error`} message={shownError} />
+      <TextField
+        id={`${id}-name`}
+        label={CONTACT_LABELS.fullName}
+        autoComplete="name"
+        required
+        value={fullName}
+        onChange={(e) => setFullName(e.target.value)}
+        onBlur={checks.leave('fullName')}
+        error={checks.shown('fullName')}
+      />
+      <TextField
+        id={`${id}-email`}
+        label={CONTACT_LABELS.email}
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        onBlur={checks.leave('email')}
+        error={checks.shown('email')}
+      />
       {emailChanged && (
         <div className="flex flex-col gap-1">
           <TextField
@@ -96,7 +158,7 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
             required
             value={currentPassword}
             onChange={(e) => setCurrentPassword(e.target.value)}
-            errorId={errorId}
+            errorId={error === ACCOUNT_MESSAGES.currentPasswordRequired || error === ACCOUNT_MESSAGES.currentPasswordWrong ? errorId : undefined}
             aria-describedby={[errorId, `${id}-current-password-hint`].filter(Boolean).join(' ')}
           />
           <p id={`${id}-current-password-hint`} className="text-xs text-stone-600">
@@ -115,6 +177,8 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
         placeholder="(555) 123-4567"
         value={phone}
         onChange={(e) => setPhone(formatPhone(e.target.value))}
+        onBlur={checks.leave('phone')}
+        error={checks.shown('phone')}
       />
       <FormActions pending={pending} onCancel={onDone} />
     </form>
@@ -135,14 +199,20 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
   });
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const errorId = error ? `${id}-error` : undefined;
   const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+  const checked = AddressInput.safeParse({ ...values, country: 'US' });
+  const checks = useFieldChecks(issuesByField(checked.error, ADDRESS_LABELS));
+  // The form's message: what the server said, or (after a try) the first problem still there.
+  const shownError = error ?? (checks.attempted && checked.error ? firstIssue(checked.error) : null);
+  const stateError = checks.shown('state');
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = AddressInput.safeParse({ ...values, country: 'US' });
+    checks.attempt();
+    setError(null);
+    const parsed = checked;
     if (!parsed.success) {
-      setError(firstIssue(parsed.error));
+      document.getElementById(`${id}-${String(parsed.error.issues[0]?.path[0])}`)?.focus();
       return;
     }
     setError(null);
@@ -161,22 +231,41 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
 
   return (
     <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
-      <FormError id={`${id}-error`} message={error} />
-      <TextField id={`${id}-name`} label="Name" autoComplete="name" required value={values.name} onChange={set('name')} errorId={errorId} />
+      <FormError id={`${id}-error`} message={shownError} />
+      <TextField
+        id={`${id}-name`}
+        label={ADDRESS_LABELS.name}
+        autoComplete="name"
+        required
+        value={values.name}
+        onChange={set('name')}
+        onBlur={checks.leave('name')}
+        error={checks.shown('name')}
+      />
       <TextField
         id={`${id}-address`}
-        label="Street Address"
+        label={ADDRESS_LABELS.address}
         autoComplete="street-address"
         required
         value={values.address}
         onChange={set('address')}
-        errorId={errorId}
+        onBlur={checks.leave('address')}
+        error={checks.shown('address')}
       />
       <div className="grid gap-4 sm:grid-cols-3">
-        <TextField id={`${id}-city`} label="City" autoComplete="address-level2" required value={values.city} onChange={set('city')} errorId={errorId} />
+        <TextField
+          id={`${id}-city`}
+          label={ADDRESS_LABELS.city}
+          autoComplete="address-level2"
+          required
+          value={values.city}
+          onChange={set('city')}
+          onBlur={checks.leave('city')}
+          error={checks.shown('city')}
+        />
         <div className="flex flex-col gap-1.5">
           <label htmlFor={`${id}-state`} className="text-sm font-medium text-stone-800">
-            State
+            {ADDRESS_LABELS.state}
           </label>
           <select
             id={`${id}-state`}
@@ -184,9 +273,10 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
             required
             value={values.state}
             onChange={set('state')}
-            aria-invalid={errorId ? true : undefined}
-            aria-describedby={errorId}
-            className={inputClasses(Boolean(errorId))}
+            onBlur={checks.leave('state')}
+            aria-invalid={stateError ? true : undefined}
+            aria-describedby={stateError ? `${id}-state-error` : undefined}
+            className={inputClasses(Boolean(stateError))}
           >
             <option value="">Select a state</option>
             {US_STATES.map(([code, name]) => (
@@ -195,16 +285,18 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
               </option>
             ))}
           </select>
+          {stateError && <FieldError id={`${id}-state-error`} message={stateError} />}
         </div>
         <TextField
           id={`${id}-zip`}
-          label="ZIP"
+          label={ADDRESS_LABELS.zip}
           inputMode="numeric"
           autoComplete="postal-code"
           required
           value={values.zip}
           onChange={set('zip')}
-          errorId={errorId}
+          onBlur={checks.leave('zip')}
+          error={checks.shown('zip')}
         />
       </div>
       <FormActions pending={pending} onCancel={onDone} />

@@ -1,6 +1,6 @@
 import { formatCents } from '../../shared/money.js';
 import type { AccountSummary } from '../../shared/schemas/account.js';
-import { LOYALTY_REWARD_EVERY, LOYALTY_REWARD_PERCENT } from '../../shared/pricing.js';
+import { LOYALTY_BIG_ORDER_CENTS, LOYALTY_REWARD_EVERY, LOYALTY_REWARD_PERCENT } from '../../shared/pricing.js';
 import { formatShortDate } from './format.js';
 import { Panel } from './panel.js';
 
@@ -50,7 +50,7 @@ export function LoyaltyCard({ loyalty }: { loyalty: AccountSummary['loyalty'] })
           <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
         </div>
         <p className="text-sm text-stone-600">
-          Earn 10 points on orders of $50 or more and 3 points on smaller orders. Every {LOYALTY_REWARD_EVERY} points earns a{' '}
+          Earn 10 points on orders of {formatCents(LOYALTY_BIG_ORDER_CENTS)} or more and 3 points on smaller orders. Every {LOYALTY_REWARD_EVERY} points earns a{' '}
           {LOYALTY_REWARD_PERCENT}% off coupon.
         </p>
       </div>

@@ -1,3 +1,4 @@
+import { carrierName, trackingUrl } from '../../shared/carriers.js';
 import { formatCents } from '../../shared/money.js';
 import { orderNumberOf, trackingCodeOf, type OrderView } from '../../shared/schemas/orders.js';
 import { addressLines, StatusBadge } from '../orders/order-parts.js';
@@ -12,10 +13,17 @@ export function trackingFor(order: OrderView): string {
   return order.trackingNumber ?? trackingCodeOf(order.id);
 }
 
+/** The carrier's own tracking page for the order's label, or null (no label, or a carrier without a known page). */
+export function trackingLinkFor(order: OrderView): string | null {
+  return trackingUrl(order.carrier, order.trackingNumber);
+}
+
 function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => void }) {
   const number = orderNumberOf(order.id);
   const address = addressLines(order.shippingAddress);
   const tracking = order.status === 'pending' ? null : trackingFor(order);
+  const carrier = order.trackingNumber ? carrierName(order.carrier) : null;
+  const trackLink = trackingLinkFor(order);
   return (
     <article aria-labelledby={`order-${order.id}`} className="rounded-xl border border-stone-200 bg-white shadow-sm" data-testid="order-card">
       <header className="flex flex-col gap-3 border-b border-stone-200 p-5 sm:flex-row sm:items-start sm:justify-between">
@@ -24,9 +32,18 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
             Order #{number}
           </h2>
           <p className="text-sm text-stone-600">Placed on {formatDate(order.createdAt)}</p>
+          {order.shippedAt && order.status !== 'pending' && <p className="text-sm text-stone-700">Shipped on {formatDate(order.shippedAt)}</p>}
+          {carrier && (
+            <p className="text-sm text-stone-700">
+              Carrier: <span className="font-medium text-stone-900">{carrier}</span>
+            </p>
+          )}
           {tracking && (
             <p className="text-sm text-stone-700">
-              Tracking: <span className="font-mono font-medium text-stone-900">{tracking}</span>
+              {order.trackingNumber ? 'Tracking number' : 'Tracking'}:{' '}
+              <span className="font-mono font-medium break-all text-stone-900" data-testid="tracking-number">
+                {tracking}
+              </span>
             </p>
           )}
         </div>
@@ -73,15 +90,11 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
           <Button variant="outline" size="sm" onClick={onDetails} aria-label={`View Details of order #${number}`}>
             View Details
           </Button>
-          {order.status === 'shipped' && tracking && (
-            <a
-              href={`https://www.google.com/search?q=${encodeURIComponent(tracking)}`}
-              target="_blank"
-              rel="noopener noreferrer"
-              className={buttonClasses('primary', 'sm')}
-            >
+          {/* The carrier's own page only: with no known carrier the number above is all there is (never a search engine). */}
+          {order.status === 'shipped' && trackLink && (
+            <a href={trackLink} target="_blank" rel="noopener noreferrer" className={buttonClasses('primary', 'sm')}>
               Track Package
-              <span className="sr-only"> (opens in a new tab)</span>
+              <span className="sr-only"> on the {carrier} website (opens in a new tab)</span>
             </a>
           )}
         </div>

@@ -4,6 +4,7 @@ import { useSettings } from '../content/api/get-settings.js';
 import { PrivacyContent, TermsContent } from '../content/components/legal-content.js';
 import { SocialLinks } from '../content/components/social-links.js';
 import { paths } from '../lib/paths.js';
+import { checkoutProviderFrom, paymentTexts } from '../../shared/payment-provider.js';
 import { Dialog } from '../ui/dialog.js';
 import { LeafIcon, LockIcon } from '../ui/icons.js';
 
@@ -89,7 +90,7 @@ export function Footer() {
         <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-6 text-sm text-stone-300 sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
           <p className="flex items-center gap-2">
             <LockIcon size={16} />
-            Payments are securely processed by Stripe.
+            {paymentTexts(checkoutProviderFrom(settings)).footer}
           </p>
           <p>© {year} EcoClean. All rights reserved.</p>
         </div>

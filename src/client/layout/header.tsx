@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../accounts/api/get-session.js';
 import { signOut } from '../accounts/api/sign-out.js';
 import { errorMessage } from '../accounts/error-message.js';
-import { useCart } from '../cart/cart-store.js';
+import { clearCart, useCart } from '../cart/cart-store.js';
+import { signInLinkFrom } from '../accounts/safe-redirect.js';
+import { useHydrated } from '../lib/use-hydrated.js';
 import { paths } from '../lib/paths.js';
 import { CartIcon, CloseIcon, LeafIcon, MenuIcon, UserIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
@@ -54,6 +56,12 @@ export function Header() {
   // Until the session is known the header shows the guest view, as the server rendered it.
   const { user, impersonatorEmail } = useSession();
   const [signingOut, setSigningOut] = useState(false);
+  const clearCartOnLeaving = useRef(false);
+  useEffect(() => {
+    if (!clearCartOnLeaving.current) return;
+    clearCartOnLeaving.current = false;
+    clearCart();
+  }, [location.pathname]);
   const navItems = [...NAV_ITEMS, ...(user ? [DASHBOARD_ITEM] : []), ...(user?.role === 'admin' ? [ADMIN_ITEM] : [])];
 
   const onSignOut = async () => {
@@ -62,6 +70,11 @@ export function Header() {
     if (impersonatorEmail) toast({ title: 'Ending impersonation' });
     try {
       await signOut(queryClient, ({ impersonationEnded }) => {
+        // Nothing of the shopper stays on a shared computer: the server dropped the cart's cookie,
+        // and the cart empties once the page has left (a checkout seeing its cart empty would
+        // otherwise send the shopper to the cart instead).
+        if (location.pathname === paths.auth) clearCart();
+        else clearCartOnLeaving.current = true;
         if (!impersonationEnded) toast({ title: 'Signed out', description: 'You have been signed out successfully.' });
         navigate(paths.auth);
       });
@@ -71,6 +84,10 @@ export function Header() {
       setSigningOut(false);
     }
   };
+  // Back to this page after signing in. The link the server drew (and hydration) is plain /auth:
+  // the server's copy of a page is shared by every query string it ignores.
+  const hydrated = useHydrated();
+  const signInTo = hydrated ? signInLinkFrom(location.pathname, location.search) : paths.auth;
   const [menuOpen, setMenuOpen] = useState(false);
   // Close the mobile menu whenever the route changes (derived during render, no effect needed).
   const locationKey = `${location.pathname}${location.search}`;
@@ -121,7 +138,7 @@ export function Header() {
               <SignOutIcon size={22} />
             </button>
           ) : (
-            <Link to={paths.auth} aria-label="Sign in" className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}>
+            <Link to={signInTo} aria-label="Sign in" className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}>
               <UserIcon size={22} />
             </Link>
           )}

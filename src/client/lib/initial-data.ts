@@ -16,13 +16,17 @@ export function toResponseShape([root, kind]: readonly unknown[], data: unknown)
   return data;
 }
 
-/** The response schema of the endpoint whose answer a query key caches (undefined: not an API answer). */
+/**
+ * The response schema of the endpoint whose answer a query key caches (undefined: not an API
+ * answer); for the product lists, their answer with each item cut to its card (product-card.ts).
+ */
 export function initialDataSchema([root, kind]: readonly unknown[], s: ResponseSchemas): ZodType | undefined {
   if (root === 'settings') return s.SettingsResponse;
   if (root === 'categories') return s.CategoriesResponse;
   if (root === 'faqs') return s.FaqsResponse;
-  if (root === 'products' && kind === 'featured') return s.FeaturedProductsResponse;
+  if (root === 'products' && kind === 'featured') return s.EmbeddedFeaturedProducts;
   if (root === 'products' && kind === 'detail') return s.ProductResponse;
-  if (root === 'products' && kind === 'list') return s.ProductPage;
+  if (root === 'products' && kind === 'list') return s.EmbeddedProductCardPage;
+  if (root === 'products' && kind === 'related') return s.RelatedProductsResponse;
   return undefined;
 }

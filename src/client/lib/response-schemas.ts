@@ -23,3 +23,15 @@ export const FaqsResponse = z.object({ items: z.array(Faq) });
 export type FaqsResponse = z.infer<typeof FaqsResponse>;
 
 export { ProductPage };
+
+/**
+ * The product lists as the server embeds them in a page's HTML: each item only what its card reads
+ * (src/shared/product-card.ts), and nothing more (strict: the HTTP suite checks the embedded data
+ * against these, so a page that embeds whole products again fails it).
+ */
+const ProductCardItem = Product.pick({ id: true, name: true, priceCents: true, images: true, inventory: true }).strict();
+export const EmbeddedProductCardPage = ProductPage.extend({ items: z.array(ProductCardItem) });
+export const EmbeddedFeaturedProducts = z.object({ items: z.array(ProductCardItem) });
+/** "You may also like" (GET /api/products/:id/related and the product page's HTML): cards only. */
+export const RelatedProductsResponse = z.object({ items: z.array(ProductCardItem) });
+export type RelatedProductsResponse = z.infer<typeof RelatedProductsResponse>;

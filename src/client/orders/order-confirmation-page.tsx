@@ -8,7 +8,7 @@ import { clearCart } from '../cart/cart-store.js';
 import { FreeGiftBadge } from '../cart/free-gift.js';
 import { shippingText } from '../cart/order-summary.js';
 import { markCouponUsed } from '../cart/used-coupons.js';
-import { PAYMENT_PROVIDER_NAME } from '../checkout/payment-provider.js';
+import { paymentMethodName } from '../checkout/payment-provider.js';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -139,7 +139,8 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
           <Detail label="Total">
             <span data-testid="order-total">{formatCents(order.totalCents)}</span>
           </Detail>
-          <Detail label="Payment Method">{session ? PAYMENT_PROVIDER_NAME : 'Local Checkout'}</Detail>
+          {/* The provider that took this order's payment, whether the page was reached by session or by order id. */}
+          <Detail label="Payment Method">{paymentMethodName(order.paymentProvider)}</Detail>
           <Detail label="Payment Status">{capitalize((refundedCents > 0 ? order.paymentStatus : paymentStatus).replace('_', ' '))}</Detail>
           <Detail label="Amount Paid">{formatCents(amountPaid)}</Detail>
           {refundedCents > 0 && (

@@ -31,6 +31,18 @@ export function addressLines(address: OrderView['shippingAddress']): string[] {
   return [address.name, address.address, cityLine, address.country].filter((l): l is string => Boolean(l));
 }
 
+/**
+ * The specification's texts for an order page that cannot show an order (confirmation, thank-you
+ * and success pages): unknown or missing order or session, an unpaid one, a failed load.
+ */
+export const ORDER_STATE_MESSAGES = {
+  loading: 'Processing your order...',
+  errorTitle: 'Order Error',
+  notPaid: 'Payment was not completed successfully.',
+  notFound: 'Order not found.',
+  failed: 'Failed to load order information.',
+} as const;
+
 /** A centred card for the confirmation page's error and not-found states. */
 export function OrderMessageCard({ title, children }: { title: string; children?: ReactNode }) {
   return (

@@ -1,3 +1,4 @@
+import { carrierName, trackingUrl } from '../../shared/carriers.js';
 import { formatCents } from '../../shared/money.js';
 import type { OrderTimelineEntry } from '../../shared/schemas/orders.js';
 
@@ -13,6 +14,25 @@ function when(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 }
 
+/** "USPS 9400…" linked to the carrier's own tracking page when the carrier is known; the bare number otherwise. */
+function ShippedLine({ carrier, trackingNumber }: { carrier: string | null; trackingNumber: string }) {
+  const name = carrierName(carrier);
+  const url = trackingUrl(carrier, trackingNumber);
+  return (
+    <p className="text-stone-700">
+      {name ? `${name} tracking number: ` : 'Tracking number: '}
+      {url ? (
+        <a href={url} target="_blank" rel="noopener noreferrer" className="font-mono text-brand-800 underline underline-offset-2 hover:text-brand-900">
+          {trackingNumber}
+          <span className="sr-only"> (track on the {name} website, opens in a new tab)</span>
+        </a>
+      ) : (
+        <span className="font-mono">{trackingNumber}</span>
+      )}
+    </p>
+  );
+}
+
 /** The customer's view of what happened to their order, oldest first: placed, paid, shipped (tracking), refunded. */
 export function OrderSteps({ steps }: { steps: OrderTimelineEntry[] | undefined }) {
   if (!steps || steps.length === 0) return null;
@@ -26,11 +46,7 @@ export function OrderSteps({ steps }: { steps: OrderTimelineEntry[] | undefined 
               {TITLES[s.type]}
               {(s.type === 'paid' || s.type === 'refunded') && typeof s.amountCents === 'number' ? ` · ${formatCents(s.amountCents)}` : ''}
             </p>
-            {s.type === 'shipped' && s.trackingNumber && (
-              <p className="text-stone-700">
-                Tracking number: <span className="font-mono">{s.trackingNumber}</span>
-              </p>
-            )}
+            {s.type === 'shipped' && s.trackingNumber && <ShippedLine carrier={s.carrier ?? null} trackingNumber={s.trackingNumber} />}
             <p className="text-xs text-stone-600">
               <time dateTime={s.at}>{when(s.at)}</time>
             </p>

@@ -1,25 +1,60 @@
+import '../lib/zod-config.js';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
+import { Spinner } from '../ui/spinner.js';
+import { isNotFound, useCheckoutSession } from './api/get-checkout-session.js';
+import { OrderMessageCard, ORDER_STATE_MESSAGES as M } from './order-parts.js';
 import { SuccessMark } from './success-mark.js';
 
 export default function SuccessPage() {
   const [params] = useSearchParams();
   const sessionId = params.get('session_id');
+  // The payment session as the server has it (only to the browser or account that started it):
+  // success is said only for a paid one; no session or an unknown one is "Order not found.".
+  const session = useCheckoutSession(sessionId);
+
+  if (!sessionId || (session.isError && isNotFound(session.error))) {
+    return (
+      <Container className="py-12 sm:py-20">
+        <OrderMessageCard title={M.notFound} />
+      </Container>
+    );
+  }
+  if (session.isPending) {
+    return (
+      <Container className="py-12 sm:py-20">
+        <Spinner label={M.loading} className="py-24" />
+      </Container>
+    );
+  }
+  if (session.isError || session.data.payment_status !== 'paid') {
+    return (
+      <Container className="py-12 sm:py-20">
+        <OrderMessageCard title={M.errorTitle}>
+          <p className="text-stone-700">{session.isError ? M.failed : M.notPaid}</p>
+        </OrderMessageCard>
+      </Container>
+    );
+  }
 
   return (
     <Container className="py-12 sm:py-20">
       <div className="mx-auto flex max-w-lg flex-col items-center gap-5 rounded-xl border border-stone-200 bg-white p-8 text-center shadow-sm">
         <SuccessMark />
         <h1 className="text-3xl font-bold text-stone-900">Payment Successful!</h1>
-        {sessionId && (
-          <dl className="w-full rounded-lg bg-stone-50 p-4 text-left">
+        <dl className="flex w-full flex-col gap-3 rounded-lg bg-stone-50 p-4 text-left">
+          <div>
             <dt className="text-sm text-stone-600">Order ID</dt>
+            <dd className="font-medium break-all text-stone-900">{session.data.metadata.orderId}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-stone-600">Payment reference</dt>
             <dd className="font-medium break-all text-stone-900">{sessionId}</dd>
-          </dl>
-        )}
+          </div>
+        </dl>
         <p className="flex items-start gap-2 text-sm text-stone-700">
           <MailIcon size={18} className="mt-0.5 shrink-0" />
           <span>A confirmation email will be sent to you shortly.</span>

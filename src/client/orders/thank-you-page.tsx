@@ -4,15 +4,42 @@ import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
-import { Skeleton } from '../ui/skeleton.js';
+import { Spinner } from '../ui/spinner.js';
+import { isNotFound } from './api/get-checkout-session.js';
 import { useOrder } from './api/get-order.js';
+import { OrderMessageCard, ORDER_STATE_MESSAGES as M } from './order-parts.js';
 import { SuccessMark } from './success-mark.js';
 
 export default function ThankYouPage() {
   const [params] = useSearchParams();
   const orderId = params.get('orderId');
-  // The order as the server has it (owner only); the number shows only when it can be read.
+  // The order as the server has it (owner only). Thanks only for an order this browser may read
+  // and that was paid (or entered by the shop); an unknown or missing id is "Order not found.".
   const order = useOrder(orderId);
+
+  if (!orderId || (order.isError && isNotFound(order.error))) {
+    return (
+      <Container className="py-12 sm:py-20">
+        <OrderMessageCard title={M.notFound} />
+      </Container>
+    );
+  }
+  if (order.isPending) {
+    return (
+      <Container className="py-12 sm:py-20">
+        <Spinner label={M.loading} className="py-24" />
+      </Container>
+    );
+  }
+  if (order.isError || (order.data.paymentProvider !== null && order.data.paidAt === null)) {
+    return (
+      <Container className="py-12 sm:py-20">
+        <OrderMessageCard title={M.errorTitle}>
+          <p className="text-stone-700">{order.isError ? M.failed : M.notPaid}</p>
+        </OrderMessageCard>
+      </Container>
+    );
+  }
 
   return (
     <Container className="py-12 sm:py-20">
@@ -20,30 +47,20 @@ export default function ThankYouPage() {
         <SuccessMark />
         <h1 className="text-3xl font-bold text-stone-900">Thank You for Your Order!</h1>
         <p className="text-stone-700">Your order has been processed successfully.</p>
-        {orderId && (
-          <>
-            <dl className="flex w-full flex-col gap-3 rounded-lg bg-stone-50 p-4 text-left">
-              <div>
-                <dt className="text-sm text-stone-600">Order ID</dt>
-                <dd className="font-medium break-all text-stone-900">{orderId}</dd>
-              </div>
-              {order.isPending ? (
-                <Skeleton className="h-10 w-40" />
-              ) : (
-                order.data && (
-                  <div>
-                    <dt className="text-sm text-stone-600">Order Number</dt>
-                    <dd className="font-medium text-stone-900">#{order.data.orderNumber.toUpperCase()}</dd>
-                  </div>
-                )
-              )}
-            </dl>
-            <p className="flex items-start gap-2 text-sm text-stone-700">
-              <MailIcon size={18} className="mt-0.5 shrink-0" />
-              <span>A confirmation email will be sent to you shortly.</span>
-            </p>
-          </>
-        )}
+        <dl className="flex w-full flex-col gap-3 rounded-lg bg-stone-50 p-4 text-left">
+          <div>
+            <dt className="text-sm text-stone-600">Order ID</dt>
+            <dd className="font-medium break-all text-stone-900">{order.data.id}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-stone-600">Order Number</dt>
+            <dd className="font-medium text-stone-900">#{order.data.orderNumber.toUpperCase()}</dd>
+          </div>
+        </dl>
+        <p className="flex items-start gap-2 text-sm text-stone-700">
+          <MailIcon size={18} className="mt-0.5 shrink-0" />
+          <span>A confirmation email will be sent to you shortly.</span>
+        </p>
         <Link to={paths.products} className={buttonClasses('primary', 'lg')}>
           Continue Shopping
         </Link>

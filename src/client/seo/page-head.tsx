@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { notifyManager, useQueryClient, type QueryState } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
-import type { PageDeclaration } from '../../shared/page-declaration.js';
+import { siteDescription, type PageDeclaration } from '../../shared/page-declaration.js';
 import { queryKeys } from '../../shared/query-keys.js';
 import { useSession } from '../accounts/api/get-session.js';
 import { applyDocumentMeta } from './document-meta.js';
@@ -50,20 +50,22 @@ export function PageHead({ page }: { page: PageDeclaration }) {
     if (state?.data !== undefined) data[name] = state.data;
     else if (name === page.main && state?.status !== 'error') waiting = true;
   });
+  const settingsMap = (settings?.data as SettingsBody)?.settings ?? {};
   const head = waiting
     ? null
     : page.head({
         params,
         query,
         data: data as Parameters<PageDeclaration['head']>[0]['data'],
-        settings: (settings?.data as SettingsBody)?.settings ?? {},
+        settings: settingsMap,
         // Only JSON-LD uses it, and the browser leaves the server's JSON-LD as it is.
         publicUrl: '',
         viewerRole: user?.role,
       });
 
   const title = head?.title;
-  const description = head?.description;
+  // As the server's page-meta.ts: the site description, with the free-shipping sentence the settings carry.
+  const description = head ? (head.description ?? siteDescription(settingsMap)) : undefined;
   const canonicalPath = head?.canonicalPath;
   const noindex = head?.noindex;
   useEffect(() => {

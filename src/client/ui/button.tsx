@@ -3,8 +3,10 @@ import type { ButtonHTMLAttributes } from 'react';
 export type ButtonVariant = 'primary' | 'outline' | 'ghost' | 'destructive' | 'inverse';
 export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
 
+// One line always: a label that wraps inside its button (two lines in a one-line height) reads
+// as broken. A row of buttons that may not fit wraps whole buttons instead (flex-wrap).
 const base =
-  'inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors ' +
+  'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium transition-colors ' +
   'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 ' +
   'disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-not-allowed aria-disabled:opacity-60';
 

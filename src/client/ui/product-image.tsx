@@ -1,12 +1,19 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { MISSING_IMAGES_KEY } from '../../shared/query-keys.js';
 import { LazyImage, type LazyImageProps } from './lazy-image.js';
 
 type ProductImageProps = Omit<LazyImageProps, 'src' | 'onError'> & { src: string | undefined };
 
-/** A product photo; a missing or broken image becomes a neutral box saying so. */
+/**
+ * A product photo; a missing or broken image becomes a neutral box saying so. One whose file the
+ * server knows is missing (named in the page's first data) is that box from the first paint, in
+ * the server's HTML too, so a page whose scripts have not run shows no broken-image icon.
+ */
 export function ProductImage({ src, alt, width, height, className = '', ...rest }: ProductImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  if (!src || failedSrc === src) {
+  const knownMissing = useQueryClient().getQueryData<readonly string[]>(MISSING_IMAGES_KEY);
+  if (!src || failedSrc === src || knownMissing?.includes(src)) {
     return (
       <div
         role="img"

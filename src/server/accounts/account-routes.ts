@@ -10,12 +10,15 @@ import { accountSummary, saveAddress, updateContactInfo } from './profile.js';
 import { assertCanImpersonate, endImpersonation, startImpersonation } from './impersonation.js';
 import { toSessionUser } from './users.js';
 import { access } from '../http/access.js';
+import { registerSelfServiceRoutes } from './self-service-routes.js';
 
 const PageQuery = pageQuery(10);
 const AddressKind = z.object({ kind: z.enum(['shipping', 'billing'], { message: "Address kind must be 'shipping' or 'billing'" }) });
 const ImpersonateInput = z.object({ userId: z.string().min(1, 'userId is required').max(100) }).strict();
 
-export function registerAccountDataRoutes(app: FastifyInstance, { db }: AppDeps): void {
+export function registerAccountDataRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db } = deps;
+  registerSelfServiceRoutes(app, deps);
   app.get('/api/orders', access.signedIn, async (req, reply) => {
     const user = requireUser(req);
     const q = parseInput(PageQuery, req.query);

@@ -17,7 +17,7 @@ export const CURRENT_PASSWORD_LIMIT = { max: 5, windowMs: 15 * 60_000 } as const
  * The password of the person at the keyboard (the admin's own while impersonating), checked like a
  * sign-in: the try is counted first (insert-or-increment), and a success starts the count over.
  */
-async function confirmCurrentPassword(db: Kysely<Database>, holder: Pick<UserRow, 'id' | 'password_hash'>, password: string | undefined): Promise<void> {
+export async function confirmCurrentPassword(db: Kysely<Database>, holder: Pick<UserRow, 'id' | 'password_hash'>, password: string | undefined): Promise<void> {
   if (!password) throw new HttpError(400, ACCOUNT_MESSAGES.currentPasswordRequired);
   const key = `reauth:user:${holder.id}`;
   const { max, windowMs } = CURRENT_PASSWORD_LIMIT;

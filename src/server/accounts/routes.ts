@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   PasswordResetConfirmInput,
   PasswordResetRequestInput,
@@ -16,6 +16,7 @@ import { toSessionUser } from './users.js';
 import { checkResetToken, confirmPasswordReset, looksAutomated, requestPasswordReset, signIn, signUp } from './service.js';
 import { readSignInDeviceCookie, setSignInDeviceCookie } from '../http/sign-in-device-cookie.js';
 import { access } from '../http/access.js';
+import { CART_COOKIE } from '../../shared/cart-cookie.js';
 
 export function toSessionResponse(session: LoadedSession | null): SessionResponse {
   return {
@@ -26,6 +27,11 @@ export function toSessionResponse(session: LoadedSession | null): SessionRespons
 
 function sessionResponse(req: FastifyRequest): SessionResponse {
   return toSessionResponse(req.session);
+}
+
+/** Path and SameSite as the browser wrote it (client/cart/cart-store.ts). */
+function clearCartCookie(reply: FastifyReply): void {
+  reply.clearCookie(CART_COOKIE, { path: '/', sameSite: 'lax' });
 }
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -57,6 +63,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): void
   });
 
   app.post('/api/auth/sign-out', access.public, async (req, reply) => {
+    // Signing out leaves nothing of the shopper on a shared computer: the cart's cookie goes too
+    // (the browser empties the cart it mirrors). The same when an impersonation ends: that cart
+    // was filled as the customer.
+    clearCartCookie(reply);
     // While impersonating, signing out ends the impersonation; the admin stays signed in.
     if (req.session?.impersonator) {
       await endImpersonation(db, req.session);

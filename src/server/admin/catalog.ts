@@ -6,6 +6,7 @@ import { leadingNumber, type Product } from '../../shared/schemas/catalog.js';
 import { ADMIN_MESSAGES, type ProductInput } from '../../shared/schemas/admin.js';
 import { getProduct, toCategory, toProduct } from '../catalog/service.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
+import { alignImageAlts } from '../../shared/product-images.js';
 
 /** New products get `prod-{timestamp}-{6 random characters}`. */
 export function newProductId(): string {
@@ -36,6 +37,11 @@ function productColumns(input: ParsedProduct) {
   };
 }
 
+/** The images in the owner's order, each with its alt text ('' when none was sent). */
+function imageColumns(images: readonly string[], alts: readonly string[] | undefined) {
+  return { images: JSON.stringify(images), image_alts: JSON.stringify(alignImageAlts(images, alts)) };
+}
+
 async function checkCategory(db: Kysely<Database>, id: string | null | undefined): Promise<void> {
   if (!id) return;
   const c = await db.selectFrom('categories').select('id').where('id', '=', id).executeTakeFirst();
@@ -62,17 +68,17 @@ export async function createProduct(db: Kysely<Database>, input: ParsedProduct):
   const at = nowIso();
   await db
     .insertInto('products')
-    .values({ id, ...productColumns(input), images: JSON.stringify(input.images ?? []), created_at: at, updated_at: at })
+    .values({ id, ...productColumns(input), ...imageColumns(input.images ?? [], input.imageAlts), created_at: at, updated_at: at })
     .execute();
   return (await getProduct(db, id, { stock: 'recorded' }))!;
 }
 
-/** Existing images are kept unless the form sends a new list. */
+/** Existing images (and their alt texts) are kept unless the form sends a new list. */
 export async function updateProduct(db: Kysely<Database>, id: string, input: ParsedProduct): Promise<Product> {
   await checkCategory(db, input.category);
   const r = await db
     .updateTable('products')
-    .set({ ...productColumns(input), ...(input.images ? { images: JSON.stringify(input.images) } : {}), updated_at: nowIso() })
+    .set({ ...productColumns(input), ...(input.images ? imageColumns(input.images, input.imageAlts) : {}), updated_at: nowIso() })
     .where('id', '=', id)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
@@ -80,7 +86,7 @@ export async function updateProduct(db: Kysely<Database>, id: string, input: Par
 }
 
 export async function setProductImages(db: Kysely<Database>, id: string, images: string[]): Promise<Product> {
-  const r = await db.updateTable('products').set({ images: JSON.stringify(images), updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
+  const r = await db.updateTable('products').set({ ...imageColumns(images, undefined), updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
   return (await getProduct(db, id, { stock: 'recorded' }))!;
 }

@@ -9,6 +9,7 @@ import { endOpenSession, newOrderId } from '../checkout/service.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { ADMIN_MESSAGES, splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin.js';
 import { isShippableOrder, trackingCodeOf, type OrderView } from '../../shared/schemas/orders.js';
+import { carrierName, trackingUrl } from '../../shared/carriers.js';
 import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
 import { getOrderForViewer } from '../orders/service.js';
 import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './order-money.js';
@@ -296,14 +297,21 @@ export async function updateOrderStatus(
     if (status === 'cancelled' && order.payment_status === 'unpaid' && order.payment_session_id) {
       await endOpenSession(trx, dialect, order.id, order.payment_session_id, 'cancelled');
     }
-    await trx.updateTable('orders').set({ status, updated_at: nowIso() }).where('id', '=', orderId).execute();
+    // The shipped date: set when the order first ships, cleared when it goes back before shipping.
+    const shippedAt = status === 'shipped' ? (order.shipped_at ?? nowIso()) : status === 'pending' || status === 'processing' ? null : order.shipped_at;
+    await trx.updateTable('orders').set({ status, shipped_at: shippedAt, updated_at: nowIso() }).where('id', '=', orderId).execute();
     // A shipment is news to the customer: it shows on their receipt (with its tracking number, if any).
     await recordOrderEvent(
       trx,
       orderId,
       'status.changed',
       actor,
-      { from: order.status, to: status, trackingNumber: status === 'shipped' ? order.shipstation_tracking_number : null },
+      {
+        from: order.status,
+        to: status,
+        trackingNumber: status === 'shipped' ? order.shipstation_tracking_number : null,
+        carrierCode: status === 'shipped' ? order.shipping_carrier : null,
+      },
       new Date(),
       { customerVisible: status === 'shipped' },
     );
@@ -312,6 +320,10 @@ export async function updateOrderStatus(
     if (!to) return;
     const address = parseJson<{ name?: string } | string | null>(order.shipping_address, null);
     const tracking = order.shipstation_tracking_number ?? (status !== 'pending' ? trackingCodeOf(order.id) : null);
+    // A carrier's number links to the carrier's own tracking page (never a search engine); the shop's own code has none.
+    const carrier = order.shipstation_tracking_number ? carrierName(order.shipping_carrier) : null;
+    const link = order.shipstation_tracking_number ? trackingUrl(order.shipping_carrier, order.shipstation_tracking_number) : null;
+    const escape = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     await queueEmail(trx, {
       to,
       orderId,
@@ -322,10 +334,14 @@ export async function updateOrderStatus(
         customerName: user?.full_name ?? (typeof address === 'object' && address?.name) ?? 'Customer',
         status: status.charAt(0).toUpperCase() + status.slice(1),
         trackingNumber: tracking ?? '',
-        trackingSection: tracking ? `<p>Tracking number: <strong>${tracking}</strong></p>` : '',
+        trackingSection: tracking
+          ? `<p>${carrier ? `Carrier: <strong>${escape(carrier)}</strong><br>` : ''}Tracking number: <strong>${escape(tracking)}</strong>${
+              link ? `<br><a href="${escape(link)}">Track your package on the ${escape(carrier ?? '')} website</a>` : ''
+            }</p>`
+          : '',
         shippingAddress: addressText(order.shipping_address),
       },
-      textVariables: { trackingSection: tracking ? `Tracking number: ${tracking}` : '' },
+      textVariables: { trackingSection: tracking ? [carrier ? `Carrier: ${carrier}` : '', `Tracking number: ${tracking}`, link ? `Track your package: ${link}` : ''].filter(Boolean).join('\n') : '' },
     });
   });
   return (await getOrderForViewer(db, orderId, ADMIN))!;

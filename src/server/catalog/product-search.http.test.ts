@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import type { TestApp } from '../test/harness.js';
 import { createProduct } from '../db/seed/factories.js';
+import { checkShopChanges } from '../http/shop-changes.js';
 import { containsText } from '../db/query-helpers.js';
 import type { Database } from '../db/schema.js';
 import { ProductPage } from '../../shared/schemas/catalog.js';
 
 /**
- * The product search answers from an index (migration 0009: FTS5 trigrams on SQLite, pg_trgm on
- * PostgreSQL). These tests hold it to the scan it replaced, kept here word for word: the same
+ * The product search answers from each process's in-memory index of the catalogue (search-index.ts,
+ * decision 0010). These tests hold it to the database scan it replaced, kept here word for word: the same
  * products, in the same order, with the same count, for every kind of text a shopper can type.
  */
 let t: TestApp;
@@ -154,6 +155,8 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
         { order_id: 'order_search_lapsed', product_id: 'g-5', quantity: 4, expires_at: past },
       ])
       .execute();
+    // Written behind the shop's back: the shop learns of it on its next look at the holds.
+    await checkShopChanges(t.db);
     const shown = async (q: string) => {
       const res = await t.app.inject({ method: 'GET', url: `/api/products?${q}&pageSize=7` });
       return new Map((ProductPage.parse(res.json()).items).map((p) => [p.id, p.inventory]));
@@ -207,5 +210,68 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     expect(deleted.statusCode).toBe(200);
     expect(await expectSameAsScan('wombat')).toBe(0);
     expect(await expectSameAsScan('duster')).toBe(1);
+  });
+  it('sorts by price and by newest and filters by a price range, as the database orders them', async () => {
+    type Ordered = { search?: string; category?: string; sort?: 'price-asc' | 'price-desc' | 'newest'; min?: number; max?: number };
+    // The rule in the database's own words: the matches in shop order, then (stably) by price or newest first.
+    const expected = async (f: Ordered) => {
+      let base = t.db.selectFrom('products');
+      if (f.category) base = base.where('category_id', '=', f.category);
+      if (f.search) base = base.where((eb) => eb.or([containsText('name', f.search!), containsText('description', f.search!)]));
+      if (f.min !== undefined) base = base.where('price_cents', '>=', Math.round(f.min * 100));
+      if (f.max !== undefined) base = base.where('price_cents', '<=', Math.round(f.max * 100));
+      const rows = await base
+        .select(['id', 'price_cents', 'created_at'])
+        .orderBy(sql`case when sort_number is null then 1 else 0 end`)
+        .orderBy('sort_number')
+        .orderBy('price_cents')
+        .orderBy('name')
+        .orderBy('id')
+        .execute();
+      if (f.sort === 'newest') rows.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+      if (f.sort === 'price-asc' || f.sort === 'price-desc') rows.sort((a, b) => a.price_cents - b.price_cents);
+      if (f.sort === 'price-desc') rows.reverse();
+      return rows.map((r) => r.id);
+    };
+    // Products created a millisecond apart at most: some share their time, and ties keep shop order.
+    for (let i = 0; i < 30; i++) {
+      await createProduct(t.db, { id: `o-${i}`, name: `Oak ${KINDS[i % KINDS.length]} ${i}`, description: 'sorted', categoryId: CATEGORIES[i % 3], priceCents: 199 + (i % 6) * 150, createdAt: new Date(Date.UTC(2026, 0, 1 + (i % 10))).toISOString() });
+    }
+    const cases: Ordered[] = [];
+    for (const sort of [undefined, 'price-asc', 'price-desc', 'newest'] as const) {
+      for (const range of [{}, { min: 3.49 }, { max: 6.49 }, { min: 3.49, max: 9.99 }, { min: 5, max: 5 }]) {
+        cases.push({ sort, ...range }, { sort, search: 'oak', ...range }, { sort, search: 'cloth', category: 'cleaning-cloths', ...range }, { sort, search: 'k', ...range });
+      }
+    }
+    for (const f of cases) {
+      const want = await expected(f);
+      const got: string[] = [];
+      let total = -1;
+      for (let page = 1; page <= Math.ceil(want.length / 7) + 1; page++) {
+        const q = new URLSearchParams({ page: String(page), pageSize: '7' });
+        for (const [key, value] of Object.entries({ search: f.search, category: f.category, sort: f.sort, minPrice: f.min, maxPrice: f.max })) if (value !== undefined) q.set(key, String(value));
+        const res = await t.app.inject({ method: 'GET', url: `/api/products?${q.toString()}` });
+        expect(res.statusCode, q.toString()).toBe(200);
+        const found = ProductPage.parse(res.json());
+        got.push(...found.items.map((p) => p.id));
+        total = found.total;
+      }
+      expect({ ids: got, total }, JSON.stringify(f)).toEqual({ ids: want, total: want.length });
+    }
+    expect((await expected({ sort: 'price-asc', min: 3.49, max: 9.99 })).length).toBeGreaterThan(20);
+
+    for (const [query, message] of [
+      ['sort=cheapest', 'sort must be one of: shop, price-asc, price-desc, newest'],
+      ['minPrice=abc', 'minPrice must be an amount in dollars, like 12 or 12.50'],
+      ['maxPrice=1.234', 'maxPrice must be an amount in dollars, like 12 or 12.50'],
+      ['minPrice=-1', 'minPrice must be an amount in dollars, like 12 or 12.50'],
+      ['minPrice=20&maxPrice=10', 'minPrice cannot be more than maxPrice'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/products?${query}` });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().error, query).toContain(message);
+    }
+    const shopOrder = await t.app.inject({ method: 'GET', url: '/api/products?sort=shop&minPrice=&pageSize=100' });
+    expect(ProductPage.parse(shopOrder.json()).items.map((p) => p.id)).toEqual((await expected({})).slice(0, 100));
   });
 });

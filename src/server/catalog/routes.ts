@@ -3,8 +3,8 @@ import { ProductIdParam, ProductListQuery, type ProductListFilter } from '../../
 import { parseInput, notFound } from '../http/errors.js';
 import type { AppDeps } from '../app.js';
 import { MicroCache } from '../http/micro-cache.js';
-import { getProduct, listCategories, listFeaturedProducts, listProducts, tidySearchIndex } from './service.js';
-import { onShopChange } from '../http/shop-changes.js';
+import { getProduct, listCategories, listFeaturedProducts, listProductsJson } from './service.js';
+import { catalogueIndex } from './search-index.js';
 import { access } from '../http/access.js';
 
 /** How long a catalogue answer is reused (stock and prices are re-checked at checkout anyway). */
@@ -13,8 +13,9 @@ export const CATALOGUE_CACHE_MS = 1000;
 /**
  * The list's query in its everyday forms (a search text, a page number, a category, the featured
  * flag) read without the schema, which costs more than the rest of a cached answer; anything else
- * (a value the schema would refuse or coerce, an unknown key, a repeated key) answers null and
- * goes through `ProductListQuery`, which stays the rule and gives the error messages.
+ * (a value the schema would refuse or coerce, an unknown key, a repeated key, a sort or a price
+ * range) answers null and goes through `ProductListQuery`, which stays the rule and gives the error
+ * messages.
  */
 export function readListQuery(query: unknown): ProductListFilter | null {
   if (query === null || typeof query !== 'object') return null;
@@ -45,7 +46,7 @@ export function readListQuery(query: unknown): ProductListFilter | null {
     } else return null;
   }
   // The schema's key order, so both readings give the same cache key.
-  return { search, category, featured, page, pageSize };
+  return { search, category, featured, sort: undefined, page, pageSize, minPriceCents: undefined, maxPriceCents: undefined };
 }
 
 function sendJson(reply: FastifyReply, body: string): FastifyReply {
@@ -54,31 +55,22 @@ function sendJson(reply: FastifyReply, body: string): FastifyReply {
 
 export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): void {
   // Past its second an answer is still served (for up to 4 s more) while one request rebuilds it,
-  // so a slow rebuild (a search over a large catalogue) never holds the others up.
+  // so a slow rebuild never holds the others up.
   const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000, 4000);
+  // The list's answers come from the in-memory index (search-index.ts); the few most asked are
+  // kept whole for their second, so a popular search is not matched again for every shopper.
+  const lists = new MicroCache<string>(CATALOGUE_CACHE_MS, 200);
   const json = (value: unknown) => JSON.stringify(value);
-
-  // The SQLite search index is merged when the server starts and, at most once a minute, after the
-  // shop changed (back-office writes reach every process that way): see tidySearchIndex.
-  const tidy = () => tidySearchIndex(db).catch((err: unknown) => app.log.warn({ err }, 'Could not merge the product search index'));
-  let tidyTimer: NodeJS.Timeout | null = null;
-  const stopListening = onShopChange(() => {
-    tidyTimer ??= setTimeout(() => {
-      tidyTimer = null;
-      void tidy();
-    }, 60_000).unref();
-  });
+  // The index is built when the server is ready, not at the first shopper's request.
   app.addHook('onReady', async () => {
-    await tidy();
-  });
-  app.addHook('onClose', async () => {
-    stopListening();
-    if (tidyTimer) clearTimeout(tidyTimer);
+    void catalogueIndex(db)
+      .warm()
+      .catch((err: unknown) => app.log.warn({ err }, 'Could not build the catalogue index; the first list request will try again'));
   });
 
   app.get('/api/products', access.public, async (req, reply) => {
     const filter = readListQuery(req.query) ?? parseInput(ProductListQuery, req.query);
-    return sendJson(reply, await cache.get(`list:${JSON.stringify(filter)}`, async () => json(await listProducts(db, filter))));
+    return sendJson(reply, await lists.get(JSON.stringify(filter), () => listProductsJson(db, filter)));
   });
 
   app.get('/api/products/featured', access.public, async (_req, reply) => {

@@ -76,7 +76,7 @@ describe('cart quote', () => {
     expect((await quote('nope')).couponError).toBe(COUPON_MESSAGES.invalid);
     expect((await quote('offnow')).couponError).toBe(COUPON_MESSAGES.invalid);
     expect((await quote('EXPIRED20')).couponError).toBe(COUPON_MESSAGES.expired);
-    expect((await quote('BIG25')).couponError).toBe('Minimum order amount of $100 required');
+    expect((await quote('BIG25')).couponError).toBe('Minimum order amount of $100.00 required');
     expect((await quote('BIG25', 4)).couponError).toBeNull();
     expect((await quote('FULLUP')).couponError).toBe(COUPON_MESSAGES.usageLimit);
     const ok = await quote(' welcome10 ');

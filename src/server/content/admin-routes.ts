@@ -16,6 +16,7 @@ import {
 } from '../../shared/schemas/content.js';
 import { adminSettingsView, createFaq, deleteFaq, saveHomepageContent, saveIntegrationSettings, updateFaq, writeSettings } from './admin.js';
 import { listContactMessages, retryContactForward } from './contact.js';
+import { listFaqsForEditing } from './service.js';
 import { forwardContactMessagesNow } from './routes.js';
 import { deleteTemplate, listTemplates, previewTemplate, saveTemplate, SAMPLE_TEXT_VARIABLES, SAMPLE_VARIABLES } from '../email/templates.js';
 import { deliverOne, retryEmail } from '../email/delivery.js';
@@ -57,7 +58,11 @@ export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps):
     return { settings: await adminSettingsView(db) };
   });
 
-  // ---- FAQs (the public list is GET /api/faqs) ----
+  // ---- FAQs (the public list is GET /api/faqs, with its placeholders filled in) ----
+  app.get('/api/admin/faqs', access.admin, async (_req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    return { items: await listFaqsForEditing(db) };
+  });
   app.post('/api/admin/faqs', access.admin, async (req, reply) => reply.code(201).send({ faq: await createFaq(db, parseInput(FaqInput, req.body)) }));
   app.put('/api/admin/faqs/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);

@@ -5,11 +5,12 @@ import { parseInput } from '../http/errors.js';
 import { ContactInput } from '../../shared/schemas/content.js';
 import { forwardDueMessages, submitContact } from './contact.js';
 import { access } from '../http/access.js';
+import { checkoutProviderOf } from '../payments/stripe.js';
 
-export function registerContentRoutes(app: FastifyInstance, { db }: AppDeps): void {
+export function registerContentRoutes(app: FastifyInstance, { db, config }: AppDeps): void {
   app.get('/api/settings', access.public, async (_req, reply) => {
     reply.header('Cache-Control', 'no-cache');
-    return { settings: await getPublicSettings(db) };
+    return { settings: await getPublicSettings(db, checkoutProviderOf(config)) };
   });
 
   app.get('/api/faqs', access.public, async (_req, reply) => {

@@ -10,6 +10,10 @@ import * as m0007 from './migrations/0007-refunds.js';
 import * as m0008 from './migrations/0008-order-labels.js';
 import * as m0009 from './migrations/0009-product-search.js';
 import * as m0010 from './migrations/0010-shop-changes.js';
+import * as m0011 from './migrations/0011-search-in-memory.js';
+import * as m0012 from './migrations/0012-order-tracking.js';
+import * as m0013 from './migrations/0013-truthful-content.js';
+import * as m0014 from './migrations/0014-product-image-alts.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +27,10 @@ const migrations: Record<string, Migration> = {
   '0008-order-labels': m0008,
   '0009-product-search': m0009,
   '0010-shop-changes': m0010,
+  '0011-search-in-memory': m0011,
+  '0012-order-tracking': m0012,
+  '0013-truthful-content': m0013,
+  '0014-product-image-alts': m0014,
 };
 
 class StaticProvider implements MigrationProvider {

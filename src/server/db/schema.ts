@@ -66,6 +66,8 @@ export interface ProductsTable {
   price_cents: number;
   category_id: string | null;
   images: string;
+  /** JSON array of alt texts, one per image in `images` order ('' or absent: none written). */
+  image_alts: Generated<string>;
   featured: number;
   inventory: number;
   /** The leading "N -" of the name, kept so the shop order is an index scan. */
@@ -160,6 +162,10 @@ export interface OrdersTable {
   label_state: 'buying' | 'bought' | 'voiding' | null;
   label_key: string | null;
   label_claimed_at: string | null;
+  /** The carrier code ShipStation answered for the order's label (migration 0012), e.g. 'usps' or 'stamps_com'; null without a label. */
+  shipping_carrier: string | null;
+  /** When the order shipped (its label bought, or marked shipped by the owner); null until then or once the label is voided. */
+  shipped_at: string | null;
 }
 
 /** The admin order search's word index (orders/search-terms.ts). */

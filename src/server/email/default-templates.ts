@@ -161,7 +161,7 @@ ${textFooter}`,
     id: 'shipping-notification',
     name: 'Shipping Notification',
     subject: 'Your order #{{orderNumber}} has shipped',
-    variables: ['orderNumber', 'customerName', 'trackingNumber', 'shippingAddress'],
+    variables: ['orderNumber', 'customerName', 'trackingNumber', 'carrier', 'trackingUrl', 'shippingAddress'],
     html: layout(
       'Good news: order #{{orderNumber}} is on its way.',
       'Your order is on its way',
@@ -171,8 +171,10 @@ ${textFooter}`,
         `            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px 0;background-color:#eef6f1;border-radius:6px;">
               <tr>
                 <td style="padding:16px;font-size:15px;">
+                  {{#if carrier}}Carrier: <strong>{{carrier}}</strong><br>{{/if}}
                   Tracking number:<br>
                   <strong style="font-size:18px;letter-spacing:0.5px;">{{trackingNumber}}</strong>
+                  {{#if trackingUrl}}<br><a href="{{trackingUrl}}" style="display:inline-block;margin-top:12px;color:${GREEN};font-weight:bold;">Track your package on the {{carrier}} website</a>{{/if}}
                 </td>
               </tr>
             </table>`,
@@ -184,8 +186,10 @@ ${textFooter}`,
 
 Good news: your order #{{orderNumber}} has shipped.
 
-Tracking number: {{trackingNumber}}
-
+{{#if carrier}}Carrier: {{carrier}}
+{{/if}}Tracking number: {{trackingNumber}}
+{{#if trackingUrl}}Track your package: {{trackingUrl}}
+{{/if}}
 Shipping to:
 {{shippingAddress}}
 
@@ -236,7 +240,7 @@ ${textFooter}`,
           'Thanks for creating an account. You can now track your orders, save your shipping address and earn loyalty points on every purchase.',
         ),
         p(
-          'You earn 10 points on orders of $50 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.',
+          'You earn 10 points on orders of $50.00 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.',
         ),
         button('{{shopUrl}}', 'Start shopping'),
       ].join('\n'),
@@ -245,7 +249,7 @@ ${textFooter}`,
 
 Welcome to EcoClean! Thanks for creating an account. You can now track your orders, save your shipping address and earn loyalty points on every purchase.
 
-You earn 10 points on orders of $50 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.
+You earn 10 points on orders of $50.00 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.
 
 Start shopping: {{shopUrl}}
 ${textFooter}`,

@@ -21,6 +21,8 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   status: 'Shipped',
   trackingSection: '<p>Tracking number: <strong>EC1B2C3D</strong></p>',
   trackingNumber: 'EC1B2C3D',
+  carrier: 'USPS',
+  trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400100000000000000000',
   shopUrl: 'https://shop.example',
   resetUrl: 'https://shop.example/reset-password?token=sample',
   expiresInMinutes: '60',

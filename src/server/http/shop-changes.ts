@@ -8,27 +8,33 @@ import { clearAllCaches } from './micro-cache.js';
  * - A back-office write bumps `shop_changes.version` after it commits (`noteShopChange`), and
  *   clears this process's caches at once.
  * - Each process reads one small row every `pollMs` (`watchShopChanges`): the version, and a
- *   fingerprint of the open stock holds (how many, how many units, the latest end). A checkout
- *   taking units, a payment or cancel giving them back, and a hold lapsing with time all change
- *   it, and that is what shop pages show as stock. A change clears every cache in the process:
+ *   fingerprint of stock: the open holds (how many, how many units, the latest end) and the latest
+ *   product write. A checkout taking units, a payment or cancel giving them back, a hold lapsing
+ *   with time and a payment taking stock all change it, and that is what shop pages show as stock. A change clears every cache in the process:
  *   the cached pages (src/server/seo/page-cache.ts) and the short API caches (micro-cache.ts).
  *
  * Shoppers' transactions never touch the version row, so checkouts never wait on one another for it.
  */
-const listeners = new Set<() => void>();
+/**
+ * What changed: `catalogue`, anything the back office wrote (or an unknown change: the watcher
+ * lost the database); `stock`, only stock (units held or given back, stock taken by a payment).
+ */
+export type ShopChange = 'catalogue' | 'stock';
+
+const listeners = new Set<(change: ShopChange) => void>();
 
 /** Called whenever this process drops its caches because the shop changed. */
-export function onShopChange(listener: () => void): () => void {
+export function onShopChange(listener: (change: ShopChange) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-function shopChanged(): void {
+function shopChanged(change: ShopChange): void {
   clearAllCaches();
   for (const listener of listeners) {
     // One listener failing must not keep the others (the page cache) from forgetting.
     try {
-      listener();
+      listener(change);
     } catch (err) {
       console.error('a shop-change listener failed', err);
     }
@@ -37,28 +43,33 @@ function shopChanged(): void {
 
 /** After a back-office write has committed: this process forgets at once, the others on their next poll. */
 export async function noteShopChange(db: Kysely<Database>): Promise<void> {
-  shopChanged();
+  shopChanged('catalogue');
   await db.updateTable('shop_changes').set({ version: sql`version + 1` }).where('id', '=', 1).execute();
 }
 
-async function readFingerprint(db: Kysely<Database>): Promise<string> {
+type Fingerprint = { version: string; stock: string };
+
+async function readFingerprint(db: Kysely<Database>): Promise<Fingerprint | null> {
   const now = new Date().toISOString();
   // Built with the query builder (not raw SQL), so a schema-qualified database (tests) reads its own tables.
   const row = await db
     .selectFrom('stock_holds')
     .select((eb) => [
       eb.selectFrom('shop_changes').select('version').where('id', '=', 1).as('v'),
+      // The latest product write (index products_updated_at_idx): stock taken by a payment whose
+      // hold had already lapsed changes no hold, only the product.
+      eb.selectFrom('products').select((p) => p.fn.max('updated_at').as('u')).as('u'),
       sql<number | string>`count(*)`.as('n'),
       sql<number | string | null>`sum(quantity)`.as('q'),
       sql<string | null>`max(expires_at)`.as('x'),
     ])
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row ? `${String(row.v)}|${String(row.n)}|${String(row.q)}|${String(row.x)}` : '';
+  return row ? { version: String(row.v), stock: `${String(row.u)}|${String(row.n)}|${String(row.q)}|${String(row.x)}` } : null;
 }
 
 /** What each database's watcher last saw (one entry per database handle). */
-const lastSeen = new WeakMap<Kysely<Database>, string>();
+const lastSeen = new WeakMap<Kysely<Database>, Fingerprint | null>();
 
 /**
  * Reads the version and the holds, and drops every cache when they changed since last seen. The
@@ -70,7 +81,9 @@ export async function checkShopChanges(db: Kysely<Database>): Promise<void> {
   const seen = await readFingerprint(db);
   const last = lastSeen.get(db);
   lastSeen.set(db, seen);
-  if (last !== undefined && seen !== last) shopChanged();
+  if (last === undefined) return;
+  if (seen?.version !== last?.version) shopChanged('catalogue');
+  else if (seen?.stock !== last?.stock) shopChanged('stock');
 }
 
 /** Polls the version and the holds; stops with the returned function. */
@@ -88,7 +101,7 @@ export function watchShopChanges(db: Kysely<Database>, pollMs: number, onError: 
       if (!failing) onError(err);
       failing = true;
       lastSeen.delete(db);
-      shopChanged();
+      shopChanged('catalogue');
     } finally {
       busy = false;
     }

@@ -40,6 +40,8 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
     totalCents: order.total_cents,
     couponCode: order.coupon_code,
     trackingNumber: order.shipstation_tracking_number,
+    carrier: order.shipping_carrier,
+    shippedAt: order.shipped_at,
     refundedCents: Number(order.refunded_cents),
     ...(forAdmin
       ? { stockShortfall: order.stock_shortfall, netCents: (wasPaid(order) ? Number(order.total_cents) : 0) - Number(order.refunded_cents), restockedAt: order.restocked_at }
@@ -118,7 +120,12 @@ export async function listOrders(
   };
 }
 
-/** A customer's order figures, counted by the database. */
+/**
+ * A customer's order figures, counted by the database. The Shopping Summary (spent, average, items)
+ * counts what was really bought: orders paid and not cancelled, each net of what was refunded (a fully
+ * refunded order is 'refunded', not 'paid', so it counts nothing). Unpaid, cancelled and owner-entered
+ * orders (no payment taken by the shop) are left out; the order counts still show every placed order.
+ */
 export async function customerOrderStats(db: Kysely<Database>, userId: string) {
   const row = await placedOrders(db)
     .where('user_id', '=', userId)
@@ -127,25 +134,28 @@ export async function customerOrderStats(db: Kysely<Database>, userId: string) {
       sql<string | null>`max(created_at)`.as('latest'),
       sql<number | string>`sum(case when status = 'pending' then 1 else 0 end)`.as('pending'),
       sql<number | string>`sum(case when status = 'delivered' then 1 else 0 end)`.as('delivered'),
-      sql<number | string>`coalesce(sum(total_cents - refunded_cents), 0)`.as('spent'),
+      sql<number | string>`sum(case when payment_status = 'paid' and status <> 'cancelled' then 1 else 0 end)`.as('bought'),
+      sql<number | string>`coalesce(sum(case when payment_status = 'paid' and status <> 'cancelled' then total_cents - refunded_cents else 0 end), 0)`.as('spent'),
     ])
     .executeTakeFirst();
   const items = await db
     .selectFrom('order_items as i')
     .innerJoin('orders as o', 'o.id', 'i.order_id')
     .where('o.user_id', '=', userId)
-    .where((eb) => eb.or([eb('o.payment_status', 'in', ['paid', 'refunded']), eb('o.payment_provider', 'is', null)]))
+    .where('o.payment_status', '=', 'paid')
+    .where('o.status', '<>', 'cancelled')
     .select(sql<number | string>`coalesce(sum(i.quantity), 0)`.as('units'))
     .executeTakeFirst();
   const total = Number(row?.total ?? 0);
   const spent = Number(row?.spent ?? 0);
+  const bought = Number(row?.bought ?? 0);
   return {
     totalOrders: total,
     latestOrderAt: row?.latest ?? null,
     pendingOrders: Number(row?.pending ?? 0),
     deliveredOrders: Number(row?.delivered ?? 0),
     totalSpentCents: spent,
-    averageOrderCents: total ? Math.round(spent / total) : 0,
+    averageOrderCents: bought ? Math.round(spent / bought) : 0,
     itemsPurchased: Number(items?.units ?? 0),
   };
 }

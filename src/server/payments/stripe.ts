@@ -2,8 +2,14 @@ import Stripe from 'stripe';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Config } from '../config.js';
+import type { CheckoutProvider } from '../../shared/payment-provider.js';
 import { TAX_RATE_PERCENT } from '../../shared/pricing.js';
 import { PROVIDER_SESSION_TTL_MS } from '../checkout/service.js';
+
+/** The card payment provider checkouts go to: Stripe when its key is set, else the built-in test card page. */
+export function checkoutProviderOf(config: Config): CheckoutProvider {
+  return config.stripeSecretKey ? 'stripe' : 'test';
+}
 
 export function createStripeClient(config: Config): Stripe | null {
   if (!config.stripeSecretKey) return null;

@@ -75,7 +75,7 @@ export function renderTestCheckoutPage(opts: {
       <form method="post" action="/pay/${encodeURIComponent(opts.sessionId)}/cancel"><button type="submit" class="cancel">Cancel</button></form>
       <p class="hint">Test cards: 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined. Any future expiry, any CVC.</p>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow"><title>Pay ${escapeHtml(amount)} | EcoClean (test mode)</title><style>${STYLE}</style></head>
+<meta name="robots" content="noindex, nofollow"><link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>Pay ${escapeHtml(amount)} | EcoClean (test mode)</title><style>${STYLE}</style></head>
 <body><div class="banner">TEST MODE</div><main><div class="card"><h1>EcoClean</h1>
 ${opts.email ? `<p>${escapeHtml(opts.email)}</p>` : ''}<p class="amount">${escapeHtml(amount)}</p>${body}</div></main></body></html>`;
 }

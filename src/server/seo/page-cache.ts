@@ -33,7 +33,9 @@ export async function compressPage(page: { status: number; noindex: boolean }, p
   const raw = Buffer.concat([head, Buffer.from(suffix, 'utf8')]);
   const [gz, br, prefixDeflated] = await Promise.all([
     gzip(raw, { level: 9 }),
-    brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+    // Quality 10 took no longer than 9 on these pages (15–50 ms for 26–70 KB) and is 6–8% smaller;
+    // 11 is 3% smaller again but 4–6× slower, paid again after every shop change (decision 0012).
+    brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 10, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
     deflateRaw(head, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   ]);
   const etag = `"${createHash('sha1').update(raw).digest('base64url').slice(0, 22)}"`;

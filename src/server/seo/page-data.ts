@@ -1,36 +1,51 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ProductListQuery } from '../../shared/schemas/catalog.js';
+import { priceParam } from '../../shared/products-filter.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
 import type { DataRef, PageDataArgs, PageDataKind, PageDataTypes } from '../../shared/page-declaration.js';
 import { getProduct, listCategories, listFeaturedProducts, listProducts } from '../catalog/service.js';
 import { getPublicSettings, listFaqs } from '../content/service.js';
+import { toProductCard } from '../../shared/product-card.js';
+import { listRelatedProducts } from '../catalog/related.js';
 
 type Resolver<K extends PageDataKind> = (db: Kysely<Database>, arg: PageDataArgs[K]) => Promise<PageDataTypes[K] | null>;
 
 /**
  * How the server reads each kind of page data: the same service call, and the same answer body,
- * as the API endpoint the browser would otherwise ask. null: the thing does not exist.
+ * as the API endpoint the browser would otherwise ask. null: the thing does not exist. The product
+ * lists' items are cut to what their cards read (src/shared/product-card.ts): the full products
+ * repeated the HTML's text and more, a fifth of the shop page's compressed bytes.
  */
 export const pageDataResolvers: { [K in PageDataKind]: Resolver<K> } = {
-  settings: async (db) => ({ settings: await getPublicSettings(db) }),
+  // No page declares the settings: every page gets them from buildPageMeta, with the provider.
+  settings: async (db) => ({ settings: await getPublicSettings(db, null) }),
   categories: async (db) => ({ items: await listCategories(db) }),
-  featuredProducts: async (db) => ({ items: await listFeaturedProducts(db) }),
+  featuredProducts: async (db) => ({ items: (await listFeaturedProducts(db)).map(toProductCard) }),
   products: async (db, filter) => {
     // The filter was read from the URL without zod (it also runs in the browser); the shop's
     // schema has the last word here, and anything it refuses is the unfiltered first page.
     const parsed = ProductListQuery.safeParse({
       ...(filter.search !== undefined ? { search: filter.search } : {}),
       ...(filter.category !== undefined ? { category: filter.category } : {}),
+      ...(filter.sort !== undefined ? { sort: filter.sort } : {}),
+      ...(filter.minPriceCents !== undefined ? { minPrice: priceParam(filter.minPriceCents) } : {}),
+      ...(filter.maxPriceCents !== undefined ? { maxPrice: priceParam(filter.maxPriceCents) } : {}),
       page: filter.page,
       pageSize: filter.pageSize,
     });
-    return listProducts(db, parsed.success ? parsed.data : ProductListQuery.parse({}));
+    const list = await listProducts(db, parsed.success ? parsed.data : ProductListQuery.parse({}));
+    return { ...list, items: list.items.map(toProductCard) };
   },
   product: async (db, id) => {
     if (id.length === 0 || id.length > 100) return null;
     const product = await getProduct(db, id);
     return product ? { product } : null;
+  },
+  relatedProducts: async (db, id) => {
+    if (id.length === 0 || id.length > 100) return null;
+    const items = await listRelatedProducts(db, id);
+    return items ? { items } : null;
   },
   faqs: async (db) => ({ items: await listFaqs(db) }),
 };

@@ -5,12 +5,14 @@ import { PAGES, pageById } from '../../shared/pages.js';
 import {
   matchPage,
   pageData,
-  SITE_DESCRIPTION,
+  siteDescription,
   type HeadInput,
   type PageDeclaration,
   type PageHead,
 } from '../../shared/page-declaration.js';
-import { pageDataResolvers, resolvePageData } from './page-data.js';
+import { resolvePageData } from './page-data.js';
+import { getPublicSettings } from '../content/service.js';
+import type { CheckoutProvider } from '../../shared/payment-provider.js';
 
 export type PageMeta = {
   /** The page table's id of the page shown (src/shared/pages.ts). */
@@ -31,13 +33,13 @@ export type PageMeta = {
 
 const NOT_FOUND = pageById('not-found');
 
-function toMeta(page: PageDeclaration, head: PageHead, initialData: InitialQuery[]): PageMeta {
+function toMeta(page: PageDeclaration, head: PageHead, initialData: InitialQuery[], settings: Record<string, string>): PageMeta {
   return {
     pageId: page.id,
     cache: page.cache,
     status: head.status ?? 200,
     title: head.title,
-    description: head.description ?? SITE_DESCRIPTION,
+    description: head.description ?? siteDescription(settings),
     ...(head.canonicalPath !== undefined ? { canonicalPath: head.canonicalPath } : {}),
     noindex: head.noindex ?? false,
     ogType: head.ogType ?? 'website',
@@ -57,19 +59,21 @@ export async function buildPageMeta(
   publicUrl: string,
   pathname: string,
   query: Record<string, string | undefined>,
+  paymentProvider: CheckoutProvider,
 ): Promise<PageMeta> {
-  const { settings } = (await pageDataResolvers.settings(db, null))!;
+  // Every page's first data: the footer (in every page's HTML) names the payment provider.
+  const settings = await getPublicSettings(db, paymentProvider);
   const initialData: InitialQuery[] = [{ key: pageData.settings().key, data: { settings } }];
   const pageQuery = { get: (name: string) => query[name] ?? null };
   const hostile = (v: string) => v.includes('\u0000') || v.includes('%00');
   const base = { query: pageQuery, settings, publicUrl };
   if (hostile(pathname) || Object.values(query).some((v) => v !== undefined && hostile(v))) {
-    return toMeta(NOT_FOUND, NOT_FOUND.head({ ...base, params: {}, data: {} }), initialData);
+    return toMeta(NOT_FOUND, NOT_FOUND.head({ ...base, params: {}, data: {} }), initialData, settings);
   }
   const { page, params } = matchPage(PAGES, pathname) ?? { page: NOT_FOUND, params: {} };
   const refs = page.data?.({ params, query: pageQuery }) ?? {};
   const resolved = await resolvePageData(db, refs, page.main);
   initialData.push(...resolved.initialData);
   const input: HeadInput<typeof refs> = { ...base, params, data: resolved.data as HeadInput<typeof refs>['data'] };
-  return toMeta(page, page.head(input), initialData);
+  return toMeta(page, page.head(input), initialData, settings);
 }

@@ -87,7 +87,7 @@ describe('pages as the page table declares them', () => {
       '/admin/products': 'Admin Dashboard',
       '/order-confirmation': 'Order Confirmation',
       '/thank-you': 'Thank You',
-      '/success': 'Payment Successful',
+      '/success': 'Payment Status',
       '/cart': 'Shopping Cart',
     };
     for (const [url, title] of Object.entries(expected)) {

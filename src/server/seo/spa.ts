@@ -5,12 +5,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppDeps } from '../app.js';
 import { access, declarePublicFiles } from '../http/access.js';
-import { INITIAL_DATA_ELEMENT_ID, VIEWER_SESSION_ELEMENT_ID } from '../../shared/query-keys.js';
+import { INITIAL_DATA_ELEMENT_ID, MISSING_IMAGES_KEY, VIEWER_SESSION_ELEMENT_ID } from '../../shared/query-keys.js';
 import { PAGES } from '../../shared/pages.js';
 import { sharedPageLocation } from '../../shared/page-declaration.js';
 import { compressPage, PageCache, pageWith, type CachedPage } from './page-cache.js';
+import { ImageFiles } from './image-files.js';
 import { checkShopChanges, onShopChange } from '../http/shop-changes.js';
 import { buildPageMeta, type PageMeta } from './page-meta.js';
+import { checkoutProviderOf } from '../payments/stripe.js';
 import { escapeHtml, jsonForScript } from './html.js';
 import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
@@ -30,7 +32,7 @@ async function loadSsrModule(clientDir: string): Promise<SsrModule | null> {
   return typeof mod.render === 'function' ? (mod as SsrModule) : null;
 }
 
-const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><!--app-head--></head><body><div id="root"><!--app-html--></div><!--app-data--></body></html>`;
+const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><meta name="viewport" content="width=device-width, initial-scale=1" /><link rel="icon" type="image/svg+xml" href="/favicon.svg" /><!--app-head--></head><body><div id="root"><!--app-html--></div><!--app-data--></body></html>`;
 
 function loadTemplate(clientDir: string): string {
   const built = path.resolve(clientDir, 'index.html');
@@ -85,6 +87,43 @@ function pagePath(url: string): string | null {
   if (!path.startsWith('/') || /\/\/|\/\.{1,2}(\/|$)/.test(path)) return null;
   return path;
 }
+
+/**
+ * The URL as the router read it (`/f%61q` is `/faq`), re-encoded only where a URL must be: the
+ * page, its cache key and its data follow the route that matched, not the URL's spelling.
+ */
+function routerUrl(rawUrl: string): URL {
+  const url = new URL(rawUrl, 'http://localhost');
+  const decoded = pagePath(rawUrl);
+  if (decoded !== null) url.pathname = decoded;
+  return url;
+}
+
+/**
+ * Answers worked out once per request line and header, not per request: parsing the URL,
+ * matching the page table and reading Accept-Encoding cost a kept page a fifth of its time on the
+ * server (decision 0012). Bounded (short keys only, the lot forgotten when full): a visitor making
+ * up URLs costs the work, never memory.
+ */
+function memo<T>(max: number, compute: (key: string) => T): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    const hit = known.get(key);
+    if (hit !== undefined || known.has(key)) return hit as T;
+    const value = compute(key);
+    if (key.length <= 256) {
+      if (known.size >= max) known.clear();
+      known.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** The kept page a request line shows (sharedPageLocation), or null for a page drawn per visitor. */
+const sharedLocationOf = memo(1000, (rawUrl) => sharedPageLocation(PAGES, routerUrl(rawUrl)));
+const encodings = memo(100, (key) => preferredEncoding(key.slice(1), key[0] === 'b'));
+const encodingFor = (header: string | string[] | undefined, brotli: boolean) =>
+  encodings(`${brotli ? 'b' : 'g'}${Array.isArray(header) ? header.join(',') : (header ?? '')}`);
 
 type NotFoundHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
@@ -143,6 +182,20 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
   const forget = onShopChange(() => pageCache.clear());
   app.addHook('onClose', async () => forget());
 
+  // The image files the server has: a missing one is drawn as "Image not available" in the HTML.
+  // The built images are judged only when there is a built client (not in the HTTP tests).
+  const imageFiles = new ImageFiles(
+    [...(fs.existsSync(clientDir) ? [{ prefix: '/images/', dir: path.join(clientDir, 'images') }] : []), { prefix: '/uploads/', dir: config.uploadDir }],
+    ['/uploads/'],
+  );
+  const forgetImages = onShopChange(() => imageFiles.forget());
+  app.addHook('onClose', async () => forgetImages());
+  /** Names the page's images whose files are missing, for its first paint (ui/product-image.tsx). */
+  const noteMissingImages = async (meta: PageMeta) => {
+    const missing = await imageFiles.missingIn(meta.initialData);
+    if (missing.length) meta.initialData.push({ key: MISSING_IMAGES_KEY, data: missing });
+  };
+
   // Replaced by functions: a replacement string would read `$&` or `$'` in a product's text as patterns.
   const fill = (head: string, body: string, data: string) =>
     template
@@ -168,8 +221,9 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     // The shop's state as the watcher will compare it, read before the page's data (shop-changes.ts).
     await checkShopChanges(db);
     const url = new URL(location, 'http://localhost');
-    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, Object.fromEntries(url.searchParams.entries()));
+    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, Object.fromEntries(url.searchParams.entries()), checkoutProviderOf(config));
     meta.initialData.push({ key: ['session'], data: toSessionResponse(null) });
+    await noteMissingImages(meta);
     const body = await renderBody(req, location, meta);
     // Split where a signed-in visitor's session goes: right after the page's data.
     const [prefix = '', suffix = ''] = fill(renderHead(meta, config.publicUrl), body, `${dataScript(jsonForScript(meta.initialData))}${VIEWER_SLOT}`).split(VIEWER_SLOT);
@@ -180,17 +234,15 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     // In development the client may be rebuilt while the server runs.
     if (config.env !== 'production' && Date.now() - templateLoadedAt > 2000) {
       const fresh = loadTemplate(clientDir);
-      if (fresh !== template) pageCache.clear();
+      if (fresh !== template) {
+        pageCache.clear();
+        imageFiles.forget(true);
+      }
       template = fresh;
       templateLoadedAt = Date.now();
     }
-    // The path as the router read it (`/f%61q` is `/faq`), re-encoded only where a URL must be:
-    // the page, its cache key and its data follow the route that matched, not the URL's spelling.
-    const url = new URL(req.url, 'http://localhost');
-    const decoded = pagePath(req.url);
-    if (decoded !== null) url.pathname = decoded;
     const token = req.cookies[SESSION_COOKIE];
-    const shared = sharedPageLocation(PAGES, url);
+    const shared = sharedLocationOf(req.url);
     if (shared !== null) {
       const page = await pageCache.get(shared, () => renderShared(req, shared));
       // A signed-in visitor's page carries their session, so the header is right once the page is live.
@@ -199,18 +251,19 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
       if (page.noindex) reply.header('X-Robots-Tag', 'noindex');
       if (session) {
         const viewer = `<script id="${VIEWER_SESSION_ELEMENT_ID}" type="application/json">${jsonForScript(toSessionResponse(session))}</script>`;
-        const gzipped = preferredEncoding(req.headers['accept-encoding'], false) === 'gzip';
+        const gzipped = encodingFor(req.headers['accept-encoding'], false) === 'gzip';
         reply.header('Cache-Control', 'private, no-cache').header('Vary', 'Accept-Encoding, Cookie');
         if (gzipped) reply.header('Content-Encoding', 'gzip');
         return reply.send(pageWith(page, viewer, gzipped));
       }
       reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding, Cookie').header('ETag', page.etag);
       if (page.status === 200 && req.headers['if-none-match'] === page.etag) return reply.code(304).send();
-      const encoding = preferredEncoding(req.headers['accept-encoding']);
+      const encoding = encodingFor(req.headers['accept-encoding'], true);
       if (encoding) reply.header('Content-Encoding', encoding);
       return reply.send(encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.html);
     }
 
+    const url = routerUrl(req.url);
     const query = Object.fromEntries(url.searchParams.entries());
     const session = token ? await loadSessionForRead(db, token) : null;
     // The cart and checkout are drawn with the browser's cart (mirrored in a cookie), priced here.
@@ -220,7 +273,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     const knownEmpty = SERVER_RENDERED_SHELLS.has(url.pathname) && (req.cookies[CART_COOKIE] === undefined || cartCookie?.lines.length === 0);
     // An empty checkout has nothing to draw: the cart says so.
     if (url.pathname === '/checkout' && knownEmpty) return reply.header('Cache-Control', 'no-store').redirect('/cart', 302);
-    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query);
+    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query, checkoutProviderOf(config));
     // Guests get an explicit "nobody", which saves every page a session request.
     meta.initialData.push({ key: ['session'], data: toSessionResponse(session) });
     if (cartCookie) {
@@ -230,6 +283,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
       // Drawn empty at once, not as an outline that the empty cart then replaces.
       meta.initialData.push(...emptyPageCartData());
     }
+    await noteMissingImages(meta);
     const body = await renderBody(req, url.pathname + url.search, meta);
     const html = fill(renderHead(meta, config.publicUrl), body, dataScript(jsonForScript(meta.initialData)));
     reply

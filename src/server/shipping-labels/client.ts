@@ -15,7 +15,10 @@ export type LabelOrder = {
   items: { sku: string | null; name: string; quantity: number; priceCents: number }[];
   weightOz: number;
 };
-export type LabelResult = { trackingNumber: string | null; data: Record<string, unknown> };
+/** A bought label: its tracking number and the carrier ShipStation bought it from (v2 `carrier_code`, v1 `carrierCode`). */
+export type LabelResult = { trackingNumber: string | null; carrierCode: string | null; data: Record<string, unknown> };
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
 export class ShipStationError extends Error {
   constructor(
@@ -120,8 +123,8 @@ export class ShipStationClient {
       });
       const shipmentId = created.shipments?.[0]?.shipment_id;
       if (created.has_errors || !shipmentId) throw new ShipStationError('ShipStation could not create the shipment', 502);
-      const label = await this.call<{ tracking_number?: string; label_id?: string }>('POST', `/v2/labels/shipment/${encodeURIComponent(shipmentId)}`, {});
-      return { trackingNumber: label.tracking_number ?? null, data: { version: 'v2', shipmentId, label } };
+      const label = await this.call<{ tracking_number?: string; label_id?: string; carrier_code?: string }>('POST', `/v2/labels/shipment/${encodeURIComponent(shipmentId)}`, {});
+      return { trackingNumber: text(label.tracking_number), carrierCode: text(label.carrier_code), data: { version: 'v2', shipmentId, label } };
     }
     const created = await this.call<{ orderId?: number }>('POST', '/orders/createorder', {
       orderNumber: order.orderNumber,
@@ -143,7 +146,7 @@ export class ShipStationClient {
       weight: { value: order.weightOz, units: 'ounces' },
     });
     if (!created.orderId) throw new ShipStationError('ShipStation could not create the order', 502);
-    const label = await this.call<{ trackingNumber?: string; shipmentId?: number }>('POST', '/orders/createlabelfororder', {
+    const label = await this.call<{ trackingNumber?: string; shipmentId?: number; carrierCode?: string }>('POST', '/orders/createlabelfororder', {
       orderId: created.orderId,
       carrierCode: 'stamps_com',
       serviceCode: 'usps_priority_mail',
@@ -151,7 +154,7 @@ export class ShipStationClient {
       shipDate: new Date().toISOString().slice(0, 10),
       weight: { value: order.weightOz, units: 'ounces' },
     });
-    return { trackingNumber: label.trackingNumber ?? null, data: { version: 'v1', orderId: created.orderId, label } };
+    return { trackingNumber: text(label.trackingNumber), carrierCode: text(label.carrierCode), data: { version: 'v1', orderId: created.orderId, label } };
   }
 
   /** Voids a label bought by createLabel (v2: by its label id; v1: by its shipment id). */

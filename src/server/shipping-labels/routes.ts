@@ -19,6 +19,7 @@ import { requireAdmin } from '../http/auth.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { accountActor, recordOrderEvent } from '../orders/events.js';
 import { isShippableOrder } from '../../shared/schemas/orders.js';
+import { carrierName, trackingUrl } from '../../shared/carriers.js';
 
 /** A label claim older than this was left by a process that died mid-purchase: it may be taken again. */
 const STALE_CLAIM_MS = 10 * 60_000;
@@ -179,16 +180,27 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
         .set({
           shipstation_data: JSON.stringify(label.data),
           shipstation_tracking_number: label.trackingNumber,
+          shipping_carrier: label.carrierCode,
+          shipped_at: at.toISOString(),
           status: 'shipped',
           label_state: 'bought',
           updated_at: at.toISOString(),
         })
         .where('id', '=', id)
         .execute();
-      await recordOrderEvent(trx, id, 'label.bought', actor, { trackingNumber: label.trackingNumber, key: order.label_key, version: label.data.version }, at);
+      await recordOrderEvent(
+        trx,
+        id,
+        'label.bought',
+        actor,
+        { trackingNumber: label.trackingNumber, carrierCode: label.carrierCode, key: order.label_key, version: label.data.version },
+        at,
+      );
       if (order.status !== 'shipped') {
         // The receipt shows the label's "shipped" line; this one is the owner's.
-        await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: 'shipped', trackingNumber: label.trackingNumber }, at, { customerVisible: false });
+        await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: 'shipped', trackingNumber: label.trackingNumber, carrierCode: label.carrierCode }, at, {
+          customerVisible: false,
+        });
       }
       const to = labelOrder.email ?? labelOrder.shipTo.email;
       if (to) {
@@ -201,6 +213,9 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
             orderNumber: labelOrder.orderNumber,
             customerName: labelOrder.shipTo.name,
             trackingNumber: label.trackingNumber ?? '',
+            // The carrier's own tracking page (src/shared/carriers.ts); empty when the carrier is unknown.
+            carrier: carrierName(label.carrierCode) ?? '',
+            trackingUrl: trackingUrl(label.carrierCode, label.trackingNumber) ?? '',
             shippingAddress: [labelOrder.shipTo.name, labelOrder.shipTo.address, `${labelOrder.shipTo.city}, ${labelOrder.shipTo.state} ${labelOrder.shipTo.zip}`].join('\n'),
           },
         });
@@ -218,7 +233,11 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
     const { id } = parseInput(Id, req.params);
     const actor = accountActor(requireAdmin(req));
     const c = await client();
-    const row = await db.selectFrom('orders').select(['label_state', 'label_key', 'shipstation_data', 'shipstation_tracking_number']).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('orders')
+      .select(['label_state', 'label_key', 'shipstation_data', 'shipstation_tracking_number', 'shipping_carrier'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     if (row.label_state !== 'bought') throw new HttpError(409, row.label_state ? ADMIN_MESSAGES.labelBusy : ADMIN_MESSAGES.noLabel);
     const claim = await db
@@ -246,12 +265,14 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
           label_claimed_at: null,
           shipstation_data: null,
           shipstation_tracking_number: null,
+          shipping_carrier: null,
+          shipped_at: null,
           status,
           updated_at: at.toISOString(),
         })
         .where('id', '=', id)
         .execute();
-      await recordOrderEvent(trx, id, 'label.voided', actor, { trackingNumber: row.shipstation_tracking_number, key: row.label_key }, at);
+      await recordOrderEvent(trx, id, 'label.voided', actor, { trackingNumber: row.shipstation_tracking_number, carrierCode: row.shipping_carrier, key: row.label_key }, at);
       if (status !== order.status) await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: status, cause: 'label voided' }, at);
     });
     return { order: await getOrderForViewer(db, id, ADMIN_VIEW) };

@@ -7,6 +7,9 @@ export const FAKE_SHIPSTATION_KEY = 'ss-key';
 export const FAKE_SHIPSTATION_SECRET = 'ss-secret';
 export const FAKE_TRACKING_V2 = '9400TRACK1';
 export const FAKE_TRACKING_V1 = '1ZV1TRACK';
+/** The carrier codes the fake's labels name, as ShipStation answers them: v2 `carrier_code`, v1 `carrierCode` (USPS through Stamps.com). */
+export const FAKE_CARRIER_V2 = 'usps';
+export const FAKE_CARRIER_V1 = 'stamps_com';
 
 export type FakeShipStationFailure = { status: number; message: string };
 
@@ -41,12 +44,12 @@ export function fakeShipStation() {
       if (path === '/v2/carriers') return send(200, { carriers: [{ carrier_id: 'se-1', friendly_name: 'USPS' }] });
       if (path === '/carriers') return send(200, [{ name: 'USPS', code: 'stamps_com' }]);
       if (path === '/v2/shipments' && req.method === 'POST') return send(200, { has_errors: false, shipments: [{ shipment_id: 'se-ship-1' }] });
-      if (path === '/v2/labels/shipment/se-ship-1') return send(200, { label_id: 'se-label-1', tracking_number: FAKE_TRACKING_V2 });
+      if (path === '/v2/labels/shipment/se-ship-1') return send(200, { label_id: 'se-label-1', tracking_number: FAKE_TRACKING_V2, carrier_code: FAKE_CARRIER_V2, service_code: 'usps_priority_mail', status: 'completed' });
       if (path === '/v2/labels/se-label-1/void' && req.method === 'PUT') return send(200, { approved: true, message: 'Request for refund submitted.' });
       if (path === '/shipments/voidlabel' && req.method === 'POST') return send(200, { approved: true, message: 'Label voided successfully' });
       if (path === '/v2/labels/se-label-1/track') return send(200, { tracking_number: FAKE_TRACKING_V2, status_description: 'In Transit' });
       if (path === '/orders/createorder') return send(200, { orderId: 777, orderNumber: body?.orderNumber });
-      if (path === '/orders/createlabelfororder') return send(200, { shipmentId: 55, trackingNumber: FAKE_TRACKING_V1 });
+      if (path === '/orders/createlabelfororder') return send(200, { shipmentId: 55, orderId: body?.orderId, trackingNumber: FAKE_TRACKING_V1, carrierCode: body?.carrierCode ?? FAKE_CARRIER_V1, serviceCode: body?.serviceCode ?? null, voided: false });
       if (path.startsWith('/v2/inventory')) return req.method === 'GET' ? send(200, { inventory: [{ sku: 'ECO-1', available: 3 }] }) : send(200, { ok: true });
       if (path.startsWith('/v2/shipments')) return send(200, { shipments: [], total: 0 });
       if (pathname === '/shipments' && req.method === 'GET') {

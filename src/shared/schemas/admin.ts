@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IMAGE_ALT_MAX, PRODUCT_IMAGES_MAX } from '../product-images.js';
 import { OrderStatus } from './orders.js';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
 
@@ -200,9 +201,19 @@ export const ProductInput = z
     dimensions: z
       .object({ length: z.number().positive().nullish(), width: z.number().positive().nullish(), height: z.number().positive().nullish() })
       .nullish(),
-    images: z.array(z.string().max(500)).max(10).optional(),
+    images: z.array(z.string().max(500)).max(PRODUCT_IMAGES_MAX, `A product can have at most ${PRODUCT_IMAGES_MAX} images`).optional(),
+    /** One per image, in the same order ('' for none); sent with `images`. */
+    imageAlts: z
+      .array(z.string().trim().max(IMAGE_ALT_MAX, `Alt text cannot exceed ${IMAGE_ALT_MAX} characters`))
+      .max(PRODUCT_IMAGES_MAX)
+      .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.imageAlts === undefined) return;
+    if (p.images === undefined) ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send the images with their alt texts' });
+    else if (p.imageAlts.length !== p.images.length) ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send one alt text per image' });
+  });
 export type ProductInput = z.input<typeof ProductInput>;
 
 export const CATEGORY_MESSAGES = {

@@ -14,6 +14,8 @@ export const Product = z.object({
   priceCents: z.number().int(),
   category: z.string().nullable(),
   images: z.array(z.string()),
+  /** One alt text per image, in `images` order ('': none written; see productImageAlt). Absent in answers from before it existed. */
+  imageAlts: z.array(z.string()).default([]),
   featured: z.boolean(),
   inventory: z.number().int(),
   createdAt: z.string(),
@@ -43,6 +45,23 @@ const trimmedOptional = z
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
+/**
+ * The shop list's orders: `shop` (the default: leading "N -" number, then price, then name), price
+ * low to high and high to low, and newest first. Ties keep shop order.
+ */
+export const PRODUCT_SORTS = ['shop', 'price-asc', 'price-desc', 'newest'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+/** A price bound in the URL, in dollars ("12" or "12.50"); cents once read. */
+const priceBound = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^(\d{1,6})(\.\d{1,2})?$/, `${name} must be an amount in dollars, like 12 or 12.50`)
+    .optional()
+    .or(z.literal(''))
+    .transform((v) => (v === undefined || v === '' ? undefined : Math.round(Number(v) * 100)));
+
 export const ProductListQuery = z
   .object({
     search: trimmedOptional,
@@ -57,6 +76,12 @@ export const ProductListQuery = z
       .enum(['true', 'false'], { message: "featured must be 'true' or 'false'" })
       .optional()
       .transform((v) => (v === undefined ? undefined : v === 'true')),
+    sort: z
+      .enum(PRODUCT_SORTS, { message: `sort must be one of: ${PRODUCT_SORTS.join(', ')}` })
+      .optional()
+      .transform((v) => (v === 'shop' ? undefined : v)),
+    minPrice: priceBound('minPrice'),
+    maxPrice: priceBound('maxPrice'),
     page: z.coerce
       .number({ message: 'page must be a number' })
       .int('page must be a whole number')
@@ -70,7 +95,12 @@ export const ProductListQuery = z
       .max(100, 'pageSize cannot exceed 100')
       .default(24),
   })
-  .strict();
+  .strict()
+  .transform(({ minPrice, maxPrice, ...rest }) => ({ ...rest, minPriceCents: minPrice, maxPriceCents: maxPrice }))
+  .refine((f) => f.minPriceCents === undefined || f.maxPriceCents === undefined || f.minPriceCents <= f.maxPriceCents, {
+    message: 'minPrice cannot be more than maxPrice',
+    path: ['minPrice'],
+  });
 export type ProductListQuery = z.input<typeof ProductListQuery>;
 export type ProductListFilter = z.output<typeof ProductListQuery>;
 

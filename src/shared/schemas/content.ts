@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FAQ_PLACEHOLDERS, unknownPlaceholders } from '../shop-facts.js';
 
 export const CONTENT_MESSAGES = {
   contactSuccessTitle: 'Message Sent!',
@@ -156,7 +157,15 @@ export type AboutContentInput = z.input<typeof AboutContentInput>;
 export const FaqInput = z
   .object({
     question: z.string({ message: 'Question is required' }).trim().min(1, 'Question is required').max(500),
-    answer: z.string({ message: 'Answer is required' }).trim().min(1, 'Answer is required').max(5000),
+    answer: z
+      .string({ message: 'Answer is required' })
+      .trim()
+      .min(1, 'Answer is required')
+      .max(5000)
+      .refine((v) => unknownPlaceholders(v).length === 0, {
+        error: (issue) =>
+          `Unknown placeholder {{${unknownPlaceholders(String(issue.input))[0]}}}: use ${Object.keys(FAQ_PLACEHOLDERS).map((k) => `{{${k}}}`).join(', ')}`,
+      }),
     category: z
       .string()
       .trim()

@@ -48,6 +48,10 @@ export const OrderView = z.object({
   totalCents: z.number().int(),
   couponCode: z.string().nullable(),
   trackingNumber: z.string().nullable(),
+  /** The carrier code ShipStation named for the label (e.g. 'usps', 'stamps_com'; see shared/carriers.ts), or null. */
+  carrier: z.string().nullable(),
+  /** When the order shipped (label bought or marked shipped), or null. */
+  shippedAt: z.string().nullable(),
   /**
    * Admins only: set when the payment arrived for units no longer in stock (the checkout's hold
    * had lapsed), saying what was short. The order is paid; the owner restocks or refunds.
@@ -107,6 +111,8 @@ export const OrderTimelineEntry = z.object({
   type: z.enum(['placed', 'paid', 'shipped', 'refunded', 'cancelled']),
   at: z.string(),
   trackingNumber: z.string().nullable().optional(),
+  /** The carrier code of a 'shipped' step, when known. */
+  carrier: z.string().nullable().optional(),
   amountCents: z.number().int().nullable().optional(),
 });
 export type OrderTimelineEntry = z.infer<typeof OrderTimelineEntry>;

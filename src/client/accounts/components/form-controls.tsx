@@ -12,10 +12,13 @@ type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
   /** The id of the form's error message while it is shown. */
   errorId?: string;
+  /** This field's own problem, shown under it (outlined and described by it); wins over errorId. */
+  error?: string | undefined;
   action?: ReactNode;
 };
 
-export function TextField({ id, label, errorId, action, className = '', ...input }: TextFieldProps) {
+export function TextField({ id, label, errorId, error, action, className = '', ...input }: TextFieldProps) {
+  const describedBy = error ? `${id}-error` : errorId;
   return (
     <div className={`flex flex-col gap-1.5 ${className}`}>
       <div className="flex items-center justify-between gap-2">
@@ -26,12 +29,22 @@ export function TextField({ id, label, errorId, action, className = '', ...input
       </div>
       <input
         id={id}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={errorId}
-        className={inputClasses(Boolean(errorId))}
+        aria-invalid={describedBy ? true : undefined}
+        aria-describedby={describedBy}
+        className={inputClasses(Boolean(describedBy))}
         {...input}
       />
+      {error && <FieldError id={`${id}-error`} message={error} />}
     </div>
+  );
+}
+
+/** One field's problem, under it. */
+export function FieldError({ id, message }: { id: string; message: string }) {
+  return (
+    <p id={id} className="text-sm text-red-700">
+      {message}
+    </p>
   );
 }
 

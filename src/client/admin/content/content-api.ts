@@ -77,7 +77,7 @@ export function useSaveSettings<S extends SettingsSection>(section: S) {
 export function useAdminFaqs() {
   return useQuery({
     queryKey: ADMIN_FAQS_KEY,
-    queryFn: ({ signal }) => adminGet('/api/faqs', FaqListResponse, undefined, signal),
+    queryFn: ({ signal }) => adminGet('/api/admin/faqs', FaqListResponse, undefined, signal),
     staleTime: 0,
     select: (res) => res.items,
   });

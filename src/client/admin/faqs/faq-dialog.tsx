@@ -8,6 +8,9 @@ import { Field, FormFooter, inputCls } from '../components/admin-ui.js';
 import { useSaveFaq } from '../content/content-api.js';
 
 export const NO_CATEGORY = 'No Category';
+/** Filled in when shoppers read the answer, so it stays true when the shipping options or the tax rule change (shop-facts.ts). */
+const ANSWER_HINT =
+  'Leave a blank line between paragraphs. {{shipping_rates}}, {{free_shipping}} and {{tax_rule}} show the shop’s current shipping rates, free-shipping minimum and tax rule.';
 const NONE = '__none__';
 const NEW = '__new__';
 
@@ -84,7 +87,7 @@ export function FaqDialog({
           <Field label="Question" required htmlFor="faq-question" error={errors.question}>
             <input id="faq-question" className={`${inputCls} aria-[invalid=true]:border-red-700`} value={values.question} onChange={(e) => set('question', e.target.value)} required {...aria('question')} />
           </Field>
-          <Field label="Answer" required htmlFor="faq-answer" error={errors.answer} hint="Leave a blank line between paragraphs.">
+          <Field label="Answer" required htmlFor="faq-answer" error={errors.answer} hint={ANSWER_HINT}>
             <textarea id="faq-answer" rows={6} className={`${inputCls} aria-[invalid=true]:border-red-700`} value={values.answer} onChange={(e) => set('answer', e.target.value)} required {...aria('answer')} />
           </Field>
           <Field label="Category" htmlFor="faq-category" hint="Customers can filter the FAQ page by category.">

@@ -15,6 +15,7 @@ import { DeleteOrderDialog, StatusSelect } from './order-list.js';
 import type { OrdersNav } from './orders-tab.js';
 import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
 import { OrderPayment } from './order-payment.js';
+import { carrierName } from '../../../shared/carriers.js';
 
 const SHIPSTATION_DISABLED = 'Info: ShipStation service temporarily disabled';
 
@@ -49,6 +50,7 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
       </h3>
       <p className="mb-3 text-sm text-stone-700">
         Tracking number: <span className="font-mono">{order.trackingNumber ?? 'none yet'}</span>
+        {order.trackingNumber && order.carrier && <span className="ml-1">({carrierName(order.carrier)})</span>}
         {hasLabel && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">Label bought</span>}
       </p>
       {!paid && (

@@ -6,6 +6,7 @@ import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { formatDateTime, inputCls, ListState } from '../components/admin-ui.js';
 import { useAddOrderNote, useOrderEvents } from './order-api.js';
+import { carrierName } from '../../../shared/carriers.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
 const money = (v: unknown): string => (typeof v === 'number' ? formatCents(v) : '');
@@ -28,6 +29,12 @@ const FIELD_NAMES: Record<string, string> = {
   discountCents: 'Discount',
 };
 
+/** "USPS " before a tracking number when the event names its carrier. */
+function carrierPrefix(code: unknown): string {
+  const name = typeof code === 'string' ? carrierName(code) : null;
+  return name ? `${name} ` : '';
+}
+
 /** What happened, in the owner's words. */
 function describe(e: OrderEventView): { title: string; lines: string[] } {
   const d = e.data;
@@ -41,15 +48,18 @@ function describe(e: OrderEventView): { title: string; lines: string[] } {
     case 'email.sent':
       return { title: 'E-mail sent', lines: [`“${str(d.subject)}” to ${str(d.to)}`] };
     case 'status.changed':
-      return { title: `Status ${str(d.from)} → ${str(d.to)}`, lines: d.cause ? [str(d.cause)] : [] };
+      return {
+        title: `Status ${str(d.from)} → ${str(d.to)}`,
+        lines: [d.cause ? str(d.cause) : '', d.to === 'shipped' && d.trackingNumber ? `Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}` : ''].filter(Boolean),
+      };
     case 'edited': {
       const changes = (d.changes ?? {}) as Record<string, { from: unknown; to: unknown }>;
       return { title: 'Order edited', lines: Object.entries(changes).map(([k, c]) => `${FIELD_NAMES[k] ?? k}: ${shown(k, c.from)} → ${shown(k, c.to)}`) };
     }
     case 'label.bought':
-      return { title: 'Shipping label bought', lines: [d.trackingNumber ? `Tracking ${str(d.trackingNumber)}` : 'No tracking number'] };
+      return { title: 'Shipping label bought', lines: [d.trackingNumber ? `Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}` : 'No tracking number'] };
     case 'label.voided':
-      return { title: 'Shipping label voided', lines: d.trackingNumber ? [`Tracking ${str(d.trackingNumber)}`] : [] };
+      return { title: 'Shipping label voided', lines: d.trackingNumber ? [`Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}`] : [] };
     case 'note':
       return { title: 'Note', lines: [str(d.text)] };
     case 'viewed.impersonated':

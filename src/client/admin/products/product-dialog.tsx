@@ -8,7 +8,7 @@ import { toast } from '../../ui/toast.js';
 import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { ProductResponse } from '../api/admin-schemas.js';
 import { centsToText, dollarsToCents, Field, inputCls } from '../components/admin-ui.js';
-import { ImageUpload } from '../components/image-upload.js';
+import { draftImages, ProductImagesField, type ProductImageDraft } from './product-images-field.js';
 
 type Values = {
   name: string;
@@ -64,7 +64,7 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
     width: numText(product?.dimensions?.width),
     height: numText(product?.dimensions?.height),
   }));
-  const [newImage, setNewImage] = useState<string | null>(null);
+  const [images, setImages] = useState<ProductImageDraft[]>(() => draftImages(product));
   const [uploading, setUploading] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((prev) => ({ ...prev, [k]: v }));
@@ -98,8 +98,9 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
       weightLbs: optNumber(values.weight),
       // Dimensions are stored only when all three are given.
       dimensions: l !== null && w !== null && h !== null ? { length: l, width: w, height: h } : null,
-      // Omitted on edit when no new image was chosen: the server keeps the existing ones.
-      ...(newImage ? { images: [newImage] } : {}),
+      // The whole list, in the owner's order, each image with its alt text.
+      images: images.map((im) => im.url),
+      imageAlts: images.map((im) => im.alt.trim()),
     };
     save.mutate(body, {
       onSuccess: () => {
@@ -196,14 +197,7 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
             </div>
             <p className="text-xs text-stone-600">Saved only when all three are given.</p>
           </fieldset>
-          <ImageUpload
-            kind="products"
-            label="Image"
-            current={newImage ?? product?.images[0] ?? null}
-            onUploaded={setNewImage}
-            onBusy={setUploading}
-            disabled={busy}
-          />
+          <ProductImagesField images={images} onChange={setImages} onBusy={setUploading} disabled={busy} />
           <p className="text-xs text-stone-600">
             <span className="text-red-700">*</span> Required
           </p>

@@ -1,12 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '../../../shared/query-keys.js';
 import { apiRequest } from '../../lib/api-client.js';
-import type { FeaturedProductsResponse } from '../../lib/response-schemas.js';
+import type { ProductCardItem } from '../../../shared/product-card.js';
 
 /** Home shows at most this many featured products. */
 export const FEATURED_PRODUCTS_LIMIT = 4;
 
-export function getFeaturedProducts(signal?: AbortSignal): Promise<FeaturedProductsResponse> {
+/** The featured products as the home page's cards read them (the HTML embeds them cut to that: src/shared/product-card.ts). */
+export function getFeaturedProducts(signal?: AbortSignal): Promise<{ items: ProductCardItem[] }> {
   return apiRequest('/api/products/featured', (s) => s.FeaturedProductsResponse, { signal });
 }
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProductPage } from '../../../shared/schemas/catalog.js';
-import type { ProductsFilter } from '../../../shared/products-filter.js';
+import type { ProductCardPage } from '../../../shared/product-card.js';
+import { priceParam, type ProductsFilter } from '../../../shared/products-filter.js';
 import { queryKeys } from '../../../shared/query-keys.js';
 import { apiRequest } from '../../lib/api-client.js';
 import { freshUnlessFromServer } from '../../lib/query-client.js';
@@ -8,9 +8,21 @@ import { freshUnlessFromServer } from '../../lib/query-client.js';
 // The filter is read the same way by the page table (src/shared/pages.ts) on both sides.
 export { DEFAULT_PAGE_SIZE, productsFilterFromSearchParams, type ProductsFilter } from '../../../shared/products-filter.js';
 
-export function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promise<ProductPage> {
+/**
+ * A page of the list as the shop's cards read it: the API answers whole products, the page's HTML
+ * embeds its first page cut to the cards (src/shared/product-card.ts); both fill this query.
+ */
+export function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promise<ProductCardPage> {
   return apiRequest('/api/products', (s) => s.ProductPage, {
-    query: { search: filter.search, category: filter.category, page: filter.page, pageSize: filter.pageSize },
+    query: {
+      search: filter.search,
+      category: filter.category,
+      sort: filter.sort,
+      minPrice: filter.minPriceCents === undefined ? undefined : priceParam(filter.minPriceCents),
+      maxPrice: filter.maxPriceCents === undefined ? undefined : priceParam(filter.maxPriceCents),
+      page: filter.page,
+      pageSize: filter.pageSize,
+    },
     signal,
   });
 }

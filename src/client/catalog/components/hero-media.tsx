@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { LazyImage } from '../../ui/lazy-image.js';
+import { ProductImage } from '../../ui/product-image.js';
 import { PlayIcon } from '../../ui/icons.js';
 
 function withAutoplay(url: string): string {
@@ -34,7 +34,7 @@ export function HeroMedia({ imageUrl, videoUrl, alt }: { imageUrl: string | unde
   }
 
   const picture = imageUrl ? (
-    <LazyImage src={imageUrl} alt={videoUrl ? '' : alt} width={800} height={600} priority className="h-full w-full object-cover" />
+    <ProductImage src={imageUrl} alt={videoUrl ? '' : alt} width={800} height={600} priority className="h-full w-full object-cover" />
   ) : (
     <div className="h-full w-full bg-gradient-to-br from-brand-100 to-brand-300" />
   );

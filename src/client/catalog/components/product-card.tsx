@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
-import type { Product } from '../../../shared/schemas/catalog.js';
+import type { ProductCardItem } from '../../../shared/product-card.js';
 import { useAddToCart } from '../../cart/use-add-to-cart.js';
 import { paths } from '../../lib/paths.js';
 import { Button } from '../../ui/button.js';
@@ -9,7 +9,8 @@ import { ProductImage } from '../../ui/product-image.js';
 import { LowStockBadge } from './stock-badge.js';
 
 type ProductCardProps = {
-  product: Product;
+  /** Only what the card shows (the lists embedded in the HTML carry no more: src/shared/product-card.ts). */
+  product: ProductCardItem;
   headingLevel?: 'h2' | 'h3';
   /** Cards in the first visible row load their image at once; `priority` marks the LCP candidate. */
   eager?: boolean;

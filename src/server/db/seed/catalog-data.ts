@@ -579,7 +579,7 @@ export const seedShippingOptions: SeedShippingOption[] = [
   {
     id: 'free',
     name: 'Free Shipping',
-    description: 'Free ground shipping on orders of $50 or more.',
+    description: 'Free ground shipping on orders of $50.00 or more.',
     priceCents: 0,
     estimatedDays: '7-10 business days',
     enabled: true,
@@ -609,7 +609,7 @@ export const seedCoupons: SeedCoupon[] = [
   {
     id: 'coupon-seed-save5',
     code: 'SAVE5',
-    description: '$5 off your order.',
+    description: '$5.00 off your order.',
     discountType: 'fixed',
     discountValue: 500,
     minOrderCents: null,
@@ -637,7 +637,7 @@ export const seedCoupons: SeedCoupon[] = [
   {
     id: 'coupon-seed-big25',
     code: 'BIG25',
-    description: '25% off orders of $100 or more.',
+    description: '25% off orders of $100.00 or more.',
     discountType: 'percentage',
     discountValue: 25,
     minOrderCents: 10000,
@@ -682,16 +682,16 @@ export const seedFaqs: SeedFaq[] = [
   {
     id: 'faq-1',
     question: 'How much does shipping cost?',
-    answer:
-      'Standard shipping is $5.99 (5-7 business days), Expedited is $12.99 (2-3 business days) and Overnight is $24.99 (next business day). Orders of $50 or more can choose Free Shipping, which takes 7-10 business days.',
+    // Filled in from the enabled shipping options when read (src/shared/shop-facts.ts).
+    answer: '{{shipping_rates}}',
     category: 'Orders & Shipping',
     sortOrder: 1,
   },
   {
     id: 'faq-2',
     question: 'Do you charge sales tax?',
-    answer:
-      'Yes. Sales tax of 8% is calculated on your order subtotal after any discounts and is shown at checkout before you pay.',
+    // Filled in from the tax rule when read: tax on subtotal − discount + shipping (src/shared/shop-facts.ts).
+    answer: 'Yes. {{tax_rule}}',
     category: 'Orders & Shipping',
     sortOrder: 2,
   },
@@ -747,7 +747,7 @@ export const seedFaqs: SeedFaq[] = [
     id: 'faq-9',
     question: 'How do loyalty points work?',
     answer:
-      'Signed-in customers earn 10 points for every order of $50 or more and 3 points for smaller orders. Every 300 points automatically gives you a 15% off coupon, valid for 90 days.',
+      'Signed-in customers earn 10 points for every order of $50.00 or more and 3 points for smaller orders. Every 300 points automatically gives you a 15% off coupon, valid for 90 days.',
     category: 'Account',
     sortOrder: 9,
   },
@@ -773,11 +773,8 @@ export const seedSettings: SeedSetting[] = [
   { key: 'shipstation_api_version', value: 'v2', description: 'ShipStation API version (v1 or v2).' },
   { key: 'power_automate_endpoint', value: '', description: 'Power Automate HTTP trigger URL for order notifications.' },
   { key: 'power_automate_enabled', value: 'false', description: 'Send order notifications to Power Automate (true/false).' },
-  {
-    key: 'hero_video_url',
-    value: 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
-    description: 'Embed URL of the video shown on the homepage (leave empty to hide).',
-  },
+  // No third-party video by default: the hero shows its picture until the owner sets a video.
+  { key: 'hero_video_url', value: '', description: 'Embed URL of the video shown on the homepage (leave empty to hide).' },
   { key: 'homepage_hero_title', value: 'Clean Home, Less Waste', description: 'Homepage hero heading.' },
   {
     key: 'homepage_hero_subtitle',

@@ -3,6 +3,7 @@ import type { Database, UsersTable } from '../schema.js';
 import { leadingNumber } from '../../../shared/schemas/catalog.js';
 import { randomString, nowIso } from '../../lib/ids.js';
 import { hashPassword } from '../../accounts/password.js';
+import { noteShopChange } from '../../http/shop-changes.js';
 import type {
   SeedCategory,
   SeedCoupon,
@@ -82,6 +83,8 @@ export async function createProduct(
       updated_at: at,
     })
     .execute();
+  // Written outside the back office: the running shop is told, as after an admin write.
+  await noteShopChange(db);
   return p;
 }
 

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { checkoutProviderFrom, PAYMENT_PROVIDER_KEY, payButtonText, paymentTexts } from './payment-provider.js';
+
+describe('what the storefront says about the payment provider', () => {
+  it('reads the provider the server put in the public settings, and nothing else', () => {
+    expect(checkoutProviderFrom({ [PAYMENT_PROVIDER_KEY]: 'stripe' })).toBe('stripe');
+    expect(checkoutProviderFrom({ [PAYMENT_PROVIDER_KEY]: 'test' })).toBe('test');
+    expect(checkoutProviderFrom({ [PAYMENT_PROVIDER_KEY]: 'paypal' })).toBeNull();
+    expect(checkoutProviderFrom({})).toBeNull();
+    expect(checkoutProviderFrom(undefined)).toBeNull();
+  });
+
+  it("names Stripe only when Stripe takes the payments (the specification's 'Pay $X with Stripe')", () => {
+    expect(payButtonText('stripe', 4318)).toBe('Pay $43.18 with Stripe');
+    expect(payButtonText('test', 4318)).toBe('Pay $43.18 in test mode');
+    expect(payButtonText(null, 123456)).toBe('Pay $1,234.56');
+    expect(payButtonText('stripe', null)).toBe('Pay … with Stripe');
+    expect(paymentTexts('stripe').footer).toBe('Payments are securely processed by Stripe.');
+    expect(paymentTexts('test').footer).not.toMatch(/Stripe/);
+    expect(paymentTexts(null).footer).not.toMatch(/Stripe/);
+  });
+});
