@@ -10,18 +10,15 @@ import { PageHead } from './seo/page-head.js';
 type PageModule = { default: ComponentType };
 
 // Every page comes from the page table (src/shared/pages.ts), which names its component's file.
-// Home, Shop and Product are the landing pages and ship in the main bundle; the rest load on
-// demand (pages that use zod after zod, see load-zod.ts).
-const MAIN_BUNDLE = import.meta.glob<PageModule>(
-  ['./catalog/home-page.tsx', './catalog/shop-page.tsx', './catalog/product-page.tsx'],
-  { eager: true },
-);
+// Home and Shop ship in the main bundle; the rest load on demand, the page being opened before the
+// app starts (pages that use zod after zod, see load-zod.ts). The product page (its gallery, related
+// products and free-shipping line) loads on demand too: the shop's list hydrates without its code.
+const MAIN_BUNDLE = import.meta.glob<PageModule>(['./catalog/home-page.tsx', './catalog/shop-page.tsx'], { eager: true });
 const ON_DEMAND = import.meta.glob<PageModule>([
   './**/*-page.tsx',
   '!./lazy-page.tsx',
   '!./catalog/home-page.tsx',
   '!./catalog/shop-page.tsx',
-  '!./catalog/product-page.tsx',
 ]);
 
 type RoutePage = { page: PageDeclaration; Component: ComponentType; preload: () => Promise<unknown> };

@@ -4,6 +4,8 @@ import type { OrderView } from '../../shared/schemas/orders.js';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { AlertIcon } from '../ui/icons.js';
+import { Container } from '../ui/container.js';
+import { Spinner } from '../ui/spinner.js';
 
 /** Spec badge colours: pending yellow, processing blue, shipped purple, delivered green, cancelled red. */
 const STATUS_TONE: Record<OrderView['status'], string> = {
@@ -54,5 +56,24 @@ export function OrderMessageCard({ title, children }: { title: string; children?
         Return to Home
       </Link>
     </div>
+  );
+}
+
+/** What a confirmation page shows until it can thank: the order is unknown, loading, unreadable or unpaid. */
+export type OrderWaitState = 'not-found' | 'loading' | 'failed' | 'not-paid';
+
+export function OrderWaitScreen({ state }: { state: OrderWaitState }) {
+  return (
+    <Container className="py-12 sm:py-20">
+      {state === 'not-found' ? (
+        <OrderMessageCard title={ORDER_STATE_MESSAGES.notFound} />
+      ) : state === 'loading' ? (
+        <Spinner label={ORDER_STATE_MESSAGES.loading} className="py-24" />
+      ) : (
+        <OrderMessageCard title={ORDER_STATE_MESSAGES.errorTitle}>
+          <p className="text-stone-700">{state === 'failed' ? ORDER_STATE_MESSAGES.failed : ORDER_STATE_MESSAGES.notPaid}</p>
+        </OrderMessageCard>
+      )}
+    </Container>
   );
 }

@@ -4,9 +4,8 @@ import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
-import { Spinner } from '../ui/spinner.js';
 import { isNotFound, useCheckoutSession } from './api/get-checkout-session.js';
-import { OrderMessageCard, ORDER_STATE_MESSAGES as M } from './order-parts.js';
+import { OrderWaitScreen, type OrderWaitState } from './order-parts.js';
 import { SuccessMark } from './success-mark.js';
 
 export default function SuccessPage() {
@@ -16,29 +15,17 @@ export default function SuccessPage() {
   // success is said only for a paid one; no session or an unknown one is "Order not found.".
   const session = useCheckoutSession(sessionId);
 
-  if (!sessionId || (session.isError && isNotFound(session.error))) {
-    return (
-      <Container className="py-12 sm:py-20">
-        <OrderMessageCard title={M.notFound} />
-      </Container>
-    );
-  }
-  if (session.isPending) {
-    return (
-      <Container className="py-12 sm:py-20">
-        <Spinner label={M.loading} className="py-24" />
-      </Container>
-    );
-  }
-  if (session.isError || session.data.payment_status !== 'paid') {
-    return (
-      <Container className="py-12 sm:py-20">
-        <OrderMessageCard title={M.errorTitle}>
-          <p className="text-stone-700">{session.isError ? M.failed : M.notPaid}</p>
-        </OrderMessageCard>
-      </Container>
-    );
-  }
+  const wait: OrderWaitState | null =
+    !sessionId || (session.isError && isNotFound(session.error))
+      ? 'not-found'
+      : session.isPending
+        ? 'loading'
+        : session.isError
+          ? 'failed'
+          : session.data.payment_status !== 'paid'
+            ? 'not-paid'
+            : null;
+  if (wait !== null || !session.isSuccess) return <OrderWaitScreen state={wait ?? 'loading'} />;
 
   return (
     <Container className="py-12 sm:py-20">

@@ -4,10 +4,9 @@ import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
-import { Spinner } from '../ui/spinner.js';
 import { isNotFound } from './api/get-checkout-session.js';
 import { useOrder } from './api/get-order.js';
-import { OrderMessageCard, ORDER_STATE_MESSAGES as M } from './order-parts.js';
+import { OrderWaitScreen, type OrderWaitState } from './order-parts.js';
 import { SuccessMark } from './success-mark.js';
 
 export default function ThankYouPage() {
@@ -17,29 +16,17 @@ export default function ThankYouPage() {
   // and that was paid (or entered by the shop); an unknown or missing id is "Order not found.".
   const order = useOrder(orderId);
 
-  if (!orderId || (order.isError && isNotFound(order.error))) {
-    return (
-      <Container className="py-12 sm:py-20">
-        <OrderMessageCard title={M.notFound} />
-      </Container>
-    );
-  }
-  if (order.isPending) {
-    return (
-      <Container className="py-12 sm:py-20">
-        <Spinner label={M.loading} className="py-24" />
-      </Container>
-    );
-  }
-  if (order.isError || (order.data.paymentProvider !== null && order.data.paidAt === null)) {
-    return (
-      <Container className="py-12 sm:py-20">
-        <OrderMessageCard title={M.errorTitle}>
-          <p className="text-stone-700">{order.isError ? M.failed : M.notPaid}</p>
-        </OrderMessageCard>
-      </Container>
-    );
-  }
+  const wait: OrderWaitState | null =
+    !orderId || (order.isError && isNotFound(order.error))
+      ? 'not-found'
+      : order.isPending
+        ? 'loading'
+        : order.isError
+          ? 'failed'
+          : order.data.paymentProvider !== null && order.data.paidAt === null
+            ? 'not-paid'
+            : null;
+  if (wait !== null || !order.isSuccess) return <OrderWaitScreen state={wait ?? 'loading'} />;
 
   return (
     <Container className="py-12 sm:py-20">

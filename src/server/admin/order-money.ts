@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { isStripeError } from '../payments/stripe-sdk.js';
 import type { Database, OrdersTable } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
@@ -161,7 +162,7 @@ async function askProvider(deps: RefundDeps, order: { id: string; payment_provid
       );
       return refund.id;
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeConnectionError) throw new ProviderNoAnswer();
+      if (isStripeError(err, 'StripeConnectionError')) throw new ProviderNoAnswer();
       throw new HttpError(502, ORDER_MONEY_MESSAGES.providerFailed(stripeFailureMessage(err)));
     }
   }

@@ -1,5 +1,6 @@
 import { retryDelayMs } from '../lib/retry.js';
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { nowIso } from '../lib/ids.js';
@@ -8,7 +9,11 @@ import { recordOrderEvent, SYSTEM_ACTOR } from '../orders/events.js';
 export type MailMessage = { from: string; to: string; subject: string; html: string; text: string | null };
 export type MailTransport = { send: (m: MailMessage) => Promise<void>; verify: () => Promise<void>; close: () => void };
 
+const load = createRequire(import.meta.url);
+
+/** SMTP delivery. nodemailer is loaded here, when SMTP is configured: a shop without it never loads it. */
 export function smtpTransport(smtpUrl: string): MailTransport {
+  const nodemailer = load('nodemailer') as typeof Nodemailer;
   const t = nodemailer.createTransport(smtpUrl);
   return {
     send: async (m) => {

@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { isStripeError, stripeSdk } from './stripe-sdk.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Config } from '../config.js';
@@ -14,7 +15,8 @@ export function checkoutProviderOf(config: Config): CheckoutProvider {
 export function createStripeClient(config: Config): Stripe | null {
   if (!config.stripeSecretKey) return null;
   const base = config.stripeApiBase ? new URL(config.stripeApiBase) : null;
-  return new Stripe(config.stripeSecretKey, {
+  const Sdk = stripeSdk();
+  return new Sdk(config.stripeSecretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
     ...(base
@@ -118,12 +120,12 @@ export async function deleteStripeCoupon(stripe: Stripe, stripeCouponId: string)
   try {
     await stripe.coupons.del(stripeCouponId);
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeError && err.code === 'resource_missing') return;
+    if (isStripeError(err, 'StripeError') && err.code === 'resource_missing') return;
     throw err;
   }
 }
 
 /** The text to show for a failed Stripe call: Stripe's own message, never another fault's internals. */
 export function stripeFailureMessage(err: unknown): string {
-  return err instanceof Stripe.errors.StripeError && err.message ? err.message : 'Stripe could not be reached';
+  return isStripeError(err, 'StripeError') && err.message ? err.message : 'Stripe could not be reached';
 }

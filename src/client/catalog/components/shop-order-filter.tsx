@@ -78,37 +78,11 @@ export function ShopOrderFilter({ filter, onChange }: { filter: ProductsFilter; 
       </div>
       <fieldset className="flex items-end gap-2">
         <legend className="mb-1 text-sm font-medium text-stone-700">Price ($)</legend>
-        <label htmlFor={`${id}-min`} className="sr-only">
-          Lowest price in dollars
-        </label>
-        <input
-          id={`${id}-min`}
-          name="minPrice"
-          inputMode="decimal"
-          placeholder="Min"
-          value={min}
-          onChange={(e) => setMin(e.currentTarget.value)}
-          className={`${fieldCls} w-24`}
-          aria-invalid={error !== null}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
+        <PriceField id={`${id}-min`} name="minPrice" label="Lowest price in dollars" placeholder="Min" value={min} onChange={setMin} error={error ? `${id}-error` : null} />
         <span aria-hidden="true" className="pb-2.5 text-stone-500">
           –
         </span>
-        <label htmlFor={`${id}-max`} className="sr-only">
-          Highest price in dollars
-        </label>
-        <input
-          id={`${id}-max`}
-          name="maxPrice"
-          inputMode="decimal"
-          placeholder="Max"
-          value={max}
-          onChange={(e) => setMax(e.currentTarget.value)}
-          className={`${fieldCls} w-24`}
-          aria-invalid={error !== null}
-          aria-describedby={error ? `${id}-error` : undefined}
-        />
+        <PriceField id={`${id}-max`} name="maxPrice" label="Highest price in dollars" placeholder="Max" value={max} onChange={setMax} error={error ? `${id}-error` : null} />
       </fieldset>
       <button
         type="submit"
@@ -122,5 +96,29 @@ export function ShopOrderFilter({ filter, onChange }: { filter: ProductsFilter; 
         </p>
       )}
     </form>
+  );
+}
+
+type PriceFieldProps = { id: string; name: string; label: string; placeholder: string; value: string; onChange: (value: string) => void; error: string | null };
+
+/** One bound of the price range (dollars), labelled for screen readers. */
+function PriceField({ id, name, label, placeholder, value, onChange, error }: PriceFieldProps) {
+  return (
+    <>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        inputMode="decimal"
+        placeholder={placeholder}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        className={`${fieldCls} w-24`}
+        aria-invalid={error !== null}
+        aria-describedby={error ?? undefined}
+      />
+    </>
   );
 }
