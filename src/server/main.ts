@@ -60,8 +60,8 @@ async function main(): Promise<void> {
     await close();
     process.exit(0);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
 
   await app.listen({ port: config.port, host: config.host });
   const shown = config.publicUrl;

@@ -55,7 +55,7 @@ export default function AuthPage() {
     checked.current = true;
     if (!user) return;
     toast({ title: `Logged in as: ${user.role} (${user.email})` });
-    navigate(redirectTo, { replace: true });
+    void navigate(redirectTo, { replace: true });
   }, [isLoading, user, navigate, redirectTo]);
 
   const selectTab = (next: Tab, focus = false) => {
@@ -84,7 +84,7 @@ export default function AuthPage() {
 
   const done = (title: string, description: string) => {
     toast({ title, description });
-    navigate(redirectTo, { replace: true });
+    void navigate(redirectTo, { replace: true });
   };
 
   const tabId = (t: Tab) => `${baseId}-tab-${t}`;

@@ -10,7 +10,7 @@ export function RecoveryHashRedirect() {
   const navigate = useNavigate();
   useEffect(() => {
     if (pathname !== paths.resetPassword && RECOVERY_HASH.test(hash)) {
-      navigate({ pathname: paths.resetPassword, hash }, { replace: true });
+      void navigate({ pathname: paths.resetPassword, hash }, { replace: true });
     }
   }, [pathname, hash, navigate]);
   return null;

@@ -43,10 +43,10 @@ export function RequireAuth({ children, adminOnly = false }: { children: ReactNo
     if (window.location.pathname !== location.pathname) return;
     if (verdict === 'sign-in') {
       toast({ title: 'Authentication required', description: 'Please sign in to access this page' });
-      navigate(signInPathFor(`${location.pathname}${location.search}`), { replace: true });
+      void navigate(signInPathFor(`${location.pathname}${location.search}`), { replace: true });
     } else {
       toast({ title: 'Access denied', description: 'You need admin privileges to access this page', variant: 'destructive' });
-      navigate(paths.home, { replace: true });
+      void navigate(paths.home, { replace: true });
     }
   }, [verdict, location.pathname, location.search, navigate]);
 

@@ -41,7 +41,7 @@ export function CouponForm() {
 
   const errorId = `${id}-error`;
   return (
-    <form onSubmit={apply} noValidate className="flex flex-col gap-2">
+    <form onSubmit={(e) => void apply(e)} noValidate className="flex flex-col gap-2">
       <label htmlFor={id} className="text-sm font-medium text-stone-800">
         Coupon code
       </label>

@@ -42,7 +42,7 @@ export default function ShopPage() {
   const { data, isPending, isError, isPlaceholderData } = useProducts(filter);
 
   const onSearch = useCallback(
-    (text: string) => navigate(shopHref({ ...kept, search: text, category }), { replace: true }),
+    (text: string) => void navigate(shopHref({ ...kept, search: text, category }), { replace: true }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- kept's parts are listed
     [navigate, category, kept.sort, kept.minPriceCents, kept.maxPriceCents],
   );
@@ -57,7 +57,7 @@ export default function ShopPage() {
         {categories && (
           <CategoryTabs categories={categories} active={category} hrefFor={(id) => shopHref({ ...kept, search, category: id })} />
         )}
-        <ShopOrderFilter filter={filter} onChange={(choice) => navigate(shopHref({ search, category, ...choice }))} />
+        <ShopOrderFilter filter={filter} onChange={(choice) => void navigate(shopHref({ search, category, ...choice }))} />
       </div>
 
       {isError ? (
@@ -79,7 +79,7 @@ export default function ShopPage() {
       ) : data.items.length === 0 ? (
         <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">
           <h2 className="text-xl font-semibold text-stone-900">No products found</h2>
-          <Button variant="outline" onClick={() => navigate(paths.products)}>
+          <Button variant="outline" onClick={() => void navigate(paths.products)}>
             Clear Filters
           </Button>
         </div>

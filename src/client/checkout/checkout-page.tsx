@@ -104,6 +104,7 @@ export default function CheckoutPage() {
   // When the server moved the pick (it is no longer available), follow it.
   const serverPick = quote?.selectedShippingOptionId ?? null;
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the server's answer arrives after render; the pick follows it once
     if (!updating && shippingOptionId !== null && serverPick !== shippingOptionId) setShippingOptionId(serverPick);
   }, [updating, serverPick, shippingOptionId]);
 
@@ -204,7 +205,7 @@ export default function CheckoutPage() {
         </div>
       )}
 
-      <form onSubmit={pay} onFocus={() => void loadValidation().catch(() => undefined)} noValidate className="grid gap-6 lg:grid-cols-[1fr_24rem] lg:gap-8">
+      <form onSubmit={(e) => void pay(e)} onFocus={() => void loadValidation().catch(() => undefined)} noValidate className="grid gap-6 lg:grid-cols-[1fr_24rem] lg:gap-8">
         {/* First in the page's order: on a phone, what is paid comes before the form (collapsed to the total). */}
         <CheckoutSummary quote={quote} couponCode={cart.appliedCouponCode} updating={updating} className="lg:col-start-2 lg:row-start-1" />
         <div className="flex min-w-0 flex-col gap-6 lg:col-start-1 lg:row-start-1">

@@ -70,7 +70,7 @@ export function RecentUsersPanel({ users }: { users: AdminStatsResponse['recentU
       // From now on every answer is the customer's: drop the admin's cached data and learn who we are.
       forgetUserData(queryClient);
       await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-      navigate(paths.home);
+      void navigate(paths.home);
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) {
         toast({ title: 'Access denied', description: ACCOUNT_MESSAGES.impersonationAdminsOnly, variant: 'destructive' });

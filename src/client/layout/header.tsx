@@ -76,7 +76,7 @@ export function Header() {
         if (location.pathname === paths.auth) clearCart();
         else clearCartOnLeaving.current = true;
         if (!impersonationEnded) toast({ title: 'Signed out', description: 'You have been signed out successfully.' });
-        navigate(paths.auth);
+        void navigate(paths.auth);
       });
     } catch (err) {
       toast({ title: 'Error signing out', description: errorMessage(err, '') || undefined, variant: 'destructive' });

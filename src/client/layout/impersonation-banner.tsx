@@ -32,7 +32,7 @@ export function ImpersonationBanner() {
       // Learn who is signed in now (the admin) before leaving, so /auth sees the admin.
       forgetUserData(queryClient);
       await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-      navigate(paths.auth);
+      void navigate(paths.auth);
     } catch {
       toast({ title: 'Error ending impersonation', variant: 'destructive' });
     } finally {

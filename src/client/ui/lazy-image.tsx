@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type ImgHTMLAttributes } from 'react';
 
 /** The spec: lazy images start loading 50 px before they become visible. */
 const LAZY_ROOT_MARGIN = '50px';
+/** A transparent pixel until the image is near: an <img> without src would draw its alt text and a broken-image icon. */
+const BLANK = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
 export type LazyImageProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src' | 'width' | 'height' | 'loading'> & {
   src: string;
@@ -27,6 +29,7 @@ export function LazyImage({ src, alt, width, height, eager = false, priority = f
     const el = ref.current;
     if (!el) return;
     if (typeof IntersectionObserver === 'undefined') {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- known only in the browser; the server's HTML must match the first render
       setVisible(true);
       return;
     }
@@ -46,7 +49,7 @@ export function LazyImage({ src, alt, width, height, eager = false, priority = f
   return (
     <img
       ref={ref}
-      src={visible ? src : undefined}
+      src={visible ? src : BLANK}
       alt={alt}
       width={width}
       height={height}

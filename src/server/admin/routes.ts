@@ -243,7 +243,9 @@ export async function registerUploadedFiles(app: FastifyInstance, { config }: Ap
       prefix: '/uploads/',
       decorateReply: false,
       index: false,
-      setHeaders: (res) => res.header('Cache-Control', 'public, max-age=31536000, immutable'),
+      setHeaders: (res) => {
+        res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
     });
   });
 }

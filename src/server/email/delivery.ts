@@ -151,7 +151,7 @@ export function startDeliveryWorker(
       });
     return running;
   };
-  const timer = setInterval(tick, intervalMs);
+  const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
   return {
     runNow: tick,

@@ -12,7 +12,7 @@ export function startOutboxLogger(
 ): { stop: () => void } {
   let since = new Date().toISOString();
   let busy = false;
-  const timer = setInterval(async () => {
+  const poll = async () => {
     if (busy) return;
     busy = true;
     try {
@@ -33,7 +33,8 @@ export function startOutboxLogger(
     } finally {
       busy = false;
     }
-  }, intervalMs);
+  };
+  const timer = setInterval(() => void poll(), intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

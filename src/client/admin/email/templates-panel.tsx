@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button } from '../../ui/button.js';
 import { PlusIcon } from '../../ui/icons.js';
 import { useEmailTemplates, type EmailTemplate } from '../api/messaging-api.js';
@@ -53,20 +53,16 @@ function TemplateList({ items, selected, onSelect }: { items: EmailTemplate[]; s
 /** Templates: the list, and for the chosen one its Preview, Edit HTML and Test views. */
 export function TemplatesPanel() {
   const { data: items, error, isPending, refetch } = useEmailTemplates();
-  const [selected, setSelected] = useState<string | null>(null);
+  const [chosen, setSelected] = useState<string | null>(null);
   const [mode, setMode] = useState<Mode>('preview');
   // Unsaved edits per template survive switching to Preview or Test and back.
   const [drafts, setDrafts] = useState<Record<string, TemplateDraft>>({});
   const workspace = useRef<HTMLDivElement>(null);
 
-  const template = items?.find((t) => t.id === selected) ?? null;
-  const creating = selected === NEW;
-
   // Start on the first template, and move off one that no longer exists.
-  useEffect(() => {
-    if (!items || creating) return;
-    if (!selected || !items.some((t) => t.id === selected)) setSelected(items[0]?.id ?? null);
-  }, [items, selected, creating]);
+  const creating = chosen === NEW;
+  const selected = creating || !items || items.some((t) => t.id === chosen) ? chosen : (items[0]?.id ?? null);
+  const template = items?.find((t) => t.id === selected) ?? null;
 
   const select = (id: string) => {
     setSelected(id);

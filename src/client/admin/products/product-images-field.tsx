@@ -49,6 +49,7 @@ export function ProductImagesField({
   useEffect(() => {
     if (focusAfter === null) return;
     (focusAfter === 'add' ? fileInput.current : buttons.current.get(focusAfter))?.focus();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- focus moves after the list re-renders; the request is then spent
     setFocusAfter(null);
   }, [focusAfter, images]);
 
