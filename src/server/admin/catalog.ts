@@ -85,12 +85,6 @@ export async function updateProduct(db: Kysely<Database>, id: string, input: Par
   return (await getProduct(db, id, { stock: 'recorded' }))!;
 }
 
-export async function setProductImages(db: Kysely<Database>, id: string, images: string[]): Promise<Product> {
-  const r = await db.updateTable('products').set({ ...imageColumns(images, undefined), updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
-  return (await getProduct(db, id, { stock: 'recorded' }))!;
-}
-
 export async function deleteProduct(db: Kysely<Database>, id: string): Promise<void> {
   const r = await db.deleteFrom('products').where('id', '=', id).executeTakeFirst();
   if (Number(r.numDeletedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);

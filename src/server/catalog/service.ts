@@ -68,11 +68,6 @@ export async function listCategories(db: Kysely<Database>): Promise<Category[]> 
   return rows.map(toCategory);
 }
 
-export async function getCategory(db: Kysely<Database>, id: string): Promise<Category | null> {
-  const row = await db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toCategory(row) : null;
-}
-
 /** Every product id and update time, for the sitemap; bounded so a huge catalogue cannot stall it. */
 export async function listProductSitemapEntries(
   db: Kysely<Database>,

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../lib/ids.js';
-import { parseJson } from '../lib/json.js';
 import { renderTemplate } from './render.js';
 import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
 
@@ -107,9 +106,4 @@ export async function listOutbox(
     pageSize,
     total: Number(count?.n ?? 0),
   };
-}
-
-export async function getTemplateVariables(db: Kysely<Database>, id: string): Promise<string[]> {
-  const row = await db.selectFrom('email_templates').select('variables').where('id', '=', id).executeTakeFirst();
-  return parseJson<string[]>(row?.variables, []);
 }

@@ -49,7 +49,7 @@ export function ImageUpload({
       </label>
       <div className="flex items-center gap-3">
         {current ? (
-          <img src={current} alt="Image preview" className="h-20 w-20 shrink-0 rounded-md border border-stone-200 object-cover" />
+          <img src={current} alt="Current upload" className="h-20 w-20 shrink-0 rounded-md border border-stone-200 object-cover" />
         ) : (
           <div className="flex h-20 w-20 shrink-0 items-center justify-center rounded-md border border-dashed border-stone-300 text-xs text-stone-600">
             No image

@@ -109,6 +109,8 @@ export function FaqDialog({
                 value={values.newCategory}
                 onChange={(e) => set('newCategory', e.target.value)}
                 required
+                // Shown because the owner just chose to add a category: the name is what they type next.
+                // eslint-disable-next-line jsx-a11y/no-autofocus
                 autoFocus
                 {...aria('newCategory')}
               />

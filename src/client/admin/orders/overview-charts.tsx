@@ -63,6 +63,7 @@ function ChartFigure({
         </summary>
         {/* Scrolls when long, so it takes focus for keyboard scrolling. */}
         <div
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
           tabIndex={0}
           role="region"
           aria-label={`${caption}: numbers`}

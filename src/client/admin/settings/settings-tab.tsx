@@ -50,6 +50,8 @@ export default function SettingsTab() {
       <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel="Loading settings" isEmpty={false} empty={null}>
         {data && (
           <>
+            {/* Arrow keys, Home and End move between the tabs (WAI-ARIA tabs pattern): the tab buttons are what takes focus. */}
+            {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus */}
             <div role="tablist" aria-label="Settings sections" onKeyDown={onKeyDown} className="mb-6 inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-stone-100 p-1">
               {SECTIONS.map((s) => {
                 const selected = s.id === active;

@@ -63,6 +63,8 @@ export function ProductGallery({ product }: { product: GalleryProduct }) {
     'absolute top-1/2 z-10 flex h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full border border-stone-200 bg-white/90 text-stone-800 shadow-sm hover:bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
 
   return (
+    // Arrow keys pressed on any of the gallery's buttons turn it; the buttons are what takes focus.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <div role="group" aria-roledescription="gallery" aria-label={`Pictures of ${product.name}`} className="flex flex-col gap-3" onKeyDown={onKeyDown}>
       <div className="relative touch-pan-y" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd} onTouchCancel={() => (touchStart.current = null)}>
         <ProductImage
