@@ -1,5 +1,43 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { searchRowsOf, type OrderSearchRow } from '../../orders/search-terms.js';
+
+/*
+ * How an order was filed when this migration was written, frozen here: a migration imports
+ * nothing from the app, whose rules move on (the live rule is src/server/orders/search-terms.ts).
+ */
+const MAX_TERM = 120;
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+function emailTerms(email: string | null | undefined): string[] {
+  if (!email) return [];
+  const e = email.trim().toLowerCase();
+  const [local = '', domain = ''] = e.split('@');
+  return [e, local, domain, ...words(local)].filter(Boolean);
+}
+type OrderSearchRow = { id: string; order_number: string; email: string | null; shipping_address: string | null; user_email: string | null; full_name: string | null };
+function searchRowsOf(o: OrderSearchRow): { term: string; order_id: string }[] {
+  let address: unknown = null;
+  try {
+    address = o.shipping_address ? JSON.parse(o.shipping_address) : null;
+  } catch {
+    address = null;
+  }
+  const field = (key: 'name' | 'email') =>
+    address && typeof address === 'object' && typeof (address as Record<string, unknown>)[key] === 'string' ? ((address as Record<string, string>)[key] as string) : null;
+  const terms = new Set<string>([
+    o.id.toLowerCase(),
+    o.order_number.toLowerCase(),
+    `EC${o.id.slice(-6)}`.toLowerCase(),
+    ...emailTerms(o.email),
+    ...emailTerms(o.user_email),
+    ...emailTerms(field('email')),
+    ...words(field('name') ?? ''),
+    ...words(o.full_name ?? ''),
+  ]);
+  return [...terms].filter((t) => t.length > 0).map((term) => ({ term: term.slice(0, MAX_TERM), order_id: o.id }));
+}
 
 /**
  * The admin order search's word index (see orders/search-terms.ts). On PostgreSQL the term is

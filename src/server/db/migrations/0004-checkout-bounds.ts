@@ -1,5 +1,20 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { normalizeCouponEmail } from '../../../shared/coupons.js';
+
+/** The one-per-customer e-mail rule as this migration wrote it (frozen: the live one is src/shared/coupons.ts). */
+function normalizeCouponEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  const at = trimmed.lastIndexOf('@');
+  if (at <= 0) return trimmed;
+  let local = trimmed.slice(0, at);
+  let domain = trimmed.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  if (domain === 'gmail.com' || domain === 'googlemail.com') {
+    local = local.replace(/\./g, '');
+    domain = 'gmail.com';
+  }
+  return `${local}@${domain}`;
+}
 
 /** Every column that holds money (cents), widened to 64 bits on PostgreSQL. */
 const MONEY_COLUMNS: [table: string, column: string][] = [

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { defaultEmailTemplates } from '../../email/default-templates.js';
 
 /**
  * Real tracking (issue 18): the order keeps the carrier ShipStation named for its label
@@ -9,6 +8,13 @@ import { defaultEmailTemplates } from '../../email/default-templates.js';
  * what was already stored: the label's answer and the timeline's shipping event.
  * The built-in shipping e-mail, if the owner never edited it, gains the carrier and its link.
  */
+/** The built-in shipping e-mail as this migration wrote it (frozen: a migration imports nothing from the app). */
+const SHIPPING_NOTIFICATION = {
+  html: "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Your order is on its way</title>\n</head>\n<body style=\"margin:0;padding:0;background-color:#f3f6f4;\">\n<div style=\"display:none;max-height:0;overflow:hidden;\">Good news: order #{{orderNumber}} is on its way.</div>\n<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" border=\"0\" style=\"background-color:#f3f6f4;\">\n  <tr>\n    <td align=\"center\" style=\"padding:24px 12px;\">\n      <table role=\"presentation\" width=\"600\" cellpadding=\"0\" cellspacing=\"0\" border=\"0\" style=\"width:100%;max-width:600px;background-color:#ffffff;border-radius:8px;overflow:hidden;font-family:Arial,Helvetica,sans-serif;color:#24382c;\">\n        <tr>\n          <td style=\"background-color:#2f7d4a;padding:20px 32px;\">\n            <span style=\"font-size:24px;font-weight:bold;color:#ffffff;letter-spacing:0.5px;\">EcoClean</span>\n          </td>\n        </tr>\n        <tr>\n          <td style=\"padding:32px;font-size:16px;line-height:1.5;\">\n            <h1 style=\"margin:0 0 16px 0;font-size:22px;line-height:1.3;color:#2f7d4a;\">Your order is on its way</h1>\n            <p style=\"margin:0 0 16px 0;\">Hi {{customerName}},</p>\n            <p style=\"margin:0 0 16px 0;\">Good news: your order <strong>#{{orderNumber}}</strong> has shipped.</p>\n            <table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" border=\"0\" style=\"margin:0 0 24px 0;background-color:#eef6f1;border-radius:6px;\">\n              <tr>\n                <td style=\"padding:16px;font-size:15px;\">\n                  {{#if carrier}}Carrier: <strong>{{carrier}}</strong><br>{{/if}}\n                  Tracking number:<br>\n                  <strong style=\"font-size:18px;letter-spacing:0.5px;\">{{trackingNumber}}</strong>\n                  {{#if trackingUrl}}<br><a href=\"{{trackingUrl}}\" style=\"display:inline-block;margin-top:12px;color:#2f7d4a;font-weight:bold;\">Track your package on the {{carrier}} website</a>{{/if}}\n                </td>\n              </tr>\n            </table>\n            <p style=\"margin:0 0 4px 0;font-weight:bold;\">Shipping to:</p>\n            <p style=\"margin:0 0 16px 0;white-space:pre-line;\">{{shippingAddress}}</p>\n            <p style=\"margin:0 0 16px 0;\">Tracking details can take up to a day to appear on the carrier website.</p>\n          </td>\n        </tr>\n        <tr>\n          <td style=\"padding:20px 32px;background-color:#f7faf8;border-top:1px solid #e3ebe6;font-size:13px;line-height:1.5;color:#5b6b61;\">\n            Thank you for choosing EcoClean.<br>\n            Questions? Just reply to this e-mail and we will be happy to help.\n          </td>\n        </tr>\n      </table>\n    </td>\n  </tr>\n</table>\n</body>\n</html>",
+  text: "Hi {{customerName}},\n\nGood news: your order #{{orderNumber}} has shipped.\n\n{{#if carrier}}Carrier: {{carrier}}\n{{/if}}Tracking number: {{trackingNumber}}\n{{#if trackingUrl}}Track your package: {{trackingUrl}}\n{{/if}}\nShipping to:\n{{shippingAddress}}\n\nTracking details can take up to a day to appear on the carrier website.\n\n--\nThank you for choosing EcoClean.\nQuestions? Just reply to this e-mail and we will be happy to help.\n",
+  variables: ["orderNumber", "customerName", "trackingNumber", "carrier", "trackingUrl", "shippingAddress"],
+};
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('orders').addColumn('shipping_carrier', 'text').execute();
@@ -41,17 +47,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   for (const [id, when] of at) await db.updateTable('orders').set({ shipped_at: when }).where('id', '=', id).execute();
 
-  const shipping = defaultEmailTemplates.find((t) => t.id === 'shipping-notification');
-  if (shipping) {
-    // Never edited by the owner (seeded rows have updated_at = created_at): the new built-in text.
-    await db
-      .updateTable('email_templates')
-      .set({ html: shipping.html, text: shipping.text })
-      .where('id', '=', 'shipping-notification')
-      .whereRef('updated_at', '=', 'created_at')
-      .execute();
-    await db.updateTable('email_templates').set({ variables: JSON.stringify(shipping.variables) }).where('id', '=', 'shipping-notification').execute();
-  }
+  // Never edited by the owner (seeded rows have updated_at = created_at): the new built-in text.
+  await db
+    .updateTable('email_templates')
+    .set({ html: SHIPPING_NOTIFICATION.html, text: SHIPPING_NOTIFICATION.text })
+    .where('id', '=', 'shipping-notification')
+    .whereRef('updated_at', '=', 'created_at')
+    .execute();
+  await db
+    .updateTable('email_templates')
+    .set({ variables: JSON.stringify(SHIPPING_NOTIFICATION.variables) })
+    .where('id', '=', 'shipping-notification')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
