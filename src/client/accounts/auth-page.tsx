@@ -5,15 +5,15 @@ import { Button } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
-import { useSession } from './api/get-session.js';
+import { useSession } from '../lib/get-session.js';
 import { useRequestPasswordReset } from './api/request-password-reset.js';
 import { useSignIn } from './api/sign-in.js';
 import { useSignUp } from './api/sign-up.js';
-import { AUTH_MESSAGES, FORM_MIN_FILL_MS, PasswordResetRequestInput, SignInInput, SignUpInput } from './auth-schemas.js';
-import { Card, DecoyField, FormError, formText, SubmitButton, TextField } from './components/form-controls.js';
-import { errorMessage } from './error-message.js';
-import { safeRedirectPath } from './safe-redirect.js';
-import { useFormTimer } from './use-form-timer.js';
+import { AUTH_MESSAGES, FORM_MIN_FILL_MS, PasswordResetRequestInput, SignInInput, SignUpInput } from '../lib/auth-schemas.js';
+import { Card, DecoyField, FormError, formText, SubmitButton, TextField } from '../ui/form-controls.js';
+import { errorMessage } from '../lib/error-message.js';
+import { safeRedirectPath } from '../lib/safe-redirect.js';
+import { useFormTimer } from '../lib/use-form-timer.js';
 
 type Tab = 'signin' | 'signup' | 'reset';
 

@@ -1,20 +1,20 @@
 import { Link } from 'react-router';
 import type { SessionUser } from '../../shared/schemas/auth.js';
-import { AccountInfoCard } from '../dashboard/account-info.js';
-import { AccountSelfServiceCard } from '../dashboard/account-self-service.js';
-import { AdminStatsPanel, RecentUsersPanel } from '../dashboard/admin-panels.js';
-import { RECENT_ORDERS, useAccountSummary, useAdminStats, useOrders } from '../dashboard/api.js';
-import { formatShortDate } from '../dashboard/format.js';
-import { LoyaltyCard, ShoppingSummaryCard } from '../dashboard/loyalty.js';
-import { StatCard } from '../dashboard/panel.js';
-import { RecentOrdersPanel } from '../dashboard/recent-orders.js';
+import { AccountInfoCard } from './dashboard/account-info.js';
+import { AccountSelfServiceCard } from './dashboard/account-self-service.js';
+import { AdminStatsPanel, RecentUsersPanel } from './dashboard/admin-panels.js';
+import { RECENT_ORDERS, useAccountSummary, useAdminStats, useOrders } from './dashboard/api.js';
+import { LoyaltyCard, ShoppingSummaryCard } from './dashboard/loyalty.js';
+import { StatCard } from './dashboard/panel.js';
+import { RecentOrdersPanel } from './dashboard/recent-orders.js';
+import { formatDate } from '../lib/format.js';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { Skeleton } from '../ui/skeleton.js';
-import { useSession } from './api/get-session.js';
-import { SignedInLine } from './components/signed-in-line.js';
-import { RequireAuth } from './require-auth.js';
+import { useSession } from '../lib/get-session.js';
+import { SignedInLine } from '../ui/signed-in-line.js';
+import { RequireAuth } from '../lib/require-auth.js';
 
 type Stats = { totalOrders: number; latestOrderAt: string | null; pendingOrders: number; third: { label: string; value: number } };
 
@@ -36,7 +36,7 @@ function StatCards({ stats }: { stats: Stats | undefined }) {
       <StatCard
         label="Total Orders"
         value={stats.totalOrders}
-        hint={stats.latestOrderAt ? `Latest: ${formatShortDate(stats.latestOrderAt)}` : 'No orders yet'}
+        hint={stats.latestOrderAt ? `Latest: ${formatDate(stats.latestOrderAt)}` : 'No orders yet'}
       />
       <StatCard label="Pending Orders" value={stats.pendingOrders} />
       <StatCard label={stats.third.label} value={stats.third.value} />

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { ORDERS_PAGE_SIZE, useOrders } from '../dashboard/api.js';
-import { OrdersList, OrdersListSkeleton } from '../dashboard/orders-list.js';
+import { ORDERS_PAGE_SIZE, useOrders } from './dashboard/api.js';
+import { OrdersList, OrdersListSkeleton } from './dashboard/orders-list.js';
 import { Alert } from '../ui/alert.js';
 import { Button } from '../ui/button.js';
 import { Container } from '../ui/container.js';
-import { useSession } from './api/get-session.js';
-import { SignedInLine } from './components/signed-in-line.js';
-import { RequireAuth } from './require-auth.js';
+import { useSession } from '../lib/get-session.js';
+import { SignedInLine } from '../ui/signed-in-line.js';
+import { RequireAuth } from '../lib/require-auth.js';
 
 function MyOrders() {
   const { user } = useSession();

@@ -6,10 +6,10 @@ import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
 import { useRequestPasswordReset } from './api/request-password-reset.js';
-import { AUTH_MESSAGES, FORM_MIN_FILL_MS, PasswordResetRequestInput } from './auth-schemas.js';
-import { Card, DecoyField, FormError, formText, SubmitButton, TextField } from './components/form-controls.js';
-import { errorMessage } from './error-message.js';
-import { useFormTimer } from './use-form-timer.js';
+import { AUTH_MESSAGES, FORM_MIN_FILL_MS, PasswordResetRequestInput } from '../lib/auth-schemas.js';
+import { Card, DecoyField, FormError, formText, SubmitButton, TextField } from '../ui/form-controls.js';
+import { errorMessage } from '../lib/error-message.js';
+import { useFormTimer } from '../lib/use-form-timer.js';
 
 const SENT_TEXT = 'Check your email for instructions to reset your password.';
 const RESET_FAILED = 'Failed to send reset email. Please try again.';

@@ -7,9 +7,9 @@ import { AlertIcon, LockIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
 import { useConfirmPasswordReset } from './api/confirm-password-reset.js';
 import { useResetTokenStatus } from './api/validate-reset-token.js';
-import { AUTH_MESSAGES, newPasswordProblem } from './auth-schemas.js';
-import { Card, FormError, formText, SubmitButton, TextField } from './components/form-controls.js';
-import { errorMessage } from './error-message.js';
+import { AUTH_MESSAGES, newPasswordProblem } from '../lib/auth-schemas.js';
+import { Card, FormError, formText, SubmitButton, TextField } from '../ui/form-controls.js';
+import { errorMessage } from '../lib/error-message.js';
 
 const INVALID_DEFAULT = 'Please request a new password reset link';
 

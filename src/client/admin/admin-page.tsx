@@ -1,9 +1,9 @@
 import { tabForKey } from '../ui/roving-tabs.js';
 import { lazy, Suspense, useRef, type KeyboardEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { RequireAuth } from '../accounts/require-auth.js';
-import { useSession } from '../accounts/api/get-session.js';
-import { SignedInLine } from '../accounts/components/signed-in-line.js';
+import { RequireAuth } from '../lib/require-auth.js';
+import { useSession } from '../lib/get-session.js';
+import { SignedInLine } from '../ui/signed-in-line.js';
 import { Container } from '../ui/container.js';
 import { AlertIcon } from '../ui/icons.js';
 import { Spinner } from '../ui/spinner.js';

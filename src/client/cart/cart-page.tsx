@@ -13,12 +13,12 @@ import { CartIcon, TrashIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { toast } from '../ui/toast.js';
-import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from './cart-store.js';
+import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from '../lib/cart-store.js';
 import { CouponForm } from './coupon-form.js';
-import { FreeGiftBadge, refuseFreeGiftIncrease } from './free-gift.js';
-import { FreeShippingLine } from './free-shipping-line.js';
-import { OrderSummaryTotals } from './order-summary.js';
-import { useCartQuote } from './use-cart-quote.js';
+import { FreeGiftBadge, refuseFreeGiftIncrease } from '../ui/free-gift.js';
+import { FreeShippingLine } from '../ui/free-shipping-line.js';
+import { OrderSummaryTotals } from '../ui/order-summary.js';
+import { useCartQuote } from '../lib/use-cart-quote.js';
 
 /** ?canceled=true (back from the payment page): say so once, then take the query off the URL. */
 function useCanceledToast() {

@@ -3,10 +3,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { COUPON_MESSAGES, normalizeCouponCode } from '../../shared/coupons.js';
 import { Button } from '../ui/button.js';
 import { toast } from '../ui/toast.js';
-import { getCartQuoteQueryOptions } from './api/get-cart-quote.js';
-import { applyCoupon, getCart, removeCoupon, setCouponError, useCart } from './cart-store.js';
-import { quoteRequestOf } from './use-cart-quote.js';
-import { hasUsedCoupon } from './used-coupons.js';
+import { getCartQuoteQueryOptions } from '../lib/get-cart-quote.js';
+import { applyCoupon, getCart, removeCoupon, setCouponError, useCart } from '../lib/cart-store.js';
+import { quoteRequestOf } from '../lib/use-cart-quote.js';
+import { hasUsedCoupon } from '../lib/used-coupons.js';
 
 /** Coupon code field: the server checks the code against the cart and answers the discount or the reason. */
 export function CouponForm() {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { settingValue, useSettings } from '../content/api/get-settings.js';
+import { settingValue, useSettings } from '../lib/get-settings.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
 import { buttonClasses } from '../ui/button.js';

@@ -2,8 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
 import type { Product } from '../../shared/schemas/catalog.js';
-import { useAddToCart } from '../cart/use-add-to-cart.js';
-import { addToCart as addToCartStore, useCart } from '../cart/cart-store.js';
+import { useAddToCart } from '../lib/use-add-to-cart.js';
+import { addToCart as addToCartStore, useCart } from '../lib/cart-store.js';
 import { toast } from '../ui/toast.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
@@ -15,11 +15,11 @@ import { ArrowLeftIcon, CartIcon } from '../ui/icons.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { useCategories } from './api/get-categories.js';
-import { isNotFound, useProduct } from './api/get-product.js';
+import { isNotFound, useProduct } from '../lib/get-product.js';
 import { LowStockBadge } from './components/stock-badge.js';
 import { ProductGallery } from './components/product-gallery.js';
 import { RelatedProducts } from './components/related-products.js';
-import { FreeShippingLine } from '../cart/free-shipping-line.js';
+import { FreeShippingLine } from '../ui/free-shipping-line.js';
 import { SHOP_LOAD_ERROR } from './shop-page.js';
 
 export default function ProductPage() {
@@ -145,7 +145,7 @@ function ProductDetail({ product }: { product: Product }) {
 }
 
 // The quote's code (4 KB) stays out of the first-load bundle: loaded once the cart has something in it.
-const CartFreeShipping = lazy(() => import('../cart/cart-free-shipping.js'));
+const CartFreeShipping = lazy(() => import('./cart-free-shipping.js'));
 
 /**
  * The cart's progress towards free shipping, from the server's quote of the cart; the shop's rule

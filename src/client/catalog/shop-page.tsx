@@ -8,7 +8,7 @@ import { Container } from '../ui/container.js';
 import { useCategories } from './api/get-categories.js';
 import { productsFilterFromSearchParams, useProducts } from './api/get-products.js';
 import { CategoryTabs } from './components/category-tabs.js';
-import { Pagination } from './components/pagination.js';
+import { Pagination } from '../ui/pagination.js';
 import { ProductCard, ProductCardSkeleton, productGridClasses } from './components/product-card.js';
 import { SearchBox } from './components/search-box.js';
 import { ShopOrderFilter } from './components/shop-order-filter.js';

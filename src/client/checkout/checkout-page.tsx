@@ -2,12 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type Ref } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
-import { lineKey, useCartKnown } from '../cart/cart-store.js';
-import { useSession } from '../accounts/api/get-session.js';
-import { useCartQuote } from '../cart/use-cart-quote.js';
+import { lineKey, useCartKnown } from '../lib/cart-store.js';
+import { useSession } from '../lib/get-session.js';
+import { useCartQuote } from '../lib/use-cart-quote.js';
 import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
-import { signInPathFor } from '../accounts/safe-redirect.js';
+import { signInPathFor } from '../lib/safe-redirect.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -17,7 +17,7 @@ import { toast } from '../ui/toast.js';
 import { createCheckoutSession } from './api/create-checkout-session.js';
 import { CheckoutSummary } from './checkout-summary.js';
 import { checkoutProviderFrom, payButtonText, paymentTexts } from '../../shared/payment-provider.js';
-import { useSettings } from '../content/api/get-settings.js';
+import { useSettings } from '../lib/get-settings.js';
 import {
   CHECKOUT_FIELDS,
   EMPTY_CHECKOUT_VALUES,

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { formatCents } from '../../shared/money.js';
 import type { Quote } from '../../shared/schemas/checkout.js';
-import { FreeGiftBadge } from '../cart/free-gift.js';
-import { OrderSummaryTotals } from '../cart/order-summary.js';
+import { FreeGiftBadge } from '../ui/free-gift.js';
+import { OrderSummaryTotals } from '../ui/order-summary.js';
 import { ChevronDownIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { Skeleton } from '../ui/skeleton.js';

@@ -1,7 +1,7 @@
 import { formatCents } from '../../shared/money.js';
 import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
 import type { Quote } from '../../shared/schemas/checkout.js';
-import { shippingText } from '../cart/order-summary.js';
+import { shippingText } from '../lib/format.js';
 import { Skeleton } from '../ui/skeleton.js';
 
 /** Admin-entered estimates may be bare ranges ('5-7', the spec's default). */

@@ -6,7 +6,7 @@ import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { ProductImage } from '../ui/product-image.js';
 import { Spinner } from '../ui/spinner.js';
-import { settingValue, useSettings, type SettingsMap } from './api/get-settings.js';
+import { settingValue, useSettings, type SettingsMap } from '../lib/get-settings.js';
 
 type SectionKeys = { title: PublicSettingKey; content: PublicSettingKey };
 

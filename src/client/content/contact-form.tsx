@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { DecoyField, formText, inputClasses } from '../accounts/components/form-controls.js';
-import { errorMessage } from '../accounts/error-message.js';
-import { useFormTimer } from '../accounts/use-form-timer.js';
+import { DecoyField, formText, inputClasses } from '../ui/form-controls.js';
+import { errorMessage } from '../lib/error-message.js';
+import { useFormTimer } from '../lib/use-form-timer.js';
 import { Button } from '../ui/button.js';
 import { toast } from '../ui/toast.js';
 import { useHydrated } from '../lib/use-hydrated.js';

@@ -3,8 +3,8 @@ import { paths } from '../lib/paths.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Container } from '../ui/container.js';
 import { ClockIcon, MailIcon, PhoneIcon } from '../ui/icons.js';
-import { settingValue, useSettings } from './api/get-settings.js';
-import { SocialLinks } from './components/social-links.js';
+import { settingValue, useSettings } from '../lib/get-settings.js';
+import { SocialLinks } from '../ui/social-links.js';
 import { ContactForm } from './contact-form.js';
 
 function telHref(phone: string): string {

@@ -1,7 +1,7 @@
 import { paths } from '../lib/paths.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Container } from '../ui/container.js';
-import { PrivacyContent } from './components/legal-content.js';
+import { PrivacyContent } from '../ui/legal-content.js';
 
 export default function PrivacyPage() {
   return (

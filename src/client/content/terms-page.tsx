@@ -1,7 +1,7 @@
 import { paths } from '../lib/paths.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Container } from '../ui/container.js';
-import { TermsContent } from './components/legal-content.js';
+import { TermsContent } from '../ui/legal-content.js';
 
 export default function TermsPage() {
   return (

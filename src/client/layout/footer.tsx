@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
-import { useSettings } from '../content/api/get-settings.js';
-import { PrivacyContent, TermsContent } from '../content/components/legal-content.js';
-import { SocialLinks } from '../content/components/social-links.js';
+import { useSettings } from '../lib/get-settings.js';
+import { PrivacyContent, TermsContent } from '../ui/legal-content.js';
+import { SocialLinks } from '../ui/social-links.js';
 import { paths } from '../lib/paths.js';
 import { checkoutProviderFrom, paymentTexts } from '../../shared/payment-provider.js';
 import { Dialog } from '../ui/dialog.js';

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
-import { useSession } from '../accounts/api/get-session.js';
-import { signOut } from '../accounts/api/sign-out.js';
-import { errorMessage } from '../accounts/error-message.js';
-import { clearCart, useCart } from '../cart/cart-store.js';
-import { signInLinkFrom } from '../accounts/safe-redirect.js';
+import { useSession } from '../lib/get-session.js';
+import { signOut } from '../lib/sign-out.js';
+import { errorMessage } from '../lib/error-message.js';
+import { clearCart, useCart } from '../lib/cart-store.js';
+import { signInLinkFrom } from '../lib/safe-redirect.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { paths } from '../lib/paths.js';
 import { CartIcon, CloseIcon, LeafIcon, MenuIcon, UserIcon } from '../ui/icons.js';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { forgetUserData, sessionQueryKey, useSession } from '../accounts/api/get-session.js';
-import { loadAuthSchemas } from '../accounts/api/load-auth-schemas.js';
+import { forgetUserData, sessionQueryKey, useSession } from '../lib/get-session.js';
+import { loadAuthSchemas } from '../lib/load-auth-schemas.js';
 import { apiRequest } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
 import { toast } from '../ui/toast.js';

@@ -6,7 +6,7 @@ import { Footer } from './footer.js';
 import { Header } from './header.js';
 import { ImpersonationBanner } from './impersonation-banner.js';
 import { ScrollToTop } from './scroll-to-top.js';
-import { RecoveryHashRedirect } from '../accounts/recovery-hash-redirect.js';
+import { RecoveryHashRedirect } from '../lib/recovery-hash-redirect.js';
 
 export function RootLayout() {
   return (

@@ -4,11 +4,12 @@ import { Link, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
 import type { CheckoutSessionView } from '../../shared/schemas/checkout.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
-import { clearCart } from '../cart/cart-store.js';
-import { FreeGiftBadge } from '../cart/free-gift.js';
-import { shippingText } from '../cart/order-summary.js';
-import { markCouponUsed } from '../cart/used-coupons.js';
-import { paymentMethodName } from '../checkout/payment-provider.js';
+import { formatAddress } from '../../shared/address.js';
+import { clearCart } from '../lib/cart-store.js';
+import { FreeGiftBadge } from '../ui/free-gift.js';
+import { capitalize, shippingText } from '../lib/format.js';
+import { markCouponUsed } from '../lib/used-coupons.js';
+import { paymentMethodName } from './payment-provider.js';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -19,7 +20,8 @@ import { toast } from '../ui/toast.js';
 import { isNotFound, useCheckoutSession } from './api/get-checkout-session.js';
 import { useOrder } from './api/get-order.js';
 import { SuccessMark } from './success-mark.js';
-import { addressLines, capitalize, OrderMessageCard, StatusBadge } from './order-parts.js';
+import { OrderMessageCard } from './order-parts.js';
+import { StatusBadge } from '../ui/status-badge.js';
 
 export const CONFIRMATION_MESSAGES = {
   loading: 'Processing your order...',
@@ -114,7 +116,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function ConfirmedOrder({ order, session }: { order: OrderView; session: CheckoutSessionView | null }) {
-  const address = addressLines(order.shippingAddress);
+  const address = formatAddress(order.shippingAddress);
   const paymentStatus = session ? session.payment_status : order.paymentStatus;
   const amountPaid = session ? session.amount_total : order.paidAt ? order.totalCents : 0;
   // A refund shows on the receipt: its state ("Partially refunded") and the amount given back.

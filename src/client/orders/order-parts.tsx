@@ -1,37 +1,10 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { OrderView } from '../../shared/schemas/orders.js';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
 import { AlertIcon } from '../ui/icons.js';
 import { Container } from '../ui/container.js';
 import { Spinner } from '../ui/spinner.js';
-
-/** Spec badge colours: pending yellow, processing blue, shipped purple, delivered green, cancelled red. */
-const STATUS_TONE: Record<OrderView['status'], string> = {
-  pending: 'bg-yellow-100 text-yellow-900',
-  processing: 'bg-blue-100 text-blue-900',
-  shipped: 'bg-purple-100 text-purple-900',
-  delivered: 'bg-green-100 text-green-900',
-  completed: 'bg-green-100 text-green-900',
-  cancelled: 'bg-red-100 text-red-900',
-};
-
-export function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-export function StatusBadge({ status }: { status: OrderView['status'] }) {
-  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-sm font-medium ${STATUS_TONE[status]}`}>{capitalize(status)}</span>;
-}
-
-/** The address as display lines; orders the owner typed in carry free text. */
-export function addressLines(address: OrderView['shippingAddress']): string[] {
-  if (!address) return [];
-  if (typeof address === 'string') return address.split(/\r?\n/).filter(Boolean);
-  const cityLine = [address.city, [address.state, address.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  return [address.name, address.address, cityLine, address.country].filter((l): l is string => Boolean(l));
-}
 
 /**
  * The specification's texts for an order page that cannot show an order (confirmation, thank-you

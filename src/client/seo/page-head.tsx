@@ -3,7 +3,7 @@ import { notifyManager, useQueryClient, type QueryState } from '@tanstack/react-
 import { useParams, useSearchParams } from 'react-router';
 import { siteDescription, type PageDeclaration } from '../../shared/page-declaration.js';
 import { queryKeys } from '../../shared/query-keys.js';
-import { useSession } from '../accounts/api/get-session.js';
+import { useSession } from '../lib/get-session.js';
 import { applyDocumentMeta } from './document-meta.js';
 
 type SettingsBody = { settings: Record<string, string> } | undefined;

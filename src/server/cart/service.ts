@@ -7,9 +7,7 @@ import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
 import { couponProblem } from '../../shared/coupons.js';
 import type { CartLineInput, Quote, QuoteLine, ShippingOptionView } from '../../shared/schemas/checkout.js';
-
-export const DEFAULT_SIZE = 'One Size';
-export const DEFAULT_COLOR = 'Default';
+import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 
 const QUOTE_TERMS_MS = 1000;
 const couponTerms = new MicroCache<Selectable<CouponsTable> | undefined>(QUOTE_TERMS_MS);
@@ -118,8 +116,8 @@ function toShippingView(o: {
 function mergeLines(lines: CartLineInput[]): { productId: string; quantity: number; size: string; color: string }[] {
   const merged = new Map<string, { productId: string; quantity: number; size: string; color: string }>();
   for (const l of lines) {
-    const size = l.size || DEFAULT_SIZE;
-    const color = l.color || DEFAULT_COLOR;
+    const size = l.size || DEFAULT_CART_SIZE;
+    const color = l.color || DEFAULT_CART_COLOR;
     const key = JSON.stringify([l.productId, size, color]);
     const prev = merged.get(key);
     if (prev) prev.quantity += l.quantity;
@@ -245,8 +243,8 @@ export async function priceCart(
           priceCents: 0,
           quantity: 1,
           inventory: available(gift.id),
-          size: DEFAULT_SIZE,
-          color: DEFAULT_COLOR,
+          size: DEFAULT_CART_SIZE,
+          color: DEFAULT_CART_COLOR,
           lineTotalCents: 0,
           isFreeGift: true,
           missing: false,

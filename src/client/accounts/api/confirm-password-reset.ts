@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PasswordResetConfirmInput } from '../../../shared/schemas/auth.js';
 import { apiRequest } from '../../lib/api-client.js';
-import { applySession, SIGNED_OUT } from './get-session.js';
-import { loadAuthSchemas } from './load-auth-schemas.js';
+import { applySession, SIGNED_OUT } from '../../lib/get-session.js';
+import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
 export async function confirmPasswordReset(input: PasswordResetConfirmInput): Promise<{ ok: true }> {
   const schemas = await loadAuthSchemas();

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { PasswordResetRequestInput } from '../../../shared/schemas/auth.js';
 import { apiRequest } from '../../lib/api-client.js';
-import { loadAuthSchemas } from './load-auth-schemas.js';
+import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
 /** Always answers ok when the input is valid, whether or not the address has an account. */
 export async function requestPasswordReset(input: PasswordResetRequestInput): Promise<{ ok: true }> {

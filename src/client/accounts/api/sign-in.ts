@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SessionResponse, SignInInput } from '../../../shared/schemas/auth.js';
 import { apiRequest } from '../../lib/api-client.js';
-import { applySession } from './get-session.js';
-import { loadAuthSchemas } from './load-auth-schemas.js';
+import { applySession } from '../../lib/get-session.js';
+import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
 export async function signIn(input: SignInInput): Promise<SessionResponse> {
   const schemas = await loadAuthSchemas();

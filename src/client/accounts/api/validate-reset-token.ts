@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client.js';
-import { loadAuthSchemas } from './load-auth-schemas.js';
+import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
 export async function validateResetToken(token: string, signal?: AbortSignal): Promise<{ valid: true; email: string }> {
   const schemas = await loadAuthSchemas();

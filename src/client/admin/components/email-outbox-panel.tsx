@@ -1,10 +1,11 @@
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../accounts/error-message.js';
-import { Pagination } from '../../catalog/components/pagination.js';
+import { errorMessage } from '../../lib/error-message.js';
+import { Pagination } from '../../ui/pagination.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { Spinner } from '../../ui/spinner.js';
 import { toast } from '../../ui/toast.js';
+import { formatDateTime } from '../../lib/format.js';
 import { messageOf } from '../api/admin-api.js';
 import { DataTable, type Column } from './admin-ui.js';
 import { OUTBOX_PAGE_SIZE, useEmailOutbox, type OutboxEntry } from '../api/get-email-outbox.js';
@@ -25,13 +26,6 @@ function StatusBadge({ status }: { status: string }) {
       {status}
     </span>
   );
-}
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
-function formatDate(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : dateFormat.format(d);
 }
 
 function toPage(value: string | null): number {
@@ -59,7 +53,7 @@ const OUTBOX_COLUMNS: readonly Column<OutboxEntry>[] = [
   {
     header: 'Date',
     className: 'md:whitespace-nowrap',
-    cell: (e) => <time dateTime={e.createdAt}>{formatDate(e.createdAt)}</time>,
+    cell: (e) => <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>,
   },
   // A narrow column breaks an address before its "@" rather than inside a word.
   {

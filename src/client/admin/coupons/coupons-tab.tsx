@@ -7,7 +7,8 @@ import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminCouponPage, AdminProductPage, CouponDeleteResponse, CouponResponse, type AdminCoupon } from '../api/admin-schemas.js';
 import { ADMIN_MESSAGES, type CouponStripeSync } from '../../../shared/schemas/admin.js';
-import { centsToText, ConfirmDialog, DataTable, dollarsToCents, Field, formatDate, inputCls, ListState, PageNav, Panel, Switch, FormFooter, RowActions } from '../components/admin-ui.js';
+import { formatDate } from '../../lib/format.js';
+import { centsToText, ConfirmDialog, DataTable, dollarsToCents, Field, inputCls, ListState, PageNav, Panel, Switch, FormFooter, RowActions } from '../components/admin-ui.js';
 
 const PAGE_SIZE = 20;
 const KEY = ['admin', 'coupons'] as const;

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { TestEmailInput } from '../../../shared/schemas/content.js';
-import { useSession } from '../../accounts/api/get-session.js';
+import { useSession } from '../../lib/get-session.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { useSendTestEmail } from '../api/messaging-api.js';

@@ -3,7 +3,8 @@ import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { CONTACT_MESSAGES_PAGE_SIZE, useContactMessages, useRetryContactForward, type ContactMessage } from '../api/messaging-api.js';
-import { formatDateTime, ListState, PageNav, Panel } from '../components/admin-ui.js';
+import { formatDateTime } from '../../lib/format.js';
+import { ListState, PageNav, Panel } from '../components/admin-ui.js';
 
 const FORWARD: Record<string, { label: string; cls: string }> = {
   stored: { label: 'Not forwarded', cls: 'bg-stone-100 text-stone-800' },

@@ -5,8 +5,9 @@ import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
 import { ApiError } from '../../lib/api-client.js';
 import { messageOf } from '../api/admin-api.js';
-import { ConfirmDialog, DataTable, formatDateTime, ListState, Panel, type Column } from '../components/admin-ui.js';
-import { addressLines } from './address.js';
+import { formatDateTime } from '../../lib/format.js';
+import { ConfirmDialog, DataTable, ListState, Panel, type Column } from '../components/admin-ui.js';
+import { formatAddress } from '../../../shared/address.js';
 import { useAdminOrder, useDeleteOrder, useGetTracking, useSendToShipStation, useVoidLabel } from './order-api.js';
 import { OrderFigures } from './order-figures.js';
 import { OrderTimeline } from './order-timeline.js';
@@ -189,12 +190,12 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
               <div className="sm:col-span-2">
                 <dt className="text-sm font-medium text-stone-600">Shipping address</dt>
                 <dd className="text-sm">
-                  {addressLines(order.shippingAddress).map((l, i) => (
+                  {formatAddress(order.shippingAddress, { email: true, trimLines: true }).map((l, i) => (
                     <span key={i} className="block">
                       {l}
                     </span>
                   ))}
-                  {addressLines(order.shippingAddress).length === 0 && '—'}
+                  {formatAddress(order.shippingAddress, { email: true, trimLines: true }).length === 0 && '—'}
                 </dd>
               </div>
             </dl>

@@ -4,7 +4,7 @@ import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
-import { useFormTimer } from '../../accounts/use-form-timer.js';
+import { useFormTimer } from '../../lib/use-form-timer.js';
 import { messageOf } from '../api/admin-api.js';
 import { Field, inputCls, ListState, Panel } from '../components/admin-ui.js';
 import { CustomerPicker, GUEST, type PickedCustomer } from './customer-picker.js';

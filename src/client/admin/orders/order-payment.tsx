@@ -7,7 +7,8 @@ import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, logUnexpected, messageOf } from '../api/admin-api.js';
-import { centsToText, dollarsToCents, Field, formatDateTime, inputCls } from '../components/admin-ui.js';
+import { formatDateTime } from '../../lib/format.js';
+import { centsToText, dollarsToCents, Field, inputCls } from '../components/admin-ui.js';
 
 const PAYMENT_LABELS: Record<OrderPaymentStatus, string> = {
   paid: 'Paid',

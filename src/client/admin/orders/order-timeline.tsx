@@ -4,7 +4,8 @@ import type { OrderEventView } from '../../../shared/schemas/orders.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
-import { formatDateTime, inputCls, ListState } from '../components/admin-ui.js';
+import { formatDateTime } from '../../lib/format.js';
+import { inputCls, ListState } from '../components/admin-ui.js';
 import { useAddOrderNote, useOrderEvents } from './order-api.js';
 import { carrierName } from '../../../shared/carriers.js';
 

@@ -3,8 +3,9 @@ import type { OrderView } from '../../../shared/schemas/orders.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
-import { DataTable, formatDateTime, ListState, Panel, type Column } from '../components/admin-ui.js';
-import { addressLines } from './address.js';
+import { formatDateTime } from '../../lib/format.js';
+import { DataTable, ListState, Panel, type Column } from '../components/admin-ui.js';
+import { formatAddress } from '../../../shared/address.js';
 import { useAdminOrder } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
 
@@ -36,7 +37,7 @@ function printDocument(order: OrderView): string {
 <td class="num">${it.quantity}</td><td class="box"><span></span></td></tr>`,
     )
     .join('');
-  const address = addressLines(order.shippingAddress).map(esc).join('<br>') || '—';
+  const address = formatAddress(order.shippingAddress, { email: true, trimLines: true }).map(esc).join('<br>') || '—';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Packing slip ${esc(order.id)}</title>
 <style>
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1c1917;margin:32px;font-size:14px}
@@ -134,7 +135,7 @@ export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav 
             <section>
               <h3 className="mb-1 text-base font-semibold">Ship To</h3>
               <p>
-                {addressLines(order.shippingAddress).map((l, i) => (
+                {formatAddress(order.shippingAddress, { email: true, trimLines: true }).map((l, i) => (
                   <span key={i} className="block">
                     {l}
                   </span>

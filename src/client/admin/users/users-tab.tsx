@@ -3,12 +3,13 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { forgetUserData, sessionQueryKey, useSession } from '../../accounts/api/get-session.js';
+import { forgetUserData, sessionQueryKey, useSession } from '../../lib/get-session.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminUserPage, UserResponse, type AdminUser } from '../api/admin-schemas.js';
-import { DataTable, formatDate, inputCls, ListState, PageNav, Panel, Switch } from '../components/admin-ui.js';
+import { formatDate } from '../../lib/format.js';
+import { DataTable, inputCls, ListState, PageNav, Panel, Switch } from '../components/admin-ui.js';
 
 const PAGE_SIZE = 20;
 const KEY = ['admin', 'users'] as const;

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
 import type { ProductCardItem } from '../../../shared/product-card.js';
-import { useAddToCart } from '../../cart/use-add-to-cart.js';
+import { useAddToCart } from '../../lib/use-add-to-cart.js';
 import { paths } from '../../lib/paths.js';
 import { Button } from '../../ui/button.js';
 import { CartIcon } from '../../ui/icons.js';

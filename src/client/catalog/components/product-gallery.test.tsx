@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ProductGallery } from './product-gallery.js';
-import { moveItem } from '../../admin/products/product-images-field.js';
 
 const draw = (product: { name: string; images: string[]; imageAlts?: string[] }) =>
   renderToString(
@@ -30,14 +29,5 @@ describe('ProductGallery as the server draws it', () => {
     expect(html).toContain('alt="Mop"');
     expect(html).not.toContain('Show image');
     expect(html).not.toContain('Next image');
-  });
-});
-
-describe('moveItem (admin image order)', () => {
-  it('moves one item up or down and ignores a move past either end', () => {
-    expect(moveItem(['a', 'b', 'c'], 2, 1)).toEqual(['a', 'c', 'b']);
-    expect(moveItem(['a', 'b', 'c'], 0, 1)).toEqual(['b', 'a', 'c']);
-    expect(moveItem(['a', 'b', 'c'], 0, -1)).toEqual(['a', 'b', 'c']);
-    expect(moveItem(['a', 'b', 'c'], 2, 3)).toEqual(['a', 'b', 'c']);
   });
 });

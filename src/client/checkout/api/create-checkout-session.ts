@@ -1,6 +1,6 @@
 import type { CheckoutSessionCreated, CreateCheckoutSessionInput } from '../../../shared/schemas/checkout.js';
 import { apiRequestWith } from '../../lib/api-client.js';
-import { loadCheckoutSchemas } from '../../cart/api/load-checkout-schemas.js';
+import { loadCheckoutSchemas } from '../../lib/load-checkout-schemas.js';
 
 /** The checkout schemas (with zod) load with the first payment, not with the page. */
 const loadCreatedSchema = () => loadCheckoutSchemas().then((m) => m.CheckoutSessionCreated);

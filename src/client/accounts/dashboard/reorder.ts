@@ -1,0 +1,54 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { OrderView } from '../../../shared/schemas/orders.js';
+import { addToCart } from '../../lib/cart-store.js';
+import { getProductQueryOptions, isNotFound } from '../../lib/get-product.js';
+import { toast } from '../../ui/toast.js';
+
+/**
+ * Puts an order's items back in the cart at today's price, never more than is in stock. Free
+ * gifts are not reordered (a coupon adds them). Products that no longer exist are skipped with an
+ * 'Unknown Product' toast. Returns how many units were added.
+ */
+export async function reorder(queryClient: QueryClient, order: OrderView): Promise<number> {
+  const lines = order.items.filter((i) => !i.isFreeGift && i.quantity > 0);
+  const found = await Promise.all(
+    lines.map(async (line) => {
+      try {
+        const { product } = await queryClient.fetchQuery({ ...getProductQueryOptions(line.productId), staleTime: 0 });
+        return { line, product };
+      } catch (err) {
+        if (isNotFound(err)) return { line, product: null };
+        throw err;
+      }
+    }),
+  );
+
+  let added = 0;
+  const unknown: string[] = [];
+  for (const { line, product } of found) {
+    if (!product) {
+      unknown.push(line.name);
+      continue;
+    }
+    added += addToCart({
+      product: { id: product.id, name: product.name, priceCents: product.priceCents, images: product.images },
+      quantity: line.quantity,
+      inventory: product.inventory,
+      size: line.size,
+      color: line.color,
+    });
+  }
+
+  if (added > 0) {
+    const skipped = unknown.length > 0 ? `\nUnknown Product: ${unknown.join(', ')}` : '';
+    toast({
+      title: 'Items Added to Cart',
+      description: `${added} item(s) from order #${order.id.slice(-6)} added to your cart${skipped}`,
+    });
+  } else if (unknown.length > 0) {
+    toast({ title: 'Unknown Product', description: unknown.join(', '), variant: 'destructive' });
+  } else {
+    toast({ title: 'Out of stock', description: 'None of these items can be added to your cart right now.', variant: 'destructive' });
+  }
+  return added;
+}

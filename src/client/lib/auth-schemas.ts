@@ -1,0 +1,23 @@
+/**
+ * The account feature's zod schemas and texts. zod stays out of the first-load bundle: pages that
+ * use this module are lazy chunks, and the header's API calls load it with loadAuthSchemas().
+ * zod-config must run before any schema is created, hence the first import.
+ */
+import './zod-config.js';
+import { z } from 'zod';
+
+export {
+  AUTH_MESSAGES,
+  FORM_MIN_FILL_MS,
+  PasswordResetRequestInput,
+  ResetTokenStatus,
+  SessionResponse,
+  SignInInput,
+  SignUpInput,
+  newPasswordProblem,
+} from '../../shared/schemas/auth.js';
+
+export const OkResponse = z.object({ ok: z.literal(true) });
+
+/** Signing out while impersonating ends the impersonation instead; the admin stays signed in. */
+export const SignOutResponse = z.object({ ok: z.literal(true), impersonationEnded: z.boolean().optional() });

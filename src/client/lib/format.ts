@@ -1,0 +1,35 @@
+import { formatCents } from '../../shared/money.js';
+
+const dateFormats = {
+  /** "Mar 5, 2026" */
+  medium: new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }),
+  /** "March 5, 2026" */
+  long: new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }),
+};
+/** "Mar 5, 2026, 3:04 PM" */
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function formatWith(format: Intl.DateTimeFormat, iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : format.format(d);
+}
+
+/** "Mar 5, 2026" (medium, the default) or "March 5, 2026" (long); '—' for a missing or unreadable date. */
+export function formatDate(iso: string | null | undefined, style: keyof typeof dateFormats = 'medium'): string {
+  return formatWith(dateFormats[style], iso);
+}
+
+/** "Mar 5, 2026, 3:04 PM"; '—' for a missing or unreadable date. */
+export function formatDateTime(iso: string | null | undefined): string {
+  return formatWith(dateTimeFormat, iso);
+}
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Shipping reads FREE when it costs nothing. */
+export function shippingText(cents: number): string {
+  return cents === 0 ? 'FREE' : formatCents(cents);
+}

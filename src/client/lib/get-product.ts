@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryKeys } from '../../shared/query-keys.js';
+import { ApiError, apiRequest } from './api-client.js';
+import type { ProductResponse } from './response-schemas.js';
+
+export function getProduct(id: string, signal?: AbortSignal): Promise<ProductResponse> {
+  return apiRequest(`/api/products/${encodeURIComponent(id)}`, (s) => s.ProductResponse, { signal });
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+export function getProductQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: queryKeys.product(id),
+    queryFn: ({ signal }) => getProduct(id, signal),
+    // An unknown id will not appear by asking again; other failures get one retry after 1 s.
+    retry: (failureCount, error) => !isNotFound(error) && failureCount < 1,
+    retryDelay: 1000,
+  });
+}
+
+export function useProduct(id: string) {
+  return useQuery({ ...getProductQueryOptions(id), select: (res) => res.product });
+}

@@ -1,0 +1,16 @@
+import type { OrderView } from '../../shared/schemas/orders.js';
+import { capitalize } from '../lib/format.js';
+
+/** Spec badge colours: pending yellow, processing blue, shipped purple, delivered green, cancelled red. */
+export const ORDER_STATUS_TONE: Record<OrderView['status'], string> = {
+  pending: 'bg-yellow-100 text-yellow-900',
+  processing: 'bg-blue-100 text-blue-900',
+  shipped: 'bg-purple-100 text-purple-900',
+  delivered: 'bg-green-100 text-green-900',
+  completed: 'bg-green-100 text-green-900',
+  cancelled: 'bg-red-100 text-red-900',
+};
+
+export function StatusBadge({ status }: { status: OrderView['status'] }) {
+  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-sm font-medium ${ORDER_STATUS_TONE[status]}`}>{capitalize(status)}</span>;
+}
