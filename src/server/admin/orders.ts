@@ -8,8 +8,8 @@ import { queueEmail } from '../email/outbox.js';
 import { endOpenSession, newOrderId } from '../checkout/service.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { ADMIN_MESSAGES, splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin.js';
-import { isShippableOrder, trackingCodeOf, type OrderView } from '../../shared/schemas/orders.js';
-import { carrierName, trackingUrl } from '../../shared/carriers.js';
+import { isShippableOrder, type OrderView } from '../../shared/schemas/orders.js';
+import { statusUpdateVariables } from '../email/order-email-variables.js';
 import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
 import { getOrderForViewer } from '../orders/service.js';
 import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './order-money.js';
@@ -318,31 +318,7 @@ export async function updateOrderStatus(
     const user = order.user_id ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst() : undefined;
     const to = order.email ?? user?.email;
     if (!to) return;
-    const address = parseJson<{ name?: string } | string | null>(order.shipping_address, null);
-    const tracking = order.shipstation_tracking_number ?? (status !== 'pending' ? trackingCodeOf(order.id) : null);
-    // A carrier's number links to the carrier's own tracking page (never a search engine); the shop's own code has none.
-    const carrier = order.shipstation_tracking_number ? carrierName(order.shipping_carrier) : null;
-    const link = order.shipstation_tracking_number ? trackingUrl(order.shipping_carrier, order.shipstation_tracking_number) : null;
-    const escape = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    await queueEmail(trx, {
-      to,
-      orderId,
-      actor,
-      templateId: 'order-status-update',
-      variables: {
-        orderNumber: order.order_number,
-        customerName: user?.full_name ?? (typeof address === 'object' && address?.name) ?? 'Customer',
-        status: status.charAt(0).toUpperCase() + status.slice(1),
-        trackingNumber: tracking ?? '',
-        trackingSection: tracking
-          ? `<p>${carrier ? `Carrier: <strong>${escape(carrier)}</strong><br>` : ''}Tracking number: <strong>${escape(tracking)}</strong>${
-              link ? `<br><a href="${escape(link)}">Track your package on the ${escape(carrier ?? '')} website</a>` : ''
-            }</p>`
-          : '',
-        shippingAddress: addressText(order.shipping_address),
-      },
-      textVariables: { trackingSection: tracking ? [carrier ? `Carrier: ${carrier}` : '', `Tracking number: ${tracking}`, link ? `Track your package: ${link}` : ''].filter(Boolean).join('\n') : '' },
-    });
+    await queueEmail(trx, { to, orderId, actor, templateId: 'order-status-update', ...statusUpdateVariables(order, status, user) });
   });
   return (await getOrderForViewer(db, orderId, ADMIN))!;
 }

@@ -5,20 +5,19 @@ import type { Dialect } from '../db/database.js';
 import { forUpdate, lockShopperKeys, transactionWithRetry } from '../db/locks.js';
 import { isPostgres } from '../db/query-helpers.js';
 import { HttpError } from '../http/errors.js';
-import { newId, nowIso, randomString } from '../lib/ids.js';
-import { queueEmail } from '../email/outbox.js';
-import { CUSTOMER_ACTOR, recordOrderEvent, STRIPE_ACTOR } from '../orders/events.js';
-import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
+import { nowIso, randomString } from '../lib/ids.js';
+import { CUSTOMER_ACTOR, recordOrderEvent } from '../orders/events.js';
+import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { normalizeCouponEmail } from '../../shared/coupons.js';
-import {
-  LOYALTY_REWARD_PERCENT,
-  LOYALTY_REWARD_VALID_DAYS,
-  pointsForOrder,
-  rewardsEarned,
-} from '../../shared/pricing.js';
 import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared/schemas/checkout.js';
-import { heldUnits, priceCart, type PricedCart } from '../cart/service.js';
-import { escapeHtml } from '../seo/html.js';
+import { priceCart, type PricedCart } from '../cart/service.js';
+import { releaseHolds } from './release-holds.js';
+import { lockOrderRows } from './fulfilment/lock-order-rows.js';
+import { takeStock } from './fulfilment/take-stock.js';
+import { markOrderPaid } from './fulfilment/mark-order-paid.js';
+import { redeemCoupon } from './fulfilment/redeem-coupon.js';
+import { awardLoyalty } from './fulfilment/award-loyalty.js';
+import { queueConfirmation } from './fulfilment/queue-confirmation.js';
 
 /** How long the shopper may pay: the built-in card page refuses after this. */
 export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
@@ -129,12 +128,6 @@ async function endEarlierCheckouts(trx: Kysely<Database>, dialect: Dialect, devi
     }
   }
   return ended;
-}
-
-/** The session is over (paid, cancelled or expired): what it held is released. */
-async function releaseHolds(db: Kysely<Database>, orderId: string): Promise<void> {
-  await db.deleteFrom('stock_holds').where('order_id', '=', orderId).execute();
-  await db.deleteFrom('coupon_holds').where('order_id', '=', orderId).execute();
 }
 
 /** A priced cart past the order ceiling ($999,999.99) is refused, on the quote and at checkout alike. */
@@ -267,10 +260,11 @@ export async function createCheckout(
 export type FulfilResult = { fulfilled: boolean; orderId: string };
 
 /**
- * The one step that turns a payment into an order, for every provider: mark the order paid, take
- * the stock, count the coupon use, award loyalty points, queue the e-mails. It runs in one
- * transaction and locks the order first, so running it twice, or twice at once, changes nothing
- * the second time.
+ * The one step that turns a payment into an order, for every provider. Named steps
+ * (./fulfilment/) run in order in one transaction: lock the order's rows in the shop's one lock
+ * order (or stop: paid already), take the stock, mark the order paid, count the coupon use, award
+ * loyalty points, queue the confirmation. Running it twice, or twice at once, changes nothing the
+ * second time.
  */
 export async function fulfilPaymentSession(
   db: Kysely<Database>,
@@ -280,181 +274,15 @@ export async function fulfilPaymentSession(
 ): Promise<FulfilResult> {
   const now = ctx.now ?? new Date();
   return transactionWithRetry(db, async (trx) => {
-    // What the order involves is read first without locks (an order's lines and coupon never change
-    // after checkout), so its rows can be locked in the shop's one order: products by id, the
-    // coupon, the order, the payment session, the user (docs/decisions/0005).
-    const seen = await trx.selectFrom('payment_sessions').select('order_id').where('id', '=', sessionId).executeTakeFirst();
-    if (!seen) throw new HttpError(404, 'Payment session not found');
-    const orderSeen = await trx.selectFrom('orders').select(['id', 'coupon_code', 'payment_status']).where('id', '=', seen.order_id).executeTakeFirstOrThrow();
-    // Paid already (refunded ones too: a late or repeated webhook must not take the stock again).
-    if (orderSeen.payment_status === 'paid' || orderSeen.payment_status === 'refunded') return { fulfilled: false, orderId: orderSeen.id };
-    const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderSeen.id).orderBy('product_id').execute();
-    const productIds = [...new Set(items.map((i) => i.product_id))].sort();
-    const products = productIds.length
-      ? await forUpdate(trx.selectFrom('products').select(['id', 'inventory']).where('id', 'in', productIds).orderBy('id'), dialect).execute()
-      : [];
-    const coupon = orderSeen.coupon_code
-      ? await forUpdate(trx.selectFrom('coupons').selectAll().where('code', '=', orderSeen.coupon_code), dialect).executeTakeFirst()
-      : undefined;
-    const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderSeen.id), dialect).executeTakeFirstOrThrow();
-    if (order.payment_status === 'paid' || order.payment_status === 'refunded') return { fulfilled: false, orderId: order.id };
-    const session = await forUpdate(trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId), dialect).executeTakeFirstOrThrow();
-    const at = now.toISOString();
-
-    // The units are taken from what is not held by other open checkouts. While this order's own
-    // hold lives that is always enough; after it lapsed (a payment that came too late, or for a
-    // session already ended) the units may be gone: the payment is still recorded, the order is
-    // flagged for the owner, and stock never goes below what others hold, nor below zero.
-    const heldByOthers = await heldUnits(trx, productIds, now, order.id);
-    const stockOf = new Map(products.map((p) => [p.id, p.inventory]));
-    const wanted = new Map<string, number>();
-    for (const i of items) wanted.set(i.product_id, (wanted.get(i.product_id) ?? 0) + i.quantity);
-    const shortfall: string[] = [];
-    for (const productId of productIds) {
-      const want = wanted.get(productId) ?? 0;
-      const name = items.find((i) => i.product_id === productId)?.product_name ?? productId;
-      const inventory = stockOf.get(productId);
-      if (inventory === undefined) {
-        shortfall.push(`${name}: ${want} ordered, product no longer in the catalogue`);
-        continue;
-      }
-      const take = Math.min(want, Math.max(0, inventory - (heldByOthers.get(productId) ?? 0)));
-      if (take < want) shortfall.push(`${name}: ${want} ordered, ${take} in stock`);
-      if (take > 0) {
-        await trx
-          .updateTable('products')
-          .set({ inventory: sql`inventory - ${take}`, updated_at: at })
-          .where('id', '=', productId)
-          .execute();
-      }
-    }
-
-    await trx
-      .updateTable('orders')
-      .set({ payment_status: 'paid', status: 'completed', paid_at: at, updated_at: at, stock_shortfall: shortfall.length ? shortfall.join('; ') : null })
-      .where('id', '=', order.id)
-      .execute();
-    await trx
-      .updateTable('payment_sessions')
-      .set({ status: 'complete', completed_at: at })
-      .where('id', '=', session.id)
-      .execute();
-    await releaseHolds(trx, order.id);
-    await recordOrderEvent(
-      trx,
-      order.id,
-      'paid',
-      order.payment_provider === 'stripe' ? STRIPE_ACTOR : CUSTOMER_ACTOR,
-      { amountCents: order.total_cents, provider: order.payment_provider, sessionId: session.id, ...(shortfall.length ? { stockShortfall: shortfall.join('; ') } : {}) },
-      now,
-    );
-
-    if (coupon) {
-      await trx
-        .updateTable('coupons')
-        .set({ current_uses: sql`current_uses + 1`, updated_at: at })
-        .where('id', '=', coupon.id)
-        .where((eb) => eb.or([eb('max_uses', 'is', null), eb('current_uses', '<', eb.ref('max_uses'))]))
-        .execute();
-      await trx
-        .insertInto('coupon_redemptions')
-        .values({
-          id: newId('red'),
-          coupon_id: coupon.id,
-          user_id: order.user_id,
-          order_id: order.id,
-          device_id: order.guest_token_hash,
-          email_normalized: order.email ? normalizeCouponEmail(order.email) : null,
-          created_at: at,
-        })
-        .execute();
-    }
-
-    const user = order.user_id
-      ? await forUpdate(trx.selectFrom('users').selectAll().where('id', '=', order.user_id), dialect).executeTakeFirst()
-      : undefined;
-    if (user) {
-      const points = pointsForOrder(order.total_cents);
-      const after = user.loyalty_points + points;
-      await trx
-        .updateTable('users')
-        .set({ loyalty_points: after, total_points_earned: user.total_points_earned + points, updated_at: at })
-        .where('id', '=', user.id)
-        .execute();
-      const rewards = rewardsEarned(user.loyalty_points, after);
-      for (let i = 0; i < rewards; i++) {
-        const code = `REWARD-${randomString(8).toUpperCase()}`;
-        const validUntil = new Date(now.getTime() + LOYALTY_REWARD_VALID_DAYS * 86_400_000).toISOString();
-        await trx
-          .insertInto('coupons')
-          .values({
-            id: `coupon-${Date.now()}-${randomString(6)}`,
-            code,
-            description: `Loyalty reward: ${LOYALTY_REWARD_PERCENT}% off`,
-            discount_type: 'percentage',
-            discount_value: LOYALTY_REWARD_PERCENT,
-            min_order_cents: null,
-            max_uses: 1,
-            current_uses: 0,
-            valid_from: at,
-            valid_until: validUntil,
-            is_active: 1,
-            free_product_id: null,
-            stripe_coupon_id: null,
-            owner_user_id: user.id,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute();
-        await queueEmail(trx, {
-          to: user.email,
-          orderId: order.id,
-          templateId: 'loyalty-reward',
-          variables: {
-            customerName: user.full_name,
-            couponCode: code,
-            discountPercent: LOYALTY_REWARD_PERCENT,
-            expiresAt: validUntil.slice(0, 10),
-            points: after,
-          },
-        });
-      }
-    }
-
-    if (order.email) {
-      const address = JSON.parse(order.shipping_address ?? '{}') as Record<string, string>;
-      const addressText = [address.name, address.address, `${address.city ?? ''}, ${address.state ?? ''} ${address.zip ?? ''}`, address.country]
-        .filter(Boolean)
-        .join('\n');
-      const itemsHtml = `<table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse">${items
-        .map(
-          (i) =>
-            `<tr><td>${escapeHtml(i.product_name)}${i.is_free_gift ? ' (Free Gift)' : ''} &times; ${i.quantity}</td><td align="right">${escapeHtml(
-              formatCents(i.price_cents * i.quantity),
-            )}</td></tr>`,
-        )
-        .join('')}</table>`;
-      const itemsText = items.map((i) => `${i.product_name} x ${i.quantity}  ${formatCents(i.price_cents * i.quantity)}`).join('\n');
-      await queueEmail(trx, {
-        to: order.email,
-        orderId: order.id,
-        templateId: 'order-confirmation',
-        variables: {
-          orderNumber: order.order_number,
-          customerName: address.name ?? 'Customer',
-          itemsList: itemsHtml,
-          subtotal: formatCents(order.subtotal_cents),
-          discount: formatCents(order.discount_cents),
-          shipping: order.shipping_cents === 0 ? 'FREE' : formatCents(order.shipping_cents),
-          tax: formatCents(order.tax_cents),
-          total: formatCents(order.total_cents),
-          shippingAddress: addressText,
-          orderUrl: `${ctx.publicUrl}/order-confirmation?orderId=${order.id}`,
-        },
-        textVariables: { itemsList: itemsText },
-      });
-    }
-    return { fulfilled: true, orderId: order.id };
+    const locked = await lockOrderRows(trx, dialect, sessionId);
+    if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
+    const { rows } = locked;
+    const shortfall = await takeStock(trx, rows, now);
+    await markOrderPaid(trx, rows, shortfall, now);
+    await redeemCoupon(trx, rows, now);
+    await awardLoyalty(trx, rows, now);
+    await queueConfirmation(trx, rows, ctx.publicUrl);
+    return { fulfilled: true, orderId: rows.order.id };
   });
 }
 

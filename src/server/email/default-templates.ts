@@ -1,6 +1,8 @@
-// Built-in e-mail templates. Rendered with Handlebars: `{{var}}` is HTML-escaped;
-// triple braces are used ONLY for `itemsList` and `trackingSection`, which the
-// server pre-renders as safe HTML (and as plain text for the text version).
+// Built-in e-mail templates. Rendered with Handlebars: `{{var}}` is HTML-escaped, and every
+// variable is drawn with double braces. Line items, tracking and addresses arrive as data
+// (src/server/email/order-email-variables.ts) and are drawn here with `{{#each}}` / `{{#if}}`.
+// Changing a built-in text here reaches new shops only: an existing shop's unedited copy is
+// renewed by a migration that carries its own frozen copy of the text (see 0015-template-blocks).
 
 export type DefaultEmailTemplate = {
   id: string;
@@ -66,7 +68,12 @@ const button = (href: string, label: string): string =>
 
 const addressBlock = (label: string): string =>
   `            <p style="margin:0 0 4px 0;font-weight:bold;">${label}</p>
-            <p style="margin:0 0 16px 0;white-space:pre-line;">{{shippingAddress}}</p>`;
+            <p style="margin:0 0 16px 0;">{{#each shippingAddressLines}}{{#unless @first}}<br>{{/unless}}{{this}}{{/each}}</p>`;
+
+/** The address in a text body, one line each. */
+const addressText = `{{#each shippingAddressLines}}
+{{this}}
+{{/each}}`;
 
 const totalsRow = (label: string, value: string, bold = false): string =>
   `              <tr>
@@ -84,13 +91,14 @@ export const defaultEmailTemplates: DefaultEmailTemplate[] = [
     variables: [
       'orderNumber',
       'customerName',
-      'itemsList',
+      'items',
       'subtotal',
       'discount',
       'shipping',
       'tax',
       'total',
-      'shippingAddress',
+      'shippingAddressLines',
+      'orderUrl',
     ],
     html: layout(
       'Thank you for your order #{{orderNumber}}.',
@@ -98,7 +106,11 @@ export const defaultEmailTemplates: DefaultEmailTemplate[] = [
       [
         p('Hi {{customerName}},'),
         p('We have received your order <strong>#{{orderNumber}}</strong> and are getting it ready. Here is a summary:'),
-        '            {{{itemsList}}}',
+        `            <table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse">
+              {{#each items}}
+              <tr><td>{{name}}{{#if isFreeGift}} (Free Gift){{/if}} &times; {{quantity}}</td><td align="right">{{lineTotal}}</td></tr>
+              {{/each}}
+            </table>`,
         `            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:16px 0 24px 0;font-size:15px;">
 ${totalsRow('Subtotal', '{{subtotal}}')}
 ${totalsRow('Discount', '{{discount}}')}
@@ -115,7 +127,9 @@ ${totalsRow('Total', '{{total}}', true)}
 Thank you for your order! We have received order #{{orderNumber}} and are getting it ready.
 
 Items:
-{{{itemsList}}}
+{{#each items}}
+{{name}} x {{quantity}}  {{lineTotal}}
+{{/each}}
 
 Subtotal: {{subtotal}}
 Discount: {{discount}}
@@ -124,7 +138,7 @@ Tax: {{tax}}
 Total: {{total}}
 
 Shipping to:
-{{shippingAddress}}
+${addressText}
 
 We will send you another e-mail as soon as your order ships.
 ${textFooter}`,
@@ -133,14 +147,16 @@ ${textFooter}`,
     id: 'order-status-update',
     name: 'Order Status Update',
     subject: 'Order #{{orderNumber}} is now {{status}}',
-    variables: ['orderNumber', 'customerName', 'status', 'trackingSection', 'shippingAddress'],
+    variables: ['orderNumber', 'customerName', 'status', 'tracking', 'shippingAddressLines'],
     html: layout(
       'Your order #{{orderNumber}} is now {{status}}.',
       'Your order has been updated',
       [
         p('Hi {{customerName}},'),
         p('The status of your order <strong>#{{orderNumber}}</strong> is now: <strong>{{status}}</strong>.'),
-        '            {{{trackingSection}}}',
+        `            {{#if tracking}}
+            <p>{{#if tracking.carrier}}Carrier: <strong>{{tracking.carrier}}</strong><br>{{/if}}Tracking number: <strong>{{tracking.number}}</strong>{{#if tracking.url}}<br><a href="{{tracking.url}}">Track your package on the {{tracking.carrier}} website</a>{{/if}}</p>
+            {{/if}}`,
         addressBlock('Shipping address:'),
         p('You can also check your order status at any time from your account.'),
       ].join('\n'),
@@ -149,10 +165,18 @@ ${textFooter}`,
 
 The status of your order #{{orderNumber}} is now: {{status}}.
 
-{{{trackingSection}}}
+{{#if tracking}}
+{{#if tracking.carrier}}
+Carrier: {{tracking.carrier}}
+{{/if}}
+Tracking number: {{tracking.number}}
+{{#if tracking.url}}
+Track your package: {{tracking.url}}
+{{/if}}
+{{/if}}
 
 Shipping address:
-{{shippingAddress}}
+${addressText}
 
 You can also check your order status at any time from your account.
 ${textFooter}`,
@@ -161,7 +185,7 @@ ${textFooter}`,
     id: 'shipping-notification',
     name: 'Shipping Notification',
     subject: 'Your order #{{orderNumber}} has shipped',
-    variables: ['orderNumber', 'customerName', 'trackingNumber', 'carrier', 'trackingUrl', 'shippingAddress'],
+    variables: ['orderNumber', 'customerName', 'tracking', 'shippingAddressLines'],
     html: layout(
       'Good news: order #{{orderNumber}} is on its way.',
       'Your order is on its way',
@@ -171,10 +195,10 @@ ${textFooter}`,
         `            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px 0;background-color:#eef6f1;border-radius:6px;">
               <tr>
                 <td style="padding:16px;font-size:15px;">
-                  {{#if carrier}}Carrier: <strong>{{carrier}}</strong><br>{{/if}}
+                  {{#if tracking.carrier}}Carrier: <strong>{{tracking.carrier}}</strong><br>{{/if}}
                   Tracking number:<br>
-                  <strong style="font-size:18px;letter-spacing:0.5px;">{{trackingNumber}}</strong>
-                  {{#if trackingUrl}}<br><a href="{{trackingUrl}}" style="display:inline-block;margin-top:12px;color:${GREEN};font-weight:bold;">Track your package on the {{carrier}} website</a>{{/if}}
+                  <strong style="font-size:18px;letter-spacing:0.5px;">{{tracking.number}}</strong>
+                  {{#if tracking.url}}<br><a href="{{tracking.url}}" style="display:inline-block;margin-top:12px;color:${GREEN};font-weight:bold;">Track your package on the {{tracking.carrier}} website</a>{{/if}}
                 </td>
               </tr>
             </table>`,
@@ -186,12 +210,12 @@ ${textFooter}`,
 
 Good news: your order #{{orderNumber}} has shipped.
 
-{{#if carrier}}Carrier: {{carrier}}
-{{/if}}Tracking number: {{trackingNumber}}
-{{#if trackingUrl}}Track your package: {{trackingUrl}}
+{{#if tracking.carrier}}Carrier: {{tracking.carrier}}
+{{/if}}Tracking number: {{tracking.number}}
+{{#if tracking.url}}Track your package: {{tracking.url}}
 {{/if}}
 Shipping to:
-{{shippingAddress}}
+${addressText}
 
 Tracking details can take up to a day to appear on the carrier website.
 ${textFooter}`,

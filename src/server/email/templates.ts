@@ -5,24 +5,42 @@ import { nowIso } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { renderTemplate } from './render.js';
+import { orderConfirmationVariables, shippingNotificationVariables, statusUpdateVariables } from './order-email-variables.js';
 
-/** Sample values for previews and test sends, one per known variable. */
-export const SAMPLE_VARIABLES: Record<string, string> = {
-  orderNumber: 'A1B2C3D4',
-  customerName: 'Jamie Sample',
-  itemsList:
-    '<table role="presentation" width="100%" cellpadding="6"><tr><td>10 - Reusable Cleaning Cloths (10-Pack) &times; 2</td><td align="right">$69.98</td></tr><tr><td>Sweep &amp; Mop Tool &times; 1</td><td align="right">$49.99</td></tr></table>',
-  subtotal: '$119.97',
-  discount: '$12.00',
-  shipping: 'FREE',
-  tax: '$8.64',
-  total: '$116.61',
-  shippingAddress: 'Jamie Sample\n12 Green Lane\nPortland, OR 97201\nUS',
-  status: 'Shipped',
-  trackingSection: '<p>Tracking number: <strong>EC1B2C3D</strong></p>',
-  trackingNumber: 'EC1B2C3D',
-  carrier: 'USPS',
-  trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400100000000000000000',
+/** A sample order for previews and test sends, drawn through the same builders as real e-mails. */
+const SAMPLE_ORDER = {
+  id: 'order_sample_A1B2C3D4',
+  order_number: 'A1B2C3D4',
+  subtotal_cents: 11997,
+  discount_cents: 1200,
+  shipping_cents: 0,
+  tax_cents: 864,
+  total_cents: 11661,
+  shipping_address: JSON.stringify({ name: 'Jamie Sample', address: '12 Green Lane', city: 'Portland', state: 'OR', zip: '97201', country: 'US' }),
+  shipstation_tracking_number: '9400100000000000000000',
+  shipping_carrier: 'usps',
+};
+const SAMPLE_ITEMS = [
+  { product_name: '10 - Reusable Cleaning Cloths (10-Pack)', quantity: 2, price_cents: 3499, is_free_gift: 0 },
+  { product_name: 'Sweep & Mop Tool', quantity: 1, price_cents: 4999, is_free_gift: 0 },
+];
+const sampleConfirmation = orderConfirmationVariables(SAMPLE_ORDER, SAMPLE_ITEMS, 'https://shop.example');
+const sampleStatus = statusUpdateVariables(SAMPLE_ORDER, 'shipped', { full_name: 'Jamie Sample' });
+const sampleShipping = shippingNotificationVariables({
+  orderNumber: SAMPLE_ORDER.order_number,
+  shipTo: { name: 'Jamie Sample', address: '12 Green Lane', city: 'Portland', state: 'OR', zip: '97201' },
+  trackingNumber: SAMPLE_ORDER.shipstation_tracking_number,
+  carrierCode: SAMPLE_ORDER.shipping_carrier,
+});
+
+/**
+ * Sample values for previews and test sends, one per known variable, in the shapes the shop sends
+ * (items and address lines as lists, tracking as an object, and the legacy pre-rendered pieces).
+ */
+export const SAMPLE_VARIABLES: Record<string, unknown> = {
+  ...sampleShipping.variables,
+  ...sampleStatus.variables,
+  ...sampleConfirmation.variables,
   shopUrl: 'https://shop.example',
   resetUrl: 'https://shop.example/reset-password?token=sample',
   expiresInMinutes: '60',
@@ -34,10 +52,7 @@ export const SAMPLE_VARIABLES: Record<string, string> = {
   refundedTotal: '$25.00',
   refundKind: 'in part',
 };
-const SAMPLE_TEXT: Record<string, string> = {
-  itemsList: '10 - Reusable Cleaning Cloths (10-Pack) x 2  $69.98\nSweep & Mop Tool x 1  $49.99',
-  trackingSection: 'Tracking number: EC1B2C3D',
-};
+const SAMPLE_TEXT: Record<string, unknown> = { ...sampleShipping.textVariables, ...sampleStatus.textVariables, ...sampleConfirmation.textVariables };
 
 export function toTemplateView(t: { id: string; name: string; subject: string; html: string; text: string | null; variables: string; built_in: number; updated_at: string }) {
   return { id: t.id, name: t.name, subject: t.subject, html: t.html, text: t.text, variables: parseJson<string[]>(t.variables, []), builtIn: Boolean(t.built_in), updatedAt: t.updated_at };

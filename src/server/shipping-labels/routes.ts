@@ -19,7 +19,7 @@ import { requireAdmin } from '../http/auth.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { accountActor, recordOrderEvent } from '../orders/events.js';
 import { isShippableOrder } from '../../shared/schemas/orders.js';
-import { carrierName, trackingUrl } from '../../shared/carriers.js';
+import { shippingNotificationVariables } from '../email/order-email-variables.js';
 
 /** A label claim older than this was left by a process that died mid-purchase: it may be taken again. */
 const STALE_CLAIM_MS = 10 * 60_000;
@@ -209,15 +209,7 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
           orderId: id,
           actor,
           templateId: 'shipping-notification',
-          variables: {
-            orderNumber: labelOrder.orderNumber,
-            customerName: labelOrder.shipTo.name,
-            trackingNumber: label.trackingNumber ?? '',
-            // The carrier's own tracking page (src/shared/carriers.ts); empty when the carrier is unknown.
-            carrier: carrierName(label.carrierCode) ?? '',
-            trackingUrl: trackingUrl(label.carrierCode, label.trackingNumber) ?? '',
-            shippingAddress: [labelOrder.shipTo.name, labelOrder.shipTo.address, `${labelOrder.shipTo.city}, ${labelOrder.shipTo.state} ${labelOrder.shipTo.zip}`].join('\n'),
-          },
+          ...shippingNotificationVariables({ orderNumber: labelOrder.orderNumber, shipTo: labelOrder.shipTo, trackingNumber: label.trackingNumber, carrierCode: label.carrierCode }),
         });
       }
     });

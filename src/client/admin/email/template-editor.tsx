@@ -6,6 +6,7 @@ import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { useDeleteEmailTemplate, useSaveEmailTemplate, type EmailTemplate } from '../api/messaging-api.js';
 import { ConfirmDialog, Field, inputCls } from '../components/admin-ui.js';
+import { variablesUsed } from './template-variables.js';
 
 export const TEMPLATE_SAVE_FAILED = 'Failed to save template. Please try again.';
 export const TEMPLATE_DELETE_FAILED = 'Failed to delete template. Please try again.';
@@ -33,13 +34,8 @@ function splitVariables(text: string): string[] {
   return [...new Set(text.split(/[\s,]+/).map((v) => v.trim()).filter(Boolean))];
 }
 
-/** Names used as {{name}} or {{{name}}} in the subject and bodies (Handlebars block helpers are skipped). */
-function variablesUsed(d: TemplateDraft): string[] {
-  const found = new Set<string>();
-  for (const m of `${d.subject}\n${d.html}\n${d.text}`.matchAll(/\{\{\{?\s*([A-Za-z][A-Za-z0-9_]*)\s*\}?\}\}/g)) {
-    if (m[1] && m[1] !== 'else') found.add(m[1]);
-  }
-  return [...found];
+function variablesUsedIn(d: TemplateDraft): string[] {
+  return variablesUsed(`${d.subject}\n${d.html}\n${d.text}`);
 }
 
 function slug(name: string): string {
@@ -151,7 +147,7 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
   };
 
   const aria = (k: keyof TemplateDraft) => ({ 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? `${fid(k)}-error` : undefined });
-  const used = variablesUsed(draft).filter((v) => !variables.includes(v));
+  const used = variablesUsedIn(draft).filter((v) => !variables.includes(v));
 
   return (
     <form onSubmit={onSubmit} noValidate>

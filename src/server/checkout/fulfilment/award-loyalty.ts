@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { randomString } from '../../lib/ids.js';
+import { queueEmail } from '../../email/outbox.js';
+import { LOYALTY_REWARD_PERCENT, LOYALTY_REWARD_VALID_DAYS, pointsForOrder, rewardsEarned } from '../../../shared/pricing.js';
+import type { LockedOrderRows } from './lock-order-rows.js';
+
+/**
+ * A signed-up customer earns the order's loyalty points; every 300-point mark crossed gives a
+ * one-use reward coupon of their own and its e-mail. Guests earn nothing. The user must be locked
+ * (lockOrderRows), so two payments at once cannot both cross the same mark.
+ */
+export async function awardLoyalty(trx: Kysely<Database>, { user, order }: Pick<LockedOrderRows, 'user' | 'order'>, now: Date): Promise<void> {
+  if (!user) return;
+  const at = now.toISOString();
+  const points = pointsForOrder(order.total_cents);
+  const after = user.loyalty_points + points;
+  await trx
+    .updateTable('users')
+    .set({ loyalty_points: after, total_points_earned: user.total_points_earned + points, updated_at: at })
+    .where('id', '=', user.id)
+    .execute();
+  const rewards = rewardsEarned(user.loyalty_points, after);
+  for (let i = 0; i < rewards; i++) {
+    const code = `REWARD-${randomString(8).toUpperCase()}`;
+    const validUntil = new Date(now.getTime() + LOYALTY_REWARD_VALID_DAYS * 86_400_000).toISOString();
+    await trx
+      .insertInto('coupons')
+      .values({
+        id: `coupon-${Date.now()}-${randomString(6)}`,
+        code,
+        description: `Loyalty reward: ${LOYALTY_REWARD_PERCENT}% off`,
+        discount_type: 'percentage',
+        discount_value: LOYALTY_REWARD_PERCENT,
+        min_order_cents: null,
+        max_uses: 1,
+        current_uses: 0,
+        valid_from: at,
+        valid_until: validUntil,
+        is_active: 1,
+        free_product_id: null,
+        stripe_coupon_id: null,
+        owner_user_id: user.id,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await queueEmail(trx, {
+      to: user.email,
+      orderId: order.id,
+      templateId: 'loyalty-reward',
+      variables: {
+        customerName: user.full_name,
+        couponCode: code,
+        discountPercent: LOYALTY_REWARD_PERCENT,
+        expiresAt: validUntil.slice(0, 10),
+        points: after,
+      },
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { SelectQueryNode, type KyselyPlugin, type OperationNode } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testDialect, type TestApp } from '../../test/harness.js';
+import { placeCheckout } from '../../test/checkout-orders.js';
+import { createCoupon, createProduct, createUser } from '../../db/seed/factories.js';
+import { lockOrderRows } from './lock-order-rows.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Read = { table: string; locked: boolean };
+
+/** Records every SELECT the step runs: its table and whether it locks (FOR UPDATE; PostgreSQL only). */
+function recorder(reads: Read[]): KyselyPlugin {
+  const tableOf = (node: SelectQueryNode): string => {
+    const from = node.from?.froms[0] as (OperationNode & { table?: { identifier?: { name?: string } } }) | undefined;
+    return from?.table?.identifier?.name ?? '?';
+  };
+  return {
+    transformQuery: ({ node }) => {
+      if (SelectQueryNode.is(node)) {
+        reads.push({ table: tableOf(node), locked: (node.endModifiers ?? []).some((m) => 'modifier' in m && m.modifier === 'ForUpdate') });
+      }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+}
+
+describe(`lockOrderRows on ${testDialect()}`, () => {
+  it('reads the order unlocked, then locks products by id, the coupon, the order, the session and the user, in that order', async () => {
+    const b = await createProduct(t.db, { id: 'lor-b', priceCents: 1000, inventory: 5 });
+    const a = await createProduct(t.db, { id: 'lor-a', priceCents: 2000, inventory: 7 });
+    const coupon = await createCoupon(t.db, { code: 'LOCKSTEP' });
+    const user = await createUser(t.db);
+    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, {
+      items: [
+        { productId: b.id, quantity: 1 },
+        { productId: a.id, quantity: 2 },
+      ],
+      couponCode: coupon.code,
+      userId: user.id,
+    });
+
+    const reads: Read[] = [];
+    const result = await t.db.transaction().execute((trx) => lockOrderRows(trx.withPlugin(recorder(reads)), t.dialect, sessionId));
+    expect(result.alreadyPaid).toBe(false);
+    if (result.alreadyPaid) return;
+    const { rows } = result;
+    expect(rows.order).toMatchObject({ id: orderId, payment_status: 'unpaid', coupon_code: 'LOCKSTEP' });
+    expect(rows.session).toMatchObject({ id: sessionId, status: 'open' });
+    expect(rows.items.map((i) => i.product_id)).toEqual(['lor-a', 'lor-b']);
+    expect(rows.productIds).toEqual(['lor-a', 'lor-b']);
+    expect(rows.products).toEqual([
+      { id: 'lor-a', inventory: 7 },
+      { id: 'lor-b', inventory: 5 },
+    ]);
+    expect(rows.coupon?.code).toBe('LOCKSTEP');
+    expect(rows.user?.id).toBe(user.id);
+
+    const locks = t.dialect === 'postgres';
+    expect(reads).toEqual([
+      { table: 'payment_sessions', locked: false },
+      { table: 'orders', locked: false },
+      { table: 'order_items', locked: false },
+      { table: 'products', locked: locks },
+      { table: 'coupons', locked: locks },
+      { table: 'orders', locked: locks },
+      { table: 'payment_sessions', locked: locks },
+      { table: 'users', locked: locks },
+    ]);
+  });
+
+  it('stops before any lock when the order is paid or refunded already', async () => {
+    const p = await createProduct(t.db, { priceCents: 500 });
+    for (const status of ['paid', 'refunded'] as const) {
+      const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 1 }] });
+      await t.db.updateTable('orders').set({ payment_status: status }).where('id', '=', orderId).execute();
+      const reads: Read[] = [];
+      const result = await t.db.transaction().execute((trx) => lockOrderRows(trx.withPlugin(recorder(reads)), t.dialect, sessionId));
+      expect(result).toEqual({ alreadyPaid: true, orderId });
+      expect(reads.map((r) => r.table)).toEqual(['payment_sessions', 'orders']);
+    }
+  });
+
+  it('locks no coupon and no user for a guest without a coupon', async () => {
+    const p = await createProduct(t.db, { priceCents: 500 });
+    const { sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 1 }] });
+    const reads: Read[] = [];
+    const result = await t.db.transaction().execute((trx) => lockOrderRows(trx.withPlugin(recorder(reads)), t.dialect, sessionId));
+    expect(result.alreadyPaid).toBe(false);
+    if (!result.alreadyPaid) expect([result.rows.coupon, result.rows.user]).toEqual([undefined, undefined]);
+    expect(reads.map((r) => r.table)).toEqual(['payment_sessions', 'orders', 'order_items', 'products', 'orders', 'payment_sessions']);
+  });
+
+  it('answers 404 for an unknown session', async () => {
+    await expect(t.db.transaction().execute((trx) => lockOrderRows(trx, t.dialect, 'cs_test_nope'))).rejects.toMatchObject({ statusCode: 404 });
+  });
+});

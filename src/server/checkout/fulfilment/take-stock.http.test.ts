@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, testDialect, type TestApp } from '../../test/harness.js';
+import { placeCheckout } from '../../test/checkout-orders.js';
+import { createProduct } from '../../db/seed/factories.js';
+import { lockOrderRows, type LockedOrderRows } from './lock-order-rows.js';
+import { takeStock } from './take-stock.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const stock = async (id: string) => (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
+
+/** Locks the session's rows and takes its stock in one transaction, as fulfilment does. */
+async function take(sessionId: string, now = new Date(), before?: (rows: LockedOrderRows) => Promise<void>): Promise<string[]> {
+  return t.db.transaction().execute(async (trx) => {
+    const locked = await lockOrderRows(trx, t.dialect, sessionId);
+    if (locked.alreadyPaid) throw new Error('paid already');
+    await before?.(locked.rows);
+    return takeStock(trx, locked.rows, now);
+  });
+}
+
+describe(`takeStock on ${testDialect()}`, () => {
+  it('takes the ordered units while the order holds them, and reports no shortfall', async () => {
+    const p = await createProduct(t.db, { name: 'Cloth', inventory: 5 });
+    const { sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 2 }] });
+    // Others hold the other 3: this order's own hold is not counted against it.
+    await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 3 }] });
+    expect(await take(sessionId)).toEqual([]);
+    expect(await stock(p.id)).toBe(3);
+  });
+
+  it('after its hold lapsed takes only what others do not hold, never below zero, and says what fell short', async () => {
+    const p = await createProduct(t.db, { name: 'Sponge', inventory: 4 });
+    const long = new Date(Date.now() - 60 * 60_000);
+    const { sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 3 }], now: long });
+    await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 2 }] });
+    expect(await take(sessionId)).toEqual(['Sponge: 3 ordered, 2 in stock']);
+    expect(await stock(p.id)).toBe(2);
+
+    const q = await createProduct(t.db, { name: 'Brush', inventory: 1 });
+    const late = await placeCheckout(t.db, t.dialect, { items: [{ productId: q.id, quantity: 1 }], now: long });
+    await t.db.updateTable('products').set({ inventory: 0 }).where('id', '=', q.id).execute();
+    expect(await take(late.sessionId)).toEqual(['Brush: 1 ordered, 0 in stock']);
+    expect(await stock(q.id)).toBe(0);
+  });
+
+  it('names a product that left the catalogue', async () => {
+    const p = await createProduct(t.db, { name: 'Gone Mop', inventory: 3 });
+    const { sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 1 }] });
+    const shortfall = await take(sessionId, new Date(), async (rows) => {
+      rows.products.splice(0);
+    });
+    expect(shortfall).toEqual(['Gone Mop: 1 ordered, product no longer in the catalogue']);
+    expect(await stock(p.id)).toBe(3);
+  });
+});

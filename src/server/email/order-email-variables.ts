@@ -1,0 +1,168 @@
+import type { Selectable } from 'kysely';
+import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
+import { formatCents } from '../../shared/money.js';
+import { carrierName, trackingUrl } from '../../shared/carriers.js';
+import { trackingCodeOf } from '../../shared/schemas/orders.js';
+import { parseJson } from '../lib/json.js';
+import { escapeHtml } from '../seo/html.js';
+
+/**
+ * The one place that assembles the variables of the order e-mails (confirmation, status update,
+ * shipping notification). Line items, tracking and addresses reach the templates as data; the
+ * built-in templates (default-templates.ts) draw them with `{{#each}}` / `{{#if}}` blocks and
+ * double braces, so everything is escaped by Handlebars and no HTML is built in services.
+ *
+ * Legacy variables: templates the owner edited before migration 0015 still use `itemsList`,
+ * `trackingSection` (pre-rendered pieces drawn with triple braces), the address as one string
+ * `shippingAddress`, and on the shipping e-mail `trackingNumber` / `carrier` / `trackingUrl`.
+ * They are still passed, built here from the same data (every piece of the HTML ones escaped, as
+ * before), so an edited template keeps working. Do not drop them while such templates may exist.
+ */
+
+/** What `queueEmail` takes: the HTML body's variables and the plain-text body's where they differ. */
+export type EmailVariables = { variables: Record<string, unknown>; textVariables: Record<string, unknown> };
+
+/** One line of the order as the e-mail shows it. */
+export type EmailLineItem = { name: string; quantity: number; isFreeGift: boolean; lineTotal: string };
+
+/** A parcel's tracking: the carrier's name (null when unknown), the number, the carrier's own page (null when unknown). */
+export type EmailTracking = { carrier: string | null; number: string; url: string | null };
+
+type Address = { name?: string; address?: string; city?: string; state?: string; zip?: string; country?: string };
+
+/** An address as the lines an envelope shows: name, street, "City, ST 12345", country (the blank ones left out). */
+export function addressLines(a: Address): string[] {
+  return [a.name, a.address, [a.city, a.state].filter(Boolean).join(', ') + (a.zip ? ` ${a.zip}` : ''), a.country].filter((l): l is string => Boolean(l));
+}
+
+/** The stored shipping address (checkout's object, or the owner's free text) as lines. */
+export function storedAddressLines(raw: string | null): string[] {
+  const a = parseJson<Address | string | null>(raw, raw);
+  if (!a) return [];
+  if (typeof a === 'string') return a.split('\n').filter(Boolean);
+  return addressLines(a);
+}
+
+function storedAddressName(raw: string | null): string | undefined {
+  const a = parseJson<Address | string | null>(raw, null);
+  return a && typeof a === 'object' && a.name ? a.name : undefined;
+}
+
+function lineItems(items: Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'>[]): EmailLineItem[] {
+  return items.map((i) => ({ name: i.product_name, quantity: i.quantity, isFreeGift: Boolean(i.is_free_gift), lineTotal: formatCents(i.price_cents * i.quantity) }));
+}
+
+/** Legacy `itemsList` (HTML): the table the confirmation drew before its template drew the items itself. */
+function legacyItemsHtml(items: EmailLineItem[]): string {
+  return `<table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse">${items
+    .map((i) => `<tr><td>${escapeHtml(i.name)}${i.isFreeGift ? ' (Free Gift)' : ''} &times; ${i.quantity}</td><td align="right">${escapeHtml(i.lineTotal)}</td></tr>`)
+    .join('')}</table>`;
+}
+
+/** Legacy `trackingSection` (HTML and text): the paragraph the status update drew before its template drew `tracking`. */
+function legacyTrackingSection(t: EmailTracking | null): { html: string; text: string } {
+  if (!t) return { html: '', text: '' };
+  const html = `<p>${t.carrier ? `Carrier: <strong>${escapeHtml(t.carrier)}</strong><br>` : ''}Tracking number: <strong>${escapeHtml(t.number)}</strong>${
+    t.url ? `<br><a href="${escapeHtml(t.url)}">Track your package on the ${escapeHtml(t.carrier ?? '')} website</a>` : ''
+  }</p>`;
+  const text = [t.carrier ? `Carrier: ${t.carrier}` : '', `Tracking number: ${t.number}`, t.url ? `Track your package: ${t.url}` : ''].filter(Boolean).join('\n');
+  return { html, text };
+}
+
+type ConfirmationOrder = Pick<
+  Selectable<OrdersTable>,
+  'id' | 'order_number' | 'subtotal_cents' | 'discount_cents' | 'shipping_cents' | 'tax_cents' | 'total_cents' | 'shipping_address'
+>;
+
+/** The order confirmation e-mail ('order-confirmation'), queued when the order is paid. */
+export function orderConfirmationVariables(
+  order: ConfirmationOrder,
+  items: Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'>[],
+  publicUrl: string,
+): EmailVariables {
+  const lines = lineItems(items);
+  const address = storedAddressLines(order.shipping_address);
+  return {
+    variables: {
+      orderNumber: order.order_number,
+      customerName: storedAddressName(order.shipping_address) ?? 'Customer',
+      items: lines,
+      subtotal: formatCents(order.subtotal_cents),
+      discount: formatCents(order.discount_cents),
+      shipping: order.shipping_cents === 0 ? 'FREE' : formatCents(order.shipping_cents),
+      tax: formatCents(order.tax_cents),
+      total: formatCents(order.total_cents),
+      shippingAddressLines: address,
+      orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
+      // Legacy, for templates edited before migration 0015 (see the top of this file).
+      itemsList: legacyItemsHtml(lines),
+      shippingAddress: address.join('\n'),
+    },
+    textVariables: { itemsList: lines.map((i) => `${i.name} x ${i.quantity}  ${i.lineTotal}`).join('\n') },
+  };
+}
+
+type StatusOrder = Pick<Selectable<OrdersTable>, 'id' | 'order_number' | 'shipping_address' | 'shipstation_tracking_number' | 'shipping_carrier'>;
+
+/**
+ * The status update e-mail ('order-status-update'). Past pending it carries tracking: the
+ * carrier's number with a link to the carrier's own page (never a search engine), or else the
+ * shop's own code without one.
+ */
+export function statusUpdateVariables(order: StatusOrder, status: string, customer: { full_name: string } | undefined): EmailVariables {
+  const number = order.shipstation_tracking_number ?? (status !== 'pending' ? trackingCodeOf(order.id) : null);
+  const tracking: EmailTracking | null = number
+    ? {
+        number,
+        carrier: order.shipstation_tracking_number ? carrierName(order.shipping_carrier) : null,
+        url: order.shipstation_tracking_number ? trackingUrl(order.shipping_carrier, order.shipstation_tracking_number) : null,
+      }
+    : null;
+  const address = storedAddressLines(order.shipping_address);
+  const section = legacyTrackingSection(tracking);
+  return {
+    variables: {
+      orderNumber: order.order_number,
+      customerName: customer?.full_name ?? storedAddressName(order.shipping_address) ?? 'Customer',
+      status: status.charAt(0).toUpperCase() + status.slice(1),
+      tracking,
+      shippingAddressLines: address,
+      // Legacy, for templates edited before migration 0015 (see the top of this file).
+      trackingNumber: number ?? '',
+      trackingSection: section.html,
+      shippingAddress: address.join('\n'),
+    },
+    textVariables: { trackingSection: section.text },
+  };
+}
+
+/** The shipping e-mail ('shipping-notification'), queued when a label is bought. */
+export function shippingNotificationVariables(input: {
+  orderNumber: string;
+  /** Where the parcel goes (the label's ship-to; its country is not shown). */
+  shipTo: { name: string; address?: string; city?: string; state?: string; zip?: string };
+  trackingNumber: string | null;
+  carrierCode: string | null;
+}): EmailVariables {
+  const tracking: EmailTracking = {
+    number: input.trackingNumber ?? '',
+    carrier: carrierName(input.carrierCode),
+    url: trackingUrl(input.carrierCode, input.trackingNumber),
+  };
+  const { name, address: street, city, state, zip } = input.shipTo;
+  const address = addressLines({ name, address: street, city, state, zip });
+  return {
+    variables: {
+      orderNumber: input.orderNumber,
+      customerName: input.shipTo.name,
+      tracking,
+      shippingAddressLines: address,
+      // Legacy, for templates edited before migration 0015 (see the top of this file).
+      trackingNumber: tracking.number,
+      carrier: tracking.carrier ?? '',
+      trackingUrl: tracking.url ?? '',
+      shippingAddress: address.join('\n'),
+    },
+    textVariables: {},
+  };
+}
