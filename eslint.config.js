@@ -39,7 +39,15 @@ function clientLayerBlocks() {
       blocks.push({
         files: [`src/client/${folder}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
         rules: {
-          'no-restricted-imports': ['error', { patterns: [{ regex: intoClient, message }, { regex: outOfClient, message }] }],
+          'no-restricted-imports': [
+            'error',
+            {
+              patterns: [
+                { regex: intoClient, message },
+                { regex: outOfClient, message },
+              ],
+            },
+          ],
           'no-restricted-syntax': ['error', { selector: selector(intoClient), message }, { selector: selector(outOfClient), message }],
         },
       });
@@ -80,7 +88,10 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/server/config.ts', 'src/server/test/**', 'src/**/*.test.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/server/config.ts' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through src/server/config.ts' },
+      ],
     },
   },
   ...clientLayerBlocks(),
@@ -90,7 +101,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./', message: 'A migration imports nothing from the app (only kysely and other migrations): copy what it needs, frozen.' }] },
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./',
+              message: 'A migration imports nothing from the app (only kysely and other migrations): copy what it needs, frozen.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -86,7 +86,10 @@ describe('account self-service from the dashboard', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((u) => u.pathname === '/auth');
-    const old = await page.request.post('/api/auth/sign-in', { headers: { origin: inject('baseUrl') }, data: { email: person.email, password: person.password, elapsedMs: 5000 } });
+    const old = await page.request.post('/api/auth/sign-in', {
+      headers: { origin: inject('baseUrl') },
+      data: { email: person.email, password: person.password, elapsedMs: 5000 },
+    });
     expect(old.status()).toBe(401);
     await signInThroughForm(page, { email: person.email, password: NEW_PASSWORD });
     person.password = NEW_PASSWORD;
@@ -152,7 +155,9 @@ describe('account self-service from the dashboard', () => {
 
     const admin = await openPage(browser, DESKTOP);
     await signInThroughForm(admin.page, ADMIN);
-    const users = (await (await admin.page.request.get(`/api/admin/users?search=${encodeURIComponent(person.email)}`)).json()) as { items: unknown[] };
+    const users = (await (await admin.page.request.get(`/api/admin/users?search=${encodeURIComponent(person.email)}`)).json()) as {
+      items: unknown[];
+    };
     expect(users.items).toEqual([]);
     const order = await admin.page.request.get(`/api/admin/orders/${orderIdOfPerson}`);
     expect(order.status()).toBe(200);

@@ -29,9 +29,7 @@ function resetLinks(email: string): string[] {
   const db = new Database(path.join(inject('dataDir'), 'shop.db'), { readonly: true, fileMustExist: true });
   try {
     const rows = db
-      .prepare(
-        `select text from email_outbox where to_address = ? and template_id = 'password-reset' order by created_at desc, id desc`,
-      )
+      .prepare(`select text from email_outbox where to_address = ? and template_id = 'password-reset' order by created_at desc, id desc`)
       .all(email) as { text: string | null }[];
     return rows.flatMap((row) => {
       const link = /https?:\/\/[^\s"<>]+\/reset-password\?token=[A-Za-z0-9_-]+/.exec(row.text ?? '')?.[0];

@@ -37,7 +37,11 @@ describe('back office changes reach the shop', () => {
     await page.goto('/admin?tab=orders');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     // The charts, or their empty state when this database has no placed order yet.
-    await page.locator('figure figcaption').or(page.getByText(/No orders in the last \d+ days/)).first().waitFor();
+    await page
+      .locator('figure figcaption')
+      .or(page.getByText(/No orders in the last \d+ days/))
+      .first()
+      .waitFor();
 
     // ---- An order for the demo customer; moving it to shipped e-mails them.
     const users = (await (await page.request.get(`/api/admin/users?search=${encodeURIComponent(CUSTOMER.email)}`)).json()) as {
@@ -48,7 +52,10 @@ describe('back office changes reach the shop', () => {
     await page.getByRole('heading', { name: 'Create Order' }).waitFor();
     // The customer is picked by searching their e-mail (not by typing an internal id).
     await page.getByLabel('Customer').fill(CUSTOMER.email);
-    await page.getByRole('list', { name: 'Matching customers' }).getByRole('button', { name: new RegExp(CUSTOMER.email) }).click();
+    await page
+      .getByRole('list', { name: 'Matching customers' })
+      .getByRole('button', { name: new RegExp(CUSTOMER.email) })
+      .click();
     await page.getByTestId('picked-customer').filter({ hasText: CUSTOMER.email }).waitFor();
     await page.getByLabel(/^Name/).fill('Demo Customer');
     await page.getByLabel('Street').fill('12 Fern Way');
@@ -74,7 +81,9 @@ describe('back office changes reach the shop', () => {
     await ask.getByRole('button', { name: 'Change and e-mail' }).click();
     await toast(page, 'Order updated').waitFor();
     await expect
-      .poll(async () => (await mailTo(CUSTOMER.email)).some((m) => m.subject === `Order #${order.orderNumber} is now Processing`), { timeout: 20_000 })
+      .poll(async () => (await mailTo(CUSTOMER.email)).some((m) => m.subject === `Order #${order.orderNumber} is now Processing`), {
+        timeout: 20_000,
+      })
       .toBe(true);
     await screenshot(page, 'admin-commerce-orders-1280');
 
@@ -109,7 +118,11 @@ describe('back office changes reach the shop', () => {
     // ---- The shopper: the category is listed, the coupon applies, overnight is gone.
     const shopper = await openPage(browser, DESKTOP);
     await shopper.page.goto('/products');
-    await shopper.page.getByRole('tab', { name: `Journey ${RUN}` }).or(shopper.page.getByRole('link', { name: `Journey ${RUN}` })).first().waitFor();
+    await shopper.page
+      .getByRole('tab', { name: `Journey ${RUN}` })
+      .or(shopper.page.getByRole('link', { name: `Journey ${RUN}` }))
+      .first()
+      .waitFor();
     await addToCart(shopper.page, 'cloth-5-pack');
     await shopper.page.goto('/cart');
     await shopper.page.getByLabel('Coupon code').fill(code);

@@ -112,7 +112,10 @@ describe('admin content, e-mail, ShipStation and the contact form', () => {
     await page.goto('/admin?tab=email');
     await page.getByRole('region', { name: 'Email connection' }).getByText('Connected', { exact: true }).waitFor();
 
-    await page.getByRole('list', { name: 'Templates' }).getByRole('button', { name: /Welcome/ }).click();
+    await page
+      .getByRole('list', { name: 'Templates' })
+      .getByRole('button', { name: /Welcome/ })
+      .click();
     await page.getByRole('tab', { name: 'Edit HTML' }).click();
     const subject = page.getByLabel('Subject');
     const oldSubject = await subject.inputValue();
@@ -130,7 +133,9 @@ describe('admin content, e-mail, ShipStation and the contact form', () => {
     await page.getByRole('button', { name: 'Send Test Email' }).click();
     await page.getByText('Test email sent successfully!').waitFor();
     await expect
-      .poll(async () => (await fakes<ReceivedMail[]>('/mail')).some((m) => m.to.includes(to) && m.subject.includes(RUN)), { timeout: 20_000 })
+      .poll(async () => (await fakes<ReceivedMail[]>('/mail')).some((m) => m.to.includes(to) && m.subject.includes(RUN)), {
+        timeout: 20_000,
+      })
       .toBe(true);
 
     // Put the subject back.
@@ -174,13 +179,19 @@ describe('admin content, e-mail, ShipStation and the contact form', () => {
     if (!(await enable.isChecked())) await toggle(page, enable);
     await page.getByLabel('API key').fill('ss-key');
     await page.getByRole('button', { name: 'Save Integration Settings' }).click();
-    await page.getByText(/saved successfully/).first().waitFor();
+    await page
+      .getByText(/saved successfully/)
+      .first()
+      .waitFor();
     await page.goto('/admin?tab=shipstation');
     await page.getByText('Connected', { exact: true }).first().waitFor();
     await shots(page, 'shipstation');
 
     await page.goto('/admin?tab=orders');
-    const search = page.getByRole('searchbox').or(page.getByLabel(/Search orders/)).first();
+    const search = page
+      .getByRole('searchbox')
+      .or(page.getByLabel(/Search orders/))
+      .first();
     await search.fill(CUSTOMER.email);
     await search.press('Enter');
     const number = orderId ? orderId.slice(-8).toUpperCase() : null;
@@ -200,7 +211,10 @@ describe('admin content, e-mail, ShipStation and the contact form', () => {
     await card.waitFor();
     await customer.page.getByText('shipped', { exact: false }).first().waitFor();
     await expect
-      .poll(async () => (await fakes<ReceivedMail[]>('/mail')).some((m) => m.to.includes(CUSTOMER.email) && /has shipped/.test(m.subject)), { timeout: 20_000 })
+      .poll(
+        async () => (await fakes<ReceivedMail[]>('/mail')).some((m) => m.to.includes(CUSTOMER.email) && /has shipped/.test(m.subject)),
+        { timeout: 20_000 },
+      )
       .toBe(true);
     await screenshot(customer.page, 'content-customer-orders-shipped-1280');
 
@@ -217,7 +231,10 @@ describe('admin content, e-mail, ShipStation and the contact form', () => {
     const forward = page.getByRole('switch', { name: 'Forward contact messages' });
     if (!(await forward.isChecked())) await toggle(page, forward);
     await page.getByRole('button', { name: 'Save Integration Settings' }).click();
-    await page.getByText(/saved successfully/).first().waitFor();
+    await page
+      .getByText(/saved successfully/)
+      .first()
+      .waitFor();
 
     const visitor = await openPage(browser, DESKTOP);
     const first = `Refills abroad ${RUN}`;

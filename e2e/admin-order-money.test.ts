@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN, CUSTOMER, HUMAN_PAUSE_MS, SHIPPING_ADDRESS, call, checkout, fakes, signInThroughForm, toast, type ReceivedMail } from './helpers.js';
+import {
+  ADMIN,
+  CUSTOMER,
+  HUMAN_PAUSE_MS,
+  SHIPPING_ADDRESS,
+  call,
+  checkout,
+  fakes,
+  signInThroughForm,
+  toast,
+  type ReceivedMail,
+} from './helpers.js';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
 import { startShopServer, type ShopServer } from './server.js';
 import { FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, fakeStripe, signedStripeEvent } from '../src/server/test/fake-stripe.js';
@@ -55,7 +66,12 @@ async function shots(page: Page, name: string): Promise<void> {
 }
 
 async function createProduct(name: string, priceCents: number, inventory: number): Promise<{ id: string; name: string }> {
-  const res = await call(admin.page, 'POST', '/api/admin/products', { name, description: 'A product of the order-money browser journeys.', priceCents, inventory });
+  const res = await call(admin.page, 'POST', '/api/admin/products', {
+    name,
+    description: 'A product of the order-money browser journeys.',
+    priceCents,
+    inventory,
+  });
   expect(res.status).toBe(201);
   return { id: String((res.json.product as { id: string }).id), name };
 }
@@ -180,7 +196,10 @@ describe('refunds through the built-in test provider', () => {
     await shots(page, 'refund-dialog');
     await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
     await toast(page, 'Refund sent').waitFor();
-    await page.getByText(`${formatCents(half)} refunded; the customer has been e-mailed.`).first().waitFor();
+    await page
+      .getByText(`${formatCents(half)} refunded; the customer has been e-mailed.`)
+      .first()
+      .waitFor();
 
     // The detail: the badge, the sentence, the refunds list and the figures.
     await payment.getByText('Partially refunded', { exact: true }).waitFor();
@@ -194,7 +213,12 @@ describe('refunds through the built-in test provider', () => {
     expect(line).toContain(ADMIN.email);
     expect(line).toContain('“One towel arrived torn”');
     const figures = await figuresOf(page);
-    expect(figures).toMatchObject({ Total: formatCents(total), Paid: formatCents(total), Refunded: `−${formatCents(half)}`, Net: formatCents(total - half) });
+    expect(figures).toMatchObject({
+      Total: formatCents(total),
+      Paid: formatCents(total),
+      Refunded: `−${formatCents(half)}`,
+      Net: formatCents(total - half),
+    });
     // Still refundable for what is left; the Refund button stays.
     await payment.getByRole('button', { name: 'Refund' }).waitFor();
     await shots(page, 'refunded-detail');
@@ -205,7 +229,10 @@ describe('refunds through the built-in test provider', () => {
     // The customer's refund e-mail arrives.
     const subject = `Refund of ${formatCents(half)} for order #${number}`;
     await expect
-      .poll(async () => (await fakes<ReceivedMail[]>('/mail')).filter((m) => m.subject === subject && m.to.includes(CUSTOMER.email)).length, { timeout: 20_000 })
+      .poll(
+        async () => (await fakes<ReceivedMail[]>('/mail')).filter((m) => m.subject === subject && m.to.includes(CUSTOMER.email)).length,
+        { timeout: 20_000 },
+      )
       .toBe(1);
 
     // The order list's payment column.
@@ -272,13 +299,26 @@ describe('refunds through Stripe (the local fake, on a second server)', () => {
     const res = await fetch(`${base}/api/create-checkout-session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: base },
-      body: JSON.stringify({ items: [{ productId: 'cloth-5-pack', quantity: 2 }], customerEmail: 'sky@example.com', shippingAddress: SHIPPING_ADDRESS, appliedCouponCode: null }),
+      body: JSON.stringify({
+        items: [{ productId: 'cloth-5-pack', quantity: 2 }],
+        customerEmail: 'sky@example.com',
+        shippingAddress: SHIPPING_ADDRESS,
+        appliedCouponCode: null,
+      }),
     });
     expect(res.status).toBe(200);
     const { sessionId, orderId } = (await res.json()) as { sessionId: string; orderId: string };
     const pi = stripeFake.sessions.get(sessionId)!.payment_intent as string;
-    const { payload, signature } = signedStripeEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } }, `evt_${sessionId}`);
-    const hook = await fetch(`${base}/api/webhooks/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+    const { payload, signature } = signedStripeEvent(
+      'checkout.session.completed',
+      { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } },
+      `evt_${sessionId}`,
+    );
+    const hook = await fetch(`${base}/api/webhooks/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
     expect(hook.status).toBe(200);
 
     const { page, errors } = await openPageOn(base);
@@ -341,7 +381,9 @@ describe('cancel and restock', () => {
     const orderId = await checkout(customer.page, true, [{ productId: own.id, quantity: units }]);
     await expect.poll(() => stockOf(own.id)).toBe(60 - units);
     const restockedEvents = async () =>
-      ((await call(page, 'GET', `/api/admin/orders/${orderId}/events`)).json.events as { type: string }[]).filter((e) => e.type === 'restocked').length;
+      ((await call(page, 'GET', `/api/admin/orders/${orderId}/events`)).json.events as { type: string }[]).filter(
+        (e) => e.type === 'restocked',
+      ).length;
 
     // Cancelled from the detail's status control, after the confirmation: the units come back.
     await page.goto(`/admin?tab=orders&view=details&order=${orderId}`);
@@ -380,15 +422,26 @@ describe('cancel and restock', () => {
     await toast(page, 'Order updated').waitFor();
     await expect.poll(() => stockOf(own.id)).toBe(60);
     expect(await restockedEvents()).toBe(2);
-    const put = await call(page, 'PUT', `/api/admin/products/${own.id}`, { name: own.name, description: 'A product of the order-money browser journeys.', priceCents: 650, inventory: units - 1 });
+    const put = await call(page, 'PUT', `/api/admin/products/${own.id}`, {
+      name: own.name,
+      description: 'A product of the order-money browser journeys.',
+      priceCents: 650,
+      inventory: units - 1,
+    });
     expect(put.status).toBe(200);
     await changeStatus('processing');
     await toast(page, 'Error updating order').waitFor();
-    await page.getByText(ORDER_MONEY_MESSAGES.notEnoughToReopen(own.name, units, units - 1, 'processing')).first().waitFor();
+    await page
+      .getByText(ORDER_MONEY_MESSAGES.notEnoughToReopen(own.name, units, units - 1, 'processing'))
+      .first()
+      .waitFor();
     expect((await adminOrder(page, orderId)).status).toBe('cancelled');
     expect(await stockOf(own.id)).toBe(units - 1);
     const refused = await call(page, 'PATCH', `/api/admin/orders/${orderId}/status`, { status: 'delivered' });
-    expect(refused).toEqual({ status: 409, json: { error: ORDER_MONEY_MESSAGES.notEnoughToReopen(own.name, units, units - 1, 'delivered') } });
+    expect(refused).toEqual({
+      status: 409,
+      json: { error: ORDER_MONEY_MESSAGES.notEnoughToReopen(own.name, units, units - 1, 'delivered') },
+    });
     expect(errors).toEqual([]);
   });
 });
@@ -434,7 +487,25 @@ describe('delete', () => {
   });
 });
 
-const ORDER_HEADER = ['Order number', 'Order id', 'Date', 'Status', 'Payment status', 'Customer name', 'E-mail', 'Items', 'Subtotal', 'Discount', 'Coupon', 'Shipping', 'Tax', 'Total', 'Refunded', 'Net', 'Tracking number'];
+const ORDER_HEADER = [
+  'Order number',
+  'Order id',
+  'Date',
+  'Status',
+  'Payment status',
+  'Customer name',
+  'E-mail',
+  'Items',
+  'Subtotal',
+  'Discount',
+  'Coupon',
+  'Shipping',
+  'Tax',
+  'Total',
+  'Refunded',
+  'Net',
+  'Tracking number',
+];
 const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
 const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty points', 'Orders', 'Created'];
 
@@ -511,7 +582,9 @@ describe('CSV exports', () => {
     const people = records(customerRows);
     const users = await call(page, 'GET', `/api/admin/users?search=${encodeURIComponent(CUSTOMER.email)}`);
     expect(people.length).toBe((await call(page, 'GET', '/api/admin/users')).json.total);
-    const api = (users.json.items as { id: string; email: string; fullName: string; role: string; loyaltyPoints: number }[]).find((u) => u.email === CUSTOMER.email)!;
+    const api = (users.json.items as { id: string; email: string; fullName: string; role: string; loyaltyPoints: number }[]).find(
+      (u) => u.email === CUSTOMER.email,
+    )!;
     const row = people.find((p) => p['E-mail'] === CUSTOMER.email);
     expect(row).toMatchObject({ 'Customer id': api.id, Name: api.fullName, Role: api.role, 'Loyalty points': String(api.loyaltyPoints) });
     // Every order this file placed for the customer counts (others may have placed more).

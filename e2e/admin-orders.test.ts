@@ -78,7 +78,10 @@ describe('the owner handles an order from payment to label', () => {
     expect(both.filter((s) => s === 409)).toHaveLength(1);
     const number = String(apiBefore.orderNumber);
     await expect
-      .poll(async () => (await fakes<ReceivedMail[]>('/mail')).filter((m) => m.subject.includes(number) && /shipped/i.test(m.subject)).length, { timeout: 20_000 })
+      .poll(
+        async () => (await fakes<ReceivedMail[]>('/mail')).filter((m) => m.subject.includes(number) && /shipped/i.test(m.subject)).length,
+        { timeout: 20_000 },
+      )
       .toBe(1);
 
     // The owner adds a note; the timeline lists each step, newest first, with who did it.

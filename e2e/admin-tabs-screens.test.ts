@@ -28,7 +28,13 @@ beforeAll(async () => {
   // A contact message, so the Messages view shows one.
   const contact = await customer.page.request.post('/api/contact', {
     headers: { origin: inject('baseUrl') },
-    data: { name: 'Demo Customer', email: CUSTOMER.email, subject: 'Refill sizes', message: 'Do the refills come in a 2 litre size?', elapsedMs: 5000 },
+    data: {
+      name: 'Demo Customer',
+      email: CUSTOMER.email,
+      subject: 'Refill sizes',
+      message: 'Do the refills come in a 2 litre size?',
+      elapsedMs: 5000,
+    },
   });
   expect(contact.status()).toBe(200);
   await customer.context.close();
@@ -42,12 +48,22 @@ beforeAll(async () => {
   };
   order = { id, number: await numberOf(id) };
   // Part of it refunded, so the detail lists a refund and the list shows the longest payment badge.
-  const refund = await admin.page.request.post(`/api/admin/orders/${id}/refunds`, { headers: { origin: inject('baseUrl') }, data: { amountCents: 500, reason: 'One cloth arrived torn', restock: false } });
+  const refund = await admin.page.request.post(`/api/admin/orders/${id}/refunds`, {
+    headers: { origin: inject('baseUrl') },
+    data: { amountCents: 500, reason: 'One cloth arrived torn', restock: false },
+  });
   expect(refund.status()).toBe(201);
   unpaidNumber = await numberOf(unpaidId);
   const entered = await admin.page.request.post('/api/admin/orders', {
     headers: { origin: inject('baseUrl') },
-    data: { user_id: 'guest', shipping_address: { ...ADDRESS, name: 'Walk-in Customer' }, total_amount: 1234.5, status: 'pending', email: 'walk-in.customer.long-address@example.org', elapsedMs: 5000 },
+    data: {
+      user_id: 'guest',
+      shipping_address: { ...ADDRESS, name: 'Walk-in Customer' },
+      total_amount: 1234.5,
+      status: 'pending',
+      email: 'walk-in.customer.long-address@example.org',
+      elapsedMs: 5000,
+    },
   });
   expect(entered.status()).toBe(201);
   enteredNumber = ((await entered.json()) as { order: { orderNumber: string } }).order.orderNumber;
@@ -70,8 +86,10 @@ async function controlsOutside(scope: Locator): Promise<Offender[]> {
     const width = window.innerWidth;
     const found: Offender[] = [];
     const nameOf = (el: Element) =>
-      (el.getAttribute('aria-label') ?? el.textContent ?? el.getAttribute('name') ?? el.id ?? el.tagName).trim().replace(/\s+/g, ' ').slice(0, 60) ||
-      el.tagName.toLowerCase();
+      (el.getAttribute('aria-label') ?? el.textContent ?? el.getAttribute('name') ?? el.id ?? el.tagName)
+        .trim()
+        .replace(/\s+/g, ' ')
+        .slice(0, 60) || el.tagName.toLowerCase();
     const controls = root.querySelectorAll<HTMLElement>('a[href], button, select, input:not([type="hidden"]), textarea');
     for (const el of controls) {
       if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
@@ -89,7 +107,12 @@ async function controlsOutside(scope: Locator): Promise<Offender[]> {
         if (overflowX === 'visible') continue;
         const b = box.getBoundingClientRect();
         if (r.left < b.left - 1 || r.right > b.right + 1) {
-          found.push({ name, left: Math.round(r.left), right: Math.round(r.right), why: `cut off by a box (${box.tagName.toLowerCase()}.${box.className.toString().split(' ').slice(0, 3).join('.')}) spanning ${Math.round(b.left)}–${Math.round(b.right)}` });
+          found.push({
+            name,
+            left: Math.round(r.left),
+            right: Math.round(r.right),
+            why: `cut off by a box (${box.tagName.toLowerCase()}.${box.className.toString().split(' ').slice(0, 3).join('.')}) spanning ${Math.round(b.left)}–${Math.round(b.right)}`,
+          });
           break;
         }
       }
@@ -104,9 +127,14 @@ async function boxesScrolling(scope: Locator): Promise<string[]> {
     [root, ...root.querySelectorAll<HTMLElement>('*')]
       .filter((el) => {
         const overflowX = getComputedStyle(el).overflowX;
-        return (overflowX === 'auto' || overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.getAttribute('role') !== 'tablist';
+        return (
+          (overflowX === 'auto' || overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.getAttribute('role') !== 'tablist'
+        );
       })
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().split(' ').slice(0, 3).join('.')} (${el.scrollWidth} px of content in ${el.clientWidth} px)`),
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${el.className.toString().split(' ').slice(0, 3).join('.')} (${el.scrollWidth} px of content in ${el.clientWidth} px)`,
+      ),
   );
 }
 
@@ -136,13 +164,21 @@ const VIEWS: View[] = [
     name: 'orders-all',
     url: () => '/admin?tab=orders&payment=all',
     heading: 'Orders',
-    ready: (page) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: unpaidNumber, exact: true }) }).getByText(/^Hold ends/),
+    ready: (page) =>
+      page
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: unpaidNumber, exact: true }) })
+        .getByText(/^Hold ends/),
   },
   {
     name: 'orders-entered',
     url: () => `/admin?tab=orders&q=${enteredNumber}`,
     heading: 'Orders',
-    ready: (page) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: enteredNumber, exact: true }) }).getByText('Entered by shop'),
+    ready: (page) =>
+      page
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: enteredNumber, exact: true }) })
+        .getByText('Entered by shop'),
   },
   {
     name: 'order-detail',
@@ -150,70 +186,196 @@ const VIEWS: View[] = [
     heading: () => `Order ${order.number}`,
     ready: (page) => page.getByRole('list', { name: 'Order events, newest first' }),
   },
-  { name: 'order-edit', url: () => `/admin?tab=orders&view=edit&order=${order.id}`, heading: 'Edit Order', ready: (page) => page.getByTestId('order-total-fixed') },
-  { name: 'order-create', url: () => '/admin?tab=orders&view=create', heading: 'Create Order', ready: (page) => page.getByLabel('Total amount ($)') },
-  { name: 'packing-slip', url: () => `/admin?tab=orders&view=packing&order=${order.id}`, heading: 'Packing Slip', ready: (page) => page.getByRole('heading', { name: 'Ship To' }) },
+  {
+    name: 'order-edit',
+    url: () => `/admin?tab=orders&view=edit&order=${order.id}`,
+    heading: 'Edit Order',
+    ready: (page) => page.getByTestId('order-total-fixed'),
+  },
+  {
+    name: 'order-create',
+    url: () => '/admin?tab=orders&view=create',
+    heading: 'Create Order',
+    ready: (page) => page.getByLabel('Total amount ($)'),
+  },
+  {
+    name: 'packing-slip',
+    url: () => `/admin?tab=orders&view=packing&order=${order.id}`,
+    heading: 'Packing Slip',
+    ready: (page) => page.getByRole('heading', { name: 'Ship To' }),
+  },
   { name: 'shipstation', url: () => '/admin?tab=shipstation', heading: 'ShipStation' },
-  { name: 'shipping', url: () => '/admin?tab=shipping', heading: 'Shipping Options', ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first() },
+  {
+    name: 'shipping',
+    url: () => '/admin?tab=shipping',
+    heading: 'Shipping Options',
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first(),
+  },
   {
     name: 'shipping-form',
     url: () => '/admin?tab=shipping',
     heading: 'Shipping Options',
-    ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first(),
-    open: (page) => panel(page).getByRole('button', { name: /^Edit / }).first().click(),
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first(),
+    open: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first()
+        .click(),
   },
-  { name: 'coupons', url: () => '/admin?tab=coupons', heading: 'Coupons', ready: (page) => panel(page).getByRole('button', { name: /^Edit coupon / }).first() },
+  {
+    name: 'coupons',
+    url: () => '/admin?tab=coupons',
+    heading: 'Coupons',
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit coupon / })
+        .first(),
+  },
   {
     name: 'coupon-form',
     url: () => '/admin?tab=coupons',
     heading: 'Coupons',
-    ready: (page) => panel(page).getByRole('button', { name: /^Edit coupon / }).first(),
-    open: (page) => panel(page).getByRole('button', { name: /^Edit coupon / }).first().click(),
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit coupon / })
+        .first(),
+    open: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit coupon / })
+        .first()
+        .click(),
   },
-  { name: 'users', url: () => '/admin?tab=users', heading: 'Users', ready: (page) => panel(page).getByRole('button', { name: /^Impersonate / }).first() },
-  { name: 'products', url: () => '/admin?tab=products', heading: 'Products', ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first() },
+  {
+    name: 'users',
+    url: () => '/admin?tab=users',
+    heading: 'Users',
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Impersonate / })
+        .first(),
+  },
+  {
+    name: 'products',
+    url: () => '/admin?tab=products',
+    heading: 'Products',
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first(),
+  },
   {
     name: 'product-form',
     url: () => '/admin?tab=products',
     heading: 'Products',
-    ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first(),
-    open: (page) => panel(page).getByRole('button', { name: /^Edit / }).first().click(),
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first(),
+    open: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first()
+        .click(),
   },
-  { name: 'categories', url: () => '/admin?tab=categories', heading: 'Categories', ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first() },
+  {
+    name: 'categories',
+    url: () => '/admin?tab=categories',
+    heading: 'Categories',
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first(),
+  },
   {
     name: 'category-form',
     url: () => '/admin?tab=categories',
     heading: 'Categories',
-    ready: (page) => panel(page).getByRole('button', { name: /^Edit / }).first(),
-    open: (page) => panel(page).getByRole('button', { name: /^Edit / }).first().click(),
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first(),
+    open: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit / })
+        .first()
+        .click(),
   },
-  { name: 'settings-general', url: () => '/admin?tab=settings&section=general', heading: 'Settings', ready: (page) => panel(page).getByRole('tab', { name: 'General', selected: true }) },
-  { name: 'settings-social', url: () => '/admin?tab=settings&section=social', heading: 'Settings', ready: (page) => panel(page).getByRole('tab', { name: 'Social Media', selected: true }) },
+  {
+    name: 'settings-general',
+    url: () => '/admin?tab=settings&section=general',
+    heading: 'Settings',
+    ready: (page) => panel(page).getByRole('tab', { name: 'General', selected: true }),
+  },
+  {
+    name: 'settings-social',
+    url: () => '/admin?tab=settings&section=social',
+    heading: 'Settings',
+    ready: (page) => panel(page).getByRole('tab', { name: 'Social Media', selected: true }),
+  },
   {
     name: 'settings-integrations',
     url: () => '/admin?tab=settings&section=integrations',
     heading: 'Settings',
     ready: (page) => panel(page).getByRole('tab', { name: 'Integrations', selected: true }),
   },
-  { name: 'faqs', url: () => '/admin?tab=faqs', heading: 'FAQs', ready: (page) => panel(page).getByRole('button', { name: /^Edit FAQ: / }).first() },
+  {
+    name: 'faqs',
+    url: () => '/admin?tab=faqs',
+    heading: 'FAQs',
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit FAQ: / })
+        .first(),
+  },
   {
     name: 'faq-form',
     url: () => '/admin?tab=faqs',
     heading: 'FAQs',
-    ready: (page) => panel(page).getByRole('button', { name: /^Edit FAQ: / }).first(),
-    open: (page) => panel(page).getByRole('button', { name: /^Edit FAQ: / }).first().click(),
+    ready: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit FAQ: / })
+        .first(),
+    open: (page) =>
+      panel(page)
+        .getByRole('button', { name: /^Edit FAQ: / })
+        .first()
+        .click(),
   },
   { name: 'about', url: () => '/admin?tab=about', heading: 'About Page Content' },
   { name: 'homepage', url: () => '/admin?tab=homepage', heading: 'Homepage Content' },
   { name: 'email-templates', url: () => '/admin?tab=email', heading: 'Email templates' },
-  { name: 'email-outbox', url: () => '/admin?tab=email&view=outbox', heading: 'E-mail outbox', ready: (page) => panel(page).getByRole('row').nth(1) },
-  { name: 'email-messages', url: () => '/admin?tab=email&view=messages', heading: 'Contact messages', ready: (page) => panel(page).getByText('Refill sizes').first() },
+  {
+    name: 'email-outbox',
+    url: () => '/admin?tab=email&view=outbox',
+    heading: 'E-mail outbox',
+    ready: (page) => panel(page).getByRole('row').nth(1),
+  },
+  {
+    name: 'email-messages',
+    url: () => '/admin?tab=email&view=messages',
+    heading: 'Contact messages',
+    ready: (page) => panel(page).getByText('Refill sizes').first(),
+  },
 ];
 
 async function show(page: Page, view: View): Promise<Locator> {
   await page.goto(view.url());
-  await page.getByRole('heading', { name: typeof view.heading === 'function' ? view.heading() : view.heading, exact: true }).first().waitFor();
-  await page.getByRole('status').filter({ hasText: /^Loading/ }).first().waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .getByRole('heading', { name: typeof view.heading === 'function' ? view.heading() : view.heading, exact: true })
+    .first()
+    .waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Loading/ })
+    .first()
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   if (view.ready) await view.ready(page).first().waitFor();
   if (!view.open) return panel(page);
   await view.open(page);

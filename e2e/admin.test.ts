@@ -65,7 +65,10 @@ function toastText(page: Page, text: string) {
 }
 
 async function openTab(page: Page, name: string, heading: string): Promise<void> {
-  await page.getByRole('dialog').waitFor({ state: 'detached' }).catch(() => undefined);
+  await page
+    .getByRole('dialog')
+    .waitFor({ state: 'detached' })
+    .catch(() => undefined);
   await page.getByRole('tab', { name, exact: true }).click();
   await page.getByRole('tab', { name, exact: true, selected: true }).waitFor();
   await page.getByRole('heading', { name: heading, exact: true }).waitFor();
@@ -177,7 +180,11 @@ describe('admin back office', () => {
     await toastText(page, 'Category has been saved successfully.').waitFor();
     await page.getByRole('cell', { name: catId, exact: true }).waitFor();
     await shots(page, 'categories');
-    await page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'mops', exact: true }) }).getByRole('button', { name: /^Delete/ }).click();
+    await page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'mops', exact: true }) })
+      .getByRole('button', { name: /^Delete/ })
+      .click();
     await confirmInDialog(page);
     await page.getByText(/still holds \d+ products?/).waitFor();
     await page.getByRole('cell', { name: 'mops', exact: true }).waitFor();
@@ -315,7 +322,11 @@ describe('admin back office', () => {
     for (const [tab, heading, rowActions] of tabs) {
       await page.goto(`/admin?tab=${tab}`);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-      await page.getByRole('status').filter({ hasText: /^Loading/ }).waitFor({ state: 'detached' }).catch(() => undefined);
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Loading/ })
+        .waitFor({ state: 'detached' })
+        .catch(() => undefined);
       const panel = page.getByRole('tabpanel').first();
       if (rowActions) await panel.getByRole('button', { name: rowActions }).first().waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

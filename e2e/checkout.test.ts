@@ -140,8 +140,12 @@ describe('checkout journeys', () => {
     await page.waitForURL('**/checkout');
     await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
     // A guest is offered to sign in or sign up, and comes back here afterwards (e2e/sign-in-place.test.ts).
-    expect(await page.locator('main').getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/auth?tab=signin&redirect=%2Fcheckout');
-    expect(await page.locator('main').getByRole('link', { name: 'Sign Up' }).getAttribute('href')).toBe('/auth?tab=signup&redirect=%2Fcheckout');
+    expect(await page.locator('main').getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe(
+      '/auth?tab=signin&redirect=%2Fcheckout',
+    );
+    expect(await page.locator('main').getByRole('link', { name: 'Sign Up' }).getAttribute('href')).toBe(
+      '/auth?tab=signup&redirect=%2Fcheckout',
+    );
     expect(await page.locator('main').getByLabel('State').inputValue()).toBe('CA');
     await fillShipping(page, {
       firstName: 'Pat',
@@ -334,10 +338,22 @@ describe('checkout journeys', () => {
 
     // The server refuses the checkout: its message is shown under 'Checkout Error'.
     await page.goto('/checkout');
-    await fillShipping(page, { firstName: 'Pat', lastName: 'Buyer', email: 'pat@example.com', address: '1 Main St', city: 'Springfield', state: 'OR', zip: '97477' });
+    await fillShipping(page, {
+      firstName: 'Pat',
+      lastName: 'Buyer',
+      email: 'pat@example.com',
+      address: '1 Main St',
+      city: 'Springfield',
+      state: 'OR',
+      zip: '97477',
+    });
     await page.locator('[data-testid="order-totals"][aria-busy="false"]').waitFor();
     await context.route('**/api/create-checkout-session', (route) =>
-      route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'Only 1 of Sweep & Mop Tool left in stock' }) }),
+      route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Only 1 of Sweep & Mop Tool left in stock' }),
+      }),
     );
     await page.getByRole('button', { name: /^Pay \$[\d,.]+ in test mode$/ }).click();
     await page.getByText('Checkout Error').first().waitFor();
@@ -348,7 +364,9 @@ describe('checkout journeys', () => {
     await context.unroute('**/api/create-checkout-session');
 
     // The confirmation cannot load the order.
-    await context.route('**/api/orders/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
+    await context.route('**/api/orders/**', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+    );
     await page.goto('/order-confirmation?orderId=order_1_x');
     await page.getByText('Failed to load order information.').first().waitFor();
     // Console errors from deliberately failed requests are expected here.
@@ -453,7 +471,10 @@ describe('checkout journeys', () => {
     await page.getByRole('button', { name: /^Pay \$/ }).click();
     await page.getByText('Validation Error').waitFor();
     await page.getByText('Please fix the following issues:').waitFor();
-    await page.getByRole('status').getByText(/ZIP Code/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/ZIP Code/)
+      .waitFor();
     await page.locator('#checkout-zip-error').getByText('ZIP code must be 5 digits (e.g., 12345 or 12345-6789)').waitFor();
     expect(page.url()).toMatch(/\/checkout$/);
     // The field to fix is focused and scrolled into view (e2e/small-items.test.ts checks it on a phone).

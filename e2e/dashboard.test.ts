@@ -107,7 +107,11 @@ async function buyCart(page: Page): Promise<void> {
 }
 
 async function cartCount(page: Page): Promise<number> {
-  const label = (await page.locator('header').getByRole('link', { name: /^Cart, \d+ items?$/ }).getAttribute('aria-label')) ?? '';
+  const label =
+    (await page
+      .locator('header')
+      .getByRole('link', { name: /^Cart, \d+ items?$/ })
+      .getAttribute('aria-label')) ?? '';
   return Number(/Cart, (\d+)/.exec(label)?.[1] ?? 'NaN');
 }
 
@@ -150,7 +154,10 @@ describe('dashboard and orders journeys', () => {
     const recent = page.getByRole('region', { name: 'Recent Orders' });
     await recent.getByText(`#${number}`, { exact: true }).waitFor();
     expect(await readLoyalty(page)).toBe(pointsBefore + 10);
-    await page.getByTestId('stat-cards').getByText(/^Latest: /).waitFor();
+    await page
+      .getByTestId('stat-cards')
+      .getByText(/^Latest: /)
+      .waitFor();
     await shootBoth(page, 'dashboard-customer');
 
     // View Details: the receipt, printable on its own.
@@ -185,7 +192,10 @@ describe('dashboard and orders journeys', () => {
     await recent.getByRole('button', { name: `Reorder order #${number}` }).click();
     await page.getByText('Items Added to Cart').waitFor();
     await page.getByText(`1 item(s) from order #${orderId.slice(-6)} added to your cart`).waitFor();
-    await page.locator('header').getByRole('link', { name: `Cart, ${before + 1} ${before + 1 === 1 ? 'item' : 'items'}` }).waitFor();
+    await page
+      .locator('header')
+      .getByRole('link', { name: `Cart, ${before + 1} ${before + 1 === 1 ? 'item' : 'items'}` })
+      .waitFor();
 
     // /orders lists it with its tracking code and the receipt.
     await page.goto('/orders');
@@ -322,9 +332,15 @@ describe('dashboard and orders journeys', () => {
       if ((await button.count()) === 0) {
         // Many newer sign-ups pushed the demo customer out of the 5 newest: start it through the API.
         const status = await page.evaluate(async (email) => {
-          const list = (await (await fetch(`/api/admin/users?search=${encodeURIComponent(email)}`)).json()) as { items: { id: string; email: string }[] };
+          const list = (await (await fetch(`/api/admin/users?search=${encodeURIComponent(email)}`)).json()) as {
+            items: { id: string; email: string }[];
+          };
           const id = list.items.find((u) => u.email === email)?.id;
-          const res = await fetch('/api/impersonation', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ userId: id }) });
+          const res = await fetch('/api/impersonation', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ userId: id }),
+          });
           return res.status;
         }, CUSTOMER.email);
         expect(status).toBe(200);

@@ -44,7 +44,8 @@ export async function startFakes() {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.method === 'POST' && req.url === '/workflow') {
         if (!workflowUp) return json(503, { error: 'down for maintenance' });
         hooks.push({ body: JSON.parse(raw || '{}') as Record<string, unknown>, at: new Date().toISOString() });

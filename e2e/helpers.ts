@@ -35,13 +35,24 @@ export async function fakes<T>(path: string, method = 'GET'): Promise<T> {
 
 export type ReceivedMail = { to: string[]; subject: string };
 
-export const SHIPPING_ADDRESS = { name: 'Demo Customer', address: '12 Fern Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
+export const SHIPPING_ADDRESS = {
+  name: 'Demo Customer',
+  address: '12 Fern Way',
+  city: 'Portland',
+  state: 'OR',
+  zip: '97201',
+  country: 'US',
+};
 
 /**
  * A checkout by the signed-in customer (two 5-packs of cloths unless told); paid through the
  * built-in test provider's /pay page unless `pay` is false. Returns the order's id.
  */
-export async function checkout(page: Page, pay: boolean, items: { productId: string; quantity: number }[] = [{ productId: 'cloth-5-pack', quantity: 2 }]): Promise<string> {
+export async function checkout(
+  page: Page,
+  pay: boolean,
+  items: { productId: string; quantity: number }[] = [{ productId: 'cloth-5-pack', quantity: 2 }],
+): Promise<string> {
   const origin = inject('baseUrl');
   const res = await page.request.post('/api/create-checkout-session', {
     headers: { origin },
@@ -64,7 +75,11 @@ export async function checkout(page: Page, pay: boolean, items: { productId: str
 export function call(page: Page, method: string, path: string, body?: unknown) {
   return page.evaluate(
     async ({ method, path, body }) => {
-      const res = await fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     },
     { method, path, body },

@@ -101,10 +101,22 @@ describe('product gallery, related products and free-shipping progress', () => {
   it('the owner uploads two images with alt text and puts them in order in the product dialog', async () => {
     const { page } = admin;
     // The category and two more products in it, for "You may also like".
-    expect((await call(page, 'POST', '/api/admin/categories', { id: CATEGORY, name: `Gallery ${RUN}`, description: null })).status).toBe(201);
+    expect((await call(page, 'POST', '/api/admin/categories', { id: CATEGORY, name: `Gallery ${RUN}`, description: null })).status).toBe(
+      201,
+    );
     const base = { description: 'Made by the gallery journey.', category: CATEGORY, images: ['/images/placeholder.svg'] };
-    const soldOut = await call(page, 'POST', '/api/admin/products', { ...base, name: `Sold Out Cloth ${RUN}`, priceCents: 500, inventory: 0 });
-    const inStock = await call(page, 'POST', '/api/admin/products', { ...base, name: `In Stock Cloth ${RUN}`, priceCents: 900, inventory: 7 });
+    const soldOut = await call(page, 'POST', '/api/admin/products', {
+      ...base,
+      name: `Sold Out Cloth ${RUN}`,
+      priceCents: 500,
+      inventory: 0,
+    });
+    const inStock = await call(page, 'POST', '/api/admin/products', {
+      ...base,
+      name: `In Stock Cloth ${RUN}`,
+      priceCents: 900,
+      inventory: 7,
+    });
     related.soldOut = (soldOut.json.product as { id: string }).id;
     related.inStock = (inStock.json.product as { id: string }).id;
 

@@ -49,11 +49,19 @@ describe('the shop list from its embedded cards', () => {
       await screenshot(page, `shop-list-${width}`);
       if (process.env.SHOTS_A) await page.screenshot({ path: `${process.env.SHOTS_A}/products-${width}.png`, fullPage: true });
 
-      await cards.first().getByRole('button', { name: /Add to Cart/ }).click();
+      await cards
+        .first()
+        .getByRole('button', { name: /Add to Cart/ })
+        .click();
       await page.getByText('Added to cart').first().waitFor();
       await page.getByRole('link', { name: 'Cart, 1 item' }).waitFor();
       const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '{}'));
-      expect(stored.items[0].product).toEqual({ id: list.data.items[0].id, name: first.name, priceCents: first.priceCents, images: list.data.items[0].images });
+      expect(stored.items[0].product).toEqual({
+        id: list.data.items[0].id,
+        name: first.name,
+        priceCents: first.priceCents,
+        images: list.data.items[0].images,
+      });
 
       // Nothing was asked for at start-up: the list and the tabs came with the page.
       expect(apiCalls).toEqual([]);

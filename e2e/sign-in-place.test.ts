@@ -39,7 +39,9 @@ const field = (page: Page, label: string) => page.locator('main').getByLabel(lab
 
 async function cartInStorage(page: Page): Promise<{ productId: string; quantity: number }[]> {
   return page.evaluate(() =>
-    ((JSON.parse(localStorage.getItem('cart') ?? '{"items":[]}') as { items: { product: { id: string }; quantity: number }[] }).items ?? []).map((l) => ({
+    (
+      (JSON.parse(localStorage.getItem('cart') ?? '{"items":[]}') as { items: { product: { id: string }; quantity: number }[] }).items ?? []
+    ).map((l) => ({
       productId: l.product.id,
       quantity: l.quantity,
     })),
@@ -60,7 +62,7 @@ async function accountWithAddress(who: { fullName: string; email: string; passwo
   await context.close();
 }
 
-describe('sign-in keeps the shopper\'s place', () => {
+describe("sign-in keeps the shopper's place", () => {
   it('from the checkout banner: back at /checkout with the cart, the form filled from the account', async () => {
     const who = { fullName: 'Robin Alder Green', email: `robin.${Date.now()}@example.com`, password: 'Robin-Green-2026' };
     await accountWithAddress(who);
@@ -72,7 +74,9 @@ describe('sign-in keeps the shopper\'s place', () => {
     await page.getByText('You are checking out as a guest.', { exact: false }).waitFor();
 
     await page.locator('main').getByRole('link', { name: 'Sign In', exact: true }).click();
-    await page.waitForURL((u) => u.pathname === '/auth' && u.searchParams.get('tab') === 'signin' && u.searchParams.get('redirect') === '/checkout');
+    await page.waitForURL(
+      (u) => u.pathname === '/auth' && u.searchParams.get('tab') === 'signin' && u.searchParams.get('redirect') === '/checkout',
+    );
     const panel = page.getByRole('tabpanel');
     await panel.getByLabel('Password', { exact: true }).waitFor();
     await shootBoth(page, 'sign-in-from-checkout');
@@ -123,7 +127,9 @@ describe('sign-in keeps the shopper\'s place', () => {
     await addProduct(page, '/products/sweep-and-mop', 'Sweep & Mop Tool');
     await page.goto('/checkout');
     await page.locator('main').getByRole('link', { name: 'Sign Up', exact: true }).click();
-    await page.waitForURL((u) => u.pathname === '/auth' && u.searchParams.get('tab') === 'signup' && u.searchParams.get('redirect') === '/checkout');
+    await page.waitForURL(
+      (u) => u.pathname === '/auth' && u.searchParams.get('tab') === 'signup' && u.searchParams.get('redirect') === '/checkout',
+    );
     const panel = page.getByRole('tabpanel');
     const email = `sam.${Date.now()}@example.com`;
     await panel.getByLabel('Full Name').fill('Sam Fern');

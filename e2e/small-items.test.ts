@@ -101,7 +101,10 @@ async function addProduct(page: Page, id: string, name: string): Promise<void> {
   await page.getByText('Added to cart').first().waitFor();
 }
 
-function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
+function overlaps(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
@@ -126,7 +129,9 @@ describe('the small things a shopper notices (issue 18, item 8)', () => {
     expect(await brokenButtons(page), 'product page at 700px').toEqual([]);
     // The measure sees a wrap when there is one: without the buttons' one-line rule, the label wraps at 1280 px.
     await page.setViewportSize(DESKTOP);
-    await page.addStyleTag({ content: '.whitespace-nowrap { white-space: normal !important; } .sm\\:flex-wrap { flex-wrap: nowrap !important; }' });
+    await page.addStyleTag({
+      content: '.whitespace-nowrap { white-space: normal !important; } .sm\\:flex-wrap { flex-wrap: nowrap !important; }',
+    });
     expect((await brokenButtons(page)).join('\n')).toMatch(/Continue Shopping: 2 lines/);
     await page.reload();
     await shootBoth(page, 'small-product-page');
@@ -316,7 +321,8 @@ describe('the small things a shopper notices (issue 18, item 8)', () => {
   });
 
   it('each /auth tab has its own title, in the server HTML and on switching tabs', async () => {
-    const html = async (query: string) => (await (await fetch(`${inject('baseUrl')}/auth${query}`)).text()).match(/<title>([^<]*)<\/title>/)?.[1];
+    const html = async (query: string) =>
+      (await (await fetch(`${inject('baseUrl')}/auth${query}`)).text()).match(/<title>([^<]*)<\/title>/)?.[1];
     expect(await html('?tab=signup')).toBe('Sign Up | EcoClean');
     expect(await html('?tab=reset')).toBe('Reset Password | EcoClean');
     expect(await html('?tab=signin')).toBe('Sign In | EcoClean');

@@ -27,25 +27,38 @@ describe('storefront journeys', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shop' }).click();
     await page.waitForURL('**/products');
     await page.getByRole('heading', { level: 1 }).waitFor();
-    const firstCard = page.locator('main').getByRole('link', { name: /^1 - Reusable Cleaning Cloth/ }).first();
+    const firstCard = page
+      .locator('main')
+      .getByRole('link', { name: /^1 - Reusable Cleaning Cloth/ })
+      .first();
     await firstCard.waitFor();
 
     // Search is case-insensitive over name and description.
     await page.getByRole('searchbox', { name: 'Search products' }).fill('SWEEP');
     await page.waitForURL(/search=SWEEP/);
-    await page.getByRole('link', { name: /Sweep & Mop Tool/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /Sweep & Mop Tool/ })
+      .first()
+      .waitFor();
     await page.getByRole('searchbox', { name: 'Search products' }).fill('zzzz-nothing');
     await page.getByText('No products found').waitFor();
     await page.getByRole('button', { name: 'Clear Filters' }).click();
     await page.waitForURL((u) => !u.search.includes('search='));
     // The URL changes before React commits the new list: wait for the page itself.
-    await page.locator('main').getByRole('link', { name: /^1 - Reusable Cleaning Cloth/ }).first().waitFor();
+    await page
+      .locator('main')
+      .getByRole('link', { name: /^1 - Reusable Cleaning Cloth/ })
+      .first()
+      .waitFor();
     expect(await page.getByRole('searchbox', { name: 'Search products' }).inputValue()).toBe('');
 
     // Category tabs are bound to ?category=.
     await page.getByRole('navigation', { name: 'Product categories' }).getByRole('link', { name: 'Mops', exact: true }).click();
     await page.waitForURL(/category=mops/);
-    await page.getByRole('link', { name: /Sweep & Mop Tool/ }).first().click();
+    await page
+      .getByRole('link', { name: /Sweep & Mop Tool/ })
+      .first()
+      .click();
     await page.waitForURL('**/products/sweep-and-mop');
     await page.getByRole('heading', { level: 1, name: 'Sweep & Mop Tool' }).waitFor();
     await page.getByText('$49.99').first().waitFor();

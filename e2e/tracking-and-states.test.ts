@@ -25,7 +25,10 @@ afterAll(async () => {
 /** Full page at 1280 and 390 px, kept with the CI screenshots and under SHOTS for people to look at. */
 async function shots(page: Page, name: string, prepare?: () => Promise<void>): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [viewport, width] of [[DESKTOP, 1280], [MOBILE, 390]] as const) {
+  for (const [viewport, width] of [
+    [DESKTOP, 1280],
+    [MOBILE, 390],
+  ] as const) {
     await page.setViewportSize(viewport);
     // From the top: a full-page shot taken scrolled down draws the sticky header mid-page.
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -96,9 +99,18 @@ describe('real tracking and honest order states', () => {
 
     // The shipping e-mail links to USPS too.
     await expect
-      .poll(async () => (await fakes<{ to: string[]; subject: string; raw: string }[]>('/mail')).some((m) => m.subject.includes(`#${orderId.slice(-8).toUpperCase()}`) && /has shipped/.test(m.subject) && unfold(m.raw).includes(USPS_URL)), {
-        timeout: 20_000,
-      })
+      .poll(
+        async () =>
+          (await fakes<{ to: string[]; subject: string; raw: string }[]>('/mail')).some(
+            (m) =>
+              m.subject.includes(`#${orderId.slice(-8).toUpperCase()}`) &&
+              /has shipped/.test(m.subject) &&
+              unfold(m.raw).includes(USPS_URL),
+          ),
+        {
+          timeout: 20_000,
+        },
+      )
       .toBe(true);
 
     expect(customer.errors).toEqual([]);
@@ -167,7 +179,9 @@ describe('real tracking and honest order states', () => {
       orders.push(...json.items);
       if (p >= json.totalPages) break;
     }
-    const counted = orders.filter((o) => (o.paymentStatus === 'paid' || o.paymentStatus === 'partially_refunded') && o.status !== 'cancelled');
+    const counted = orders.filter(
+      (o) => (o.paymentStatus === 'paid' || o.paymentStatus === 'partially_refunded') && o.status !== 'cancelled',
+    );
     const spent = counted.reduce((s, o) => s + o.totalCents - (o.refundedCents ?? 0), 0);
     const money = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
     expect(orders.some((o) => o.status === 'cancelled')).toBe(true);

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN, call, signInThroughForm } from './helpers.js';
 import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage } from './browser.js';
-import { freeShippingMinimumCents, siteDescription, shippingRatesText, taxRuleText, type FactShippingOption } from '../src/shared/shop-facts.js';
+import {
+  freeShippingMinimumCents,
+  siteDescription,
+  shippingRatesText,
+  taxRuleText,
+  type FactShippingOption,
+} from '../src/shared/shop-facts.js';
 import { formatCents } from '../src/shared/money.js';
 
 /**
@@ -90,7 +96,10 @@ afterAll(async () => {
 });
 
 describe('a picture whose file is missing, with scripts off', () => {
-  for (const [label, viewport] of [['1280', DESKTOP], ['390', MOBILE]] as const) {
+  for (const [label, viewport] of [
+    ['1280', DESKTOP],
+    ['390', MOBILE],
+  ] as const) {
     it(`says "Image not available" on the product page and the first featured card, never a broken icon (${label} px)`, async () => {
       const { context, page } = await withoutScripts(viewport);
       try {
@@ -122,7 +131,10 @@ describe('a picture whose file is missing, with scripts off', () => {
     const { context, page, errors } = await openPage(browser, DESKTOP);
     try {
       await page.goto(`/products/${PRODUCT_ID}`);
-      await page.locator('main').getByRole('img', { name: `${original.name}: Image not available` }).waitFor();
+      await page
+        .locator('main')
+        .getByRole('img', { name: `${original.name}: Image not available` })
+        .waitFor();
       expect(await page.locator(`img[src="${MISSING}"]`).count()).toBe(0);
       expect(errors).toEqual([]);
     } finally {
@@ -156,7 +168,10 @@ describe('what the shop says about its rules', () => {
     }
 
     // With scripts, as a shopper reads it: open the tax question.
-    for (const [label, viewport] of [['1280', DESKTOP], ['390', MOBILE]] as const) {
+    for (const [label, viewport] of [
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const) {
       const { context, page, errors } = await openPage(browser, viewport);
       try {
         await page.goto('/faq');
@@ -180,7 +195,8 @@ describe('what the shop says about its rules', () => {
     const all = (await call(admin.page, 'GET', '/api/admin/shipping-options')).json.items as ShippingOption[];
     const freeOption = all.find((o) => o.enabled && o.priceCents === 0)!;
     const { id, ...body } = freeOption;
-    const put = (minimumOrderCents: number | null) => call(admin.page, 'PUT', `/api/admin/shipping-options/${id}`, { ...body, minimumOrderCents });
+    const put = (minimumOrderCents: number | null) =>
+      call(admin.page, 'PUT', `/api/admin/shipping-options/${id}`, { ...body, minimumOrderCents });
     expect((await put(8000)).status).toBe(200);
     try {
       const bare = await withoutScripts();
@@ -188,7 +204,9 @@ describe('what the shop says about its rules', () => {
         await bare.page.goto('/faq');
         expect(await bare.page.locator('main').textContent()).toContain('Orders of $80.00 or more can choose Free Shipping');
         await bare.page.goto('/');
-        expect(await bare.page.locator('meta[name="description"]').getAttribute('content')).toMatch(/Free shipping on orders of \$80\.00 or more\.$/);
+        expect(await bare.page.locator('meta[name="description"]').getAttribute('content')).toMatch(
+          /Free shipping on orders of \$80\.00 or more\.$/,
+        );
       } finally {
         await bare.context.close();
       }
@@ -198,7 +216,10 @@ describe('what the shop says about its rules', () => {
   });
 
   it('the owner edits the tax answer as written, placeholder and all, and is told what the placeholders show', async () => {
-    for (const [label, viewport] of [['1280', DESKTOP], ['390', MOBILE]] as const) {
+    for (const [label, viewport] of [
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const) {
       await admin.page.setViewportSize(viewport);
       await admin.page.goto('/admin?tab=faqs');
       await admin.page.getByRole('button', { name: 'Edit FAQ: Do you charge sales tax?' }).click();
@@ -213,7 +234,10 @@ describe('what the shop says about its rules', () => {
   });
 
   it('the hero shows its picture, with no video to play', async () => {
-    for (const [label, viewport] of [['1280', DESKTOP], ['390', MOBILE]] as const) {
+    for (const [label, viewport] of [
+      ['1280', DESKTOP],
+      ['390', MOBILE],
+    ] as const) {
       const { context, page, errors } = await openPage(browser, viewport);
       try {
         await page.goto('/');

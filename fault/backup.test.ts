@@ -58,9 +58,16 @@ async function countMigrations(db: Kysely<Database>): Promise<number> {
 }
 
 /** `npm run <script> -- args` with the shop's environment pointed at one database and uploads folder. */
-function npmRun(script: 'backup' | 'restore', args: string[], env: { DATABASE_URL: string; UPLOAD_DIR: string }): Promise<{ code: number | null; out: string }> {
+function npmRun(
+  script: 'backup' | 'restore',
+  args: string[],
+  env: { DATABASE_URL: string; UPLOAD_DIR: string },
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', script, '--', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '-s', script, '--', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -76,7 +83,11 @@ async function buyOne(base: string, n: number): Promise<Sale | null> {
   const res = await fetch(`${base}/api/create-checkout-session`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ items: [{ productId: PRODUCT, quantity: 1 }], customerEmail: `backup.${n}@example.com`, shippingAddress: ADDRESS }),
+    body: JSON.stringify({
+      items: [{ productId: PRODUCT, quantity: 1 }],
+      customerEmail: `backup.${n}@example.com`,
+      shippingAddress: ADDRESS,
+    }),
   });
   if (!res.ok) return null;
   const { sessionId, orderId } = (await res.json()) as { sessionId: string; orderId: string };
@@ -177,7 +188,10 @@ describe.each(HAS_PG ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)
 
     let { db: restored, close: closeRestored } = open(targetUrl);
     const paidInRestore = await restored.selectFrom('orders').select('id').where('payment_status', '=', 'paid').execute();
-    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as { createdAt: string; counts: { paidOrders: number } };
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as {
+      createdAt: string;
+      counts: { paidOrders: number };
+    };
     // The script notes its start just before it reads the database: a payment answered before that is in the snapshot too.
     const paidBeforeSnapshot = shoppers.paid().filter((s) => s.answeredAt < Date.parse(manifest.createdAt));
     console.log(

@@ -67,7 +67,13 @@ describe.skipIf(!HAS_PG)('two server processes on one PostgreSQL, one coupon', (
     const pair = async (n: number, round: number) => {
       const shopper = new Shopper(`10.70.${round}.${n}`);
       const [here, there] = n % 2 ? [servers[0]!, servers[1]!] : [servers[1]!, servers[0]!];
-      const items = n % 2 ? [{ productId: 'race-q', quantity: 1 }, { productId: 'race-p', quantity: 1 }] : [{ productId: 'race-p', quantity: 1 }];
+      const items =
+        n % 2
+          ? [
+              { productId: 'race-q', quantity: 1 },
+              { productId: 'race-p', quantity: 1 },
+            ]
+          : [{ productId: 'race-p', quantity: 1 }];
       const res = await shopper.request(here.base, 'POST', '/api/create-checkout-session', {
         items,
         customerEmail: `racer${n}.round${round}@example.com`,
@@ -92,7 +98,9 @@ describe.skipIf(!HAS_PG)('two server processes on one PostgreSQL, one coupon', (
 
     const checkout5xx = checkouts.filter((s) => s >= 500).length;
     const payment5xx = payments.filter((s) => s >= 500).length;
-    console.log(`two processes on PostgreSQL: ${checkout5xx} of ${checkouts.length} checkouts and ${payment5xx} of ${payments.length} payments answered 5xx`);
+    console.log(
+      `two processes on PostgreSQL: ${checkout5xx} of ${checkouts.length} checkouts and ${payment5xx} of ${payments.length} payments answered 5xx`,
+    );
     expect(checkouts).toHaveLength(SHOPPERS * ROUNDS);
     expect(checkout5xx + payment5xx).toBe(0);
     expect(refusals.every((r) => r === `400 ${COUPON_MESSAGES.usageLimit}` || r.startsWith('409 '))).toBe(true);
@@ -103,7 +111,11 @@ describe.skipIf(!HAS_PG)('two server processes on one PostgreSQL, one coupon', (
 });
 
 async function expectExactCounts(db: Kysely<Database>, paid: number): Promise<void> {
-  const paidOrders = await db.selectFrom('orders').select(['coupon_code', 'stock_shortfall']).where('payment_status', '=', 'paid').execute();
+  const paidOrders = await db
+    .selectFrom('orders')
+    .select(['coupon_code', 'stock_shortfall'])
+    .where('payment_status', '=', 'paid')
+    .execute();
   expect(paidOrders).toHaveLength(paid);
   expect(paidOrders.every((o) => o.coupon_code === 'RACE10' && o.stock_shortfall === null)).toBe(true);
   const coupon = await db.selectFrom('coupons').select('current_uses').where('id', '=', 'coupon-race').executeTakeFirstOrThrow();

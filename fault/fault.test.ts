@@ -88,7 +88,15 @@ describe.skipIf(!HAS_PG)('two server processes on one PostgreSQL', () => {
     const b = await server(url);
 
     const shopper = new Browserish(a.base);
-    expect((await shopper.request('POST', '/api/auth/sign-in', { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password, elapsedMs: 5000 })).status).toBe(200);
+    expect(
+      (
+        await shopper.request('POST', '/api/auth/sign-in', {
+          email: DEMO_CUSTOMER.email,
+          password: DEMO_CUSTOMER.password,
+          elapsedMs: 5000,
+        })
+      ).status,
+    ).toBe(200);
     const onB = (await (await shopper.pointAt(b.base).request('GET', '/api/session')).json()) as { user: { email: string } | null };
     expect(onB.user?.email).toBe(DEMO_CUSTOMER.email);
     // Signing out on B ends the session on A too: it lives in the database, not in a process.
@@ -140,7 +148,9 @@ describe.each(HAS_PG ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)
     const second = await server(url);
     const after = await stockAndSales(db);
     const count = (k: string) => results.filter((r) => r === k).length;
-    console.log(`${kind}: killed with ${count('paid')} payments answered, ${count('lost')} cut off; ${after.paidOrders} paid orders in the database`);
+    console.log(
+      `${kind}: killed with ${count('paid')} payments answered, ${count('lost')} cut off; ${after.paidOrders} paid orders in the database`,
+    );
     // Every payment the shopper was told went through is a paid order…
     const paidIds = new Set(
       (await db.selectFrom('payment_sessions').select('id').where('status', '=', 'complete').execute()).map((r) => r.id),
@@ -181,24 +191,60 @@ describe('the mail server and the workflow endpoint go away for a while', () => 
 
     const s = await server(url, { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, RETRY_BASE_MS: '300', WORKER_INTERVAL_MS: '200' });
     const admin = new Browserish(s.base);
-    expect((await admin.request('POST', '/api/auth/sign-in', { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, elapsedMs: 5000 })).status).toBe(200);
-    expect((await admin.request('PUT', '/api/admin/settings/integrations', { power_automate_endpoint: workflowUrl, power_automate_enabled: true })).status).toBe(200);
+    expect(
+      (await admin.request('POST', '/api/auth/sign-in', { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, elapsedMs: 5000 }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await admin.request('PUT', '/api/admin/settings/integrations', {
+          power_automate_endpoint: workflowUrl,
+          power_automate_enabled: true,
+        })
+      ).status,
+    ).toBe(200);
 
     const newcomer = `fault.newcomer.${Date.now()}@example.com`;
-    const signUp = await new Browserish(s.base).request('POST', '/api/auth/sign-up', { fullName: 'Fault Newcomer', email: newcomer, password: 'Fault-Password-1', elapsedMs: 5000 });
+    const signUp = await new Browserish(s.base).request('POST', '/api/auth/sign-up', {
+      fullName: 'Fault Newcomer',
+      email: newcomer,
+      password: 'Fault-Password-1',
+      elapsedMs: 5000,
+    });
     expect(signUp.status).toBeLessThan(300);
     for (const subject of ['Down one', 'Down two']) {
-      const res = await new Browserish(s.base).request('POST', '/api/contact', { name: 'Visitor', email: 'visitor@example.org', subject, message: 'Hello?', elapsedMs: 5000 });
+      const res = await new Browserish(s.base).request('POST', '/api/contact', {
+        name: 'Visitor',
+        email: 'visitor@example.org',
+        subject,
+        message: 'Hello?',
+        elapsedMs: 5000,
+      });
       expect(res.status).toBe(200);
     }
 
     // Both are down: the work waits in the database, tried and not lost.
     await expect
-      .poll(async () => {
-        const mail = await db.selectFrom('email_outbox').select(['status', 'attempts']).where('to_address', '=', newcomer).executeTakeFirst();
-        const msgs = await db.selectFrom('contact_messages').select(['forward_status', 'forward_attempts']).where('subject', 'in', ['Down one', 'Down two']).execute();
-        return Boolean(mail && mail.attempts >= 2 && mail.status !== 'sent') && msgs.length === 2 && msgs.every((m) => m.forward_attempts >= 2 && m.forward_status === 'pending');
-      }, { timeout: 20_000, interval: 250 })
+      .poll(
+        async () => {
+          const mail = await db
+            .selectFrom('email_outbox')
+            .select(['status', 'attempts'])
+            .where('to_address', '=', newcomer)
+            .executeTakeFirst();
+          const msgs = await db
+            .selectFrom('contact_messages')
+            .select(['forward_status', 'forward_attempts'])
+            .where('subject', 'in', ['Down one', 'Down two'])
+            .execute();
+          return (
+            Boolean(mail && mail.attempts >= 2 && mail.status !== 'sent') &&
+            msgs.length === 2 &&
+            msgs.every((m) => m.forward_attempts >= 2 && m.forward_status === 'pending')
+          );
+        },
+        { timeout: 20_000, interval: 250 },
+      )
       .toBe(true);
 
     // They come back.
@@ -226,7 +272,11 @@ describe('the mail server and the workflow endpoint go away for a while', () => 
     await new Promise((r) => setTimeout(r, 1500));
     expect(mails.filter((m) => m.to.includes(newcomer))).toHaveLength(1);
     expect(received).toHaveLength(2);
-    const rows = await db.selectFrom('contact_messages').select('forward_status').where('subject', 'in', ['Down one', 'Down two']).execute();
+    const rows = await db
+      .selectFrom('contact_messages')
+      .select('forward_status')
+      .where('subject', 'in', ['Down one', 'Down two'])
+      .execute();
     expect(rows.map((r) => r.forward_status)).toEqual(['forwarded', 'forwarded']);
   });
 });

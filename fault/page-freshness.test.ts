@@ -44,7 +44,11 @@ describe.skipIf(!HAS_PG)('cached pages across two processes on one PostgreSQL', 
     db = opened.db;
     closeDb = opened.close;
     owner = new Browserish(a.base);
-    const signIn = await owner.request('POST', '/api/auth/sign-in', { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password, elapsedMs: 3000 });
+    const signIn = await owner.request('POST', '/api/auth/sign-in', {
+      email: DEMO_ADMIN.email,
+      password: DEMO_ADMIN.password,
+      elapsedMs: 3000,
+    });
     expect(signIn.status).toBe(200);
   });
   afterAll(async () => {
@@ -102,30 +106,47 @@ describe.skipIf(!HAS_PG)('cached pages across two processes on one PostgreSQL', 
 
   it("the other process's search follows a new product, a price, stock taken by a late payment, and a removal within a second", async () => {
     type Found = { items: { id: string; priceCents: number; inventory: number }[]; total: number };
-    const search = async (text: string): Promise<Found> => (await (await fetch(`${b.base}/api/products?search=${encodeURIComponent(text)}`)).json()) as Found;
+    const search = async (text: string): Promise<Found> =>
+      (await (await fetch(`${b.base}/api/products?search=${encodeURIComponent(text)}`)).json()) as Found;
     /** Polls B's search until `ok`; the time it took. */
     const until = async (text: string, ok: (found: Found) => boolean): Promise<number> => {
       const started = Date.now();
       for (;;) {
         if (ok(await search(text))) return Date.now() - started;
-        if (Date.now() - started > 1000) throw new Error(`B's search for ${text} did not change within a second: ${JSON.stringify(await search(text))}`);
+        if (Date.now() - started > 1000)
+          throw new Error(`B's search for ${text} did not change within a second: ${JSON.stringify(await search(text))}`);
         await new Promise((r) => setTimeout(r, 25));
       }
     };
     const name = `Quokka Sponge ${Date.now()}`;
     expect((await search('quokka sponge')).total).toBe(0);
-    const created = await owner.request('POST', '/api/admin/products', { name, description: 'Soft and kind.', priceCents: 700, inventory: 9, category: 'cleaning-cloths' });
+    const created = await owner.request('POST', '/api/admin/products', {
+      name,
+      description: 'Soft and kind.',
+      priceCents: 700,
+      inventory: 9,
+      category: 'cleaning-cloths',
+    });
     expect(created.status, await created.clone().text()).toBe(201);
     const { product } = (await created.json()) as { product: { id: string } };
     console.log(`new product found by the other process after ${await until('QUOKKA sponge', (f) => f.items[0]?.id === product.id)} ms`);
 
-    const priced = await owner.request('PUT', `/api/admin/products/${encodeURIComponent(product.id)}`, { name, description: 'Soft and kind.', priceCents: 650, inventory: 9, category: 'cleaning-cloths', featured: false });
+    const priced = await owner.request('PUT', `/api/admin/products/${encodeURIComponent(product.id)}`, {
+      name,
+      description: 'Soft and kind.',
+      priceCents: 650,
+      inventory: 9,
+      category: 'cleaning-cloths',
+      featured: false,
+    });
     expect(priced.status).toBe(200);
     console.log(`new price searched on the other process after ${await until('quokka', (f) => f.items[0]?.priceCents === 650)} ms`);
 
     // A payment whose hold had lapsed takes stock without touching any hold: only the product row moves.
     await db.updateTable('products').set({ inventory: 4, updated_at: new Date().toISOString() }).where('id', '=', product.id).execute();
-    console.log(`stock taken without a hold seen by the other process after ${await until('quokka', (f) => f.items[0]?.inventory === 4)} ms`);
+    console.log(
+      `stock taken without a hold seen by the other process after ${await until('quokka', (f) => f.items[0]?.inventory === 4)} ms`,
+    );
 
     const removed = await owner.request('DELETE', `/api/admin/products/${encodeURIComponent(product.id)}`);
     expect(removed.status).toBeLessThan(300);

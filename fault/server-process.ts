@@ -5,7 +5,13 @@ import path from 'node:path';
 import { freePort } from '../src/server/test/free-port.js';
 
 /** A real server process (what `npm start` runs), for the fault suite: it can be killed and restarted. */
-export type ServerProcess = { base: string; port: number; child: ChildProcess; output: () => string; stop: (signal?: NodeJS.Signals) => Promise<void> };
+export type ServerProcess = {
+  base: string;
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+};
 
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}, port?: number): Promise<ServerProcess> {
   const p = port ?? (await freePort());

@@ -72,7 +72,9 @@ describe.skipIf(!HAS_PG)('sign-in limits across two processes on one PostgreSQL'
   it('200 simultaneous guesses at one account from one address, split over the two processes, check at most 5', async () => {
     const victim = await createUser(db, { email: email(), password: 'Right-Password-1' });
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => signIn(both()[i % 2]!, '198.51.100.7', victim.email, i === 199 ? victim.password : `guess-${i}`)),
+      Array.from({ length: 200 }, (_, i) =>
+        signIn(both()[i % 2]!, '198.51.100.7', victim.email, i === 199 ? victim.password : `guess-${i}`),
+      ),
     );
     const seen = tally(answers);
     expect(seen.serverErrors).toBe(0);

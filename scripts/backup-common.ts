@@ -51,7 +51,12 @@ export function describeFacts(c: Facts): string {
 }
 
 /** `postgres://…?schema=x` as src/server/db/database.ts reads it: the connection, and the schema the app is confined to. */
-export function pgTarget(url: string): { connection: string; schema: string | null; shown: string; tool: { url: string; env: NodeJS.ProcessEnv } } {
+export function pgTarget(url: string): {
+  connection: string;
+  schema: string | null;
+  shown: string;
+  tool: { url: string; env: NodeJS.ProcessEnv };
+} {
   const u = new URL(url);
   const schema = u.searchParams.get('schema');
   u.searchParams.delete('schema');
@@ -72,7 +77,8 @@ export function pgTarget(url: string): { connection: string; schema: string | nu
 /** The path of `sqlite:path/to/file.db`, refusing the in-memory database. */
 export function sqlitePath(url: string): string {
   const file = url.slice('sqlite:'.length);
-  if (!file || file === ':memory:') throw new ScriptError('DATABASE_URL names an in-memory SQLite database; there is nothing to back up or restore.');
+  if (!file || file === ':memory:')
+    throw new ScriptError('DATABASE_URL names an in-memory SQLite database; there is nothing to back up or restore.');
   return path.resolve(file);
 }
 

@@ -86,7 +86,10 @@ async function snapshotPostgres(url: string, work: string): Promise<Snapshot> {
 }
 
 function timestamp(d = new Date()): string {
-  return d.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return d
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 async function main(): Promise<void> {
@@ -102,7 +105,8 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const startedAt = new Date();
   const dest = path.resolve(args[0] ?? path.join(config.backupDir, timestamp(startedAt)));
-  if (fs.existsSync(dest) && fs.readdirSync(dest).length) throw new ScriptError(`${dest} already exists and is not empty; a backup goes into a new folder.`);
+  if (fs.existsSync(dest) && fs.readdirSync(dest).length)
+    throw new ScriptError(`${dest} already exists and is not empty; a backup goes into a new folder.`);
   const work = `${dest}.partial`;
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
@@ -119,7 +123,11 @@ async function main(): Promise<void> {
     else fs.mkdirSync(path.join(work, UPLOADS));
 
     const files = await Promise.all(
-      listFiles(work).map(async (p) => ({ path: p, bytes: fs.statSync(path.join(work, p)).size, sha256: await sha256(path.join(work, p)) })),
+      listFiles(work).map(async (p) => ({
+        path: p,
+        bytes: fs.statSync(path.join(work, p)).size,
+        sha256: await sha256(path.join(work, p)),
+      })),
     );
     const manifest: Manifest = {
       format: 1,

@@ -45,7 +45,16 @@ type Endpoint = {
   /** A new path for every request (the uncached search). */
   nextPath?: () => string;
 };
-type Result = { name: string; kind: Endpoint['kind']; rps: number; p50: number; p99: number; non2xx: number; errors: number; ratio: number };
+type Result = {
+  name: string;
+  kind: Endpoint['kind'];
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  ratio: number;
+};
 /** Resident memory of the server process after the load, in MB: now (VmRSS) and its peak (VmHWM). */
 type Memory = { rssMb: number; peakMb: number };
 
@@ -68,7 +77,13 @@ const CUSTOMER = { email: 'bench-customer@example.com', password: 'Bench-Custome
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'accept-encoding': 'gzip, br' };
 const OUT_DIR = 'bench-results';
 /** `--only "cart quote,admin order list"`: just these (and hello-world), for quick comparisons. */
-const ONLY = opt('only', '') ? new Set(opt('only', '').split(',').map((s) => s.trim())) : null;
+const ONLY = opt('only', '')
+  ? new Set(
+      opt('only', '')
+        .split(',')
+        .map((s) => s.trim()),
+    )
+  : null;
 
 async function databaseUrl(db: 'sqlite' | 'postgres', size: Size): Promise<string> {
   if (db === 'sqlite') {
@@ -148,9 +163,17 @@ const cookiesOf = (res: Response) => (res.headers.getSetCookie?.() ?? []).map((c
 /** Signs in (or, for the bench's own customer on a fresh seed, signs up) and returns the cookies. */
 async function session(base: string, account: { email: string; password: string; fullName?: string }): Promise<string> {
   const origin = { origin: base, 'content-type': 'application/json' };
-  const signIn = await fetch(`${base}/api/auth/sign-in`, { method: 'POST', headers: origin, body: JSON.stringify({ email: account.email, password: account.password, elapsedMs: 5000 }) });
+  const signIn = await fetch(`${base}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: origin,
+    body: JSON.stringify({ email: account.email, password: account.password, elapsedMs: 5000 }),
+  });
   if (signIn.ok || !account.fullName) return (await json(signIn), cookiesOf(signIn));
-  const signUp = await fetch(`${base}/api/auth/sign-up`, { method: 'POST', headers: origin, body: JSON.stringify({ ...account, elapsedMs: 5000 }) });
+  const signUp = await fetch(`${base}/api/auth/sign-up`, {
+    method: 'POST',
+    headers: origin,
+    body: JSON.stringify({ ...account, elapsedMs: 5000 }),
+  });
   return (await json(signUp), cookiesOf(signUp));
 }
 
@@ -213,15 +236,23 @@ async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
         await fetch(`${base}/api/admin/products`, {
           method: 'POST',
           headers: admin,
-          body: JSON.stringify({ name: 'Bench Refill', description: 'A refill for the benchmark.', priceCents: 999, inventory: 1_000_000, category: 'cleaning-cloths' }),
+          body: JSON.stringify({
+            name: 'Bench Refill',
+            description: 'A refill for the benchmark.',
+            priceCents: 999,
+            inventory: 1_000_000,
+            category: 'cleaning-cloths',
+          }),
         }),
       );
   const productId = list.items[3]?.id ?? created.product.id;
   const productPage = `/products/${encodeURIComponent(productId)}`;
   const page = await fetch(`${base}${productPage}`, { headers: BROWSER });
-  if (!page.ok || !(page.headers.get('content-type') ?? '').includes('text/html')) throw new Error(`${productPage}: ${page.status}, not a page`);
+  if (!page.ok || !(page.headers.get('content-type') ?? '').includes('text/html'))
+    throw new Error(`${productPage}: ${page.status}, not a page`);
   // A page the server failed to draw is sent as the bare shell, small and fast: never measure that.
-  if ((await page.text()).includes('<div id="root"></div>')) throw new Error(`${productPage}: served without its HTML (server rendering failed: see the server's log)`);
+  if ((await page.text()).includes('<div id="root"></div>'))
+    throw new Error(`${productPage}: served without its HTML (server rendering failed: see the server's log)`);
   const address = { name: 'Bench Shopper', address: '1 Load St', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
   return [
     { name: 'hello-world (/api/health)', kind: 'hello', method: 'GET', path: '/api/health' },
@@ -229,10 +260,22 @@ async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
     { name: 'page /products', kind: 'page', method: 'GET', path: '/products', headers: BROWSER },
     { name: 'product page', kind: 'page', method: 'GET', path: productPage, headers: BROWSER },
     { name: 'page /faq', kind: 'page', method: 'GET', path: '/faq', headers: BROWSER },
-    { name: 'product page (signed in)', kind: 'signed-in page', method: 'GET', path: productPage, headers: { ...BROWSER, cookie: customer } },
+    {
+      name: 'product page (signed in)',
+      kind: 'signed-in page',
+      method: 'GET',
+      path: productPage,
+      headers: { ...BROWSER, cookie: customer },
+    },
     { name: 'product list', kind: 'catalogue', method: 'GET', path: '/api/products?page=1' },
     { name: 'product search', kind: 'catalogue', method: 'GET', path: '/api/products?search=cloth&page=1' },
-    { name: 'uncached search (new term each request)', kind: 'search', method: 'GET', path: '/api/products?search=cloth&page=1', nextPath: await searchTerms(base) },
+    {
+      name: 'uncached search (new term each request)',
+      kind: 'search',
+      method: 'GET',
+      path: '/api/products?search=cloth&page=1',
+      nextPath: await searchTerms(base),
+    },
     { name: 'product detail', kind: 'catalogue', method: 'GET', path: `/api/products/${encodeURIComponent(productId)}` },
     {
       name: 'cart quote',
@@ -240,7 +283,13 @@ async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
       method: 'POST',
       path: '/api/cart/quote',
       headers: origin,
-      body: { lines: [{ productId: created.product.id, quantity: 2 }, { productId, quantity: 1 }], couponCode: 'WELCOME10' },
+      body: {
+        lines: [
+          { productId: created.product.id, quantity: 2 },
+          { productId, quantity: 1 },
+        ],
+        couponCode: 'WELCOME10',
+      },
     },
     { name: 'admin order list', kind: 'read', method: 'GET', path: '/api/admin/orders?page=1&pageSize=20', headers: { cookie } },
     {
@@ -293,7 +342,8 @@ type Run = { results: Result[]; memory: Memory | null };
 /** Seeds a database for one size (both seeds are made before any server starts: see `run`). */
 async function seeded(db: 'sqlite' | 'postgres', size: Size): Promise<string> {
   console.log(`\n## ${db}, ${size} seed`);
-  const given = size === 'large' ? LARGE_URLS.find((u) => (db === 'sqlite' ? u.startsWith('sqlite:') : /^postgres(ql)?:/.test(u))) : undefined;
+  const given =
+    size === 'large' ? LARGE_URLS.find((u) => (db === 'sqlite' ? u.startsWith('sqlite:') : /^postgres(ql)?:/.test(u))) : undefined;
   if (given) {
     console.log(`  using ${given} as it is (only read)`);
     return given;
@@ -322,7 +372,15 @@ async function helloSpeed(target: Target): Promise<number> {
 async function measure(target: Target, e: Endpoint): Promise<void> {
   await load(target.base, e, 2); // warm up: JIT, statement caches, connection pool
   const r = await load(target.base, e, DURATION);
-  const run = { name: e.name, kind: e.kind, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  const run = {
+    name: e.name,
+    kind: e.kind,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
   const i = target.raw.findIndex((x) => x.name === e.name);
   if (i < 0) target.raw.push(run);
   else {
@@ -341,7 +399,16 @@ async function finish(target: Target): Promise<Run> {
   fs.writeFileSync(
     path.join(OUT_DIR, `${target.db}-${target.size}.json`),
     JSON.stringify(
-      { db: target.db, size: target.size, connections: CONNECTIONS, durationSeconds: DURATION, cpus: os.cpus().length, at: new Date().toISOString(), memory: target.memory, results },
+      {
+        db: target.db,
+        size: target.size,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        cpus: os.cpus().length,
+        at: new Date().toISOString(),
+        memory: target.memory,
+        results,
+      },
       null,
       2,
     ),
@@ -416,7 +483,8 @@ const MEMORY_GOALS: Record<Size, number> = { small: 150, large: 250 };
 
 function goals({ results, memory }: Run, size: Size): string[] {
   const failures: string[] = [];
-  if (memory && memory.rssMb > MEMORY_GOALS[size]) failures.push(`resident memory ${memory.rssMb} MB after the load (goal ≤ ${MEMORY_GOALS[size]} MB)`);
+  if (memory && memory.rssMb > MEMORY_GOALS[size])
+    failures.push(`resident memory ${memory.rssMb} MB after the load (goal ≤ ${MEMORY_GOALS[size]} MB)`);
   for (const r of results) {
     const share = SHARE_GOALS[r.kind];
     if (share && r.ratio < share) failures.push(`${r.name}: ${(r.ratio * 100).toFixed(0)}% of hello-world (goal ≥ ${share * 100}%)`);
@@ -448,7 +516,9 @@ async function main(): Promise<void> {
       const slowdown = s.rps / l.rps;
       // hello-world in the same run is the control: it touches no data, so its change is the machine's.
       const relative = s.ratio / l.ratio;
-      console.log(`| ${l.name} | ${Math.round(s.rps)} → ${Math.round(l.rps)} | ${slowdown.toFixed(2)}× | ${relative.toFixed(2)}× | ${s.p99} → ${l.p99} |`);
+      console.log(
+        `| ${l.name} | ${Math.round(s.rps)} → ${Math.round(l.rps)} | ${slowdown.toFixed(2)}× | ${relative.toFixed(2)}× | ${s.p99} → ${l.p99} |`,
+      );
       if (slowdown > 1.5) failures.push(`${db}: ${l.name} is ${slowdown.toFixed(2)}× slower on the large seed (goal ≤ 1.5×)`);
     }
   }

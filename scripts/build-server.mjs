@@ -55,7 +55,9 @@ export async function ensureServerBuild({ force = false } = {}) {
   }
   const map = fs.readFileSync(`${tmp}.map`, 'utf8');
   fs.writeFileSync(`${SERVER_OUT}.map`, map);
-  const js = fs.readFileSync(tmp, 'utf8').replace(/\/\/# sourceMappingURL=\S+\s*$/, `//# sourceMappingURL=${path.basename(SERVER_OUT)}.map\n`);
+  const js = fs
+    .readFileSync(tmp, 'utf8')
+    .replace(/\/\/# sourceMappingURL=\S+\s*$/, `//# sourceMappingURL=${path.basename(SERVER_OUT)}.map\n`);
   fs.writeFileSync(tmp, js);
   fs.renameSync(tmp, SERVER_OUT);
   fs.rmSync(`${tmp}.map`, { force: true });

@@ -6,9 +6,7 @@ export function ensureDependencies() {
   const marker = 'node_modules/.package-lock.json';
   const stale =
     !fs.existsSync(marker) ||
-    ['package.json', 'package-lock.json'].some(
-      (f) => fs.existsSync(f) && fs.statSync(f).mtimeMs > fs.statSync(marker).mtimeMs + 1000,
-    );
+    ['package.json', 'package-lock.json'].some((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs > fs.statSync(marker).mtimeMs + 1000);
   if (!stale) return;
   // Not `npm ci`: this registry mirror leaves other platforms' optional packages out of the lockfile, which ci rejects.
   const cmd = 'install';

@@ -131,7 +131,13 @@ const draw = {
     return `<ellipse cx="400" cy="600" rx="230" ry="40" fill="#d9cbb0"/><rect x="220" y="380" width="360" height="220" rx="50" fill="${C.yellow}"/><rect x="220" y="380" width="360" height="170" rx="50" fill="#f7dc85"/>${leaf(330, 500, 1.3, -20, C.yellow)}<circle cx="560" cy="330" r="40" fill="#fff" opacity=".9"/><circle cx="480" cy="280" r="26" fill="#fff" opacity=".8"/><circle cx="610" cy="250" r="18" fill="#fff" opacity=".8"/><circle cx="300" cy="320" r="22" fill="#fff" opacity=".7"/><circle cx="552" cy="318" r="10" fill="#fff"/>`;
   },
   glassCloths() {
-    return clothStack(4, [C.blue, '#8fc0e6', C.blue, '#8fc0e6']) + sparkle(250, 260, 1.6) + sparkle(560, 300, 1.1) + sparkle(600, 200, 0.8) + badge(4);
+    return (
+      clothStack(4, [C.blue, '#8fc0e6', C.blue, '#8fc0e6']) +
+      sparkle(250, 260, 1.6) +
+      sparkle(560, 300, 1.1) +
+      sparkle(600, 200, 0.8) +
+      badge(4)
+    );
   },
   squeegee() {
     return `<rect x="180" y="250" width="440" height="44" rx="14" fill="${C.green}"/><rect x="170" y="224" width="460" height="30" rx="10" fill="${C.ink}"/><path d="M400 294V620" stroke="${C.steelDark}" stroke-width="26" stroke-linecap="round"/><path d="M400 470V630" stroke="${C.green}" stroke-width="44" stroke-linecap="round"/>${sparkle(220, 170, 1.2)}${sparkle(590, 150, 0.9)}${sparkle(640, 420, 1.3)}`;
@@ -221,7 +227,10 @@ const hero = svgDoc(
     `<g transform="translate(760 270) scale(.56)">${draw.powder()}</g>` +
     `<g transform="translate(1030 170) scale(.7)">${draw.mop()}</g>` +
     `<rect x="160" y="626" width="1280" height="30" rx="10" fill="#c9995f"/><rect x="170" y="654" width="1260" height="16" fill="#a87a44"/>` +
-    leaf(110, 300, 1.6, -30) + leaf(1450, 210, 1.1, -20, C.green) + leaf(1490, 580, 0.9, -80) + leaf(150, 560, 1, 10, C.green),
+    leaf(110, 300, 1.6, -30) +
+    leaf(1450, 210, 1.1, -20, C.green) +
+    leaf(1490, 580, 0.9, -80) +
+    leaf(150, 560, 1, 10, C.green),
 );
 written.push(out('public/images/hero.svg', hero));
 
@@ -249,7 +258,9 @@ const aboutHero = svgDoc(
     `<ellipse cx="340" cy="170" rx="120" ry="34" fill="#fff"/><ellipse cx="420" cy="150" rx="80" ry="34" fill="#fff"/><ellipse cx="900" cy="120" rx="90" ry="26" fill="#fff"/>` +
     `<path d="M0 470C260 360 520 420 760 440S1300 340 1600 400V700H0Z" fill="#bfe3c9"/><path d="M0 560C300 480 620 560 900 530S1400 470 1600 520V700H0Z" fill="#9fd1ae"/><path d="M0 640C400 600 800 660 1200 620S1500 610 1600 630V700H0Z" fill="#7fbf94"/>` +
     `<path d="M1280 470V380" stroke="#a87a44" stroke-width="14"/><circle cx="1280" cy="350" r="60" fill="${C.leaf}"/><path d="M260 520V450" stroke="#a87a44" stroke-width="12"/><circle cx="260" cy="425" r="46" fill="${C.green}"/>` +
-    leaf(120, 180, 1.4, -20) + leaf(1460, 560, 1.2, -140, C.green) + leaf(700, 250, 0.8, 10, C.mint),
+    leaf(120, 180, 1.4, -20) +
+    leaf(1460, 560, 1.2, -140, C.green) +
+    leaf(700, 250, 0.8, 10, C.mint),
 );
 written.push(out('public/images/about-hero.svg', aboutHero));
 

@@ -37,7 +37,15 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-lh-'));
 const port = 3900 + Math.floor(Math.random() * 90);
 const base = `http://localhost:${port}`;
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, DATABASE_URL: `sqlite:${dataDir}/shop.db`, LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    DATABASE_URL: `sqlite:${dataDir}/shop.db`,
+    LOG_LEVEL: 'warn',
+  },
   stdio: 'inherit',
 });
 for (let i = 0; i < 100; i++) {
@@ -54,7 +62,15 @@ for (const p of PAGES) await fetch(`${base}${p}`).then((r) => r.text());
 
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  chromeFlags: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 /** Puts two products in this browser's cart through the shop itself (the cart lives in localStorage). */
 async function fillCart() {
@@ -95,7 +111,8 @@ try {
         i--;
         continue;
       }
-      if (run.lhr.runtimeError) console.log(`  ${p} (run ${i + 1}): Lighthouse could not measure: ${run.lhr.runtimeError.code} ${run.lhr.runtimeError.message}`);
+      if (run.lhr.runtimeError)
+        console.log(`  ${p} (run ${i + 1}): Lighthouse could not measure: ${run.lhr.runtimeError.code} ${run.lhr.runtimeError.message}`);
       runs.push(run);
     }
     const perf = (r) => r.lhr.categories.performance?.score ?? 0;

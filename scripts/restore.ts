@@ -60,7 +60,8 @@ async function verifyFiles(folder: string, m: Manifest): Promise<void> {
   for (const f of m.files) {
     const p = path.join(folder, f.path);
     if (!fs.existsSync(p)) throw new ScriptError(`The backup is damaged: ${f.path} is missing.`);
-    if (fs.statSync(p).size !== f.bytes || (await sha256(p)) !== f.sha256) throw new ScriptError(`The backup is damaged: ${f.path} does not match its checksum.`);
+    if (fs.statSync(p).size !== f.bytes || (await sha256(p)) !== f.sha256)
+      throw new ScriptError(`The backup is damaged: ${f.path} does not match its checksum.`);
   }
 }
 
@@ -97,7 +98,9 @@ function restoreSqlite(folder: string, m: Manifest, url: string, force: boolean)
     const seen = inspectSqlite(target);
     if (seen.inUse) throw new ScriptError(`${target} is open in another process (is the shop running?). Stop it, then restore.`);
     if (seen.tables > 0 && !force) {
-      const what = seen.notADatabase ? 'is not an empty file' : `holds a database (${seen.tables} tables${seen.orders !== null ? `, ${seen.orders} orders` : ''})`;
+      const what = seen.notADatabase
+        ? 'is not an empty file'
+        : `holds a database (${seen.tables} tables${seen.orders !== null ? `, ${seen.orders} orders` : ''})`;
       throw new ScriptError(`${target} ${what}. Restore into an empty database, or pass --force to replace it.`);
     }
   }
@@ -154,9 +157,13 @@ async function restorePostgres(folder: string, m: Manifest, url: string, force: 
       );
     }
     if (target) {
-      prelude = force ? [`drop schema if exists ${target} cascade;`, `create schema ${target};`] : [`create schema if not exists ${target};`];
+      prelude = force
+        ? [`drop schema if exists ${target} cascade;`, `create schema ${target};`]
+        : [`create schema if not exists ${target};`];
     } else {
-      const { rows } = await client.query<{ name: string }>(`select n.nspname as name from pg_namespace n where ${SYSTEM_SCHEMA} order by 1`);
+      const { rows } = await client.query<{ name: string }>(
+        `select n.nspname as name from pg_namespace n where ${SYSTEM_SCHEMA} order by 1`,
+      );
       prelude = force ? [...rows.map((r) => `drop schema "${r.name.replace(/"/g, '""')}" cascade;`), 'create schema public;'] : [];
     }
   } finally {
@@ -172,8 +179,13 @@ async function restorePostgres(folder: string, m: Manifest, url: string, force: 
       .replace(new RegExp(`\\bSCHEMA ${m.schema}\\b`, 'g'), `SCHEMA ${target}`);
   };
 
-  const restore = spawn('pg_restore', ['--no-owner', '--no-privileges', '-f', '-', path.join(folder, m.database)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const psql = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', '-d', tool.url], { env: tool.env, stdio: ['pipe', 'ignore', 'pipe'] });
+  const restore = spawn('pg_restore', ['--no-owner', '--no-privileges', '-f', '-', path.join(folder, m.database)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const psql = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', '-d', tool.url], {
+    env: tool.env,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   let restoreErr = '';
   let psqlErr = '';
   restore.stderr.setEncoding('utf8').on('data', (d: string) => (restoreErr += d));
@@ -254,9 +266,14 @@ async function main(): Promise<void> {
   console.log(`  taken     ${m.createdAt}: ${describeFacts(m.counts)}; ${m.files.length} files verified`);
 
   const t0 = Date.now();
-  const where = dialect === 'sqlite' ? restoreSqlite(folder, m, config.databaseUrl, force) : await restorePostgres(folder, m, config.databaseUrl, force);
+  const where =
+    dialect === 'sqlite'
+      ? restoreSqlite(folder, m, config.databaseUrl, force)
+      : await restorePostgres(folder, m, config.databaseUrl, force);
   const dbBytes = m.files.find((f) => f.path === m.database)?.bytes ?? 0;
-  console.log(`  database  ${where}: ${m.database}, ${formatBytes(dbBytes)} in ${Date.now() - t0} ms${force ? ' (--force: replaced what was there)' : ''}`);
+  console.log(
+    `  database  ${where}: ${m.database}, ${formatBytes(dbBytes)} in ${Date.now() - t0} ms${force ? ' (--force: replaced what was there)' : ''}`,
+  );
 
   const uploadDir = path.resolve(config.uploadDir);
   const up = restoreUploads(folder, uploadDir);
@@ -268,13 +285,19 @@ async function main(): Promise<void> {
     console.log(`  migrated  ${applied.length ? `applied ${applied.join(', ')}` : 'already up to date'}`);
     if (opened === 'postgres') {
       // Fresh planner statistics for the shop's tables (pg_restore leaves none).
-      const tables = await sql<{ t: string }>`select quote_ident(schemaname) || '.' || quote_ident(tablename) as t from pg_tables where schemaname = current_schema()`.execute(db);
+      const tables = await sql<{
+        t: string;
+      }>`select quote_ident(schemaname) || '.' || quote_ident(tablename) as t from pg_tables where schemaname = current_schema()`.execute(
+        db,
+      );
       for (const { t } of tables.rows) await sql.raw(`analyze ${t}`).execute(db);
     }
     const after = await readFacts(async (text) => (await sql.raw(text).execute(db)).rows as Record<string, unknown>[]);
     const c = after.counts;
     if (c.orders !== m.counts.orders || c.paidOrders !== m.counts.paidOrders || c.products !== m.counts.products) {
-      throw new ScriptError(`The restored database does not count what the backup did: ${describeFacts(c)} against ${describeFacts(m.counts)}.`);
+      throw new ScriptError(
+        `The restored database does not count what the backup did: ${describeFacts(c)} against ${describeFacts(m.counts)}.`,
+      );
     }
     console.log(`  checked   ${describeFacts(c)}, as in the manifest`);
   } finally {

@@ -6,10 +6,7 @@ import { quickSteps, runSteps } from './steps.mjs';
 
 ensureDependencies();
 
-const steps = [
-  ...quickSteps,
-  { name: 'http (sqlite)', cmd: ['npx', 'vitest', 'run', '--project', 'http'], env: { TEST_DB: 'sqlite' } },
-];
+const steps = [...quickSteps, { name: 'http (sqlite)', cmd: ['npx', 'vitest', 'run', '--project', 'http'], env: { TEST_DB: 'sqlite' } }];
 if (process.env.TEST_DATABASE_URL) {
   steps.push({
     name: 'http (postgres)',

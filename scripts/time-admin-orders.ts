@@ -21,8 +21,18 @@ const signIn = await app.inject({
   payload: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
 });
 const cookie = String(signIn.headers['set-cookie']).split(';')[0] ?? '';
-const total = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-const sample = await db.selectFrom('orders').select(['id', 'order_number', 'email', 'user_id']).where('user_id', 'is not', null).orderBy('created_at', 'desc').offset(5000).limit(1).executeTakeFirstOrThrow();
+const total = await db
+  .selectFrom('orders')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .executeTakeFirstOrThrow();
+const sample = await db
+  .selectFrom('orders')
+  .select(['id', 'order_number', 'email', 'user_id'])
+  .where('user_id', 'is not', null)
+  .orderBy('created_at', 'desc')
+  .offset(5000)
+  .limit(1)
+  .executeTakeFirstOrThrow();
 const user = await db.selectFrom('users').select(['email', 'full_name']).where('id', '=', sample.user_id!).executeTakeFirstOrThrow();
 
 const cases: [string, string][] = [

@@ -42,10 +42,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   };
   const { config } = deps;
   const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
@@ -84,8 +81,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, body too large, unsupported media type.
       const message =
-        (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
-        error instanceof SyntaxError
+        (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
           ? 'The request body is not valid JSON'
           : (error as Error).message;
       return reply.code(status).send({ error: message });
@@ -126,7 +122,9 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   });
   if (notFound) app.setNotFoundHandler(notFound);
 
-  const stopWatching = watchShopChanges(deps.db, deps.config.shopChangePollMs, (err) => app.log.error({ err }, 'cannot read shop changes; caches are dropped until it can'));
+  const stopWatching = watchShopChanges(deps.db, deps.config.shopChangePollMs, (err) =>
+    app.log.error({ err }, 'cannot read shop changes; caches are dropped until it can'),
+  );
   app.addHook('onClose', async () => {
     stopWatching();
     await deps.mailer?.close();

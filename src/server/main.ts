@@ -38,8 +38,7 @@ async function main(): Promise<void> {
     forwardDueMessages(db).catch((err) => app.log.error({ err }, 'contact forwarding failed'));
   }, config.workerIntervalMs);
   forwarder.unref();
-  const outboxLog =
-    !config.smtpUrl && config.env !== 'production' ? startOutboxLogger(db, (line) => console.log(line)) : null;
+  const outboxLog = !config.smtpUrl && config.env !== 'production' ? startOutboxLogger(db, (line) => console.log(line)) : null;
   const housekeeping = setInterval(() => {
     deleteExpiredSessions(db).catch((err) => app.log.error({ err }, 'session cleanup failed'));
     pruneRateLimits(db).catch((err) => app.log.error({ err }, 'rate-limit cleanup failed'));

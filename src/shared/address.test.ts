@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { formatAddress } from './address.js';
 
-const full = { name: 'Ada Shopper', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62704', country: 'US', email: 'ada@example.com' };
+const full = {
+  name: 'Ada Shopper',
+  address: '1 Main St',
+  city: 'Springfield',
+  state: 'IL',
+  zip: '62704',
+  country: 'US',
+  email: 'ada@example.com',
+};
 
 describe('formatAddress', () => {
   it('gives name, street, "city, state zip" and country; e-mail only when asked; country left out when asked', () => {

@@ -30,7 +30,12 @@ export function cityLine(address: AddressParts): string {
 export function formatAddress(address: AddressParts | string | null | undefined, options: FormatAddressOptions = {}): string[] {
   if (!address) return [];
   if (typeof address === 'string') {
-    return options.trimLines ? address.split('\n').map((l) => l.trim()).filter(Boolean) : address.split(/\r?\n/).filter(Boolean);
+    return options.trimLines
+      ? address
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+      : address.split(/\r?\n/).filter(Boolean);
   }
   const lines = [address.name, address.address, cityLine(address)];
   if (options.country ?? true) lines.push(address.country);

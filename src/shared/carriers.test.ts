@@ -8,7 +8,9 @@ describe('carrier tracking pages', () => {
     expect(trackingUrl('endicia', '9400TRACK1')).toBe('https://tools.usps.com/go/TrackConfirmAction?tLabels=9400TRACK1');
     expect(trackingUrl('ups', '1Z999AA10123456784')).toBe('https://www.ups.com/track?tracknum=1Z999AA10123456784');
     expect(trackingUrl('fedex', '794612345678')).toBe('https://www.fedex.com/fedextrack/?trknbr=794612345678');
-    expect(trackingUrl('dhl_express', '1234567890')).toBe('https://www.dhl.com/us-en/home/tracking/tracking-parcel.html?submit=1&tracking-id=1234567890');
+    expect(trackingUrl('dhl_express', '1234567890')).toBe(
+      'https://www.dhl.com/us-en/home/tracking/tracking-parcel.html?submit=1&tracking-id=1234567890',
+    );
     expect(trackingUrl(' UPS ', '1Z1')).toBe('https://www.ups.com/track?tracknum=1Z1');
   });
 

@@ -12,7 +12,7 @@ describe('free-shipping progress line', () => {
     expect(freeShippingFraction(freeShippingProgress(5000, 1250))).toBe(0.25);
   });
 
-  it("says free shipping is got from the minimum on (the minimum itself included)", () => {
+  it('says free shipping is got from the minimum on (the minimum itself included)', () => {
     expect(line(5000, 5000)).toBe("You've got free shipping");
     expect(line(5000, 9999)).toBe("You've got free shipping");
     expect(line(0, 1)).toBe("You've got free shipping");

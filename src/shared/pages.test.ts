@@ -12,13 +12,16 @@ describe('the page table', () => {
     expect(new Set(PAGES.map((p) => p.path)).size).toBe(PAGES.length);
   });
 
-  it.each(PAGES.map((p) => [p.id, p.component] as const))('%s: its component %s exists and is the file’s default export', (_id, component) => {
-    // routes.tsx finds components with import.meta.glob('./**/*-page.tsx').
-    expect(component).toMatch(/^[a-z0-9-]+(\/[a-z0-9-]+)*-page\.tsx$/);
-    const file = path.join(clientDir, component);
-    expect(fs.existsSync(file), file).toBe(true);
-    expect(fs.readFileSync(file, 'utf8')).toMatch(/^export default function \w+/m);
-  });
+  it.each(PAGES.map((p) => [p.id, p.component] as const))(
+    '%s: its component %s exists and is the file’s default export',
+    (_id, component) => {
+      // routes.tsx finds components with import.meta.glob('./**/*-page.tsx').
+      expect(component).toMatch(/^[a-z0-9-]+(\/[a-z0-9-]+)*-page\.tsx$/);
+      const file = path.join(clientDir, component);
+      expect(fs.existsSync(file), file).toBe(true);
+      expect(fs.readFileSync(file, 'utf8')).toMatch(/^export default function \w+/m);
+    },
+  );
 
   it('ships home and shop in the main bundle (routes.tsx names them); the product page loads on demand', () => {
     const routes = fs.readFileSync(path.join(clientDir, 'routes.tsx'), 'utf8');
@@ -32,13 +35,21 @@ describe('the page table', () => {
   });
 
   it('caches the HTML of the pages that are the same for every anonymous visitor only', () => {
-    expect(PAGES.filter((p) => p.cache === 'shared').map((p) => p.id).sort()).toEqual(
-      ['about', 'contact', 'faq', 'home', 'not-found', 'privacy', 'product', 'shop', 'terms'].sort(),
-    );
+    expect(
+      PAGES.filter((p) => p.cache === 'shared')
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(['about', 'contact', 'faq', 'home', 'not-found', 'privacy', 'product', 'shop', 'terms'].sort());
   });
 
   it('holds the specification’s robots rules and sitemap priorities', () => {
-    expect(PAGES.flatMap((p) => (p.robots ? [p.robots.disallow] : []))).toEqual(['/admin/', '/checkout', '/cart', '/auth', '/reset-password']);
+    expect(PAGES.flatMap((p) => (p.robots ? [p.robots.disallow] : []))).toEqual([
+      '/admin/',
+      '/checkout',
+      '/cart',
+      '/auth',
+      '/reset-password',
+    ]);
     expect(PAGES.flatMap((p) => (p.sitemap ? [[p.path, p.sitemap.priority, p.sitemap.changefreq]] : []))).toEqual([
       ['/', '1.0', 'daily'],
       ['/products', '0.9', 'daily'],
@@ -105,7 +116,17 @@ describe('sharedPageLocation', () => {
     expect(at('/products?utm=1&search=mop&category=mops')).toBe('/products?category=mops&search=mop');
     expect(at('/products/sweep-and-mop?x=1')).toBe('/products/sweep-and-mop');
     expect(at('/no/such/page')).toBe('/no/such/page');
-    for (const u of ['/cart', '/checkout', '/auth?tab=signup', '/dashboard', '/orders', '/admin/products', '/order-confirmation?orderId=1', '/thank-you', '/success']) {
+    for (const u of [
+      '/cart',
+      '/checkout',
+      '/auth?tab=signup',
+      '/dashboard',
+      '/orders',
+      '/admin/products',
+      '/order-confirmation?orderId=1',
+      '/thank-you',
+      '/success',
+    ]) {
       expect(at(u), u).toBeNull();
     }
   });

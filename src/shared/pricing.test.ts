@@ -22,7 +22,12 @@ const DEFAULT_OPTIONS = [
 
 describe('pricing rules', () => {
   it('sums lines, leaving a free gift at $0', () => {
-    expect(subtotalCents([{ priceCents: 1000, quantity: 2 }, { priceCents: 499, quantity: 1, isFreeGift: true }])).toBe(2000);
+    expect(
+      subtotalCents([
+        { priceCents: 1000, quantity: 2 },
+        { priceCents: 499, quantity: 1, isFreeGift: true },
+      ]),
+    ).toBe(2000);
   });
 
   it('applies percentage and fixed discounts, never more than the subtotal', () => {

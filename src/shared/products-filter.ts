@@ -1,6 +1,9 @@
 import type { ProductListFilter } from './schemas/catalog.js';
 
-export type ProductsFilter = Pick<ProductListFilter, 'search' | 'category' | 'sort' | 'minPriceCents' | 'maxPriceCents' | 'page' | 'pageSize'>;
+export type ProductsFilter = Pick<
+  ProductListFilter,
+  'search' | 'category' | 'sort' | 'minPriceCents' | 'maxPriceCents' | 'page' | 'pageSize'
+>;
 
 export const DEFAULT_PAGE_SIZE = 24;
 const MAX_PAGE = 100000;

@@ -14,9 +14,24 @@ import {
 import { computeTotals, TAX_RATE_PERCENT } from './pricing.js';
 import { formatCents } from './money.js';
 
-const standard: FactShippingOption = { name: 'Standard Shipping', priceCents: 599, estimatedDays: '5-7 business days', minimumOrderCents: null };
-const express: FactShippingOption = { name: 'Expedited Shipping', priceCents: 1299, estimatedDays: '2-3 business days', minimumOrderCents: null };
-const free = (minimumOrderCents: number | null): FactShippingOption => ({ name: 'Free Shipping', priceCents: 0, estimatedDays: '7-10 business days', minimumOrderCents });
+const standard: FactShippingOption = {
+  name: 'Standard Shipping',
+  priceCents: 599,
+  estimatedDays: '5-7 business days',
+  minimumOrderCents: null,
+};
+const express: FactShippingOption = {
+  name: 'Expedited Shipping',
+  priceCents: 1299,
+  estimatedDays: '2-3 business days',
+  minimumOrderCents: null,
+};
+const free = (minimumOrderCents: number | null): FactShippingOption => ({
+  name: 'Free Shipping',
+  priceCents: 0,
+  estimatedDays: '7-10 business days',
+  minimumOrderCents,
+});
 
 describe('the free-shipping minimum and the site description', () => {
   it('is the smallest minimum of the free options, and says nothing when none is free', () => {
@@ -28,11 +43,20 @@ describe('the free-shipping minimum and the site description', () => {
   });
 
   it('follows the setting the server derives', () => {
-    expect(siteDescription({ free_shipping_minimum_cents: '5000' })).toBe(`${SITE_DESCRIPTION_BASE} Free shipping on orders of $50.00 or more.`);
-    expect(siteDescription({ free_shipping_minimum_cents: '12550' })).toBe(`${SITE_DESCRIPTION_BASE} Free shipping on orders of $125.50 or more.`);
+    expect(siteDescription({ free_shipping_minimum_cents: '5000' })).toBe(
+      `${SITE_DESCRIPTION_BASE} Free shipping on orders of $50.00 or more.`,
+    );
+    expect(siteDescription({ free_shipping_minimum_cents: '12550' })).toBe(
+      `${SITE_DESCRIPTION_BASE} Free shipping on orders of $125.50 or more.`,
+    );
     expect(siteDescription({ free_shipping_minimum_cents: '0' })).toBe(`${SITE_DESCRIPTION_BASE} Free shipping on every order.`);
     // No free option, a settings answer not loaded yet, or nonsense: no promise at all.
-    const cases: (Record<string, string> | undefined)[] = [{ free_shipping_minimum_cents: '' }, {}, undefined, { free_shipping_minimum_cents: '-5' }];
+    const cases: (Record<string, string> | undefined)[] = [
+      { free_shipping_minimum_cents: '' },
+      {},
+      undefined,
+      { free_shipping_minimum_cents: '-5' },
+    ];
     for (const settings of cases) {
       expect(siteDescription(settings)).toBe(SITE_DESCRIPTION_BASE);
     }
@@ -58,7 +82,9 @@ describe('the shipping and tax texts', () => {
       const text = taxRuleText([shipping, free(5000)]);
       expect(text).toContain(`Sales tax of ${TAX_RATE_PERCENT}% is charged on your order subtotal minus any discount, plus shipping`);
       expect(text).toContain(`and ${formatCents(shipping.priceCents)} shipping pays ${formatCents(totals.taxCents)} tax`);
-      expect(text).toContain(`(${TAX_RATE_PERCENT}% of ${formatCents(totals.subtotalCents - totals.discountCents + totals.shippingCents)})`);
+      expect(text).toContain(
+        `(${TAX_RATE_PERCENT}% of ${formatCents(totals.subtotalCents - totals.discountCents + totals.shippingCents)})`,
+      );
     }
     // The cheapest paid option without a minimum is the example's; with none, shipping is free.
     expect(taxRuleText([express, standard])).toContain('$5.99 shipping pays $3.36 tax (8% of $41.99)');

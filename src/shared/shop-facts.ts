@@ -87,7 +87,9 @@ export function shippingRatesText(options: readonly FactShippingOption[]): strin
   const sentences: string[] = [];
   if (always.length) sentences.push(`${joinList(always.map((o) => `${o.name} is ${priceWord(o.priceCents)} (${o.estimatedDays})`))}.`);
   for (const o of from) {
-    sentences.push(`Orders of ${formatCents(o.minimumOrderCents!)} or more can choose ${o.name} (${priceWord(o.priceCents)}, ${o.estimatedDays}).`);
+    sentences.push(
+      `Orders of ${formatCents(o.minimumOrderCents!)} or more can choose ${o.name} (${priceWord(o.priceCents)}, ${o.estimatedDays}).`,
+    );
   }
   return sentences.join(' ');
 }

@@ -50,7 +50,12 @@ export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPr
       const q = quote?.lines.find((l) => !l.isFreeGift && l.productId === productId && l.size === size && l.color === color);
       const known = q && !q.missing;
       return {
-        product: { id: productId, name: known ? q.name : 'Unknown Product', priceCents: known ? q.priceCents : 0, images: known && q.image ? [q.image] : [] },
+        product: {
+          id: productId,
+          name: known ? q.name : 'Unknown Product',
+          priceCents: known ? q.priceCents : 0,
+          images: known && q.image ? [q.image] : [],
+        },
         quantity,
         size,
         color,

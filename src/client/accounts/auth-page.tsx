@@ -131,7 +131,11 @@ export default function AuthPage() {
             />
           )}
           {tab === 'signup' && (
-            <SignUpForm key="signup" onStart={claimNavigation} onDone={() => done('Welcome!', 'Your account has been created successfully.')} />
+            <SignUpForm
+              key="signup"
+              onStart={claimNavigation}
+              onDone={() => done('Welcome!', 'Your account has been created successfully.')}
+            />
           )}
           {tab === 'reset' && <ResetForm key="reset" onBack={() => selectTab('signin', true)} />}
         </div>

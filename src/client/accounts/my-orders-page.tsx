@@ -36,7 +36,12 @@ function MyOrders() {
           <OrdersList orders={data.items} />
           {totalPages > 1 && (
             <nav aria-label="Orders pages" className="mt-6 flex items-center justify-between gap-4">
-              <Button variant="outline" size="sm" disabled={page <= 1 || orders.isPlaceholderData} onClick={() => setPage((p) => Math.max(1, p - 1))}>
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={page <= 1 || orders.isPlaceholderData}
+                onClick={() => setPage((p) => Math.max(1, p - 1))}
+              >
                 Previous
               </Button>
               <p className="text-sm text-stone-700" aria-live="polite">

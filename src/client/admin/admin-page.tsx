@@ -79,7 +79,9 @@ function AdminTabs() {
               tabIndex={selected ? 0 : -1}
               onClick={() => select(t.id)}
               className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2.5 text-sm font-medium focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 ${
-                selected ? 'border-brand-600 text-brand-800' : 'border-transparent text-stone-700 hover:border-stone-300 hover:text-stone-900'
+                selected
+                  ? 'border-brand-600 text-brand-800'
+                  : 'border-transparent text-stone-700 hover:border-stone-300 hover:text-stone-900'
               }`}
             >
               {t.label}
@@ -103,7 +105,10 @@ function AdminDashboard() {
   if (user?.role !== 'admin') {
     return (
       <Container className="flex justify-center py-16">
-        <div role="alert" className="flex w-full max-w-md flex-col items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-8 text-center">
+        <div
+          role="alert"
+          className="flex w-full max-w-md flex-col items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-8 text-center"
+        >
           <AlertIcon size={28} className="text-red-700" />
           <h1 className="text-2xl font-bold text-red-900">Access Denied</h1>
           <p className="text-red-900">You need admin privileges to access this page.</p>

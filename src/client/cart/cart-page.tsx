@@ -106,7 +106,10 @@ export default function CartPage() {
             </ul>
           </section>
 
-          <section aria-labelledby="cart-summary-title" className="flex h-fit flex-col gap-5 rounded-xl border border-stone-200 bg-stone-50 p-6">
+          <section
+            aria-labelledby="cart-summary-title"
+            className="flex h-fit flex-col gap-5 rounded-xl border border-stone-200 bg-stone-50 p-6"
+          >
             <h2 id="cart-summary-title" className="text-lg font-semibold text-stone-900">
               Order Summary
             </h2>
@@ -148,7 +151,13 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
   return (
     <li className={`flex gap-3 p-3 sm:gap-4 sm:p-4 ${missing ? 'bg-red-50/60' : ''}`}>
       <Link to={paths.product(product.id)} tabIndex={-1} aria-hidden="true" className="shrink-0">
-        <ProductImage src={missing ? undefined : image} alt="" width={96} height={96} className="h-16 w-16 rounded-lg object-cover sm:h-24 sm:w-24" />
+        <ProductImage
+          src={missing ? undefined : image}
+          alt=""
+          width={96}
+          height={96}
+          className="h-16 w-16 rounded-lg object-cover sm:h-24 sm:w-24"
+        />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0">
@@ -156,7 +165,10 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
             {missing ? (
               name
             ) : (
-              <Link to={paths.product(product.id)} className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600">
+              <Link
+                to={paths.product(product.id)}
+                className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
                 {name}
               </Link>
             )}
@@ -179,7 +191,9 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
             disabled={missing}
             onChange={(q) => setCartQuantity(key, q, inventory)}
           />
-          <p className="ml-auto text-right font-semibold whitespace-nowrap text-stone-900 sm:ml-0 sm:w-24">{missing ? '—' : formatCents(lineTotal)}</p>
+          <p className="ml-auto text-right font-semibold whitespace-nowrap text-stone-900 sm:ml-0 sm:w-24">
+            {missing ? '—' : formatCents(lineTotal)}
+          </p>
           <button
             type="button"
             onClick={() => removeFromCart(key)}
@@ -197,7 +211,13 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
 function GiftLineRow({ line }: { line: QuoteLine }) {
   return (
     <li className="flex gap-3 bg-brand-50/50 p-3 sm:gap-4 sm:p-4">
-      <ProductImage src={line.image ?? undefined} alt="" width={96} height={96} className="h-16 w-16 shrink-0 rounded-lg object-cover sm:h-24 sm:w-24" />
+      <ProductImage
+        src={line.image ?? undefined}
+        alt=""
+        width={96}
+        height={96}
+        className="h-16 w-16 shrink-0 rounded-lg object-cover sm:h-24 sm:w-24"
+      />
       <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex min-w-0 flex-col gap-1">
           <h3 className="font-semibold text-stone-900">{line.name}</h3>

@@ -57,7 +57,15 @@ describe('client copies of shared catalogue rules', () => {
           page: parsed.data.page,
           pageSize: parsed.data.pageSize,
         }
-      : { search: undefined, category: undefined, sort: undefined, minPriceCents: undefined, maxPriceCents: undefined, page: 1, pageSize: 24 };
+      : {
+          search: undefined,
+          category: undefined,
+          sort: undefined,
+          minPriceCents: undefined,
+          maxPriceCents: undefined,
+          page: 1,
+          pageSize: 24,
+        };
     expect(productsFilterFromSearchParams(params)).toEqual(expected);
   });
 });

@@ -42,7 +42,10 @@ function ProductDetail({ product }: { product: Product }) {
   const inStock = product.inventory > 0;
   const category = categories?.find((c) => c.id === product.category);
 
-  const crumbs: BreadcrumbItem[] = [{ label: 'Home', to: paths.home }, { label: 'Shop', to: paths.products }];
+  const crumbs: BreadcrumbItem[] = [
+    { label: 'Home', to: paths.home },
+    { label: 'Shop', to: paths.products },
+  ];
   if (category) crumbs.push({ label: category.name, to: paths.productsInCategory(category.id) });
   crumbs.push({ label: product.name });
 
@@ -101,7 +104,11 @@ function ProductDetail({ product }: { product: Product }) {
               onClick={() => {
                 // Buy Now goes straight to checkout with this product; the server prices it like any cart.
                 if (!inStock) {
-                  toast({ title: 'Checkout failed', description: 'This product is not available for online purchase', variant: 'destructive' });
+                  toast({
+                    title: 'Checkout failed',
+                    description: 'This product is not available for online purchase',
+                    variant: 'destructive',
+                  });
                   return;
                 }
                 addToCartStore({ product, quantity, inventory: product.inventory });

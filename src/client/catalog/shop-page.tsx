@@ -85,16 +85,15 @@ export default function ShopPage() {
         </div>
       ) : (
         <>
-          <div className={`${productGridClasses} transition-opacity ${isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={isPlaceholderData}>
+          <div
+            className={`${productGridClasses} transition-opacity ${isPlaceholderData ? 'opacity-60' : ''}`}
+            aria-busy={isPlaceholderData}
+          >
             {data.items.map((p, i) => (
               <ProductCard key={p.id} product={p} eager={i < 4} priority={i === 0} />
             ))}
           </div>
-          <Pagination
-            page={data.page}
-            totalPages={data.totalPages}
-            hrefFor={(n) => shopHref({ ...kept, search, category, page: n })}
-          />
+          <Pagination page={data.page} totalPages={data.totalPages} hrefFor={(n) => shopHref({ ...kept, search, category, page: n })} />
         </>
       )}
     </Container>

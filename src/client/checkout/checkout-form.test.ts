@@ -55,6 +55,10 @@ describe('checkout form', () => {
       state: 'NV',
       zip: '89501',
     });
-    expect(valuesFromUser({ ...user, shippingAddress: null })).toEqual({ firstName: 'Test', lastName: 'Customer Smith', email: 'customer@example.com' });
+    expect(valuesFromUser({ ...user, shippingAddress: null })).toEqual({
+      firstName: 'Test',
+      lastName: 'Customer Smith',
+      email: 'customer@example.com',
+    });
   });
 });

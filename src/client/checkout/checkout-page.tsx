@@ -205,7 +205,12 @@ export default function CheckoutPage() {
         </div>
       )}
 
-      <form onSubmit={(e) => void pay(e)} onFocus={() => void loadValidation().catch(() => undefined)} noValidate className="grid gap-6 lg:grid-cols-[1fr_24rem] lg:gap-8">
+      <form
+        onSubmit={(e) => void pay(e)}
+        onFocus={() => void loadValidation().catch(() => undefined)}
+        noValidate
+        className="grid gap-6 lg:grid-cols-[1fr_24rem] lg:gap-8"
+      >
         {/* First in the page's order: on a phone, what is paid comes before the form (collapsed to the total). */}
         <CheckoutSummary quote={quote} couponCode={cart.appliedCouponCode} updating={updating} className="lg:col-start-2 lg:row-start-1" />
         <div className="flex min-w-0 flex-col gap-6 lg:col-start-1 lg:row-start-1">

@@ -58,7 +58,13 @@ export function CheckoutSummary({
           <ul className="flex flex-col gap-4">
             {lines.map((l) => (
               <li key={`${l.productId}|${l.size}|${l.color}|${l.isFreeGift}`} className="flex gap-3">
-                <ProductImage src={l.image ?? undefined} alt="" width={56} height={56} className="h-14 w-14 shrink-0 rounded-md object-cover" />
+                <ProductImage
+                  src={l.image ?? undefined}
+                  alt=""
+                  width={56}
+                  height={56}
+                  className="h-14 w-14 shrink-0 rounded-md object-cover"
+                />
                 <div className="flex min-w-0 flex-1 flex-col gap-1">
                   <p className="text-sm font-medium text-stone-900">{l.name}</p>
                   <p className="text-sm text-stone-700">Qty: {l.quantity}</p>

@@ -63,7 +63,9 @@ export function ShippingMethod({
               <span className="flex flex-1 flex-col gap-0.5">
                 <span className="flex items-baseline justify-between gap-3">
                   <span className="font-medium text-stone-900">{o.name}</span>
-                  <span className={`font-semibold ${o.priceCents === 0 ? 'text-brand-800' : 'text-stone-900'}`}>{shippingText(o.priceCents)}</span>
+                  <span className={`font-semibold ${o.priceCents === 0 ? 'text-brand-800' : 'text-stone-900'}`}>
+                    {shippingText(o.priceCents)}
+                  </span>
                 </span>
                 <span className="text-sm text-stone-700">{deliveryEstimate(o.estimatedDays)}</span>
                 {o.description && <span className="text-sm text-stone-600">{o.description}</span>}
@@ -77,9 +79,7 @@ export function ShippingMethod({
           Add {formatCents(unlock.amountCents)} more to unlock {unlock.optionName}.
         </p>
       )}
-      {hasFree && hasPaid && (
-        <p className="text-sm text-stone-700">Need it sooner? Choose a paid option for faster delivery.</p>
-      )}
+      {hasFree && hasPaid && <p className="text-sm text-stone-700">Need it sooner? Choose a paid option for faster delivery.</p>}
     </div>
   );
 }

@@ -107,7 +107,11 @@ export function ContactForm() {
       const first = FIELDS.find((k) => found[k]);
       if (first) document.getElementById(fid(first))?.focus();
       const missing = FIELDS.some((k) => found[k] === MISSING[k]);
-      toast({ title: 'Error', description: missing ? CONTENT_MESSAGES.contactRequired : (first && found[first]) || CONTENT_MESSAGES.contactRequired, variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: missing ? CONTENT_MESSAGES.contactRequired : (first && found[first]) || CONTENT_MESSAGES.contactRequired,
+        variant: 'destructive',
+      });
       return;
     }
     setErrors({});
@@ -132,13 +136,23 @@ export function ContactForm() {
         Send Us a Message
       </h2>
       <p className="-mt-2 text-sm text-stone-700">
-        Fields marked <span aria-hidden="true" className="text-red-700">*</span>
+        Fields marked{' '}
+        <span aria-hidden="true" className="text-red-700">
+          *
+        </span>
         <span className="sr-only">with an asterisk</span> are required.
       </p>
       <fieldset disabled={!hydrated} className="flex min-w-0 flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField id={fid('name')} label="Full Name" error={errors.name}>
-            <input {...inputProps('name')} type="text" autoComplete="name" maxLength={100} className={inputClasses(Boolean(errors.name))} onChange={(e) => set('name', e.target.value)} />
+            <input
+              {...inputProps('name')}
+              type="text"
+              autoComplete="name"
+              maxLength={100}
+              className={inputClasses(Boolean(errors.name))}
+              onChange={(e) => set('name', e.target.value)}
+            />
           </FormField>
           <FormField id={fid('email')} label="Email Address" error={errors.email}>
             <input
@@ -152,7 +166,13 @@ export function ContactForm() {
           </FormField>
         </div>
         <FormField id={fid('subject')} label="Subject" error={errors.subject}>
-          <input {...inputProps('subject')} type="text" maxLength={200} className={inputClasses(Boolean(errors.subject))} onChange={(e) => set('subject', e.target.value)} />
+          <input
+            {...inputProps('subject')}
+            type="text"
+            maxLength={200}
+            className={inputClasses(Boolean(errors.subject))}
+            onChange={(e) => set('subject', e.target.value)}
+          />
         </FormField>
         <FormField id={fid('message')} label="Message" error={errors.message}>
           <textarea

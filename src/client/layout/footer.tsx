@@ -35,7 +35,10 @@ export function Footer() {
     <footer className="mt-16 bg-stone-900 text-stone-200">
       <div className="mx-auto grid max-w-7xl grid-cols-2 gap-8 px-4 py-12 sm:grid-cols-3 sm:px-6 lg:grid-cols-4 lg:px-8">
         <div className="col-span-2 space-y-4 sm:col-span-3 lg:col-span-1">
-          <Link to={paths.home} className="inline-flex items-center gap-2 rounded text-xl font-bold text-white focus-visible:outline-2 focus-visible:outline-white">
+          <Link
+            to={paths.home}
+            className="inline-flex items-center gap-2 rounded text-xl font-bold text-white focus-visible:outline-2 focus-visible:outline-white"
+          >
             <LeafIcon size={26} className="text-brand-300" />
             <span>EcoClean</span>
           </Link>

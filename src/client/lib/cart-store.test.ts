@@ -126,7 +126,12 @@ describe('the cart cookie and the cart the server drew', () => {
   let doc: ReturnType<typeof cookieDocument>;
   beforeEach(() => {
     doc = cookieDocument();
-    vi.stubGlobal('window', { localStorage: memoryStorage(), location: { protocol: 'http:' }, addEventListener: () => {}, removeEventListener: () => {} });
+    vi.stubGlobal('window', {
+      localStorage: memoryStorage(),
+      location: { protocol: 'http:' },
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    });
     vi.stubGlobal('document', doc);
   });
   const cookieCart = () => JSON.parse(decodeURIComponent(doc.jar.get('cart') ?? 'null')) as { l: unknown[]; c: string | null } | null;
@@ -144,7 +149,7 @@ describe('the cart cookie and the cart the server drew', () => {
     expect(doc.jar.has('cart')).toBe(false);
   });
 
-  it('takes the cart the page was drawn with when it holds the same lines (today\'s names and prices), and keeps its own otherwise', async () => {
+  it("takes the cart the page was drawn with when it holds the same lines (today's names and prices), and keeps its own otherwise", async () => {
     const { QueryClient } = await import('@tanstack/react-query');
     const { queryKeys } = await import('../../shared/query-keys.js');
     const { addToCart, adoptPageCart, getCart } = await freshStore();
@@ -152,7 +157,17 @@ describe('the cart cookie and the cart the server drew', () => {
     // What the cart page embeds: the cookie's contents, and the quote for them.
     const pageData = (quantity: number) => {
       const lines = [{ productId: 'p1', quantity, size: 'One Size', color: 'Default' }];
-      const quoteLine = { ...lines[0]!, name: '1 - Cloth (new name)', image: '/b.jpg', priceCents: 1099, inventory: 9, lineTotalCents: 1099 * quantity, isFreeGift: false, missing: false, insufficientStock: false };
+      const quoteLine = {
+        ...lines[0]!,
+        name: '1 - Cloth (new name)',
+        image: '/b.jpg',
+        priceCents: 1099,
+        inventory: 9,
+        lineTotalCents: 1099 * quantity,
+        isFreeGift: false,
+        missing: false,
+        insufficientStock: false,
+      };
       const client = new QueryClient();
       client.setQueryData(queryKeys.cart(), { lines, couponCode: null });
       client.setQueryData(queryKeys.cartQuote(lines, null, null), { lines: [quoteLine], coupon: null, discountCents: 0 });
@@ -163,8 +178,11 @@ describe('the cart cookie and the cart the server drew', () => {
     adoptPageCart(new QueryClient());
     expect(getCart().items[0]).toMatchObject({ quantity: 2, product: { name: '1 - Cloth' } });
     adoptPageCart(pageData(2));
-    expect(getCart()).toMatchObject({ itemCount: 2, totalCents: 2198, items: [{ product: { name: '1 - Cloth (new name)', images: ['/b.jpg'] } }] });
+    expect(getCart()).toMatchObject({
+      itemCount: 2,
+      totalCents: 2198,
+      items: [{ product: { name: '1 - Cloth (new name)', images: ['/b.jpg'] } }],
+    });
     expect(JSON.parse(window.localStorage.getItem('cart') ?? '{}')).toMatchObject({ items: [{ product: { priceCents: 1099 } }] });
   });
-
 });

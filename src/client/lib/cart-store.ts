@@ -53,7 +53,10 @@ function readStorage(): StoredCart {
 
 /** What the `cart` cookie should hold for this cart (null: too large to mirror). */
 function cookieValueOf(cart: StoredCart): string | null {
-  return encodeCartCookie({ lines: cart.items.map((l) => [l.product.id, l.quantity, l.size, l.color]), couponCode: cart.appliedCouponCode });
+  return encodeCartCookie({
+    lines: cart.items.map((l) => [l.product.id, l.quantity, l.size, l.color]),
+    couponCode: cart.appliedCouponCode,
+  });
 }
 
 /**
@@ -195,7 +198,9 @@ function pageCartOf(queryClient: QueryClient): Cart | null {
   if (!contents) return null;
   let cart = pageCarts.get(contents);
   if (!cart) {
-    const quote = contents.lines.length ? queryClient.getQueryData<Quote>(queryKeys.cartQuote(contents.lines, contents.couponCode, null)) : undefined;
+    const quote = contents.lines.length
+      ? queryClient.getQueryData<Quote>(queryKeys.cartQuote(contents.lines, contents.couponCode, null))
+      : undefined;
     if (contents.lines.length && !quote) return null;
     pageCarts.set(contents, (cart = derive(cartFromQuote(contents, quote))));
   }

@@ -7,7 +7,9 @@ describe('format', () => {
     const d = new Date(iso);
     expect(formatDate(iso)).toBe(d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' }));
     expect(formatDate(iso, 'long')).toBe(d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }));
-    expect(formatDateTime(iso)).toBe(d.toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }));
+    expect(formatDateTime(iso)).toBe(
+      d.toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }),
+    );
     expect(formatDate(null)).toBe('—');
     expect(formatDateTime('not a date')).toBe('—');
   });

@@ -54,7 +54,10 @@ export function RequireAuth({ children, adminOnly = false }: { children: ReactNo
   if (verdict === 'error') {
     return (
       <Container className="flex justify-center py-16">
-        <div role="alert" className="flex w-full max-w-md flex-col items-center gap-4 rounded-xl border border-red-200 bg-red-50 p-8 text-center">
+        <div
+          role="alert"
+          className="flex w-full max-w-md flex-col items-center gap-4 rounded-xl border border-red-200 bg-red-50 p-8 text-center"
+        >
           <AlertIcon size={28} className="text-red-700" />
           <h1 className="text-xl font-semibold text-red-900">Authentication Error</h1>
           <Button onClick={() => void refetch()} disabled={isFetching}>

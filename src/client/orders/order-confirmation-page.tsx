@@ -81,12 +81,14 @@ export default function OrderConfirmationPage() {
   let view: View;
   if (!sessionId && !orderIdParam) view = { kind: 'error', message: CONFIRMATION_MESSAGES.noInfo };
   else if (sessionId && session.isPending) view = { kind: 'loading' };
-  else if (sessionId && session.isError) view = isNotFound(session.error) ? { kind: 'not-found' } : { kind: 'error', message: CONFIRMATION_MESSAGES.failed };
+  else if (sessionId && session.isError)
+    view = isNotFound(session.error) ? { kind: 'not-found' } : { kind: 'error', message: CONFIRMATION_MESSAGES.failed };
   else if (sessionId && !sessionPaid) view = { kind: 'error', message: CONFIRMATION_MESSAGES.notPaid };
   else if (order.isPending) view = { kind: 'loading' };
   else if (order.isError) view = isNotFound(order.error) ? { kind: 'not-found' } : { kind: 'error', message: CONFIRMATION_MESSAGES.failed };
   // An order paid through a payment page counts only once paid; orders the shop entered itself have no payment page.
-  else if (order.data.paymentProvider !== null && order.data.paidAt === null) view = { kind: 'error', message: CONFIRMATION_MESSAGES.notPaid };
+  else if (order.data.paymentProvider !== null && order.data.paidAt === null)
+    view = { kind: 'error', message: CONFIRMATION_MESSAGES.notPaid };
   else view = { kind: 'confirmed', order: order.data, session: sessionId ? (session.data ?? null) : null };
 
   const confirmed = view.kind === 'confirmed' ? view.order : undefined;
@@ -175,7 +177,13 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
         <ul className="divide-y divide-stone-200">
           {order.items.map((item) => (
             <li key={item.id} className="flex gap-4 py-4 first:pt-0 last:pb-0">
-              <ProductImage src={item.image ?? undefined} alt="" width={72} height={72} className="h-16 w-16 shrink-0 rounded-md object-cover sm:h-18 sm:w-18" />
+              <ProductImage
+                src={item.image ?? undefined}
+                alt=""
+                width={72}
+                height={72}
+                className="h-16 w-16 shrink-0 rounded-md object-cover sm:h-18 sm:w-18"
+              />
               <div className="flex min-w-0 flex-1 flex-col gap-1">
                 <p className="font-medium text-stone-900">{item.name}</p>
                 <p className="text-sm text-stone-700">
@@ -217,9 +225,7 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
 
       <p className="flex items-start gap-2 rounded-lg bg-brand-50 p-4 text-sm text-brand-900">
         <MailIcon size={18} className="mt-0.5 shrink-0" />
-        <span>
-          A confirmation email will be sent to {order.email ?? 'you'} shortly.
-        </span>
+        <span>A confirmation email will be sent to {order.email ?? 'you'} shortly.</span>
       </p>
 
       <div className="flex justify-center">

@@ -15,10 +15,7 @@ function useCachedStates(keys: readonly (readonly unknown[])[]): readonly Cached
   const last = useRef<readonly CachedState[]>([]);
   // Batched like TanStack's own observers: the cache changes while other components render (a
   // query is created by its first useQuery), and React must hear of it after that render.
-  const subscribe = useCallback(
-    (onChange: () => void) => client.getQueryCache().subscribe(notifyManager.batchCalls(onChange)),
-    [client],
-  );
+  const subscribe = useCallback((onChange: () => void) => client.getQueryCache().subscribe(notifyManager.batchCalls(onChange)), [client]);
   const read = () => {
     const states = keys.map((key) => client.getQueryState(key));
     const prev = last.current;

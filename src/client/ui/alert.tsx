@@ -9,10 +9,12 @@ type AlertProps = {
 };
 
 export function Alert({ variant = 'info', title, children, action }: AlertProps) {
-  const tone =
-    variant === 'destructive' ? 'border-red-300 bg-red-50 text-red-900' : 'border-brand-200 bg-brand-50 text-brand-900';
+  const tone = variant === 'destructive' ? 'border-red-300 bg-red-50 text-red-900' : 'border-brand-200 bg-brand-50 text-brand-900';
   return (
-    <div role={variant === 'destructive' ? 'alert' : 'status'} className={`flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center ${tone}`}>
+    <div
+      role={variant === 'destructive' ? 'alert' : 'status'}
+      className={`flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center ${tone}`}
+    >
       <AlertIcon size={20} className="shrink-0" />
       <div className="flex-1">
         {title && <p className="font-semibold">{title}</p>}

@@ -21,7 +21,10 @@ export function FreeShippingLine({ subtotalCents, className = '' }: { subtotalCe
         {text}
       </p>
       <div className="h-1.5 overflow-hidden rounded-full bg-brand-100" aria-hidden="true">
-        <div className="h-full rounded-full bg-brand-600 transition-[width] motion-reduce:transition-none" style={{ width: `${percent}%` }} />
+        <div
+          className="h-full rounded-full bg-brand-600 transition-[width] motion-reduce:transition-none"
+          style={{ width: `${percent}%` }}
+        />
       </div>
     </div>
   );

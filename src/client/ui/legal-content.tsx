@@ -17,18 +17,17 @@ export function PrivacyContent({ level = 2 }: { level?: HeadingLevel }) {
   return (
     <div className="space-y-6">
       <p className="leading-relaxed text-stone-700">
-        EcoClean respects your privacy. This policy explains what information we collect when you visit our shop or
-        place an order, how we use it, and the choices you have.
+        EcoClean respects your privacy. This policy explains what information we collect when you visit our shop or place an order, how we
+        use it, and the choices you have.
       </p>
       <Section level={level} title="Information We Collect">
         <p>
-          We collect the information you give us: your name, e-mail address, phone number, shipping and billing
-          addresses, and the messages you send us. When you create an account we also keep your order history and
-          loyalty points.
+          We collect the information you give us: your name, e-mail address, phone number, shipping and billing addresses, and the messages
+          you send us. When you create an account we also keep your order history and loyalty points.
         </p>
         <p>
-          Payments are processed by our payment provider, Stripe. Your card details are entered on Stripe&apos;s
-          secure page and never reach or stay on our servers.
+          Payments are processed by our payment provider, Stripe. Your card details are entered on Stripe&apos;s secure page and never reach
+          or stay on our servers.
         </p>
       </Section>
       <Section level={level} title="How We Use Your Information">
@@ -41,16 +40,15 @@ export function PrivacyContent({ level = 2 }: { level?: HeadingLevel }) {
       </Section>
       <Section level={level} title="Information Sharing">
         <p>
-          We do not sell or rent your personal information to anyone. We share it only with the service providers who
-          help us run the shop, such as our payment processor and shipping carriers, and only as far as they need it to
-          do their work, or when the law requires it.
+          We do not sell or rent your personal information to anyone. We share it only with the service providers who help us run the shop,
+          such as our payment processor and shipping carriers, and only as far as they need it to do their work, or when the law requires
+          it.
         </p>
       </Section>
       <Section level={level} title="Your Rights">
         <p>
-          You may ask to see the personal information we hold about you, to correct it, or to delete it. You can update
-          your contact details and addresses from your dashboard at any time. To make a request, contact us through the
-          Contact page.
+          You may ask to see the personal information we hold about you, to correct it, or to delete it. You can update your contact details
+          and addresses from your dashboard at any time. To make a request, contact us through the Contact page.
         </p>
       </Section>
     </div>
@@ -66,28 +64,26 @@ export function TermsContent({ level = 2 }: { level?: HeadingLevel }) {
       </p>
       <Section level={level} title="Agreement to Terms">
         <p>
-          By accessing this website or placing an order, you agree to be bound by these Terms of Service. If you do not
-          agree with any part of them, please do not use the site.
+          By accessing this website or placing an order, you agree to be bound by these Terms of Service. If you do not agree with any part
+          of them, please do not use the site.
         </p>
       </Section>
       <Section level={level} title="Intellectual Property">
         <p>
-          All content on this site, including text, images, logos and product designs, belongs to EcoClean or its
-          licensors and is protected by copyright and trademark law. You may not copy, reproduce or distribute it
-          without our written permission.
+          All content on this site, including text, images, logos and product designs, belongs to EcoClean or its licensors and is protected
+          by copyright and trademark law. You may not copy, reproduce or distribute it without our written permission.
         </p>
       </Section>
       <Section level={level} title="User Accounts">
         <p>
-          You are responsible for keeping your account credentials confidential and for all activity under your
-          account. Please give accurate information and tell us promptly about any unauthorised use.
+          You are responsible for keeping your account credentials confidential and for all activity under your account. Please give
+          accurate information and tell us promptly about any unauthorised use.
         </p>
       </Section>
       <Section level={level} title="Limitation of Liability">
         <p>
-          EcoClean is not liable for any indirect, incidental or consequential damages arising from your use of the
-          site or our products. Our total liability for any claim is limited to the amount you paid for the product
-          concerned.
+          EcoClean is not liable for any indirect, incidental or consequential damages arising from your use of the site or our products.
+          Our total liability for any claim is limited to the amount you paid for the product concerned.
         </p>
       </Section>
     </div>

@@ -19,7 +19,12 @@ function ShippedLine({ carrier, trackingNumber }: { carrier: string | null; trac
     <p className="text-stone-700">
       {name ? `${name} tracking number: ` : 'Tracking number: '}
       {url ? (
-        <a href={url} target="_blank" rel="noopener noreferrer" className="font-mono text-brand-800 underline underline-offset-2 hover:text-brand-900">
+        <a
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="font-mono text-brand-800 underline underline-offset-2 hover:text-brand-900"
+        >
           {trackingNumber}
           <span className="sr-only"> (track on the {name} website, opens in a new tab)</span>
         </a>

@@ -6,7 +6,9 @@ import { Skeleton } from './skeleton.js';
 
 function Row({ label, children, strong = false }: { label: ReactNode; children: ReactNode; strong?: boolean }) {
   return (
-    <div className={`flex items-baseline justify-between gap-4 ${strong ? 'border-t border-stone-300 pt-3 text-lg font-bold text-stone-900' : 'text-stone-700'}`}>
+    <div
+      className={`flex items-baseline justify-between gap-4 ${strong ? 'border-t border-stone-300 pt-3 text-lg font-bold text-stone-900' : 'text-stone-700'}`}
+    >
       <dt>{label}</dt>
       <dd className={strong ? '' : 'font-medium text-stone-900'}>{children}</dd>
     </div>
@@ -14,7 +16,15 @@ function Row({ label, children, strong = false }: { label: ReactNode; children: 
 }
 
 /** The server's figures: subtotal, coupon discount, shipping, tax and total. */
-export function OrderSummaryTotals({ quote, couponCode, updating }: { quote: Quote | undefined; couponCode: string | null; updating: boolean }) {
+export function OrderSummaryTotals({
+  quote,
+  couponCode,
+  updating,
+}: {
+  quote: Quote | undefined;
+  couponCode: string | null;
+  updating: boolean;
+}) {
   if (!quote) {
     return (
       <div className="flex flex-col gap-3" aria-busy="true">
@@ -27,7 +37,11 @@ export function OrderSummaryTotals({ quote, couponCode, updating }: { quote: Quo
     );
   }
   return (
-    <dl aria-busy={updating} className={`flex flex-col gap-3 text-base transition-opacity ${updating ? 'opacity-60' : ''}`} data-testid="order-totals">
+    <dl
+      aria-busy={updating}
+      className={`flex flex-col gap-3 text-base transition-opacity ${updating ? 'opacity-60' : ''}`}
+      data-testid="order-totals"
+    >
       <Row label="Subtotal">{formatCents(quote.subtotalCents)}</Row>
       {quote.discountCents > 0 && (
         <div className="flex items-baseline justify-between gap-4 text-brand-800">

@@ -13,7 +13,8 @@ export function Pagination({ page, totalPages, hrefFor }: PaginationProps) {
   const hasNext = page < totalPages;
   const cls = buttonClasses('outline', 'md');
   // Not faded with opacity: the disabled label must still meet contrast.
-  const disabledCls = 'inline-flex h-10 items-center rounded-md border border-stone-300 px-4 text-sm font-medium text-stone-600 cursor-not-allowed';
+  const disabledCls =
+    'inline-flex h-10 items-center rounded-md border border-stone-300 px-4 text-sm font-medium text-stone-600 cursor-not-allowed';
   return (
     <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-4">
       {hasPrev ? (

@@ -25,15 +25,5 @@ export function ProductImage({ src, alt, width, height, className = '', ...rest 
       </div>
     );
   }
-  return (
-    <LazyImage
-      src={src}
-      alt={alt}
-      width={width}
-      height={height}
-      onError={() => setFailedSrc(src)}
-      className={className}
-      {...rest}
-    />
-  );
+  return <LazyImage src={src} alt={alt} width={width} height={height} onError={() => setFailedSrc(src)} className={className} {...rest} />;
 }

@@ -19,7 +19,15 @@ export function clampQuantity(n: number, min: number, max: number | undefined): 
   return Math.max(min, upper);
 }
 
-export function QuantityStepper({ value, min = 1, max, onChange, label = 'Quantity', disabled = false, size = 'md' }: QuantityStepperProps) {
+export function QuantityStepper({
+  value,
+  min = 1,
+  max,
+  onChange,
+  label = 'Quantity',
+  disabled = false,
+  size = 'md',
+}: QuantityStepperProps) {
   const id = useId();
   // While typing, the field may be briefly empty or out of range; it settles on blur.
   const [draft, setDraft] = useState<string | null>(null);

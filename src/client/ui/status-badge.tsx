@@ -12,5 +12,7 @@ export const ORDER_STATUS_TONE: Record<OrderView['status'], string> = {
 };
 
 export function StatusBadge({ status }: { status: OrderView['status'] }) {
-  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-sm font-medium ${ORDER_STATUS_TONE[status]}`}>{capitalize(status)}</span>;
+  return (
+    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-sm font-medium ${ORDER_STATUS_TONE[status]}`}>{capitalize(status)}</span>
+  );
 }

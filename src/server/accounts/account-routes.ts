@@ -54,12 +54,16 @@ export function registerAccountDataRoutes(app: FastifyInstance, deps: AppDeps): 
     return { user: toSessionUser(row) };
   });
 
-  app.post('/api/impersonation', { config: { ...access.admin.config, deniedMessage: ACCOUNT_MESSAGES.impersonationAdminsOnly } }, async (req) => {
-    assertCanImpersonate(req.session);
-    const { userId } = parseInput(ImpersonateInput, req.body);
-    await startImpersonation(db, req.session, userId);
-    return { ok: true };
-  });
+  app.post(
+    '/api/impersonation',
+    { config: { ...access.admin.config, deniedMessage: ACCOUNT_MESSAGES.impersonationAdminsOnly } },
+    async (req) => {
+      assertCanImpersonate(req.session);
+      const { userId } = parseInput(ImpersonateInput, req.body);
+      await startImpersonation(db, req.session, userId);
+      return { ok: true };
+    },
+  );
 
   app.delete('/api/impersonation', access.signedIn, async (req) => {
     await endImpersonation(db, req.session);

@@ -28,7 +28,11 @@ async function signedIn(user: { email: string; password: string }, ip = '10.60.0
 
 /** A checkout by `c`; paid unless `pay` is false (then its payment session stays open). */
 async function checkout(c: TestClient, email: string, pay = true): Promise<{ orderId: string; sessionId: string }> {
-  const res = await c.post('/api/create-checkout-session', { items: [{ productId: 'self-p', quantity: 1 }], customerEmail: email, shippingAddress: address });
+  const res = await c.post('/api/create-checkout-session', {
+    items: [{ productId: 'self-p', quantity: 1 }],
+    customerEmail: email,
+    shippingAddress: address,
+  });
   expect(res.statusCode).toBe(200);
   const { sessionId, orderId } = res.json();
   if (pay) await fulfilPaymentSession(t.db, t.dialect, sessionId, { publicUrl: 'http://shop.test' });
@@ -37,7 +41,8 @@ async function checkout(c: TestClient, email: string, pay = true): Promise<{ ord
 
 const changePassword = (c: TestClient, body: unknown) => c.request('PUT', '/api/account/password', body);
 const deleteAccount = (c: TestClient, body: unknown) => c.post('/api/account/delete', body);
-const passwordHash = async (id: string) => (await t.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
+const passwordHash = async (id: string) =>
+  (await t.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
 
 describe('change password', () => {
   it('refuses a wrong or missing current password, a weak or mismatched new one, and changes nothing', async () => {
@@ -45,7 +50,11 @@ describe('change password', () => {
     const c = await signedIn(u);
     const before = await passwordHash(u.id);
 
-    const wrong = await changePassword(c, { currentPassword: 'Not-My-Password-1', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const wrong = await changePassword(c, {
+      currentPassword: 'Not-My-Password-1',
+      newPassword: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().error).toBe(SELF_SERVICE_MESSAGES.currentPasswordWrong);
 
@@ -69,7 +78,10 @@ describe('change password', () => {
     const same = await changePassword(c, { currentPassword: u.password, newPassword: u.password, confirmPassword: u.password });
     expect(same.statusCode).toBe(400);
     expect(same.json().error).toBe(SELF_SERVICE_MESSAGES.samePassword);
-    expect((await changePassword(c, { currentPassword: u.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, role: 'admin' })).statusCode).toBe(400);
+    expect(
+      (await changePassword(c, { currentPassword: u.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, role: 'admin' }))
+        .statusCode,
+    ).toBe(400);
 
     expect(await passwordHash(u.id)).toBe(before);
     expect((await new TestClient(t.app, '10.60.0.9').signIn(u.email, u.password)).statusCode).toBe(200);
@@ -80,7 +92,9 @@ describe('change password', () => {
     const here = await signedIn(u, '10.60.1.1');
     const elsewhere = await signedIn(u, '10.60.1.2');
     const someoneElse = await signedIn(await createUser(t.db, { email: 'pw.bystander@example.com' }), '10.60.1.3');
-    expect((await new TestClient(t.app, '10.60.1.4').post('/api/auth/password-reset', { email: u.email, elapsedMs: 5000 })).statusCode).toBe(200);
+    expect(
+      (await new TestClient(t.app, '10.60.1.4').post('/api/auth/password-reset', { email: u.email, elapsedMs: 5000 })).statusCode,
+    ).toBe(200);
     expect(await t.db.selectFrom('password_reset_tokens').select('token_hash').where('user_id', '=', u.id).execute()).toHaveLength(1);
 
     const res = await changePassword(here, { currentPassword: u.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
@@ -102,7 +116,9 @@ describe('change password', () => {
     const u = await createUser(t.db, { email: 'pw.guesses@example.com' });
     const c = await signedIn(u, '10.60.2.1');
     const body = (currentPassword: string) => ({ currentPassword, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
-    const answers = await Promise.all(Array.from({ length: CURRENT_PASSWORD_LIMIT.max + 2 }, (_, i) => changePassword(c, body(`Wrong-Guess-${i}`))));
+    const answers = await Promise.all(
+      Array.from({ length: CURRENT_PASSWORD_LIMIT.max + 2 }, (_, i) => changePassword(c, body(`Wrong-Guess-${i}`))),
+    );
     expect(answers.filter((r) => r.statusCode === 401)).toHaveLength(CURRENT_PASSWORD_LIMIT.max);
     expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(2);
     const right = await changePassword(c, body(u.password));
@@ -120,7 +136,11 @@ describe('change password', () => {
     expect((await c.request('PUT', '/api/account/password', body, { origin: 'https://evil.example' })).statusCode).toBe(403);
     const admin = await signedIn(DEMO_ADMIN, '10.60.3.2');
     expect((await admin.post('/api/impersonation', { userId: u.id })).statusCode).toBe(200);
-    const asCustomer = await changePassword(admin, { currentPassword: DEMO_ADMIN.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const asCustomer = await changePassword(admin, {
+      currentPassword: DEMO_ADMIN.password,
+      newPassword: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
     expect(asCustomer.statusCode).toBe(403);
     expect(asCustomer.json().error).toBe(SELF_SERVICE_MESSAGES.notWhileImpersonating);
     expect((await deleteAccount(admin, { password: DEMO_ADMIN.password })).statusCode).toBe(403);
@@ -130,7 +150,12 @@ describe('change password', () => {
 
 describe('delete my account', () => {
   it('needs the password, waits for an open payment, then keeps paid orders for the books and removes the person', async () => {
-    const u = await createUser(t.db, { email: 'leaving@example.com', fullName: 'Leaving Person', loyaltyPoints: 120, totalPointsEarned: 300 });
+    const u = await createUser(t.db, {
+      email: 'leaving@example.com',
+      fullName: 'Leaving Person',
+      loyaltyPoints: 120,
+      totalPointsEarned: 300,
+    });
     const c = await signedIn(u, '10.61.0.1');
     const elsewhere = await signedIn(u, '10.61.0.2');
     expect((await c.request('PUT', '/api/account/addresses/shipping', { ...address, name: 'Leaving Person' })).statusCode).toBe(200);
@@ -167,7 +192,9 @@ describe('delete my account', () => {
     expect(await t.db.selectFrom('sessions').select('token_hash').where('user_id', '=', u.id).execute()).toHaveLength(0);
     expect(await t.db.selectFrom('password_reset_tokens').select('token_hash').where('user_id', '=', u.id).execute()).toHaveLength(0);
     expect(await t.db.selectFrom('coupons').select('id').where('id', '=', reward.id).executeTakeFirst()).toBeUndefined();
-    expect(await t.db.selectFrom('email_outbox').select('id').where('to_address', '=', u.email).where('order_id', 'is', null).execute()).toHaveLength(0);
+    expect(
+      await t.db.selectFrom('email_outbox').select('id').where('to_address', '=', u.email).where('order_id', 'is', null).execute(),
+    ).toHaveLength(0);
     expect((await c.get('/api/session')).json().user).toBeNull();
     expect((await elsewhere.get('/api/account/summary')).statusCode).toBe(401);
     expect((await new TestClient(t.app, '10.61.0.4').signIn(u.email, u.password)).statusCode).toBe(401);
@@ -185,7 +212,13 @@ describe('delete my account', () => {
     expect((await admin.request('PATCH', `/api/admin/users/${u.id}`, { emailVerified: true })).statusCode).toBe(404);
     const listed = (await admin.get(`/api/admin/orders?search=${paidBefore.order_number}`)).json().items;
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ id: paid.orderId, userId: 'guest', customerName: 'Dana Buyer', totalCents: paidBefore.total_cents, paymentStatus: 'paid' });
+    expect(listed[0]).toMatchObject({
+      id: paid.orderId,
+      userId: 'guest',
+      customerName: 'Dana Buyer',
+      totalCents: paidBefore.total_cents,
+      paymentStatus: 'paid',
+    });
     expect((await admin.get('/api/admin/orders?search=leaving%20person')).json().items).toEqual([]);
     expect((await admin.get(`/api/admin/orders/${paid.orderId}`)).statusCode).toBe(200);
     expect((await admin.get('/api/admin/stats')).statusCode).toBe(200);
@@ -205,9 +238,9 @@ describe('delete my account', () => {
     expect((await deleteAccount(c, { password: second.password })).statusCode).toBe(200);
     expect(await t.db.selectFrom('users').select('id').where('id', '=', second.id).executeTakeFirst()).toBeUndefined();
     // Ids only in the audit log: who deleted which account.
-    expect(await t.db.selectFrom('audit_log').select(['action', 'actor_user_id']).where('target_user_id', '=', second.id).execute()).toEqual([
-      { action: 'account.deleted', actor_user_id: second.id },
-    ]);
+    expect(
+      await t.db.selectFrom('audit_log').select(['action', 'actor_user_id']).where('target_user_id', '=', second.id).execute(),
+    ).toEqual([{ action: 'account.deleted', actor_user_id: second.id }]);
     expect((await deleteAccount(demo, { password: DEMO_ADMIN.password })).statusCode).toBe(409);
   });
 });
@@ -236,7 +269,9 @@ describe('download my data', () => {
     expect(data.orders.map((x) => x.id)).toEqual([mine.orderId]);
     const order = data.orders[0]!;
     expect(order).toMatchObject({ paymentStatus: 'paid', subtotalCents: 6000 });
-    expect(order.items).toEqual([expect.objectContaining({ productId: 'self-p', name: 'Self Service Cloth', quantity: 1, priceCents: 6000, lineTotalCents: 6000 })]);
+    expect(order.items).toEqual([
+      expect.objectContaining({ productId: 'self-p', name: 'Self Service Cloth', quantity: 1, priceCents: 6000, lineTotalCents: 6000 }),
+    ]);
     expect(order.totalCents).toBe(order.subtotalCents - order.discountCents + order.shippingCents + order.taxCents);
     expect(res.body).not.toContain(other.email);
     expect(res.body).not.toContain(theirs.orderId);

@@ -19,7 +19,11 @@ afterAll(async () => {
 const address = { name: 'A Buyer', address: '1 Main St', city: 'Springfield', state: 'CA', zip: '90210', country: 'US' };
 
 async function buy(c: TestClient, quantity = 1): Promise<string> {
-  const res = await c.post('/api/create-checkout-session', { items: [{ productId: 'acct-p', quantity }], customerEmail: 'buyer@example.com', shippingAddress: address });
+  const res = await c.post('/api/create-checkout-session', {
+    items: [{ productId: 'acct-p', quantity }],
+    customerEmail: 'buyer@example.com',
+    shippingAddress: address,
+  });
   const { sessionId, orderId } = res.json();
   await fulfilPaymentSession(t.db, t.dialect, sessionId, { publicUrl: 'http://shop.test' });
   return orderId;
@@ -37,7 +41,11 @@ describe('orders of an account', () => {
     const second = await buy(a);
     const bobs = await buy(b);
     // An abandoned checkout is not an order to the customer.
-    await a.post('/api/create-checkout-session', { items: [{ productId: 'acct-p', quantity: 1 }], customerEmail: 'alice@example.com', shippingAddress: address });
+    await a.post('/api/create-checkout-session', {
+      items: [{ productId: 'acct-p', quantity: 1 }],
+      customerEmail: 'alice@example.com',
+      shippingAddress: address,
+    });
 
     const mine = (await a.get('/api/orders?pageSize=1')).json();
     expect(mine.total).toBe(2);
@@ -81,13 +89,22 @@ describe('contact information and addresses', () => {
     const dana = await createUser(t.db, { email: 'dana@example.com' });
     const c = new TestClient(t.app);
     await c.signIn(dana.email, dana.password);
-    const ok = await c.request('PUT', '/api/account/contact', { fullName: 'Dana D', email: 'Dana2@Example.com', phone: '5551234567', currentPassword: dana.password });
+    const ok = await c.request('PUT', '/api/account/contact', {
+      fullName: 'Dana D',
+      email: 'Dana2@Example.com',
+      phone: '5551234567',
+      currentPassword: dana.password,
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().user).toMatchObject({ fullName: 'Dana D', email: 'dana2@example.com', phone: '(555) 123-4567' });
     const missing = await c.request('PUT', '/api/account/contact', { fullName: '', email: 'x@example.com' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error).toContain(ACCOUNT_MESSAGES.requiredFields);
-    const taken = await c.request('PUT', '/api/account/contact', { fullName: 'Dana', email: DEMO_CUSTOMER.email, currentPassword: dana.password });
+    const taken = await c.request('PUT', '/api/account/contact', {
+      fullName: 'Dana',
+      email: DEMO_CUSTOMER.email,
+      currentPassword: dana.password,
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error).toBe(ACCOUNT_MESSAGES.emailTaken);
   });
@@ -105,16 +122,27 @@ describe('contact information and addresses', () => {
     const missing = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: 'gil.new@example.com' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error).toBe(ACCOUNT_MESSAGES.currentPasswordRequired);
-    const wrong = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: 'gil.new@example.com', currentPassword: 'not-it-at-all' });
+    const wrong = await c.request('PUT', '/api/account/contact', {
+      fullName: 'Gil G',
+      email: 'gil.new@example.com',
+      currentPassword: 'not-it-at-all',
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().error).toBe(ACCOUNT_MESSAGES.currentPasswordWrong);
     // An address that has an account is not revealed without the password either.
-    expect((await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: DEMO_CUSTOMER.email, currentPassword: 'nope-nope' })).statusCode).toBe(401);
+    expect(
+      (await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: DEMO_CUSTOMER.email, currentPassword: 'nope-nope' }))
+        .statusCode,
+    ).toBe(401);
     expect(await email()).toBe('gil@example.com');
     // The session still works after wrong passwords.
     expect((await c.get('/api/session')).json().user.email).toBe('gil@example.com');
 
-    const ok = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: 'gil.new@example.com', currentPassword: gil.password });
+    const ok = await c.request('PUT', '/api/account/contact', {
+      fullName: 'Gil G',
+      email: 'gil.new@example.com',
+      currentPassword: gil.password,
+    });
     expect(ok.statusCode).toBe(200);
     expect(await email()).toBe('gil.new@example.com');
 
@@ -126,7 +154,11 @@ describe('contact information and addresses', () => {
     );
     expect(tries.filter((r) => r.statusCode === 401)).toHaveLength(CURRENT_PASSWORD_LIMIT.max);
     expect(tries.filter((r) => r.statusCode === 429)).toHaveLength(12 - CURRENT_PASSWORD_LIMIT.max);
-    const refused = await c.request('PUT', '/api/account/contact', { fullName: 'Gil G', email: 'gil.last@example.com', currentPassword: gil.password });
+    const refused = await c.request('PUT', '/api/account/contact', {
+      fullName: 'Gil G',
+      email: 'gil.last@example.com',
+      currentPassword: gil.password,
+    });
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(await email()).toBe('gil.new@example.com');
@@ -137,9 +169,17 @@ describe('contact information and addresses', () => {
     const admin = new TestClient(t.app, '10.8.0.2');
     await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
     expect((await admin.post('/api/impersonation', { userId: hal.id })).statusCode).toBe(200);
-    const withHals = await admin.request('PUT', '/api/account/contact', { fullName: 'Hal', email: 'hal2@example.com', currentPassword: hal.password });
+    const withHals = await admin.request('PUT', '/api/account/contact', {
+      fullName: 'Hal',
+      email: 'hal2@example.com',
+      currentPassword: hal.password,
+    });
     expect(withHals.statusCode).toBe(401);
-    const withOwn = await admin.request('PUT', '/api/account/contact', { fullName: 'Hal', email: 'hal2@example.com', currentPassword: DEMO_ADMIN.password });
+    const withOwn = await admin.request('PUT', '/api/account/contact', {
+      fullName: 'Hal',
+      email: 'hal2@example.com',
+      currentPassword: DEMO_ADMIN.password,
+    });
     expect(withOwn.statusCode).toBe(200);
     expect(withOwn.json().user.email).toBe('hal2@example.com');
   });
@@ -148,12 +188,27 @@ describe('contact information and addresses', () => {
     const eve = await createUser(t.db, { email: 'eve@example.com' });
     const c = new TestClient(t.app);
     await c.signIn(eve.email, eve.password);
-    const ship = await c.request('PUT', '/api/account/addresses/shipping', { name: 'Eve', address: '9 Elm', city: 'Reno', state: 'NV', zip: '89501' });
-    expect(ship.json().user.shippingAddress).toEqual({ name: 'Eve', address: '9 Elm', city: 'Reno', state: 'NV', zip: '89501', country: 'US' });
+    const ship = await c.request('PUT', '/api/account/addresses/shipping', {
+      name: 'Eve',
+      address: '9 Elm',
+      city: 'Reno',
+      state: 'NV',
+      zip: '89501',
+    });
+    expect(ship.json().user.shippingAddress).toEqual({
+      name: 'Eve',
+      address: '9 Elm',
+      city: 'Reno',
+      state: 'NV',
+      zip: '89501',
+      country: 'US',
+    });
     const bill = await c.request('PUT', '/api/account/addresses/billing', { ...address });
     expect(bill.json().user.billingAddress).toMatchObject({ city: 'Springfield' });
     expect((await c.request('PUT', '/api/account/addresses/office', address)).statusCode).toBe(400);
-    expect((await c.request('PUT', '/api/account/addresses/shipping', { ...address, city: '' })).json().error).toContain(ACCOUNT_MESSAGES.requiredFields);
+    expect((await c.request('PUT', '/api/account/addresses/shipping', { ...address, city: '' })).json().error).toContain(
+      ACCOUNT_MESSAGES.requiredFields,
+    );
     expect((await new TestClient(t.app).request('PUT', '/api/account/addresses/shipping', address)).statusCode).toBe(401);
   });
 });

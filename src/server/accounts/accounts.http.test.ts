@@ -26,8 +26,7 @@ const signUpBody = (o: Record<string, unknown> = {}) => ({
   ...o,
 });
 
-const outboxFor = (to: string) =>
-  t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).orderBy('created_at').execute();
+const outboxFor = (to: string) => t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).orderBy('created_at').execute();
 
 describe(`sign-up (${process.env.TEST_DB ?? 'sqlite'})`, () => {
   it('creates an unverified client with 0 points, signs in, and queues the welcome e-mail', async () => {
@@ -36,7 +35,14 @@ describe(`sign-up (${process.env.TEST_DB ?? 'sqlite'})`, () => {
     const res = await c.post('/api/auth/sign-up', body);
     expect(res.statusCode).toBe(201);
     const { user } = res.json();
-    expect(user).toMatchObject({ email: 'new.person@example.com', fullName: 'Jane Shopper', role: 'client', emailVerified: false, loyaltyPoints: 0, totalPointsEarned: 0 });
+    expect(user).toMatchObject({
+      email: 'new.person@example.com',
+      fullName: 'Jane Shopper',
+      role: 'client',
+      emailVerified: false,
+      loyaltyPoints: 0,
+      totalPointsEarned: 0,
+    });
     const setCookie = String(res.headers['set-cookie']);
     expect(setCookie).toMatch(/sid=[A-Za-z0-9_-]{43}/);
     expect(setCookie).toContain('HttpOnly');
@@ -50,7 +56,11 @@ describe(`sign-up (${process.env.TEST_DB ?? 'sqlite'})`, () => {
     expect(mails[0]!.template_id).toBe('welcome');
     expect(mails[0]!.status).toBe('queued');
     expect(mails[0]!.html).toContain('Jane Shopper');
-    const row = await t.db.selectFrom('users').select('password_hash').where('email', '=', 'new.person@example.com').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', 'new.person@example.com')
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
   });
 
@@ -114,7 +124,12 @@ describe(`sign-up (${process.env.TEST_DB ?? 'sqlite'})`, () => {
   });
 
   it('answers a malformed body with 400, not 500', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/sign-up', headers: { 'content-type': 'application/json' }, payload: '{"fullName":' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"fullName":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('The request body is not valid JSON');
     const extra = await new TestClient(t.app).post('/api/auth/sign-up', { ...signUpBody(), role: 'admin' });
@@ -143,9 +158,13 @@ describe('sign-in, sessions and sign-out', () => {
     const token2 = c.cookies.get('sid')!;
     expect(token2).not.toBe(token1);
     expect(await t.db.selectFrom('sessions').select('token_hash').where('token_hash', '=', token2).executeTakeFirst()).toBeUndefined();
-    expect(await t.db.selectFrom('sessions').select('token_hash').where('token_hash', '=', hashToken(token2)).executeTakeFirst()).toBeDefined();
+    expect(
+      await t.db.selectFrom('sessions').select('token_hash').where('token_hash', '=', hashToken(token2)).executeTakeFirst(),
+    ).toBeDefined();
     // The first token was replaced by the second sign-in.
-    expect(await t.db.selectFrom('sessions').select('token_hash').where('token_hash', '=', hashToken(token1)).executeTakeFirst()).toBeUndefined();
+    expect(
+      await t.db.selectFrom('sessions').select('token_hash').where('token_hash', '=', hashToken(token1)).executeTakeFirst(),
+    ).toBeUndefined();
 
     const out = await c.post('/api/auth/sign-out');
     expect(out.statusCode).toBe(200);
@@ -159,7 +178,11 @@ describe('sign-in, sessions and sign-out', () => {
     const c = new TestClient(t.app, '10.2.0.3');
     await c.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     const hash = hashToken(c.cookies.get('sid')!);
-    await t.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token_hash', '=', hash).execute();
+    await t.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', hash)
+      .execute();
     expect((await c.get('/api/session')).json().user).toBeNull();
     expect(await t.db.selectFrom('sessions').select('token_hash').where('token_hash', '=', hash).executeTakeFirst()).toBeUndefined();
   });
@@ -193,7 +216,8 @@ describe('sign-in, sessions and sign-out', () => {
   it('refuses an account from one address after 5 attempts, even the right password; other addresses go on', async () => {
     const victim = await createUser(t.db, { email: freshEmail(), password: 'Right-Password-1' });
     const attacker = new TestClient(t.app, '10.3.0.1');
-    for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndIp.max; i++) expect((await attacker.signIn(victim.email, 'wrong-password')).statusCode).toBe(401);
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndIp.max; i++)
+      expect((await attacker.signIn(victim.email, 'wrong-password')).statusCode).toBe(401);
     const locked = await attacker.signIn(victim.email, 'Right-Password-1');
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error).toBe(AUTH_MESSAGES.tooManyAttempts);
@@ -201,7 +225,11 @@ describe('sign-in, sessions and sign-out', () => {
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     expect(attacker.cookies.has('sid')).toBe(false);
     // Counted in the database, before the password was checked.
-    const row = await t.db.selectFrom('rate_limits').select('hits').where('key', '=', `signin:acct-ip:${victim.email}:10.3.0.1`).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('rate_limits')
+      .select('hits')
+      .where('key', '=', `signin:acct-ip:${victim.email}:10.3.0.1`)
+      .executeTakeFirstOrThrow();
     expect(row.hits).toBe(SIGN_IN_LIMITS.perAccountAndIp.max + 1);
     // The same account from another address, and another account from anywhere, are not refused.
     expect((await new TestClient(t.app, '10.3.99.1').signIn(victim.email, 'Right-Password-1')).statusCode).toBe(200);
@@ -214,7 +242,8 @@ describe('sign-in, sessions and sign-out', () => {
     // Two rounds of 4 typos and a success: never refused, though 5 in a row would be. (More rounds would
     // reach the per-account count, which keeps failures: 10 an hour before delays.)
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndIp.max - 1; i++) expect((await c.signIn(user.email, 'typo-typo')).statusCode).toBe(401);
+      for (let i = 0; i < SIGN_IN_LIMITS.perAccountAndIp.max - 1; i++)
+        expect((await c.signIn(user.email, 'typo-typo')).statusCode).toBe(401);
       expect((await c.signIn(user.email, 'Right-Password-1')).statusCode).toBe(200);
       c.cookies.delete('signin_device'); // a browser that keeps no device cookie
     }
@@ -284,7 +313,11 @@ describe('password reset', () => {
     expect(ok.statusCode).toBe(200);
     // Every session of the user ended.
     expect((await other.get('/api/session')).json().user).toBeNull();
-    const again = await c.post('/api/auth/password-reset/confirm', { token, password: 'New-Password-3', confirmPassword: 'New-Password-3' });
+    const again = await c.post('/api/auth/password-reset/confirm', {
+      token,
+      password: 'New-Password-3',
+      confirmPassword: 'New-Password-3',
+    });
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toBe(AUTH_MESSAGES.invalidOrExpiredToken);
     expect((await c.signIn(user.email, 'Old-Password-1')).statusCode).toBe(401);
@@ -301,7 +334,11 @@ describe('password reset', () => {
     const user = await createUser(t.db, { email: freshEmail() });
     await c.post('/api/auth/password-reset', { email: user.email, elapsedMs: 3000 });
     const token = tokenFrom((await outboxFor(user.email))[0]!.text!)!;
-    await t.db.updateTable('password_reset_tokens').set({ expires_at: new Date(Date.now() - 1).toISOString() }).where('user_id', '=', user.id).execute();
+    await t.db
+      .updateTable('password_reset_tokens')
+      .set({ expires_at: new Date(Date.now() - 1).toISOString() })
+      .where('user_id', '=', user.id)
+      .execute();
     expect(await check(token)).toBe(AUTH_MESSAGES.tokenExpired);
   });
 
@@ -309,7 +346,9 @@ describe('password reset', () => {
     const user = await createUser(t.db, { email: freshEmail() });
     const statuses: number[] = [];
     for (let i = 0; i <= LIMITS.resetRequestsPerAccount; i++) {
-      statuses.push((await new TestClient(t.app, `10.6.${i}.1`).post('/api/auth/password-reset', { email: user.email, elapsedMs: 3000 })).statusCode);
+      statuses.push(
+        (await new TestClient(t.app, `10.6.${i}.1`).post('/api/auth/password-reset', { email: user.email, elapsedMs: 3000 })).statusCode,
+      );
     }
     expect(statuses.at(-1)).toBe(429);
     expect(await outboxFor(user.email)).toHaveLength(LIMITS.resetRequestsPerAccount);
@@ -333,7 +372,8 @@ describe('admin routes are closed to everyone but admins', () => {
       const cust = await customer.request(method, url, body);
       expect(cust.statusCode, `${method} ${url}`).toBe(403);
       expect(cust.json().error).toBe(AUTH_MESSAGES.accessDenied);
-      if (method === 'GET' && !pattern.includes(':') && !pattern.startsWith('/api/shipstation/')) expect((await admin.get(url)).statusCode).toBe(200);
+      if (method === 'GET' && !pattern.includes(':') && !pattern.startsWith('/api/shipstation/'))
+        expect((await admin.get(url)).statusCode).toBe(200);
     }
     // No route, no handler: an unknown path is a plain 404 (the guards belong to routes).
     const unknownAdmin = await customer.get('/api/admin/does-not-exist');

@@ -17,14 +17,20 @@ export const CURRENT_PASSWORD_LIMIT = { max: 5, windowMs: 15 * 60_000 } as const
  * The password of the person at the keyboard (the admin's own while impersonating), checked like a
  * sign-in: the try is counted first (insert-or-increment), and a success starts the count over.
  */
-export async function confirmCurrentPassword(db: Kysely<Database>, holder: Pick<UserRow, 'id' | 'password_hash'>, password: string | undefined): Promise<void> {
+export async function confirmCurrentPassword(
+  db: Kysely<Database>,
+  holder: Pick<UserRow, 'id' | 'password_hash'>,
+  password: string | undefined,
+): Promise<void> {
   if (!password) throw new HttpError(400, ACCOUNT_MESSAGES.currentPasswordRequired);
   const key = `reauth:user:${holder.id}`;
   const { max, windowMs } = CURRENT_PASSWORD_LIMIT;
   const now = new Date();
   const { hits, windowStartedAt } = await hitRateLimitWindow(db, key, windowMs, now);
   if (hits > max) {
-    throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts, { 'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, windowMs, now)) });
+    throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts, {
+      'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, windowMs, now)),
+    });
   }
   if (!(await verifyPassword(holder.password_hash, password))) throw new HttpError(401, ACCOUNT_MESSAGES.currentPasswordWrong);
   await clearRateLimit(db, key, max);
@@ -75,7 +81,11 @@ export async function saveAddress(
 }
 
 export async function accountSummary(db: Kysely<Database>, userId: string): Promise<AccountSummary> {
-  const user = await db.selectFrom('users').select(['loyalty_points', 'total_points_earned']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const user = await db
+    .selectFrom('users')
+    .select(['loyalty_points', 'total_points_earned'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   const rewards = await db
     .selectFrom('coupons')
     .select(['code', 'discount_value', 'valid_until', 'current_uses', 'max_uses'])

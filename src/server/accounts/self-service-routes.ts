@@ -29,7 +29,12 @@ export function registerSelfServiceRoutes(app: FastifyInstance, { db, config }: 
     // Nothing of the person stays in this browser: the session, the cart's mirror, the device cookie.
     clearSessionCookie(reply, config);
     reply.clearCookie(CART_COOKIE, { path: '/', sameSite: 'lax' });
-    reply.clearCookie(SIGN_IN_DEVICE_COOKIE, { path: '/', sameSite: 'lax', httpOnly: true, secure: config.publicUrl.startsWith('https://') });
+    reply.clearCookie(SIGN_IN_DEVICE_COOKIE, {
+      path: '/',
+      sameSite: 'lax',
+      httpOnly: true,
+      secure: config.publicUrl.startsWith('https://'),
+    });
     return { ok: true };
   });
 

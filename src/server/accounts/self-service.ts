@@ -85,7 +85,10 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
   await transactionWithRetry(db, async (trx) => {
     // The person's row is locked first: a checkout of theirs (inserting an order that points at
     // it) waits, then fails cleanly instead of leaving an order for an account that no longer exists.
-    const me = await forUpdate(trx.selectFrom('users').select(['id', 'email', 'role']).where('id', '=', user.id), dialect).executeTakeFirst();
+    const me = await forUpdate(
+      trx.selectFrom('users').select(['id', 'email', 'role']).where('id', '=', user.id),
+      dialect,
+    ).executeTakeFirst();
     if (!me) throw new HttpError(404, 'User not found');
     if (me.role === 'admin') {
       // Every admin row is locked (in id order), so two admins deleting themselves at once cannot
@@ -134,7 +137,14 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
     // Ids only: who deleted which account, when (the person themselves).
     await trx
       .insertInto('audit_log')
-      .values({ id: newId('audit'), actor_user_id: me.id, action: 'account.deleted', target_user_id: me.id, details: null, created_at: nowIso() })
+      .values({
+        id: newId('audit'),
+        actor_user_id: me.id,
+        action: 'account.deleted',
+        target_user_id: me.id,
+        details: null,
+        created_at: nowIso(),
+      })
       .execute();
   });
   forgetLoadedSessions();
@@ -155,7 +165,16 @@ export async function exportAccountData(db: Kysely<Database>, userId: string, no
     db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
   ]);
   const items = orders.length
-    ? await db.selectFrom('order_items').selectAll().where('order_id', 'in', orders.map((o) => o.id)).orderBy('id').execute()
+    ? await db
+        .selectFrom('order_items')
+        .selectAll()
+        .where(
+          'order_id',
+          'in',
+          orders.map((o) => o.id),
+        )
+        .orderBy('id')
+        .execute()
     : [];
   const byOrder = new Map<string, Selectable<OrderItemsTable>[]>();
   for (const i of items) byOrder.set(i.order_id, [...(byOrder.get(i.order_id) ?? []), i]);

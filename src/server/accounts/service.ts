@@ -30,7 +30,9 @@ async function takeAttempt(db: Kysely<Database>, key: string, max: number): Prom
   const now = new Date();
   const { hits, windowStartedAt } = await hitRateLimitWindow(db, key, WINDOW_MS, now);
   if (hits > max) {
-    throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts, { 'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, WINDOW_MS, now)) });
+    throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts, {
+      'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, WINDOW_MS, now)),
+    });
   }
 }
 
@@ -50,11 +52,7 @@ const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0'))
 /** A new session, and a fresh device token naming the account for the browser that signed in. */
 export type SessionGrant = { user: UserRow; token: string; expiresAt: Date; deviceToken: string };
 
-export async function signUp(
-  db: Kysely<Database>,
-  input: SignUpInput,
-  ctx: { ip: string; publicUrl: string },
-): Promise<SessionGrant> {
+export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip: string; publicUrl: string }): Promise<SessionGrant> {
   if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
   await takeAttempt(db, `signup:ip:${ctx.ip}`, LIMITS.signUpsPerIp);
 
@@ -105,11 +103,7 @@ export async function signUp(
  * this account's device cookie is counted against that cookie alone; any other against its IP
  * address, the account from that address, and the account from everywhere.
  */
-export async function signIn(
-  db: Kysely<Database>,
-  input: SignInInput,
-  ctx: { ip: string; deviceToken?: string },
-): Promise<SessionGrant> {
+export async function signIn(db: Kysely<Database>, input: SignInInput, ctx: { ip: string; deviceToken?: string }): Promise<SessionGrant> {
   if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
   const user = await db.selectFrom('users').selectAll().where('email', '=', input.email).executeTakeFirst();
   const deviceNonce = user ? await readDeviceToken(db, ctx.deviceToken, user) : null;
@@ -129,11 +123,7 @@ export const RESET_TOKEN_TTL_MS = 3_600_000;
  * Always ends quietly, whether or not the address has an account (no account discovery). When it
  * has one, a single-use token (stored hashed, valid one hour) goes out in the password-reset e-mail.
  */
-export async function requestPasswordReset(
-  db: Kysely<Database>,
-  email: string,
-  ctx: { ip: string; publicUrl: string },
-): Promise<void> {
+export async function requestPasswordReset(db: Kysely<Database>, email: string, ctx: { ip: string; publicUrl: string }): Promise<void> {
   await takeAttempt(db, `reset:ip:${ctx.ip}`, LIMITS.resetRequestsPerIp);
   await takeAttempt(db, `reset:acct:${email}`, LIMITS.resetRequestsPerAccount);
   const user = await db.selectFrom('users').select(['id', 'full_name', 'email']).where('email', '=', email).executeTakeFirst();
@@ -169,11 +159,7 @@ export async function requestPasswordReset(
 export async function checkResetToken(db: Kysely<Database>, token: string): Promise<{ userId: string; email: string }> {
   if (!token) throw new HttpError(400, AUTH_MESSAGES.missingToken);
   if (!TOKEN_PATTERN.test(token)) throw new HttpError(400, AUTH_MESSAGES.invalidTokenFormat);
-  const row = await db
-    .selectFrom('password_reset_tokens')
-    .selectAll()
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+  const row = await db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
   if (!row || row.used_at) throw new HttpError(400, AUTH_MESSAGES.invalidOrExpiredToken);
   if (row.expires_at <= nowIso()) throw new HttpError(400, AUTH_MESSAGES.tokenExpired);
   const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', row.user_id).executeTakeFirst();

@@ -46,7 +46,11 @@ function mac(secret: Buffer, userId: string, issuedAt: string, nonce: string, pa
 }
 
 /** A new device token for this user (a fresh nonce every sign-in). */
-export async function issueDeviceToken(db: Kysely<Database>, user: Pick<UserRow, 'id' | 'password_hash'>, now = new Date()): Promise<string> {
+export async function issueDeviceToken(
+  db: Kysely<Database>,
+  user: Pick<UserRow, 'id' | 'password_hash'>,
+  now = new Date(),
+): Promise<string> {
   const secret = await deviceSecret(db);
   const issuedAt = String(Math.floor(now.getTime() / 1000));
   const nonce = randomBytes(16).toString('base64url');

@@ -2,13 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
 import { HttpError } from '../http/errors.js';
-import {
-  clearRateLimit,
-  hitRateLimit,
-  hitRateLimitWindow,
-  refundRateLimit,
-  secondsUntilWindowEnds,
-} from '../http/rate-limit.js';
+import { clearRateLimit, hitRateLimit, hitRateLimitWindow, refundRateLimit, secondsUntilWindowEnds } from '../http/rate-limit.js';
 
 const MINUTE = 60_000;
 
@@ -53,8 +47,7 @@ export function delaySlot(sinceMs: number, first: number, max: number): { index:
 
 /** The counters an admitted attempt took, so that its outcome can settle them. */
 export type SignInAdmission =
-  | { kind: 'device'; deviceKey: string }
-  | { kind: 'browser'; ipKey: string; accountIpKey: string; accountKey: string };
+  { kind: 'device'; deviceKey: string } | { kind: 'browser'; ipKey: string; accountIpKey: string; accountKey: string };
 
 /**
  * Counts a sign-in attempt and lets it through to the password check, or refuses it with 429 (the

@@ -15,11 +15,19 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 function multipart(name: string, content: Buffer, filename = 'x.png') {
   const boundary = '----shoptest' + Math.random().toString(16).slice(2);
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } };
+  return {
+    payload,
+    headers: {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    },
+  };
 }
 
 describe('admin orders', () => {
@@ -45,19 +53,40 @@ describe('admin orders', () => {
 
     const shipped = await admin.request('PATCH', `/api/admin/orders/${orderId}/status`, { status: 'shipped' });
     expect(shipped.json().order.status).toBe('shipped');
-    const mail = await t.db.selectFrom('email_outbox').selectAll().where('template_id', '=', 'order-status-update').where('to_address', '=', 'zed@example.com').execute();
+    const mail = await t.db
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('template_id', '=', 'order-status-update')
+      .where('to_address', '=', 'zed@example.com')
+      .execute();
     expect(mail).toHaveLength(1);
     expect(mail[0]!.subject).toContain('Shipped');
-    expect((await admin.request('PATCH', '/api/admin/orders/nope/status', { status: 'shipped' })).json().error).toBe(ADMIN_MESSAGES.orderNotFound);
+    expect((await admin.request('PATCH', '/api/admin/orders/nope/status', { status: 'shipped' })).json().error).toBe(
+      ADMIN_MESSAGES.orderNotFound,
+    );
   });
 
   it('creates an order split 85/8/7 with no items, edits and deletes it; ignores a too-fast form', async () => {
     const customer = await t.db.selectFrom('users').select('id').where('email', '=', DEMO_CUSTOMER.email).executeTakeFirstOrThrow();
-    const body = { user_id: customer.id, shipping_address: '5 Phone Rd, Dover, DE 19901', total_amount: 100, status: 'processing', elapsedMs: 3000 };
+    const body = {
+      user_id: customer.id,
+      shipping_address: '5 Phone Rd, Dover, DE 19901',
+      total_amount: 100,
+      status: 'processing',
+      elapsedMs: 3000,
+    };
     const created = await admin.post('/api/admin/orders', body);
     expect(created.statusCode).toBe(201);
     const order = created.json().order;
-    expect(order).toMatchObject({ status: 'processing', subtotalCents: 8500, taxCents: 800, shippingCents: 700, totalCents: 10000, items: [], shippingAddress: '5 Phone Rd, Dover, DE 19901' });
+    expect(order).toMatchObject({
+      status: 'processing',
+      subtotalCents: 8500,
+      taxCents: 800,
+      shippingCents: 700,
+      totalCents: 10000,
+      items: [],
+      shippingAddress: '5 Phone Rd, Dover, DE 19901',
+    });
     expect((await admin.post('/api/admin/orders', { ...body, elapsedMs: 200 })).statusCode).toBe(202);
     // A submit that does not say how long it took counts as too fast: ignored, nothing created.
     const { elapsedMs: _timer, ...untimed } = body;
@@ -65,7 +94,9 @@ describe('admin orders', () => {
     expect((await admin.post('/api/admin/orders', untimed)).statusCode).toBe(202);
     expect((await admin.request('PUT', `/api/admin/orders/${order.id}`, { ...untimed, total_amount: 1 })).statusCode).toBe(202);
     expect(await t.db.selectFrom('orders').select('id').execute()).toHaveLength(before.length);
-    expect((await admin.post('/api/admin/orders', { ...body, total_amount: -1 })).json().error).toContain('Total amount cannot be negative');
+    expect((await admin.post('/api/admin/orders', { ...body, total_amount: -1 })).json().error).toContain(
+      'Total amount cannot be negative',
+    );
     expect((await admin.post('/api/admin/orders', { ...body, total_amount: 1.005 })).statusCode).toBe(400);
     expect((await admin.post('/api/admin/orders', { ...body, user_id: '' })).json().error).toContain('User ID is required');
     const edited = await admin.request('PUT', `/api/admin/orders/${order.id}`, { ...body, total_amount: 50.5 });
@@ -98,11 +129,19 @@ describe('admin catalogue', () => {
       category: 'mops',
       dimensions: { length: 10, width: 4, height: 2 },
     });
-    expect(upd.json().product).toMatchObject({ description: 'Fresher', images: ['/images/placeholder.svg'], dimensions: { length: 10, width: 4, height: 2 } });
+    expect(upd.json().product).toMatchObject({
+      description: 'Fresher',
+      images: ['/images/placeholder.svg'],
+      dimensions: { length: 10, width: 4, height: 2 },
+    });
     const list = (await admin.get('/api/admin/products?pageSize=1')).json();
     expect(list.items[0].id).toBe(p.id);
-    expect((await admin.post('/api/admin/products', { name: '', description: 'x', priceCents: 1, inventory: 1 })).json().error).toContain('Name is required');
-    expect((await admin.post('/api/admin/products', { name: 'x', description: 'x', priceCents: 1, inventory: 1, category: 'nope' })).statusCode).toBe(400);
+    expect((await admin.post('/api/admin/products', { name: '', description: 'x', priceCents: 1, inventory: 1 })).json().error).toContain(
+      'Name is required',
+    );
+    expect(
+      (await admin.post('/api/admin/products', { name: 'x', description: 'x', priceCents: 1, inventory: 1, category: 'nope' })).statusCode,
+    ).toBe(400);
     expect((await admin.request('DELETE', `/api/admin/products/${p.id}`)).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: `/api/products/${p.id}` })).statusCode).toBe(404);
   });
@@ -115,10 +154,18 @@ describe('admin catalogue', () => {
     const served = await t.app.inject({ method: 'GET', url });
     expect(served.statusCode).toBe(200);
     expect(served.headers['cache-control']).toContain('immutable');
-    const fake = await t.app.inject({ method: 'POST', url: '/api/admin/uploads', ...multipart('file', Buffer.from('<svg onload=alert(1)>'), 'x.png') });
+    const fake = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/uploads',
+      ...multipart('file', Buffer.from('<svg onload=alert(1)>'), 'x.png'),
+    });
     expect(fake.statusCode).toBe(415);
     expect(fake.json().error).toBe(ADMIN_MESSAGES.imageType);
-    const big = await t.app.inject({ method: 'POST', url: '/api/admin/uploads', ...multipart('file', Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)])) });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/uploads',
+      ...multipart('file', Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)])),
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json().error).toBe(ADMIN_MESSAGES.imageSize);
   });
@@ -132,7 +179,9 @@ describe('admin catalogue', () => {
     expect(await bad({ name: 'A'.repeat(51) })).toContain(CATEGORY_MESSAGES.nameMax);
     expect((await admin.post('/api/admin/categories', { id: 'sponges', name: 'Sponges' })).statusCode).toBe(201);
     expect((await admin.post('/api/admin/categories', { id: 'sponges', name: 'Sponges' })).statusCode).toBe(409);
-    expect((await admin.request('PUT', '/api/admin/categories/sponges', { name: 'Sponges & Pads' })).json().category.name).toBe('Sponges & Pads');
+    expect((await admin.request('PUT', '/api/admin/categories/sponges', { name: 'Sponges & Pads' })).json().category.name).toBe(
+      'Sponges & Pads',
+    );
     const inUse = await admin.request('DELETE', '/api/admin/categories/mops');
     expect(inUse.statusCode).toBe(409);
     expect(inUse.json().error).toMatch(/^This category still holds \d+ products?\./);
@@ -148,14 +197,21 @@ describe('admin coupons, shipping options and users', () => {
     expect(c).toMatchObject({ code: 'SPRING15', discountType: 'percentage', isActive: true, freeProductId: null, currentUses: 0 });
     expect(c.id).toMatch(/^coupon-\d+-[a-z0-9]{6}$/);
     expect((await admin.post('/api/admin/coupons', { code: 'SPRING15', discountValue: 5 })).statusCode).toBe(409);
-    expect((await admin.post('/api/admin/coupons', { code: 'X', discountValue: 150 })).json().error).toContain('A percentage cannot exceed 100');
+    expect((await admin.post('/api/admin/coupons', { code: 'X', discountValue: 150 })).json().error).toContain(
+      'A percentage cannot exceed 100',
+    );
     const off = await admin.request('PATCH', `/api/admin/coupons/${c.id}/active`, { isActive: false });
     expect(off.json().coupon.isActive).toBe(false);
-    const quote = await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'cloth-1-pack', quantity: 1 }], couponCode: 'SPRING15' });
+    const quote = await new TestClient(t.app).post('/api/cart/quote', {
+      lines: [{ productId: 'cloth-1-pack', quantity: 1 }],
+      couponCode: 'SPRING15',
+    });
     expect(quote.json().couponError).toBe('Invalid coupon code');
     const upd = await admin.request('PUT', `/api/admin/coupons/${c.id}`, { code: 'SPRING20', discountValue: 20, isActive: true });
     expect(upd.json().coupon).toMatchObject({ code: 'SPRING20', discountValue: 20 });
-    expect((await admin.request('PUT', '/api/admin/coupons/nope', { code: 'Q', discountValue: 1 })).json().error).toBe(ADMIN_MESSAGES.couponNotFound);
+    expect((await admin.request('PUT', '/api/admin/coupons/nope', { code: 'Q', discountValue: 1 })).json().error).toBe(
+      ADMIN_MESSAGES.couponNotFound,
+    );
     expect((await admin.request('DELETE', `/api/admin/coupons/${c.id}`)).statusCode).toBe(200);
   });
 
@@ -163,23 +219,39 @@ describe('admin coupons, shipping options and users', () => {
     const res = await admin.post('/api/admin/shipping-options', { name: 'Bike Courier', priceCents: 899 });
     expect(res.json().option).toMatchObject({ name: 'Bike Courier', estimatedDays: '5-7', enabled: true, minimumOrderCents: null });
     const id = res.json().option.id;
-    expect((await admin.request('PUT', `/api/admin/shipping-options/${id}`, { name: 'Bike Courier', priceCents: 999, enabled: false })).json().option.enabled).toBe(false);
-    expect((await admin.post('/api/admin/shipping-options', { name: 'X', priceCents: -1 })).json().error).toContain('Price cannot be negative');
+    expect(
+      (await admin.request('PUT', `/api/admin/shipping-options/${id}`, { name: 'Bike Courier', priceCents: 999, enabled: false })).json()
+        .option.enabled,
+    ).toBe(false);
+    expect((await admin.post('/api/admin/shipping-options', { name: 'X', priceCents: -1 })).json().error).toContain(
+      'Price cannot be negative',
+    );
     expect((await admin.request('DELETE', `/api/admin/shipping-options/${id}`)).statusCode).toBe(200);
     expect((await admin.get('/api/admin/shipping-options')).json().items.length).toBe(4);
   });
 
   it('switches a shipping option off and on; checkout offers only enabled ones', async () => {
     const quote = async () => {
-      const q = (await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'cloth-1-pack', quantity: 1 }], shippingOptionId: 'expedited' })).json();
-      return { offered: q.shippingOptions.map((o: { id: string }) => o.id), all: q.allShippingOptions.map((o: { id: string }) => o.id), selected: q.selectedShippingOptionId };
+      const q = (
+        await new TestClient(t.app).post('/api/cart/quote', {
+          lines: [{ productId: 'cloth-1-pack', quantity: 1 }],
+          shippingOptionId: 'expedited',
+        })
+      ).json();
+      return {
+        offered: q.shippingOptions.map((o: { id: string }) => o.id),
+        all: q.allShippingOptions.map((o: { id: string }) => o.id),
+        selected: q.selectedShippingOptionId,
+      };
     };
     expect((await quote()).offered).toContain('expedited');
 
     const off = await admin.request('PATCH', '/api/admin/shipping-options/expedited/enabled', { enabled: false });
     expect(off.statusCode).toBe(200);
     expect(off.json().option).toMatchObject({ id: 'expedited', enabled: false });
-    expect((await admin.get('/api/admin/shipping-options')).json().items.find((o: { id: string }) => o.id === 'expedited').enabled).toBe(false);
+    expect((await admin.get('/api/admin/shipping-options')).json().items.find((o: { id: string }) => o.id === 'expedited').enabled).toBe(
+      false,
+    );
     const without = await quote();
     expect(without.offered).not.toContain('expedited');
     expect(without.all).not.toContain('expedited');
@@ -194,12 +266,16 @@ describe('admin coupons, shipping options and users', () => {
     expect(missing.json().error).toBe(ADMIN_MESSAGES.shippingNotFound);
     expect((await admin.request('PATCH', '/api/admin/shipping-options/expedited/enabled', { enabled: 'no' })).statusCode).toBe(400);
     expect((await admin.request('PATCH', '/api/admin/shipping-options/expedited/enabled', {})).statusCode).toBe(400);
-    expect((await admin.request('PATCH', '/api/admin/shipping-options/expedited/enabled', { enabled: false, name: 'x' })).statusCode).toBe(400);
+    expect((await admin.request('PATCH', '/api/admin/shipping-options/expedited/enabled', { enabled: false, name: 'x' })).statusCode).toBe(
+      400,
+    );
 
     const customer = new TestClient(t.app, '10.0.0.7');
     await customer.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     expect((await customer.request('PATCH', '/api/admin/shipping-options/expedited/enabled', { enabled: false })).statusCode).toBe(403);
-    expect((await new TestClient(t.app).request('PATCH', '/api/admin/shipping-options/expedited/enabled', { enabled: false })).statusCode).toBe(401);
+    expect(
+      (await new TestClient(t.app).request('PATCH', '/api/admin/shipping-options/expedited/enabled', { enabled: false })).statusCode,
+    ).toBe(401);
     expect((await quote()).offered).toContain('expedited');
   });
 
@@ -211,7 +287,8 @@ describe('admin coupons, shipping options and users', () => {
     const patch = (body: object) => admin.request('PATCH', `/api/admin/users/${u.id}`, body);
     expect((await patch({ emailVerified: true })).json().user.emailVerified).toBe(true);
     expect((await patch({ role: 'admin' })).json().user.role).toBe('admin');
-    const points = async () => (await t.db.selectFrom('users').select('loyalty_points').where('id', '=', u.id).executeTakeFirstOrThrow()).loyalty_points;
+    const points = async () =>
+      (await t.db.selectFrom('users').select('loyalty_points').where('id', '=', u.id).executeTakeFirstOrThrow()).loyalty_points;
     expect((await patch({ loyaltyPoints: 420 })).json().user.loyaltyPoints).toBe(420);
     // A negative value is accepted and stored as 0, never refused.
     const negative = await patch({ loyaltyPoints: -40 });

@@ -13,7 +13,12 @@ export function newProductId(): string {
   return `prod-${Date.now()}-${randomString(6)}`;
 }
 
-type ParsedProduct = Omit<ProductInput, 'featured'> & { featured: boolean; sku: string | null; brand: string | null; stripePriceId: string | null };
+type ParsedProduct = Omit<ProductInput, 'featured'> & {
+  featured: boolean;
+  sku: string | null;
+  brand: string | null;
+  stripePriceId: string | null;
+};
 
 function productColumns(input: ParsedProduct) {
   const d = input.dimensions;
@@ -55,7 +60,13 @@ export async function listAdminProducts(db: Kysely<Database>, q: { page: number;
     base = base.where((eb) => eb.or([containsText('name', text), containsText('sku', text), eb('id', '=', text)]));
   }
   return pageOf(
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
     base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
     q,
     toProduct,
@@ -98,10 +109,20 @@ export async function upsertCategory(
   const existing = await db.selectFrom('categories').select('id').where('id', '=', input.id).executeTakeFirst();
   if (mode === 'create') {
     if (existing) throw new HttpError(409, ADMIN_MESSAGES.categoryExists);
-    const max = await db.selectFrom('categories').select(sql<number>`coalesce(max(sort_order), 0)`.as('m')).executeTakeFirst();
+    const max = await db
+      .selectFrom('categories')
+      .select(sql<number>`coalesce(max(sort_order), 0)`.as('m'))
+      .executeTakeFirst();
     await db
       .insertInto('categories')
-      .values({ id: input.id, name: input.name, description: input.description, image_url: input.imageUrl, sort_order: Number(max?.m ?? 0) + 1, created_at: nowIso() })
+      .values({
+        id: input.id,
+        name: input.name,
+        description: input.description,
+        image_url: input.imageUrl,
+        sort_order: Number(max?.m ?? 0) + 1,
+        created_at: nowIso(),
+      })
       .execute();
   } else {
     if (!existing) throw new HttpError(404, ADMIN_MESSAGES.categoryNotFound);
@@ -119,7 +140,13 @@ export async function deleteCategory(db: Kysely<Database>, id: string): Promise<
   const exists = await db.selectFrom('categories').select('id').where('id', '=', id).executeTakeFirst();
   if (!exists) throw new HttpError(404, ADMIN_MESSAGES.categoryNotFound);
   const n = Number(
-    (await db.selectFrom('products').select(sql<number | string>`count(*)`.as('n')).where('category_id', '=', id).executeTakeFirst())?.n ?? 0,
+    (
+      await db
+        .selectFrom('products')
+        .select(sql<number | string>`count(*)`.as('n'))
+        .where('category_id', '=', id)
+        .executeTakeFirst()
+    )?.n ?? 0,
   );
   if (n > 0) throw new HttpError(409, ADMIN_MESSAGES.categoryInUse(n));
   await db.deleteFrom('categories').where('id', '=', id).execute();

@@ -58,7 +58,13 @@ export async function listCoupons(db: Kysely<Database>, q: { page: number; pageS
   let base = db.selectFrom('coupons');
   if (q.search) base = base.where(containsText('code', q.search));
   return pageOf(
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
     base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
     q,
     toAdminCoupon,
@@ -104,11 +110,20 @@ export async function createCoupon(
   if (!stripe) return { coupon: await read(), stripe: STRIPE_DISABLED };
   let stripeCouponId: string;
   try {
-    stripeCouponId = await createStripeCoupon(stripe, { id, code: input.code, discountType: input.discountType, discountValue: input.discountValue });
+    stripeCouponId = await createStripeCoupon(stripe, {
+      id,
+      code: input.code,
+      discountType: input.discountType,
+      discountValue: input.discountValue,
+    });
   } catch (err) {
     return { coupon: await read(), stripe: { status: 'failed', message: stripeFailureMessage(err) } };
   }
-  const r = await db.updateTable('coupons').set({ stripe_coupon_id: stripeCouponId, updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
+  const r = await db
+    .updateTable('coupons')
+    .set({ stripe_coupon_id: stripeCouponId, updated_at: nowIso() })
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) {
     // Deleted while Stripe was answering: do not leave the Stripe copy behind.
     await deleteStripeCoupon(stripe, stripeCouponId).catch(() => undefined);
@@ -142,7 +157,11 @@ export async function updateCoupon(db: Kysely<Database>, id: string, input: Coup
 }
 
 export async function setCouponActive(db: Kysely<Database>, id: string, isActive: boolean) {
-  const r = await db.updateTable('coupons').set({ is_active: isActive ? 1 : 0, updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
+  const r = await db
+    .updateTable('coupons')
+    .set({ is_active: isActive ? 1 : 0, updated_at: nowIso() })
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
   return toAdminCoupon(await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }
@@ -183,7 +202,14 @@ export function toAdminShipping(o: Selectable<ShippingOptionsTable>) {
   };
 }
 
-type ShippingFields = { name: string; description: string | null; priceCents: number; estimatedDays: string; enabled: boolean; minimumOrderCents: number | null };
+type ShippingFields = {
+  name: string;
+  description: string | null;
+  priceCents: number;
+  estimatedDays: string;
+  enabled: boolean;
+  minimumOrderCents: number | null;
+};
 
 export async function listShippingOptions(db: Kysely<Database>) {
   return (await db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute()).map(toAdminShipping);
@@ -192,7 +218,10 @@ export async function listShippingOptions(db: Kysely<Database>) {
 export async function createShippingOption(db: Kysely<Database>, input: ShippingFields) {
   const id = `ship-${Date.now()}-${randomString(6)}`;
   const at = nowIso();
-  const max = await db.selectFrom('shipping_options').select(sql<number>`coalesce(max(sort_order), 0)`.as('m')).executeTakeFirst();
+  const max = await db
+    .selectFrom('shipping_options')
+    .select(sql<number>`coalesce(max(sort_order), 0)`.as('m'))
+    .executeTakeFirst();
   await db
     .insertInto('shipping_options')
     .values({
@@ -230,7 +259,11 @@ export async function updateShippingOption(db: Kysely<Database>, id: string, inp
 }
 
 export async function setShippingOptionEnabled(db: Kysely<Database>, id: string, enabled: boolean) {
-  const r = await db.updateTable('shipping_options').set({ enabled: enabled ? 1 : 0, updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
+  const r = await db
+    .updateTable('shipping_options')
+    .set({ enabled: enabled ? 1 : 0, updated_at: nowIso() })
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.shippingNotFound);
   return toAdminShipping(await db.selectFrom('shipping_options').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }

@@ -14,7 +14,10 @@ let stripeAdmin: TestClient;
 
 beforeAll(async () => {
   const base = await stripe.listen();
-  [local, withStripe] = await Promise.all([createTestApp(), createTestApp({ env: { STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY, STRIPE_API_BASE: base } })]);
+  [local, withStripe] = await Promise.all([
+    createTestApp(),
+    createTestApp({ env: { STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY, STRIPE_API_BASE: base } }),
+  ]);
   localAdmin = new TestClient(local.app);
   stripeAdmin = new TestClient(withStripe.app);
   await localAdmin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
@@ -58,7 +61,9 @@ describe('coupons in local mode (no Stripe key)', () => {
     expect(del.statusCode).toBe(200);
     expect(del.json().stripe).toEqual({ status: 'disabled', message: ADMIN_MESSAGES.stripeCouponsDisabled });
     expect(await row(local, plain.json().coupon.id)).toBeUndefined();
-    expect((await localAdmin.request('DELETE', `/api/admin/coupons/${plain.json().coupon.id}`)).json().error).toBe(ADMIN_MESSAGES.couponNotFound);
+    expect((await localAdmin.request('DELETE', `/api/admin/coupons/${plain.json().coupon.id}`)).json().error).toBe(
+      ADMIN_MESSAGES.couponNotFound,
+    );
   });
 
   it('refuses a syncStripe that is not a boolean', async () => {
@@ -71,7 +76,12 @@ describe('coupons in local mode (no Stripe key)', () => {
 describe('coupons copied to Stripe', () => {
   it('a percentage coupon: POST /v1/coupons with percent_off, the Stripe id stored, DELETE /v1/coupons/{id} on delete', async () => {
     const before = couponCalls().length;
-    const res = await stripeAdmin.post('/api/admin/coupons', { code: 'green15', discountType: 'percentage', discountValue: 15, syncStripe: true });
+    const res = await stripeAdmin.post('/api/admin/coupons', {
+      code: 'green15',
+      discountType: 'percentage',
+      discountValue: 15,
+      syncStripe: true,
+    });
     expect(res.statusCode).toBe(201);
     const { coupon, stripe: sync } = res.json();
     expect(sync).toEqual({ status: 'synced' });
@@ -101,7 +111,12 @@ describe('coupons copied to Stripe', () => {
   });
 
   it('a fixed coupon sends amount_off in cents and currency usd', async () => {
-    const res = await stripeAdmin.post('/api/admin/coupons', { code: 'FIVEOFF', discountType: 'fixed', discountValue: 500, syncStripe: true });
+    const res = await stripeAdmin.post('/api/admin/coupons', {
+      code: 'FIVEOFF',
+      discountType: 'fixed',
+      discountValue: 500,
+      syncStripe: true,
+    });
     expect(res.json().stripe).toEqual({ status: 'synced' });
     const call = couponCalls().at(-1)!;
     expect(call.body.get('amount_off')).toBe('500');
@@ -127,7 +142,7 @@ describe('coupons copied to Stripe', () => {
     expect(await row(withStripe, coupon.id)).toBeUndefined();
   });
 
-  it('when Stripe refuses, the coupon is still saved and stripe.status is failed with Stripe\'s message', async () => {
+  it("when Stripe refuses, the coupon is still saved and stripe.status is failed with Stripe's message", async () => {
     stripe.failOnce(400, 'Invalid percent_off: must be greater than 0');
     const res = await stripeAdmin.post('/api/admin/coupons', { code: 'REFUSED', discountValue: 0, syncStripe: true });
     expect(res.statusCode).toBe(201);

@@ -105,7 +105,15 @@ describe('CSV exports', () => {
           status: 'pending',
           payment_status: 'unpaid',
           payment_provider: 'test',
-          shipping_address: JSON.stringify({ name: '+Guest Person', email: 'guest.export@example.org', address: '1 Rd', city: 'Reno', state: 'NV', zip: '89501', country: 'US' }),
+          shipping_address: JSON.stringify({
+            name: '+Guest Person',
+            email: 'guest.export@example.org',
+            address: '1 Rd',
+            city: 'Reno',
+            state: 'NV',
+            zip: '89501',
+            country: 'US',
+          }),
           created_at: '2026-01-03T10:00:00.000Z',
         }),
         order('order_expCCCCCCCC', {
@@ -124,9 +132,45 @@ describe('CSV exports', () => {
     await t.db
       .insertInto('order_items')
       .values([
-        { id: 'oi_exp1', order_id: 'order_expAAAAAAAA', product_id: 'exp-p1', product_name: '=HYPERLINK("http://x")', product_image: null, sku: 'SKU,1', quantity: 2, price_cents: 1999, size: '', color: '', is_free_gift: 0 },
-        { id: 'oi_exp2', order_id: 'order_expAAAAAAAA', product_id: 'exp-p1', product_name: 'Line\nbreak', product_image: null, sku: null, quantity: 1, price_cents: 2300, size: '', color: '', is_free_gift: 0 },
-        { id: 'oi_exp3', order_id: 'order_expBBBBBBBB', product_id: 'exp-p1', product_name: 'Soap', product_image: null, sku: 'S-1', quantity: 1, price_cents: 1000, size: '', color: '', is_free_gift: 0 },
+        {
+          id: 'oi_exp1',
+          order_id: 'order_expAAAAAAAA',
+          product_id: 'exp-p1',
+          product_name: '=HYPERLINK("http://x")',
+          product_image: null,
+          sku: 'SKU,1',
+          quantity: 2,
+          price_cents: 1999,
+          size: '',
+          color: '',
+          is_free_gift: 0,
+        },
+        {
+          id: 'oi_exp2',
+          order_id: 'order_expAAAAAAAA',
+          product_id: 'exp-p1',
+          product_name: 'Line\nbreak',
+          product_image: null,
+          sku: null,
+          quantity: 1,
+          price_cents: 2300,
+          size: '',
+          color: '',
+          is_free_gift: 0,
+        },
+        {
+          id: 'oi_exp3',
+          order_id: 'order_expBBBBBBBB',
+          product_id: 'exp-p1',
+          product_name: 'Soap',
+          product_image: null,
+          sku: 'S-1',
+          quantity: 1,
+          price_cents: 1000,
+          size: '',
+          color: '',
+          is_free_gift: 0,
+        },
       ])
       .execute();
     for (const id of ['order_expAAAAAAAA', 'order_expBBBBBBBB', 'order_expCCCCCCCC']) await indexOrderSearch(t.db, id);
@@ -137,13 +181,43 @@ describe('CSV exports', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(rows[0]).toEqual([
-      'Order number', 'Order id', 'Date', 'Status', 'Payment status', 'Customer name', 'E-mail', 'Items', 'Subtotal', 'Discount',
-      'Coupon', 'Shipping', 'Tax', 'Total', 'Refunded', 'Net', 'Tracking number',
+      'Order number',
+      'Order id',
+      'Date',
+      'Status',
+      'Payment status',
+      'Customer name',
+      'E-mail',
+      'Items',
+      'Subtotal',
+      'Discount',
+      'Coupon',
+      'Shipping',
+      'Tax',
+      'Total',
+      'Refunded',
+      'Net',
+      'Tracking number',
     ]);
     expect(rows.slice(1).map((r) => r[1])).toEqual(['order_expAAAAAAAA', 'order_expCCCCCCCC']);
     expect(rows[1]).toEqual([
-      'AAAAAAAA', 'order_expAAAAAAAA', '2026-01-02T10:00:00.000Z', 'processing', 'partially_refunded', 'Zed "Quill", Esq',
-      'zed.export@example.org', '3', '62.98', '5.00', 'SAVE5', '0.00', '5.04', '63.02', '10.00', '53.02', '1Z999',
+      'AAAAAAAA',
+      'order_expAAAAAAAA',
+      '2026-01-02T10:00:00.000Z',
+      'processing',
+      'partially_refunded',
+      'Zed "Quill", Esq',
+      'zed.export@example.org',
+      '3',
+      '62.98',
+      '5.00',
+      'SAVE5',
+      '0.00',
+      '5.04',
+      '63.02',
+      '10.00',
+      '53.02',
+      '1Z999',
     ]);
     // The raw text: the name quoted with its quotes doubled; the e-mail starting with = escaped.
     expect(res.body).toContain(',"Zed ""Quill"", Esq",');
@@ -153,7 +227,9 @@ describe('CSV exports', () => {
     // The list's filters apply: payment, status, search words.
     expect((await csv('/api/admin/exports/orders.csv?payment=all')).rows.length).toBe(4);
     const abandoned = (await csv('/api/admin/exports/orders.csv?payment=abandoned')).rows;
-    expect(abandoned.slice(1).map((r) => [r[1], r[5], r[6]])).toEqual([['order_expBBBBBBBB', "'+Guest Person", 'guest.export@example.org']]);
+    expect(abandoned.slice(1).map((r) => [r[1], r[5], r[6]])).toEqual([
+      ['order_expBBBBBBBB', "'+Guest Person", 'guest.export@example.org'],
+    ]);
     expect((await csv('/api/admin/exports/orders.csv?status=cancelled')).rows.slice(1).map((r) => r[1])).toEqual(['order_expCCCCCCCC']);
     expect((await csv('/api/admin/exports/orders.csv?search=quill')).rows.slice(1).map((r) => r[1])).toEqual(['order_expAAAAAAAA']);
     expect((await csv('/api/admin/exports/orders.csv?search=nobodyatall')).rows.length).toBe(1);
@@ -202,22 +278,67 @@ describe('CSV exports', () => {
         const i = start + k;
         // Pairs share a timestamp: the keyset cursor must break ties by id.
         const at = new Date(base + Math.floor(i / 2) * 60_000).toISOString();
-        return order(`order_bulk${String(i).padStart(8, '0')}`, { email: `bulk${i}@example.org`, created_at: at, updated_at: at, total_cents: 1000 + i });
+        return order(`order_bulk${String(i).padStart(8, '0')}`, {
+          email: `bulk${i}@example.org`,
+          created_at: at,
+          updated_at: at,
+          total_cents: 1000 + i,
+        });
       });
       await t.db.insertInto('orders').values(batch).execute();
       await t.db
         .insertInto('order_search_terms')
-        .values(batch.flatMap((o) => searchRowsOf({ id: o.id, order_number: o.order_number, email: o.email ?? null, shipping_address: null, user_email: null, full_name: null })))
+        .values(
+          batch.flatMap((o) =>
+            searchRowsOf({
+              id: o.id,
+              order_number: o.order_number,
+              email: o.email ?? null,
+              shipping_address: null,
+              user_email: null,
+              full_name: null,
+            }),
+          ),
+        )
         .execute();
       await t.db
         .insertInto('order_items')
-        .values(batch.map((o) => ({ id: `oi_${o.id}`, order_id: o.id, product_id: 'exp-bulk', product_name: 'Soap', product_image: null, sku: 'S-1', quantity: 1, price_cents: 1000, size: '', color: '', is_free_gift: 0 })))
+        .values(
+          batch.map((o) => ({
+            id: `oi_${o.id}`,
+            order_id: o.id,
+            product_id: 'exp-bulk',
+            product_name: 'Soap',
+            product_image: null,
+            sku: 'S-1',
+            quantity: 1,
+            price_cents: 1000,
+            size: '',
+            color: '',
+            is_free_gift: 0,
+          })),
+        )
         .execute();
     }
     // Every processing order (the bulk ones and any the first test left), and their lines.
-    const processing = Number((await t.db.selectFrom('orders').select((e) => e.fn.countAll().as('n')).where('status', '=', 'processing').executeTakeFirstOrThrow()).n);
+    const processing = Number(
+      (
+        await t.db
+          .selectFrom('orders')
+          .select((e) => e.fn.countAll().as('n'))
+          .where('status', '=', 'processing')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const processingLines = Number(
-      (await t.db.selectFrom('order_items as i').innerJoin('orders as o', 'o.id', 'i.order_id').select((e) => e.fn.countAll().as('n')).where('o.status', '=', 'processing').executeTakeFirstOrThrow()).n,
+      (
+        await t.db
+          .selectFrom('order_items as i')
+          .innerJoin('orders as o', 'o.id', 'i.order_id')
+          .select((e) => e.fn.countAll().as('n'))
+          .where('o.status', '=', 'processing')
+          .executeTakeFirstOrThrow()
+      ).n,
     );
     expect(processing).toBeGreaterThanOrEqual(N);
     const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ');

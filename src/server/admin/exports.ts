@@ -75,7 +75,11 @@ const ORDER_HEADER = [
 const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
 const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty points', 'Orders', 'Created'];
 
-type OrderFilters = { search?: string; status?: Database['orders']['status']; payment?: Parameters<typeof adminOrdersFiltered>[1]['payment'] };
+type OrderFilters = {
+  search?: string;
+  status?: Database['orders']['status'];
+  payment?: Parameters<typeof adminOrdersFiltered>[1]['payment'];
+};
 
 /**
  * A search that finds at most this many orders has their ids read once (newest first) and the
@@ -137,7 +141,10 @@ async function* orderBatches(db: Kysely<Database>, q: OrderFilters): AsyncGenera
   const ids: string[] = [];
   for (let i = 0; i < found.length; i += EXPORT_BATCH) {
     const chunk = found.slice(i, i + EXPORT_BATCH).map((f) => f.order_id);
-    const kept = await adminOrdersFiltered(db, { status: q.status, payment: q.payment }).select(['o.id', 'o.created_at']).where('o.id', 'in', chunk).execute();
+    const kept = await adminOrdersFiltered(db, { status: q.status, payment: q.payment })
+      .select(['o.id', 'o.created_at'])
+      .where('o.id', 'in', chunk)
+      .execute();
     for (const k of kept) ids.push(`${k.created_at}\u0000${k.id}`);
   }
   ids.sort().reverse();
@@ -187,7 +194,12 @@ async function* ordersCsv(db: Kysely<Database>, q: OrderFilters): AsyncGenerator
     const ids = rows.map((r) => r.id);
     const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is string => id !== null))];
     const [items, users] = await Promise.all([
-      db.selectFrom('order_items').select(['order_id', sql<number | string>`sum(quantity)`.as('n')]).where('order_id', 'in', ids).groupBy('order_id').execute(),
+      db
+        .selectFrom('order_items')
+        .select(['order_id', sql<number | string>`sum(quantity)`.as('n')])
+        .where('order_id', 'in', ids)
+        .groupBy('order_id')
+        .execute(),
       userIds.length ? db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', userIds).execute() : [],
     ]);
     const counts = new Map(items.map((i) => [i.order_id, Number(i.n)]));
@@ -226,7 +238,11 @@ async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): AsyncGener
     const items = await db
       .selectFrom('order_items')
       .select(['order_id', 'id', 'product_id', 'product_name', 'sku', 'quantity', 'price_cents'])
-      .where('order_id', 'in', rows.map((r) => r.id))
+      .where(
+        'order_id',
+        'in',
+        rows.map((r) => r.id),
+      )
       .orderBy('order_id')
       .orderBy('id')
       .execute();
@@ -239,7 +255,17 @@ async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): AsyncGener
     let chunk = '';
     for (const r of rows) {
       for (const i of byOrder.get(r.id) ?? []) {
-        chunk += csvRow([r.order_number, r.created_at, r.status, i.product_id, i.product_name, i.sku, i.quantity, money(i.price_cents), money(i.price_cents * i.quantity)]);
+        chunk += csvRow([
+          r.order_number,
+          r.created_at,
+          r.status,
+          i.product_id,
+          i.product_name,
+          i.sku,
+          i.quantity,
+          money(i.price_cents),
+          money(i.price_cents * i.quantity),
+        ]);
       }
     }
     yield chunk;
@@ -264,7 +290,11 @@ async function* customersCsv(db: Kysely<Database>): AsyncGenerator<string> {
     const counts = await db
       .selectFrom('orders')
       .select(['user_id', sql<number | string>`count(*)`.as('n')])
-      .where('user_id', 'in', users.map((u) => u.id))
+      .where(
+        'user_id',
+        'in',
+        users.map((u) => u.id),
+      )
       .groupBy('user_id')
       .execute();
     const byUser = new Map(counts.map((c) => [c.user_id, Number(c.n)]));

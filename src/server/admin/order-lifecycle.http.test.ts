@@ -39,7 +39,12 @@ type Checkout = { orderId: string; sessionId: string };
 
 /** A checkout with a coupon and a named shipping method; paid unless `pay` is false. */
 async function checkout(shopper = new TestClient(t.app), { pay = true, email = 'ada.buyer@example.com' } = {}): Promise<Checkout> {
-  const p = await createProduct(t.db, { priceCents: 3149, inventory: 20, weightLbs: 1, sku: `SKU-${Math.random().toString(36).slice(2, 8)}` });
+  const p = await createProduct(t.db, {
+    priceCents: 3149,
+    inventory: 20,
+    weightLbs: 1,
+    sku: `SKU-${Math.random().toString(36).slice(2, 8)}`,
+  });
   const ship = await createShippingOption(t.db, { name: 'Ground Saver', priceCents: 495 });
   const coupon = await createCoupon(t.db, { discountType: 'percentage', discountValue: 10 });
   const res = await shopper.post('/api/create-checkout-session', {
@@ -57,7 +62,8 @@ async function checkout(shopper = new TestClient(t.app), { pay = true, email = '
 
 type Event = { type: string; actor: string; data: Record<string, unknown>; createdAt: string };
 const events = async (orderId: string) => (await admin.get(`/api/admin/orders/${orderId}/events`)).json<{ events: Event[] }>().events;
-const adminOrder = async (orderId: string) => (await admin.get(`/api/admin/orders/${orderId}`)).json<{ order: Record<string, unknown> }>().order;
+const adminOrder = async (orderId: string) =>
+  (await admin.get(`/api/admin/orders/${orderId}`)).json<{ order: Record<string, unknown> }>().order;
 const shipmentsCreated = () => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v2/shipments').length;
 const shippingMails = (orderId: string) =>
   t.db.selectFrom('email_outbox').select('id').where('order_id', '=', orderId).where('template_id', '=', 'shipping-notification').execute();
@@ -106,11 +112,22 @@ describe(`the order timeline on ${testDialect()}`, () => {
 
     list = await events(orderId);
     const types = list.map((e) => e.type);
-    expect(types.slice(0, 8)).toEqual(['email.queued', 'status.changed', 'label.bought', 'edited', 'note', 'email.queued', 'status.changed', 'email.sent']);
+    expect(types.slice(0, 8)).toEqual([
+      'email.queued',
+      'status.changed',
+      'label.bought',
+      'edited',
+      'note',
+      'email.queued',
+      'status.changed',
+      'email.sent',
+    ]);
     for (const e of list.slice(0, 7)) expect(e.actor).toBe(DEMO_ADMIN.email);
     expect(list.find((e) => e.type === 'note')!.data).toEqual({ text: 'Customer asked for plain packaging' });
     expect(list.find((e) => e.type === 'edited')!.data).toEqual({
-      changes: { shippingAddress: { from: 'Ada Buyer\n12 Mill Lane\nBoise, ID 83702\nUS', to: 'Ada Buyer\n14 Mill Lane\nBoise, ID 83702\nUS' } },
+      changes: {
+        shippingAddress: { from: 'Ada Buyer\n12 Mill Lane\nBoise, ID 83702\nUS', to: 'Ada Buyer\n14 Mill Lane\nBoise, ID 83702\nUS' },
+      },
     });
     expect(list.find((e) => e.type === 'status.changed')!.data).toMatchObject({ from: 'processing', to: 'shipped' });
     expect(list.find((e) => e.type === 'label.bought')!.data).toMatchObject({ trackingNumber: FAKE_TRACKING_V2 });
@@ -133,14 +150,24 @@ describe(`the order timeline on ${testDialect()}`, () => {
     expect((await acting.post('/api/impersonation', { userId: ada.id })).statusCode).toBe(200);
     expect((await acting.get(`/api/orders/${orderId}`)).statusCode).toBe(200);
     expect((await acting.request('DELETE', '/api/impersonation')).statusCode).toBe(200);
-    expect((await events(orderId))[0]).toMatchObject({ type: 'viewed.impersonated', actor: DEMO_ADMIN.email, data: { asEmail: ada.email } });
+    expect((await events(orderId))[0]).toMatchObject({
+      type: 'viewed.impersonated',
+      actor: DEMO_ADMIN.email,
+      data: { asEmail: ada.email },
+    });
     // The customer's own views are not recorded.
     await shopper.get(`/api/orders/${orderId}`);
     expect((await events(orderId))[0]!.type).toBe('viewed.impersonated');
   });
 
   it('an order the owner enters is placed by them; notes are checked; unknown orders 404', async () => {
-    const created = await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: 'Counter sale', total_amount: 10, status: 'pending', elapsedMs: 5000 });
+    const created = await admin.post('/api/admin/orders', {
+      user_id: 'guest',
+      shipping_address: 'Counter sale',
+      total_amount: 10,
+      status: 'pending',
+      elapsedMs: 5000,
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ order: { id: string } }>().order.id;
     expect((await events(id)).map((e) => [e.type, e.actor])).toEqual([['placed', DEMO_ADMIN.email]]);
@@ -182,15 +209,29 @@ describe(`shipping only what is paid on ${testDialect()}`, () => {
   });
 
   it('an order the owner entered by hand (they took the payment) may be given a label and marked shipped', async () => {
-    const created = await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: ADDRESS, total_amount: 40, status: 'pending', elapsedMs: 5000 });
+    const created = await admin.post('/api/admin/orders', {
+      user_id: 'guest',
+      shipping_address: ADDRESS,
+      total_amount: 40,
+      status: 'pending',
+      elapsedMs: 5000,
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ order: { id: string } }>().order.id;
     const before = shipmentsCreated();
     const label = await buyLabel(id);
     expect(label.statusCode).toBe(200);
     expect(shipmentsCreated() - before).toBe(1);
-    const other = await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: ADDRESS, total_amount: 15, status: 'pending', elapsedMs: 5000 });
-    const shipped = await admin.request('PATCH', `/api/admin/orders/${other.json<{ order: { id: string } }>().order.id}/status`, { status: 'shipped' });
+    const other = await admin.post('/api/admin/orders', {
+      user_id: 'guest',
+      shipping_address: ADDRESS,
+      total_amount: 15,
+      status: 'pending',
+      elapsedMs: 5000,
+    });
+    const shipped = await admin.request('PATCH', `/api/admin/orders/${other.json<{ order: { id: string } }>().order.id}/status`, {
+      status: 'shipped',
+    });
     expect(shipped.statusCode).toBe(200);
   });
 });
@@ -233,7 +274,11 @@ describe(`one label per order on ${testDialect()}`, () => {
     expect(rebought.statusCode).toBe(200);
     expect(rebought.json().order).toMatchObject({ status: 'shipped', trackingNumber: FAKE_TRACKING_V2, labelState: 'bought' });
     expect(shipmentsCreated() - before).toBe(1);
-    expect((await events(orderId)).map((e) => e.type).filter((x) => x.startsWith('label.'))).toEqual(['label.bought', 'label.voided', 'label.bought']);
+    expect((await events(orderId)).map((e) => e.type).filter((x) => x.startsWith('label.'))).toEqual([
+      'label.bought',
+      'label.voided',
+      'label.bought',
+    ]);
   });
 
   it('a failed purchase releases the claim, so the next try buys the label', async () => {
@@ -254,7 +299,17 @@ describe(`one label per order on ${testDialect()}`, () => {
   });
 });
 
-const FIGURES = ['subtotalCents', 'discountCents', 'shippingCents', 'taxCents', 'totalCents', 'couponCode', 'paidCents', 'shippingMethod', 'items'] as const;
+const FIGURES = [
+  'subtotalCents',
+  'discountCents',
+  'shippingCents',
+  'taxCents',
+  'totalCents',
+  'couponCode',
+  'paidCents',
+  'shippingMethod',
+  'items',
+] as const;
 const figuresOf = (o: Record<string, unknown>) => Object.fromEntries(FIGURES.map((k) => [k, o[k]]));
 
 describe(`edits that keep the books on ${testDialect()}`, () => {
@@ -298,15 +353,27 @@ describe(`edits that keep the books on ${testDialect()}`, () => {
   it('keeps the address structured (with its e-mail) and the label then goes to the new address', async () => {
     const { orderId } = await checkout();
     const moved = { name: 'Ada Buyer', address: '9 New Road', city: 'Austin', state: 'TX', zip: '78701', country: 'US' };
-    const res = await admin.request('PUT', `/api/admin/orders/${orderId}`, { user_id: 'guest', shipping_address: moved, status: 'completed', elapsedMs: 5000 });
+    const res = await admin.request('PUT', `/api/admin/orders/${orderId}`, {
+      user_id: 'guest',
+      shipping_address: moved,
+      status: 'completed',
+      elapsedMs: 5000,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().order.shippingAddress).toEqual({ ...moved, email: 'ada.buyer@example.com' });
     const label = await buyLabel(orderId);
     expect(label.statusCode).toBe(200);
     const sent = fake.requests.filter((r) => r.path === '/v2/shipments' && r.method === 'POST').at(-1)!;
-    expect((sent.body!.shipments as unknown[])[0]).toMatchObject({ ship_to: { address_line1: '9 New Road', city_locality: 'Austin', postal_code: '78701' } });
+    expect((sent.body!.shipments as unknown[])[0]).toMatchObject({
+      ship_to: { address_line1: '9 New Road', city_locality: 'Austin', postal_code: '78701' },
+    });
 
-    const bad = await admin.request('PUT', `/api/admin/orders/${orderId}`, { user_id: 'guest', shipping_address: { name: 'A', address: '1 St' }, status: 'completed', elapsedMs: 5000 });
+    const bad = await admin.request('PUT', `/api/admin/orders/${orderId}`, {
+      user_id: 'guest',
+      shipping_address: { name: 'A', address: '1 St' },
+      status: 'completed',
+      elapsedMs: 5000,
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('shipping_address.city: City is required');
   });
@@ -315,7 +382,12 @@ describe(`edits that keep the books on ${testDialect()}`, () => {
     const { orderId } = await checkout();
     const bo = await createUser(t.db, { email: 'bo.new@example.com', fullName: 'Bo New' });
     const before = await adminOrder(orderId);
-    const res = await admin.request('PUT', `/api/admin/orders/${orderId}`, { user_id: bo.id, shipping_address: before.shippingAddress, status: before.status, elapsedMs: 5000 });
+    const res = await admin.request('PUT', `/api/admin/orders/${orderId}`, {
+      user_id: bo.id,
+      shipping_address: before.shippingAddress,
+      status: before.status,
+      elapsedMs: 5000,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().order).toMatchObject({ userId: bo.id, email: 'bo.new@example.com' });
     expect(figuresOf(await adminOrder(orderId))).toEqual(figuresOf(before));
@@ -326,16 +398,33 @@ describe(`edits that keep the books on ${testDialect()}`, () => {
   });
 
   it('splits 85/8/7 only for orders the owner creates without items, on create and when their total is edited', async () => {
-    const created = await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: ADDRESS, total_amount: 100, status: 'pending', elapsedMs: 5000 });
+    const created = await admin.post('/api/admin/orders', {
+      user_id: 'guest',
+      shipping_address: ADDRESS,
+      total_amount: 100,
+      status: 'pending',
+      elapsedMs: 5000,
+    });
     expect(created.statusCode).toBe(201);
     const order = created.json<{ order: Record<string, unknown> }>().order;
     expect(order).toMatchObject({ subtotalCents: 8500, taxCents: 800, shippingCents: 700, totalCents: 10000, shippingAddress: ADDRESS });
     const id = String(order.id);
-    const edited = await admin.request('PUT', `/api/admin/orders/${id}`, { user_id: 'guest', shipping_address: ADDRESS, total_amount: 200, status: 'pending', elapsedMs: 5000 });
+    const edited = await admin.request('PUT', `/api/admin/orders/${id}`, {
+      user_id: 'guest',
+      shipping_address: ADDRESS,
+      total_amount: 200,
+      status: 'pending',
+      elapsedMs: 5000,
+    });
     expect(edited.json().order).toMatchObject({ subtotalCents: 17000, taxCents: 1600, shippingCents: 1400, totalCents: 20000 });
     expect((await events(id))[0]).toMatchObject({ type: 'edited', data: { changes: { totalCents: { from: 10000, to: 20000 } } } });
     // Creating without a total is refused.
-    const noTotal = await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: ADDRESS, status: 'pending', elapsedMs: 5000 });
+    const noTotal = await admin.post('/api/admin/orders', {
+      user_id: 'guest',
+      shipping_address: ADDRESS,
+      status: 'pending',
+      elapsedMs: 5000,
+    });
     expect(noTotal.statusCode).toBe(400);
     expect(noTotal.json().error).toBe(ADMIN_MESSAGES.totalRequired);
   });

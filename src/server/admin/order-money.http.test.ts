@@ -28,7 +28,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const stock = async (app: TestApp, id: string) => (await app.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
+const stock = async (app: TestApp, id: string) =>
+  (await app.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 const adminOrder = async (c: TestClient, id: string): Promise<OrderView> => {
   const res = await c.get(`/api/admin/orders/${id}`);
   expect(res.statusCode).toBe(200);
@@ -40,9 +41,17 @@ const events = async (app: TestApp, orderId: string, type: string) =>
   (await app.db.selectFrom('order_events').select('type').where('order_id', '=', orderId).where('type', '=', type).execute()).length;
 
 /** A checkout on the built-in provider, paid with the test card unless told not to. */
-async function testOrder(items: { productId: string; quantity: number }[], { pay = true, buyer }: { pay?: boolean; buyer?: TestClient } = {}) {
+async function testOrder(
+  items: { productId: string; quantity: number }[],
+  { pay = true, buyer }: { pay?: boolean; buyer?: TestClient } = {},
+) {
   const c = buyer ?? new TestClient(t.app, `10.9.${Math.floor(++ipCount / 250)}.${ipCount % 250}`);
-  const res = await c.post('/api/create-checkout-session', { items, customerEmail: 'rae@example.com', shippingAddress: address, appliedCouponCode: null });
+  const res = await c.post('/api/create-checkout-session', {
+    items,
+    customerEmail: 'rae@example.com',
+    shippingAddress: address,
+    appliedCouponCode: null,
+  });
   expect(res.statusCode).toBe(200);
   const { sessionId, orderId } = res.json() as { sessionId: string; orderId: string };
   if (pay) expect((await c.request('POST', `/pay/${sessionId}`, new URLSearchParams(card))).statusCode).toBeLessThan(400);
@@ -79,7 +88,12 @@ describe('cancel and restock', () => {
     expect(await stock(t, 'mon-a')).toBe(10);
     expect(await events(t, orderId, 'restocked')).toBe(2);
     expect(await events(t, orderId, 'stock.taken')).toBe(1);
-    const actors = await t.db.selectFrom('order_events').select('actor_label').where('order_id', '=', orderId).where('type', '=', 'restocked').execute();
+    const actors = await t.db
+      .selectFrom('order_events')
+      .select('actor_label')
+      .where('order_id', '=', orderId)
+      .where('type', '=', 'restocked')
+      .execute();
     expect(actors.map((a) => a.actor_label)).toEqual([DEMO_ADMIN.email.toLowerCase(), DEMO_ADMIN.email.toLowerCase()]);
   });
 
@@ -94,7 +108,9 @@ describe('cancel and restock', () => {
 
     const refused = await setStatus(admin, orderId, 'shipped');
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().error).toBe('Not enough stock to move this cancelled order to shipped: it needs 3 × Last Sponge, and 2 are left. Restock the product first.');
+    expect(refused.json().error).toBe(
+      'Not enough stock to move this cancelled order to shipped: it needs 3 × Last Sponge, and 2 are left. Restock the product first.',
+    );
     expect(await stock(t, 'mon-c')).toBe(2);
     expect((await adminOrder(admin, orderId)).status).toBe('cancelled');
   });
@@ -119,7 +135,13 @@ describe('refunds on the built-in test provider', () => {
 
     const partial = await refund(admin, orderId, { amountCents: 1000, reason: 'One cloth arrived torn' });
     expect(partial.statusCode).toBe(201);
-    expect(partial.json().refund).toMatchObject({ amountCents: 1000, provider: 'test', status: 'succeeded', reason: 'One cloth arrived torn', restock: false });
+    expect(partial.json().refund).toMatchObject({
+      amountCents: 1000,
+      provider: 'test',
+      status: 'succeeded',
+      reason: 'One cloth arrived torn',
+      restock: false,
+    });
     expect(partial.json().refund.providerRefundId).toMatch(/^tre_/);
     expect(partial.json().order).toMatchObject({ paymentStatus: 'partially_refunded', refundedCents: 1000, netCents: total - 1000 });
     expect(partial.json().order.refunds).toHaveLength(1);
@@ -144,7 +166,13 @@ describe('refunds on the built-in test provider', () => {
     expect(none.statusCode).toBe(400);
     expect(none.json().error).toBe('This order has been refunded in full: nothing is left to refund.');
 
-    const mails = await t.db.selectFrom('email_outbox').selectAll().where('template_id', '=', 'order-refunded').where('to_address', '=', 'rae@example.com').orderBy('created_at').execute();
+    const mails = await t.db
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('template_id', '=', 'order-refunded')
+      .where('to_address', '=', 'rae@example.com')
+      .orderBy('created_at')
+      .execute();
     const mine = mails.filter((m) => m.html.includes(before.orderNumber));
     expect(mine).toHaveLength(2);
     expect(mine[0]!.subject).toBe(`Refund of $10.00 for order #${before.orderNumber}`);
@@ -209,7 +237,13 @@ describe('paid orders stay on the books', () => {
     expect((await admin.request('DELETE', `/api/admin/orders/${unpaid.orderId}`)).statusCode).toBe(200);
     expect((await admin.get(`/api/admin/orders/${unpaid.orderId}`)).statusCode).toBe(404);
 
-    const entered = await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: '1 Phone Order Rd', total_amount: 42, status: 'pending', elapsedMs: 5000 });
+    const entered = await admin.post('/api/admin/orders', {
+      user_id: 'guest',
+      shipping_address: '1 Phone Order Rd',
+      total_amount: 42,
+      status: 'pending',
+      elapsedMs: 5000,
+    });
     expect(entered.statusCode).toBe(201);
     expect((await admin.request('DELETE', `/api/admin/orders/${entered.json().order.id}`)).statusCode).toBe(200);
     expect((await admin.request('DELETE', '/api/admin/orders/order_nope')).statusCode).toBe(404);
@@ -223,7 +257,15 @@ describe('payment state in the order list', () => {
     const partial = await testOrder([{ productId: 'mon-l', quantity: 2 }]);
     const full = await testOrder([{ productId: 'mon-l', quantity: 1 }]);
     const open = await testOrder([{ productId: 'mon-l', quantity: 1 }], { pay: false });
-    const entered = (await admin.post('/api/admin/orders', { user_id: 'guest', shipping_address: '2 Counter Sale St', total_amount: 10, status: 'pending', elapsedMs: 5000 })).json().order.id as string;
+    const entered = (
+      await admin.post('/api/admin/orders', {
+        user_id: 'guest',
+        shipping_address: '2 Counter Sale St',
+        total_amount: 10,
+        status: 'pending',
+        elapsedMs: 5000,
+      })
+    ).json().order.id as string;
     expect((await refund(admin, partial.orderId, { amountCents: 500 })).statusCode).toBe(201);
     expect((await refund(admin, full.orderId, { amountCents: (await adminOrder(admin, full.orderId)).totalCents })).statusCode).toBe(201);
 
@@ -231,14 +273,21 @@ describe('payment state in the order list', () => {
     const list = async (query: string) => {
       const res = await admin.get(`/api/admin/orders?pageSize=100${query}`);
       expect(res.statusCode).toBe(200);
-      const body = res.json() as { items: { id: string; paymentStatus: string; refundedCents: number; holdEndsAt: string | null; ownerEntered: boolean }[]; total: number };
+      const body = res.json() as {
+        items: { id: string; paymentStatus: string; refundedCents: number; holdEndsAt: string | null; ownerEntered: boolean }[];
+        total: number;
+      };
       return { ...body, mine: body.items.filter((i) => mine.includes(i.id)) };
     };
     const ids = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
 
     const placed = await list('');
     expect(ids(placed.mine)).toEqual([paid.orderId, partial.orderId, full.orderId, entered].sort());
-    expect(placed.items.find((i) => i.id === partial.orderId)).toMatchObject({ paymentStatus: 'partially_refunded', refundedCents: 500, holdEndsAt: null });
+    expect(placed.items.find((i) => i.id === partial.orderId)).toMatchObject({
+      paymentStatus: 'partially_refunded',
+      refundedCents: 500,
+      holdEndsAt: null,
+    });
     expect(placed.items.find((i) => i.id === entered)).toMatchObject({ ownerEntered: true, paymentStatus: 'unpaid' });
     expect(placed.total).toBe(placed.items.length);
 
@@ -300,7 +349,14 @@ describe('refunds through Stripe (the local fake)', () => {
 
   beforeAll(async () => {
     const base = await fake.listen();
-    s = await createTestApp({ env: { ...LIMITS, STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: base } });
+    s = await createTestApp({
+      env: {
+        ...LIMITS,
+        STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET,
+        STRIPE_API_BASE: base,
+      },
+    });
     sAdmin = new TestClient(s.app);
     await sAdmin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
   });
@@ -311,13 +367,33 @@ describe('refunds through Stripe (the local fake)', () => {
 
   async function stripeOrder(productId: string, quantity: number) {
     const c = new TestClient(s.app, `10.7.0.${++ipCount % 250}`);
-    const res = await c.post('/api/create-checkout-session', { items: [{ productId, quantity }], customerEmail: 'sky@example.com', shippingAddress: address, appliedCouponCode: null });
+    const res = await c.post('/api/create-checkout-session', {
+      items: [{ productId, quantity }],
+      customerEmail: 'sky@example.com',
+      shippingAddress: address,
+      appliedCouponCode: null,
+    });
     expect(res.statusCode).toBe(200);
     const { sessionId, orderId } = res.json() as { sessionId: string; orderId: string };
-    const { payload, signature } = signedStripeEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } }, `evt_${sessionId}`);
-    const hook = await s.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+    const { payload, signature } = signedStripeEvent(
+      'checkout.session.completed',
+      { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } },
+      `evt_${sessionId}`,
+    );
+    const hook = await s.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      payload,
+    });
     expect(hook.statusCode).toBe(200);
-    const redeliver = () => s.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+    const redeliver = () =>
+      s.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/stripe',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        payload,
+      });
     return { orderId, sessionId, redeliver, pi: fake.sessions.get(sessionId)!.payment_intent as string };
   }
 
@@ -334,7 +410,12 @@ describe('refunds through Stripe (the local fake)', () => {
     expect(sent[0]!.body.get('payment_intent')).toBe(pi);
     expect(sent[0]!.body.get('amount')).toBe(String(half));
     expect(sent[0]!.idempotencyKey).toBe(`refund-${res.json().refund.id}`);
-    expect(res.json().refund).toMatchObject({ provider: 'stripe', status: 'succeeded', amountCents: half, providerRefundId: expect.stringMatching(/^re_fake/) });
+    expect(res.json().refund).toMatchObject({
+      provider: 'stripe',
+      status: 'succeeded',
+      amountCents: half,
+      providerRefundId: expect.stringMatching(/^re_fake/),
+    });
     expect(res.json().order).toMatchObject({ paymentStatus: 'partially_refunded', refundedCents: half, netCents: total - half });
     expect(await stock(s, 'sr-a')).toBe(10);
 
@@ -347,7 +428,12 @@ describe('refunds through Stripe (the local fake)', () => {
     expect(rest.statusCode).toBe(201);
     expect(rest.json().order).toMatchObject({ paymentStatus: 'refunded', refundedCents: total });
     expect([...fake.refunds.values()].filter((r) => r.payment_intent === pi).reduce((a, r) => a + (r.amount as number), 0)).toBe(total);
-    const mail = await s.db.selectFrom('email_outbox').select('subject').where('template_id', '=', 'order-refunded').where('to_address', '=', 'sky@example.com').execute();
+    const mail = await s.db
+      .selectFrom('email_outbox')
+      .select('subject')
+      .where('template_id', '=', 'order-refunded')
+      .where('to_address', '=', 'sky@example.com')
+      .execute();
     expect(mail.map((m) => m.subject)).toContain(`Refund of $${(half / 100).toFixed(2)} for order #${rest.json().order.orderNumber}`);
     // A late duplicate of the payment webhook after the refund takes no stock and changes nothing.
     expect((await redeliver()).statusCode).toBe(200);
@@ -387,52 +473,71 @@ describe('refunds through Stripe (the local fake)', () => {
     expect((await refund(sAdmin, orderId, { amountCents: total - 400 })).statusCode).toBe(201);
   });
 
-  it('settles a refund whose answer was lost by retrying it under the same key: refunded once, however many retries', { timeout: 60_000 }, async () => {
-    await createProduct(s.db, { id: 'sr-d', priceCents: 1000, inventory: 10 });
-    const { orderId, pi } = await stripeOrder('sr-d', 1);
-    // Stripe makes the refund, but its answer never arrives (every SDK retry gets the same fate).
-    fake.loseRefundAnswers(10);
-    const res = await refund(sAdmin, orderId, { amountCents: 400, restock: true });
-    fake.loseRefundAnswers(0);
-    expect(res.statusCode).toBe(502);
-    const pending = (await adminOrder(sAdmin, orderId)).refunds![0]!;
-    expect(pending).toMatchObject({ status: 'pending', amountCents: 400 });
-    expect([...fake.refunds.values()].filter((r) => r.payment_intent === pi)).toHaveLength(1);
+  it(
+    'settles a refund whose answer was lost by retrying it under the same key: refunded once, however many retries',
+    { timeout: 60_000 },
+    async () => {
+      await createProduct(s.db, { id: 'sr-d', priceCents: 1000, inventory: 10 });
+      const { orderId, pi } = await stripeOrder('sr-d', 1);
+      // Stripe makes the refund, but its answer never arrives (every SDK retry gets the same fate).
+      fake.loseRefundAnswers(10);
+      const res = await refund(sAdmin, orderId, { amountCents: 400, restock: true });
+      fake.loseRefundAnswers(0);
+      expect(res.statusCode).toBe(502);
+      const pending = (await adminOrder(sAdmin, orderId)).refunds![0]!;
+      expect(pending).toMatchObject({ status: 'pending', amountCents: 400 });
+      expect([...fake.refunds.values()].filter((r) => r.payment_intent === pi)).toHaveLength(1);
 
-    const retry = (refundId: string) => sAdmin.post(`/api/admin/orders/${orderId}/refunds/${refundId}/retry`, {});
-    // Three retries at once: Stripe answers each with the refund it already made; it is counted once.
-    const answers = await Promise.all([retry(pending.id), retry(pending.id), retry(pending.id)]);
-    // Each is settled (200) or, arriving after another settled it, told so (409).
-    const codes = answers.map((a) => a.statusCode);
-    expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
-    const settled = answers.filter((a) => a.statusCode === 200);
-    expect(settled.length).toBeGreaterThanOrEqual(1);
-    for (const a of settled) expect(a.json().refund).toMatchObject({ id: pending.id, status: 'succeeded', providerRefundId: expect.stringMatching(/^re_fake/) });
-    expect([...fake.refunds.values()].filter((r) => r.payment_intent === pi)).toHaveLength(1);
-    const order = await adminOrder(sAdmin, orderId);
-    expect(order).toMatchObject({ paymentStatus: 'partially_refunded', refundedCents: 400 });
-    expect(await stock(s, 'sr-d')).toBe(10);
-    const events = await s.db.selectFrom('order_events').select('type').where('order_id', '=', orderId).where('type', '=', 'refunded').execute();
-    expect(events).toHaveLength(1);
-    const mails = await s.db.selectFrom('email_outbox').select('id').where('order_id', '=', orderId).where('template_id', '=', 'order-refunded').execute();
-    expect(mails).toHaveLength(1);
+      const retry = (refundId: string) => sAdmin.post(`/api/admin/orders/${orderId}/refunds/${refundId}/retry`, {});
+      // Three retries at once: Stripe answers each with the refund it already made; it is counted once.
+      const answers = await Promise.all([retry(pending.id), retry(pending.id), retry(pending.id)]);
+      // Each is settled (200) or, arriving after another settled it, told so (409).
+      const codes = answers.map((a) => a.statusCode);
+      expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
+      const settled = answers.filter((a) => a.statusCode === 200);
+      expect(settled.length).toBeGreaterThanOrEqual(1);
+      for (const a of settled)
+        expect(a.json().refund).toMatchObject({ id: pending.id, status: 'succeeded', providerRefundId: expect.stringMatching(/^re_fake/) });
+      expect([...fake.refunds.values()].filter((r) => r.payment_intent === pi)).toHaveLength(1);
+      const order = await adminOrder(sAdmin, orderId);
+      expect(order).toMatchObject({ paymentStatus: 'partially_refunded', refundedCents: 400 });
+      expect(await stock(s, 'sr-d')).toBe(10);
+      const events = await s.db
+        .selectFrom('order_events')
+        .select('type')
+        .where('order_id', '=', orderId)
+        .where('type', '=', 'refunded')
+        .execute();
+      expect(events).toHaveLength(1);
+      const mails = await s.db
+        .selectFrom('email_outbox')
+        .select('id')
+        .where('order_id', '=', orderId)
+        .where('template_id', '=', 'order-refunded')
+        .execute();
+      expect(mails).toHaveLength(1);
 
-    // Settled: a retry is refused; an unknown refund or another order's is 404.
-    const again = await retry(pending.id);
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error).toBe('This refund is already settled: only a pending refund can be retried.');
-    expect((await retry('refund_nope')).statusCode).toBe(404);
-    const other = await stripeOrder('sr-d', 1);
-    expect((await sAdmin.post(`/api/admin/orders/${other.orderId}/refunds/${pending.id}/retry`, {})).statusCode).toBe(404);
+      // Settled: a retry is refused; an unknown refund or another order's is 404.
+      const again = await retry(pending.id);
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toBe('This refund is already settled: only a pending refund can be retried.');
+      expect((await retry('refund_nope')).statusCode).toBe(404);
+      const other = await stripeOrder('sr-d', 1);
+      expect((await sAdmin.post(`/api/admin/orders/${other.orderId}/refunds/${pending.id}/retry`, {})).statusCode).toBe(404);
 
-    // Past Stripe's idempotency window a retry could refund twice: refused.
-    fake.dropRefunds(10);
-    expect((await refund(sAdmin, other.orderId, { amountCents: 100 })).statusCode).toBe(502);
-    fake.dropRefunds(0);
-    const stale = (await adminOrder(sAdmin, other.orderId)).refunds![0]!;
-    await s.db.updateTable('refunds').set({ created_at: new Date(Date.now() - 24 * 3600_000).toISOString() }).where('id', '=', stale.id).execute();
-    const late = await sAdmin.post(`/api/admin/orders/${other.orderId}/refunds/${stale.id}/retry`, {});
-    expect(late.statusCode).toBe(409);
-    expect(late.json().error).toContain('more than 23 hours ago');
-  });
+      // Past Stripe's idempotency window a retry could refund twice: refused.
+      fake.dropRefunds(10);
+      expect((await refund(sAdmin, other.orderId, { amountCents: 100 })).statusCode).toBe(502);
+      fake.dropRefunds(0);
+      const stale = (await adminOrder(sAdmin, other.orderId)).refunds![0]!;
+      await s.db
+        .updateTable('refunds')
+        .set({ created_at: new Date(Date.now() - 24 * 3600_000).toISOString() })
+        .where('id', '=', stale.id)
+        .execute();
+      const late = await sAdmin.post(`/api/admin/orders/${other.orderId}/refunds/${stale.id}/retry`, {});
+      expect(late.statusCode).toBe(409);
+      expect(late.json().error).toContain('more than 23 hours ago');
+    },
+  );
 });

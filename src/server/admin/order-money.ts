@@ -64,11 +64,18 @@ async function restock(trx: Trx, order: OrderRow, actor: OrderEventActor, cause:
   if (units.length === 0) return false;
   const at = new Date().toISOString();
   for (const u of units) {
-    await trx.updateTable('products').set({ inventory: sql`inventory + ${u.quantity}`, updated_at: at }).where('id', '=', u.productId).execute();
+    await trx
+      .updateTable('products')
+      .set({ inventory: sql`inventory + ${u.quantity}`, updated_at: at })
+      .where('id', '=', u.productId)
+      .execute();
   }
   await trx.updateTable('orders').set({ restocked_at: at, updated_at: at }).where('id', '=', order.id).execute();
   order.restocked_at = at;
-  await recordOrderEvent(trx, order.id, 'restocked', actor, { cause, units: units.map((u) => ({ productId: u.productId, name: u.name, quantity: u.quantity })) });
+  await recordOrderEvent(trx, order.id, 'restocked', actor, {
+    cause,
+    units: units.map((u) => ({ productId: u.productId, name: u.name, quantity: u.quantity })),
+  });
   return true;
 }
 
@@ -77,10 +84,25 @@ async function takeAgain(trx: Trx, order: OrderRow, actor: OrderEventActor, stat
   if (!order.restocked_at) return;
   const units = await unitsOf(trx, order.id);
   const at = new Date();
-  const held = await heldUnits(trx, units.map((u) => u.productId), at, order.id);
+  const held = await heldUnits(
+    trx,
+    units.map((u) => u.productId),
+    at,
+    order.id,
+  );
   const stock = new Map(
     units.length
-      ? (await trx.selectFrom('products').select(['id', 'inventory']).where('id', 'in', units.map((u) => u.productId)).execute()).map((p) => [p.id, p.inventory])
+      ? (
+          await trx
+            .selectFrom('products')
+            .select(['id', 'inventory'])
+            .where(
+              'id',
+              'in',
+              units.map((u) => u.productId),
+            )
+            .execute()
+        ).map((p) => [p.id, p.inventory])
       : [],
   );
   for (const u of units) {
@@ -90,11 +112,18 @@ async function takeAgain(trx: Trx, order: OrderRow, actor: OrderEventActor, stat
     if (free < u.quantity) throw new HttpError(409, ORDER_MONEY_MESSAGES.notEnoughToReopen(u.name, u.quantity, Math.max(0, free), status));
   }
   for (const u of units) {
-    await trx.updateTable('products').set({ inventory: sql`inventory - ${u.quantity}`, updated_at: at.toISOString() }).where('id', '=', u.productId).execute();
+    await trx
+      .updateTable('products')
+      .set({ inventory: sql`inventory - ${u.quantity}`, updated_at: at.toISOString() })
+      .where('id', '=', u.productId)
+      .execute();
   }
   await trx.updateTable('orders').set({ restocked_at: null, updated_at: at.toISOString() }).where('id', '=', order.id).execute();
   order.restocked_at = null;
-  await recordOrderEvent(trx, order.id, 'stock.taken', actor, { to: status, units: units.map((u) => ({ productId: u.productId, name: u.name, quantity: u.quantity })) });
+  await recordOrderEvent(trx, order.id, 'stock.taken', actor, {
+    to: status,
+    units: units.map((u) => ({ productId: u.productId, name: u.name, quantity: u.quantity })),
+  });
 }
 
 /**
@@ -143,7 +172,12 @@ class ProviderNoAnswer extends HttpError {
 }
 
 /** Asks the order's payment provider to refund; the built-in test provider records it without a remote call. */
-async function askProvider(deps: RefundDeps, order: { id: string; payment_provider: string | null; payment_session_id: string | null }, refundId: string, amountCents: number): Promise<string> {
+async function askProvider(
+  deps: RefundDeps,
+  order: { id: string; payment_provider: string | null; payment_session_id: string | null },
+  refundId: string,
+  amountCents: number,
+): Promise<string> {
   if (order.payment_provider === 'stripe') {
     if (!deps.stripe) throw new HttpError(409, ORDER_MONEY_MESSAGES.stripeNotConfigured);
     if (!order.payment_session_id) throw new HttpError(409, ORDER_MONEY_MESSAGES.noPayment);
@@ -202,7 +236,8 @@ export async function refundOrder(
       .executeTakeFirst();
     const left = Number(order.total_cents) - Number(order.refunded_cents) - Number(inFlight?.n ?? 0);
     if (left <= 0) throw new HttpError(400, ORDER_MONEY_MESSAGES.nothingLeft);
-    if (input.amountCents > left) throw new HttpError(400, ORDER_MONEY_MESSAGES.tooMuch(input.amountCents, left, Number(order.total_cents)));
+    if (input.amountCents > left)
+      throw new HttpError(400, ORDER_MONEY_MESSAGES.tooMuch(input.amountCents, left, Number(order.total_cents)));
     const id = newId('refund');
     await trx
       .insertInto('refunds')
@@ -225,13 +260,26 @@ export async function refundOrder(
     return { id, provider: order.payment_provider, payment_session_id: order.payment_session_id };
   });
 
-  return settleRefund(db, deps, orderId, { ...pending, amountCents: input.amountCents, restock: Boolean(input.restock), reason: input.reason ?? null }, actor);
+  return settleRefund(
+    db,
+    deps,
+    orderId,
+    { ...pending, amountCents: input.amountCents, restock: Boolean(input.restock), reason: input.reason ?? null },
+    actor,
+  );
 }
 
 /** How long after a refund was first asked a retry still reuses Stripe's idempotency key safely. */
 const RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
 
-type PendingRefund = { id: string; provider: string; payment_session_id: string | null; amountCents: number; restock: boolean; reason: string | null };
+type PendingRefund = {
+  id: string;
+  provider: string;
+  payment_session_id: string | null;
+  amountCents: number;
+  restock: boolean;
+  reason: string | null;
+};
 
 /**
  * Asks the provider for a pending refund (again, for a retry: the same idempotency key, so Stripe
@@ -239,11 +287,22 @@ type PendingRefund = { id: string; provider: string; payment_session_id: string 
  * settles it. The settling transaction re-reads the refund under the order's lock: when two
  * requests settle the same refund, the second finds it settled and changes nothing.
  */
-async function settleRefund(db: Kysely<Database>, deps: RefundDeps, orderId: string, pending: PendingRefund, actor: OrderEventActor): Promise<{ refund: RefundView }> {
+async function settleRefund(
+  db: Kysely<Database>,
+  deps: RefundDeps,
+  orderId: string,
+  pending: PendingRefund,
+  actor: OrderEventActor,
+): Promise<{ refund: RefundView }> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   let providerRefundId: string;
   try {
-    providerRefundId = await askProvider(deps, { id: orderId, payment_provider: pending.provider, payment_session_id: pending.payment_session_id }, pending.id, pending.amountCents);
+    providerRefundId = await askProvider(
+      deps,
+      { id: orderId, payment_provider: pending.provider, payment_session_id: pending.payment_session_id },
+      pending.id,
+      pending.amountCents,
+    );
   } catch (err) {
     if (err instanceof ProviderNoAnswer) {
       // Not known to have failed: the refund stays pending and its amount held back (so nothing
@@ -253,7 +312,11 @@ async function settleRefund(db: Kysely<Database>, deps: RefundDeps, orderId: str
     }
     await db
       .updateTable('refunds')
-      .set({ status: 'failed', error: err instanceof HttpError ? err.message : 'The payment provider could not be reached', settled_at: new Date().toISOString() })
+      .set({
+        status: 'failed',
+        error: err instanceof HttpError ? err.message : 'The payment provider could not be reached',
+        settled_at: new Date().toISOString(),
+      })
       .where('id', '=', pending.id)
       .where('status', '=', 'pending')
       .execute();
@@ -266,7 +329,11 @@ async function settleRefund(db: Kysely<Database>, deps: RefundDeps, orderId: str
     const still = await trx.selectFrom('refunds').select('status').where('id', '=', pending.id).executeTakeFirst();
     if (still?.status !== 'pending') return;
     const at = new Date().toISOString();
-    await trx.updateTable('refunds').set({ status: 'succeeded', provider_refund_id: providerRefundId, settled_at: at, error: null }).where('id', '=', pending.id).execute();
+    await trx
+      .updateTable('refunds')
+      .set({ status: 'succeeded', provider_refund_id: providerRefundId, settled_at: at, error: null })
+      .where('id', '=', pending.id)
+      .execute();
     const refunded = Number(order.refunded_cents) + pending.amountCents;
     const full = refunded >= Number(order.total_cents);
     await trx
@@ -286,7 +353,9 @@ async function settleRefund(db: Kysely<Database>, deps: RefundDeps, orderId: str
       ...(pending.reason ? { reason: pending.reason } : {}),
     });
     if (pending.restock) await restock(trx, order, actor, 'refunded');
-    const user = order.user_id ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst() : undefined;
+    const user = order.user_id
+      ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst()
+      : undefined;
     const to = order.email ?? user?.email;
     if (to) {
       const address = parseJson<{ name?: string } | string | null>(order.shipping_address, null);
@@ -314,7 +383,13 @@ async function settleRefund(db: Kysely<Database>, deps: RefundDeps, orderId: str
  * Asks again for a refund the provider never answered (it stays pending, its amount held back):
  * under the same idempotency key, so it is made at most once whatever happened to the first request.
  */
-export async function retryRefund(db: Kysely<Database>, deps: RefundDeps, orderId: string, refundId: string, actor: OrderEventActor): Promise<{ refund: RefundView }> {
+export async function retryRefund(
+  db: Kysely<Database>,
+  deps: RefundDeps,
+  orderId: string,
+  refundId: string,
+  actor: OrderEventActor,
+): Promise<{ refund: RefundView }> {
   const row = await db
     .selectFrom('refunds as r')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
@@ -325,12 +400,20 @@ export async function retryRefund(db: Kysely<Database>, deps: RefundDeps, orderI
   if (!row) throw new HttpError(404, ORDER_MONEY_MESSAGES.refundNotFound);
   if (row.status !== 'pending') throw new HttpError(409, ORDER_MONEY_MESSAGES.refundSettled);
   // Stripe keeps an idempotency key for 24 hours: past that a retry could refund a second time.
-  if (row.provider === 'stripe' && Date.now() - Date.parse(row.created_at) > RETRY_WINDOW_MS) throw new HttpError(409, ORDER_MONEY_MESSAGES.retryTooLate);
+  if (row.provider === 'stripe' && Date.now() - Date.parse(row.created_at) > RETRY_WINDOW_MS)
+    throw new HttpError(409, ORDER_MONEY_MESSAGES.retryTooLate);
   return settleRefund(
     db,
     deps,
     orderId,
-    { id: row.id, provider: row.provider, payment_session_id: row.payment_session_id, amountCents: Number(row.amount_cents), restock: Boolean(row.restock), reason: row.reason },
+    {
+      id: row.id,
+      provider: row.provider,
+      payment_session_id: row.payment_session_id,
+      amountCents: Number(row.amount_cents),
+      restock: Boolean(row.restock),
+      reason: row.reason,
+    },
     actor,
   );
 }
@@ -343,7 +426,10 @@ export async function retryRefund(db: Kysely<Database>, deps: RefundDeps, orderI
 export async function deleteOrderIfUnpaid(db: Kysely<Database>, orderId: string): Promise<void> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
-    const order = await forUpdate(trx.selectFrom('orders').select(['id', 'payment_status', 'refunded_cents']).where('id', '=', orderId), dialect).executeTakeFirst();
+    const order = await forUpdate(
+      trx.selectFrom('orders').select(['id', 'payment_status', 'refunded_cents']).where('id', '=', orderId),
+      dialect,
+    ).executeTakeFirst();
     if (!order) throw new HttpError(404, ORDER_MONEY_MESSAGES.orderNotFound);
     if (wasPaid(order) || Number(order.refunded_cents) > 0) throw new HttpError(409, ORDER_MONEY_MESSAGES.paidNotDeletable);
     const refunds = await trx.selectFrom('refunds').select('id').where('order_id', '=', orderId).limit(1).execute();

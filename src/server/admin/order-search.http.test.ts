@@ -13,7 +13,8 @@ let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));
 
 // The order searched is an unpaid checkout: the list shows those only when asked (payment=all, unpaid or abandoned).
-const total = async (search: string) => (await admin.get(`/api/admin/orders?payment=all&search=${encodeURIComponent(search)}`)).json().total as number;
+const total = async (search: string) =>
+  (await admin.get(`/api/admin/orders?payment=all&search=${encodeURIComponent(search)}`)).json().total as number;
 
 describe('admin order search', () => {
   it('finds orders by number, id, tracking code, e-mail and name words, and follows edits', async () => {
@@ -48,7 +49,11 @@ describe('admin order search', () => {
     expect(await total('fin')).toBe(1);
 
     // The customer renames themselves: the back office finds the order by the new name.
-    const renamed = await shopper.request('PUT', '/api/account/contact', { fullName: 'Marigold Sparrow', email: 'marigold.finch@example.org', phone: '' });
+    const renamed = await shopper.request('PUT', '/api/account/contact', {
+      fullName: 'Marigold Sparrow',
+      email: 'marigold.finch@example.org',
+      phone: '',
+    });
     expect(renamed.statusCode).toBe(200);
     expect(await total('sparrow')).toBe(1);
 

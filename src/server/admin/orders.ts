@@ -91,9 +91,16 @@ function countWhere(
 ): Promise<{ n: number | string } | undefined> {
   const [first, ...rest] = matching;
   if (first && !status && !paid) {
-    if (rest.length === 0) return first.clearSelect().select(sql<number | string>`count(distinct order_id)`.as('n')).executeTakeFirst();
+    if (rest.length === 0)
+      return first
+        .clearSelect()
+        .select(sql<number | string>`count(distinct order_id)`.as('n'))
+        .executeTakeFirst();
     const shared = rest.reduce((acc, next) => acc.intersect(next), first);
-    return db.selectFrom(shared.as('m')).select(sql<number | string>`count(*)`.as('n')).executeTakeFirst();
+    return db
+      .selectFrom(shared.as('m'))
+      .select(sql<number | string>`count(*)`.as('n'))
+      .executeTakeFirst();
   }
   let counted = db.selectFrom('orders as o');
   if (status) counted = counted.where('o.status', '=', status);
@@ -143,7 +150,9 @@ function paymentCondition(payment: PaymentFilter | undefined): RawBuilder<SqlBoo
  * two. It is kept serialized, so a reused page costs the same whatever it holds.
  */
 export function listAdminOrdersJson(db: Kysely<Database>, q: AdminOrderQuery): Promise<string> {
-  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '', q.payment ?? '']), async () => JSON.stringify(await readAdminOrders(db, q)));
+  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '', q.payment ?? '']), async () =>
+    JSON.stringify(await readAdminOrders(db, q)),
+  );
 }
 
 const orderPages = new MicroCache<string>(1000, 200, 4000);
@@ -153,7 +162,10 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery) {
   if (q.status) base = base.where('o.status', '=', q.status);
   // Most orders are paid: SQLite (without statistics) would read them all through the payment index
   // and sort them; the unary + keeps it walking the orders newest first. PostgreSQL's statistics do that.
-  const paid = q.payment === 'paid' && !isPostgres(db) ? sql<SqlBool>`+o.payment_status = 'paid' and +o.refunded_cents = 0` : paymentCondition(q.payment);
+  const paid =
+    q.payment === 'paid' && !isPostgres(db)
+      ? sql<SqlBool>`+o.payment_status = 'paid' and +o.refunded_cents = 0`
+      : paymentCondition(q.payment);
   if (paid) base = base.where(paid);
   // Words of the search are looked up in the order search index (orders/search-terms.ts).
   const matching = q.search ? ordersMatching(db, q.search) : [];
@@ -163,7 +175,12 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery) {
   // newest first, and a separate count (a window count would make it read every match).
   const [firstWord, ...otherWords] = matching;
   const countInPage = Boolean(firstWord) && !isPostgres(db);
-  if (firstWord && countInPage) base = base.where('o.id', 'in', otherWords.reduce((acc, next) => acc.intersect(next), firstWord));
+  if (firstWord && countInPage)
+    base = base.where(
+      'o.id',
+      'in',
+      otherWords.reduce((acc, next) => acc.intersect(next), firstWord),
+    );
   else for (const ids of matching) base = base.where('o.id', 'in', ids);
   const [rows, count] = await Promise.all([
     base
@@ -201,33 +218,39 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery) {
   const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is string => id !== null))];
   const [itemRows, userRows] = await Promise.all([
     ids.length
-      ? db.selectFrom('order_items').select(['order_id', sql<number | string>`sum(quantity)`.as('n')]).where('order_id', 'in', ids).groupBy('order_id').execute()
+      ? db
+          .selectFrom('order_items')
+          .select(['order_id', sql<number | string>`sum(quantity)`.as('n')])
+          .where('order_id', 'in', ids)
+          .groupBy('order_id')
+          .execute()
       : [],
     userIds.length ? db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', userIds).execute() : [],
   ]);
   const itemCounts = new Map(itemRows.map((r) => [r.order_id, Number(r.n)]));
-  const holdEnds = await checkoutHoldEnds(db, rows.filter((r) => r.payment_status === 'unpaid' && r.payment_provider !== null).map((r) => r.id));
+  const holdEnds = await checkoutHoldEnds(
+    db,
+    rows.filter((r) => r.payment_status === 'unpaid' && r.payment_provider !== null).map((r) => r.id),
+  );
   const users = new Map(userRows.map((u) => [u.id, u]));
   return {
-    items: rows.map(
-      (r): AdminOrderRow => ({
-        id: r.id,
-        orderNumber: r.order_number,
-        createdAt: r.created_at,
-        userId: r.user_id ?? 'guest',
-        // Guests too: the name and e-mail they gave at checkout (kept in the order's address).
-        email: r.email ?? (r.user_id ? users.get(r.user_id)?.email : undefined) ?? addressField(r.shipping_address, 'email'),
-        customerName: (r.user_id ? users.get(r.user_id)?.full_name : undefined) || addressField(r.shipping_address, 'name'),
-        status: r.status,
-        paymentStatus: paymentStatusOf(r),
-        ownerEntered: r.payment_provider === null,
-        itemCount: itemCounts.get(r.id) ?? 0,
-        totalCents: r.total_cents,
-        refundedCents: Number(r.refunded_cents),
-        holdEndsAt: holdEnds.get(r.id) ?? null,
-        stockShortfall: r.stock_shortfall,
-      }),
-    ),
+    items: rows.map((r): AdminOrderRow => ({
+      id: r.id,
+      orderNumber: r.order_number,
+      createdAt: r.created_at,
+      userId: r.user_id ?? 'guest',
+      // Guests too: the name and e-mail they gave at checkout (kept in the order's address).
+      email: r.email ?? (r.user_id ? users.get(r.user_id)?.email : undefined) ?? addressField(r.shipping_address, 'email'),
+      customerName: (r.user_id ? users.get(r.user_id)?.full_name : undefined) || addressField(r.shipping_address, 'name'),
+      status: r.status,
+      paymentStatus: paymentStatusOf(r),
+      ownerEntered: r.payment_provider === null,
+      itemCount: itemCounts.get(r.id) ?? 0,
+      totalCents: r.total_cents,
+      refundedCents: Number(r.refunded_cents),
+      holdEndsAt: holdEnds.get(r.id) ?? null,
+      stockShortfall: r.stock_shortfall,
+    })),
     page: q.page,
     pageSize: q.pageSize,
     total,
@@ -248,8 +271,18 @@ function addressField(raw: string | null, field: 'name' | 'email'): string | nul
 async function checkoutHoldEnds(db: Kysely<Database>, orderIds: string[]): Promise<Map<string, string>> {
   if (orderIds.length === 0) return new Map();
   const [holds, sessions] = await Promise.all([
-    db.selectFrom('stock_holds').select(['order_id', sql<string>`max(expires_at)`.as('ends')]).where('order_id', 'in', orderIds).groupBy('order_id').execute(),
-    db.selectFrom('payment_sessions').select(['order_id', 'expires_at']).where('order_id', 'in', orderIds).where('status', '=', 'open').execute(),
+    db
+      .selectFrom('stock_holds')
+      .select(['order_id', sql<string>`max(expires_at)`.as('ends')])
+      .where('order_id', 'in', orderIds)
+      .groupBy('order_id')
+      .execute(),
+    db
+      .selectFrom('payment_sessions')
+      .select(['order_id', 'expires_at'])
+      .where('order_id', 'in', orderIds)
+      .where('status', '=', 'open')
+      .execute(),
   ]);
   const ends = new Map(sessions.map((s) => [s.order_id, s.expires_at]));
   for (const h of holds) if (ends.has(h.order_id)) ends.set(h.order_id, h.ends);
@@ -260,7 +293,9 @@ function addressText(raw: string | null): string {
   const a = parseJson<Record<string, string> | string | null>(raw, raw);
   if (!a) return '';
   if (typeof a === 'string') return a;
-  return [a.name, a.address, [a.city, a.state].filter(Boolean).join(', ') + (a.zip ? ` ${a.zip}` : ''), a.country].filter(Boolean).join('\n');
+  return [a.name, a.address, [a.city, a.state].filter(Boolean).join(', ') + (a.zip ? ` ${a.zip}` : ''), a.country]
+    .filter(Boolean)
+    .join('\n');
 }
 
 export type StatusChangeOptions = {
@@ -290,7 +325,8 @@ export async function updateOrderStatus(
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     if (order.status === status) return;
-    if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+    if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.payment_provider))
+      throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
     // Cancelling a paid order returns its units to stock (once); reopening it takes them again, or 409.
     await applyStatusStock(trx, order, status, actor);
     // Cancelling an order still waiting for payment ends its payment session and gives back what it held.
@@ -298,7 +334,8 @@ export async function updateOrderStatus(
       await endOpenSession(trx, dialect, order.id, order.payment_session_id, 'cancelled');
     }
     // The shipped date: set when the order first ships, cleared when it goes back before shipping.
-    const shippedAt = status === 'shipped' ? (order.shipped_at ?? nowIso()) : status === 'pending' || status === 'processing' ? null : order.shipped_at;
+    const shippedAt =
+      status === 'shipped' ? (order.shipped_at ?? nowIso()) : status === 'pending' || status === 'processing' ? null : order.shipped_at;
     await trx.updateTable('orders').set({ status, shipped_at: shippedAt, updated_at: nowIso() }).where('id', '=', orderId).execute();
     // A shipment is news to the customer: it shows on their receipt (with its tracking number, if any).
     await recordOrderEvent(
@@ -315,7 +352,9 @@ export async function updateOrderStatus(
       new Date(),
       { customerVisible: status === 'shipped' },
     );
-    const user = order.user_id ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst() : undefined;
+    const user = order.user_id
+      ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst()
+      : undefined;
     const to = order.email ?? user?.email;
     if (!to) return;
     await queueEmail(trx, { to, orderId, actor, templateId: 'order-status-update', ...statusUpdateVariables(order, status, user) });
@@ -338,7 +377,15 @@ function storedAddress(input: OrderAddressInput, previous: string | null = null)
   const before = parseJson<Record<string, unknown> | string | null>(previous, null);
   const email = before && typeof before === 'object' && typeof before.email === 'string' ? before.email : undefined;
   const kept = input.email || email;
-  return JSON.stringify({ name: input.name, address: input.address, city: input.city, state: input.state, zip: input.zip, country: input.country, ...(kept ? { email: kept } : {}) });
+  return JSON.stringify({
+    name: input.name,
+    address: input.address,
+    city: input.city,
+    state: input.state,
+    zip: input.zip,
+    country: input.country,
+    ...(kept ? { email: kept } : {}),
+  });
 }
 
 /** The same address whatever the order of its fields (an edit that changes nothing records nothing). */
@@ -346,7 +393,11 @@ function sameAddress(a: string | null, b: string | null): boolean {
   const canon = (raw: string | null) => {
     const v = parseJson<unknown>(raw, raw);
     if (!v || typeof v !== 'object') return JSON.stringify(v);
-    return JSON.stringify(Object.entries(v).filter(([, x]) => x !== undefined && x !== '').sort(([x], [y]) => x.localeCompare(y)));
+    return JSON.stringify(
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined && x !== '')
+        .sort(([x], [y]) => x.localeCompare(y)),
+    );
   };
   return canon(a) === canon(b);
 }
@@ -354,7 +405,14 @@ function sameAddress(a: string | null, b: string | null): boolean {
 /** An order entered by the owner (phone or shop sale): the given status, no items, the total split 85/8/7. */
 export async function createAdminOrder(
   db: Kysely<Database>,
-  input: { user_id: string; shipping_address: OrderAddressInput; total_amount?: number; status: OrdersTable['status']; email?: string; note?: string },
+  input: {
+    user_id: string;
+    shipping_address: OrderAddressInput;
+    total_amount?: number;
+    status: OrdersTable['status'];
+    email?: string;
+    note?: string;
+  },
   actor: OrderEventActor = SYSTEM_ACTOR,
 ): Promise<OrderView> {
   if (input.total_amount === undefined) throw new HttpError(400, ADMIN_MESSAGES.totalRequired);
@@ -408,7 +466,14 @@ export async function createAdminOrder(
 export async function updateAdminOrder(
   db: Kysely<Database>,
   orderId: string,
-  input: { user_id: string; shipping_address: OrderAddressInput; total_amount?: number; status: OrdersTable['status']; email?: string; note?: string },
+  input: {
+    user_id: string;
+    shipping_address: OrderAddressInput;
+    total_amount?: number;
+    status: OrdersTable['status'];
+    email?: string;
+    note?: string;
+  },
   actor: OrderEventActor = SYSTEM_ACTOR,
 ): Promise<OrderView> {
   const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
@@ -416,7 +481,11 @@ export async function updateAdminOrder(
   const existing = await transactionWithRetry(db, async (trx) => {
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-    const items = await trx.selectFrom('order_items').select(sql<number | string>`count(*)`.as('n')).where('order_id', '=', orderId).executeTakeFirst();
+    const items = await trx
+      .selectFrom('order_items')
+      .select(sql<number | string>`count(*)`.as('n'))
+      .where('order_id', '=', orderId)
+      .executeTakeFirst();
     const hasItems = Number(items?.n ?? 0) > 0;
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     const set: Updateable<OrdersTable> = {};
@@ -479,10 +548,7 @@ export async function addOrderNote(db: Kysely<Database>, orderId: string, text: 
  * The list's filters (status, payment, search words) as a query on `orders as o`: the orders
  * GET /api/admin/orders shows, for the CSV export (admin/exports.ts), which pages them itself.
  */
-export function adminOrdersFiltered(
-  db: Kysely<Database>,
-  q: { search?: string; status?: OrdersTable['status']; payment?: PaymentFilter },
-) {
+export function adminOrdersFiltered(db: Kysely<Database>, q: { search?: string; status?: OrdersTable['status']; payment?: PaymentFilter }) {
   let base = db.selectFrom('orders as o');
   if (q.status) base = base.where('o.status', '=', q.status);
   const paid = paymentCondition(q.payment);

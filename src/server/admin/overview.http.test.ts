@@ -81,12 +81,20 @@ describe('GET /api/admin/orders/overview', () => {
     expect(o.days[29]!.date).toBe(dateAgo(0));
     expect(o.days.every((d) => d.orders === 0 && d.revenueCents === 0)).toBe(true);
     expect(o.totals).toEqual({ orders: 0, revenueCents: 0 });
-    expect(o.byStatus).toEqual(['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'completed'].map((status) => ({ status, count: 0 })));
+    expect(o.byStatus).toEqual(
+      ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'completed'].map((status) => ({ status, count: 0 })),
+    );
   });
 
   it('sums orders and revenue per UTC day inside the window, zero-filling the rest', async () => {
     // Today: a phone order the shop entered (no payment provider, unpaid) is a placed order.
-    await insertOrder({ createdAt: new Date().toISOString(), totalCents: 1000, status: 'processing', paymentStatus: 'unpaid', provider: null });
+    await insertOrder({
+      createdAt: new Date().toISOString(),
+      totalCents: 1000,
+      status: 'processing',
+      paymentStatus: 'unpaid',
+      provider: null,
+    });
     // Two days ago: two paid checkouts on the same day.
     await insertOrder({ createdAt: at(2, '08:15:00.000'), totalCents: 2500, status: 'completed' });
     await insertOrder({ createdAt: at(2, '21:40:00.000'), totalCents: 1500, status: 'shipped' });
@@ -133,7 +141,13 @@ describe('GET /api/admin/orders/overview', () => {
   it('counts an order created and deleted through the admin API', async () => {
     const before = day(await overview(), 0)!;
     const customer = await t.db.selectFrom('users').select('id').where('email', '=', DEMO_CUSTOMER.email).executeTakeFirstOrThrow();
-    const created = await admin.post('/api/admin/orders', { user_id: customer.id, shipping_address: '1 Chart St', total_amount: 12.34, status: 'pending', elapsedMs: 3000 });
+    const created = await admin.post('/api/admin/orders', {
+      user_id: customer.id,
+      shipping_address: '1 Chart St',
+      total_amount: 12.34,
+      status: 'pending',
+      elapsedMs: 3000,
+    });
     expect(created.statusCode).toBe(201);
     expect(day(await overview(), 0)).toEqual({ date: dateAgo(0), orders: before.orders + 1, revenueCents: before.revenueCents + 1234 });
     await admin.request('PATCH', `/api/admin/orders/${created.json().order.id}/status`, { status: 'cancelled' });

@@ -43,7 +43,9 @@ export async function ordersOverview(db: Kysely<Database>, days: number, now: Da
       dayOf.as('day'),
       'status',
       sql<number | string>`count(*)`.as('orders'),
-      sql<number | string | null>`sum(case when status <> 'cancelled' and payment_status <> 'refunded' then total_cents - refunded_cents else 0 end)`.as('revenue'),
+      sql<
+        number | string | null
+      >`sum(case when status <> 'cancelled' and payment_status <> 'refunded' then total_cents - refunded_cents else 0 end)`.as('revenue'),
     ])
     .where('created_at', '>=', start)
     .where('created_at', '<', end)

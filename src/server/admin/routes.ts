@@ -99,13 +99,15 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
   app.post('/api/admin/orders', access.admin, async (req, reply) => {
     const input = parseInput(AdminOrderInput, req.body);
     // The form's bot guard: too fast or a filled decoy is ignored without creating anything.
-    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS) return reply.code(202).send({ ignored: true });
+    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
+      return reply.code(202).send({ ignored: true });
     return reply.code(201).send({ order: await createAdminOrder(db, input, accountActor(requireAdmin(req))) });
   });
   app.put('/api/admin/orders/:id', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     const input = parseInput(AdminOrderInput, req.body);
-    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS) return reply.code(202).send({ ignored: true });
+    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
+      return reply.code(202).send({ ignored: true });
     return { order: await updateAdminOrder(db, id, input, accountActor(requireAdmin(req))) };
   });
   app.patch('/api/admin/orders/:id/status', access.admin, async (req) => {
@@ -148,7 +150,9 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
 
   // ---- Products and categories ----
   app.get('/api/admin/products', access.admin, async (req) => listAdminProducts(db, parseInput(PageQuery, req.query)));
-  app.post('/api/admin/products', access.admin, async (req, reply) => reply.code(201).send({ product: await createProduct(db, parseInput(ProductInput, req.body)) }));
+  app.post('/api/admin/products', access.admin, async (req, reply) =>
+    reply.code(201).send({ product: await createProduct(db, parseInput(ProductInput, req.body)) }),
+  );
   app.put('/api/admin/products/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     return { product: await updateProduct(db, id, parseInput(ProductInput, req.body)) };
@@ -188,7 +192,8 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
   app.post('/api/admin/coupons', access.admin, async (req, reply) => {
     const input = parseInput(CouponInput, req.body);
     const result = await createCoupon(db, input, { stripe, syncStripe: input.syncStripe });
-    if (result.stripe?.status === 'failed') req.log.warn({ couponId: result.coupon.id, stripe: result.stripe }, 'Stripe refused the coupon');
+    if (result.stripe?.status === 'failed')
+      req.log.warn({ couponId: result.coupon.id, stripe: result.stripe }, 'Stripe refused the coupon');
     return reply.code(201).send(result);
   });
   app.put('/api/admin/coupons/:id', access.admin, async (req) => {

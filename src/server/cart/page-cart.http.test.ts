@@ -31,7 +31,7 @@ async function page(url: string, cookie?: string) {
 const cookieOf = (cart: CartCookie) => encodeCartCookie(cart)!;
 
 describe('cart and checkout pages drawn from the cart cookie', () => {
-  it('embed the cart\'s contents and the same quote POST /api/cart/quote answers, under the keys the browser asks for', async () => {
+  it("embed the cart's contents and the same quote POST /api/cart/quote answers, under the keys the browser asks for", async () => {
     const lines: CartCookie['lines'] = [
       ['cloth-5-pack', 2, 'One Size', 'Default'],
       ['sweep-and-mop', 1, 'One Size', 'Default'],
@@ -41,7 +41,10 @@ describe('cart and checkout pages drawn from the cart cookie', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('private, no-cache');
       // No client-shaped cart: the cookie's lines and coupon, nothing the database says.
-      expect(contents).toEqual({ lines: lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })), couponCode: 'SAVE5' });
+      expect(contents).toEqual({
+        lines: lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })),
+        couponCode: 'SAVE5',
+      });
       expect(cart!.items.map((l) => [l.product.id, l.quantity])).toEqual([
         ['cloth-5-pack', 2],
         ['sweep-and-mop', 1],
@@ -55,16 +58,34 @@ describe('cart and checkout pages drawn from the cart cookie', () => {
         payload: { lines: lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })), couponCode: 'SAVE5' },
       });
       expect(api.statusCode).toBe(200);
-      expect(quote!.key).toEqual(['cart-quote', lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })), 'SAVE5', null]);
+      expect(quote!.key).toEqual([
+        'cart-quote',
+        lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })),
+        'SAVE5',
+        null,
+      ]);
       expect(Quote.parse(quote!.data)).toEqual(api.json());
       // Names and prices come from the database, never from the cookie.
-      const product = await t.db.selectFrom('products').select(['name', 'price_cents']).where('id', '=', 'cloth-5-pack').executeTakeFirstOrThrow();
+      const product = await t.db
+        .selectFrom('products')
+        .select(['name', 'price_cents'])
+        .where('id', '=', 'cloth-5-pack')
+        .executeTakeFirstOrThrow();
       expect(cart!.items[0]!.product).toMatchObject({ name: product.name, priceCents: product.price_cents });
     }
   });
 
   it('prices a product that is gone as missing and a coupon that does not apply as no discount', async () => {
-    const { cart, quote } = await page('/cart', cookieOf({ lines: [['no-such-product', 1, 'One Size', 'Default'], ['cloth-5-pack', 1, 'One Size', 'Default']], couponCode: 'EXPIRED20' }));
+    const { cart, quote } = await page(
+      '/cart',
+      cookieOf({
+        lines: [
+          ['no-such-product', 1, 'One Size', 'Default'],
+          ['cloth-5-pack', 1, 'One Size', 'Default'],
+        ],
+        couponCode: 'EXPIRED20',
+      }),
+    );
     expect(cart!.items[0]!.product).toEqual({ id: 'no-such-product', name: 'Unknown Product', priceCents: 0, images: [] });
     const q = Quote.parse(quote!.data);
     expect(q.lines[0]!.missing).toBe(true);
@@ -80,7 +101,11 @@ describe('cart and checkout pages drawn from the cart cookie', () => {
     // No cookie: nothing in the cart. The cart is drawn empty; the checkout is a redirect to it.
     expect((await page('/cart', undefined)).cart?.items).toEqual([]);
     for (const cookie of [undefined, cookieOf({ lines: [], couponCode: null })]) {
-      const res = await t.app.inject({ method: 'GET', url: '/checkout', headers: { accept: 'text/html', ...(cookie !== undefined ? { cookie: `${CART_COOKIE}=${cookie}` } : {}) } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/checkout',
+        headers: { accept: 'text/html', ...(cookie !== undefined ? { cookie: `${CART_COOKIE}=${cookie}` } : {}) },
+      });
       expect(res.statusCode).toBe(302);
       expect(res.headers.location).toBe('/cart');
     }
@@ -91,7 +116,7 @@ describe('cart and checkout pages drawn from the cart cookie', () => {
       encodeURIComponent('{"l":[["cloth-5-pack",1.5,"One Size","Default"]],"c":null}'),
       encodeURIComponent(`{"l":[["${'x'.repeat(200)}",1,"One Size","Default"]],"c":null}`),
       encodeURIComponent('{"l":"cloth","c":null}'),
-      encodeURIComponent("{\"l\":[[\"' OR 1=1 --\",1,\"One Size\",\"Default\"]],\"c\":\"'; DROP TABLE products; --\"}"),
+      encodeURIComponent('{"l":[["\' OR 1=1 --",1,"One Size","Default"]],"c":"\'; DROP TABLE products; --"}'),
       '%E0%A4%A',
       'x'.repeat(9000),
     ];
@@ -117,7 +142,12 @@ describe('cart and checkout pages drawn from the cart cookie', () => {
   });
 
   it('a cart too large for a cookie is not mirrored', () => {
-    const lines = Array.from({ length: 100 }, (_, i): CartCookie['lines'][number] => [`product-${i}-with-a-long-name`, 1, 'One Size', 'Default']);
+    const lines = Array.from({ length: 100 }, (_, i): CartCookie['lines'][number] => [
+      `product-${i}-with-a-long-name`,
+      1,
+      'One Size',
+      'Default',
+    ]);
     expect(encodeCartCookie({ lines, couponCode: null })).toBeNull();
   });
 });

@@ -29,14 +29,24 @@ export function readCartCookie(raw: string | undefined): CartCookie | null {
  * as in the browser, so the server's HTML is the finished page and the browser asks for no quote
  * at start-up. An empty cart needs no quote.
  */
-export async function pageCartData(db: Kysely<Database>, dialect: Dialect, cookie: CartCookie, ctx: PricingContext): Promise<InitialQuery[]> {
+export async function pageCartData(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  cookie: CartCookie,
+  ctx: PricingContext,
+): Promise<InitialQuery[]> {
   const contents: CartContents = {
     lines: cookie.lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })),
     couponCode: cookie.couponCode,
   };
   if (contents.lines.length === 0) return [{ key: queryKeys.cart(), data: contents }];
   const couponCode = cookie.couponCode ? normalizeCouponCode(cookie.couponCode) || null : null;
-  const { couponId: _couponId, ...quote } = await priceCart(db, dialect, { lines: contents.lines, couponCode, shippingOptionId: null }, ctx);
+  const { couponId: _couponId, ...quote } = await priceCart(
+    db,
+    dialect,
+    { lines: contents.lines, couponCode, shippingOptionId: null },
+    ctx,
+  );
   return [
     { key: queryKeys.cart(), data: contents },
     { key: queryKeys.cartQuote(contents.lines, contents.couponCode, null), data: quote },

@@ -12,7 +12,9 @@ import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.
 const QUOTE_TERMS_MS = 1000;
 const couponTerms = new MicroCache<Selectable<CouponsTable> | undefined>(QUOTE_TERMS_MS);
 const shippingTerms = new MicroCache<Selectable<ShippingOptionsTable>[]>(QUOTE_TERMS_MS);
-const productTerms = new MicroCache<Pick<Selectable<ProductsTable>, 'id' | 'name' | 'price_cents' | 'images' | 'inventory'>[]>(QUOTE_TERMS_MS);
+const productTerms = new MicroCache<Pick<Selectable<ProductsTable>, 'id' | 'name' | 'price_cents' | 'images' | 'inventory'>[]>(
+  QUOTE_TERMS_MS,
+);
 const stockHolds = new MicroCache<Map<string, number>>(QUOTE_TERMS_MS);
 
 function readShippingOptions(db: Kysely<Database>) {
@@ -148,14 +150,21 @@ export async function priceCart(
   const couponCode = input.couponCode;
   const readCoupon = (code: string) => db.selectFrom('coupons').selectAll().where('code', '=', code);
   const [couponSeen, options] = await Promise.all([
-    !couponCode ? undefined : lock ? readCoupon(couponCode).executeTakeFirst() : couponTerms.get(couponCode, () => readCoupon(couponCode).executeTakeFirst()),
+    !couponCode
+      ? undefined
+      : lock
+        ? readCoupon(couponCode).executeTakeFirst()
+        : couponTerms.get(couponCode, () => readCoupon(couponCode).executeTakeFirst()),
     lock ? readShippingOptions(db) : shippingTerms.get('all', () => readShippingOptions(db)),
   ]);
   // The coupon is read unlocked first only to learn its free gift, whose product row is locked with the others.
   let giftId = couponSeen?.free_product_id ?? null;
   const ids = [...new Set([...lines.map((l) => l.productId), ...(giftId ? [giftId] : [])])].sort();
   const productQuery = (of: string[]) =>
-    db.selectFrom('products').select(['id', 'name', 'price_cents', 'images', 'inventory']).where('id', 'in', of.length ? of : ['']);
+    db
+      .selectFrom('products')
+      .select(['id', 'name', 'price_cents', 'images', 'inventory'])
+      .where('id', 'in', of.length ? of : ['']);
   // Under lock the product rows are taken first (stable id order), then the coupon, then the holds are counted.
   // A quote shows prices and stock at most a second old, like the catalogue; checkout re-reads them.
   const idsKey = ids.join('\n');

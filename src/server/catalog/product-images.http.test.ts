@@ -13,7 +13,11 @@ let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));
 
 const base = { description: 'Made by the images test.', priceCents: 1299, inventory: 10, category: 'cleaning-cloths' };
-const dataOf = (html: string) => JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as { key: unknown[]; data: unknown }[];
+const dataOf = (html: string) =>
+  JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as {
+    key: unknown[];
+    data: unknown;
+  }[];
 
 async function newProduct(body: Record<string, unknown>): Promise<string> {
   const res = await admin.post('/api/admin/products', { ...base, ...body });
@@ -40,7 +44,10 @@ describe('product images with alt text', () => {
       imageAlts: ['Cloth wiping a window', 'Blue cloth, folded'],
     });
     expect(put.statusCode, put.body).toBe(200);
-    expect(put.json().product).toMatchObject({ images: ['/uploads/products/c.png', '/uploads/products/a.png'], imageAlts: ['Cloth wiping a window', 'Blue cloth, folded'] });
+    expect(put.json().product).toMatchObject({
+      images: ['/uploads/products/c.png', '/uploads/products/a.png'],
+      imageAlts: ['Cloth wiping a window', 'Blue cloth, folded'],
+    });
     const row = await t.db.selectFrom('products').select(['images', 'image_alts']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(JSON.parse(row.image_alts)).toEqual(['Cloth wiping a window', 'Blue cloth, folded']);
 
@@ -54,7 +61,10 @@ describe('product images with alt text', () => {
     await admin.request('PUT', `/api/admin/products/${id}`, { ...base, name: 'Gallery Cloth 2' });
     expect((await t.app.inject(`/api/products/${id}`)).json().product.imageAlts).toEqual(['Cloth wiping a window', 'Blue cloth, folded']);
     await admin.request('PUT', `/api/admin/products/${id}`, { ...base, name: 'Gallery Cloth 2', images: ['/uploads/products/a.png'] });
-    expect((await t.app.inject(`/api/products/${id}`)).json().product).toMatchObject({ images: ['/uploads/products/a.png'], imageAlts: [''] });
+    expect((await t.app.inject(`/api/products/${id}`)).json().product).toMatchObject({
+      images: ['/uploads/products/a.png'],
+      imageAlts: [''],
+    });
   });
 
   it('refuses alt texts that do not match the images, too long, or too many images', async () => {
@@ -84,7 +94,9 @@ describe('product images with alt text', () => {
 
 describe('you may also like', () => {
   it('answers up to four other products of the category, those in stock first, as cards', async () => {
-    expect((await admin.post('/api/admin/categories', { id: 'related-test', name: 'Related Test', description: null })).statusCode).toBe(201);
+    expect((await admin.post('/api/admin/categories', { id: 'related-test', name: 'Related Test', description: null })).statusCode).toBe(
+      201,
+    );
     const cat = { category: 'related-test' };
     // Shop order is by price: the sold-out one is the cheapest, so only "in stock first" puts it last.
     const soldOut = await newProduct({ ...cat, name: 'Rel Sold Out', priceCents: 100, inventory: 0 });

@@ -88,22 +88,88 @@ const CATEGORIES = ['cleaners', 'mops', 'cleaning-cloths', 'glass-cleaning', 'ac
 
 const TERMS = [
   // short: the index needs three characters, the scan answers these
-  'a', 'Z', 'ab', 'é', 'É', 'ß', '%', '_', '\\', '"', "'",
+  'a',
+  'Z',
+  'ab',
+  'é',
+  'É',
+  'ß',
+  '%',
+  '_',
+  '\\',
+  '"',
+  "'",
   // mixed case, whole and partial words
-  'zebra', 'ZEBRA', 'zEbRa', 'ebr', 'cloth', 'CLOTH', 'sponge', 'pike mop', 'Pike Mop 1', 'fern cleaner 2', 'ash',
+  'zebra',
+  'ZEBRA',
+  'zEbRa',
+  'ebr',
+  'cloth',
+  'CLOTH',
+  'sponge',
+  'pike mop',
+  'Pike Mop 1',
+  'fern cleaner 2',
+  'ash',
   // wildcards and quotes as plain text
-  '100%', '00%', '%%%', '_____%%%', 'under_score', 'r_s', '%_%', 'back\\slash', 'k\\s', '"quoted"', "it's", 'say "hello"', '"',
+  '100%',
+  '00%',
+  '%%%',
+  '_____%%%',
+  'under_score',
+  'r_s',
+  '%_%',
+  'back\\slash',
+  'k\\s',
+  '"quoted"',
+  "it's",
+  'say "hello"',
+  '"',
   // accents and other scripts, as each database lowers them
-  'crème', 'CRÈME', 'creme', 'brûlée', 'école', 'ÉCOLE', 'École', 'cole', 'straße', 'STRASSE', 'strasse',
-  'i̇stanbul', 'İstanbul', 'istanbul', 'kelvin', '\u212Aelvin', 'elvin', '🧽', '🧽 s', 'sponge deluxe', 'スポンジ', 'のスポ',
+  'crème',
+  'CRÈME',
+  'creme',
+  'brûlée',
+  'école',
+  'ÉCOLE',
+  'École',
+  'cole',
+  'straße',
+  'STRASSE',
+  'strasse',
+  'i̇stanbul',
+  'İstanbul',
+  'istanbul',
+  'kelvin',
+  '\u212Aelvin',
+  'elvin',
+  '🧽',
+  '🧽 s',
+  'sponge deluxe',
+  'スポンジ',
+  'のスポ',
   // several words, spaces, description-only, nothing
-  'glass  cleaner', 'glass cleaner', 'loved by', 'aardvark', 'numbered', 'a mop with', 'no such thing xyz', 'q'.repeat(100),
+  'glass  cleaner',
+  'glass cleaner',
+  'loved by',
+  'aardvark',
+  'numbered',
+  'a mop with',
+  'no such thing xyz',
+  'q'.repeat(100),
 ];
 
 describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, () => {
   it('finds what the scan finds, in the same order and count, for every kind of text', async () => {
     for (const [i, [name, description, category]] of NAMES.entries()) {
-      await createProduct(t.db, { id: `s-${i}`, name, description, categoryId: category, priceCents: 500 + ((i * 37) % 7) * 100, featured: i % 3 === 0 });
+      await createProduct(t.db, {
+        id: `s-${i}`,
+        name,
+        description,
+        categoryId: category,
+        priceCents: 500 + ((i * 37) % 7) * 100,
+        featured: i % 3 === 0,
+      });
     }
     for (let i = 0; i < 120; i++) {
       const name = `${WORDS[i % WORDS.length]} ${KINDS[(i * 7) % KINDS.length]} ${i}`;
@@ -137,13 +203,36 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     // The holds are read beside a searched page (not by a query of their own): one open checkout
     // holds units of some products, a lapsed one holds none.
     const at = new Date().toISOString();
-    const order = (id: string) => ({
-      id, order_number: id.toUpperCase(), user_id: null, email: 'holds@example.com', status: 'pending', payment_status: 'unpaid',
-      payment_provider: 'stripe', payment_session_id: null, shipping_address: null, billing_address: null, subtotal_cents: 100,
-      discount_cents: 0, shipping_cents: 0, tax_cents: 0, total_cents: 100, coupon_code: null, shipping_option_id: null,
-      shipstation_data: null, shipstation_tracking_number: null, guest_token_hash: null, created_at: at, updated_at: at, paid_at: null,
-    }) as const;
-    await t.db.insertInto('orders').values([order('order_search_open'), order('order_search_lapsed')]).execute();
+    const order = (id: string) =>
+      ({
+        id,
+        order_number: id.toUpperCase(),
+        user_id: null,
+        email: 'holds@example.com',
+        status: 'pending',
+        payment_status: 'unpaid',
+        payment_provider: 'stripe',
+        payment_session_id: null,
+        shipping_address: null,
+        billing_address: null,
+        subtotal_cents: 100,
+        discount_cents: 0,
+        shipping_cents: 0,
+        tax_cents: 0,
+        total_cents: 100,
+        coupon_code: null,
+        shipping_option_id: null,
+        shipstation_data: null,
+        shipstation_tracking_number: null,
+        guest_token_hash: null,
+        created_at: at,
+        updated_at: at,
+        paid_at: null,
+      }) as const;
+    await t.db
+      .insertInto('orders')
+      .values([order('order_search_open'), order('order_search_lapsed')])
+      .execute();
     const soon = new Date(Date.now() + 600_000).toISOString();
     const past = new Date(Date.now() - 60_000).toISOString();
     await t.db
@@ -159,13 +248,24 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     await checkShopChanges(t.db);
     const shown = async (q: string) => {
       const res = await t.app.inject({ method: 'GET', url: `/api/products?${q}&pageSize=7` });
-      return new Map((ProductPage.parse(res.json()).items).map((p) => [p.id, p.inventory]));
+      return new Map(ProductPage.parse(res.json()).items.map((p) => [p.id, p.inventory]));
     };
-    const recorded = async (id: string) => (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
+    const recorded = async (id: string) =>
+      (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
     // Texts that find a few products, many (the shop-order walk on SQLite), one or two characters
     // (the scan), and with a category filter.
     const seen = new Set<string>();
-    for (const q of ['search=ash', 'search=Ash%20Cloth%200', 'search=pike%20mop%207', 'search=pike', 'search=mop', 'search=a', 'search=test%20catalogue', 'search=ash&category=cleaners', 'search=fern&featured=false']) {
+    for (const q of [
+      'search=ash',
+      'search=Ash%20Cloth%200',
+      'search=pike%20mop%207',
+      'search=pike',
+      'search=mop',
+      'search=a',
+      'search=test%20catalogue',
+      'search=ash&category=cleaners',
+      'search=fern&featured=false',
+    ]) {
       const page = await shown(q);
       expect(page.size, q).toBeGreaterThan(0);
       for (const [id, inventory] of page) {
@@ -235,12 +335,24 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     };
     // Products created a millisecond apart at most: some share their time, and ties keep shop order.
     for (let i = 0; i < 30; i++) {
-      await createProduct(t.db, { id: `o-${i}`, name: `Oak ${KINDS[i % KINDS.length]} ${i}`, description: 'sorted', categoryId: CATEGORIES[i % 3], priceCents: 199 + (i % 6) * 150, createdAt: new Date(Date.UTC(2026, 0, 1 + (i % 10))).toISOString() });
+      await createProduct(t.db, {
+        id: `o-${i}`,
+        name: `Oak ${KINDS[i % KINDS.length]} ${i}`,
+        description: 'sorted',
+        categoryId: CATEGORIES[i % 3],
+        priceCents: 199 + (i % 6) * 150,
+        createdAt: new Date(Date.UTC(2026, 0, 1 + (i % 10))).toISOString(),
+      });
     }
     const cases: Ordered[] = [];
     for (const sort of [undefined, 'price-asc', 'price-desc', 'newest'] as const) {
       for (const range of [{}, { min: 3.49 }, { max: 6.49 }, { min: 3.49, max: 9.99 }, { min: 5, max: 5 }]) {
-        cases.push({ sort, ...range }, { sort, search: 'oak', ...range }, { sort, search: 'cloth', category: 'cleaning-cloths', ...range }, { sort, search: 'k', ...range });
+        cases.push(
+          { sort, ...range },
+          { sort, search: 'oak', ...range },
+          { sort, search: 'cloth', category: 'cleaning-cloths', ...range },
+          { sort, search: 'k', ...range },
+        );
       }
     }
     for (const f of cases) {
@@ -249,7 +361,14 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
       let total = -1;
       for (let page = 1; page <= Math.ceil(want.length / 7) + 1; page++) {
         const q = new URLSearchParams({ page: String(page), pageSize: '7' });
-        for (const [key, value] of Object.entries({ search: f.search, category: f.category, sort: f.sort, minPrice: f.min, maxPrice: f.max })) if (value !== undefined) q.set(key, String(value));
+        for (const [key, value] of Object.entries({
+          search: f.search,
+          category: f.category,
+          sort: f.sort,
+          minPrice: f.min,
+          maxPrice: f.max,
+        }))
+          if (value !== undefined) q.set(key, String(value));
         const res = await t.app.inject({ method: 'GET', url: `/api/products?${q.toString()}` });
         expect(res.statusCode, q.toString()).toBe(200);
         const found = ProductPage.parse(res.json());

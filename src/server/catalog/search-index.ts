@@ -315,7 +315,11 @@ export class CatalogueIndex {
       unfeatured: Uint32Array.from(unfeatured),
       isFeatured,
       price,
-      ...ordered(Array.from(ids.keys()).sort((x, y) => price[x]! - price[y]! || x - y), 'byPrice', 'priceRank'),
+      ...ordered(
+        Array.from(ids.keys()).sort((x, y) => price[x]! - price[y]! || x - y),
+        'byPrice',
+        'priceRank',
+      ),
       ...ordered(
         Array.from(ids.keys()).sort((x, y) => (created[x]! < created[y]! ? 1 : created[x]! > created[y]! ? -1 : x - y)),
         'newest',
@@ -357,7 +361,12 @@ export class CatalogueIndex {
     const [holds, changed, counted] = await Promise.all([
       this.readHolds(now),
       this.productRows().where('updated_at', '>', built.readUpTo).execute() as Promise<IndexedRow[]>,
-      countToo ? this.db.selectFrom('products').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst() : null,
+      countToo
+        ? this.db
+            .selectFrom('products')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .executeTakeFirst()
+        : null,
     ]);
     if (counted && Number(counted.n) !== built.size) return false;
     const moved: [number, number][] = [];

@@ -12,7 +12,11 @@ import { heldUnits } from '../cart/service.js';
  */
 async function withBuyableStock(db: Kysely<Database>, products: Product[], now = new Date()): Promise<Product[]> {
   if (products.length === 0) return products;
-  const held = await heldUnits(db, products.map((p) => p.id), now);
+  const held = await heldUnits(
+    db,
+    products.map((p) => p.id),
+    now,
+  );
   if (held.size === 0) return products;
   return products.map((p) => ({ ...p, inventory: Math.max(0, p.inventory - (held.get(p.id) ?? 0)) }));
 }
@@ -22,7 +26,6 @@ export { toProduct };
 export function toCategory(row: CategoryRow): Category {
   return { id: row.id, name: row.name, description: row.description, imageUrl: row.image_url };
 }
-
 
 /**
  * The shop list: case-insensitive search on name and description, combined with the category and
@@ -57,7 +60,11 @@ export async function listFeaturedProducts(db: Kysely<Database>): Promise<Produc
  * A product as the shop shows it: `inventory` is what can be bought (stock less open holds).
  * The back office passes `{ stock: 'recorded' }` to see and edit the recorded stock itself.
  */
-export async function getProduct(db: Kysely<Database>, id: string, { stock = 'buyable' }: { stock?: 'buyable' | 'recorded' } = {}): Promise<Product | null> {
+export async function getProduct(
+  db: Kysely<Database>,
+  id: string,
+  { stock = 'buyable' }: { stock?: 'buyable' | 'recorded' } = {},
+): Promise<Product | null> {
   const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return null;
   return stock === 'recorded' ? toProduct(row) : ((await withBuyableStock(db, [toProduct(row)]))[0] ?? null);
@@ -69,15 +76,7 @@ export async function listCategories(db: Kysely<Database>): Promise<Category[]> 
 }
 
 /** Every product id and update time, for the sitemap; bounded so a huge catalogue cannot stall it. */
-export async function listProductSitemapEntries(
-  db: Kysely<Database>,
-  limit = 45000,
-): Promise<{ id: string; updatedAt: string }[]> {
-  const rows = await db
-    .selectFrom('products')
-    .select(['id', 'updated_at'])
-    .orderBy('created_at')
-    .limit(limit)
-    .execute();
+export async function listProductSitemapEntries(db: Kysely<Database>, limit = 45000): Promise<{ id: string; updatedAt: string }[]> {
+  const rows = await db.selectFrom('products').select(['id', 'updated_at']).orderBy('created_at').limit(limit).execute();
   return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
 }

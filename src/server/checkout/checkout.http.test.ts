@@ -31,7 +31,8 @@ const card = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123',
 const pay = (client: TestClient, sessionId: string, c: Record<string, string> = card) =>
   client.request('POST', `/pay/${sessionId}`, new URLSearchParams(c));
 
-const stock = async (id: string) => (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
+const stock = async (id: string) =>
+  (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 const orderRow = (id: string) => t.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('cart quote', () => {
@@ -58,12 +59,23 @@ describe('cart quote', () => {
 
   it('lists the options the subtotal allows and the spend that unlocks the next', async () => {
     await createProduct(t.db, { id: 'quote-b', priceCents: 2000 });
-    const q = Quote.parse((await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'quote-b', quantity: 1 }], shippingOptionId: 'overnight' })).json());
+    const q = Quote.parse(
+      (
+        await new TestClient(t.app).post('/api/cart/quote', {
+          lines: [{ productId: 'quote-b', quantity: 1 }],
+          shippingOptionId: 'overnight',
+        })
+      ).json(),
+    );
     expect(q.shippingOptions.map((o) => o.id).sort()).toEqual(['expedited', 'overnight', 'standard']);
     expect(q.selectedShippingOptionId).toBe('overnight');
     expect(q.shippingCents).toBe(2499);
     expect(q.nextShippingUnlock).toEqual({ optionId: 'free', optionName: expect.any(String), optionPriceCents: 0, amountCents: 3000 });
-    const auto = Quote.parse((await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'quote-b', quantity: 1 }], shippingOptionId: 'free' })).json());
+    const auto = Quote.parse(
+      (
+        await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'quote-b', quantity: 1 }], shippingOptionId: 'free' })
+      ).json(),
+    );
     expect(auto.selectedShippingOptionId).toBe('standard');
   });
 
@@ -72,7 +84,9 @@ describe('cart quote', () => {
     await createCoupon(t.db, { code: 'FULLUP', maxUses: 2, currentUses: 2 });
     await createCoupon(t.db, { code: 'OFFNOW', isActive: false });
     const quote = async (couponCode: string, qty = 1) =>
-      Quote.parse((await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'quote-c', quantity: qty }], couponCode })).json());
+      Quote.parse(
+        (await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'quote-c', quantity: qty }], couponCode })).json(),
+      );
     expect((await quote('nope')).couponError).toBe(COUPON_MESSAGES.invalid);
     expect((await quote('offnow')).couponError).toBe(COUPON_MESSAGES.invalid);
     expect((await quote('EXPIRED20')).couponError).toBe(COUPON_MESSAGES.expired);
@@ -89,7 +103,11 @@ describe('cart quote', () => {
 
   it('adds the free gift at $0, quantity 1', async () => {
     await createProduct(t.db, { id: 'quote-d', priceCents: 1000 });
-    const q = Quote.parse((await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'quote-d', quantity: 1 }], couponCode: 'FREEGIFT' })).json());
+    const q = Quote.parse(
+      (
+        await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'quote-d', quantity: 1 }], couponCode: 'FREEGIFT' })
+      ).json(),
+    );
     const gift = q.lines.find((l) => l.isFreeGift)!;
     expect(gift).toMatchObject({ priceCents: 0, quantity: 1, lineTotalCents: 0 });
     expect(q.coupon?.freeProduct?.id).toBe(gift.productId);
@@ -98,7 +116,9 @@ describe('cart quote', () => {
 
   it('answers bad input with 400', async () => {
     const c = new TestClient(t.app);
-    expect((await c.post('/api/cart/quote', { lines: [{ productId: 'x', quantity: 0 }] })).json().error).toContain('quantity must be at least 1');
+    expect((await c.post('/api/cart/quote', { lines: [{ productId: 'x', quantity: 0 }] })).json().error).toContain(
+      'quantity must be at least 1',
+    );
     expect((await c.post('/api/cart/quote', { lines: 'nope' })).statusCode).toBe(400);
     expect((await c.post('/api/cart/quote', { lines: [], priceCents: 1 })).statusCode).toBe(400);
   });
@@ -110,16 +130,29 @@ describe('checkout and the test payment page', () => {
     const c = new TestClient(t.app);
     const res = await c.post(
       '/api/create-checkout-session',
-      checkoutBody([{ productId: 'co-a', quantity: 2, priceCents: 1 } as never], { appliedCouponCode: 'welcome10', appliedCouponDiscount: 99999 }),
+      checkoutBody([{ productId: 'co-a', quantity: 2, priceCents: 1 } as never], {
+        appliedCouponCode: 'welcome10',
+        appliedCouponDiscount: 99999,
+      }),
     );
     expect(res.statusCode).toBe(400); // unknown key priceCents is refused outright
-    const ok = await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-a', quantity: 2 }], { appliedCouponCode: 'welcome10', appliedCouponDiscount: 99999 }));
+    const ok = await c.post(
+      '/api/create-checkout-session',
+      checkoutBody([{ productId: 'co-a', quantity: 2 }], { appliedCouponCode: 'welcome10', appliedCouponDiscount: 99999 }),
+    );
     expect(ok.statusCode).toBe(200);
     const { url, sessionId, orderId } = ok.json();
     expect(url).toBe(`http://shop.test/pay/${sessionId}`);
     expect(orderId).toMatch(/^order_\d+_[a-z0-9]+$/);
     const order = await orderRow(orderId);
-    expect(order).toMatchObject({ status: 'pending', payment_status: 'unpaid', user_id: null, subtotal_cents: 4000, discount_cents: 400, coupon_code: 'WELCOME10' });
+    expect(order).toMatchObject({
+      status: 'pending',
+      payment_status: 'unpaid',
+      user_id: null,
+      subtotal_cents: 4000,
+      discount_cents: 400,
+      coupon_code: 'WELCOME10',
+    });
     expect(order.total_cents).toBe(4000 - 400 + 599 + taxCents(4000, 400, 599));
     expect(order.order_number).toBe(orderId.slice(-8).toUpperCase());
     expect(String(ok.headers['set-cookie'])).toContain('did=');
@@ -131,20 +164,28 @@ describe('checkout and the test payment page', () => {
     const short = await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-b', quantity: 2 }]));
     expect(short.statusCode).toBe(409);
     expect(short.json().error).toBe('Only 1 of Rare Cloth left in stock');
-    const badCoupon = await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-b', quantity: 1 }], { appliedCouponCode: 'EXPIRED20' }));
+    const badCoupon = await c.post(
+      '/api/create-checkout-session',
+      checkoutBody([{ productId: 'co-b', quantity: 1 }], { appliedCouponCode: 'EXPIRED20' }),
+    );
     expect(badCoupon.json().error).toBe(COUPON_MESSAGES.expired);
     const missing = await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'nope', quantity: 1 }]));
     expect(missing.json().error).toBe(CHECKOUT_MESSAGES.missingProduct);
     const empty = await c.post('/api/create-checkout-session', checkoutBody([]));
     expect(empty.json().error).toContain(CHECKOUT_MESSAGES.emptyCart);
-    const zip = await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-b', quantity: 1 }], { shippingAddress: { ...address, zip: '123' } }));
+    const zip = await c.post(
+      '/api/create-checkout-session',
+      checkoutBody([{ productId: 'co-b', quantity: 1 }], { shippingAddress: { ...address, zip: '123' } }),
+    );
     expect(zip.json().error).toContain(CHECKOUT_MESSAGES.zip);
   });
 
   it('declined card keeps the order unpaid; the good card pays once and the confirmation reads it back', async () => {
     await createProduct(t.db, { id: 'co-c', priceCents: 1500, inventory: 4 });
     const c = new TestClient(t.app);
-    const { sessionId, orderId } = (await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-c', quantity: 2 }]))).json();
+    const { sessionId, orderId } = (
+      await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-c', quantity: 2 }]))
+    ).json();
     const pageRes = await t.app.inject({ method: 'GET', url: `/pay/${sessionId}` });
     expect(pageRes.statusCode).toBe(200);
     expect(pageRes.body).toContain('TEST MODE');
@@ -163,12 +204,28 @@ describe('checkout and the test payment page', () => {
     const order = await orderRow(orderId);
     expect(order).toMatchObject({ payment_status: 'paid', status: 'completed' });
     expect(await stock('co-c')).toBe(2);
-    const mails = await t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', 'pat@example.com').where('template_id', '=', 'order-confirmation').execute();
+    const mails = await t.db
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('to_address', '=', 'pat@example.com')
+      .where('template_id', '=', 'order-confirmation')
+      .execute();
     expect(mails.filter((m) => m.html.includes(order.order_number))).toHaveLength(1);
 
     const view = await c.get(`/api/checkout-session/${sessionId}`);
-    expect(view.json()).toEqual({ id: sessionId, status: 'complete', payment_status: 'paid', amount_total: order.total_cents, currency: 'usd', metadata: { orderId } });
-    expect((await c.get(`/api/orders/${orderId}`)).json().order.items[0]).toMatchObject({ productId: 'co-c', quantity: 2, priceCents: 1500 });
+    expect(view.json()).toEqual({
+      id: sessionId,
+      status: 'complete',
+      payment_status: 'paid',
+      amount_total: order.total_cents,
+      currency: 'usd',
+      metadata: { orderId },
+    });
+    expect((await c.get(`/api/orders/${orderId}`)).json().order.items[0]).toMatchObject({
+      productId: 'co-c',
+      quantity: 2,
+      priceCents: 1500,
+    });
 
     // Another browser, another customer: not theirs.
     expect((await new TestClient(t.app).get(`/api/checkout-session/${sessionId}`)).statusCode).toBe(404);
@@ -189,7 +246,9 @@ describe('checkout and the test payment page', () => {
   it('cancel returns to the checkout with canceled=true and releases the held stock', async () => {
     await createProduct(t.db, { id: 'co-d', inventory: 1 });
     const c = new TestClient(t.app);
-    const { sessionId, orderId } = (await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-d', quantity: 1 }]))).json();
+    const { sessionId, orderId } = (
+      await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-d', quantity: 1 }]))
+    ).json();
     // The last unit is held: nobody else can check it out meanwhile.
     const held = await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'co-d', quantity: 1 }]));
     expect(held.statusCode).toBe(409);
@@ -198,7 +257,9 @@ describe('checkout and the test payment page', () => {
     expect(look.statusCode).toBe(303);
     expect(look.headers.location).toBe(`/pay/${sessionId}`);
     expect((await orderRow(orderId)).payment_status).toBe('unpaid');
-    expect((await t.app.inject({ method: 'GET', url: `/pay/${sessionId}` })).body).toContain(`<form method="post" action="/pay/${sessionId}/cancel">`);
+    expect((await t.app.inject({ method: 'GET', url: `/pay/${sessionId}` })).body).toContain(
+      `<form method="post" action="/pay/${sessionId}/cancel">`,
+    );
     // The card page's Cancel button posts.
     const res = await c.request('POST', `/pay/${sessionId}/cancel`, new URLSearchParams());
     expect(res.statusCode).toBe(303);
@@ -213,7 +274,9 @@ describe('checkout and the test payment page', () => {
     await createProduct(t.db, { id: 'co-e', priceCents: 6000, inventory: 5 });
     const c = new TestClient(t.app);
     await c.signIn(buyer.email, buyer.password);
-    const { sessionId, orderId } = (await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-e', quantity: 1 }]))).json();
+    const { sessionId, orderId } = (
+      await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-e', quantity: 1 }]))
+    ).json();
     await pay(c, sessionId);
     expect((await orderRow(orderId)).user_id).toBe(buyer.id);
     const user = await t.db.selectFrom('users').selectAll().where('id', '=', buyer.id).executeTakeFirstOrThrow();
@@ -224,10 +287,18 @@ describe('checkout and the test payment page', () => {
     expect(rewards[0]).toMatchObject({ discount_type: 'percentage', discount_value: 15, max_uses: 1 });
     const days = (Date.parse(rewards[0]!.valid_until!) - Date.parse(rewards[0]!.valid_from)) / 86_400_000;
     expect(days).toBe(90);
-    const mail = await t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', buyer.email).where('template_id', '=', 'loyalty-reward').execute();
+    const mail = await t.db
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('to_address', '=', buyer.email)
+      .where('template_id', '=', 'loyalty-reward')
+      .execute();
     expect(mail).toHaveLength(1);
     // Only its owner may use the reward.
-    const stranger = await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'co-e', quantity: 1 }], couponCode: rewards[0]!.code });
+    const stranger = await new TestClient(t.app).post('/api/cart/quote', {
+      lines: [{ productId: 'co-e', quantity: 1 }],
+      couponCode: rewards[0]!.code,
+    });
     expect(stranger.json().couponError).toBe(COUPON_MESSAGES.invalid);
     const own = await c.post('/api/cart/quote', { lines: [{ productId: 'co-e', quantity: 1 }], couponCode: rewards[0]!.code });
     expect(own.json().couponError).toBeNull();
@@ -237,12 +308,20 @@ describe('checkout and the test payment page', () => {
     await createProduct(t.db, { id: 'co-f', priceCents: 2000, inventory: 50 });
     await createCoupon(t.db, { code: 'ONCEEACH' });
     const guest = new TestClient(t.app);
-    const first = (await guest.post('/api/create-checkout-session', checkoutBody([{ productId: 'co-f', quantity: 1 }], { appliedCouponCode: 'ONCEEACH' }))).json();
+    const first = (
+      await guest.post(
+        '/api/create-checkout-session',
+        checkoutBody([{ productId: 'co-f', quantity: 1 }], { appliedCouponCode: 'ONCEEACH' }),
+      )
+    ).json();
     await pay(guest, first.sessionId);
     const again = await guest.post('/api/cart/quote', { lines: [{ productId: 'co-f', quantity: 1 }], couponCode: 'ONCEEACH' });
     expect(again.json().couponError).toBe(COUPON_MESSAGES.alreadyUsed);
     // Another browser may still use it.
-    expect((await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'co-f', quantity: 1 }], couponCode: 'ONCEEACH' })).json().couponError).toBeNull();
+    expect(
+      (await new TestClient(t.app).post('/api/cart/quote', { lines: [{ productId: 'co-f', quantity: 1 }], couponCode: 'ONCEEACH' })).json()
+        .couponError,
+    ).toBeNull();
   });
 });
 
@@ -251,7 +330,15 @@ describe('concurrency', () => {
     await createProduct(t.db, { id: 'hold-p', inventory: 3, priceCents: 700 });
     const holdsOf = async (orderId: string) => t.db.selectFrom('stock_holds').selectAll().where('order_id', '=', orderId).execute();
     const held = async (at = new Date()) => (await heldUnits(t.db, ['hold-p'], at)).get('hold-p') ?? 0;
-    const a = (await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'hold-p', quantity: 1 }, { productId: 'hold-p', quantity: 1 }]))).json();
+    const a = (
+      await new TestClient(t.app).post(
+        '/api/create-checkout-session',
+        checkoutBody([
+          { productId: 'hold-p', quantity: 1 },
+          { productId: 'hold-p', quantity: 1 },
+        ]),
+      )
+    ).json();
     expect(await holdsOf(a.orderId)).toMatchObject([{ product_id: 'hold-p', quantity: 2 }]);
     expect(await held()).toBe(2);
 
@@ -262,7 +349,9 @@ describe('concurrency', () => {
     expect(await holdsOf(a.orderId)).toEqual([]);
 
     // Past its hold (41 minutes) it stops counting at once, and the housekeeping removes it.
-    const b = (await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'hold-p', quantity: 1 }]))).json();
+    const b = (
+      await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'hold-p', quantity: 1 }]))
+    ).json();
     expect(await held()).toBe(1);
     const later = new Date(Date.now() + HOLD_TTL_MS + 60_000);
     expect(await held(later)).toBe(0);
@@ -274,7 +363,9 @@ describe('concurrency', () => {
   it('20 simultaneous checkouts and payments for the last 5 units: exactly 5 paid orders, stock 0', async () => {
     await createProduct(t.db, { id: 'race-stock', inventory: 5, priceCents: 1000 });
     const clients = Array.from({ length: 20 }, (_, i) => new TestClient(t.app, `10.20.0.${i}`));
-    const created = await Promise.all(clients.map((c) => c.post('/api/create-checkout-session', checkoutBody([{ productId: 'race-stock', quantity: 1 }]))));
+    const created = await Promise.all(
+      clients.map((c) => c.post('/api/create-checkout-session', checkoutBody([{ productId: 'race-stock', quantity: 1 }]))),
+    );
     const ok = created.filter((r) => r.statusCode === 200);
     expect(ok).toHaveLength(5);
     expect(created.filter((r) => r.statusCode === 409)).toHaveLength(15);
@@ -297,7 +388,10 @@ describe('concurrency', () => {
     const created = await Promise.all(
       // Ten customers (ten e-mails): one e-mail may hold a one-per-customer coupon only once.
       clients.map((c, i) =>
-        c.post('/api/create-checkout-session', checkoutBody([{ productId: 'race-coupon', quantity: 1 }], { appliedCouponCode: 'RACE3', customerEmail: `racer${i}@example.com` })),
+        c.post(
+          '/api/create-checkout-session',
+          checkoutBody([{ productId: 'race-coupon', quantity: 1 }], { appliedCouponCode: 'RACE3', customerEmail: `racer${i}@example.com` }),
+        ),
       ),
     );
     const ok = created.filter((r) => r.statusCode === 200);
@@ -323,7 +417,12 @@ describe('concurrency', () => {
     await createProduct(t.db, { id: 'race-once', inventory: 9, priceCents: 1000 });
     const c = new TestClient(t.app);
     await c.signIn(buyer.email, buyer.password);
-    const { sessionId, orderId } = (await c.post('/api/create-checkout-session', checkoutBody([{ productId: 'race-once', quantity: 2 }], { customerEmail: 'once@example.com' }))).json();
+    const { sessionId, orderId } = (
+      await c.post(
+        '/api/create-checkout-session',
+        checkoutBody([{ productId: 'race-once', quantity: 2 }], { customerEmail: 'once@example.com' }),
+      )
+    ).json();
     const results = await Promise.all(
       Array.from({ length: 5 }, () => fulfilPaymentSession(t.db, t.dialect, sessionId, { publicUrl: 'http://shop.test' })),
     );
@@ -331,7 +430,12 @@ describe('concurrency', () => {
     expect(await stock('race-once')).toBe(7);
     const user = await t.db.selectFrom('users').select('loyalty_points').where('id', '=', buyer.id).executeTakeFirstOrThrow();
     expect(user.loyalty_points).toBe(13);
-    const mails = await t.db.selectFrom('email_outbox').select('id').where('to_address', '=', 'once@example.com').where('template_id', '=', 'order-confirmation').execute();
+    const mails = await t.db
+      .selectFrom('email_outbox')
+      .select('id')
+      .where('to_address', '=', 'once@example.com')
+      .where('template_id', '=', 'order-confirmation')
+      .execute();
     expect(mails).toHaveLength(1);
     expect((await orderRow(orderId)).payment_status).toBe('paid');
   });

@@ -31,7 +31,14 @@ const MAX_USES = 40;
 describe('30 shoppers, 3 checkout+payment pairs each, one coupon', () => {
   it('no 5xx, exact stock and coupon counts, no hold left behind', { timeout: 120_000 }, async () => {
     for (const [id, inventory] of Object.entries(STOCK)) await createProduct(t.db, { id, inventory, priceCents: 1500 });
-    await createCoupon(t.db, { id: 'coupon-conc', code: 'CONC10', maxUses: MAX_USES, discountType: 'percentage', discountValue: 10, freeProductId: 'conc-gift' });
+    await createCoupon(t.db, {
+      id: 'coupon-conc',
+      code: 'CONC10',
+      maxUses: MAX_USES,
+      discountType: 'percentage',
+      discountValue: 10,
+      freeProductId: 'conc-gift',
+    });
 
     const checkouts: number[] = [];
     const payments: number[] = [];
@@ -39,7 +46,13 @@ describe('30 shoppers, 3 checkout+payment pairs each, one coupon', () => {
     // Every pair is a fresh browser (its own cookies, IP and e-mail): a customer uses the coupon once.
     const pair = async (shopper: number, round: number) => {
       const browser = new TestClient(t.app, `10.60.${round}.${shopper}`);
-      const items = shopper % 2 ? [{ productId: 'conc-q', quantity: 1 }, { productId: 'conc-p', quantity: 1 }] : [{ productId: 'conc-p', quantity: 1 }];
+      const items =
+        shopper % 2
+          ? [
+              { productId: 'conc-q', quantity: 1 },
+              { productId: 'conc-p', quantity: 1 },
+            ]
+          : [{ productId: 'conc-p', quantity: 1 }];
       const res = await browser.post('/api/create-checkout-session', {
         items,
         customerEmail: `shopper${shopper}.round${round}@example.com`,
@@ -71,13 +84,21 @@ describe('30 shoppers, 3 checkout+payment pairs each, one coupon', () => {
     expect(refusals.every((r) => r === `400 ${COUPON_MESSAGES.usageLimit}` || r.startsWith('409 '))).toBe(true);
     expect(payments.every((s) => s === 303)).toBe(true);
 
-    const paidOrders = await t.db.selectFrom('orders').select(['id', 'coupon_code', 'stock_shortfall']).where('payment_status', '=', 'paid').execute();
+    const paidOrders = await t.db
+      .selectFrom('orders')
+      .select(['id', 'coupon_code', 'stock_shortfall'])
+      .where('payment_status', '=', 'paid')
+      .execute();
     expect(paidOrders).toHaveLength(payments.length);
     expect(paidOrders.every((o) => o.coupon_code === 'CONC10' && o.stock_shortfall === null)).toBe(true);
     const coupon = await t.db.selectFrom('coupons').select('current_uses').where('id', '=', 'coupon-conc').executeTakeFirstOrThrow();
     expect(coupon.current_uses).toBe(paidOrders.length);
     expect(coupon.current_uses).toBeLessThanOrEqual(MAX_USES);
-    const redemptions = await t.db.selectFrom('coupon_redemptions').select(sql<number | string>`count(*)`.as('n')).where('coupon_id', '=', 'coupon-conc').executeTakeFirstOrThrow();
+    const redemptions = await t.db
+      .selectFrom('coupon_redemptions')
+      .select(sql<number | string>`count(*)`.as('n'))
+      .where('coupon_id', '=', 'coupon-conc')
+      .executeTakeFirstOrThrow();
     expect(Number(redemptions.n)).toBe(paidOrders.length);
 
     // Stock went down by exactly what was sold, product by product (the gift included).

@@ -17,11 +17,17 @@ afterAll(async () => {
 
 const address = { name: 'Hold Tester', address: '1 Main St', city: 'Springfield', state: 'CA', zip: '90210', country: 'US' };
 const card = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Hold Tester' };
-const body = (productId: string, quantity: number, customerEmail = 'holder@example.com') => ({ items: [{ productId, quantity }], customerEmail, shippingAddress: address });
-const checkout = (c: TestClient, productId: string, quantity: number, email?: string) => c.post('/api/create-checkout-session', body(productId, quantity, email));
+const body = (productId: string, quantity: number, customerEmail = 'holder@example.com') => ({
+  items: [{ productId, quantity }],
+  customerEmail,
+  shippingAddress: address,
+});
+const checkout = (c: TestClient, productId: string, quantity: number, email?: string) =>
+  c.post('/api/create-checkout-session', body(productId, quantity, email));
 const pay = (c: TestClient, sessionId: string) => c.request('POST', `/pay/${sessionId}`, new URLSearchParams(card));
 const orderRow = (id: string) => t.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const stock = async (id: string) => (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
+const stock = async (id: string) =>
+  (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 
 describe('creating checkouts is limited', () => {
   it('one IP cannot start more than the limit, even with a fresh browser each time (30 at once)', async () => {
@@ -90,7 +96,11 @@ describe('holds and the product page', () => {
   it('a hold outlives the payment page, Stripe’s included, by a margin', async () => {
     await createProduct(t.db, { id: 'ttl-p', inventory: 5 });
     const { orderId } = (await checkout(new TestClient(t.app, '10.82.0.1'), 'ttl-p', 1)).json();
-    const session = await t.db.selectFrom('payment_sessions').select(['created_at', 'expires_at']).where('order_id', '=', orderId).executeTakeFirstOrThrow();
+    const session = await t.db
+      .selectFrom('payment_sessions')
+      .select(['created_at', 'expires_at'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow();
     const hold = await t.db.selectFrom('stock_holds').select('expires_at').where('order_id', '=', orderId).executeTakeFirstOrThrow();
     const opened = Date.parse(session.created_at);
     expect(Date.parse(session.expires_at) - opened).toBe(PAYMENT_SESSION_TTL_MS);
@@ -121,7 +131,11 @@ describe('a payment after its hold lapsed', () => {
     const late = new TestClient(t.app, '10.83.0.1');
     const a = (await checkout(late, 'lapse-p', 1)).json();
     // Its hold lapses (the payment page is still open, as a provider's page may be).
-    await t.db.updateTable('stock_holds').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('order_id', '=', a.orderId).execute();
+    await t.db
+      .updateTable('stock_holds')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('order_id', '=', a.orderId)
+      .execute();
     const quick = new TestClient(t.app, '10.83.0.2');
     const b = await checkout(quick, 'lapse-p', 1);
     expect(b.statusCode).toBe(200);
@@ -148,7 +162,11 @@ describe('a payment after its hold lapsed', () => {
     await createProduct(t.db, { id: 'lapse-ok', inventory: 2 });
     const c = new TestClient(t.app, '10.83.1.1');
     const a = (await checkout(c, 'lapse-ok', 1)).json();
-    await t.db.updateTable('stock_holds').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('order_id', '=', a.orderId).execute();
+    await t.db
+      .updateTable('stock_holds')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('order_id', '=', a.orderId)
+      .execute();
     expect((await pay(c, a.sessionId)).statusCode).toBe(303);
     expect((await orderRow(a.orderId)).stock_shortfall).toBeNull();
     expect(await stock('lapse-ok')).toBe(1);
@@ -158,7 +176,11 @@ describe('a payment after its hold lapsed', () => {
     await createProduct(t.db, { id: 'lapse-held', name: 'Held Elsewhere', inventory: 1 });
     const late = new TestClient(t.app, '10.83.2.1');
     const a = (await checkout(late, 'lapse-held', 1)).json();
-    await t.db.updateTable('stock_holds').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('order_id', '=', a.orderId).execute();
+    await t.db
+      .updateTable('stock_holds')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('order_id', '=', a.orderId)
+      .execute();
     const holder = new TestClient(t.app, '10.83.2.2');
     const b = (await checkout(holder, 'lapse-held', 1)).json();
     expect((await pay(late, a.sessionId)).statusCode).toBe(303);
@@ -180,7 +202,7 @@ describe('the owner cancels an unpaid order', () => {
     await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
     expect((await admin.request('PATCH', `/api/admin/orders/${a.orderId}/status`, { status: 'cancelled' })).statusCode).toBe(200);
     expect(await t.db.selectFrom('stock_holds').selectAll().where('order_id', '=', a.orderId).execute()).toEqual([]);
-    expect((await orderRow(a.orderId))).toMatchObject({ status: 'cancelled', payment_status: 'expired' });
+    expect(await orderRow(a.orderId)).toMatchObject({ status: 'cancelled', payment_status: 'expired' });
     expect((await pay(shopper, a.sessionId)).statusCode).toBe(409);
     expect((await checkout(new TestClient(t.app, '10.84.0.3'), 'admin-cancel-p', 1)).statusCode).toBe(200);
   });

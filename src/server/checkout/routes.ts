@@ -72,7 +72,9 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     // The browser's earlier checkouts have ended here; a Stripe page of one must stop taking payments too.
     for (const old of created.superseded) {
       if (stripe && old.provider === 'stripe') {
-        await stripe.checkout.sessions.expire(old.sessionId).catch((err: unknown) => req.log.warn({ err, sessionId: old.sessionId }, 'could not expire a replaced Stripe session'));
+        await stripe.checkout.sessions
+          .expire(old.sessionId)
+          .catch((err: unknown) => req.log.warn({ err, sessionId: old.sessionId }, 'could not expire a replaced Stripe session'));
       }
     }
     if (!stripe) return { url: created.url, sessionId: created.sessionId, orderId: created.orderId };
@@ -127,11 +129,14 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
     if (!order) throw notFound('Order not found');
     // An admin acting as the customer looked at the customer's order: the owner's timeline keeps it.
     const impersonator = req.session?.impersonator;
-    if (impersonator) await recordOrderEvent(db, order.id, 'viewed.impersonated', accountActor(impersonator), { asUserId: req.session?.user.id ?? null, asEmail: req.session?.user.email ?? null });
+    if (impersonator)
+      await recordOrderEvent(db, order.id, 'viewed.impersonated', accountActor(impersonator), {
+        asUserId: req.session?.user.id ?? null,
+        asEmail: req.session?.user.email ?? null,
+      });
     reply.header('Cache-Control', 'no-store');
     return { order };
   });
-
 }
 
 /** The built-in test checkout (pages surface): a hosted card page in the same flow shape as the real provider. */
@@ -139,9 +144,18 @@ export function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps): 
   const { db, dialect, config } = deps;
 
   const loadPayable = async (id: string) => {
-    const session = await db.selectFrom('payment_sessions').selectAll().where('id', '=', id).where('provider', '=', 'test').executeTakeFirst();
+    const session = await db
+      .selectFrom('payment_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('provider', '=', 'test')
+      .executeTakeFirst();
     if (!session) return null;
-    const order = await db.selectFrom('orders').select(['id', 'email', 'payment_status']).where('id', '=', session.order_id).executeTakeFirstOrThrow();
+    const order = await db
+      .selectFrom('orders')
+      .select(['id', 'email', 'payment_status'])
+      .where('id', '=', session.order_id)
+      .executeTakeFirstOrThrow();
     let closed: string | null = null;
     if (order.payment_status === 'paid' || order.payment_status === 'refunded') closed = CARD_MESSAGES.paid;
     else if (session.status !== 'open' || session.expires_at <= new Date().toISOString()) closed = CARD_MESSAGES.expired;
@@ -154,16 +168,27 @@ export function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps): 
   app.get('/pay/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     const p = await loadPayable(id);
-    if (!p) return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
-    return page(reply, 200, renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }));
+    if (!p)
+      return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    return page(
+      reply,
+      200,
+      renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }),
+    );
   });
 
   app.post('/pay/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     const card: CardInput = parseInput(CardForm, req.body);
     const p = await loadPayable(id);
-    if (!p) return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
-    if (p.closed) return page(reply, 409, renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }));
+    if (!p)
+      return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    if (p.closed)
+      return page(
+        reply,
+        409,
+        renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }),
+      );
     const problem = cardProblem(card);
     if (problem) {
       if (problem === CARD_MESSAGES.declined) await recordDeclinedPayment(db, id);

@@ -159,7 +159,11 @@ export async function createCheckout(
       {
         lock: true,
         afterLocks: async () => {
-          await lockShopperKeys(trx, dialect, [`hold:ip:${who.ip}`, `hold:device:${who.deviceId}`, ...(who.userId ? [`hold:user:${who.userId}`] : [])]);
+          await lockShopperKeys(trx, dialect, [
+            `hold:ip:${who.ip}`,
+            `hold:device:${who.deviceId}`,
+            ...(who.userId ? [`hold:user:${who.userId}`] : []),
+          ]);
           superseded.push(...(await endEarlierCheckouts(trx, dialect, who.deviceId, ctx.now)));
         },
       },
@@ -310,7 +314,10 @@ export async function endOpenSession(
   sessionId: string,
   reason: 'cancelled' | 'expired',
 ): Promise<boolean> {
-  const order = await forUpdate(trx.selectFrom('orders').select(['id', 'payment_status']).where('id', '=', orderId), dialect).executeTakeFirst();
+  const order = await forUpdate(
+    trx.selectFrom('orders').select(['id', 'payment_status']).where('id', '=', orderId),
+    dialect,
+  ).executeTakeFirst();
   if (!order || order.payment_status === 'paid') return false;
   const r = await trx
     .updateTable('payment_sessions')

@@ -14,11 +14,26 @@ import {
   TestEmailInput,
   CONTENT_MESSAGES,
 } from '../../shared/schemas/content.js';
-import { adminSettingsView, createFaq, deleteFaq, saveHomepageContent, saveIntegrationSettings, updateFaq, writeSettings } from './admin.js';
+import {
+  adminSettingsView,
+  createFaq,
+  deleteFaq,
+  saveHomepageContent,
+  saveIntegrationSettings,
+  updateFaq,
+  writeSettings,
+} from './admin.js';
 import { listContactMessages, retryContactForward } from './contact.js';
 import { listFaqsForEditing } from './service.js';
 import { forwardContactMessagesNow } from './routes.js';
-import { deleteTemplate, listTemplates, previewTemplate, saveTemplate, SAMPLE_TEXT_VARIABLES, SAMPLE_VARIABLES } from '../email/templates.js';
+import {
+  deleteTemplate,
+  listTemplates,
+  previewTemplate,
+  saveTemplate,
+  SAMPLE_TEXT_VARIABLES,
+  SAMPLE_VARIABLES,
+} from '../email/templates.js';
 import { deliverOne, retryEmail } from '../email/delivery.js';
 import { queueEmail } from '../email/outbox.js';
 import { access } from '../http/access.js';
@@ -63,7 +78,9 @@ export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps):
     reply.header('Cache-Control', 'no-store');
     return { items: await listFaqsForEditing(db) };
   });
-  app.post('/api/admin/faqs', access.admin, async (req, reply) => reply.code(201).send({ faq: await createFaq(db, parseInput(FaqInput, req.body)) }));
+  app.post('/api/admin/faqs', access.admin, async (req, reply) =>
+    reply.code(201).send({ faq: await createFaq(db, parseInput(FaqInput, req.body)) }),
+  );
   app.put('/api/admin/faqs/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     return { faq: await updateFaq(db, id, parseInput(FaqInput, req.body)) };
@@ -75,7 +92,9 @@ export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps):
 
   // ---- E-mail templates, test sends, the outbox ----
   app.get('/api/admin/email-templates', access.admin, async () => ({ items: await listTemplates(db) }));
-  app.post('/api/admin/email-templates', access.admin, async (req) => ({ template: await saveTemplate(db, parseInput(EmailTemplateInput, req.body)) }));
+  app.post('/api/admin/email-templates', access.admin, async (req) => ({
+    template: await saveTemplate(db, parseInput(EmailTemplateInput, req.body)),
+  }));
   app.delete('/api/admin/email-templates/:id', access.admin, async (req) => {
     await deleteTemplate(db, parseInput(Id, req.params).id);
     return { ok: true };
@@ -84,7 +103,12 @@ export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps):
   app.post('/api/admin/email-templates/test', access.admin, async (req) => {
     const { templateId, testEmail } = parseInput(TestEmailInput, req.body);
     if (!mailer) throw new HttpError(503, CONTENT_MESSAGES.emailConnectionFailed);
-    const queued = await queueEmail(db, { to: testEmail, templateId, variables: SAMPLE_VARIABLES, textVariables: SAMPLE_TEXT_VARIABLES }).catch((err: Error) => {
+    const queued = await queueEmail(db, {
+      to: testEmail,
+      templateId,
+      variables: SAMPLE_VARIABLES,
+      textVariables: SAMPLE_TEXT_VARIABLES,
+    }).catch((err: Error) => {
       throw new HttpError(404, err.message.includes('does not exist') ? CONTENT_MESSAGES.templateNotFound : err.message);
     });
     const result = await deliverOne(db, mailer, config.mailFrom, queued.id);

@@ -61,13 +61,19 @@ export async function saveIntegrationSettings(
 }
 
 export async function saveHomepageContent(db: Kysely<Database>, input: Record<string, string | undefined>): Promise<void> {
-  await writeSettings(db, { ...input, ...(input.hero_video_url !== undefined ? { hero_video_url: toEmbedVideoUrl(input.hero_video_url) } : {}) });
+  await writeSettings(db, {
+    ...input,
+    ...(input.hero_video_url !== undefined ? { hero_video_url: toEmbedVideoUrl(input.hero_video_url) } : {}),
+  });
 }
 
 export async function createFaq(db: Kysely<Database>, input: { question: string; answer: string; category: string | null }) {
   const at = nowIso();
   const id = `faq-${Date.now()}`;
-  const max = await db.selectFrom('faqs').select((eb) => eb.fn.max('sort_order').as('m')).executeTakeFirst();
+  const max = await db
+    .selectFrom('faqs')
+    .select((eb) => eb.fn.max('sort_order').as('m'))
+    .executeTakeFirst();
   const finalId = (await db.selectFrom('faqs').select('id').where('id', '=', id).executeTakeFirst()) ? newId('faq') : id;
   await db
     .insertInto('faqs')
@@ -77,7 +83,11 @@ export async function createFaq(db: Kysely<Database>, input: { question: string;
 }
 
 export async function updateFaq(db: Kysely<Database>, id: string, input: { question: string; answer: string; category: string | null }) {
-  const r = await db.updateTable('faqs').set({ ...input, updated_at: nowIso() }).where('id', '=', id).executeTakeFirst();
+  const r = await db
+    .updateTable('faqs')
+    .set({ ...input, updated_at: nowIso() })
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, CONTENT_MESSAGES.faqNotFound);
   return { id, ...input };
 }

@@ -88,13 +88,26 @@ export async function forwardDueMessages(
       const res = await fetchImpl(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: m.name, email: m.email, subject: m.subject, message: m.message, timestamp: m.created_at, source: m.source }),
+        body: JSON.stringify({
+          name: m.name,
+          email: m.email,
+          subject: m.subject,
+          message: m.message,
+          timestamp: m.created_at,
+          source: m.source,
+        }),
         signal: AbortSignal.timeout(15_000),
       });
       if (!res.ok) throw new Error(`The workflow endpoint answered ${res.status}`);
       await db
         .updateTable('contact_messages')
-        .set({ forward_status: 'forwarded', forward_attempts: m.forward_attempts + 1, last_error: null, next_attempt_at: null, updated_at: nowIso() })
+        .set({
+          forward_status: 'forwarded',
+          forward_attempts: m.forward_attempts + 1,
+          last_error: null,
+          next_attempt_at: null,
+          updated_at: nowIso(),
+        })
         .where('id', '=', id)
         .execute();
       forwarded++;
@@ -119,8 +132,17 @@ export async function forwardDueMessages(
 
 export async function listContactMessages(db: Kysely<Database>, q: { page: number; pageSize: number }) {
   const [rows, count] = await Promise.all([
-    db.selectFrom('contact_messages').selectAll().orderBy('created_at', 'desc').limit(q.pageSize).offset((q.page - 1) * q.pageSize).execute(),
-    db.selectFrom('contact_messages').select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
+    db
+      .selectFrom('contact_messages')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
+    db
+      .selectFrom('contact_messages')
+      .select(sql<number | string>`count(*)`.as('n'))
+      .executeTakeFirst(),
   ]);
   return {
     items: rows.map((m) => ({

@@ -43,14 +43,34 @@ afterAll(async () => {
 
 describe('settings and page content', () => {
   it('saves general and social settings, and never sends secrets back in full', async () => {
-    const res = await admin.request('PUT', '/api/admin/settings/general', { contact_email: 'hi@shop.example', contact_phone: '(555) 000-1111', contact_hours: 'Mon-Sat, 8am-6pm EST' });
+    const res = await admin.request('PUT', '/api/admin/settings/general', {
+      contact_email: 'hi@shop.example',
+      contact_phone: '(555) 000-1111',
+      contact_hours: 'Mon-Sat, 8am-6pm EST',
+    });
     expect(res.json().settings.contact_hours).toBe('Mon-Sat, 8am-6pm EST');
-    expect((await admin.request('PUT', '/api/admin/settings/general', { contact_email: 'nope', contact_phone: '', contact_hours: '' })).statusCode).toBe(400);
-    expect((await admin.request('PUT', '/api/admin/settings/social', { social_media_facebook: 'facebook.com/x', social_media_youtube: '' })).json().error).toContain('https://');
-    await admin.request('PUT', '/api/admin/settings/social', { social_media_facebook: 'https://facebook.com/ecoclean', social_media_youtube: '' });
-    expect((await t.app.inject({ method: 'GET', url: '/api/settings' })).json().settings.social_media_facebook).toBe('https://facebook.com/ecoclean');
+    expect(
+      (await admin.request('PUT', '/api/admin/settings/general', { contact_email: 'nope', contact_phone: '', contact_hours: '' }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await admin.request('PUT', '/api/admin/settings/social', { social_media_facebook: 'facebook.com/x', social_media_youtube: '' })
+      ).json().error,
+    ).toContain('https://');
+    await admin.request('PUT', '/api/admin/settings/social', {
+      social_media_facebook: 'https://facebook.com/ecoclean',
+      social_media_youtube: '',
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/api/settings' })).json().settings.social_media_facebook).toBe(
+      'https://facebook.com/ecoclean',
+    );
 
-    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: 'key-1234567890', shipstation_api_secret: 'secret-abcdef', shipstation_enabled: true });
+    await admin.request('PUT', '/api/admin/settings/integrations', {
+      shipstation_api_key: 'key-1234567890',
+      shipstation_api_secret: 'secret-abcdef',
+      shipstation_enabled: true,
+    });
     const view = (await admin.get('/api/admin/settings')).json().settings;
     expect(view.shipstation_api_key).toBe('••••7890');
     expect(JSON.stringify(view)).not.toContain('key-1234567890');
@@ -62,11 +82,23 @@ describe('settings and page content', () => {
   });
 
   it('keeps a stored secret when the field comes back empty, omitted or masked, and removes it on null', async () => {
-    const secretRow = async (key: string) => (await t.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow()).value;
-    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: 'keep-me-key-9876', shipstation_api_secret: 'keep-me-secret-5432' });
-    const emptied = await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: '', shipstation_api_secret: '', shipstation_enabled: false });
+    const secretRow = async (key: string) =>
+      (await t.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow()).value;
+    await admin.request('PUT', '/api/admin/settings/integrations', {
+      shipstation_api_key: 'keep-me-key-9876',
+      shipstation_api_secret: 'keep-me-secret-5432',
+    });
+    const emptied = await admin.request('PUT', '/api/admin/settings/integrations', {
+      shipstation_api_key: '',
+      shipstation_api_secret: '',
+      shipstation_enabled: false,
+    });
     expect(emptied.statusCode).toBe(200);
-    expect(emptied.json().settings).toMatchObject({ shipstation_api_key: '••••9876', shipstation_api_secret: '••••5432', shipstation_enabled: 'false' });
+    expect(emptied.json().settings).toMatchObject({
+      shipstation_api_key: '••••9876',
+      shipstation_api_secret: '••••5432',
+      shipstation_enabled: 'false',
+    });
     await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_version: 'v2' });
     expect(await secretRow('shipstation_api_key')).toBe('keep-me-key-9876');
     expect(await secretRow('shipstation_api_secret')).toBe('keep-me-secret-5432');
@@ -108,12 +140,18 @@ describe('settings and page content', () => {
     expect(pub).toMatchObject(about);
     const page = await t.app.inject({ method: 'GET', url: '/about', headers: { accept: 'text/html' } });
     expect(page.body).toContain('Our Little Shop');
-    await admin.request('PUT', '/api/admin/settings/general', { contact_email: ' owner@shop.example ', contact_phone: '', contact_hours: 'Sundays only' });
+    await admin.request('PUT', '/api/admin/settings/general', {
+      contact_email: ' owner@shop.example ',
+      contact_phone: '',
+      contact_hours: 'Sundays only',
+    });
     const contact = await t.app.inject({ method: 'GET', url: '/contact', headers: { accept: 'text/html' } });
     expect(contact.body).toContain('Sundays only');
     expect(contact.body).toContain('owner@shop.example');
 
-    expect((await admin.request('PUT', '/api/admin/content/about', { ...about, about_hero_image: 'javascript:alert(1)' })).statusCode).toBe(400);
+    expect((await admin.request('PUT', '/api/admin/content/about', { ...about, about_hero_image: 'javascript:alert(1)' })).statusCode).toBe(
+      400,
+    );
     const home = {
       homepage_hero_title: 'Hero',
       homepage_hero_subtitle: 'Sub',
@@ -121,9 +159,16 @@ describe('settings and page content', () => {
       homepage_about_title: 'About',
       homepage_about_description: 'Text',
     };
-    expect((await admin.request('PUT', '/api/admin/content/homepage', { ...home, hero_video_url: 'javascript:alert(1)' })).json().error).toContain('https://');
-    expect((await admin.request('PUT', '/api/admin/content/homepage', { ...home, homepage_about_image: '//evil.example/x.png' })).statusCode).toBe(400);
-    const watch = await admin.request('PUT', '/api/admin/content/homepage', { ...home, hero_video_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42' });
+    expect(
+      (await admin.request('PUT', '/api/admin/content/homepage', { ...home, hero_video_url: 'javascript:alert(1)' })).json().error,
+    ).toContain('https://');
+    expect(
+      (await admin.request('PUT', '/api/admin/content/homepage', { ...home, homepage_about_image: '//evil.example/x.png' })).statusCode,
+    ).toBe(400);
+    const watch = await admin.request('PUT', '/api/admin/content/homepage', {
+      ...home,
+      hero_video_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42',
+    });
     expect(watch.json().settings.hero_video_url).toBe('https://www.youtube.com/embed/dQw4w9WgXcQ');
     const noVideo = await admin.request('PUT', '/api/admin/content/homepage', { ...home, hero_video_url: '' });
     expect(noVideo.json().settings.hero_video_url).toBe('');
@@ -138,7 +183,9 @@ describe('settings and page content', () => {
       homepage_about_description: 'We clean.',
       hero_video_url: 'https://youtu.be/dQw4w9WgXcQ',
     };
-    expect((await admin.request('PUT', '/api/admin/content/homepage', { ...body, homepage_hero_title: '' })).json().error).toContain('Hero title is required');
+    expect((await admin.request('PUT', '/api/admin/content/homepage', { ...body, homepage_hero_title: '' })).json().error).toContain(
+      'Hero title is required',
+    );
     const ok = await admin.request('PUT', '/api/admin/content/homepage', body);
     expect(ok.json().settings.hero_video_url).toBe('https://www.youtube.com/embed/dQw4w9WgXcQ');
     const page = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
@@ -153,7 +200,11 @@ describe('settings and page content', () => {
     const faq = created.json().faq;
     expect(faq.category).toBeNull();
     expect((await admin.post('/api/admin/faqs', { question: '', answer: 'x' })).json().error).toContain('Question is required');
-    expect((await admin.request('PUT', `/api/admin/faqs/${faq.id}`, { question: 'Alaska?', answer: 'Yes, 7-10 days.', category: 'Shipping' })).json().faq.category).toBe('Shipping');
+    expect(
+      (
+        await admin.request('PUT', `/api/admin/faqs/${faq.id}`, { question: 'Alaska?', answer: 'Yes, 7-10 days.', category: 'Shipping' })
+      ).json().faq.category,
+    ).toBe('Shipping');
     const pub = (await t.app.inject({ method: 'GET', url: '/api/faqs' })).json().items;
     expect(pub.find((f: { id: string }) => f.id === faq.id).question).toBe('Alaska?');
     expect((await t.app.inject({ method: 'GET', url: '/faq', headers: { accept: 'text/html' } })).body).toContain('Yes, 7-10 days.');
@@ -165,26 +216,49 @@ describe('settings and page content', () => {
 describe('e-mail templates', () => {
   it('lists, previews with sample data, saves, refuses broken templates and built-in deletion, deletes custom ones', async () => {
     const list = (await admin.get('/api/admin/email-templates')).json().items;
-    expect(list.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining(['order-confirmation', 'order-status-update', 'shipping-notification', 'welcome', 'password-reset', 'loyalty-reward']));
+    expect(list.map((x: { id: string }) => x.id)).toEqual(
+      expect.arrayContaining([
+        'order-confirmation',
+        'order-status-update',
+        'shipping-notification',
+        'welcome',
+        'password-reset',
+        'loyalty-reward',
+      ]),
+    );
     const preview = (await admin.get('/api/admin/email-templates/order-confirmation/preview')).json();
     expect(preview.subject).toContain('A1B2C3D4');
     expect(preview.html).toContain('Jamie Sample');
-    const saved = await admin.post('/api/admin/email-templates', { id: 'spring-news', name: 'Spring news', subject: 'Hello {{customerName}}', html: '<p>Hi {{customerName}}</p>', variables: ['customerName'] });
+    const saved = await admin.post('/api/admin/email-templates', {
+      id: 'spring-news',
+      name: 'Spring news',
+      subject: 'Hello {{customerName}}',
+      html: '<p>Hi {{customerName}}</p>',
+      variables: ['customerName'],
+    });
     expect(saved.json().template).toMatchObject({ id: 'spring-news', builtIn: false, variables: ['customerName'] });
-    expect((await admin.post('/api/admin/email-templates', { id: 'broken', name: 'B', subject: 'x', html: '<p>{{#if}}</p>' })).statusCode).toBe(400);
+    expect(
+      (await admin.post('/api/admin/email-templates', { id: 'broken', name: 'B', subject: 'x', html: '<p>{{#if}}</p>' })).statusCode,
+    ).toBe(400);
     expect((await admin.request('DELETE', '/api/admin/email-templates/welcome')).statusCode).toBe(409);
     expect((await admin.request('DELETE', '/api/admin/email-templates/spring-news')).statusCode).toBe(200);
   });
 
   it('sends a test e-mail through SMTP, checks the connection, and retries an outbox row', async () => {
-    const res = await admin.post('/api/admin/email-templates/test', { templateId: 'shipping-notification', testEmail: 'owner@example.com' });
+    const res = await admin.post('/api/admin/email-templates/test', {
+      templateId: 'shipping-notification',
+      testEmail: 'owner@example.com',
+    });
     expect(res.json()).toEqual({ ok: true, message: CONTENT_MESSAGES.testEmailSent });
     expect(received.some((m) => m.includes('To: owner@example.com'))).toBe(true);
     expect((await admin.get('/api/email/test-connection')).json()).toMatchObject({ connected: true });
 
     const noAdmin = new TestClient(noSmtp.app);
     await noAdmin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
-    expect((await noAdmin.get('/api/email/test-connection')).json()).toMatchObject({ connected: false, error: CONTENT_MESSAGES.emailConnectionFailed });
+    expect((await noAdmin.get('/api/email/test-connection')).json()).toMatchObject({
+      connected: false,
+      error: CONTENT_MESSAGES.emailConnectionFailed,
+    });
     const noSend = await noAdmin.post('/api/admin/email-templates/test', { templateId: 'welcome', testEmail: 'owner@example.com' });
     expect(noSend.statusCode).toBe(503);
     expect(noSend.json().error).toBe(CONTENT_MESSAGES.emailConnectionFailed);
@@ -193,10 +267,24 @@ describe('e-mail templates', () => {
     await customer.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     expect((await customer.get('/api/email/test-connection')).statusCode).toBe(403);
 
-    const failed = await t.db.insertInto('email_outbox').values({
-      id: 'mail_retry_me', to_address: 'x@example.com', subject: 's', html: 'h', text: 't', template_id: null, status: 'failed', attempts: 10,
-      last_error: 'boom', next_attempt_at: '2030-01-01T00:00:00.000Z', created_at: new Date().toISOString(), updated_at: new Date().toISOString(), sent_at: null,
-    }).execute();
+    const failed = await t.db
+      .insertInto('email_outbox')
+      .values({
+        id: 'mail_retry_me',
+        to_address: 'x@example.com',
+        subject: 's',
+        html: 'h',
+        text: 't',
+        template_id: null,
+        status: 'failed',
+        attempts: 10,
+        last_error: 'boom',
+        next_attempt_at: '2030-01-01T00:00:00.000Z',
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+        sent_at: null,
+      })
+      .execute();
     expect(failed).toBeTruthy();
     expect((await admin.post('/api/admin/email-outbox/mail_retry_me/retry')).statusCode).toBe(200);
     const row = await t.db.selectFrom('email_outbox').select(['status']).where('id', '=', 'mail_retry_me').executeTakeFirstOrThrow();
@@ -254,7 +342,13 @@ describe('contact form', () => {
       row = await t.db.selectFrom('contact_messages').selectAll().where('email', '=', 'fwd@example.com').executeTakeFirstOrThrow();
       expect(row.forward_status).toBe('forwarded');
       expect(got).toHaveLength(1);
-      expect(got[0]).toMatchObject({ name: 'Rita', email: 'fwd@example.com', subject: 'Refills', message: 'Do you sell refills?', source: 'website-contact-form' });
+      expect(got[0]).toMatchObject({
+        name: 'Rita',
+        email: 'fwd@example.com',
+        subject: 'Refills',
+        message: 'Do you sell refills?',
+        source: 'website-contact-form',
+      });
       expect(Date.parse(got[0]!.timestamp!)).not.toBeNaN();
       const list = (await admin.get('/api/admin/contact-messages')).json();
       expect(list.items.some((m: { email: string }) => m.email === 'fwd@example.com')).toBe(true);

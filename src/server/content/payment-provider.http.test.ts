@@ -4,7 +4,10 @@ import { FAKE_STRIPE_SECRET_KEY } from '../test/fake-stripe.js';
 import { PAYMENT_PROVIDER_KEY } from '../../shared/payment-provider.js';
 
 const initialSettings = (body: string) => {
-  const entries = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(body)![1]!) as { key: unknown[]; data: unknown }[];
+  const entries = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(body)![1]!) as {
+    key: unknown[];
+    data: unknown;
+  }[];
   return (entries.find((e) => e.key[0] === 'settings')!.data as { settings: Record<string, string> }).settings;
 };
 

@@ -28,7 +28,11 @@ export async function readFactShippingOptions(db: Kysely<Database>): Promise<Fac
  */
 export async function getPublicSettings(db: Kysely<Database>, paymentProvider: CheckoutProvider | null): Promise<Record<string, string>> {
   const [rows, options] = await Promise.all([
-    db.selectFrom('settings').select(['key', 'value']).where('key', 'in', [...PUBLIC_SETTING_KEYS]).execute(),
+    db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where('key', 'in', [...PUBLIC_SETTING_KEYS])
+      .execute(),
     readFactShippingOptions(db),
   ]);
   const out: Record<string, string> = {};

@@ -10,11 +10,22 @@ import { computeTotals } from '../../shared/pricing.js';
 import * as truthful from '../db/migrations/0013-truthful-content.js';
 
 type Faq = { id: string; question: string; answer: string };
-type ShippingOption = { id: string; name: string; description: string | null; priceCents: number; estimatedDays: string; enabled: boolean; minimumOrderCents: number | null };
+type ShippingOption = {
+  id: string;
+  name: string;
+  description: string | null;
+  priceCents: number;
+  estimatedDays: string;
+  enabled: boolean;
+  minimumOrderCents: number | null;
+};
 
 const html = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
 const initialData = (body: string) =>
-  JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(body)![1]!) as { key: unknown[]; data: unknown }[];
+  JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(body)![1]!) as {
+    key: unknown[];
+    data: unknown;
+  }[];
 const description = (body: string) => /<meta name="description" content="([^"]*)" \/>/.exec(body)![1]!.replace(/&amp;/g, '&');
 
 describe(`truthful content on ${testDialect()}`, () => {
@@ -72,8 +83,14 @@ describe(`truthful content on ${testDialect()}`, () => {
 
     // The owner raises the free-shipping minimum and the standard rate: the kept pages are drawn again.
     const before = await options();
-    await saveOption(before.find((o) => o.id === 'free')!, { minimumOrderCents: 7500 });
-    await saveOption(before.find((o) => o.id === 'standard')!, { priceCents: 650 });
+    await saveOption(
+      before.find((o) => o.id === 'free')!,
+      { minimumOrderCents: 7500 },
+    );
+    await saveOption(
+      before.find((o) => o.id === 'standard')!,
+      { priceCents: 650 },
+    );
     expect(await answer(/shipping cost/)).toContain('Standard Shipping is $6.50 (5-7 business days)');
     expect(await answer(/shipping cost/)).toContain('Orders of $75.00 or more can choose Free Shipping');
     expect(await answer(/sales tax/)).toContain('$6.50 shipping pays $3.40 tax (8% of $42.50)');
@@ -88,7 +105,9 @@ describe(`truthful content on ${testDialect()}`, () => {
     expect(patch.statusCode).toBe(200);
     const plain = description((await html(t, '/')).body);
     expect(plain).not.toMatch(/free shipping/i);
-    expect(plain).toBe('Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner.');
+    expect(plain).toBe(
+      'Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner.',
+    );
     expect(await answer(/shipping cost/)).not.toContain('Free Shipping');
     expect((await t.app.inject({ method: 'GET', url: '/api/settings' })).json().settings.free_shipping_minimum_cents).toBe('');
 
@@ -104,7 +123,11 @@ describe(`truthful content on ${testDialect()}`, () => {
     expect(raw.find((f) => /shipping cost/.test(f.question))!.answer).toBe('{{shipping_rates}}');
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/faqs' })).statusCode).toBe(401);
 
-    const bad = await admin.request('PUT', `/api/admin/faqs/${taxFaq.id}`, { question: taxFaq.question, answer: 'Yes. {{tax_rate}}', category: 'Orders & Shipping' });
+    const bad = await admin.request('PUT', `/api/admin/faqs/${taxFaq.id}`, {
+      question: taxFaq.question,
+      answer: 'Yes. {{tax_rate}}',
+      category: 'Orders & Shipping',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toContain('Unknown placeholder {{tax_rate}}: use {{shipping_rates}}, {{free_shipping}}, {{tax_rule}}');
 
@@ -116,7 +139,9 @@ describe(`truthful content on ${testDialect()}`, () => {
     expect(edited.statusCode).toBe(200);
     expect(edited.json().faq.answer).toBe('Yes, in every state we ship to. {{tax_rule}} {{free_shipping}}');
     const shown = await answer(/sales tax/);
-    expect(shown).toMatch(/^Yes, in every state we ship to\. Sales tax of 8% is charged on your order subtotal minus any discount, plus shipping/);
+    expect(shown).toMatch(
+      /^Yes, in every state we ship to\. Sales tax of 8% is charged on your order subtotal minus any discount, plus shipping/,
+    );
     expect(shown).toMatch(/Free shipping on orders of \$50\.00 or more\.$/);
     expect((await html(t, '/faq')).body).toContain('Yes, in every state we ship to. Sales tax of 8%');
   });
@@ -126,11 +151,27 @@ describe(`truthful content on ${testDialect()}`, () => {
     await t.db.updateTable('settings').set({ value: truthful.SEEDED_HERO_VIDEO_URL }).where('key', '=', 'hero_video_url').execute();
     await t.db.updateTable('faqs').set({ answer: truthful.SEEDED_TAX_ANSWER }).where('id', '=', 'faq-2').execute();
     await t.db.updateTable('faqs').set({ answer: truthful.SEEDED_SHIPPING_ANSWER }).where('id', '=', 'faq-1').execute();
-    await t.db.insertInto('faqs').values({ id: 'faq-own', question: 'Own?', answer: 'Sales tax of 8% is calculated on my own words.', category: null, sort_order: 99, created_at: at, updated_at: at }).execute();
+    await t.db
+      .insertInto('faqs')
+      .values({
+        id: 'faq-own',
+        question: 'Own?',
+        answer: 'Sales tax of 8% is calculated on my own words.',
+        category: null,
+        sort_order: 99,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
     await truthful.up(t.db);
     const setting = await t.db.selectFrom('settings').select('value').where('key', '=', 'hero_video_url').executeTakeFirstOrThrow();
     expect(setting.value).toBe('');
-    const rows = await t.db.selectFrom('faqs').select(['id', 'answer']).where('id', 'in', ['faq-1', 'faq-2', 'faq-own']).orderBy('id').execute();
+    const rows = await t.db
+      .selectFrom('faqs')
+      .select(['id', 'answer'])
+      .where('id', 'in', ['faq-1', 'faq-2', 'faq-own'])
+      .orderBy('id')
+      .execute();
     expect(rows).toEqual([
       { id: 'faq-1', answer: '{{shipping_rates}}' },
       { id: 'faq-2', answer: 'Yes. {{tax_rule}}' },
@@ -139,7 +180,9 @@ describe(`truthful content on ${testDialect()}`, () => {
     // A video the owner chose is theirs.
     await t.db.updateTable('settings').set({ value: 'https://player.vimeo.com/video/1' }).where('key', '=', 'hero_video_url').execute();
     await truthful.up(t.db);
-    expect((await t.db.selectFrom('settings').select('value').where('key', '=', 'hero_video_url').executeTakeFirstOrThrow()).value).toBe('https://player.vimeo.com/video/1');
+    expect((await t.db.selectFrom('settings').select('value').where('key', '=', 'hero_video_url').executeTakeFirstOrThrow()).value).toBe(
+      'https://player.vimeo.com/video/1',
+    );
   });
 });
 

@@ -28,7 +28,8 @@ describe(`migration 0002 (order search) on ${testDialect()}`, () => {
       new Migrator({
         db,
         provider: {
-          getMigrations: async (): Promise<Record<string, Migration>> => (upTo === '0001' ? { '0001-initial': m0001 } : { '0001-initial': m0001, '0002-order-search': m0002 }),
+          getMigrations: async (): Promise<Record<string, Migration>> =>
+            upTo === '0001' ? { '0001-initial': m0001 } : { '0001-initial': m0001, '0002-order-search': m0002 },
         },
         ...(schema ? { migrationTableSchema: schema } : {}),
       });
@@ -36,12 +37,32 @@ describe(`migration 0002 (order search) on ${testDialect()}`, () => {
       expect((await migrator('0001').migrateToLatest()).error).toBeUndefined();
       await db
         .insertInto('users')
-        .values({ id: 'u-1', email: 'Ada.Lovelace+shop@Example.com', password_hash: 'x', full_name: 'Ada King-Lovelace', role: 'client', created_at: T1, updated_at: T1 } as never)
+        .values({
+          id: 'u-1',
+          email: 'Ada.Lovelace+shop@Example.com',
+          password_hash: 'x',
+          full_name: 'Ada King-Lovelace',
+          role: 'client',
+          created_at: T1,
+          updated_at: T1,
+        } as never)
         .execute();
       const orders = [
-        { id: 'ord-aaaa1111', order_number: 'ORD-1001', email: 'Ada.Lovelace+shop@Example.com', user_id: 'u-1', shipping_address: JSON.stringify({ name: 'Ada Ünver', email: 'ship.to@post.example' }) },
+        {
+          id: 'ord-aaaa1111',
+          order_number: 'ORD-1001',
+          email: 'Ada.Lovelace+shop@Example.com',
+          user_id: 'u-1',
+          shipping_address: JSON.stringify({ name: 'Ada Ünver', email: 'ship.to@post.example' }),
+        },
         { id: 'ord-bbbb2222', order_number: 'ORD-1002', email: null, user_id: null, shipping_address: 'not json' },
-        { id: 'ord-cccc3333', order_number: 'ORD-1003', email: 'zoë@example.org', user_id: null, shipping_address: JSON.stringify('a string') },
+        {
+          id: 'ord-cccc3333',
+          order_number: 'ORD-1003',
+          email: 'zoë@example.org',
+          user_id: null,
+          shipping_address: JSON.stringify('a string'),
+        },
       ];
       for (const o of orders) {
         await db
@@ -51,7 +72,12 @@ describe(`migration 0002 (order search) on ${testDialect()}`, () => {
       }
       expect((await migrator('0002').migrateToLatest()).error).toBeUndefined();
 
-      const stored = await (db as unknown as Kysely<Database>).selectFrom('order_search_terms').select(['term', 'order_id']).orderBy('order_id').orderBy('term').execute();
+      const stored = await (db as unknown as Kysely<Database>)
+        .selectFrom('order_search_terms')
+        .select(['term', 'order_id'])
+        .orderBy('order_id')
+        .orderBy('term')
+        .execute();
       const live = orders
         .flatMap((o) =>
           searchRowsOf({
@@ -65,7 +91,9 @@ describe(`migration 0002 (order search) on ${testDialect()}`, () => {
         )
         .sort((a, b) => (a.order_id === b.order_id ? (a.term < b.term ? -1 : a.term > b.term ? 1 : 0) : a.order_id < b.order_id ? -1 : 1));
       expect(stored).toEqual(live);
-      expect(stored.map((r) => r.term)).toEqual(expect.arrayContaining(['ada', 'lovelace', 'king', 'ünver', 'post.example', 'ecaa1111', 'zoë@example.org']));
+      expect(stored.map((r) => r.term)).toEqual(
+        expect.arrayContaining(['ada', 'lovelace', 'king', 'ünver', 'post.example', 'ecaa1111', 'zoë@example.org']),
+      );
     } finally {
       await close();
     }

@@ -30,7 +30,16 @@ async function seedBefore0012(db: Kysely<Database>): Promise<void> {
   const order = (id: string, status: string, extra: Record<string, unknown> = {}) =>
     db
       .insertInto('orders')
-      .values({ id, order_number: id, email: 'a@example.com', status, payment_status: 'paid', created_at: T1, updated_at: T1, ...extra } as never)
+      .values({
+        id,
+        order_number: id,
+        email: 'a@example.com',
+        status,
+        payment_status: 'paid',
+        created_at: T1,
+        updated_at: T1,
+        ...extra,
+      } as never)
       .execute();
   await order('o-label', 'shipped', {
     label_state: 'bought',
@@ -42,7 +51,16 @@ async function seedBefore0012(db: Kysely<Database>): Promise<void> {
   const event = (id: string, orderId: string, type: string, data: Record<string, unknown>, at: string) =>
     db
       .insertInto('order_events')
-      .values({ id, order_id: orderId, type, actor_user_id: null, actor_label: 'system', data: JSON.stringify(data), customer_visible: 1, created_at: at } as never)
+      .values({
+        id,
+        order_id: orderId,
+        type,
+        actor_user_id: null,
+        actor_label: 'system',
+        data: JSON.stringify(data),
+        customer_visible: 1,
+        created_at: at,
+      } as never)
       .execute();
   await event('e1', 'o-label', 'label.bought', { trackingNumber: '1ZOLD' }, T2);
   await event('e2', 'o-delivered', 'status.changed', { from: 'processing', to: 'shipped' }, T1);
@@ -51,12 +69,22 @@ async function seedBefore0012(db: Kysely<Database>): Promise<void> {
   await event('e5', 'o-back', 'status.changed', { from: 'shipped', to: 'processing' }, T2);
   await db
     .insertInto('email_templates')
-    .values({ id: 'shipping-notification', name: 'Shipping Notification', subject: 's', html: '<p>{{trackingNumber}}</p>', text: '{{trackingNumber}}', variables: '["trackingNumber"]', built_in: 1, created_at: T1, updated_at: T1 } as never)
+    .values({
+      id: 'shipping-notification',
+      name: 'Shipping Notification',
+      subject: 's',
+      html: '<p>{{trackingNumber}}</p>',
+      text: '{{trackingNumber}}',
+      variables: '["trackingNumber"]',
+      built_in: 1,
+      created_at: T1,
+      updated_at: T1,
+    } as never)
     .execute();
 }
 
 describe(`migration 0012 (order tracking) on ${testDialect()}`, () => {
-  it("backfills the carrier from the label and the shipped date from the timeline, and renews the unedited shipping e-mail", async () => {
+  it('backfills the carrier from the label and the shipped date from the timeline, and renews the unedited shipping e-mail', async () => {
     const testDb = await createTestDatabase();
     dbs.push(testDb);
     const { db, schema, close } = openDatabase(testDb.url);
@@ -90,7 +118,11 @@ describe(`migration 0012 (order tracking) on ${testDialect()}`, () => {
         { id: 'o-delivered', shipping_carrier: null, shipped_at: T1 },
         { id: 'o-label', shipping_carrier: 'ups', shipped_at: T2 },
       ]);
-      const template = await db.selectFrom('email_templates').select(['html', 'text', 'variables']).where('id', '=', 'shipping-notification').executeTakeFirstOrThrow();
+      const template = await db
+        .selectFrom('email_templates')
+        .select(['html', 'text', 'variables'])
+        .where('id', '=', 'shipping-notification')
+        .executeTakeFirstOrThrow();
       // Still unedited, so migration 0015 renewed it again: the link now comes from `tracking`.
       expect(template.html).toContain('{{tracking.url}}');
       expect(template.text).toContain('{{tracking.url}}');

@@ -43,7 +43,23 @@ describe(`migrations and seed on ${testDialect()}`, () => {
     dbs.push(testDb);
     const { db, schema, close } = openDatabase(testDb.url);
     try {
-      expect(await migrateToLatest(db, schema)).toEqual(['0001-initial', '0002-order-search', '0003-payment-holds', '0004-checkout-bounds', '0005-sign-in-devices', '0006-order-events', '0007-refunds', '0008-order-labels', '0009-product-search', '0010-shop-changes', '0011-search-in-memory', '0012-order-tracking', '0013-truthful-content', '0014-product-image-alts', '0015-template-blocks']);
+      expect(await migrateToLatest(db, schema)).toEqual([
+        '0001-initial',
+        '0002-order-search',
+        '0003-payment-holds',
+        '0004-checkout-bounds',
+        '0005-sign-in-devices',
+        '0006-order-events',
+        '0007-refunds',
+        '0008-order-labels',
+        '0009-product-search',
+        '0010-shop-changes',
+        '0011-search-in-memory',
+        '0012-order-tracking',
+        '0013-truthful-content',
+        '0014-product-image-alts',
+        '0015-template-blocks',
+      ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);
       for (const t of TABLES) expect(tables).toContain(t);
@@ -52,7 +68,14 @@ describe(`migrations and seed on ${testDialect()}`, () => {
       const first = await seedDatabase(db, config);
       expect(first.catalogue).toBe(true);
       const count = async (table: 'products' | 'categories' | 'settings' | 'shipping_options' | 'email_templates') =>
-        Number((await db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select(sql<number>`count(*)`.as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect(await count('products')).toBe(seedProducts.length);
       expect(await count('categories')).toBe(seedCategories.length);
       expect(await count('settings')).toBe(seedSettings.length);

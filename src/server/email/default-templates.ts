@@ -236,7 +236,9 @@ ${totalsRow('This refund', '{{refundAmount}}')}
 ${totalsRow('Refunded in all', '{{refundedTotal}}')}
 ${totalsRow('Order total', '{{total}}', true)}
             </table>`,
-        p('The money goes back to the card you paid with. Depending on your bank, it can take 5 to 10 business days to appear on your statement.'),
+        p(
+          'The money goes back to the card you paid with. Depending on your bank, it can take 5 to 10 business days to appear on your statement.',
+        ),
       ].join('\n'),
     ),
     text: `Hi {{customerName}},
@@ -263,9 +265,7 @@ ${textFooter}`,
         p(
           'Thanks for creating an account. You can now track your orders, save your shipping address and earn loyalty points on every purchase.',
         ),
-        p(
-          'You earn 10 points on orders of $50.00 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.',
-        ),
+        p('You earn 10 points on orders of $50.00 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.'),
         button('{{shopUrl}}', 'Start shopping'),
       ].join('\n'),
     ),
@@ -316,7 +316,9 @@ ${textFooter}`,
       'Thank you for being a loyal customer!',
       [
         p('Hi {{customerName}},'),
-        p('You have reached <strong>{{points}}</strong> loyalty points, so here is a coupon for <strong>{{discountPercent}}% off</strong> your next order.'),
+        p(
+          'You have reached <strong>{{points}}</strong> loyalty points, so here is a coupon for <strong>{{discountPercent}}% off</strong> your next order.',
+        ),
         `            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 24px 0;">
               <tr>
                 <td align="center" style="padding:20px;border:2px dashed ${GREEN};border-radius:8px;background-color:#eef6f1;">

@@ -97,9 +97,16 @@ export async function deliverOne(
         .where('id', '=', id)
         .execute();
       // The order may have been deleted since (an unpaid one): then there is no timeline to add to.
-      const order = row.order_id ? await trx.selectFrom('orders').select('id').where('id', '=', row.order_id).executeTakeFirst() : undefined;
+      const order = row.order_id
+        ? await trx.selectFrom('orders').select('id').where('id', '=', row.order_id).executeTakeFirst()
+        : undefined;
       if (row.order_id && order) {
-        await recordOrderEvent(trx, row.order_id, 'email.sent', SYSTEM_ACTOR, { emailId: id, templateId: row.template_id, to: row.to_address, subject: row.subject });
+        await recordOrderEvent(trx, row.order_id, 'email.sent', SYSTEM_ACTOR, {
+          emailId: id,
+          templateId: row.template_id,
+          to: row.to_address,
+          subject: row.subject,
+        });
       }
     });
     return 'sent';

@@ -5,11 +5,7 @@ import type { Database } from '../db/schema.js';
  * Without SMTP, e-mails stay in the outbox. Outside production this prints each new one's
  * recipient, subject and links, so a newcomer can follow a password-reset link from the log.
  */
-export function startOutboxLogger(
-  db: Kysely<Database>,
-  print: (line: string) => void,
-  intervalMs = 1000,
-): { stop: () => void } {
+export function startOutboxLogger(db: Kysely<Database>, print: (line: string) => void, intervalMs = 1000): { stop: () => void } {
   let since = new Date().toISOString();
   let busy = false;
   const poll = async () => {

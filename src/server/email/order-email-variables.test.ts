@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { defaultEmailTemplates } from './default-templates.js';
 import { renderTemplate, type RenderedEmail } from './render.js';
-import { orderConfirmationVariables, shippingNotificationVariables, statusUpdateVariables, storedAddressLines, type EmailVariables } from './order-email-variables.js';
+import {
+  orderConfirmationVariables,
+  shippingNotificationVariables,
+  statusUpdateVariables,
+  storedAddressLines,
+  type EmailVariables,
+} from './order-email-variables.js';
 
 const ADDRESS = { name: 'Jo Green', address: '12 Green Lane', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
 const ORDER = {
@@ -42,7 +48,9 @@ describe('the built-in order e-mails, drawn from data', () => {
     expect(mail.html).not.toContain('<Co>');
     expect(mail.html).toContain('Jo Green<br>12 Green Lane<br>Portland, OR 97201<br>US</p>');
     for (const total of ['$69.98', '$7.00', 'FREE', '$5.04', '$68.02']) expect(mail.html).toContain(total);
-    expect(mail.text).toContain('Items:\nCloth & <Co> x 2  $69.98\nBamboo Brush x 1  $0.00\n\nSubtotal: $69.98\nDiscount: $7.00\nShipping: FREE\nTax: $5.04\nTotal: $68.02\n');
+    expect(mail.text).toContain(
+      'Items:\nCloth & <Co> x 2  $69.98\nBamboo Brush x 1  $0.00\n\nSubtotal: $69.98\nDiscount: $7.00\nShipping: FREE\nTax: $5.04\nTotal: $68.02\n',
+    );
     expect(mail.text).toContain('Shipping to:\nJo Green\n12 Green Lane\nPortland, OR 97201\nUS\n\nWe will send you another e-mail');
   });
 
@@ -55,12 +63,17 @@ describe('the built-in order e-mails, drawn from data', () => {
     expect(hrefs(mail.html)).toEqual([UPS_LINK]);
     expect(mail.html).toContain('Hi Jo Green,');
     expect(mail.html).toContain('Jo Green<br>12 Green Lane<br>Portland, OR 97201<br>US</p>');
-    expect(mail.text).toContain(`is now: Shipped.\n\nCarrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}\n\nShipping address:\nJo Green\n12 Green Lane\nPortland, OR 97201\nUS\n\n`);
+    expect(mail.text).toContain(
+      `is now: Shipped.\n\nCarrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}\n\nShipping address:\nJo Green\n12 Green Lane\nPortland, OR 97201\nUS\n\n`,
+    );
   });
 
   it("status update without a label: the shop's own code, no carrier and no link; nothing while pending", () => {
     const unlabelled = { ...ORDER, shipstation_tracking_number: null, shipping_carrier: null };
-    const processing = render(builtIn('order-status-update'), statusUpdateVariables(unlabelled, 'processing', { full_name: 'Account Name' }));
+    const processing = render(
+      builtIn('order-status-update'),
+      statusUpdateVariables(unlabelled, 'processing', { full_name: 'Account Name' }),
+    );
     expect(processing.html).toContain('Hi Account Name,');
     expect(processing.html).toContain('Tracking number: <strong>ECDEFGHI</strong>');
     expect(processing.html).not.toContain('Carrier:');
@@ -71,7 +84,12 @@ describe('the built-in order e-mails, drawn from data', () => {
   });
 
   it('shipping notification: carrier, tracking number escaped, link, the ship-to lines', () => {
-    const v = shippingNotificationVariables({ orderNumber: 'CDEFGHI1', shipTo: ADDRESS, trackingNumber: ORDER.shipstation_tracking_number, carrierCode: 'ups' });
+    const v = shippingNotificationVariables({
+      orderNumber: 'CDEFGHI1',
+      shipTo: ADDRESS,
+      trackingNumber: ORDER.shipstation_tracking_number,
+      carrierCode: 'ups',
+    });
     const mail = render(builtIn('shipping-notification'), v);
     expect(mail.subject).toBe('Your order #CDEFGHI1 has shipped');
     expect(mail.html).toContain('Carrier: <strong>UPS</strong>');
@@ -80,7 +98,9 @@ describe('the built-in order e-mails, drawn from data', () => {
     expect(mail.html).toContain('Track your package on the UPS website</a>');
     expect(hrefs(mail.html)).toEqual([UPS_LINK]);
     expect(mail.html).toContain('Jo Green<br>12 Green Lane<br>Portland, OR 97201</p>');
-    expect(mail.text).toContain(`Carrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}\nShipping to:\nJo Green\n12 Green Lane\nPortland, OR 97201\n\n`);
+    expect(mail.text).toContain(
+      `Carrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}\nShipping to:\nJo Green\n12 Green Lane\nPortland, OR 97201\n\n`,
+    );
   });
 });
 
@@ -98,14 +118,21 @@ describe('templates the owner edited before the data variables', () => {
     expect(confirmation.text).toContain('Cloth & <Co> x 2  $69.98\nBamboo Brush x 1  $0.00');
 
     const status = render(old, statusUpdateVariables(ORDER, 'shipped', undefined));
-    expect(status.html).toContain(`<p>Carrier: <strong>UPS</strong><br>Tracking number: <strong>${ESCAPED_NUMBER}</strong><br><a href="${UPS_LINK}">Track your package on the UPS website</a></p>`);
+    expect(status.html).toContain(
+      `<p>Carrier: <strong>UPS</strong><br>Tracking number: <strong>${ESCAPED_NUMBER}</strong><br><a href="${UPS_LINK}">Track your package on the UPS website</a></p>`,
+    );
     expect(status.html).toContain(`<p>${ESCAPED_NUMBER}</p>`);
     expect(status.html).not.toContain('<b>1Z');
     expect(status.text).toContain(`Carrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}`);
 
     const shipping = render(
       { subject: 's', html: '{{carrier}} {{trackingNumber}} <a href="{{trackingUrl}}">track</a> {{shippingAddress}}', text: null },
-      shippingNotificationVariables({ orderNumber: 'X', shipTo: ADDRESS, trackingNumber: ORDER.shipstation_tracking_number, carrierCode: 'ups' }),
+      shippingNotificationVariables({
+        orderNumber: 'X',
+        shipTo: ADDRESS,
+        trackingNumber: ORDER.shipstation_tracking_number,
+        carrierCode: 'ups',
+      }),
     );
     expect(shipping.html).toContain(`UPS ${ESCAPED_NUMBER}`);
     expect(hrefs(shipping.html)).toEqual([UPS_LINK]);

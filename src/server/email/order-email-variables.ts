@@ -32,7 +32,9 @@ type Address = { name?: string; address?: string; city?: string; state?: string;
 
 /** An address as the lines an envelope shows: name, street, "City, ST 12345", country (the blank ones left out). */
 export function addressLines(a: Address): string[] {
-  return [a.name, a.address, [a.city, a.state].filter(Boolean).join(', ') + (a.zip ? ` ${a.zip}` : ''), a.country].filter((l): l is string => Boolean(l));
+  return [a.name, a.address, [a.city, a.state].filter(Boolean).join(', ') + (a.zip ? ` ${a.zip}` : ''), a.country].filter(
+    (l): l is string => Boolean(l),
+  );
 }
 
 /** The stored shipping address (checkout's object, or the owner's free text) as lines. */
@@ -48,14 +50,24 @@ function storedAddressName(raw: string | null): string | undefined {
   return a && typeof a === 'object' && a.name ? a.name : undefined;
 }
 
-function lineItems(items: Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'>[]): EmailLineItem[] {
-  return items.map((i) => ({ name: i.product_name, quantity: i.quantity, isFreeGift: Boolean(i.is_free_gift), lineTotal: formatCents(i.price_cents * i.quantity) }));
+function lineItems(
+  items: Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'>[],
+): EmailLineItem[] {
+  return items.map((i) => ({
+    name: i.product_name,
+    quantity: i.quantity,
+    isFreeGift: Boolean(i.is_free_gift),
+    lineTotal: formatCents(i.price_cents * i.quantity),
+  }));
 }
 
 /** Legacy `itemsList` (HTML): the table the confirmation drew before its template drew the items itself. */
 function legacyItemsHtml(items: EmailLineItem[]): string {
   return `<table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse">${items
-    .map((i) => `<tr><td>${escapeHtml(i.name)}${i.isFreeGift ? ' (Free Gift)' : ''} &times; ${i.quantity}</td><td align="right">${escapeHtml(i.lineTotal)}</td></tr>`)
+    .map(
+      (i) =>
+        `<tr><td>${escapeHtml(i.name)}${i.isFreeGift ? ' (Free Gift)' : ''} &times; ${i.quantity}</td><td align="right">${escapeHtml(i.lineTotal)}</td></tr>`,
+    )
     .join('')}</table>`;
 }
 
@@ -65,7 +77,9 @@ function legacyTrackingSection(t: EmailTracking | null): { html: string; text: s
   const html = `<p>${t.carrier ? `Carrier: <strong>${escapeHtml(t.carrier)}</strong><br>` : ''}Tracking number: <strong>${escapeHtml(t.number)}</strong>${
     t.url ? `<br><a href="${escapeHtml(t.url)}">Track your package on the ${escapeHtml(t.carrier ?? '')} website</a>` : ''
   }</p>`;
-  const text = [t.carrier ? `Carrier: ${t.carrier}` : '', `Tracking number: ${t.number}`, t.url ? `Track your package: ${t.url}` : ''].filter(Boolean).join('\n');
+  const text = [t.carrier ? `Carrier: ${t.carrier}` : '', `Tracking number: ${t.number}`, t.url ? `Track your package: ${t.url}` : '']
+    .filter(Boolean)
+    .join('\n');
   return { html, text };
 }
 
@@ -102,7 +116,10 @@ export function orderConfirmationVariables(
   };
 }
 
-type StatusOrder = Pick<Selectable<OrdersTable>, 'id' | 'order_number' | 'shipping_address' | 'shipstation_tracking_number' | 'shipping_carrier'>;
+type StatusOrder = Pick<
+  Selectable<OrdersTable>,
+  'id' | 'order_number' | 'shipping_address' | 'shipstation_tracking_number' | 'shipping_carrier'
+>;
 
 /**
  * The status update e-mail ('order-status-update'). Past pending it carries tracking: the

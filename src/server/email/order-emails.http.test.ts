@@ -18,19 +18,31 @@ afterAll(async () => {
 });
 
 const mailOf = (orderId: string, templateId: string) =>
-  t.db.selectFrom('email_outbox').select(['html', 'text']).where('order_id', '=', orderId).where('template_id', '=', templateId).executeTakeFirstOrThrow();
+  t.db
+    .selectFrom('email_outbox')
+    .select(['html', 'text'])
+    .where('order_id', '=', orderId)
+    .where('template_id', '=', templateId)
+    .executeTakeFirstOrThrow();
 
 describe(`order e-mails through the shop on ${testDialect()}`, () => {
   it('the confirmation and the status update draw the lines, the address and the tracking, the tracking number escaped', async () => {
     const p = await createProduct(t.db, { name: 'Linen Cloth', priceCents: 1250 });
-    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 3 }], email: 'mail.reader@example.com' });
+    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, {
+      items: [{ productId: p.id, quantity: 3 }],
+      email: 'mail.reader@example.com',
+    });
     await fulfilPaymentSession(t.db, t.dialect, sessionId, { publicUrl: 'http://shop.test' });
     const confirmation = await mailOf(orderId, 'order-confirmation');
     expect(confirmation.html).toContain('<td>Linen Cloth &times; 3</td><td align="right">$37.50</td>');
     expect(confirmation.html).toContain('Pat Buyer<br>1 Main St<br>Springfield, CA 90210<br>US</p>');
     expect(confirmation.text).toContain('Linen Cloth x 3  $37.50');
 
-    await t.db.updateTable('orders').set({ shipstation_tracking_number: '<b>1Z&"</b>', shipping_carrier: 'ups' }).where('id', '=', orderId).execute();
+    await t.db
+      .updateTable('orders')
+      .set({ shipstation_tracking_number: '<b>1Z&"</b>', shipping_carrier: 'ups' })
+      .where('id', '=', orderId)
+      .execute();
     const res = await admin.request('PATCH', `/api/admin/orders/${orderId}/status`, { status: 'shipped' });
     expect(res.statusCode).toBe(200);
     const update = await mailOf(orderId, 'order-status-update');
@@ -41,7 +53,8 @@ describe(`order e-mails through the shop on ${testDialect()}`, () => {
   });
 
   it("the back office's preview draws the sample order in the new shapes", async () => {
-    const preview = async (id: string) => (await admin.get(`/api/admin/email-templates/${id}/preview`)).json<{ html: string; text: string }>();
+    const preview = async (id: string) =>
+      (await admin.get(`/api/admin/email-templates/${id}/preview`)).json<{ html: string; text: string }>();
     const confirmation = await preview('order-confirmation');
     expect(confirmation.html).toContain('<td>Sweep &amp; Mop Tool &times; 1</td><td align="right">$49.99</td>');
     expect(confirmation.html).toContain('Jamie Sample<br>12 Green Lane<br>Portland, OR 97201<br>US</p>');

@@ -56,7 +56,12 @@ export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): 
     })
     .execute();
   if (input.orderId) {
-    await recordOrderEvent(db, input.orderId, 'email.queued', input.actor ?? SYSTEM_ACTOR, { emailId: id, templateId: input.templateId, to: input.to, subject: rendered.subject });
+    await recordOrderEvent(db, input.orderId, 'email.queued', input.actor ?? SYSTEM_ACTOR, {
+      emailId: id,
+      templateId: input.templateId,
+      to: input.to,
+      subject: rendered.subject,
+    });
   }
   return { id, to: input.to, subject: rendered.subject, text: rendered.text };
 }
@@ -81,13 +86,27 @@ export async function listOutbox(
   const [rows, count] = await Promise.all([
     db
       .selectFrom('email_outbox')
-      .select(['id', 'to_address', 'subject', 'template_id', 'status', 'attempts', 'last_error', 'created_at', 'sent_at', 'next_attempt_at'])
+      .select([
+        'id',
+        'to_address',
+        'subject',
+        'template_id',
+        'status',
+        'attempts',
+        'last_error',
+        'created_at',
+        'sent_at',
+        'next_attempt_at',
+      ])
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(pageSize)
       .offset((page - 1) * pageSize)
       .execute(),
-    db.selectFrom('email_outbox').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+    db
+      .selectFrom('email_outbox')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst(),
   ]);
   return {
     items: rows.map((r) => ({

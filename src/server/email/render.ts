@@ -27,7 +27,12 @@ export function renderTemplate(
   textVars: Record<string, unknown> = htmlVars,
 ): RenderedEmail {
   const html = compile(template.html, true)(htmlVars);
-  const subject = compile(template.subject, false)(textVars).replace(/[\r\n]+/g, ' ').trim();
+  const subject = compile(
+    template.subject,
+    false,
+  )(textVars)
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
   const text = template.text ? compile(template.text, false)(textVars) : htmlToText(html);
   return { subject, html, text };
 }

@@ -16,7 +16,14 @@ const SAMPLE_ORDER = {
   shipping_cents: 0,
   tax_cents: 864,
   total_cents: 11661,
-  shipping_address: JSON.stringify({ name: 'Jamie Sample', address: '12 Green Lane', city: 'Portland', state: 'OR', zip: '97201', country: 'US' }),
+  shipping_address: JSON.stringify({
+    name: 'Jamie Sample',
+    address: '12 Green Lane',
+    city: 'Portland',
+    state: 'OR',
+    zip: '97201',
+    country: 'US',
+  }),
   shipstation_tracking_number: '9400100000000000000000',
   shipping_carrier: 'usps',
 };
@@ -52,10 +59,32 @@ export const SAMPLE_VARIABLES: Record<string, unknown> = {
   refundedTotal: '$25.00',
   refundKind: 'in part',
 };
-const SAMPLE_TEXT: Record<string, unknown> = { ...sampleShipping.textVariables, ...sampleStatus.textVariables, ...sampleConfirmation.textVariables };
+const SAMPLE_TEXT: Record<string, unknown> = {
+  ...sampleShipping.textVariables,
+  ...sampleStatus.textVariables,
+  ...sampleConfirmation.textVariables,
+};
 
-export function toTemplateView(t: { id: string; name: string; subject: string; html: string; text: string | null; variables: string; built_in: number; updated_at: string }) {
-  return { id: t.id, name: t.name, subject: t.subject, html: t.html, text: t.text, variables: parseJson<string[]>(t.variables, []), builtIn: Boolean(t.built_in), updatedAt: t.updated_at };
+export function toTemplateView(t: {
+  id: string;
+  name: string;
+  subject: string;
+  html: string;
+  text: string | null;
+  variables: string;
+  built_in: number;
+  updated_at: string;
+}) {
+  return {
+    id: t.id,
+    name: t.name,
+    subject: t.subject,
+    html: t.html,
+    text: t.text,
+    variables: parseJson<string[]>(t.variables, []),
+    builtIn: Boolean(t.built_in),
+    updatedAt: t.updated_at,
+  };
 }
 
 export async function listTemplates(db: Kysely<Database>) {
@@ -85,12 +114,22 @@ export async function saveTemplate(
 ) {
   // A template that does not compile must not replace a working one.
   try {
-    renderTemplate({ subject: input.subject, html: input.html, text: input.text ?? null }, SAMPLE_VARIABLES, { ...SAMPLE_VARIABLES, ...SAMPLE_TEXT });
+    renderTemplate({ subject: input.subject, html: input.html, text: input.text ?? null }, SAMPLE_VARIABLES, {
+      ...SAMPLE_VARIABLES,
+      ...SAMPLE_TEXT,
+    });
   } catch (err) {
     throw new HttpError(400, `The template has an error: ${templateErrorText((err as Error).message)}`);
   }
   const at = nowIso();
-  const values = { name: input.name, subject: input.subject, html: input.html, text: input.text ?? null, variables: JSON.stringify(input.variables), updated_at: at };
+  const values = {
+    name: input.name,
+    subject: input.subject,
+    html: input.html,
+    text: input.text ?? null,
+    variables: JSON.stringify(input.variables),
+    updated_at: at,
+  };
   await db
     .insertInto('email_templates')
     .values({ id: input.id, ...values, built_in: 0, created_at: at })

@@ -179,7 +179,8 @@ export function checkRoutePolicies(app: FastifyInstance): void {
       if (!r.access) problems.push(`${r.method} ${r.url} declares no access policy`);
       if (!r.surface) problems.push(`${r.method} ${r.url} is registered outside every surface`);
       const reserved = RESERVED_PREFIXES.find(([prefix]) => r.url === prefix || r.url.startsWith(`${prefix}/`));
-      if (reserved && reserved[1] !== r.surface) problems.push(`${r.method} ${r.url} belongs in the ${reserved[1]} surface, not ${r.surface}`);
+      if (reserved && reserved[1] !== r.surface)
+        problems.push(`${r.method} ${r.url} belongs in the ${reserved[1]} surface, not ${r.surface}`);
     }
     if (problems.length) throw new Error(`Routes without a proper access policy:\n  ${problems.join('\n  ')}`);
   });

@@ -122,7 +122,7 @@ describe('production behind a trusted proxy', () => {
   });
 });
 
-describe('development without PUBLIC_URL: the machine\'s other names go to localhost', () => {
+describe("development without PUBLIC_URL: the machine's other names go to localhost", () => {
   let t: TestApp;
   beforeAll(async () => {
     // PUBLIC_URL unset: the default http://localhost:$PORT.

@@ -30,8 +30,6 @@ export function parseInput<S extends ZodType>(schema: S, input: unknown): S['_ou
   const issue = result.error.issues[0];
   if (!issue) throw badRequest('Invalid request');
   const field = issue.path.join('.');
-  const message = field && !issue.message.toLowerCase().includes(field.toLowerCase())
-    ? `${field}: ${issue.message}`
-    : issue.message;
+  const message = field && !issue.message.toLowerCase().includes(field.toLowerCase()) ? `${field}: ${issue.message}` : issue.message;
   throw badRequest(message);
 }

@@ -44,7 +44,11 @@ function shopChanged(change: ShopChange): void {
 /** After a back-office write has committed: this process forgets at once, the others on their next poll. */
 export async function noteShopChange(db: Kysely<Database>): Promise<void> {
   shopChanged('catalogue');
-  await db.updateTable('shop_changes').set({ version: sql`version + 1` }).where('id', '=', 1).execute();
+  await db
+    .updateTable('shop_changes')
+    .set({ version: sql`version + 1` })
+    .where('id', '=', 1)
+    .execute();
 }
 
 type Fingerprint = { version: string; stock: string };
@@ -58,7 +62,10 @@ async function readFingerprint(db: Kysely<Database>): Promise<Fingerprint | null
       eb.selectFrom('shop_changes').select('version').where('id', '=', 1).as('v'),
       // The latest product write (index products_updated_at_idx): stock taken by a payment whose
       // hold had already lapsed changes no hold, only the product.
-      eb.selectFrom('products').select((p) => p.fn.max('updated_at').as('u')).as('u'),
+      eb
+        .selectFrom('products')
+        .select((p) => p.fn.max('updated_at').as('u'))
+        .as('u'),
       sql<number | string>`count(*)`.as('n'),
       sql<number | string | null>`sum(quantity)`.as('q'),
       sql<string | null>`max(expires_at)`.as('x'),

@@ -136,7 +136,8 @@ function toTimelineEntry(type: string, data: Record<string, unknown>, at: string
   const carrier = typeof data.carrierCode === 'string' ? data.carrierCode : null;
   if (type === 'placed') return { type: 'placed', at };
   if (type === 'paid') return { type: 'paid', at, amountCents: amount };
-  if (type === 'label.bought' || (type === 'status.changed' && data.to === 'shipped')) return { type: 'shipped', at, trackingNumber: tracking, carrier };
+  if (type === 'label.bought' || (type === 'status.changed' && data.to === 'shipped'))
+    return { type: 'shipped', at, trackingNumber: tracking, carrier };
   if (type === 'refunded') return { type: 'refunded', at, amountCents: amount };
   if (type === 'cancelled') return { type: 'cancelled', at };
   return null;

@@ -108,10 +108,7 @@ export async function indexOrderSearch(db: Kysely<Database>, orderId: string): P
     .executeTakeFirst();
   await db.deleteFrom('order_search_terms').where('order_id', '=', orderId).execute();
   if (!o) return;
-  await db
-    .insertInto('order_search_terms')
-    .values(searchRowsOf(o))
-    .execute();
+  await db.insertInto('order_search_terms').values(searchRowsOf(o)).execute();
 }
 
 /** After a customer's name or e-mail changes: refile their orders (a per-customer amount of work). */
@@ -119,4 +116,3 @@ export async function indexOrdersOfUser(db: Kysely<Database>, userId: string): P
   const ids = await db.selectFrom('orders').select('id').where('user_id', '=', userId).execute();
   for (const { id } of ids) await indexOrderSearch(db, id);
 }
-

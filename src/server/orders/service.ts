@@ -44,7 +44,11 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
     shippedAt: order.shipped_at,
     refundedCents: Number(order.refunded_cents),
     ...(forAdmin
-      ? { stockShortfall: order.stock_shortfall, netCents: (wasPaid(order) ? Number(order.total_cents) : 0) - Number(order.refunded_cents), restockedAt: order.restocked_at }
+      ? {
+          stockShortfall: order.stock_shortfall,
+          netCents: (wasPaid(order) ? Number(order.total_cents) : 0) - Number(order.refunded_cents),
+          restockedAt: order.restocked_at,
+        }
       : {}),
   };
 }
@@ -65,7 +69,10 @@ export async function getOrderForViewer(db: Kysely<Database>, orderId: string, w
 }
 
 /** What the owner's detail adds up: the shipping method's name, what was paid, and the label's state. */
-async function adminFigures(db: Kysely<Database>, order: Selectable<OrdersTable>): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState'>> {
+async function adminFigures(
+  db: Kysely<Database>,
+  order: Selectable<OrdersTable>,
+): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState'>> {
   const method = order.shipping_option_id
     ? await db.selectFrom('shipping_options').select('name').where('id', '=', order.shipping_option_id).executeTakeFirst()
     : undefined;
@@ -104,15 +111,32 @@ export async function listOrders(
     base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
   ]);
   const items = rows.length
-    ? await db.selectFrom('order_items').selectAll().where('order_id', 'in', rows.map((r) => r.id)).orderBy('id').execute()
+    ? await db
+        .selectFrom('order_items')
+        .selectAll()
+        .where(
+          'order_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('id')
+        .execute()
     : [];
   const byOrder = new Map<string, Selectable<OrderItemsTable>[]>();
   for (const i of items) byOrder.set(i.order_id, [...(byOrder.get(i.order_id) ?? []), i]);
   const total = Number(count?.n ?? 0);
   // The customer's receipts show each order's steps (placed, paid, shipped, refunded).
-  const timelines = who.isAdmin ? null : await customerTimelines(db, rows.map((r) => r.id));
+  const timelines = who.isAdmin
+    ? null
+    : await customerTimelines(
+        db,
+        rows.map((r) => r.id),
+      );
   return {
-    items: rows.map((r) => ({ ...toOrderView(r, byOrder.get(r.id) ?? [], who.isAdmin), ...(timelines ? { timeline: timelines.get(r.id) ?? [] } : {}) })),
+    items: rows.map((r) => ({
+      ...toOrderView(r, byOrder.get(r.id) ?? [], who.isAdmin),
+      ...(timelines ? { timeline: timelines.get(r.id) ?? [] } : {}),
+    })),
     page,
     pageSize,
     total,
@@ -135,7 +159,11 @@ export async function customerOrderStats(db: Kysely<Database>, userId: string) {
       sql<number | string>`sum(case when status = 'pending' then 1 else 0 end)`.as('pending'),
       sql<number | string>`sum(case when status = 'delivered' then 1 else 0 end)`.as('delivered'),
       sql<number | string>`sum(case when payment_status = 'paid' and status <> 'cancelled' then 1 else 0 end)`.as('bought'),
-      sql<number | string>`coalesce(sum(case when payment_status = 'paid' and status <> 'cancelled' then total_cents - refunded_cents else 0 end), 0)`.as('spent'),
+      sql<
+        number | string
+      >`coalesce(sum(case when payment_status = 'paid' and status <> 'cancelled' then total_cents - refunded_cents else 0 end), 0)`.as(
+        'spent',
+      ),
     ])
     .executeTakeFirst();
   const items = await db
@@ -175,7 +203,10 @@ export async function adminStats(db: Kysely<Database>) {
       sql<number | string>`coalesce(sum(case when payment_status = 'paid' then total_cents - refunded_cents else 0 end), 0)`.as('revenue'),
     ])
     .executeTakeFirst();
-  const users = await db.selectFrom('users').select(sql<number | string>`count(*)`.as('n')).executeTakeFirst();
+  const users = await db
+    .selectFrom('users')
+    .select(sql<number | string>`count(*)`.as('n'))
+    .executeTakeFirst();
   const n = (v: unknown) => Number(v ?? 0);
   return {
     totalOrders: n(orders?.total),

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
-import { FAKE_CARRIER_V1, FAKE_CARRIER_V2, FAKE_SHIPSTATION_KEY, FAKE_SHIPSTATION_SECRET, FAKE_TRACKING_V1, FAKE_TRACKING_V2, fakeShipStation } from '../test/fake-shipstation.js';
+import {
+  FAKE_CARRIER_V1,
+  FAKE_CARRIER_V2,
+  FAKE_SHIPSTATION_KEY,
+  FAKE_SHIPSTATION_SECRET,
+  FAKE_TRACKING_V1,
+  FAKE_TRACKING_V2,
+  fakeShipStation,
+} from '../test/fake-shipstation.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
@@ -32,7 +40,11 @@ const address = { name: 'Tia Tracker', address: '9 Post Rd', city: 'Boise', stat
 
 /** A paid order by this client (signed in or a guest browser); returns its id. */
 async function paidOrder(c: TestClient, quantity = 1, email = 'tia@example.com'): Promise<string> {
-  const res = await c.post('/api/create-checkout-session', { items: [{ productId: 'track-p', quantity }], customerEmail: email, shippingAddress: address });
+  const res = await c.post('/api/create-checkout-session', {
+    items: [{ productId: 'track-p', quantity }],
+    customerEmail: email,
+    shippingAddress: address,
+  });
   expect(res.statusCode).toBe(200);
   const { sessionId, orderId } = res.json();
   await fulfilPaymentSession(t.db, t.dialect, sessionId, { publicUrl: 'http://shop.test' });
@@ -49,7 +61,12 @@ const configure = (version: 'v1' | 'v2') =>
 
 const orderOf = async (c: TestClient, id: string) => OrderView.parse((await c.get(`/api/orders/${id}`)).json().order);
 const mailsFor = (orderId: string, templateId: string) =>
-  t.db.selectFrom('email_outbox').select(['html', 'text', 'subject']).where('order_id', '=', orderId).where('template_id', '=', templateId).execute();
+  t.db
+    .selectFrom('email_outbox')
+    .select(['html', 'text', 'subject'])
+    .where('order_id', '=', orderId)
+    .where('template_id', '=', templateId)
+    .execute();
 
 describe.each([
   { version: 'v2' as const, carrier: FAKE_CARRIER_V2, tracking: FAKE_TRACKING_V2 },
@@ -68,7 +85,11 @@ describe.each([
     const bought = await admin.post(`/api/admin/orders/${id}/shipstation`);
     expect(bought.statusCode).toBe(200);
 
-    const row = await t.db.selectFrom('orders').select(['shipping_carrier', 'shipstation_tracking_number', 'shipped_at', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('orders')
+      .select(['shipping_carrier', 'shipstation_tracking_number', 'shipped_at', 'status'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ shipping_carrier: carrier, shipstation_tracking_number: tracking, status: 'shipped' });
     expect(row.shipped_at! >= startedAt).toBe(true);
 
@@ -102,7 +123,11 @@ describe.each([
 
     expect((await admin.request('PATCH', `/api/admin/orders/${id}/status`, { status: 'shipped' })).statusCode).toBe(200);
     expect((await admin.post(`/api/admin/orders/${id}/label/void`)).statusCode).toBe(200);
-    const row = await t.db.selectFrom('orders').select(['shipping_carrier', 'shipstation_tracking_number', 'shipped_at', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('orders')
+      .select(['shipping_carrier', 'shipstation_tracking_number', 'shipped_at', 'status'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ shipping_carrier: null, shipstation_tracking_number: null, shipped_at: null, status: 'processing' });
     expect(await orderOf(customer, id)).toMatchObject({ carrier: null, trackingNumber: null, shippedAt: null });
   });
@@ -138,7 +163,11 @@ describe('Shopping Summary', () => {
     const cancelled = await paidOrder(c, 3, user.email);
     const refunded = await paidOrder(c, 1, user.email);
     // An abandoned checkout.
-    await c.post('/api/create-checkout-session', { items: [{ productId: 'track-p', quantity: 4 }], customerEmail: user.email, shippingAddress: address });
+    await c.post('/api/create-checkout-session', {
+      items: [{ productId: 'track-p', quantity: 4 }],
+      customerEmail: user.email,
+      shippingAddress: address,
+    });
     // An order the owner entered for this customer (no payment taken by the shop).
     const entered = await admin.post('/api/admin/orders', {
       user_id: user.id,
@@ -150,7 +179,9 @@ describe('Shopping Summary', () => {
     expect([200, 201]).toContain(entered.statusCode);
 
     const totals = new Map(
-      (await t.db.selectFrom('orders').select(['id', 'total_cents']).where('id', 'in', [kept, partly, cancelled, refunded]).execute()).map((r) => [r.id, r.total_cents]),
+      (await t.db.selectFrom('orders').select(['id', 'total_cents']).where('id', 'in', [kept, partly, cancelled, refunded]).execute()).map(
+        (r) => [r.id, r.total_cents],
+      ),
     );
     expect((await admin.request('PATCH', `/api/admin/orders/${cancelled}/status`, { status: 'cancelled' })).statusCode).toBe(200);
     expect((await admin.post(`/api/admin/orders/${partly}/refunds`, { amountCents: 500 })).statusCode).toBe(201);

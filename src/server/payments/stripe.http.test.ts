@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
-import { FAKE_STRIPE_SECRET_KEY as SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET, fakeStripe, signedStripeEvent } from '../test/fake-stripe.js';
+import {
+  FAKE_STRIPE_SECRET_KEY as SECRET_KEY,
+  FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET,
+  fakeStripe,
+  signedStripeEvent,
+} from '../test/fake-stripe.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 
@@ -19,10 +24,20 @@ afterAll(async () => {
 
 const address = { name: 'Sam Stripe', address: '2 Side St', city: 'Austin', state: 'TX', zip: '73301', country: 'US' };
 const checkout = (c: TestClient, productId: string, quantity: number, coupon: string | null = null) =>
-  c.post('/api/create-checkout-session', { items: [{ productId, quantity }], customerEmail: 'sam@example.com', shippingAddress: address, appliedCouponCode: coupon });
+  c.post('/api/create-checkout-session', {
+    items: [{ productId, quantity }],
+    customerEmail: 'sam@example.com',
+    shippingAddress: address,
+    appliedCouponCode: coupon,
+  });
 
 const deliver = (e: { payload: string; signature: string }) =>
-  t.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': e.signature }, payload: e.payload });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/stripe',
+    headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
+    payload: e.payload,
+  });
 
 describe('Stripe Checkout', () => {
   it('creates a session in cents with the discount, tax, shipping, order id and an idempotency key', async () => {
@@ -59,16 +74,31 @@ describe('Stripe Checkout', () => {
     const c = new TestClient(t.app);
     await c.signIn(buyer.email, buyer.password);
     const { sessionId, orderId } = (await checkout(c, 'st-b', 2)).json();
-    const bad = await t.app.inject({ method: 'POST', url: '/api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=nope' }, payload: '{}' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=nope' },
+      payload: '{}',
+    });
     expect(bad.statusCode).toBe(400);
 
-    const event = signedStripeEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', payment_status: 'paid', metadata: { orderId } });
+    const event = signedStripeEvent('checkout.session.completed', {
+      id: sessionId,
+      object: 'checkout.session',
+      payment_status: 'paid',
+      metadata: { orderId },
+    });
     const results = await Promise.all(Array.from({ length: 5 }, () => deliver(event)));
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
     const order = await t.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
     expect(order.payment_status).toBe('paid');
     expect((await t.db.selectFrom('products').select('inventory').where('id', '=', 'st-b').executeTakeFirstOrThrow()).inventory).toBe(3);
-    const mails = await t.db.selectFrom('email_outbox').select('id').where('template_id', '=', 'order-confirmation').where('html', 'like', `%${order.order_number}%`).execute();
+    const mails = await t.db
+      .selectFrom('email_outbox')
+      .select('id')
+      .where('template_id', '=', 'order-confirmation')
+      .where('html', 'like', `%${order.order_number}%`)
+      .execute();
     expect(mails).toHaveLength(1);
     const user = await t.db.selectFrom('users').select('loyalty_points').where('id', '=', buyer.id).executeTakeFirstOrThrow();
     expect(user.loyalty_points).toBe(103);
@@ -88,7 +118,13 @@ describe('Stripe Checkout', () => {
     await createProduct(t.db, { id: 'st-d', inventory: 1 });
     const { sessionId } = (await checkout(new TestClient(t.app), 'st-d', 1)).json();
     expect((await checkout(new TestClient(t.app), 'st-d', 1)).statusCode).toBe(409);
-    expect((await deliver(signedStripeEvent('checkout.session.expired', { id: sessionId, object: 'checkout.session', payment_status: 'unpaid' }))).statusCode).toBe(200);
+    expect(
+      (
+        await deliver(
+          signedStripeEvent('checkout.session.expired', { id: sessionId, object: 'checkout.session', payment_status: 'unpaid' }),
+        )
+      ).statusCode,
+    ).toBe(200);
     expect((await checkout(new TestClient(t.app), 'st-d', 1)).statusCode).toBe(200);
   });
 

@@ -104,7 +104,9 @@ export type StripeCouponSource = { id: string; code: string; discountType: 'perc
 export async function createStripeCoupon(stripe: Stripe, coupon: StripeCouponSource): Promise<string> {
   const created = await stripe.coupons.create(
     {
-      ...(coupon.discountType === 'percentage' ? { percent_off: coupon.discountValue } : { amount_off: coupon.discountValue, currency: 'usd' }),
+      ...(coupon.discountType === 'percentage'
+        ? { percent_off: coupon.discountValue }
+        : { amount_off: coupon.discountValue, currency: 'usd' }),
       duration: 'once',
       // Stripe caps a coupon's name at 40 characters; the full code is in the metadata.
       name: coupon.code.slice(0, 40),

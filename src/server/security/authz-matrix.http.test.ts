@@ -114,25 +114,38 @@ describe('authorisation matrix over the route table', () => {
   });
 
   it('the router does decode spelled paths (so it is the guard that refuses them), and the admin is let through', async () => {
-    for (const url of ['/api/%61dmin/users', '/api/adm%69n/users', '/%61pi/admin/users', '/api/admin/%75sers', '/api/%41dmin/users'.replace('%41', '%61')]) {
+    for (const url of [
+      '/api/%61dmin/users',
+      '/api/adm%69n/users',
+      '/%61pi/admin/users',
+      '/api/admin/%75sers',
+      '/api/%41dmin/users'.replace('%41', '%61'),
+    ]) {
       expect((await clients.anonymous.get(url)).statusCode, url).toBe(401);
       expect((await clients.customer.get(url)).statusCode, url).toBe(403);
       expect((await clients.admin.get(url)).statusCode, url).toBe(200);
     }
     expect((await clients.anonymous.get('/api/%73hipstation/carriers')).statusCode).toBe(401);
-    expect((await clients.anonymous.request('POST', '/api/%61dmin/coupons', { code: 'FREE100', discountType: 'percentage', discountValue: 100 })).statusCode).toBe(401);
+    expect(
+      (await clients.anonymous.request('POST', '/api/%61dmin/coupons', { code: 'FREE100', discountType: 'percentage', discountValue: 100 }))
+        .statusCode,
+    ).toBe(401);
     expect(await t.db.selectFrom('coupons').select('id').where('code', '=', 'FREE100').executeTakeFirst()).toBeUndefined();
   });
 
   it('answers of the back office and the account are never stored by a browser or a proxy', async () => {
     const missing: string[] = [];
-    for (const r of everyRoute().filter((x) => x.method === 'GET' && (x.surface === 'admin' || x.surface === 'account' || x.surface === 'integrations'))) {
+    for (const r of everyRoute().filter(
+      (x) => x.method === 'GET' && (x.surface === 'admin' || x.surface === 'account' || x.surface === 'integrations'),
+    )) {
       const res = await clients.admin.get(concrete(r.url));
-      if (res.headers['cache-control'] !== 'no-store') missing.push(`${r.url} (${res.statusCode}): ${String(res.headers['cache-control'])}`);
+      if (res.headers['cache-control'] !== 'no-store')
+        missing.push(`${r.url} (${res.statusCode}): ${String(res.headers['cache-control'])}`);
     }
     // Refusals too: a 401 for one person must not be replayed to another.
     const refused = await clients.anonymous.get('/api/admin/users');
-    if (refused.headers['cache-control'] !== 'no-store') missing.push(`refused /api/admin/users: ${String(refused.headers['cache-control'])}`);
+    if (refused.headers['cache-control'] !== 'no-store')
+      missing.push(`refused /api/admin/users: ${String(refused.headers['cache-control'])}`);
     expect(missing).toEqual([]);
   });
 
@@ -150,7 +163,11 @@ describe('authorisation matrix over the route table', () => {
       expect((await me.request('PATCH', `/api/admin/users/${customerId}`, body)).statusCode).toBe(403);
     }
     // The profile route takes only contact fields; a role in the body is refused, not applied.
-    const sneaky = await me.request('PUT', '/api/account/contact', { fullName: 'Matrix Customer', email: 'matrix.customer@example.com', role: 'admin' });
+    const sneaky = await me.request('PUT', '/api/account/contact', {
+      fullName: 'Matrix Customer',
+      email: 'matrix.customer@example.com',
+      role: 'admin',
+    });
     expect(sneaky.statusCode).toBe(400);
     const row = await t.db.selectFrom('users').select(['role', 'loyalty_points']).where('id', '=', customerId).executeTakeFirstOrThrow();
     expect(row).toEqual({ role: 'client', loyalty_points: 0 });
@@ -210,9 +227,14 @@ describe('objects belong to someone', () => {
     expect(mine!.shipping_address).toBeNull();
     expect(JSON.parse(theirs!.shipping_address!)).toMatchObject({ name: 'Other Person' });
     // A user id in the body or the query is ignored or refused, never obeyed.
-    const res = await clients['other customer'].request('PUT', `/api/account/addresses/shipping?userId=${customerId}`, { ...address, userId: customerId });
+    const res = await clients['other customer'].request('PUT', `/api/account/addresses/shipping?userId=${customerId}`, {
+      ...address,
+      userId: customerId,
+    });
     expect(res.statusCode).toBe(400);
-    expect((await t.db.selectFrom('users').select('shipping_address').where('id', '=', customerId).executeTakeFirstOrThrow()).shipping_address).toBeNull();
+    expect(
+      (await t.db.selectFrom('users').select('shipping_address').where('id', '=', customerId).executeTakeFirstOrThrow()).shipping_address,
+    ).toBeNull();
   });
 
   it('sessions: signing out ends only that session; a stolen-looking or expired cookie is nobody', async () => {
@@ -230,7 +252,11 @@ describe('objects belong to someone', () => {
     expect((await forged.get('/api/account/summary')).statusCode).toBe(401);
     // Ended behind this process's back (another process, or the clock): a write reads the session
     // afresh and is refused at once; reads follow (they reuse a session for at most a second).
-    await t.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', '=', u.id).execute();
+    await t.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('user_id', '=', u.id)
+      .execute();
     expect((await b.request('PUT', '/api/account/contact', { fullName: 'Still Me', email: u.email, phone: '' })).statusCode).toBe(401);
     expect((await b.get('/api/account/summary')).statusCode).toBe(401);
   });
@@ -282,6 +308,8 @@ describe('headers, cookies and cross-site requests', () => {
     }
     expect(let_through).toEqual([]);
     // The same requests from the shop itself go through.
-    expect((await clients.anonymous.request('POST', '/api/cart/quote', { lines: [] }, { origin: 'http://shop.test' })).statusCode).toBe(200);
+    expect((await clients.anonymous.request('POST', '/api/cart/quote', { lines: [] }, { origin: 'http://shop.test' })).statusCode).toBe(
+      200,
+    );
   });
 });

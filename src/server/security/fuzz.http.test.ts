@@ -15,7 +15,19 @@ afterAll(async () => {
   await t?.close();
 });
 
-const INJECTION = ["' OR '1'='1", "'; DROP TABLE products; --", '" OR ""="', '%', '_', '\\', '1; select pg_sleep(1)', '<script>alert(1)</script>', '../../etc/passwd', '\u0000', 'a'.repeat(5000)];
+const INJECTION = [
+  "' OR '1'='1",
+  "'; DROP TABLE products; --",
+  '" OR ""="',
+  '%',
+  '_',
+  '\\',
+  '1; select pg_sleep(1)',
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '\u0000',
+  'a'.repeat(5000),
+];
 
 /** Every JSON route in the route table, its path parameters filled with the given value. */
 function routes(fill: string) {
@@ -30,7 +42,24 @@ describe('hostile input never causes a server error', () => {
     const bodies = fc.sample(
       fc.oneof(
         fc.anything({ maxDepth: 3 }),
-        fc.dictionary(fc.constantFrom('email', 'password', 'items', 'lines', 'quantity', 'productId', 'status', 'code', 'name', 'priceCents', 'total_amount', 'userId', 'token'), fc.anything({ maxDepth: 2 })),
+        fc.dictionary(
+          fc.constantFrom(
+            'email',
+            'password',
+            'items',
+            'lines',
+            'quantity',
+            'productId',
+            'status',
+            'code',
+            'name',
+            'priceCents',
+            'total_amount',
+            'userId',
+            'token',
+          ),
+          fc.anything({ maxDepth: 2 }),
+        ),
       ),
       { numRuns: 12, seed: 42 },
     );
@@ -39,9 +68,15 @@ describe('hostile input never causes a server error', () => {
     for (const { method, url } of mutating) {
       for (const body of bodies) {
         const res = await admin.request(method, url, body === undefined ? null : body);
-        if (res.statusCode >= 500) failures.push(`${method} ${url} ${JSON.stringify(body).slice(0, 80)} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+        if (res.statusCode >= 500)
+          failures.push(`${method} ${url} ${JSON.stringify(body).slice(0, 80)} → ${res.statusCode} ${res.body.slice(0, 120)}`);
       }
-      const raw = await t.app.inject({ method: method as 'POST', url, headers: { 'content-type': 'application/json', cookie: `sid=${admin.cookies.get('sid')}` }, payload: '{"broken": ' });
+      const raw = await t.app.inject({
+        method: method as 'POST',
+        url,
+        headers: { 'content-type': 'application/json', cookie: `sid=${admin.cookies.get('sid')}` },
+        payload: '{"broken": ',
+      });
       if (raw.statusCode >= 500) failures.push(`${method} ${url} malformed JSON → ${raw.statusCode}`);
     }
     expect(failures).toEqual([]);

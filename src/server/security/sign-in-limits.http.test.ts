@@ -39,7 +39,9 @@ describe(`sign-in limits under concurrency (${testDialect()})`, () => {
   it('200 simultaneous guesses at one account from one address check at most 5; the right one among them does not get in', async () => {
     const victim = await createUser(t.db, { email: victimEmail(), password: 'Right-Password-1' });
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => new TestClient(t.app, '10.60.0.1').signIn(victim.email, i === 199 ? 'Right-Password-1' : `guess-${i}`)),
+      Array.from({ length: 200 }, (_, i) =>
+        new TestClient(t.app, '10.60.0.1').signIn(victim.email, i === 199 ? 'Right-Password-1' : `guess-${i}`),
+      ),
     );
     const seen = tally(answers);
     expect(seen.serverErrors).toBe(0);
@@ -62,7 +64,9 @@ describe(`sign-in limits under concurrency (${testDialect()})`, () => {
     const victim = await createUser(t.db, { email: victimEmail(), password: 'Right-Password-1' });
     const started = Date.now();
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => new TestClient(t.app, `10.61.${Math.floor(i / 250)}.${i % 250}`).signIn(victim.email, `guess-${i}`)),
+      Array.from({ length: 200 }, (_, i) =>
+        new TestClient(t.app, `10.61.${Math.floor(i / 250)}.${i % 250}`).signIn(victim.email, `guess-${i}`),
+      ),
     );
     const elapsed = Date.now() - started;
     const seen = tally(answers);
@@ -110,9 +114,9 @@ describe(`sign-in limits under concurrency (${testDialect()})`, () => {
     const home = new TestClient(t.app, '10.62.0.1');
     const first = await home.signIn(owner.email, owner.password);
     expect(first.statusCode).toBe(200);
-    const device = (first.cookies as { name: string; value: string; httpOnly?: boolean; sameSite?: string; maxAge?: number; secure?: boolean }[]).find(
-      (c) => c.name === SIGN_IN_DEVICE_COOKIE,
-    )!;
+    const device = (
+      first.cookies as { name: string; value: string; httpOnly?: boolean; sameSite?: string; maxAge?: number; secure?: boolean }[]
+    ).find((c) => c.name === SIGN_IN_DEVICE_COOKIE)!;
     expect(device).toBeDefined();
     expect(device.httpOnly).toBe(true);
     expect(device.sameSite).toBe('Lax');
@@ -185,9 +189,18 @@ describe(`sign-in limits under concurrency (${testDialect()})`, () => {
 
     const requester = new TestClient(t.app, '10.68.0.3');
     expect((await requester.post('/api/auth/password-reset', { email: owner.email, elapsedMs: 3000 })).statusCode).toBe(200);
-    const mail = await t.db.selectFrom('email_outbox').select('text').where('to_address', '=', owner.email).where('template_id', '=', 'password-reset').executeTakeFirstOrThrow();
+    const mail = await t.db
+      .selectFrom('email_outbox')
+      .select('text')
+      .where('to_address', '=', owner.email)
+      .where('template_id', '=', 'password-reset')
+      .executeTakeFirstOrThrow();
     const resetToken = /token=([A-Za-z0-9_-]{43})/.exec(mail.text ?? '')![1]!;
-    const confirmed = await requester.post('/api/auth/password-reset/confirm', { token: resetToken, password: 'Fresh-Password-2', confirmPassword: 'Fresh-Password-2' });
+    const confirmed = await requester.post('/api/auth/password-reset/confirm', {
+      token: resetToken,
+      password: 'Fresh-Password-2',
+      confirmPassword: 'Fresh-Password-2',
+    });
     expect(confirmed.statusCode).toBe(200);
 
     const thief = new TestClient(t.app, '10.68.0.4');
@@ -235,7 +248,9 @@ describe(`other limits hold exactly under concurrency (${testDialect()})`, () =>
   it('password reset: 20 simultaneous requests for one account from one address send exactly 5 e-mails', async () => {
     const user = await createUser(t.db, { email: victimEmail() });
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => new TestClient(t.app, '10.70.0.1').post('/api/auth/password-reset', { email: user.email, elapsedMs: 3000 })),
+      Array.from({ length: 20 }, () =>
+        new TestClient(t.app, '10.70.0.1').post('/api/auth/password-reset', { email: user.email, elapsedMs: 3000 }),
+      ),
     );
     // The address lets 10 through, the account 5 of those.
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(LIMITS.resetRequestsPerAccount);
@@ -248,7 +263,9 @@ describe(`other limits hold exactly under concurrency (${testDialect()})`, () =>
 
   it('password reset: 20 simultaneous requests for different accounts from one address pass exactly 10', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => new TestClient(t.app, '10.70.0.2').post('/api/auth/password-reset', { email: `nobody${i}@example.com`, elapsedMs: 3000 })),
+      Array.from({ length: 20 }, (_, i) =>
+        new TestClient(t.app, '10.70.0.2').post('/api/auth/password-reset', { email: `nobody${i}@example.com`, elapsedMs: 3000 }),
+      ),
     );
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(LIMITS.resetRequestsPerIp);
     expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(20 - LIMITS.resetRequestsPerIp);
@@ -258,7 +275,14 @@ describe(`other limits hold exactly under concurrency (${testDialect()})`, () =>
     const stamp = Date.now();
     const emails = Array.from({ length: 20 }, (_, i) => `burst${i}-${stamp}@example.com`);
     const answers = await Promise.all(
-      emails.map((email) => new TestClient(t.app, '10.71.0.1').post('/api/auth/sign-up', { fullName: 'Burst', email, password: 'Burst-Password-1', elapsedMs: 3000 })),
+      emails.map((email) =>
+        new TestClient(t.app, '10.71.0.1').post('/api/auth/sign-up', {
+          fullName: 'Burst',
+          email,
+          password: 'Burst-Password-1',
+          elapsedMs: 3000,
+        }),
+      ),
     );
     expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(LIMITS.signUpsPerIp);
     expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(20 - LIMITS.signUpsPerIp);
@@ -270,7 +294,13 @@ describe(`other limits hold exactly under concurrency (${testDialect()})`, () =>
     const subject = `Burst ${Date.now()}`;
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        new TestClient(t.app, '10.72.0.1').post('/api/contact', { name: 'Burst', email: 'burst@example.com', subject, message: `Hello ${i}`, elapsedMs: 5000 }),
+        new TestClient(t.app, '10.72.0.1').post('/api/contact', {
+          name: 'Burst',
+          email: 'burst@example.com',
+          subject,
+          message: `Hello ${i}`,
+          elapsedMs: 5000,
+        }),
       ),
     );
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(CONTACT_LIMIT_PER_IP);
@@ -283,7 +313,12 @@ describe(`other limits hold exactly under concurrency (${testDialect()})`, () =>
 
   it('contact: a message that does not say how long it took is treated as a bot (same answer, nothing stored)', async () => {
     const subject = `No timer ${Date.now()}`;
-    const res = await new TestClient(t.app, '10.72.0.2').post('/api/contact', { name: 'Bot', email: 'bot@example.com', subject, message: 'Hi' });
+    const res = await new TestClient(t.app, '10.72.0.2').post('/api/contact', {
+      name: 'Bot',
+      email: 'bot@example.com',
+      subject,
+      message: 'Hi',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     expect(await t.db.selectFrom('contact_messages').select('id').where('subject', '=', subject).execute()).toHaveLength(0);

@@ -28,14 +28,33 @@ describe('ImageFiles', () => {
   it('names the missing image paths found anywhere in a page’s data, each once', async () => {
     const data = [
       { key: ['settings'], data: { settings: { homepage_hero_image: '/images/hero.svg', contact_email: 'a@b.c' } } },
-      { key: ['products', 'detail', 'x'], data: { product: { images: ['/images/products/here.svg', '/images/products/gone.svg', 'https://cdn.example/x.png'] } } },
-      { key: ['products', 'featured'], data: { items: [{ images: ['/images/products/gone.svg?v=2'] }, { images: ['/images/with%20space.svg', '/uploads/products/new.png'] }] } },
+      {
+        key: ['products', 'detail', 'x'],
+        data: { product: { images: ['/images/products/here.svg', '/images/products/gone.svg', 'https://cdn.example/x.png'] } },
+      },
+      {
+        key: ['products', 'featured'],
+        data: {
+          items: [{ images: ['/images/products/gone.svg?v=2'] }, { images: ['/images/with%20space.svg', '/uploads/products/new.png'] }],
+        },
+      },
     ];
-    expect(await files().missingIn(data)).toEqual(['/images/hero.svg', '/images/products/gone.svg', '/images/products/gone.svg?v=2', '/uploads/products/new.png']);
+    expect(await files().missingIn(data)).toEqual([
+      '/images/hero.svg',
+      '/images/products/gone.svg',
+      '/images/products/gone.svg?v=2',
+      '/uploads/products/new.png',
+    ]);
   });
 
   it('never looks outside its folders, whatever the spelling', async () => {
-    const spellings = ['/images/../../secret.txt', '/images/%2e%2e/%2e%2e/secret.txt', '/images/', '/images/%zz', '/images/products/here.svg%00'];
+    const spellings = [
+      '/images/../../secret.txt',
+      '/images/%2e%2e/%2e%2e/secret.txt',
+      '/images/',
+      '/images/%zz',
+      '/images/products/here.svg%00',
+    ];
     expect(await files().missingIn(spellings)).toEqual(spellings);
   });
 
@@ -43,7 +62,10 @@ describe('ImageFiles', () => {
     const f = files();
     expect(await f.missingIn(['/uploads/products/new.png', '/images/products/here.svg'])).toEqual(['/uploads/products/new.png']);
     fs.writeFileSync(path.join(root, 'uploads', 'products', 'new.png'), 'png');
-    fs.renameSync(path.join(root, 'client', 'images', 'products', 'here.svg'), path.join(root, 'client', 'images', 'products', 'moved.svg'));
+    fs.renameSync(
+      path.join(root, 'client', 'images', 'products', 'here.svg'),
+      path.join(root, 'client', 'images', 'products', 'moved.svg'),
+    );
     // Remembered: no look at the disk.
     expect(await f.missingIn(['/uploads/products/new.png', '/images/products/here.svg'])).toEqual(['/uploads/products/new.png']);
     // A shop change forgets the uploads only; the built images change only with a new build.

@@ -24,7 +24,10 @@ export class ImageFiles {
   private readonly roots: ImageRoot[];
 
   /** `changing`: the prefixes whose files come and go while the server runs (the uploads). */
-  constructor(roots: ImageRoot[], private readonly changing: readonly string[] = []) {
+  constructor(
+    roots: ImageRoot[],
+    private readonly changing: readonly string[] = [],
+  ) {
     this.roots = roots.map((r) => ({ ...r, dir: path.resolve(r.dir) }));
   }
 
@@ -49,7 +52,12 @@ export class ImageFiles {
     const file = this.fileOf(src);
     if (file === null) return true;
     const generation = this.generation;
-    const found = file !== '' && (await fs.promises.stat(file).then((s) => s.isFile(), () => false));
+    const found =
+      file !== '' &&
+      (await fs.promises.stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      ));
     // A forget while looking means the answer may already be out of date: not kept.
     if (generation === this.generation) this.known.set(src, found);
     return found;

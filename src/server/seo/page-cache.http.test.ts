@@ -15,8 +15,13 @@ let t: TestApp;
 let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));
 
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
-const dataOf = (html: string) => JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as { key: string[]; data: unknown }[];
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+const dataOf = (html: string) =>
+  JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as {
+    key: string[];
+    data: unknown;
+  }[];
 
 describe('cached storefront pages', () => {
   it('answers each page in the encoding asked for, the same page every time, with an ETag and 304', async () => {
@@ -106,7 +111,7 @@ describe('cached storefront pages', () => {
     await showsStock(before);
   });
 
-  it("gives a signed-in visitor the kept page with their session beside it, gzipped from the kept blocks", async () => {
+  it('gives a signed-in visitor the kept page with their session beside it, gzipped from the kept blocks', async () => {
     const anon = await get('/about');
     const c = new TestClient(t.app, '10.9.0.2');
     await c.signIn(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);

@@ -24,12 +24,17 @@ async function tableHead(url: string) {
   const data: Record<string, unknown> = {};
   for (const [name, ref] of Object.entries(refs)) {
     const endpoint =
-      ref.kind === 'categories' ? '/api/categories'
-      : ref.kind === 'featuredProducts' ? '/api/products/featured'
-      : ref.kind === 'faqs' ? '/api/faqs'
-      : ref.kind === 'product' ? `/api/products/${encodeURIComponent(ref.arg)}`
-      : ref.kind === 'products' ? `/api/products?${new URLSearchParams({ ...(ref.arg.search ? { search: ref.arg.search } : {}), ...(ref.arg.category ? { category: ref.arg.category } : {}), page: String(ref.arg.page), pageSize: String(ref.arg.pageSize) })}`
-      : '/api/settings';
+      ref.kind === 'categories'
+        ? '/api/categories'
+        : ref.kind === 'featuredProducts'
+          ? '/api/products/featured'
+          : ref.kind === 'faqs'
+            ? '/api/faqs'
+            : ref.kind === 'product'
+              ? `/api/products/${encodeURIComponent(ref.arg)}`
+              : ref.kind === 'products'
+                ? `/api/products?${new URLSearchParams({ ...(ref.arg.search ? { search: ref.arg.search } : {}), ...(ref.arg.category ? { category: ref.arg.category } : {}), page: String(ref.arg.page), pageSize: String(ref.arg.pageSize) })}`
+                : '/api/settings';
     const res = await t.app.inject({ method: 'GET', url: endpoint });
     if (res.statusCode === 200) data[name] = res.json();
   }
@@ -40,11 +45,28 @@ async function tableHead(url: string) {
 describe('pages as the page table declares them', () => {
   const product = seedProducts.find((p) => p.id === 'sweep-and-mop') ?? seedProducts[0]!;
   // One URL for every page whose HTML is shared by anonymous visitors, and some variants.
-  const urls = ['/', '/products', `/products?category=${product.categoryId}`, '/products?search=cloth', `/products/${product.id}`, '/products/nope', '/about', '/contact', '/faq', '/privacy', '/terms', '/no/such/page'];
+  const urls = [
+    '/',
+    '/products',
+    `/products?category=${product.categoryId}`,
+    '/products?search=cloth',
+    `/products/${product.id}`,
+    '/products/nope',
+    '/about',
+    '/contact',
+    '/faq',
+    '/privacy',
+    '/terms',
+    '/no/such/page',
+  ];
 
   it('covers every shared page', () => {
     const covered = new Set(urls.map((u) => matchPage(PAGES, new URL(u, PUBLIC_URL).pathname)!.page.id));
-    expect([...covered].sort()).toEqual(PAGES.filter((p) => p.cache === 'shared').map((p) => p.id).sort());
+    expect([...covered].sort()).toEqual(
+      PAGES.filter((p) => p.cache === 'shared')
+        .map((p) => p.id)
+        .sort(),
+    );
   });
 
   it.each(urls)('%s: status, title, description, canonical, robots and JSON-LD are the table’s', async (url) => {
@@ -117,7 +139,11 @@ describe('pages as the page table declares them', () => {
 
   it('sitemap.xml lists the table’s pages in order, then every product with the product page’s entry', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
-    const entries = [...res.body.matchAll(/<loc>([^<]+)<\/loc>(?:<lastmod>[^<]+<\/lastmod>)?<changefreq>([a-z]+)<\/changefreq><priority>([0-9.]+)<\/priority>/g)].map((m) => [m[1], m[2], m[3]]);
+    const entries = [
+      ...res.body.matchAll(
+        /<loc>([^<]+)<\/loc>(?:<lastmod>[^<]+<\/lastmod>)?<changefreq>([a-z]+)<\/changefreq><priority>([0-9.]+)<\/priority>/g,
+      ),
+    ].map((m) => [m[1], m[2], m[3]]);
     const pages = PAGES.filter((p) => p.sitemap && !p.path.includes(':'));
     expect(entries.slice(0, pages.length)).toEqual(pages.map((p) => [PUBLIC_URL + p.path, p.sitemap!.changefreq, p.sitemap!.priority]));
     const productEntry = PAGES.find((p) => p.id === 'product')!.sitemap!;

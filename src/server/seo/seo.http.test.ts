@@ -30,7 +30,9 @@ describe('search-engine pages written by the server', () => {
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('<title>EcoClean | Eco-Friendly Cleaning Products</title>');
     // The free-shipping minimum as the enabled shipping options have it (shop-facts.ts), not the specification's "$100".
-    expect(res.body).toContain('<meta name="description" content="Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner. Free shipping on orders of $50.00 or more." />');
+    expect(res.body).toContain(
+      '<meta name="description" content="Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner. Free shipping on orders of $50.00 or more." />',
+    );
     expect(res.body).toContain('<link rel="canonical" href="http://shop.test/" />');
     expect(res.body).toContain('<meta property="og:image" content="http://shop.test/og-image.png" />');
     expect(jsonLd(res.body).map((l) => l['@type'])).toContain('Organization');
@@ -41,15 +43,32 @@ describe('search-engine pages written by the server', () => {
   // The browser trusts this data without loading zod (hydrate-initial-data.ts); this is its check.
   it("every server-rendered page's data matches the API's response schemas", async () => {
     const product = seedProducts[0]!;
-    const pages = ['/', '/products', `/products?category=${product.categoryId}`, '/products?search=cloth', `/products/${product.id}`, '/faq', '/about', '/contact', '/cart'];
+    const pages = [
+      '/',
+      '/products',
+      `/products?category=${product.categoryId}`,
+      '/products?search=cloth',
+      `/products/${product.id}`,
+      '/faq',
+      '/about',
+      '/contact',
+      '/cart',
+    ];
     // The cart and checkout as drawn from the cart cookie, with a coupon and its free gift.
     const cartCookie = `${CART_COOKIE}=${encodeCartCookie({ lines: [[product.id, 2, 'One Size', 'Default']], couponCode: 'FREEGIFT' })}`;
-    const requests = [...pages.map((url) => ({ url, cookie: '' })), { url: '/cart', cookie: cartCookie }, { url: '/checkout', cookie: cartCookie }];
+    const requests = [
+      ...pages.map((url) => ({ url, cookie: '' })),
+      { url: '/cart', cookie: cartCookie },
+      { url: '/checkout', cookie: cartCookie },
+    ];
     let cartsSeen = 0;
     for (const { url, cookie } of requests) {
       const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', cookie } });
       expect(res.statusCode, url).toBe(200);
-      const entries = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(res.body)![1]!) as { key: unknown[]; data: unknown }[];
+      const entries = JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(res.body)![1]!) as {
+        key: unknown[];
+        data: unknown;
+      }[];
       for (const { key, data } of entries) {
         if (key[0] === 'session') continue;
         if (key[0] === 'missing-images') {
@@ -65,7 +84,11 @@ describe('search-engine pages written by the server', () => {
           expect(contents.success, `${url}: the cart's contents: ${contents.error?.message}`).toBe(true);
           expect(Object.keys(data as object).sort(), `${url}: the cart's contents`).toEqual(['couponCode', 'lines']);
           const { lines, couponCode } = data as { lines: unknown[]; couponCode: string | null };
-          if (lines.length) expect(entries.map((e) => e.key), `${url}: the quote for the cart`).toContainEqual(['cart-quote', lines, couponCode, null]);
+          if (lines.length)
+            expect(
+              entries.map((e) => e.key),
+              `${url}: the quote for the cart`,
+            ).toContainEqual(['cart-quote', lines, couponCode, null]);
           continue;
         }
         const schema = key[0] === 'cart-quote' ? Quote : initialDataSchema(key, responseSchemas);
@@ -154,7 +177,11 @@ describe('search-engine pages written by the server', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/xml');
     const priority = (loc: string) =>
-      new RegExp(`<loc>${loc.replace(/[.?]/g, '\\$&')}</loc>(?:<lastmod>[^<]+</lastmod>)?<changefreq>([a-z]+)</changefreq><priority>([0-9.]+)</priority>`).exec(res.body)?.slice(1);
+      new RegExp(
+        `<loc>${loc.replace(/[.?]/g, '\\$&')}</loc>(?:<lastmod>[^<]+</lastmod>)?<changefreq>([a-z]+)</changefreq><priority>([0-9.]+)</priority>`,
+      )
+        .exec(res.body)
+        ?.slice(1);
     expect(priority('http://shop.test/')?.[1]).toBe('1.0');
     expect(priority('http://shop.test/products')?.[1]).toBe('0.9');
     expect(priority('http://shop.test/about')?.[1]).toBe('0.8');
@@ -178,7 +205,10 @@ describe('search-engine pages written by the server', () => {
 
   it("a signed-in visitor's page carries their session privately; others get none", async () => {
     const initial = (html: string) =>
-      JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as { key: string[]; data: { user: { email: string } } }[];
+      JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as {
+        key: string[];
+        data: { user: { email: string } };
+      }[];
     const anon = await get('/');
     expect(initial(anon.body).find((d) => d.key[0] === 'session')?.data).toEqual({ user: null, impersonatorEmail: null });
     const c = new TestClient(t.app);
@@ -186,7 +216,9 @@ describe('search-engine pages written by the server', () => {
     const mine = await c.get('/', { accept: 'text/html' });
     // The page every visitor gets (drawn signed out), and beside it this visitor's session.
     expect(initial(mine.body)).toEqual(initial(anon.body));
-    const viewer = JSON.parse(/<script id="__VIEWER_SESSION__" type="application\/json">(.*?)<\/script>/s.exec(mine.body)![1]!) as { user: { email: string } };
+    const viewer = JSON.parse(/<script id="__VIEWER_SESSION__" type="application\/json">(.*?)<\/script>/s.exec(mine.body)![1]!) as {
+      user: { email: string };
+    };
     expect(viewer.user.email).toBe(DEMO_CUSTOMER.email);
     expect(anon.body).not.toContain('__VIEWER_SESSION__');
     expect(mine.headers['cache-control']).toBe('private, no-cache');

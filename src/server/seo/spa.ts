@@ -159,21 +159,21 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     await app.register(async (files) => {
       declarePublicFiles(files);
       await files.register(fastifyStatic, {
-      root: clientDir,
-      prefix: '/',
-      index: false,
-      wildcard: true,
-      serve: true,
-      preCompressed: true,
-      setHeaders(res, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('Cache-Control', 'public, max-age=31536000, immutable');
-        } else if (filePath.endsWith('.html')) {
-          res.header('Cache-Control', 'no-cache');
-        } else {
-          res.header('Cache-Control', 'public, max-age=86400');
-        }
-      },
+        root: clientDir,
+        prefix: '/',
+        index: false,
+        wildcard: true,
+        serve: true,
+        preCompressed: true,
+        setHeaders(res, filePath) {
+          if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+            res.header('Cache-Control', 'public, max-age=31536000, immutable');
+          } else if (filePath.endsWith('.html')) {
+            res.header('Cache-Control', 'no-cache');
+          } else {
+            res.header('Cache-Control', 'public, max-age=86400');
+          }
+        },
       });
     });
   }
@@ -185,7 +185,10 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
   // The image files the server has: a missing one is drawn as "Image not available" in the HTML.
   // The built images are judged only when there is a built client (not in the HTTP tests).
   const imageFiles = new ImageFiles(
-    [...(fs.existsSync(clientDir) ? [{ prefix: '/images/', dir: path.join(clientDir, 'images') }] : []), { prefix: '/uploads/', dir: config.uploadDir }],
+    [
+      ...(fs.existsSync(clientDir) ? [{ prefix: '/images/', dir: path.join(clientDir, 'images') }] : []),
+      { prefix: '/uploads/', dir: config.uploadDir },
+    ],
     ['/uploads/'],
   );
   const forgetImages = onShopChange(() => imageFiles.forget());
@@ -221,12 +224,22 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     // The shop's state as the watcher will compare it, read before the page's data (shop-changes.ts).
     await checkShopChanges(db);
     const url = new URL(location, 'http://localhost');
-    const meta = await buildPageMeta(db, config.publicUrl, url.pathname, Object.fromEntries(url.searchParams.entries()), checkoutProviderOf(config));
+    const meta = await buildPageMeta(
+      db,
+      config.publicUrl,
+      url.pathname,
+      Object.fromEntries(url.searchParams.entries()),
+      checkoutProviderOf(config),
+    );
     meta.initialData.push({ key: ['session'], data: toSessionResponse(null) });
     await noteMissingImages(meta);
     const body = await renderBody(req, location, meta);
     // Split where a signed-in visitor's session goes: right after the page's data.
-    const [prefix = '', suffix = ''] = fill(renderHead(meta, config.publicUrl), body, `${dataScript(jsonForScript(meta.initialData))}${VIEWER_SLOT}`).split(VIEWER_SLOT);
+    const [prefix = '', suffix = ''] = fill(
+      renderHead(meta, config.publicUrl),
+      body,
+      `${dataScript(jsonForScript(meta.initialData))}${VIEWER_SLOT}`,
+    ).split(VIEWER_SLOT);
     return compressPage({ status: meta.status, noindex: meta.noindex }, prefix, suffix);
   };
 
@@ -270,7 +283,8 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     const cartCookie = SERVER_RENDERED_SHELLS.has(url.pathname) ? readCartCookie(req.cookies[CART_COOKIE]) : null;
     // No cookie: the browser's cart is empty (the cookie mirrors it and goes with its last line).
     // One the shop did not write says nothing either way: the page is drawn as an outline.
-    const knownEmpty = SERVER_RENDERED_SHELLS.has(url.pathname) && (req.cookies[CART_COOKIE] === undefined || cartCookie?.lines.length === 0);
+    const knownEmpty =
+      SERVER_RENDERED_SHELLS.has(url.pathname) && (req.cookies[CART_COOKIE] === undefined || cartCookie?.lines.length === 0);
     // An empty checkout has nothing to draw: the cart says so.
     if (url.pathname === '/checkout' && knownEmpty) return reply.header('Cache-Control', 'no-store').redirect('/cart', 302);
     const meta = await buildPageMeta(db, config.publicUrl, url.pathname, query, checkoutProviderOf(config));

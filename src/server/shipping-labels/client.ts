@@ -103,28 +103,40 @@ export class ShipStationClient {
   /** Creates the shipment for an order and buys its label; answers the tracking number and what ShipStation returned. */
   async createLabel(order: LabelOrder): Promise<LabelResult> {
     if (this.settings.version === 'v2') {
-      const created = await this.call<{ shipments?: { shipment_id?: string; errors?: unknown[] }[]; has_errors?: boolean }>('POST', '/v2/shipments', {
-        shipments: [
-          {
-            external_shipment_id: order.id,
-            ship_to: {
-              name: order.shipTo.name,
-              address_line1: order.shipTo.address,
-              city_locality: order.shipTo.city,
-              state_province: order.shipTo.state,
-              postal_code: order.shipTo.zip,
-              country_code: order.shipTo.country || 'US',
-              email: order.shipTo.email ?? order.email ?? undefined,
+      const created = await this.call<{ shipments?: { shipment_id?: string; errors?: unknown[] }[]; has_errors?: boolean }>(
+        'POST',
+        '/v2/shipments',
+        {
+          shipments: [
+            {
+              external_shipment_id: order.id,
+              ship_to: {
+                name: order.shipTo.name,
+                address_line1: order.shipTo.address,
+                city_locality: order.shipTo.city,
+                state_province: order.shipTo.state,
+                postal_code: order.shipTo.zip,
+                country_code: order.shipTo.country || 'US',
+                email: order.shipTo.email ?? order.email ?? undefined,
+              },
+              items: order.items.map((i) => ({ name: i.name, sku: i.sku ?? undefined, quantity: i.quantity })),
+              packages: [{ weight: { value: order.weightOz, unit: 'ounce' } }],
             },
-            items: order.items.map((i) => ({ name: i.name, sku: i.sku ?? undefined, quantity: i.quantity })),
-            packages: [{ weight: { value: order.weightOz, unit: 'ounce' } }],
-          },
-        ],
-      });
+          ],
+        },
+      );
       const shipmentId = created.shipments?.[0]?.shipment_id;
       if (created.has_errors || !shipmentId) throw new ShipStationError('ShipStation could not create the shipment', 502);
-      const label = await this.call<{ tracking_number?: string; label_id?: string; carrier_code?: string }>('POST', `/v2/labels/shipment/${encodeURIComponent(shipmentId)}`, {});
-      return { trackingNumber: text(label.tracking_number), carrierCode: text(label.carrier_code), data: { version: 'v2', shipmentId, label } };
+      const label = await this.call<{ tracking_number?: string; label_id?: string; carrier_code?: string }>(
+        'POST',
+        `/v2/labels/shipment/${encodeURIComponent(shipmentId)}`,
+        {},
+      );
+      return {
+        trackingNumber: text(label.tracking_number),
+        carrierCode: text(label.carrier_code),
+        data: { version: 'v2', shipmentId, label },
+      };
     }
     const created = await this.call<{ orderId?: number }>('POST', '/orders/createorder', {
       orderNumber: order.orderNumber,
@@ -146,15 +158,23 @@ export class ShipStationClient {
       weight: { value: order.weightOz, units: 'ounces' },
     });
     if (!created.orderId) throw new ShipStationError('ShipStation could not create the order', 502);
-    const label = await this.call<{ trackingNumber?: string; shipmentId?: number; carrierCode?: string }>('POST', '/orders/createlabelfororder', {
-      orderId: created.orderId,
-      carrierCode: 'stamps_com',
-      serviceCode: 'usps_priority_mail',
-      packageCode: 'package',
-      shipDate: new Date().toISOString().slice(0, 10),
-      weight: { value: order.weightOz, units: 'ounces' },
-    });
-    return { trackingNumber: text(label.trackingNumber), carrierCode: text(label.carrierCode), data: { version: 'v1', orderId: created.orderId, label } };
+    const label = await this.call<{ trackingNumber?: string; shipmentId?: number; carrierCode?: string }>(
+      'POST',
+      '/orders/createlabelfororder',
+      {
+        orderId: created.orderId,
+        carrierCode: 'stamps_com',
+        serviceCode: 'usps_priority_mail',
+        packageCode: 'package',
+        shipDate: new Date().toISOString().slice(0, 10),
+        weight: { value: order.weightOz, units: 'ounces' },
+      },
+    );
+    return {
+      trackingNumber: text(label.trackingNumber),
+      carrierCode: text(label.carrierCode),
+      data: { version: 'v1', orderId: created.orderId, label },
+    };
   }
 
   /** Voids a label bought by createLabel (v2: by its label id; v1: by its shipment id). */
@@ -162,7 +182,11 @@ export class ShipStationClient {
     const label = (data.label ?? {}) as { label_id?: string; shipmentId?: number };
     if (data.version === 'v2') {
       if (!label.label_id) throw new ShipStationError('This order has no ShipStation label to void', 400);
-      const r = await this.call<{ approved?: boolean; message?: string }>('PUT', `/v2/labels/${encodeURIComponent(label.label_id)}/void`, {});
+      const r = await this.call<{ approved?: boolean; message?: string }>(
+        'PUT',
+        `/v2/labels/${encodeURIComponent(label.label_id)}/void`,
+        {},
+      );
       if (r?.approved === false) throw new ShipStationError(r.message ?? 'ShipStation did not approve the void', 502);
       return;
     }

@@ -28,7 +28,11 @@ const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;
 const Id = z.object({ id: z.string().min(1).max(100) });
 
 /** The client when the owner has enabled ShipStation and given its keys; otherwise null. */
-export async function loadShipStation(db: Kysely<Database>, config: Config, fetchImpl: typeof fetch = fetch): Promise<ShipStationClient | null> {
+export async function loadShipStation(
+  db: Kysely<Database>,
+  config: Config,
+  fetchImpl: typeof fetch = fetch,
+): Promise<ShipStationClient | null> {
   const s = await readSettings(db, ['shipstation_api_key', 'shipstation_api_secret', 'shipstation_enabled', 'shipstation_api_version']);
   const version = s.shipstation_api_version === 'v1' ? 'v1' : 'v2';
   if (s.shipstation_enabled !== 'true' || !s.shipstation_api_key || (version === 'v1' && !s.shipstation_api_secret)) return null;
@@ -45,7 +49,15 @@ async function toLabelOrder(db: Kysely<Database>, orderId: string): Promise<Labe
   const order = await getOrderForViewer(db, orderId, ADMIN_VIEW);
   if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
   const products = order.items.length
-    ? await db.selectFrom('products').select(['id', 'weight_lbs']).where('id', 'in', order.items.map((i) => i.productId)).execute()
+    ? await db
+        .selectFrom('products')
+        .select(['id', 'weight_lbs'])
+        .where(
+          'id',
+          'in',
+          order.items.map((i) => i.productId),
+        )
+        .execute()
     : [];
   const weightLbs = order.items.reduce((sum, i) => sum + (products.find((p) => p.id === i.productId)?.weight_lbs ?? 0.5) * i.quantity, 0);
   const a = typeof order.shippingAddress === 'object' && order.shippingAddress ? order.shippingAddress : null;
@@ -56,7 +68,15 @@ async function toLabelOrder(db: Kysely<Database>, orderId: string): Promise<Labe
     createdAt: order.createdAt,
     email: order.email,
     totalCents: order.totalCents,
-    shipTo: { name: a.name ?? 'Customer', address: a.address, city: a.city, state: a.state ?? '', zip: a.zip, country: a.country ?? 'US', email: a.email ?? null },
+    shipTo: {
+      name: a.name ?? 'Customer',
+      address: a.address,
+      city: a.city,
+      state: a.state ?? '',
+      zip: a.zip,
+      country: a.country ?? 'US',
+      email: a.email ?? null,
+    },
     items: order.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, priceCents: i.priceCents })),
     weightOz: Math.max(1, Math.round(Math.max(weightLbs, 0.1) * 16)),
   };
@@ -111,17 +131,29 @@ export function registerShipStationRoutes(app: FastifyInstance, deps: LabelDeps)
       shipments: [
         {
           external_shipment_id: `test-${Date.now()}`,
-          ship_to: { name: 'Test Customer', address_line1: '1 Test Street', city_locality: 'Austin', state_province: 'TX', postal_code: '78701', country_code: 'US' },
+          ship_to: {
+            name: 'Test Customer',
+            address_line1: '1 Test Street',
+            city_locality: 'Austin',
+            state_province: 'TX',
+            postal_code: '78701',
+            country_code: 'US',
+          },
           packages: [{ weight: { value: 8, unit: 'ounce' } }],
         },
       ],
     };
-    const v1Sample = { orderNumber: `TEST-${Date.now()}`, orderDate: nowIso(), orderStatus: 'awaiting_shipment', billTo: { name: 'Test Customer' }, shipTo: { name: 'Test Customer', street1: '1 Test Street', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } };
+    const v1Sample = {
+      orderNumber: `TEST-${Date.now()}`,
+      orderDate: nowIso(),
+      orderStatus: 'awaiting_shipment',
+      billTo: { name: 'Test Customer' },
+      shipTo: { name: 'Test Customer', street1: '1 Test Street', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+    };
     const v1 = (await readSettings(db, ['shipstation_api_version'])).shipstation_api_version === 'v1';
     const result = await c.createShipment(v1 ? v1Sample : sample).catch(passThrough(M.testOrder));
     return { ok: true, result };
   });
-
 }
 
 /** An order's label and tracking (admin surface). */
@@ -140,7 +172,11 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
     const { id } = parseInput(Id, req.params);
     const actor = accountActor(requireAdmin(req));
     const c = await client();
-    const row = await db.selectFrom('orders').select(['payment_status', 'payment_provider', 'label_state']).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('orders')
+      .select(['payment_status', 'payment_provider', 'label_state'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     if (!isShippableOrder(row.payment_status, row.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
     if (row.label_state === 'bought') throw new HttpError(409, ADMIN_MESSAGES.labelExists);
@@ -156,24 +192,39 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
         eb.or([
           eb('label_state', 'is', null),
           // A claim left by a process that died mid-purchase may be taken again.
-          eb.and([eb('label_state', 'in', ['buying', 'voiding']), eb('label_claimed_at', '<', new Date(claimedAt.getTime() - STALE_CLAIM_MS).toISOString())]),
+          eb.and([
+            eb('label_state', 'in', ['buying', 'voiding']),
+            eb('label_claimed_at', '<', new Date(claimedAt.getTime() - STALE_CLAIM_MS).toISOString()),
+          ]),
         ]),
       )
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) {
-      const now = await db.selectFrom('orders').select(['label_state', 'payment_status', 'payment_provider']).where('id', '=', id).executeTakeFirst();
+      const now = await db
+        .selectFrom('orders')
+        .select(['label_state', 'payment_status', 'payment_provider'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (!now) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
       if (!isShippableOrder(now.payment_status, now.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
       throw new HttpError(409, now.label_state === 'bought' ? ADMIN_MESSAGES.labelExists : ADMIN_MESSAGES.labelBusy);
     }
     const release = () =>
-      db.updateTable('orders').set({ label_state: null, label_key: null, label_claimed_at: null }).where('id', '=', id).where('label_key', '=', key).execute();
+      db
+        .updateTable('orders')
+        .set({ label_state: null, label_key: null, label_claimed_at: null })
+        .where('id', '=', id)
+        .where('label_key', '=', key)
+        .execute();
     const label = await c.createLabel(labelOrder).catch(async (err: unknown) => {
       await release();
       throw new HttpError(502, `${M.sendOrder}: ${err instanceof Error ? err.message : String(err)}`);
     });
     await transactionWithRetry(db, async (trx) => {
-      const order = await forUpdate(trx.selectFrom('orders').select(['status', 'label_key']).where('id', '=', id), dialect).executeTakeFirstOrThrow();
+      const order = await forUpdate(
+        trx.selectFrom('orders').select(['status', 'label_key']).where('id', '=', id),
+        dialect,
+      ).executeTakeFirstOrThrow();
       const at = new Date();
       await trx
         .updateTable('orders')
@@ -198,9 +249,17 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
       );
       if (order.status !== 'shipped') {
         // The receipt shows the label's "shipped" line; this one is the owner's.
-        await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: 'shipped', trackingNumber: label.trackingNumber, carrierCode: label.carrierCode }, at, {
-          customerVisible: false,
-        });
+        await recordOrderEvent(
+          trx,
+          id,
+          'status.changed',
+          actor,
+          { from: order.status, to: 'shipped', trackingNumber: label.trackingNumber, carrierCode: label.carrierCode },
+          at,
+          {
+            customerVisible: false,
+          },
+        );
       }
       const to = labelOrder.email ?? labelOrder.shipTo.email;
       if (to) {
@@ -209,7 +268,12 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
           orderId: id,
           actor,
           templateId: 'shipping-notification',
-          ...shippingNotificationVariables({ orderNumber: labelOrder.orderNumber, shipTo: labelOrder.shipTo, trackingNumber: label.trackingNumber, carrierCode: label.carrierCode }),
+          ...shippingNotificationVariables({
+            orderNumber: labelOrder.orderNumber,
+            shipTo: labelOrder.shipTo,
+            trackingNumber: label.trackingNumber,
+            carrierCode: label.carrierCode,
+          }),
         });
       }
     });
@@ -264,8 +328,16 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
         })
         .where('id', '=', id)
         .execute();
-      await recordOrderEvent(trx, id, 'label.voided', actor, { trackingNumber: row.shipstation_tracking_number, carrierCode: row.shipping_carrier, key: row.label_key }, at);
-      if (status !== order.status) await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: status, cause: 'label voided' }, at);
+      await recordOrderEvent(
+        trx,
+        id,
+        'label.voided',
+        actor,
+        { trackingNumber: row.shipstation_tracking_number, carrierCode: row.shipping_carrier, key: row.label_key },
+        at,
+      );
+      if (status !== order.status)
+        await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: status, cause: 'label voided' }, at);
     });
     return { order: await getOrderForViewer(db, id, ADMIN_VIEW) };
   });
@@ -273,11 +345,18 @@ export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void
   app.get('/api/admin/orders/:id/tracking', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const c = await client();
-    const order = await db.selectFrom('orders').select(['shipstation_data', 'shipstation_tracking_number']).where('id', '=', id).executeTakeFirst();
+    const order = await db
+      .selectFrom('orders')
+      .select(['shipstation_data', 'shipstation_tracking_number'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     const data = parseJson<Record<string, unknown>>(order.shipstation_data, {});
     const tracking = await c.tracking(data, order.shipstation_tracking_number).catch((err: unknown) => {
-      throw new HttpError(err instanceof ShipStationError && err.status === 400 ? 400 : 502, `${M.tracking}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new HttpError(
+        err instanceof ShipStationError && err.status === 400 ? 400 : 502,
+        `${M.tracking}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     });
     return { trackingNumber: order.shipstation_tracking_number, tracking };
   });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
-import { FAKE_SHIPSTATION_KEY, FAKE_SHIPSTATION_SECRET, FAKE_TRACKING_V1, FAKE_TRACKING_V2, fakeShipStation } from '../test/fake-shipstation.js';
+import {
+  FAKE_SHIPSTATION_KEY,
+  FAKE_SHIPSTATION_SECRET,
+  FAKE_TRACKING_V1,
+  FAKE_TRACKING_V2,
+  fakeShipStation,
+} from '../test/fake-shipstation.js';
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
@@ -62,9 +68,17 @@ const anyVersionInventory = { productId: 321, sku: 'ECO-1', inventory: [{ sku: '
 const ROUTES = (orderId: string, sendId = orderId) => [
   { name: 'carriers', call: () => admin.get('/api/shipstation/carriers'), text: 'Failed to fetch carriers' },
   { name: 'shipments', call: () => admin.get('/api/shipstation/shipments?page=2'), text: 'Failed to fetch shipments' },
-  { name: 'create-shipment', call: () => admin.post('/api/shipstation/create-shipment', shipmentBody), text: 'Failed to create ShipStation shipment' },
+  {
+    name: 'create-shipment',
+    call: () => admin.post('/api/shipstation/create-shipment', shipmentBody),
+    text: 'Failed to create ShipStation shipment',
+  },
   { name: 'inventory', call: () => admin.get('/api/shipstation/inventory'), text: 'Failed to fetch inventory' },
-  { name: 'inventory/update', call: () => admin.post('/api/shipstation/inventory/update', { inventoryData: anyVersionInventory }), text: 'Failed to update inventory' },
+  {
+    name: 'inventory/update',
+    call: () => admin.post('/api/shipstation/inventory/update', { inventoryData: anyVersionInventory }),
+    text: 'Failed to update inventory',
+  },
   { name: 'test-order', call: () => admin.post('/api/shipstation/test-order'), text: 'Test Order Failed' },
   { name: 'send order', call: () => admin.post(`/api/admin/orders/${sendId}/shipstation`), text: 'Failed to send order to ShipStation' },
   { name: 'tracking', call: () => admin.get(`/api/admin/orders/${orderId}/tracking`), text: 'Failed to get tracking information' },
@@ -79,7 +93,11 @@ describe('ShipStation not configured', () => {
       return { answers, test: await admin.get('/api/shipstation/test') };
     });
     for (const { name, res } of result.answers) {
-      expect({ name, status: res.statusCode, error: res.json().error }).toEqual({ name, status: 503, error: 'Info: ShipStation service temporarily disabled' });
+      expect({ name, status: res.statusCode, error: res.json().error }).toEqual({
+        name,
+        status: 503,
+        error: 'Info: ShipStation service temporarily disabled',
+      });
     }
     expect(CONTENT_MESSAGES.shipstationDisabled).toBe('Info: ShipStation service temporarily disabled');
     expect(result.test.json()).toEqual({ connected: false, enabled: false, version: 'v2' });
@@ -87,9 +105,17 @@ describe('ShipStation not configured', () => {
   });
 
   it('is still disabled with keys but the switch off, or v1 without a secret', async () => {
-    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_key: FAKE_SHIPSTATION_KEY, shipstation_enabled: false, shipstation_api_version: 'v2' });
+    await admin.request('PUT', '/api/admin/settings/integrations', {
+      shipstation_api_key: FAKE_SHIPSTATION_KEY,
+      shipstation_enabled: false,
+      shipstation_api_version: 'v2',
+    });
     expect((await admin.get('/api/shipstation/carriers')).statusCode).toBe(503);
-    await admin.request('PUT', '/api/admin/settings/integrations', { shipstation_api_secret: null, shipstation_enabled: true, shipstation_api_version: 'v1' });
+    await admin.request('PUT', '/api/admin/settings/integrations', {
+      shipstation_api_secret: null,
+      shipstation_enabled: true,
+      shipstation_api_version: 'v1',
+    });
     expect((await admin.get('/api/shipstation/carriers')).json().error).toBe(CONTENT_MESSAGES.shipstationDisabled);
     expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: false, version: 'v1' });
   });
@@ -107,7 +133,8 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
     unlabelled = await paidOrder();
   });
 
-  const authorised = (r: { headers: Record<string, unknown> }) => (v2 ? r.headers['api-key'] === FAKE_SHIPSTATION_KEY : r.headers.authorization === BASIC);
+  const authorised = (r: { headers: Record<string, unknown> }) =>
+    v2 ? r.headers['api-key'] === FAKE_SHIPSTATION_KEY : r.headers.authorization === BASIC;
 
   it('test: connected, through the right auth', async () => {
     const { result, sent } = await sentDuring(() => admin.get('/api/shipstation/test'));
@@ -196,9 +223,18 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
       expect(sent.map((r) => r.path)).toEqual(['/orders/createorder', '/orders/createlabelfororder']);
       expect(sent[0]!.body).toMatchObject({ orderKey: orderId, shipTo: { postalCode: '83702' }, customerEmail: 'ship.me@example.com' });
     }
-    const row = await t.db.selectFrom('orders').select(['status', 'shipstation_tracking_number']).where('id', '=', orderId).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('orders')
+      .select(['status', 'shipstation_tracking_number'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'shipped', shipstation_tracking_number: tracking });
-    const mail = await t.db.selectFrom('email_outbox').select('html').where('template_id', '=', 'shipping-notification').where('html', 'like', `%${tracking}%`).execute();
+    const mail = await t.db
+      .selectFrom('email_outbox')
+      .select('html')
+      .where('template_id', '=', 'shipping-notification')
+      .where('html', 'like', `%${tracking}%`)
+      .execute();
     expect(mail).toHaveLength(1);
 
     const read = await admin.get(`/api/admin/orders/${orderId}/tracking`);
@@ -214,13 +250,17 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
     expect(res.json().error).toBe(ADMIN_MESSAGES.orderNotFound);
   });
 
-  it('when ShipStation fails (500), every route answers its spec text with ShipStation\'s message', async () => {
+  it("when ShipStation fails (500), every route answers its spec text with ShipStation's message", async () => {
     fake.failAll({ status: 500, message: 'ShipStation is down' });
     try {
       // orderId was sent above, so tracking reaches ShipStation too.
       for (const r of ROUTES(orderId, unlabelled)) {
         const res = await r.call();
-        expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({ route: r.name, status: 502, error: `${r.text}: ShipStation is down` });
+        expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({
+          route: r.name,
+          status: 502,
+          error: `${r.text}: ShipStation is down`,
+        });
       }
       expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: true, version });
     } finally {
@@ -236,7 +276,11 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
     try {
       for (const r of ROUTES(orderId, unlabelled)) {
         const res = await r.call();
-        expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({ route: r.name, status: 502, error: `${r.text}: Unauthorized` });
+        expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({
+          route: r.name,
+          status: 502,
+          error: `${r.text}: Unauthorized`,
+        });
       }
       expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: true, version });
     } finally {

@@ -4,7 +4,14 @@ import type { Dialect } from '../db/database.js';
 import { createCheckout } from '../checkout/service.js';
 import { randomString } from '../lib/ids.js';
 
-export const TEST_ADDRESS = { name: 'Pat Buyer', address: '1 Main St', city: 'Springfield', state: 'CA', zip: '90210', country: 'US' } as const;
+export const TEST_ADDRESS = {
+  name: 'Pat Buyer',
+  address: '1 Main St',
+  city: 'Springfield',
+  state: 'CA',
+  zip: '90210',
+  country: 'US',
+} as const;
 
 /** An unpaid checkout (a pending order, its open payment session and holds), as the store's checkout makes it. */
 export async function placeCheckout(
@@ -16,7 +23,12 @@ export async function placeCheckout(
   const created = await createCheckout(
     db,
     dialect,
-    { items: o.items, customerEmail: o.email ?? 'pat@example.com', shippingAddress: { ...TEST_ADDRESS }, appliedCouponCode: o.couponCode ?? null },
+    {
+      items: o.items,
+      customerEmail: o.email ?? 'pat@example.com',
+      shippingAddress: { ...TEST_ADDRESS },
+      appliedCouponCode: o.couponCode ?? null,
+    },
     {
       userId: o.userId ?? null,
       deviceHash: device,

@@ -1,7 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeShipStationRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Record<string, unknown> | null };
+export type FakeShipStationRequest = {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown> | null;
+};
 
 export const FAKE_SHIPSTATION_KEY = 'ss-key';
 export const FAKE_SHIPSTATION_SECRET = 'ss-secret';
@@ -33,7 +38,8 @@ export function fakeShipStation() {
         body = { unparsable: raw };
       }
       requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
-      const send = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      const send = (status: number, json: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
       if (failure) return send(failure.status, { message: failure.message });
       const [pathname = '', search = ''] = path.split('?');
       const query = new URLSearchParams(search);
@@ -43,22 +49,43 @@ export function fakeShipStation() {
       if (!authorised) return send(401, { message: 'Unauthorized' });
       if (path === '/v2/carriers') return send(200, { carriers: [{ carrier_id: 'se-1', friendly_name: 'USPS' }] });
       if (path === '/carriers') return send(200, [{ name: 'USPS', code: 'stamps_com' }]);
-      if (path === '/v2/shipments' && req.method === 'POST') return send(200, { has_errors: false, shipments: [{ shipment_id: 'se-ship-1' }] });
-      if (path === '/v2/labels/shipment/se-ship-1') return send(200, { label_id: 'se-label-1', tracking_number: FAKE_TRACKING_V2, carrier_code: FAKE_CARRIER_V2, service_code: 'usps_priority_mail', status: 'completed' });
-      if (path === '/v2/labels/se-label-1/void' && req.method === 'PUT') return send(200, { approved: true, message: 'Request for refund submitted.' });
-      if (path === '/shipments/voidlabel' && req.method === 'POST') return send(200, { approved: true, message: 'Label voided successfully' });
+      if (path === '/v2/shipments' && req.method === 'POST')
+        return send(200, { has_errors: false, shipments: [{ shipment_id: 'se-ship-1' }] });
+      if (path === '/v2/labels/shipment/se-ship-1')
+        return send(200, {
+          label_id: 'se-label-1',
+          tracking_number: FAKE_TRACKING_V2,
+          carrier_code: FAKE_CARRIER_V2,
+          service_code: 'usps_priority_mail',
+          status: 'completed',
+        });
+      if (path === '/v2/labels/se-label-1/void' && req.method === 'PUT')
+        return send(200, { approved: true, message: 'Request for refund submitted.' });
+      if (path === '/shipments/voidlabel' && req.method === 'POST')
+        return send(200, { approved: true, message: 'Label voided successfully' });
       if (path === '/v2/labels/se-label-1/track') return send(200, { tracking_number: FAKE_TRACKING_V2, status_description: 'In Transit' });
       if (path === '/orders/createorder') return send(200, { orderId: 777, orderNumber: body?.orderNumber });
-      if (path === '/orders/createlabelfororder') return send(200, { shipmentId: 55, orderId: body?.orderId, trackingNumber: FAKE_TRACKING_V1, carrierCode: body?.carrierCode ?? FAKE_CARRIER_V1, serviceCode: body?.serviceCode ?? null, voided: false });
-      if (path.startsWith('/v2/inventory')) return req.method === 'GET' ? send(200, { inventory: [{ sku: 'ECO-1', available: 3 }] }) : send(200, { ok: true });
+      if (path === '/orders/createlabelfororder')
+        return send(200, {
+          shipmentId: 55,
+          orderId: body?.orderId,
+          trackingNumber: FAKE_TRACKING_V1,
+          carrierCode: body?.carrierCode ?? FAKE_CARRIER_V1,
+          serviceCode: body?.serviceCode ?? null,
+          voided: false,
+        });
+      if (path.startsWith('/v2/inventory'))
+        return req.method === 'GET' ? send(200, { inventory: [{ sku: 'ECO-1', available: 3 }] }) : send(200, { ok: true });
       if (path.startsWith('/v2/shipments')) return send(200, { shipments: [], total: 0 });
       if (pathname === '/shipments' && req.method === 'GET') {
         const tracking = query.get('trackingNumber');
         const shipments = tracking ? [{ shipmentId: 55, trackingNumber: tracking, voided: false }] : [];
         return send(200, { shipments, total: shipments.length, page: 1, pages: 1 });
       }
-      if (pathname === '/products' && req.method === 'GET') return send(200, { products: [{ sku: 'ECO-1', name: 'Eco Cloth' }], total: 1, page: 1, pages: 1 });
-      if (/^\/products\/[^/]+$/.test(pathname) && req.method === 'PUT') return send(200, { ...body, productId: Number(pathname.split('/')[2]) });
+      if (pathname === '/products' && req.method === 'GET')
+        return send(200, { products: [{ sku: 'ECO-1', name: 'Eco Cloth' }], total: 1, page: 1, pages: 1 });
+      if (/^\/products\/[^/]+$/.test(pathname) && req.method === 'PUT')
+        return send(200, { ...body, productId: Number(pathname.split('/')[2]) });
       return send(404, { message: `No route ${req.method} ${path}` });
     });
   });

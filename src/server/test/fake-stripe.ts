@@ -9,8 +9,22 @@ export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_local_fake';
  * A Stripe event as Stripe would deliver it to the webhook: its JSON and a valid signature
  * (the fake's webhook secret). `id` defaults to a random event id.
  */
-export function signedStripeEvent(type: string, object: Record<string, unknown>, id = `evt_${Math.random().toString(36).slice(2)}`): { payload: string; signature: string } {
-  const payload = JSON.stringify({ id, object: 'event', type, data: { object }, api_version: '2024-06-20', created: 1, livemode: false, pending_webhooks: 1, request: null });
+export function signedStripeEvent(
+  type: string,
+  object: Record<string, unknown>,
+  id = `evt_${Math.random().toString(36).slice(2)}`,
+): { payload: string; signature: string } {
+  const payload = JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    data: { object },
+    api_version: '2024-06-20',
+    created: 1,
+    livemode: false,
+    pending_webhooks: 1,
+    request: null,
+  });
   const signature = new Stripe(FAKE_STRIPE_SECRET_KEY).webhooks.generateTestHeaderString({ payload, secret: FAKE_STRIPE_WEBHOOK_SECRET });
   return { payload, signature };
 }
@@ -120,9 +134,23 @@ export function fakeStripe() {
         const already = [...refunds.values()].filter((r) => r.payment_intent === pi).reduce((a, r) => a + (r.amount as number), 0);
         const amount = body.has('amount') ? Number(body.get('amount')) : charged - already;
         if (amount <= 0 || already + amount > charged) {
-          return send(400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${charged - already})` } });
+          return send(400, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'amount_too_large',
+              message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${charged - already})`,
+            },
+          });
         }
-        const refund = { id: `re_fake${++n}`, object: 'refund', amount, currency: 'usd', payment_intent: pi, status: 'succeeded', metadata: { orderId: body.get('metadata[orderId]'), refundId: body.get('metadata[refundId]') } };
+        const refund = {
+          id: `re_fake${++n}`,
+          object: 'refund',
+          amount,
+          currency: 'usd',
+          payment_intent: pi,
+          status: 'succeeded',
+          metadata: { orderId: body.get('metadata[orderId]'), refundId: body.get('metadata[refundId]') },
+        };
         refunds.set(refund.id, refund);
         if (key) refundsByKey.set(key, refund);
         return answer(refund);
@@ -136,7 +164,8 @@ export function fakeStripe() {
       if (req.method === 'POST' && expire) {
         const s = sessions.get(expire[1]!);
         if (!s) return notFound('No such checkout session');
-        if (s.status !== 'open') return send(400, { error: { type: 'invalid_request_error', message: 'Only open sessions can be expired.' } });
+        if (s.status !== 'open')
+          return send(400, { error: { type: 'invalid_request_error', message: 'Only open sessions can be expired.' } });
         s.status = 'expired';
         return send(200, s);
       }
@@ -154,7 +183,8 @@ export function fakeStripe() {
     dropRefunds: (n: number) => (dropRefunds = n),
     /** The next n refund requests are made, but their answers never arrive. */
     loseRefundAnswers: (n: number) => (loseRefundAnswers = n),
-    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    listen: () =>
+      new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -58,9 +58,7 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-export async function createTestApp(
-  options: { seed?: boolean; env?: Record<string, string> } = {},
-): Promise<TestApp> {
+export async function createTestApp(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',

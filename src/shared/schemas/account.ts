@@ -28,7 +28,11 @@ export function formatPhone(input: string): string {
 }
 
 const required = (max: number) =>
-  z.string({ message: ACCOUNT_MESSAGES.requiredFields }).trim().min(1, ACCOUNT_MESSAGES.requiredFields).max(max, `Cannot exceed ${max} characters`);
+  z
+    .string({ message: ACCOUNT_MESSAGES.requiredFields })
+    .trim()
+    .min(1, ACCOUNT_MESSAGES.requiredFields)
+    .max(max, `Cannot exceed ${max} characters`);
 
 export const ContactInfoInput = z
   .object({

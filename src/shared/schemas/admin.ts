@@ -27,7 +27,8 @@ export const ADMIN_MESSAGES = {
   ownRole: 'You cannot remove your own admin role',
   lastAdmin: 'The last admin cannot be demoted',
   /** DELETE of a paid or refunded order (a record of money stays on the books). */
-  paidOrderNotDeletable: 'This order was paid, so it stays on the books and cannot be deleted. Cancel it (its units return to stock) or refund it instead.',
+  paidOrderNotDeletable:
+    'This order was paid, so it stays on the books and cannot be deleted. Cancel it (its units return to stock) or refund it instead.',
   /** Shipping only what is paid (label purchase and "mark shipped"). */
   unpaidNotShippable: 'This order is not paid yet: it cannot be marked shipped or given a label until the payment arrives.',
   labelExists: 'This order already has a shipping label. Void it before buying another.',
@@ -39,7 +40,12 @@ export const ADMIN_MESSAGES = {
 
 const page = z.coerce.number({ message: 'page must be a number' }).int().min(1, 'page must be at least 1').max(100000).default(1);
 const pageSize = (d: number) =>
-  z.coerce.number({ message: 'pageSize must be a number' }).int().min(1, 'pageSize must be at least 1').max(100, 'pageSize cannot exceed 100').default(d);
+  z.coerce
+    .number({ message: 'pageSize must be a number' })
+    .int()
+    .min(1, 'pageSize must be at least 1')
+    .max(100, 'pageSize cannot exceed 100')
+    .default(d);
 const search = z
   .string()
   .trim()
@@ -79,7 +85,12 @@ export const RefundInput = z
       .int('Refund amount must be in whole cents')
       .min(1, 'Refund amount must be at least 1 cent')
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Refund amount')),
-    reason: z.string().trim().max(500, 'A reason cannot exceed 500 characters').optional().transform((v) => v || undefined),
+    reason: z
+      .string()
+      .trim()
+      .max(500, 'A reason cannot exceed 500 characters')
+      .optional()
+      .transform((v) => v || undefined),
     restock: z.boolean({ message: 'restock must be true or false' }).optional(),
   })
   .strict();
@@ -109,7 +120,15 @@ export const ORDER_MONEY_MESSAGES = {
 export const OrderStatusInput = z.object({ status: OrderStatus }).strict();
 
 /** A note the owner adds to an order's timeline. */
-export const OrderNoteInput = z.object({ text: z.string({ message: 'Note text is required' }).trim().min(1, 'Note text is required').max(2000, 'A note cannot exceed 2000 characters') }).strict();
+export const OrderNoteInput = z
+  .object({
+    text: z
+      .string({ message: 'Note text is required' })
+      .trim()
+      .min(1, 'Note text is required')
+      .max(2000, 'A note cannot exceed 2000 characters'),
+  })
+  .strict();
 
 /** The orders overview: how many days back, today included (7–90, 30 by default). */
 export const OVERVIEW_DAY_RANGE = { min: 7, max: 90, default: 30 } as const;
@@ -154,7 +173,8 @@ export const AdminOrderInput = z
       const schema = value !== null && typeof value === 'object' ? AdminOrderAddress : ADDRESS_TEXT;
       const result = schema.safeParse(value);
       if (result.success) return result.data;
-      for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path as (string | number)[] });
+      for (const issue of result.error.issues)
+        ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path as (string | number)[] });
       return z.NEVER;
     }),
     total_amount: z
@@ -163,9 +183,17 @@ export const AdminOrderInput = z
       .max(MAX_ORDER_TOTAL_CENTS / 100, tooLarge('Total amount'))
       .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'Total amount can have at most 2 decimals')
       .optional(),
-    note: z.string().trim().max(2000, 'A note cannot exceed 2000 characters').optional().transform((v) => v || undefined),
+    note: z
+      .string()
+      .trim()
+      .max(2000, 'A note cannot exceed 2000 characters')
+      .optional()
+      .transform((v) => v || undefined),
     status: OrderStatus.default('pending'),
-    email: z.email({ message: 'Please enter a valid email address' }).optional().or(z.literal('').transform(() => undefined)),
+    email: z
+      .email({ message: 'Please enter a valid email address' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     elapsedMs: z.number().int().min(0).optional(),
     website: z.string().max(200).optional(),
   })
@@ -191,12 +219,31 @@ export const ProductInput = z
     name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(200),
     description: z.string({ message: 'Description is required' }).trim().min(1, 'Description is required').max(5000),
     priceCents: money('Price'),
-    inventory: z.number({ message: 'Inventory must be a number' }).int('Inventory must be a whole number').min(0, 'Inventory cannot be negative').max(1_000_000),
+    inventory: z
+      .number({ message: 'Inventory must be a number' })
+      .int('Inventory must be a whole number')
+      .min(0, 'Inventory cannot be negative')
+      .max(1_000_000),
     category: z.string().max(50).nullish(),
     featured: z.boolean().default(false),
-    sku: z.string().trim().max(100).nullish().transform((v) => v || null),
-    brand: z.string().trim().max(100).nullish().transform((v) => v || null),
-    stripePriceId: z.string().trim().max(100).nullish().transform((v) => v || null),
+    sku: z
+      .string()
+      .trim()
+      .max(100)
+      .nullish()
+      .transform((v) => v || null),
+    brand: z
+      .string()
+      .trim()
+      .max(100)
+      .nullish()
+      .transform((v) => v || null),
+    stripePriceId: z
+      .string()
+      .trim()
+      .max(100)
+      .nullish()
+      .transform((v) => v || null),
     weightLbs: z.number().min(0).max(100_000).nullish(),
     dimensions: z
       .object({ length: z.number().positive().nullish(), width: z.number().positive().nullish(), height: z.number().positive().nullish() })
@@ -212,7 +259,8 @@ export const ProductInput = z
   .superRefine((p, ctx) => {
     if (p.imageAlts === undefined) return;
     if (p.images === undefined) ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send the images with their alt texts' });
-    else if (p.imageAlts.length !== p.images.length) ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send one alt text per image' });
+    else if (p.imageAlts.length !== p.images.length)
+      ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send one alt text per image' });
   });
 export type ProductInput = z.input<typeof ProductInput>;
 
@@ -226,17 +274,42 @@ export const CATEGORY_MESSAGES = {
 
 export const CategoryInput = z
   .object({
-    id: z.string().trim().min(3, CATEGORY_MESSAGES.idMin).max(50, CATEGORY_MESSAGES.idMax).regex(/^[a-z0-9-]+$/, CATEGORY_MESSAGES.idPattern),
+    id: z
+      .string()
+      .trim()
+      .min(3, CATEGORY_MESSAGES.idMin)
+      .max(50, CATEGORY_MESSAGES.idMax)
+      .regex(/^[a-z0-9-]+$/, CATEGORY_MESSAGES.idPattern),
     name: z.string().trim().min(2, CATEGORY_MESSAGES.nameMin).max(50, CATEGORY_MESSAGES.nameMax),
-    description: z.string().trim().max(500).nullish().transform((v) => v || null),
-    imageUrl: z.string().trim().max(500).nullish().transform((v) => v || null),
+    description: z
+      .string()
+      .trim()
+      .max(500)
+      .nullish()
+      .transform((v) => v || null),
+    imageUrl: z
+      .string()
+      .trim()
+      .max(500)
+      .nullish()
+      .transform((v) => v || null),
   })
   .strict();
 
 export const CouponInput = z
   .object({
-    code: z.string({ message: 'Code is required' }).trim().min(1, 'Code is required').max(50).transform((v) => v.toUpperCase()),
-    description: z.string().trim().max(500).nullish().transform((v) => v || null),
+    code: z
+      .string({ message: 'Code is required' })
+      .trim()
+      .min(1, 'Code is required')
+      .max(50)
+      .transform((v) => v.toUpperCase()),
+    description: z
+      .string()
+      .trim()
+      .max(500)
+      .nullish()
+      .transform((v) => v || null),
     discountType: z.enum(['percentage', 'fixed']).default('percentage'),
     /** Percent for percentage coupons (0–100), cents for fixed ones. */
     discountValue: z
@@ -244,20 +317,43 @@ export const CouponInput = z
       .int()
       .min(0, 'Discount value cannot be negative')
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Discount value')),
-    minOrderCents: z.number().int().min(0, 'Minimum order cannot be negative').max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order')).nullish().transform((v) => v ?? null),
-    maxUses: z.number().int().min(0, 'Max uses cannot be negative').nullish().transform((v) => v ?? null),
+    minOrderCents: z
+      .number()
+      .int()
+      .min(0, 'Minimum order cannot be negative')
+      .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order'))
+      .nullish()
+      .transform((v) => v ?? null),
+    maxUses: z
+      .number()
+      .int()
+      .min(0, 'Max uses cannot be negative')
+      .nullish()
+      .transform((v) => v ?? null),
     validFrom: z.iso.datetime({ message: 'Valid from must be a date and time' }).optional(),
-    validUntil: z.iso.datetime({ message: 'Valid until must be a date and time' }).nullish().transform((v) => v ?? null),
+    validUntil: z.iso
+      .datetime({ message: 'Valid until must be a date and time' })
+      .nullish()
+      .transform((v) => v ?? null),
     isActive: z.boolean().default(true),
-    freeProductId: z.string().max(100).nullish().transform((v) => (v && v !== 'none' ? v : null)),
+    freeProductId: z
+      .string()
+      .max(100)
+      .nullish()
+      .transform((v) => (v && v !== 'none' ? v : null)),
     /** On create: also create the coupon in Stripe (the local coupon is saved either way). Ignored on update. */
     syncStripe: z.boolean({ message: 'syncStripe must be true or false' }).optional(),
   })
   .strict()
-  .refine((c) => c.discountType !== 'percentage' || c.discountValue <= 100, { message: 'A percentage cannot exceed 100', path: ['discountValue'] });
+  .refine((c) => c.discountType !== 'percentage' || c.discountValue <= 100, {
+    message: 'A percentage cannot exceed 100',
+    path: ['discountValue'],
+  });
 
 /** DELETE /api/admin/coupons/:id?syncStripe=true asks for the Stripe copy to go too, even when none is recorded. */
-export const CouponDeleteQuery = z.object({ syncStripe: z.enum(['true', 'false'], { message: 'syncStripe must be true or false' }).optional() }).strict();
+export const CouponDeleteQuery = z
+  .object({ syncStripe: z.enum(['true', 'false'], { message: 'syncStripe must be true or false' }).optional() })
+  .strict();
 
 /**
  * What happened to a coupon's Stripe copy: synced, disabled (no Stripe key, message
@@ -269,11 +365,27 @@ export type CouponStripeSync = z.infer<typeof CouponStripeSync>;
 export const ShippingOptionInput = z
   .object({
     name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(100),
-    description: z.string().trim().max(500).nullish().transform((v) => v || null),
+    description: z
+      .string()
+      .trim()
+      .max(500)
+      .nullish()
+      .transform((v) => v || null),
     priceCents: money('Price'),
-    estimatedDays: z.string().trim().max(50).optional().transform((v) => v || '5-7'),
+    estimatedDays: z
+      .string()
+      .trim()
+      .max(50)
+      .optional()
+      .transform((v) => v || '5-7'),
     enabled: z.boolean().default(true),
-    minimumOrderCents: z.number().int().min(0, 'Minimum order cannot be negative').max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order')).nullish().transform((v) => v ?? null),
+    minimumOrderCents: z
+      .number()
+      .int()
+      .min(0, 'Minimum order cannot be negative')
+      .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order'))
+      .nullish()
+      .transform((v) => v ?? null),
   })
   .strict();
 
@@ -286,6 +398,11 @@ export const UserPatchInput = z
     emailVerified: z.boolean().optional(),
     role: z.enum(['client', 'admin']).optional(),
     /** Clamped to a minimum of 0. */
-    loyaltyPoints: z.number().int().max(10_000_000).transform((v) => Math.max(0, v)).optional(),
+    loyaltyPoints: z
+      .number()
+      .int()
+      .max(10_000_000)
+      .transform((v) => Math.max(0, v))
+      .optional(),
   })
   .strict();

@@ -114,10 +114,7 @@ export const ProductPage = z.object({
 export type ProductPage = z.infer<typeof ProductPage>;
 
 export const ProductIdParam = z.object({
-  id: z
-    .string()
-    .min(1, 'Product id is required')
-    .max(100, 'Product id cannot exceed 100 characters'),
+  id: z.string().min(1, 'Product id is required').max(100, 'Product id cannot exceed 100 characters'),
 });
 
 export const Faq = z.object({
@@ -174,10 +171,7 @@ export function leadingNumber(name: string): number | null {
  * Shop order: products whose name starts with "N -" come first by N ascending,
  * the rest after them; ties by price ascending, then name.
  */
-export function compareShopOrder(
-  a: { name: string; priceCents: number },
-  b: { name: string; priceCents: number },
-): number {
+export function compareShopOrder(a: { name: string; priceCents: number }, b: { name: string; priceCents: number }): number {
   const na = leadingNumber(a.name);
   const nb = leadingNumber(b.name);
   if (na !== nb) {

@@ -17,7 +17,10 @@ export const CheckoutForm = z.object({
   address: required(CHECKOUT_MESSAGES.address, 200),
   city: required(CHECKOUT_MESSAGES.city, 100),
   state: z.enum(US_STATE_CODES, { message: CHECKOUT_MESSAGES.state }),
-  zip: z.string({ message: CHECKOUT_MESSAGES.zip }).trim().regex(/^\d{5}(-\d{4})?$/, CHECKOUT_MESSAGES.zip),
+  zip: z
+    .string({ message: CHECKOUT_MESSAGES.zip })
+    .trim()
+    .regex(/^\d{5}(-\d{4})?$/, CHECKOUT_MESSAGES.zip),
 });
 export type CheckoutForm = z.infer<typeof CheckoutForm>;
 
@@ -43,9 +46,7 @@ const couponCode = z
 
 /** The `cart` cookie's JSON (see shared/cart-cookie.ts): the lines and coupon the browser's cart holds. */
 export const CartCookieValue = z.object({
-  l: z
-    .array(z.tuple([z.string().min(1).max(100), z.number().int().min(1).max(10_000), z.string().max(50), z.string().max(50)]))
-    .max(100),
+  l: z.array(z.tuple([z.string().min(1).max(100), z.number().int().min(1).max(10_000), z.string().max(50), z.string().max(50)])).max(100),
   c: z.string().max(50).nullable(),
 });
 
@@ -117,7 +118,10 @@ export const ShippingAddressInput = z
     address: z.string({ message: CHECKOUT_MESSAGES.address }).trim().min(1, CHECKOUT_MESSAGES.address).max(200),
     city: z.string({ message: CHECKOUT_MESSAGES.city }).trim().min(1, CHECKOUT_MESSAGES.city).max(100),
     state: z.enum(US_STATE_CODES, { message: CHECKOUT_MESSAGES.state }),
-    zip: z.string({ message: CHECKOUT_MESSAGES.zip }).trim().regex(/^\d{5}(-\d{4})?$/, CHECKOUT_MESSAGES.zip),
+    zip: z
+      .string({ message: CHECKOUT_MESSAGES.zip })
+      .trim()
+      .regex(/^\d{5}(-\d{4})?$/, CHECKOUT_MESSAGES.zip),
     country: z.literal('US', { message: 'We ship within the US only' }).default('US'),
   })
   .strict();
@@ -127,7 +131,11 @@ export type ShippingAddressInput = z.infer<typeof ShippingAddressInput>;
 export const CreateCheckoutSessionInput = z
   .object({
     items: z.array(CartLineInput).min(1, CHECKOUT_MESSAGES.emptyCart).max(100, 'A cart holds at most 100 lines'),
-    customerEmail: z.string({ message: CHECKOUT_MESSAGES.email }).trim().max(254).pipe(z.email({ message: CHECKOUT_MESSAGES.email })),
+    customerEmail: z
+      .string({ message: CHECKOUT_MESSAGES.email })
+      .trim()
+      .max(254)
+      .pipe(z.email({ message: CHECKOUT_MESSAGES.email })),
     shippingAddress: ShippingAddressInput,
     appliedCouponCode: couponCode,
     appliedCouponDiscount: z.number().optional(),

@@ -6,7 +6,9 @@ describe('toEmbedVideoUrl', () => {
     expect(toEmbedVideoUrl('https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10')).toBe('https://www.youtube.com/embed/dQw4w9WgXcQ');
     expect(toEmbedVideoUrl('https://youtu.be/dQw4w9WgXcQ?si=x')).toBe('https://www.youtube.com/embed/dQw4w9WgXcQ');
     expect(toEmbedVideoUrl('https://www.youtube.com/embed/dQw4w9WgXcQ')).toBe('https://www.youtube.com/embed/dQw4w9WgXcQ');
-    expect(toEmbedVideoUrl('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ')).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
+    expect(toEmbedVideoUrl('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ')).toBe(
+      'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
+    );
     expect(toEmbedVideoUrl('https://m.youtube.com/shorts/dQw4w9WgXcQ')).toBe('https://www.youtube.com/embed/dQw4w9WgXcQ');
   });
   it('keeps other addresses and empty values', () => {

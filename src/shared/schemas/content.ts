@@ -111,14 +111,22 @@ export const IntegrationSettingsInput = z
   .strict();
 export type IntegrationSettingsInput = z.input<typeof IntegrationSettingsInput>;
 
-const requiredText = (label: string, max = 5000) => z.string({ message: `${label} is required` }).trim().min(1, `${label} is required`).max(max);
+const requiredText = (label: string, max = 5000) =>
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max);
 const optionalText = (max = 5000) => z.string().trim().max(max).optional();
 /** An uploaded image (a path on this site) or a full https:// link; never a javascript: or data: address. */
 const optionalImage = z
   .string()
   .trim()
   .max(500)
-  .refine((v) => v === '' || /^\/(?!\/)\S*$/.test(v) || /^https?:\/\/\S+$/.test(v), 'Please upload an image or enter a full link starting with https://')
+  .refine(
+    (v) => v === '' || /^\/(?!\/)\S*$/.test(v) || /^https?:\/\/\S+$/.test(v),
+    'Please upload an image or enter a full link starting with https://',
+  )
   .optional();
 /** The hero video: a full link (YouTube watch, short or embed form becomes the embed form on save). */
 const optionalVideo = optionalUrl.optional();
@@ -164,7 +172,9 @@ export const FaqInput = z
       .max(5000)
       .refine((v) => unknownPlaceholders(v).length === 0, {
         error: (issue) =>
-          `Unknown placeholder {{${unknownPlaceholders(String(issue.input))[0]}}}: use ${Object.keys(FAQ_PLACEHOLDERS).map((k) => `{{${k}}}`).join(', ')}`,
+          `Unknown placeholder {{${unknownPlaceholders(String(issue.input))[0]}}}: use ${Object.keys(FAQ_PLACEHOLDERS)
+            .map((k) => `{{${k}}}`)
+            .join(', ')}`,
       }),
     category: z
       .string()
@@ -178,12 +188,20 @@ export type FaqInput = z.input<typeof FaqInput>;
 
 export const EmailTemplateInput = z
   .object({
-    id: z.string().trim().min(3, 'Template ID must be at least 3 characters').max(60).regex(/^[a-z0-9-]+$/, 'Template ID can only contain lowercase letters, numbers, and hyphens'),
+    id: z
+      .string()
+      .trim()
+      .min(3, 'Template ID must be at least 3 characters')
+      .max(60)
+      .regex(/^[a-z0-9-]+$/, 'Template ID can only contain lowercase letters, numbers, and hyphens'),
     name: z.string().trim().min(1, 'Name is required').max(100),
     subject: z.string().trim().min(1, 'Subject is required').max(200),
     html: z.string().min(1, 'HTML is required').max(200_000),
     text: z.string().max(200_000).nullish(),
-    variables: z.array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'Variable names are letters, digits and _')).max(50).default([]),
+    variables: z
+      .array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'Variable names are letters, digits and _'))
+      .max(50)
+      .default([]),
   })
   .strict();
 

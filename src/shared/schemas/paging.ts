@@ -4,7 +4,12 @@ import { z } from 'zod';
 export function pageQuery(defaultPageSize: number, maxPageSize = 100) {
   return z
     .object({
-      page: z.coerce.number({ message: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be at least 1').max(100000, 'page cannot exceed 100000').default(1),
+      page: z.coerce
+        .number({ message: 'page must be a number' })
+        .int('page must be a whole number')
+        .min(1, 'page must be at least 1')
+        .max(100000, 'page cannot exceed 100000')
+        .default(1),
       pageSize: z.coerce
         .number({ message: 'pageSize must be a number' })
         .int('pageSize must be a whole number')

@@ -120,7 +120,11 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
     } catch (err) {
       const message = errorMessage(err, ACCOUNT_MESSAGES.contactFailed);
       setError(message);
-      toast({ title: ACCOUNT_MESSAGES.contactFailed, description: message === ACCOUNT_MESSAGES.contactFailed ? undefined : message, variant: 'destructive' });
+      toast({
+        title: ACCOUNT_MESSAGES.contactFailed,
+        description: message === ACCOUNT_MESSAGES.contactFailed ? undefined : message,
+        variant: 'destructive',
+      });
       setPending(false);
     }
   };
@@ -159,7 +163,9 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
             required
             value={currentPassword}
             onChange={(e) => setCurrentPassword(e.target.value)}
-            errorId={error === ACCOUNT_MESSAGES.currentPasswordRequired || error === ACCOUNT_MESSAGES.currentPasswordWrong ? errorId : undefined}
+            errorId={
+              error === ACCOUNT_MESSAGES.currentPasswordRequired || error === ACCOUNT_MESSAGES.currentPasswordWrong ? errorId : undefined
+            }
             aria-describedby={[errorId, `${id}-current-password-hint`].filter(Boolean).join(' ')}
           />
           <p id={`${id}-current-password-hint`} className="text-xs text-stone-600">

@@ -19,7 +19,19 @@ function firstIssue(error: { issues: readonly { message: string }[] }, fallback:
   return error.issues[0]?.message ?? fallback;
 }
 
-function DialogActions({ pending, onCancel, label, pendingLabel, destructive = false }: { pending: boolean; onCancel: () => void; label: string; pendingLabel: string; destructive?: boolean }) {
+function DialogActions({
+  pending,
+  onCancel,
+  label,
+  pendingLabel,
+  destructive = false,
+}: {
+  pending: boolean;
+  onCancel: () => void;
+  label: string;
+  pendingLabel: string;
+  destructive?: boolean;
+}) {
   return (
     <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
       <Button variant="ghost" onClick={onCancel} disabled={pending}>
@@ -200,7 +212,9 @@ export function AccountSelfServiceCard({ user }: { user: SessionUser }) {
       <div className="flex flex-col divide-y divide-stone-200">
         <Row
           title="Password"
-          text={own ? 'Change the password you sign in with. Your current password is needed.' : 'Only the customer can change their password.'}
+          text={
+            own ? 'Change the password you sign in with. Your current password is needed.' : 'Only the customer can change their password.'
+          }
           action={
             own && (
               <Button variant="outline" size="sm" onClick={() => setOpen('password')}>

@@ -38,9 +38,7 @@ const AdminStatsResponse = z.object({
     revenueCents: z.number().int(),
     totalUsers: z.number().int(),
   }),
-  recentUsers: z.array(
-    z.object({ id: z.string(), email: z.string(), fullName: z.string(), role: z.string(), createdAt: z.string() }),
-  ),
+  recentUsers: z.array(z.object({ id: z.string(), email: z.string(), fullName: z.string(), role: z.string(), createdAt: z.string() })),
 });
 export type AdminStatsResponse = z.infer<typeof AdminStatsResponse>;
 

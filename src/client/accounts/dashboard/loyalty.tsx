@@ -50,8 +50,8 @@ export function LoyaltyCard({ loyalty }: { loyalty: AccountSummary['loyalty'] })
           <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
         </div>
         <p className="text-sm text-stone-600">
-          Earn 10 points on orders of {formatCents(LOYALTY_BIG_ORDER_CENTS)} or more and 3 points on smaller orders. Every {LOYALTY_REWARD_EVERY} points earns a{' '}
-          {LOYALTY_REWARD_PERCENT}% off coupon.
+          Earn 10 points on orders of {formatCents(LOYALTY_BIG_ORDER_CENTS)} or more and 3 points on smaller orders. Every{' '}
+          {LOYALTY_REWARD_EVERY} points earns a {LOYALTY_REWARD_PERCENT}% off coupon.
         </p>
       </div>
 
@@ -62,7 +62,10 @@ export function LoyaltyCard({ loyalty }: { loyalty: AccountSummary['loyalty'] })
         ) : (
           <ul className="flex flex-col gap-2">
             {loyalty.rewards.map((r) => (
-              <li key={r.code} className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-stone-200 px-3 py-2 text-sm">
+              <li
+                key={r.code}
+                className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-stone-200 px-3 py-2 text-sm"
+              >
                 <span className="font-mono font-semibold text-stone-900">{r.code}</span>
                 <span className="text-stone-800">{r.discountPercent}% off</span>
                 <span className="text-stone-600">{r.expiresAt ? `Expires ${formatDate(r.expiresAt)}` : 'No expiry'}</span>

@@ -26,14 +26,20 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
   const carrier = order.trackingNumber ? carrierName(order.carrier) : null;
   const trackLink = trackingLinkFor(order);
   return (
-    <article aria-labelledby={`order-${order.id}`} className="rounded-xl border border-stone-200 bg-white shadow-sm" data-testid="order-card">
+    <article
+      aria-labelledby={`order-${order.id}`}
+      className="rounded-xl border border-stone-200 bg-white shadow-sm"
+      data-testid="order-card"
+    >
       <header className="flex flex-col gap-3 border-b border-stone-200 p-5 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex flex-col gap-1">
           <h2 id={`order-${order.id}`} className="font-mono text-lg font-semibold text-stone-900">
             Order #{number}
           </h2>
           <p className="text-sm text-stone-600">Placed on {formatDate(order.createdAt, 'long')}</p>
-          {order.shippedAt && order.status !== 'pending' && <p className="text-sm text-stone-700">Shipped on {formatDate(order.shippedAt, 'long')}</p>}
+          {order.shippedAt && order.status !== 'pending' && (
+            <p className="text-sm text-stone-700">Shipped on {formatDate(order.shippedAt, 'long')}</p>
+          )}
           {carrier && (
             <p className="text-sm text-stone-700">
               Carrier: <span className="font-medium text-stone-900">{carrier}</span>

@@ -42,13 +42,23 @@ function ReorderButton({ order }: { order: OrderView }) {
     try {
       await reorder(queryClient, order);
     } catch (err) {
-      toast({ title: 'Error', description: errorMessage(err, 'Could not add these items to your cart. Please try again.'), variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: errorMessage(err, 'Could not add these items to your cart. Please try again.'),
+        variant: 'destructive',
+      });
     } finally {
       setPending(false);
     }
   };
   return (
-    <Button variant="outline" size="sm" disabled={pending} onClick={() => void onClick()} aria-label={`Reorder order #${orderNumberOf(order.id)}`}>
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={pending}
+      onClick={() => void onClick()}
+      aria-label={`Reorder order #${orderNumberOf(order.id)}`}
+    >
       {pending ? 'Adding...' : 'Reorder'}
     </Button>
   );
@@ -104,7 +114,12 @@ export function RecentOrdersPanel({ data, isError }: { data: OrdersPage | undefi
                 </p>
               </div>
               <div className="flex gap-2">
-                <Button variant="ghost" size="sm" onClick={() => receipt.open(order)} aria-label={`View Details of order #${orderNumberOf(order.id)}`}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => receipt.open(order)}
+                  aria-label={`View Details of order #${orderNumberOf(order.id)}`}
+                >
                   View Details
                 </Button>
                 <ReorderButton order={order} />

@@ -7,7 +7,15 @@ import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { ListState, Panel } from '../components/admin-ui.js';
 import { useAdminSettings, useSaveSettings, type AdminSettings } from '../content/content-api.js';
-import { FormSection, ImageField, PreviewLink, StickySaveBar, TextField, useSettingsForm, ValidationSummary } from '../content/content-form.js';
+import {
+  FormSection,
+  ImageField,
+  PreviewLink,
+  StickySaveBar,
+  TextField,
+  useSettingsForm,
+  ValidationSummary,
+} from '../content/content-form.js';
 
 const KEYS = ABOUT_SETTING_KEYS;
 
@@ -34,7 +42,8 @@ function AboutForm({ settings }: { settings: AdminSettings }) {
         form.markSaved(res.settings);
         toast({ title: CONTENT_ADMIN_MESSAGES.contentSaved, description: CONTENT_ADMIN_MESSAGES.aboutSaved });
       },
-      onError: (err) => toast({ title: 'Error', description: CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)), variant: 'destructive' }),
+      onError: (err) =>
+        toast({ title: 'Error', description: CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)), variant: 'destructive' }),
     });
   };
 
@@ -48,7 +57,12 @@ function AboutForm({ settings }: { settings: AdminSettings }) {
       <FormSection title="Mission">
         <TextField form={form} name="about_mission_title" label="Mission heading" />
         <TextField form={form} name="about_mission_content" label="Mission text" rows={6} hint={PARAGRAPH_HINT} />
-        <TextField form={form} name="about_mission_quote" label="Mission quote" hint="Shown as a highlighted quote under the mission text." />
+        <TextField
+          form={form}
+          name="about_mission_quote"
+          label="Mission quote"
+          hint="Shown as a highlighted quote under the mission text."
+        />
       </FormSection>
       {SECTIONS.map((s) => (
         <FormSection key={s.legend} title={s.legend}>
@@ -65,7 +79,14 @@ export default function AboutTab() {
   const { data, error, isPending, refetch } = useAdminSettings();
   return (
     <Panel title="About Page Content" actions={<PreviewLink href={paths.about} />}>
-      <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel="Loading About content" isEmpty={false} empty={null}>
+      <ListState
+        isPending={isPending}
+        error={error && !data ? error : null}
+        onRetry={() => void refetch()}
+        loadingLabel="Loading About content"
+        isEmpty={false}
+        empty={null}
+      >
         {data && <AboutForm settings={data} />}
       </ListState>
     </Panel>

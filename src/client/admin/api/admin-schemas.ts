@@ -6,7 +6,13 @@ import { CouponStripeSync } from '../../../shared/schemas/admin.js';
 
 /** Response schemas of the admin API; only the back office (a lazy chunk) loads them. */
 const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), page: z.number().int(), pageSize: z.number().int(), total: z.number().int(), totalPages: z.number().int() });
+  z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  });
 
 export const AdminOrderRow = z.object({
   id: z.string(),

@@ -44,7 +44,12 @@ export const ContactMessage = z.object({
   createdAt: z.string(),
 });
 export type ContactMessage = z.infer<typeof ContactMessage>;
-export const ContactMessagePage = z.object({ items: z.array(ContactMessage), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() });
+export const ContactMessagePage = z.object({
+  items: z.array(ContactMessage),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
 export type ContactMessagePage = z.infer<typeof ContactMessagePage>;
 
 const TEMPLATES_KEY = ['admin', 'email-templates'] as const;
@@ -90,7 +95,13 @@ export function useSaveEmailTemplate() {
     onSuccess: ({ template }) => {
       // In the list at once, so a new template can be selected before the refetch lands.
       qc.setQueryData<TemplatesData>(TEMPLATES_KEY, (old) =>
-        old ? { items: old.items.some((t) => t.id === template.id) ? old.items.map((t) => (t.id === template.id ? template : t)) : [...old.items, template] } : old,
+        old
+          ? {
+              items: old.items.some((t) => t.id === template.id)
+                ? old.items.map((t) => (t.id === template.id ? template : t))
+                : [...old.items, template],
+            }
+          : old,
       );
       return qc.invalidateQueries({ queryKey: TEMPLATES_KEY });
     },
@@ -114,7 +125,8 @@ export function useSendTestEmail() {
   return useMutation({
     // The UI says 'Check console for details', so the details always go there.
     onError: (err) => console.error('Test e-mail failed:', err),
-    mutationFn: (body: { templateId: string; testEmail: string }) => adminSend('POST', '/api/admin/email-templates/test', TestEmailResponse, body),
+    mutationFn: (body: { templateId: string; testEmail: string }) =>
+      adminSend('POST', '/api/admin/email-templates/test', TestEmailResponse, body),
     onSettled: () => qc.invalidateQueries({ queryKey: OUTBOX_KEY }),
   });
 }
@@ -148,7 +160,8 @@ export function useRetryOutboxEmail() {
 export function useContactMessages(page: number) {
   return useQuery({
     queryKey: [...MESSAGES_KEY, { page, pageSize: CONTACT_MESSAGES_PAGE_SIZE }] as const,
-    queryFn: ({ signal }) => adminGet('/api/admin/contact-messages', ContactMessagePage, { page, pageSize: CONTACT_MESSAGES_PAGE_SIZE }, signal),
+    queryFn: ({ signal }) =>
+      adminGet('/api/admin/contact-messages', ContactMessagePage, { page, pageSize: CONTACT_MESSAGES_PAGE_SIZE }, signal),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });

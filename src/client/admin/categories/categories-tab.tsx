@@ -69,22 +69,57 @@ function CategoryDialog({ category, onClose }: { category: Category | null; onCl
     );
   };
 
-  const aria = (k: keyof Values) => ({ 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? `category-${k}-error` : undefined });
+  const aria = (k: keyof Values) => ({
+    'aria-invalid': Boolean(errors[k]),
+    'aria-describedby': errors[k] ? `category-${k}-error` : undefined,
+  });
 
   return (
     <Dialog open onClose={onClose} title={category ? 'Edit Category' : 'Add Category'}>
       <form onSubmit={onSubmit} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
-          <Field label="ID" required htmlFor="category-id" error={errors.id} hint={category ? 'The ID cannot be changed.' : 'Lowercase letters, numbers and hyphens, 3-50 characters.'}>
-            <input id="category-id" className={`${inputCls} font-mono`} value={values.id} readOnly={Boolean(category)} onChange={(e) => set('id', e.target.value)} {...aria('id')} />
+          <Field
+            label="ID"
+            required
+            htmlFor="category-id"
+            error={errors.id}
+            hint={category ? 'The ID cannot be changed.' : 'Lowercase letters, numbers and hyphens, 3-50 characters.'}
+          >
+            <input
+              id="category-id"
+              className={`${inputCls} font-mono`}
+              value={values.id}
+              readOnly={Boolean(category)}
+              onChange={(e) => set('id', e.target.value)}
+              {...aria('id')}
+            />
           </Field>
           <Field label="Name" required htmlFor="category-name" error={errors.name}>
-            <input id="category-name" className={inputCls} value={values.name} onChange={(e) => set('name', e.target.value)} {...aria('name')} />
+            <input
+              id="category-name"
+              className={inputCls}
+              value={values.name}
+              onChange={(e) => set('name', e.target.value)}
+              {...aria('name')}
+            />
           </Field>
           <Field label="Description" htmlFor="category-description" error={errors.description}>
-            <textarea id="category-description" rows={3} className={inputCls} value={values.description} onChange={(e) => set('description', e.target.value)} />
+            <textarea
+              id="category-description"
+              rows={3}
+              className={inputCls}
+              value={values.description}
+              onChange={(e) => set('description', e.target.value)}
+            />
           </Field>
-          <ImageUpload kind="categories" label="Image" current={values.imageUrl || null} onUploaded={(url) => set('imageUrl', url)} onBusy={setUploading} disabled={save.isPending} />
+          <ImageUpload
+            kind="categories"
+            label="Image"
+            current={values.imageUrl || null}
+            onUploaded={(url) => set('imageUrl', url)}
+            onBusy={setUploading}
+            disabled={save.isPending}
+          />
           <p className="text-xs text-stone-600">
             <span className="text-red-700">*</span> Required
           </p>
@@ -136,7 +171,11 @@ export default function CategoriesTab() {
               {
                 header: 'Image',
                 cell: (c) =>
-                  c.imageUrl ? <img src={c.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" /> : '—',
+                  c.imageUrl ? (
+                    <img src={c.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded object-cover" />
+                  ) : (
+                    '—'
+                  ),
               },
             ]}
             actions={(c) => <RowActions name={c.name} onEdit={() => setEditing(c)} onDelete={() => setToDelete(c)} />}

@@ -63,7 +63,17 @@ export function ListState({
 }
 
 /** Previous / Next for server-side pages. */
-export function PageNav({ page, totalPages, onPage, busy }: { page: number; totalPages: number; onPage: (p: number) => void; busy?: boolean }) {
+export function PageNav({
+  page,
+  totalPages,
+  onPage,
+  busy,
+}: {
+  page: number;
+  totalPages: number;
+  onPage: (p: number) => void;
+  busy?: boolean;
+}) {
   if (totalPages <= 1) return null;
   return (
     <nav aria-label="Pagination" className="mt-6 flex items-center justify-center gap-4">
@@ -326,7 +336,17 @@ export function DataTable<T>({
 }
 
 /** Edit and Delete for one row; `name` completes the buttons' accessible names ("Edit {name}"). */
-export function RowActions({ name, onEdit, onDelete, editVariant = 'ghost' }: { name: string; onEdit: () => void; onDelete: () => void; editVariant?: 'ghost' | 'outline' }) {
+export function RowActions({
+  name,
+  onEdit,
+  onDelete,
+  editVariant = 'ghost',
+}: {
+  name: string;
+  onEdit: () => void;
+  onDelete: () => void;
+  editVariant?: 'ghost' | 'outline';
+}) {
   return (
     <div className="flex flex-wrap gap-1">
       <Button size="sm" variant={editVariant} onClick={onEdit} aria-label={`Edit ${name}`}>

@@ -22,7 +22,9 @@ const STATUS_STYLES: Record<string, string> = {
 
 function StatusBadge({ status }: { status: string }) {
   return (
-    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${STATUS_STYLES[status] ?? 'bg-stone-100 text-stone-800'}`}>
+    <span
+      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${STATUS_STYLES[status] ?? 'bg-stone-100 text-stone-800'}`}
+    >
       {status}
     </span>
   );
@@ -61,11 +63,20 @@ const OUTBOX_COLUMNS: readonly Column<OutboxEntry>[] = [
     className: 'wrap-anywhere md:min-w-40',
     cell: (e) => e.to.split('@').flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, `@${part}`])),
   },
-  { header: 'Subject', primary: true, className: 'font-medium text-stone-900 md:min-w-40 md:font-normal md:text-stone-800', cell: (e) => e.subject },
+  {
+    header: 'Subject',
+    primary: true,
+    className: 'font-medium text-stone-900 md:min-w-40 md:font-normal md:text-stone-800',
+    cell: (e) => e.subject,
+  },
   { header: 'Template', className: 'wrap-anywhere md:whitespace-nowrap', cell: (e) => e.templateId ?? '—' },
   { header: 'Status', cell: (e) => <StatusBadge status={e.status} /> },
   { header: 'Attempts', numeric: true, cell: (e) => e.attempts },
-  { header: 'Last error', className: 'break-words text-red-800 md:min-w-40 md:max-w-xs max-md:empty:hidden', cell: (e) => e.lastError ?? '' },
+  {
+    header: 'Last error',
+    className: 'break-words text-red-800 md:min-w-40 md:max-w-xs max-md:empty:hidden',
+    cell: (e) => e.lastError ?? '',
+  },
 ];
 
 /** The e-mails the shop has queued or sent, newest first. */
@@ -79,7 +90,8 @@ export function EmailOutboxPanel() {
     retrying: retry.isPending && retry.variables === e.id,
     onRetry: () =>
       retry.mutate(e.id, {
-        onSuccess: () => toast({ title: 'E-mail queued again', description: `The e-mail to ${e.to} will be sent on the next delivery run.` }),
+        onSuccess: () =>
+          toast({ title: 'E-mail queued again', description: `The e-mail to ${e.to} will be sent on the next delivery run.` }),
         onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
       }),
   });

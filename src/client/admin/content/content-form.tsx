@@ -143,13 +143,26 @@ export function ImageField<K extends string>({
   const error = form.errors[name];
   return (
     <div className="flex flex-col gap-2" id={form.idOf(name)} tabIndex={-1}>
-      <ImageUpload kind="content" label={label} current={value || null} onUploaded={(url) => form.set(name, url)} onBusy={onBusy} disabled={disabled} />
+      <ImageUpload
+        kind="content"
+        label={label}
+        current={value || null}
+        onUploaded={(url) => form.set(name, url)}
+        onBusy={onBusy}
+        disabled={disabled}
+      />
       {value && (
         <div className="flex flex-wrap items-center gap-2">
           <p className="min-w-0 break-all text-xs text-stone-700">
             Current: <span className="font-mono">{value}</span>
           </p>
-          <Button size="sm" variant="ghost" onClick={() => form.set(name, '')} disabled={disabled} aria-label={`Remove ${label.toLowerCase()}`}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => form.set(name, '')}
+            disabled={disabled}
+            aria-label={`Remove ${label.toLowerCase()}`}
+          >
             Remove
           </Button>
         </div>

@@ -8,7 +8,20 @@ import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.
 import { AdminCouponPage, AdminProductPage, CouponDeleteResponse, CouponResponse, type AdminCoupon } from '../api/admin-schemas.js';
 import { ADMIN_MESSAGES, type CouponStripeSync } from '../../../shared/schemas/admin.js';
 import { formatDate } from '../../lib/format.js';
-import { centsToText, ConfirmDialog, DataTable, dollarsToCents, Field, inputCls, ListState, PageNav, Panel, Switch, FormFooter, RowActions } from '../components/admin-ui.js';
+import {
+  centsToText,
+  ConfirmDialog,
+  DataTable,
+  dollarsToCents,
+  Field,
+  inputCls,
+  ListState,
+  PageNav,
+  Panel,
+  Switch,
+  FormFooter,
+  RowActions,
+} from '../components/admin-ui.js';
 
 const PAGE_SIZE = 20;
 const KEY = ['admin', 'coupons'] as const;
@@ -81,7 +94,8 @@ function validate(v: Values): Errors {
   else if (!Number.isFinite(n) || n < 0) e.discountValue = 'Discount value cannot be negative';
   else if (v.discountType === 'percentage' && (!Number.isInteger(n) || n > 100)) e.discountValue = 'Enter a whole percentage from 0 to 100';
   if (v.minOrder.trim() !== '' && !(Number(v.minOrder) >= 0)) e.minOrder = 'Minimum order cannot be negative';
-  if (v.maxUses.trim() !== '' && !(Number.isInteger(Number(v.maxUses)) && Number(v.maxUses) >= 0)) e.maxUses = 'Max uses must be a whole number of at least 0';
+  if (v.maxUses.trim() !== '' && !(Number.isInteger(Number(v.maxUses)) && Number(v.maxUses) >= 0))
+    e.maxUses = 'Max uses must be a whole number of at least 0';
   return e;
 }
 
@@ -107,7 +121,9 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
   const save = useMutation({
     onError: logUnexpected,
     mutationFn: (body: unknown) =>
-      coupon ? adminSend('PUT', `/api/admin/coupons/${encodeURIComponent(coupon.id)}`, CouponResponse, body) : adminSend('POST', '/api/admin/coupons', CouponResponse, body),
+      coupon
+        ? adminSend('PUT', `/api/admin/coupons/${encodeURIComponent(coupon.id)}`, CouponResponse, body)
+        : adminSend('POST', '/api/admin/coupons', CouponResponse, body),
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 
@@ -141,7 +157,10 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
     });
   };
 
-  const aria = (k: keyof Values) => ({ 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? `coupon-${k}-error` : undefined });
+  const aria = (k: keyof Values) => ({
+    'aria-invalid': Boolean(errors[k]),
+    'aria-describedby': errors[k] ? `coupon-${k}-error` : undefined,
+  });
 
   return (
     <Dialog open onClose={onClose} title={coupon ? 'Edit Coupon' : 'Add Coupon'}>
@@ -149,7 +168,13 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Code" required htmlFor="coupon-code" error={errors.code}>
-              <input id="coupon-code" className={`${inputCls} uppercase`} value={values.code} onChange={(e) => set('code', e.target.value)} {...aria('code')} />
+              <input
+                id="coupon-code"
+                className={`${inputCls} uppercase`}
+                value={values.code}
+                onChange={(e) => set('code', e.target.value)}
+                {...aria('code')}
+              />
             </Field>
             <Field label="Discount type" htmlFor="coupon-discountType">
               <select
@@ -162,7 +187,12 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
                 <option value="fixed">Fixed amount</option>
               </select>
             </Field>
-            <Field label={values.discountType === 'fixed' ? 'Discount value ($)' : 'Discount value (%)'} required htmlFor="coupon-discountValue" error={errors.discountValue}>
+            <Field
+              label={values.discountType === 'fixed' ? 'Discount value ($)' : 'Discount value (%)'}
+              required
+              htmlFor="coupon-discountValue"
+              error={errors.discountValue}
+            >
               <input
                 id="coupon-discountValue"
                 type="number"
@@ -177,13 +207,38 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
               />
             </Field>
             <Field label="Minimum order ($)" htmlFor="coupon-minOrder" error={errors.minOrder}>
-              <input id="coupon-minOrder" type="number" min="0" step="0.01" inputMode="decimal" className={inputCls} value={values.minOrder} onChange={(e) => set('minOrder', e.target.value)} {...aria('minOrder')} />
+              <input
+                id="coupon-minOrder"
+                type="number"
+                min="0"
+                step="0.01"
+                inputMode="decimal"
+                className={inputCls}
+                value={values.minOrder}
+                onChange={(e) => set('minOrder', e.target.value)}
+                {...aria('minOrder')}
+              />
             </Field>
             <Field label="Max uses" htmlFor="coupon-maxUses" error={errors.maxUses}>
-              <input id="coupon-maxUses" type="number" min="0" step="1" inputMode="numeric" className={inputCls} value={values.maxUses} onChange={(e) => set('maxUses', e.target.value)} {...aria('maxUses')} />
+              <input
+                id="coupon-maxUses"
+                type="number"
+                min="0"
+                step="1"
+                inputMode="numeric"
+                className={inputCls}
+                value={values.maxUses}
+                onChange={(e) => set('maxUses', e.target.value)}
+                {...aria('maxUses')}
+              />
             </Field>
             <Field label="Free product" htmlFor="coupon-freeProductId">
-              <select id="coupon-freeProductId" className={inputCls} value={values.freeProductId} onChange={(e) => set('freeProductId', e.target.value)}>
+              <select
+                id="coupon-freeProductId"
+                className={inputCls}
+                value={values.freeProductId}
+                onChange={(e) => set('freeProductId', e.target.value)}
+              >
                 <option value="none">None</option>
                 {values.freeProductId !== 'none' && !products.data?.items.some((p) => p.id === values.freeProductId) && (
                   <option value={values.freeProductId}>{values.freeProductId}</option>
@@ -196,17 +251,40 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
               </select>
             </Field>
             <Field label="Valid from" htmlFor="coupon-validFrom">
-              <input id="coupon-validFrom" type="datetime-local" className={inputCls} value={values.validFrom} onChange={(e) => set('validFrom', e.target.value)} />
+              <input
+                id="coupon-validFrom"
+                type="datetime-local"
+                className={inputCls}
+                value={values.validFrom}
+                onChange={(e) => set('validFrom', e.target.value)}
+              />
             </Field>
             <Field label="Valid until" htmlFor="coupon-validUntil">
-              <input id="coupon-validUntil" type="datetime-local" className={inputCls} value={values.validUntil} onChange={(e) => set('validUntil', e.target.value)} />
+              <input
+                id="coupon-validUntil"
+                type="datetime-local"
+                className={inputCls}
+                value={values.validUntil}
+                onChange={(e) => set('validUntil', e.target.value)}
+              />
             </Field>
           </div>
           <Field label="Description" htmlFor="coupon-description">
-            <textarea id="coupon-description" rows={2} className={inputCls} value={values.description} onChange={(e) => set('description', e.target.value)} />
+            <textarea
+              id="coupon-description"
+              rows={2}
+              className={inputCls}
+              value={values.description}
+              onChange={(e) => set('description', e.target.value)}
+            />
           </Field>
           <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
-            <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={values.isActive} onChange={(e) => set('isActive', e.target.checked)} />
+            <input
+              type="checkbox"
+              className="h-4 w-4 accent-brand-600"
+              checked={values.isActive}
+              onChange={(e) => set('isActive', e.target.checked)}
+            />
             Active
           </label>
           {!coupon && (
@@ -248,7 +326,8 @@ export default function CouponsTab() {
   const [toDelete, setToDelete] = useState<AdminCoupon | null>(null);
   const toggle = useMutation({
     onError: logUnexpected,
-    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) => adminSend('PATCH', `/api/admin/coupons/${encodeURIComponent(id)}/active`, CouponResponse, { isActive }),
+    mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) =>
+      adminSend('PATCH', `/api/admin/coupons/${encodeURIComponent(id)}/active`, CouponResponse, { isActive }),
     onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
   });
   const del = useMutation({

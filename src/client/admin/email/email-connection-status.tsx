@@ -32,7 +32,10 @@ export function ConnectionBadge({ state }: { state: ConnectionState }) {
 export function EmailConnectionStatus() {
   const { state, retest } = useEmailConnectionState();
   return (
-    <section aria-label="Email connection" className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
+    <section
+      aria-label="Email connection"
+      className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between"
+    >
       <div className="flex flex-col gap-1">
         <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-stone-900" role="status" aria-live="polite">
           Email service: <ConnectionBadge state={state} />

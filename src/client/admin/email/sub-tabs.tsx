@@ -37,7 +37,12 @@ export function SubTabs<T extends string>({
     <div className="flex min-w-0 flex-col gap-4">
       {/* Arrow keys, Home and End move between the tabs (WAI-ARIA tabs pattern): the tab buttons are what takes focus. */}
       {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus */}
-      <div role="tablist" aria-label={label} onKeyDown={onKeyDown} className="inline-flex w-full gap-1 self-start rounded-lg bg-stone-100 p-1 sm:w-auto">
+      <div
+        role="tablist"
+        aria-label={label}
+        onKeyDown={onKeyDown}
+        className="inline-flex w-full gap-1 self-start rounded-lg bg-stone-100 p-1 sm:w-auto"
+      >
         {tabs.map((t) => {
           const isSelected = t.id === selected;
           return (

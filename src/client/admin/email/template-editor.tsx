@@ -31,7 +31,14 @@ export function sameDraft(a: TemplateDraft, b: TemplateDraft): boolean {
 }
 
 function splitVariables(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).map((v) => v.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function variablesUsedIn(d: TemplateDraft): string[] {
@@ -146,7 +153,10 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
     });
   };
 
-  const aria = (k: keyof TemplateDraft) => ({ 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? `${fid(k)}-error` : undefined });
+  const aria = (k: keyof TemplateDraft) => ({
+    'aria-invalid': Boolean(errors[k]),
+    'aria-describedby': errors[k] ? `${fid(k)}-error` : undefined,
+  });
   const used = variablesUsedIn(draft).filter((v) => !variables.includes(v));
 
   return (
@@ -165,7 +175,13 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
         )}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Name" required htmlFor={fid('name')} error={errors.name}>
-            <input id={fid('name')} className={inputCls} value={draft.name} onChange={(e) => set('name', e.target.value)} {...aria('name')} />
+            <input
+              id={fid('name')}
+              className={inputCls}
+              value={draft.name}
+              onChange={(e) => set('name', e.target.value)}
+              {...aria('name')}
+            />
           </Field>
           {template ? (
             <Field label="Template ID" htmlFor={fid('id')} hint="The shop refers to the template by its ID, so it cannot change.">
@@ -199,8 +215,19 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
         </Field>
 
         <div className="flex flex-col gap-2">
-          <Field label="Variables" htmlFor={fid('variables')} error={errors.variables} hint="Names separated by commas. Use them in the subject or HTML as {{name}}.">
-            <input id={fid('variables')} className={`${inputCls} font-mono`} value={draft.variables} onChange={(e) => set('variables', e.target.value)} {...aria('variables')} />
+          <Field
+            label="Variables"
+            htmlFor={fid('variables')}
+            error={errors.variables}
+            hint="Names separated by commas. Use them in the subject or HTML as {{name}}."
+          >
+            <input
+              id={fid('variables')}
+              className={`${inputCls} font-mono`}
+              value={draft.variables}
+              onChange={(e) => set('variables', e.target.value)}
+              {...aria('variables')}
+            />
           </Field>
           {variables.length > 0 && (
             <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Insert a variable">
@@ -244,7 +271,12 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
             {...aria('html')}
           />
         </Field>
-        <Field label="Plain-text version" htmlFor={fid('text')} error={errors.text} hint="Optional. When empty, the text version is made from the HTML.">
+        <Field
+          label="Plain-text version"
+          htmlFor={fid('text')}
+          error={errors.text}
+          hint="Optional. When empty, the text version is made from the HTML."
+        >
           <textarea
             id={fid('text')}
             rows={6}

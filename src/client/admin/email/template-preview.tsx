@@ -10,9 +10,18 @@ export function TemplatePreview({ id, name, hasUnsavedChanges }: { id: string; n
   return (
     <div className="flex flex-col gap-3">
       {hasUnsavedChanges && (
-        <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900">This preview shows the saved version. Save your changes in Edit HTML to preview them.</p>
+        <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900">
+          This preview shows the saved version. Save your changes in Edit HTML to preview them.
+        </p>
       )}
-      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} isEmpty={false} empty={null} loadingLabel="Rendering preview">
+      <ListState
+        isPending={isPending}
+        error={error}
+        onRetry={() => void refetch()}
+        isEmpty={false}
+        empty={null}
+        loadingLabel="Rendering preview"
+      >
         {data && (
           <>
             <p className="text-sm text-stone-700">Rendered with sample data.</p>
@@ -27,8 +36,12 @@ export function TemplatePreview({ id, name, hasUnsavedChanges }: { id: string; n
               className="h-[32rem] w-full rounded-md border border-stone-200 bg-white sm:h-[40rem]"
             />
             <details className="rounded-md border border-stone-200 text-sm">
-              <summary className="cursor-pointer px-3 py-2 font-medium text-stone-900 focus-visible:outline-2 focus-visible:outline-brand-600">Plain-text version</summary>
-              <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words border-t border-stone-200 px-3 py-2 font-mono text-xs text-stone-800">{data.text}</pre>
+              <summary className="cursor-pointer px-3 py-2 font-medium text-stone-900 focus-visible:outline-2 focus-visible:outline-brand-600">
+                Plain-text version
+              </summary>
+              <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words border-t border-stone-200 px-3 py-2 font-mono text-xs text-stone-800">
+                {data.text}
+              </pre>
             </details>
           </>
         )}

@@ -38,7 +38,11 @@ export function TemplateTestSend({ templateId, hasUnsavedChanges }: { templateId
   return (
     <form onSubmit={onSubmit} noValidate className="flex max-w-xl flex-col gap-4">
       <p className="text-sm text-stone-700">Sends the saved template, filled with sample data, to the address below.</p>
-      {hasUnsavedChanges && <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900">You have unsaved changes; the test uses the saved version.</p>}
+      {hasUnsavedChanges && (
+        <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900">
+          You have unsaved changes; the test uses the saved version.
+        </p>
+      )}
       <Field label="Send test to" required htmlFor={inputId} error={error ?? undefined}>
         <input
           id={inputId}
@@ -52,12 +56,19 @@ export function TemplateTestSend({ templateId, hasUnsavedChanges }: { templateId
         />
       </Field>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <Button type="submit" className="shrink-0 whitespace-nowrap" disabled={!connected || send.isPending} aria-describedby={connected ? undefined : noteId}>
+        <Button
+          type="submit"
+          className="shrink-0 whitespace-nowrap"
+          disabled={!connected || send.isPending}
+          aria-describedby={connected ? undefined : noteId}
+        >
           {send.isPending ? 'Sending…' : 'Send Test Email'}
         </Button>
         {!connected && (
           <p id={noteId} className="text-sm text-stone-700">
-            {state === 'testing' ? 'Checking the e-mail connection…' : `Test e-mails need a working e-mail connection. ${EMAIL_CONNECTION_FAILED}`}
+            {state === 'testing'
+              ? 'Checking the e-mail connection…'
+              : `Test e-mails need a working e-mail connection. ${EMAIL_CONNECTION_FAILED}`}
           </p>
         )}
       </div>

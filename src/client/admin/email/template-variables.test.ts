@@ -3,12 +3,11 @@ import { variablesUsed } from './template-variables.js';
 
 describe('variablesUsed', () => {
   it('finds plain and triple-brace variables, the objects of dotted paths and the subjects of blocks', () => {
-    expect(variablesUsed('Hi {{customerName}} {{{itemsList}}} {{#if tracking}}{{tracking.number}}{{else}}none{{/if}} {{#unless paid}}x{{/unless}}')).toEqual([
-      'customerName',
-      'itemsList',
-      'tracking',
-      'paid',
-    ]);
+    expect(
+      variablesUsed(
+        'Hi {{customerName}} {{{itemsList}}} {{#if tracking}}{{tracking.number}}{{else}}none{{/if}} {{#unless paid}}x{{/unless}}',
+      ),
+    ).toEqual(['customerName', 'itemsList', 'tracking', 'paid']);
   });
 
   it("leaves out an {{#each}} item's own fields, nested blocks too", () => {

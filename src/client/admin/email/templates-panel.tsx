@@ -38,7 +38,9 @@ function TemplateList({ items, selected, onSelect }: { items: EmailTemplate[]; s
             >
               <span className="flex items-center justify-between gap-2">
                 <span className="font-semibold text-stone-900">{t.name}</span>
-                {t.builtIn && <span className="shrink-0 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-medium text-stone-800">Built-in</span>}
+                {t.builtIn && (
+                  <span className="shrink-0 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-medium text-stone-800">Built-in</span>
+                )}
               </span>
               <span className="line-clamp-2 break-words text-sm text-stone-700">{t.subject}</span>
               <span className="font-mono text-xs text-stone-700">{t.id}</span>

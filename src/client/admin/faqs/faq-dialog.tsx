@@ -46,7 +46,8 @@ export function FaqDialog({
     setErrors((prev) => ({ ...prev, [k]: undefined }));
   };
   // The edited FAQ's category is always offered, even if it is its only member.
-  const options = values.choice !== NONE && values.choice !== NEW && !categories.includes(values.choice) ? [...categories, values.choice] : categories;
+  const options =
+    values.choice !== NONE && values.choice !== NEW && !categories.includes(values.choice) ? [...categories, values.choice] : categories;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -85,10 +86,25 @@ export function FaqDialog({
       <form onSubmit={onSubmit} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <Field label="Question" required htmlFor="faq-question" error={errors.question}>
-            <input id="faq-question" className={`${inputCls} aria-[invalid=true]:border-red-700`} value={values.question} onChange={(e) => set('question', e.target.value)} required {...aria('question')} />
+            <input
+              id="faq-question"
+              className={`${inputCls} aria-[invalid=true]:border-red-700`}
+              value={values.question}
+              onChange={(e) => set('question', e.target.value)}
+              required
+              {...aria('question')}
+            />
           </Field>
           <Field label="Answer" required htmlFor="faq-answer" error={errors.answer} hint={ANSWER_HINT}>
-            <textarea id="faq-answer" rows={6} className={`${inputCls} aria-[invalid=true]:border-red-700`} value={values.answer} onChange={(e) => set('answer', e.target.value)} required {...aria('answer')} />
+            <textarea
+              id="faq-answer"
+              rows={6}
+              className={`${inputCls} aria-[invalid=true]:border-red-700`}
+              value={values.answer}
+              onChange={(e) => set('answer', e.target.value)}
+              required
+              {...aria('answer')}
+            />
           </Field>
           <Field label="Category" htmlFor="faq-category" hint="Customers can filter the FAQ page by category.">
             <select id="faq-category" className={inputCls} value={values.choice} onChange={(e) => set('choice', e.target.value)}>

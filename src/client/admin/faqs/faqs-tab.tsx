@@ -78,7 +78,9 @@ export default function FaqsTab() {
                     aria-pressed={active === c}
                     onClick={() => setFilter(c)}
                     className={`h-9 rounded-full border px-3.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
-                      active === c ? 'border-brand-600 bg-brand-600 text-white' : 'border-stone-300 bg-white text-stone-800 hover:border-brand-600 hover:text-brand-700'
+                      active === c
+                        ? 'border-brand-600 bg-brand-600 text-white'
+                        : 'border-stone-300 bg-white text-stone-800 hover:border-brand-600 hover:text-brand-700'
                     }`}
                   >
                     {c} <span className={active === c ? 'text-white' : 'text-stone-600'}>({count})</span>
@@ -95,7 +97,12 @@ export default function FaqsTab() {
         )}
       </ListState>
       {editing !== null && (
-        <FaqDialog faq={editing === 'new' ? null : editing} categories={categories} defaultCategory={active === ALL ? null : active} onClose={() => setEditing(null)} />
+        <FaqDialog
+          faq={editing === 'new' ? null : editing}
+          categories={categories}
+          defaultCategory={active === ALL ? null : active}
+          onClose={() => setEditing(null)}
+        />
       )}
       <ConfirmDialog
         open={toDelete !== null}

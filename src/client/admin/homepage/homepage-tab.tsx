@@ -6,7 +6,15 @@ import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { ListState, Panel } from '../components/admin-ui.js';
 import { useAdminSettings, useSaveSettings, type AdminSettings } from '../content/content-api.js';
-import { FormSection, ImageField, PreviewLink, StickySaveBar, TextField, useSettingsForm, ValidationSummary } from '../content/content-form.js';
+import {
+  FormSection,
+  ImageField,
+  PreviewLink,
+  StickySaveBar,
+  TextField,
+  useSettingsForm,
+  ValidationSummary,
+} from '../content/content-form.js';
 
 const KEYS = [
   'homepage_hero_title',
@@ -35,7 +43,8 @@ function HomepageForm({ settings }: { settings: AdminSettings }) {
         form.markSaved(res.settings);
         toast({ title: CONTENT_ADMIN_MESSAGES.contentSaved, description: CONTENT_ADMIN_MESSAGES.homepageSaved });
       },
-      onError: (err) => toast({ title: 'Error', description: CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)), variant: 'destructive' }),
+      onError: (err) =>
+        toast({ title: 'Error', description: CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)), variant: 'destructive' }),
     });
   };
 
@@ -82,7 +91,14 @@ export default function HomepageTab() {
   const { data, error, isPending, refetch } = useAdminSettings();
   return (
     <Panel title="Homepage Content" actions={<PreviewLink href={paths.home} />}>
-      <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel="Loading homepage content" isEmpty={false} empty={null}>
+      <ListState
+        isPending={isPending}
+        error={error && !data ? error : null}
+        onRetry={() => void refetch()}
+        loadingLabel="Loading homepage content"
+        isEmpty={false}
+        empty={null}
+      >
         {data && <HomepageForm settings={data} />}
       </ListState>
     </Panel>

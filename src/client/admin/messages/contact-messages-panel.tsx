@@ -30,7 +30,10 @@ function MessageCard({ m, retrying, onRetry }: { m: ContactMessage; retrying: bo
             </h3>
             <p className="break-words text-sm text-stone-700">
               From {m.name} &lt;
-              <a href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`} className="text-brand-700 underline underline-offset-2 hover:text-brand-800">
+              <a
+                href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`}
+                className="text-brand-700 underline underline-offset-2 hover:text-brand-800"
+              >
                 {m.email}
               </a>
               &gt;
@@ -46,7 +49,14 @@ function MessageCard({ m, retrying, onRetry }: { m: ContactMessage; retrying: bo
           <span>Attempts: {m.attempts}</span>
           {m.lastError && <span className="min-w-0 break-words text-red-800">Last error: {m.lastError}</span>}
           {canRetry(m) && (
-            <Button variant="outline" size="sm" className="ml-auto" disabled={retrying} onClick={onRetry} aria-label={`Retry forwarding the message from ${m.name}`}>
+            <Button
+              variant="outline"
+              size="sm"
+              className="ml-auto"
+              disabled={retrying}
+              onClick={onRetry}
+              aria-label={`Retry forwarding the message from ${m.name}`}
+            >
               {retrying ? 'Retrying…' : 'Retry forwarding'}
             </Button>
           )}
@@ -93,7 +103,11 @@ export function ContactMessagesPanel() {
                   retrying={retry.isPending && retry.variables === m.id}
                   onRetry={() =>
                     retry.mutate(m.id, {
-                      onSuccess: () => toast({ title: 'Forwarding queued', description: 'The message will be sent to the workflow endpoint again shortly.' }),
+                      onSuccess: () =>
+                        toast({
+                          title: 'Forwarding queued',
+                          description: 'The message will be sent to the workflow endpoint again shortly.',
+                        }),
                       onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
                     })
                   }

@@ -11,7 +11,15 @@ export const GUEST: PickedCustomer = { id: 'guest', label: 'Guest (no account)' 
  * Picks the order's customer by searching names and e-mails (GET /api/admin/users?search=), or
  * Guest, instead of typing an internal id.
  */
-export function CustomerPicker({ value, onChange, error }: { value: PickedCustomer; onChange: (c: PickedCustomer) => void; error?: string }) {
+export function CustomerPicker({
+  value,
+  onChange,
+  error,
+}: {
+  value: PickedCustomer;
+  onChange: (c: PickedCustomer) => void;
+  error?: string;
+}) {
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
   useEffect(() => {

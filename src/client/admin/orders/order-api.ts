@@ -3,7 +3,15 @@ import { OrderEventsResponse, type OrderStatus } from '../../../shared/schemas/o
 import type { AdminOrderAddress } from '../../../shared/schemas/admin.js';
 import type { z } from 'zod';
 import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
-import { AdminOrderPage, OkResponse, OrderResponse, OrderSaveResponse, OrdersOverview, ShipStationResponse, TrackingResponse } from '../api/admin-schemas.js';
+import {
+  AdminOrderPage,
+  OkResponse,
+  OrderResponse,
+  OrderSaveResponse,
+  OrdersOverview,
+  ShipStationResponse,
+  TrackingResponse,
+} from '../api/admin-schemas.js';
 
 export type Status = z.infer<typeof OrderStatus>;
 export const ORDERS_PAGE_SIZE = 20;
@@ -15,7 +23,12 @@ export function useAdminOrders(f: OrderListFilter) {
   return useQuery({
     queryKey: ['admin', 'orders', 'list', f] as const,
     queryFn: ({ signal }) =>
-      adminGet('/api/admin/orders', AdminOrderPage, { page: f.page, pageSize: ORDERS_PAGE_SIZE, search: f.search, status: f.status, payment: f.payment ?? '' }, signal),
+      adminGet(
+        '/api/admin/orders',
+        AdminOrderPage,
+        { page: f.page, pageSize: ORDERS_PAGE_SIZE, search: f.search, status: f.status, payment: f.payment ?? '' },
+        signal,
+      ),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });

@@ -74,7 +74,11 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
           disabled={tracking.isPending}
           onClick={() =>
             tracking.mutate(order.id, {
-              onSuccess: (r) => toast({ title: 'Tracking information', description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : 'No tracking number yet.' }),
+              onSuccess: (r) =>
+                toast({
+                  title: 'Tracking information',
+                  description: r.trackingNumber ? `Tracking number: ${r.trackingNumber}` : 'No tracking number yet.',
+                }),
               onError: shipStationFailure('Failed to get tracking information'),
             })
           }
@@ -159,7 +163,14 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
 
   return (
     <Panel title={order ? `Order ${order.orderNumber || order.id.slice(0, 8)}` : 'Order details'} actions={back}>
-      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} isEmpty={false} empty={null} loadingLabel="Loading order">
+      <ListState
+        isPending={isPending}
+        error={error}
+        onRetry={() => void refetch()}
+        isEmpty={false}
+        empty={null}
+        loadingLabel="Loading order"
+      >
         {order && (
           <div className="flex flex-col gap-6">
             <div className="flex flex-wrap items-center gap-3">
@@ -174,7 +185,10 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
                 <p className="flex items-center gap-2 font-semibold">
                   <StockShortfallBadge shortfall={order.stockShortfall} /> Paid, but not all units were in stock
                 </p>
-                <p>{order.stockShortfall}. The payment arrived after this checkout&apos;s hold had ended; restock or refund the missing units.</p>
+                <p>
+                  {order.stockShortfall}. The payment arrived after this checkout&apos;s hold had ended; restock or refund the missing
+                  units.
+                </p>
               </div>
             )}
             <dl className="grid gap-4 sm:grid-cols-2">

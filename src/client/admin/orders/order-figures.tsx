@@ -11,7 +11,10 @@ export function OrderFigures({ order }: { order: OrderView }) {
     ...(order.discountCents > 0 || order.couponCode
       ? [{ label: order.couponCode ? `Discount (coupon ${order.couponCode})` : 'Discount', value: `−${formatCents(order.discountCents)}` }]
       : []),
-    { label: order.shippingMethod ? `Shipping (${order.shippingMethod})` : 'Shipping', value: order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents) },
+    {
+      label: order.shippingMethod ? `Shipping (${order.shippingMethod})` : 'Shipping',
+      value: order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents),
+    },
     { label: 'Tax', value: formatCents(order.taxCents) },
     { label: 'Total', value: formatCents(order.totalCents), strong: true, rule: true },
     { label: 'Paid', value: formatCents(order.paidCents ?? 0), rule: true },

@@ -30,7 +30,14 @@ const SHIPPED_LIKE: Status[] = ['shipped', 'delivered', 'completed'];
 
 function startAddress(a: OrderView['shippingAddress']): Address {
   const o = a && typeof a === 'object' ? a : {};
-  return { name: o.name ?? '', address: o.address ?? '', city: o.city ?? '', state: o.state ?? '', zip: o.zip ?? '', country: o.country ?? 'US' };
+  return {
+    name: o.name ?? '',
+    address: o.address ?? '',
+    city: o.city ?? '',
+    state: o.state ?? '',
+    zip: o.zip ?? '',
+    country: o.country ?? 'US',
+  };
 }
 
 function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
@@ -86,7 +93,14 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
         shipping_address:
           keepText && textAddress !== null
             ? textAddress
-            : { name: a.name.trim(), address: a.address.trim(), city: a.city.trim(), state: a.state.trim(), zip: a.zip.trim(), country: a.country.trim() || 'US' },
+            : {
+                name: a.name.trim(),
+                address: a.address.trim(),
+                city: a.city.trim(),
+                state: a.state.trim(),
+                zip: a.zip.trim(),
+                country: a.country.trim() || 'US',
+              },
         ...(totalEditable ? { total_amount: Math.round(Number(values.total_amount) * 100) / 100 } : {}),
         status: values.status,
         ...(values.note.trim() ? { note: values.note.trim() } : {}),
@@ -111,7 +125,13 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
   return (
     <form onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-4">
       <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
-        <Field label="Customer" required htmlFor="order-customer-search" error={errors.user_id} hint="Search by name or e-mail, or leave it a guest order.">
+        <Field
+          label="Customer"
+          required
+          htmlFor="order-customer-search"
+          error={errors.user_id}
+          hint="Search by name or e-mail, or leave it a guest order."
+        >
           <CustomerPicker value={customer} onChange={setCustomer} error={errors.user_id} />
         </Field>
         <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-stone-200 p-3">
@@ -119,7 +139,9 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
           {textAddress !== null && (
             <p className="rounded-md bg-stone-50 p-2 text-sm text-stone-700">
               Saved as text: <span className="whitespace-pre-line">{textAddress}</span>
-              <span className="mt-1 block text-xs">Fill in the fields to replace it with an address a shipping label can use; left empty, the text is kept.</span>
+              <span className="mt-1 block text-xs">
+                Fill in the fields to replace it with an address a shipping label can use; left empty, the text is kept.
+              </span>
             </p>
           )}
           <div className="grid gap-3 sm:grid-cols-2">
@@ -142,7 +164,13 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
           {totalEditable ? (
-            <Field label="Total amount ($)" required htmlFor="order-total_amount" error={errors.total_amount} hint="Split 85% subtotal, 8% tax, 7% shipping.">
+            <Field
+              label="Total amount ($)"
+              required
+              htmlFor="order-total_amount"
+              error={errors.total_amount}
+              hint="Split 85% subtotal, 8% tax, 7% shipping."
+            >
               <input
                 id="order-total_amount"
                 type="number"
@@ -166,7 +194,12 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
             </div>
           )}
           <Field label="Status" htmlFor="order-status">
-            <select id="order-status" className={`${inputCls} capitalize`} value={values.status} onChange={(e) => set('status', e.target.value as Status)}>
+            <select
+              id="order-status"
+              className={`${inputCls} capitalize`}
+              value={values.status}
+              onChange={(e) => set('status', e.target.value as Status)}
+            >
               {ORDER_STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -181,12 +214,26 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
           </p>
         )}
         <Field label="Note (added to the order's timeline)" htmlFor="order-note">
-          <textarea id="order-note" rows={2} maxLength={2000} className={inputCls} value={values.note} onChange={(e) => set('note', e.target.value)} />
+          <textarea
+            id="order-note"
+            rows={2}
+            maxLength={2000}
+            className={inputCls}
+            value={values.note}
+            onChange={(e) => set('note', e.target.value)}
+          />
         </Field>
         {/* Decoy for bots: hidden from people and assistive technology. */}
         <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
           <label htmlFor="order-website">Website</label>
-          <input id="order-website" name="website" tabIndex={-1} autoComplete="off" value={website} onChange={(e) => setWebsite(e.target.value)} />
+          <input
+            id="order-website"
+            name="website"
+            tabIndex={-1}
+            autoComplete="off"
+            value={website}
+            onChange={(e) => setWebsite(e.target.value)}
+          />
         </div>
         <p className="text-xs text-stone-600">
           <span className="text-red-700">*</span> Required
@@ -222,10 +269,16 @@ function EditOrder({ orderId, nav, back }: { orderId: string; nav: OrdersNav; ba
   const { data, error, isPending, refetch } = useAdminOrder(orderId);
   return (
     <Panel title="Edit Order" actions={back}>
-      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} isEmpty={false} empty={null} loadingLabel="Loading order">
+      <ListState
+        isPending={isPending}
+        error={error}
+        onRetry={() => void refetch()}
+        isEmpty={false}
+        empty={null}
+        loadingLabel="Loading order"
+      >
         {data && <FormBody order={data.order} nav={nav} />}
       </ListState>
     </Panel>
   );
 }
-

@@ -21,14 +21,26 @@ export const DELETE_ORDER_CONFIRM = 'Are you sure you want to delete this order?
 
 /** Paid once (paid, refunded in part or in full): the server keeps it on the books (its DELETE answers 409). */
 export function isKeptOnBooks(o: { paymentStatus: string; refundedCents?: number | null }): boolean {
-  return o.paymentStatus === 'paid' || o.paymentStatus === 'partially_refunded' || o.paymentStatus === 'refunded' || (o.refundedCents ?? 0) > 0;
+  return (
+    o.paymentStatus === 'paid' || o.paymentStatus === 'partially_refunded' || o.paymentStatus === 'refunded' || (o.refundedCents ?? 0) > 0
+  );
 }
 
 /**
  * Delete asks first; for an order kept on the books it explains instead that the order must be
  * cancelled or refunded (the list and the detail show the same).
  */
-export function DeleteOrderDialog({ order, busy, onConfirm, onClose }: { order: { paymentStatus: string; refundedCents?: number | null } | null; busy: boolean; onConfirm: () => void; onClose: () => void }) {
+export function DeleteOrderDialog({
+  order,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  order: { paymentStatus: string; refundedCents?: number | null } | null;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
   const kept = order !== null && isKeptOnBooks(order);
   return (
     <>
@@ -134,13 +146,32 @@ export function StatusSelect({ id, status, label, email }: { id: string; status:
 }
 
 /** A labelled filter of the list (status, payment). */
-function FilterSelect({ id, label, value, options, onChange, className = '' }: { id: string; label: string; value: string; options: readonly (readonly [string, string])[]; onChange: (value: string) => void; className?: string }) {
+function FilterSelect({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+  className = '',
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onChange: (value: string) => void;
+  className?: string;
+}) {
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="text-sm font-medium text-stone-900">
         {label}
       </label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={`rounded-md border border-stone-300 bg-white px-2 py-2 text-sm ${className}`}>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className={`rounded-md border border-stone-300 bg-white px-2 py-2 text-sm ${className}`}
+      >
         {options.map(([v, text]) => (
           <option key={v} value={v}>
             {text}
@@ -162,13 +193,25 @@ function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; on
       <Button size="sm" variant="ghost" className={compact} onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>
         View
       </Button>
-      <Button size="sm" variant="ghost" className={compact} onClick={() => nav.packing(o.id)} aria-label={`Packing slip for order ${short}`}>
+      <Button
+        size="sm"
+        variant="ghost"
+        className={compact}
+        onClick={() => nav.packing(o.id)}
+        aria-label={`Packing slip for order ${short}`}
+      >
         Packing slip
       </Button>
       <Button size="sm" variant="ghost" className={compact} onClick={() => nav.edit(o.id)} aria-label={`Edit order ${short}`}>
         Edit
       </Button>
-      <Button size="sm" variant="ghost" className={`${compact} text-red-800 hover:bg-red-50`} onClick={() => onDelete(o.id)} aria-label={`Delete order ${short}`}>
+      <Button
+        size="sm"
+        variant="ghost"
+        className={`${compact} text-red-800 hover:bg-red-50`}
+        onClick={() => onDelete(o.id)}
+        aria-label={`Delete order ${short}`}
+      >
         Delete
       </Button>
     </div>
@@ -203,7 +246,12 @@ function HoldEnds({ o }: { o: AdminOrderRow }) {
 
 /** The list's columns (the spec's, plus payment); on a phone each order is a card headed by its number. */
 const ORDER_COLUMNS: Column<AdminOrderRow>[] = [
-  { header: 'Order ID', primary: true, className: 'whitespace-nowrap font-mono max-md:font-semibold', cell: (o) => <span title={o.id}>{o.orderNumber}</span> },
+  {
+    header: 'Order ID',
+    primary: true,
+    className: 'whitespace-nowrap font-mono max-md:font-semibold',
+    cell: (o) => <span title={o.id}>{o.orderNumber}</span>,
+  },
   { header: 'Date', className: 'whitespace-nowrap', cell: (o) => <time dateTime={o.createdAt}>{formatDate(o.createdAt)}</time> },
   { header: 'Customer', cell: (o) => <CustomerCell o={o} /> },
   {
@@ -272,12 +320,7 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
   const exportQuery = new URLSearchParams(Object.entries({ search, status, payment }).filter(([, v]) => v !== ''));
 
   return (
-    <Panel
-      title="Orders"
-      actions={
-        <Button onClick={nav.create}>Create Order</Button>
-      }
-    >
+    <Panel title="Orders" actions={<Button onClick={nav.create}>Create Order</Button>}>
       <div className="mb-4 flex flex-col gap-3 lg:flex-row lg:flex-wrap lg:items-center">
         <form role="search" onSubmit={onSearch} className="flex min-w-0 flex-1 gap-2 lg:min-w-72">
           <label htmlFor="order-search" className="sr-only">
@@ -317,7 +360,11 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
           <a href={`/api/admin/exports/orders.csv?${exportQuery}`} download className={exportLinkCls}>
             Export CSV
           </a>
-          <a href={`/api/admin/exports/orders.csv?${new URLSearchParams([...exportQuery, ['lines', '1']])}`} download className={exportLinkCls}>
+          <a
+            href={`/api/admin/exports/orders.csv?${new URLSearchParams([...exportQuery, ['lines', '1']])}`}
+            download
+            className={exportLinkCls}
+          >
             Export line items (CSV)
           </a>
         </div>
@@ -350,11 +397,21 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
               busy={isPlaceholderData}
               dense
             />
-            <PageNav page={page} totalPages={data.totalPages} busy={isFetching} onPage={(p) => update({ ordersPage: p > 1 ? String(p) : null })} />
+            <PageNav
+              page={page}
+              totalPages={data.totalPages}
+              busy={isFetching}
+              onPage={(p) => update({ ordersPage: p > 1 ? String(p) : null })}
+            />
           </>
         )}
       </ListState>
-      <DeleteOrderDialog order={data?.items.find((o) => o.id === toDelete) ?? null} busy={del.isPending} onConfirm={confirmDelete} onClose={() => setToDelete(null)} />
+      <DeleteOrderDialog
+        order={data?.items.find((o) => o.id === toDelete) ?? null}
+        busy={del.isPending}
+        onConfirm={confirmDelete}
+        onClose={() => setToDelete(null)}
+      />
     </Panel>
   );
 }

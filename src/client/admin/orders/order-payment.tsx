@@ -30,7 +30,11 @@ const PAYMENT_STYLES: Record<OrderPaymentStatus, string> = {
 /** The order's payment state as a badge; an owner-entered order has no payment provider. */
 export function PaymentBadge({ status, ownerEntered = false }: { status: OrderPaymentStatus; ownerEntered?: boolean }) {
   const label = ownerEntered && status === 'unpaid' ? 'Entered by shop' : PAYMENT_LABELS[status];
-  return <span className={`inline-flex shrink-0 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ${PAYMENT_STYLES[status]}`}>{label}</span>;
+  return (
+    <span className={`inline-flex shrink-0 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ${PAYMENT_STYLES[status]}`}>
+      {label}
+    </span>
+  );
 }
 
 const RefundResponse = z.object({ refund: RefundView, order: OrderView });
@@ -51,8 +55,15 @@ function RetryRefund({ orderId, refundId }: { orderId: string; refundId: string 
   // The toasts sit on the mutation itself: once settled the refund is no longer pending and this
   // button unmounts before a per-call callback would run.
   const retry = useMutation({
-    mutationFn: () => adminSend('POST', `/api/admin/orders/${encodeURIComponent(orderId)}/refunds/${encodeURIComponent(refundId)}/retry`, RefundResponse, {}),
-    onSuccess: ({ refund }) => toast({ title: 'Refund settled', description: `${formatCents(refund.amountCents)} refunded; the customer has been e-mailed.` }),
+    mutationFn: () =>
+      adminSend(
+        'POST',
+        `/api/admin/orders/${encodeURIComponent(orderId)}/refunds/${encodeURIComponent(refundId)}/retry`,
+        RefundResponse,
+        {},
+      ),
+    onSuccess: ({ refund }) =>
+      toast({ title: 'Refund settled', description: `${formatCents(refund.amountCents)} refunded; the customer has been e-mailed.` }),
     onError: (err) => {
       logUnexpected(err);
       toast({ title: 'Refund still pending', description: messageOf(err), variant: 'destructive' });
@@ -117,7 +128,13 @@ function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolea
         </Field>
         {order.items.length > 0 && (
           <label className="flex items-start gap-2 text-sm text-stone-800">
-            <input type="checkbox" className="mt-0.5 h-4 w-4" checked={restock} disabled={Boolean(order.restockedAt)} onChange={(e) => setRestock(e.target.checked)} />
+            <input
+              type="checkbox"
+              className="mt-0.5 h-4 w-4"
+              checked={restock}
+              disabled={Boolean(order.restockedAt)}
+              onChange={(e) => setRestock(e.target.checked)}
+            />
             <span>{order.restockedAt ? 'The units are back in stock already.' : 'Return the units to stock'}</span>
           </label>
         )}
@@ -164,7 +181,9 @@ export function OrderPayment({ order }: { order: OrderView }) {
           {refunds.map((r) => (
             <li key={r.id} className="flex flex-wrap gap-x-2 text-stone-800">
               <span className="tabular-nums font-medium">{formatCents(r.amountCents)}</span>
-              <span className={r.status === 'failed' ? 'text-red-700' : 'text-stone-600'}>{r.status === 'succeeded' ? 'refunded' : r.status}</span>
+              <span className={r.status === 'failed' ? 'text-red-700' : 'text-stone-600'}>
+                {r.status === 'succeeded' ? 'refunded' : r.status}
+              </span>
               <span className="text-stone-600">
                 {formatDateTime(r.createdAt)} by {r.actor}
               </span>

@@ -41,9 +41,15 @@ function describe(e: OrderEventView): { title: string; lines: string[] } {
   const d = e.data;
   switch (e.type) {
     case 'placed':
-      return { title: d.enteredByOwner ? 'Order entered by the owner' : 'Order placed', lines: d.totalCents !== undefined ? [`Total ${money(d.totalCents)}`] : [] };
+      return {
+        title: d.enteredByOwner ? 'Order entered by the owner' : 'Order placed',
+        lines: d.totalCents !== undefined ? [`Total ${money(d.totalCents)}`] : [],
+      };
     case 'paid':
-      return { title: `Paid ${money(d.amountCents)}`, lines: [d.provider ? `Through ${str(d.provider)}` : '', d.stockShortfall ? `Short: ${str(d.stockShortfall)}` : ''].filter(Boolean) };
+      return {
+        title: `Paid ${money(d.amountCents)}`,
+        lines: [d.provider ? `Through ${str(d.provider)}` : '', d.stockShortfall ? `Short: ${str(d.stockShortfall)}` : ''].filter(Boolean),
+      };
     case 'email.queued':
       return { title: 'E-mail queued', lines: [`“${str(d.subject)}” to ${str(d.to)}`] };
     case 'email.sent':
@@ -51,16 +57,28 @@ function describe(e: OrderEventView): { title: string; lines: string[] } {
     case 'status.changed':
       return {
         title: `Status ${str(d.from)} → ${str(d.to)}`,
-        lines: [d.cause ? str(d.cause) : '', d.to === 'shipped' && d.trackingNumber ? `Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}` : ''].filter(Boolean),
+        lines: [
+          d.cause ? str(d.cause) : '',
+          d.to === 'shipped' && d.trackingNumber ? `Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}` : '',
+        ].filter(Boolean),
       };
     case 'edited': {
       const changes = (d.changes ?? {}) as Record<string, { from: unknown; to: unknown }>;
-      return { title: 'Order edited', lines: Object.entries(changes).map(([k, c]) => `${FIELD_NAMES[k] ?? k}: ${shown(k, c.from)} → ${shown(k, c.to)}`) };
+      return {
+        title: 'Order edited',
+        lines: Object.entries(changes).map(([k, c]) => `${FIELD_NAMES[k] ?? k}: ${shown(k, c.from)} → ${shown(k, c.to)}`),
+      };
     }
     case 'label.bought':
-      return { title: 'Shipping label bought', lines: [d.trackingNumber ? `Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}` : 'No tracking number'] };
+      return {
+        title: 'Shipping label bought',
+        lines: [d.trackingNumber ? `Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}` : 'No tracking number'],
+      };
     case 'label.voided':
-      return { title: 'Shipping label voided', lines: d.trackingNumber ? [`Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}`] : [] };
+      return {
+        title: 'Shipping label voided',
+        lines: d.trackingNumber ? [`Tracking ${carrierPrefix(d.carrierCode)}${str(d.trackingNumber)}`] : [],
+      };
     case 'note':
       return { title: 'Note', lines: [str(d.text)] };
     case 'viewed.impersonated':
@@ -145,7 +163,9 @@ export function OrderTimeline({ orderId }: { orderId: string }) {
               <li key={e.id} className="border-l-2 border-stone-200 py-2 pl-3" data-event={e.type}>
                 <p className="text-sm font-medium text-stone-900">
                   {title}
-                  {e.customerVisible && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-normal text-emerald-800">customer sees</span>}
+                  {e.customerVisible && (
+                    <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-normal text-emerald-800">customer sees</span>
+                  )}
                 </p>
                 {lines.map((l, i) => (
                   <p key={i} className="break-words text-sm text-stone-700">

@@ -110,7 +110,9 @@ export function OrdersOverviewSection() {
           <Headline label={`Revenue, last ${OVERVIEW_DAYS} days`} value={formatCents(totals.revenueCents)} />
         </dl>
         {totals.orders === 0 ? (
-          <p className="rounded-lg border border-dashed border-stone-300 py-8 text-center text-stone-700">No orders in the last {OVERVIEW_DAYS} days.</p>
+          <p className="rounded-lg border border-dashed border-stone-300 py-8 text-center text-stone-700">
+            No orders in the last {OVERVIEW_DAYS} days.
+          </p>
         ) : (
           <ChartsBoundary
             onRetry={() => {

@@ -25,7 +25,11 @@ const axisMoney = (cents: number) => formatCents(Math.round(cents / 100) * 100).
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return (
+    typeof window !== 'undefined' &&
+    typeof window.matchMedia === 'function' &&
+    window.matchMedia('(prefers-reduced-motion: reduce)').matches
+  );
 }
 
 /**
@@ -82,14 +86,20 @@ function DataTable({ caption, head, rows }: { caption: string; head: [string, st
       <caption className="sr-only">{caption}</caption>
       <thead className="bg-stone-50">
         <tr>
-          <th scope="col" className={th}>{head[0]}</th>
-          <th scope="col" className={`${th} text-right`}>{head[1]}</th>
+          <th scope="col" className={th}>
+            {head[0]}
+          </th>
+          <th scope="col" className={`${th} text-right`}>
+            {head[1]}
+          </th>
         </tr>
       </thead>
       <tbody>
         {rows.map(([a, b]) => (
           <tr key={a} className="border-t border-stone-200">
-            <th scope="row" className={`${td} text-left font-normal`}>{a}</th>
+            <th scope="row" className={`${td} text-left font-normal`}>
+              {a}
+            </th>
             <td className={`${td} text-right tabular-nums`}>{b}</td>
           </tr>
         ))}
@@ -151,10 +161,25 @@ export default function OverviewCharts({ data }: { data: OrdersOverview }) {
             {dayAxis}
             <YAxis allowDecimals={false} tick={TICK} tickLine={false} axisLine={false} width={40} />
             <Tooltip labelFormatter={tooltipLabel} formatter={(value) => [Number(value ?? 0).toLocaleString('en-US'), 'Orders']} />
-            <Line type="linear" dataKey="orders" name="Orders" stroke={ORDERS_COLOR} strokeWidth={2} dot={{ r: 2 }} activeDot={{ r: 4 }} isAnimationActive={animate} />
+            <Line
+              type="linear"
+              dataKey="orders"
+              name="Orders"
+              stroke={ORDERS_COLOR}
+              strokeWidth={2}
+              dot={{ r: 2 }}
+              activeDot={{ r: 4 }}
+              isAnimationActive={animate}
+            />
           </LineChart>
         }
-        table={<DataTable caption="Orders per day" head={['Day', 'Orders']} rows={days.map((d) => [dayLong(d.date), d.orders.toLocaleString('en-US')])} />}
+        table={
+          <DataTable
+            caption="Orders per day"
+            head={['Day', 'Orders']}
+            rows={days.map((d) => [dayLong(d.date), d.orders.toLocaleString('en-US')])}
+          />
+        }
       />
       <ChartFigure
         className="lg:col-span-2"
@@ -164,13 +189,27 @@ export default function OverviewCharts({ data }: { data: OrdersOverview }) {
           <BarChart data={statuses} layout="vertical" {...chartA11y(statusSummary)} margin={{ top: 0, right: 32, bottom: 0, left: 0 }}>
             <CartesianGrid horizontal={false} stroke={GRID_COLOR} />
             <XAxis type="number" allowDecimals={false} tick={TICK} tickLine={false} />
-            <YAxis type="category" dataKey="status" tick={TICK} tickLine={false} axisLine={false} width={84} tickFormatter={(s: string) => s.charAt(0).toUpperCase() + s.slice(1)} />
+            <YAxis
+              type="category"
+              dataKey="status"
+              tick={TICK}
+              tickLine={false}
+              axisLine={false}
+              width={84}
+              tickFormatter={(s: string) => s.charAt(0).toUpperCase() + s.slice(1)}
+            />
             <Tooltip cursor={{ fill: '#f5f5f4' }} formatter={(value) => [Number(value ?? 0).toLocaleString('en-US'), 'Orders']} />
             <Bar
               dataKey="count"
               name="Orders"
               isAnimationActive={animate}
-              shape={(props) => <Rectangle {...props} fill={(props.payload as { color?: string } | undefined)?.color ?? REVENUE_COLOR} radius={[0, 3, 3, 0]} />}
+              shape={(props) => (
+                <Rectangle
+                  {...props}
+                  fill={(props.payload as { color?: string } | undefined)?.color ?? REVENUE_COLOR}
+                  radius={[0, 3, 3, 0]}
+                />
+              )}
             >
               <LabelList dataKey="count" position="right" fill="#292524" fontSize={12} />
             </Bar>

@@ -87,13 +87,20 @@ function printSlip(order: OrderView): void {
 
 /** The items to pack, as the spec lists them; on a phone one card per item, so Qty and Packed stay in view. */
 const SLIP_COLUMNS: Column<OrderView['items'][number]>[] = [
-  { header: 'Image', cell: (it) => (it.image ? <img src={it.image} alt="" width={40} height={40} className="inline-block h-10 w-10 rounded object-cover" /> : null) },
+  {
+    header: 'Image',
+    cell: (it) =>
+      it.image ? <img src={it.image} alt="" width={40} height={40} className="inline-block h-10 w-10 rounded object-cover" /> : null,
+  },
   { header: 'Name', primary: true, className: 'max-md:font-semibold', cell: (it) => it.name },
   { header: 'Size', cell: (it) => it.size },
   { header: 'Color', cell: (it) => it.color },
   { header: 'SKU', cell: (it) => <span className="font-mono">{it.sku ?? 'N/A'}</span> },
   { header: 'Qty', numeric: true, cell: (it) => it.quantity },
-  { header: 'Packed', cell: () => <span aria-label="Not packed yet" role="img" className="inline-block h-5 w-5 border-2 border-stone-700 align-middle" /> },
+  {
+    header: 'Packed',
+    cell: () => <span aria-label="Not packed yet" role="img" className="inline-block h-5 w-5 border-2 border-stone-700 align-middle" />,
+  },
 ];
 
 export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav }) {
@@ -111,7 +118,14 @@ export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav 
         </>
       }
     >
-      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} isEmpty={false} empty={null} loadingLabel="Loading order">
+      <ListState
+        isPending={isPending}
+        error={error}
+        onRetry={() => void refetch()}
+        isEmpty={false}
+        empty={null}
+        loadingLabel="Loading order"
+      >
         {order && (
           <div className="flex flex-col gap-6 text-sm">
             <dl className="grid gap-2 sm:grid-cols-2">

@@ -2,7 +2,9 @@ import { ORDER_STATUS_TONE } from '../../ui/status-badge.js';
 import type { Status } from './order-api.js';
 
 export function OrderStatusBadge({ status }: { status: Status }) {
-  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${ORDER_STATUS_TONE[status]}`}>{status}</span>;
+  return (
+    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${ORDER_STATUS_TONE[status]}`}>{status}</span>
+  );
 }
 
 /**
@@ -12,7 +14,10 @@ export function OrderStatusBadge({ status }: { status: Status }) {
 export function StockShortfallBadge({ shortfall }: { shortfall: string | null | undefined }) {
   if (!shortfall) return null;
   return (
-    <span className="inline-flex shrink-0 whitespace-nowrap rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-semibold text-white" title={shortfall}>
+    <span
+      className="inline-flex shrink-0 whitespace-nowrap rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-semibold text-white"
+      title={shortfall}
+    >
       Stock short
       <span className="sr-only">: {shortfall}</span>
     </span>

@@ -75,7 +75,8 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
       product
         ? adminSend('PUT', `/api/admin/products/${encodeURIComponent(product.id)}`, ProductResponse, body)
         : adminSend('POST', '/api/admin/products', ProductResponse, body),
-    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]),
+    onSuccess: () =>
+      Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]),
   });
 
   const onSubmit = (e: FormEvent) => {

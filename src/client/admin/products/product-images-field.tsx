@@ -95,8 +95,8 @@ export function ProductImagesField({
     <fieldset className="flex min-w-0 flex-col gap-3">
       <legend className="text-sm font-medium text-stone-900">Images</legend>
       <p className="-mt-1 text-xs text-stone-600">
-        The first image is the main one on the shop&apos;s pages. Describe each image in its alt text for shoppers who cannot see it (blank: the
-        product&apos;s name is used).
+        The first image is the main one on the shop&apos;s pages. Describe each image in its alt text for shoppers who cannot see it (blank:
+        the product&apos;s name is used).
       </p>
       {images.length === 0 ? (
         <p className="rounded-md border border-dashed border-stone-300 px-3 py-4 text-center text-sm text-stone-600">No images yet</p>
@@ -105,7 +105,10 @@ export function ProductImagesField({
           {images.map((image, i) => {
             const altId = `${inputId}-alt-${i}`;
             return (
-              <li key={image.url} className="flex flex-wrap items-center gap-3 rounded-md border border-stone-200 bg-white p-2 sm:flex-nowrap">
+              <li
+                key={image.url}
+                className="flex flex-wrap items-center gap-3 rounded-md border border-stone-200 bg-white p-2 sm:flex-nowrap"
+              >
                 <img src={image.url} alt="" className="h-16 w-16 shrink-0 rounded-md border border-stone-200 object-cover" />
                 <div className="flex min-w-0 flex-1 basis-48 flex-col gap-1">
                   <label htmlFor={altId} className="text-xs font-medium text-stone-800">
@@ -179,7 +182,9 @@ export function ProductImagesField({
           className="min-w-0 text-sm text-stone-800 file:mr-3 file:rounded-md file:border file:border-brand-600 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-brand-700 hover:file:bg-brand-50"
         />
         <p className="text-xs text-stone-600" aria-live="polite">
-          {uploading ? 'Uploading images…' : `PNG, JPEG or WebP, up to 5 MB each; at most ${PRODUCT_IMAGES_MAX} images (${images.length} now).`}
+          {uploading
+            ? 'Uploading images…'
+            : `PNG, JPEG or WebP, up to 5 MB each; at most ${PRODUCT_IMAGES_MAX} images (${images.length} now).`}
         </p>
         {error && <p className="text-sm text-red-700">{error}</p>}
       </div>

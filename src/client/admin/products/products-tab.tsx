@@ -32,7 +32,8 @@ export default function ProductsTab() {
   const del = useMutation({
     onError: logUnexpected,
     mutationFn: (id: string) => adminSend('DELETE', `/api/admin/products/${encodeURIComponent(id)}`, OkResponse),
-    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]),
+    onSettled: () =>
+      Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]),
   });
 
   return (
@@ -95,7 +96,11 @@ export default function ProductsTab() {
         )}
       </ListState>
       {editing !== null && (
-        <ProductDialog product={editing === 'new' ? null : editing} categories={categories.data?.items ?? []} onClose={() => setEditing(null)} />
+        <ProductDialog
+          product={editing === 'new' ? null : editing}
+          categories={categories.data?.items ?? []}
+          onClose={() => setEditing(null)}
+        />
       )}
       <ConfirmDialog
         open={toDelete !== null}

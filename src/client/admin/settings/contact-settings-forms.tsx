@@ -35,7 +35,14 @@ export function GeneralSettingsForm({ settings }: { settings: AdminSettings }) {
       <ValidationSummary messages={GENERAL_KEYS.flatMap((k) => form.errors[k] ?? [])} />
       <FormSection title="Contact information" description="Shown on the Contact page. Leave a field empty to hide it.">
         <div className="grid gap-4 md:grid-cols-2">
-          <TextField form={form} name="contact_email" label="Contact email" type="email" autoComplete="off" placeholder="hello@example.com" />
+          <TextField
+            form={form}
+            name="contact_email"
+            label="Contact email"
+            type="email"
+            autoComplete="off"
+            placeholder="hello@example.com"
+          />
           <TextField form={form} name="contact_phone" label="Contact phone" type="tel" autoComplete="off" placeholder="(555) 123-4567" />
         </div>
         <TextField form={form} name="contact_hours" label="Business hours" placeholder="Mon-Fri, 9am-5pm EST" />
@@ -70,8 +77,20 @@ export function SocialSettingsForm({ settings }: { settings: AdminSettings }) {
         title="Social media links"
         description="Shown in the footer and on the Contact page. Leave a link empty to hide it; with both empty, the footer shows placeholder links."
       >
-        <TextField form={form} name="social_media_facebook" label="Facebook page URL" type="url" placeholder="https://www.facebook.com/yourpage" />
-        <TextField form={form} name="social_media_youtube" label="YouTube channel URL" type="url" placeholder="https://www.youtube.com/@yourchannel" />
+        <TextField
+          form={form}
+          name="social_media_facebook"
+          label="Facebook page URL"
+          type="url"
+          placeholder="https://www.facebook.com/yourpage"
+        />
+        <TextField
+          form={form}
+          name="social_media_youtube"
+          label="YouTube channel URL"
+          type="url"
+          placeholder="https://www.youtube.com/@yourchannel"
+        />
       </FormSection>
       <SaveRow saving={save.isPending} dirty={form.dirty} label="Save Social Media Settings" />
     </form>

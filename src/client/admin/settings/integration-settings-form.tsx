@@ -105,7 +105,17 @@ function SecretField({
   );
 }
 
-function SwitchRow({ label, description, checked, onChange }: { label: string; description: string; checked: boolean; onChange: (v: boolean) => void }) {
+function SwitchRow({
+  label,
+  description,
+  checked,
+  onChange,
+}: {
+  label: string;
+  description: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
   return (
     <div className="flex items-start gap-3">
       <Switch label={label} checked={checked} onChange={onChange} />
@@ -136,7 +146,8 @@ export function IntegrationSettingsForm({ settings }: { settings: AdminSettings 
 
   const willHave = (masked: string, s: Secret) => (Boolean(masked) && !s.clear) || s.input.trim() !== '';
   const shipstationIncomplete =
-    v.shipstation_enabled === 'true' && (!willHave(maskedKey, apiKey) || (v.shipstation_api_version === 'v1' && !willHave(maskedSecret, apiSecret)));
+    v.shipstation_enabled === 'true' &&
+    (!willHave(maskedKey, apiKey) || (v.shipstation_api_version === 'v1' && !willHave(maskedSecret, apiSecret)));
 
   const secretBody = (s: Secret) => (s.clear ? null : s.input.trim() || undefined);
 
@@ -151,7 +162,9 @@ export function IntegrationSettingsForm({ settings }: { settings: AdminSettings 
       shipstation_api_secret: secretBody(apiSecret),
     };
     const parsed = IntegrationSettingsInput.safeParse(input);
-    setSecretError(parsed.success ? null : (parsed.error.issues.find((i) => String(i.path[0]).startsWith('shipstation_api_'))?.message ?? null));
+    setSecretError(
+      parsed.success ? null : (parsed.error.issues.find((i) => String(i.path[0]).startsWith('shipstation_api_'))?.message ?? null),
+    );
     const body = form.validate(IntegrationSettingsInput, input);
     if (!body) return;
     save.mutate(body, {
@@ -179,9 +192,14 @@ export function IntegrationSettingsForm({ settings }: { settings: AdminSettings 
           checked={v.power_automate_enabled === 'true'}
           onChange={(on) => form.set('power_automate_enabled', String(on))}
         />
-        {v.power_automate_enabled === 'true' && !v.power_automate_endpoint.trim() && <Warning>Forwarding stays off until an endpoint URL is saved.</Warning>}
+        {v.power_automate_enabled === 'true' && !v.power_automate_endpoint.trim() && (
+          <Warning>Forwarding stays off until an endpoint URL is saved.</Warning>
+        )}
       </FormSection>
-      <FormSection title="ShipStation" description="Sends paid orders to ShipStation for shipping labels and tracking. Keys are never shown again after saving.">
+      <FormSection
+        title="ShipStation"
+        description="Sends paid orders to ShipStation for shipping labels and tracking. Keys are never shown again after saving."
+      >
         <SwitchRow
           label="Enable ShipStation"
           description="When off, the shipping-label screens say the service is disabled."
@@ -201,7 +219,14 @@ export function IntegrationSettingsForm({ settings }: { settings: AdminSettings 
         </Field>
         <div className="grid gap-4 md:grid-cols-2">
           <SecretField label="API key" noun="API key" masked={maskedKey} value={apiKey} onChange={setApiKey} />
-          <SecretField label="API secret" noun="API secret" masked={maskedSecret} value={apiSecret} onChange={setApiSecret} hint="Needed for API v1 only." />
+          <SecretField
+            label="API secret"
+            noun="API secret"
+            masked={maskedSecret}
+            value={apiSecret}
+            onChange={setApiSecret}
+            hint="Needed for API v1 only."
+          />
         </div>
         {shipstationIncomplete && (
           <Warning>

@@ -47,12 +47,24 @@ export default function SettingsTab() {
 
   return (
     <Panel title="Settings">
-      <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel="Loading settings" isEmpty={false} empty={null}>
+      <ListState
+        isPending={isPending}
+        error={error && !data ? error : null}
+        onRetry={() => void refetch()}
+        loadingLabel="Loading settings"
+        isEmpty={false}
+        empty={null}
+      >
         {data && (
           <>
             {/* Arrow keys, Home and End move between the tabs (WAI-ARIA tabs pattern): the tab buttons are what takes focus. */}
             {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus */}
-            <div role="tablist" aria-label="Settings sections" onKeyDown={onKeyDown} className="mb-6 inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-stone-100 p-1">
+            <div
+              role="tablist"
+              aria-label="Settings sections"
+              onKeyDown={onKeyDown}
+              className="mb-6 inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-stone-100 p-1"
+            >
               {SECTIONS.map((s) => {
                 const selected = s.id === active;
                 return (
@@ -79,7 +91,13 @@ export default function SettingsTab() {
             </div>
             {SECTIONS.map((s) => (
               // Every form stays mounted, so switching sub-tabs never drops unsaved entries.
-              <div key={s.id} role="tabpanel" id={`settings-panel-${s.id}`} aria-labelledby={`settings-tab-${s.id}`} hidden={s.id !== active}>
+              <div
+                key={s.id}
+                role="tabpanel"
+                id={`settings-panel-${s.id}`}
+                aria-labelledby={`settings-tab-${s.id}`}
+                hidden={s.id !== active}
+              >
                 {s.id === 'general' && <GeneralSettingsForm settings={data} />}
                 {s.id === 'social' && <SocialSettingsForm settings={data} />}
                 {s.id === 'integrations' && <IntegrationSettingsForm settings={data} />}

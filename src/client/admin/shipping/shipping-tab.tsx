@@ -6,7 +6,19 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { OkResponse, ShippingOptionResponse, ShippingOptionsResponse, type AdminShippingOption } from '../api/admin-schemas.js';
-import { centsToText, ConfirmDialog, DataTable, dollarsToCents, Field, inputCls, ListState, Panel, Switch, FormFooter, RowActions } from '../components/admin-ui.js';
+import {
+  centsToText,
+  ConfirmDialog,
+  DataTable,
+  dollarsToCents,
+  Field,
+  inputCls,
+  ListState,
+  Panel,
+  Switch,
+  FormFooter,
+  RowActions,
+} from '../components/admin-ui.js';
 
 const KEY = ['admin', 'shipping-options'] as const;
 
@@ -67,35 +79,84 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
           onClose();
         },
         onError: (err) =>
-          toast({ title: option ? 'Failed to update shipping option' : 'Failed to create shipping option', description: messageOf(err), variant: 'destructive' }),
+          toast({
+            title: option ? 'Failed to update shipping option' : 'Failed to create shipping option',
+            description: messageOf(err),
+            variant: 'destructive',
+          }),
       },
     );
   };
-  const aria = (k: keyof Values) => ({ 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? `shipping-${k}-error` : undefined });
+  const aria = (k: keyof Values) => ({
+    'aria-invalid': Boolean(errors[k]),
+    'aria-describedby': errors[k] ? `shipping-${k}-error` : undefined,
+  });
 
   return (
     <Dialog open onClose={onClose} title={option ? 'Edit Shipping Option' : 'Add Shipping Option'}>
       <form onSubmit={onSubmit} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <Field label="Name" required htmlFor="shipping-name" error={errors.name}>
-            <input id="shipping-name" className={inputCls} value={values.name} onChange={(e) => set('name', e.target.value)} {...aria('name')} />
+            <input
+              id="shipping-name"
+              className={inputCls}
+              value={values.name}
+              onChange={(e) => set('name', e.target.value)}
+              {...aria('name')}
+            />
           </Field>
           <div className="grid gap-4 sm:grid-cols-3">
             <Field label="Price ($)" required htmlFor="shipping-price" error={errors.price}>
-              <input id="shipping-price" type="number" min="0" step="0.01" inputMode="decimal" className={inputCls} value={values.price} onChange={(e) => set('price', e.target.value)} {...aria('price')} />
+              <input
+                id="shipping-price"
+                type="number"
+                min="0"
+                step="0.01"
+                inputMode="decimal"
+                className={inputCls}
+                value={values.price}
+                onChange={(e) => set('price', e.target.value)}
+                {...aria('price')}
+              />
             </Field>
             <Field label="Estimated days" required htmlFor="shipping-estimatedDays" hint="Defaults to 5-7.">
-              <input id="shipping-estimatedDays" className={inputCls} value={values.estimatedDays} onChange={(e) => set('estimatedDays', e.target.value)} />
+              <input
+                id="shipping-estimatedDays"
+                className={inputCls}
+                value={values.estimatedDays}
+                onChange={(e) => set('estimatedDays', e.target.value)}
+              />
             </Field>
             <Field label="Minimum order ($)" htmlFor="shipping-minimumOrder" error={errors.minimumOrder}>
-              <input id="shipping-minimumOrder" type="number" min="0" step="0.01" inputMode="decimal" className={inputCls} value={values.minimumOrder} onChange={(e) => set('minimumOrder', e.target.value)} {...aria('minimumOrder')} />
+              <input
+                id="shipping-minimumOrder"
+                type="number"
+                min="0"
+                step="0.01"
+                inputMode="decimal"
+                className={inputCls}
+                value={values.minimumOrder}
+                onChange={(e) => set('minimumOrder', e.target.value)}
+                {...aria('minimumOrder')}
+              />
             </Field>
           </div>
           <Field label="Description" htmlFor="shipping-description">
-            <textarea id="shipping-description" rows={2} className={inputCls} value={values.description} onChange={(e) => set('description', e.target.value)} />
+            <textarea
+              id="shipping-description"
+              rows={2}
+              className={inputCls}
+              value={values.description}
+              onChange={(e) => set('description', e.target.value)}
+            />
           </Field>
           <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
-            <input type="checkbox" className="h-4 w-4 accent-brand-600" checked={values.enabled} onChange={(e) => set('enabled', e.target.checked)} />
+            <input
+              type="checkbox"
+              className="h-4 w-4 accent-brand-600"
+              checked={values.enabled}
+              onChange={(e) => set('enabled', e.target.checked)}
+            />
             Enabled
           </label>
           <FormFooter onCancel={onClose} saving={save.isPending} saveLabel="Save Shipping Option" />
@@ -156,7 +217,11 @@ export default function ShippingTab() {
               },
               { header: 'Price', numeric: true, cell: (o) => formatCents(o.priceCents) },
               { header: 'Estimated days', className: 'whitespace-nowrap', cell: (o) => o.estimatedDays },
-              { header: 'Minimum order', numeric: true, cell: (o) => (o.minimumOrderCents === null ? '—' : formatCents(o.minimumOrderCents)) },
+              {
+                header: 'Minimum order',
+                numeric: true,
+                cell: (o) => (o.minimumOrderCents === null ? '—' : formatCents(o.minimumOrderCents)),
+              },
               {
                 header: 'Enabled',
                 cell: (o) => {
@@ -171,7 +236,8 @@ export default function ShippingTab() {
                           { id: o.id, enabled },
                           {
                             onSuccess: () => toast({ title: 'Shipping option updated successfully.' }),
-                            onError: (err) => toast({ title: 'Failed to update shipping option', description: messageOf(err), variant: 'destructive' }),
+                            onError: (err) =>
+                              toast({ title: 'Failed to update shipping option', description: messageOf(err), variant: 'destructive' }),
                           },
                         )
                       }

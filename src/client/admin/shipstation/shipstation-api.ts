@@ -10,11 +10,17 @@ export type ShipStationStatus = z.infer<typeof ShipStationStatus>;
 /** ShipStation's own carrier list, v2 ({carriers: [...]}) or v1 (an array), reduced to names. */
 export const ShipStationCarriers = z
   .union([
-    z.object({ carriers: z.array(z.object({ carrier_id: z.string().optional(), friendly_name: z.string().optional(), carrier_code: z.string().optional() })) }),
+    z.object({
+      carriers: z.array(
+        z.object({ carrier_id: z.string().optional(), friendly_name: z.string().optional(), carrier_code: z.string().optional() }),
+      ),
+    }),
     z.array(z.object({ name: z.string().optional(), code: z.string().optional() })),
   ])
   .transform((r) =>
-    (Array.isArray(r) ? r.map((c) => c.name ?? c.code) : r.carriers.map((c) => c.friendly_name ?? c.carrier_code ?? c.carrier_id)).filter((n): n is string => Boolean(n)),
+    (Array.isArray(r) ? r.map((c) => c.name ?? c.code) : r.carriers.map((c) => c.friendly_name ?? c.carrier_code ?? c.carrier_id)).filter(
+      (n): n is string => Boolean(n),
+    ),
   );
 
 export const TestOrderResponse = z.object({ ok: z.literal(true), result: z.unknown() });

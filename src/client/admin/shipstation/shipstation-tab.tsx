@@ -46,7 +46,11 @@ function testOrderRef(result: unknown): string | null {
     .safeParse(result);
   if (!r.success) return null;
   const d = r.data;
-  return 'shipments' in d ? `shipment ${d.shipments[0]?.shipment_id}` : 'orderNumber' in d ? `order ${d.orderNumber}` : `order ${d.orderId}`;
+  return 'shipments' in d
+    ? `shipment ${d.shipments[0]?.shipment_id}`
+    : 'orderNumber' in d
+      ? `order ${d.orderNumber}`
+      : `order ${d.orderId}`;
 }
 
 function Carriers() {
@@ -85,13 +89,20 @@ export default function ShipstationTab() {
     testOrder.mutate(undefined, {
       onSuccess: ({ result }) => {
         const ref = testOrderRef(result);
-        toast({ title: SHIPSTATION_TEXT.testOrderCreated, description: ref ? `ShipStation created ${ref}.` : 'The sample order is in your ShipStation account.' });
+        toast({
+          title: SHIPSTATION_TEXT.testOrderCreated,
+          description: ref ? `ShipStation created ${ref}.` : 'The sample order is in your ShipStation account.',
+        });
       },
       onError: (err) => {
         // 503: not configured, which the spec treats as information rather than a failure.
         if (err instanceof ApiError && err.status === 503) return toast({ title: err.message || SHIPSTATION_TEXT.disabled });
         const message = err instanceof ApiError ? err.message.replace(/^Test Order Failed:?\s*/, '') : '';
-        toast({ title: SHIPSTATION_TEXT.testOrderFailed, description: message || SHIPSTATION_TEXT.testOrderDefault, variant: 'destructive' });
+        toast({
+          title: SHIPSTATION_TEXT.testOrderFailed,
+          description: message || SHIPSTATION_TEXT.testOrderDefault,
+          variant: 'destructive',
+        });
       },
     });
 
@@ -155,7 +166,10 @@ export default function ShipstationTab() {
           )}
           <p className="text-sm text-stone-700">
             API keys, the API version and the on/off switch live on the{' '}
-            <Link to={SETTINGS_HREF} className="rounded font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600">
+            <Link
+              to={SETTINGS_HREF}
+              className="rounded font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+            >
               Settings tab
             </Link>
             . Create Test Order sends a sample shipment to your ShipStation account so you can see the connection work end to end.

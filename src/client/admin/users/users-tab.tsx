@@ -21,7 +21,8 @@ function usePatchUser() {
   const qc = useQueryClient();
   return useMutation({
     onError: logUnexpected,
-    mutationFn: ({ id, patch }: { id: string; patch: Patch }) => adminSend('PATCH', `/api/admin/users/${encodeURIComponent(id)}`, UserResponse, patch),
+    mutationFn: ({ id, patch }: { id: string; patch: Patch }) =>
+      adminSend('PATCH', `/api/admin/users/${encodeURIComponent(id)}`, UserResponse, patch),
     onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 }
@@ -83,7 +84,12 @@ function UserSwitch({ user, kind, meId }: { user: AdminUser; kind: 'verified' | 
   if (kind === 'verified') {
     const verified = pending?.emailVerified ?? user.emailVerified;
     return (
-      <Switch label={`Verified: ${user.email}`} checked={verified} disabled={patch.isPending} onChange={(v) => change({ emailVerified: v }, 'Email Verification Updated')} />
+      <Switch
+        label={`Verified: ${user.email}`}
+        checked={verified}
+        disabled={patch.isPending}
+        onChange={(v) => change({ emailVerified: v }, 'Email Verification Updated')}
+      />
     );
   }
   const isAdmin = (pending?.role ?? user.role) === 'admin';

@@ -10,7 +10,10 @@ type CategoryTabsProps = {
 
 /** Category filter as links, so every category list is a crawlable URL. */
 export function CategoryTabs({ categories, active, hrefFor }: CategoryTabsProps) {
-  const items = [{ id: undefined as string | undefined, name: 'All' }, ...categories.map((c) => ({ id: c.id as string | undefined, name: c.name }))];
+  const items = [
+    { id: undefined as string | undefined, name: 'All' },
+    ...categories.map((c) => ({ id: c.id as string | undefined, name: c.name })),
+  ];
   return (
     <nav aria-label="Product categories" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
       <ul className="flex w-max gap-2 pb-2 sm:w-auto sm:flex-wrap">

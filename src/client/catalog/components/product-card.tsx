@@ -47,11 +47,7 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
         </Heading>
         <p className="text-lg font-bold text-brand-700">{formatCents(product.priceCents)}</p>
         <div className="mt-auto pt-2">
-          <Button
-            className="relative z-10 w-full"
-            disabled={outOfStock}
-            onClick={() => addToCart(product, 1)}
-          >
+          <Button className="relative z-10 w-full" disabled={outOfStock} onClick={() => addToCart(product, 1)}>
             <CartIcon size={18} />
             {outOfStock ? 'Out of stock' : 'Add to Cart'}
             <span className="sr-only">: {product.name}</span>

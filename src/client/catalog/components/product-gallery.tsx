@@ -65,8 +65,19 @@ export function ProductGallery({ product }: { product: GalleryProduct }) {
   return (
     // Arrow keys pressed on any of the gallery's buttons turn it; the buttons are what takes focus.
     // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
-    <div role="group" aria-roledescription="gallery" aria-label={`Pictures of ${product.name}`} className="flex flex-col gap-3" onKeyDown={onKeyDown}>
-      <div className="relative touch-pan-y" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd} onTouchCancel={() => (touchStart.current = null)}>
+    <div
+      role="group"
+      aria-roledescription="gallery"
+      aria-label={`Pictures of ${product.name}`}
+      className="flex flex-col gap-3"
+      onKeyDown={onKeyDown}
+    >
+      <div
+        className="relative touch-pan-y"
+        onTouchStart={onTouchStart}
+        onTouchEnd={onTouchEnd}
+        onTouchCancel={() => (touchStart.current = null)}
+      >
         <ProductImage
           // A new element per picture: each loads (or says it failed) on its own.
           key={src ?? 'none'}
@@ -87,7 +98,10 @@ export function ProductGallery({ product }: { product: GalleryProduct }) {
             <button type="button" className={`${navButton} right-3`} aria-label="Next image" onClick={() => show(current + 1, false)}>
               <ChevronRightIcon size={22} />
             </button>
-            <p className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-stone-900/75 px-3 py-1 text-xs font-medium text-white" aria-live="polite">
+            <p
+              className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-stone-900/75 px-3 py-1 text-xs font-medium text-white"
+              aria-live="polite"
+            >
               Image {current + 1} of {count}
             </p>
           </>

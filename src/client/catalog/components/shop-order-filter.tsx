@@ -66,7 +66,11 @@ export function ShopOrderFilter({ filter, onChange }: { filter: ProductsFilter; 
           value={filter.sort ?? 'shop'}
           onChange={(e) => {
             const value = e.currentTarget.value as SortValue;
-            onChange({ sort: value === 'shop' ? undefined : value, minPriceCents: filter.minPriceCents, maxPriceCents: filter.maxPriceCents });
+            onChange({
+              sort: value === 'shop' ? undefined : value,
+              minPriceCents: filter.minPriceCents,
+              maxPriceCents: filter.maxPriceCents,
+            });
           }}
         >
           {(Object.keys(SORT_LABELS) as SortValue[]).map((value) => (
@@ -78,11 +82,27 @@ export function ShopOrderFilter({ filter, onChange }: { filter: ProductsFilter; 
       </div>
       <fieldset className="flex items-end gap-2">
         <legend className="mb-1 text-sm font-medium text-stone-700">Price ($)</legend>
-        <PriceField id={`${id}-min`} name="minPrice" label="Lowest price in dollars" placeholder="Min" value={min} onChange={setMin} error={error ? `${id}-error` : null} />
+        <PriceField
+          id={`${id}-min`}
+          name="minPrice"
+          label="Lowest price in dollars"
+          placeholder="Min"
+          value={min}
+          onChange={setMin}
+          error={error ? `${id}-error` : null}
+        />
         <span aria-hidden="true" className="pb-2.5 text-stone-500">
           –
         </span>
-        <PriceField id={`${id}-max`} name="maxPrice" label="Highest price in dollars" placeholder="Max" value={max} onChange={setMax} error={error ? `${id}-error` : null} />
+        <PriceField
+          id={`${id}-max`}
+          name="maxPrice"
+          label="Highest price in dollars"
+          placeholder="Max"
+          value={max}
+          onChange={setMax}
+          error={error ? `${id}-error` : null}
+        />
       </fieldset>
       <button
         type="submit"
@@ -99,7 +119,15 @@ export function ShopOrderFilter({ filter, onChange }: { filter: ProductsFilter; 
   );
 }
 
-type PriceFieldProps = { id: string; name: string; label: string; placeholder: string; value: string; onChange: (value: string) => void; error: string | null };
+type PriceFieldProps = {
+  id: string;
+  name: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+};
 
 /** One bound of the price range (dollars), labelled for screen readers. */
 function PriceField({ id, name, label, placeholder, value, onChange, error }: PriceFieldProps) {

@@ -20,9 +20,11 @@ async function award(sessionId: string, now = new Date()): Promise<void> {
     await awardLoyalty(trx, locked.rows, now);
   });
 }
-const points = (id: string) => t.db.selectFrom('users').select(['loyalty_points', 'total_points_earned']).where('id', '=', id).executeTakeFirstOrThrow();
+const points = (id: string) =>
+  t.db.selectFrom('users').select(['loyalty_points', 'total_points_earned']).where('id', '=', id).executeTakeFirstOrThrow();
 const rewardCoupons = (userId: string) => t.db.selectFrom('coupons').selectAll().where('owner_user_id', '=', userId).execute();
-const rewardMails = (to: string) => t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).where('template_id', '=', 'loyalty-reward').execute();
+const rewardMails = (to: string) =>
+  t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).where('template_id', '=', 'loyalty-reward').execute();
 
 describe(`awardLoyalty on ${testDialect()}`, () => {
   it('adds 10 points for an order of $50 or more, 3 below; no reward before 300', async () => {
@@ -46,7 +48,14 @@ describe(`awardLoyalty on ${testDialect()}`, () => {
     expect(await points(user.id)).toEqual({ loyalty_points: 305, total_points_earned: 305 });
     const coupons = await rewardCoupons(user.id);
     expect(coupons).toHaveLength(1);
-    expect(coupons[0]).toMatchObject({ discount_type: 'percentage', discount_value: 15, max_uses: 1, current_uses: 0, valid_until: '2026-09-29T00:00:00.000Z', is_active: 1 });
+    expect(coupons[0]).toMatchObject({
+      discount_type: 'percentage',
+      discount_value: 15,
+      max_uses: 1,
+      current_uses: 0,
+      valid_until: '2026-09-29T00:00:00.000Z',
+      is_active: 1,
+    });
     expect(coupons[0]!.code).toMatch(/^REWARD-[A-Z0-9]{8}$/);
     const mails = await rewardMails(user.email);
     expect(mails).toHaveLength(1);
@@ -59,7 +68,10 @@ describe(`awardLoyalty on ${testDialect()}`, () => {
 
   it('gives a guest nothing', async () => {
     const p = await createProduct(t.db, { priceCents: 6000 });
-    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 1 }], email: 'guest-loyal@example.com' });
+    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, {
+      items: [{ productId: p.id, quantity: 1 }],
+      email: 'guest-loyal@example.com',
+    });
     const before = await t.db.selectFrom('users').select(['id', 'loyalty_points']).orderBy('id').execute();
     await award(sessionId);
     expect(await t.db.selectFrom('users').select(['id', 'loyalty_points']).orderBy('id').execute()).toEqual(before);

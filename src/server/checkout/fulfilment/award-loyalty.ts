@@ -10,7 +10,11 @@ import type { LockedOrderRows } from './lock-order-rows.js';
  * one-use reward coupon of their own and its e-mail. Guests earn nothing. The user must be locked
  * (lockOrderRows), so two payments at once cannot both cross the same mark.
  */
-export async function awardLoyalty(trx: Kysely<Database>, { user, order }: Pick<LockedOrderRows, 'user' | 'order'>, now: Date): Promise<void> {
+export async function awardLoyalty(
+  trx: Kysely<Database>,
+  { user, order }: Pick<LockedOrderRows, 'user' | 'order'>,
+  now: Date,
+): Promise<void> {
   if (!user) return;
   const at = now.toISOString();
   const points = pointsForOrder(order.total_cents);

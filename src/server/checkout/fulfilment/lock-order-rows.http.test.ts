@@ -99,6 +99,8 @@ describe(`lockOrderRows on ${testDialect()}`, () => {
   });
 
   it('answers 404 for an unknown session', async () => {
-    await expect(t.db.transaction().execute((trx) => lockOrderRows(trx, t.dialect, 'cs_test_nope'))).rejects.toMatchObject({ statusCode: 404 });
+    await expect(t.db.transaction().execute((trx) => lockOrderRows(trx, t.dialect, 'cs_test_nope'))).rejects.toMatchObject({
+      statusCode: 404,
+    });
   });
 });

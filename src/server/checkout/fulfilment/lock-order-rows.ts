@@ -33,7 +33,11 @@ const settled = (paymentStatus: string) => paymentStatus === 'paid' || paymentSt
 export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, sessionId: string): Promise<LockOrderRowsResult> {
   const seen = await trx.selectFrom('payment_sessions').select('order_id').where('id', '=', sessionId).executeTakeFirst();
   if (!seen) throw new HttpError(404, 'Payment session not found');
-  const orderSeen = await trx.selectFrom('orders').select(['id', 'coupon_code', 'payment_status']).where('id', '=', seen.order_id).executeTakeFirstOrThrow();
+  const orderSeen = await trx
+    .selectFrom('orders')
+    .select(['id', 'coupon_code', 'payment_status'])
+    .where('id', '=', seen.order_id)
+    .executeTakeFirstOrThrow();
   if (settled(orderSeen.payment_status)) return { alreadyPaid: true, orderId: orderSeen.id };
   const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderSeen.id).orderBy('product_id').execute();
   const productIds = [...new Set(items.map((i) => i.product_id))].sort();
@@ -45,7 +49,10 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
     : undefined;
   const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderSeen.id), dialect).executeTakeFirstOrThrow();
   if (settled(order.payment_status)) return { alreadyPaid: true, orderId: order.id };
-  const session = await forUpdate(trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId), dialect).executeTakeFirstOrThrow();
+  const session = await forUpdate(
+    trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId),
+    dialect,
+  ).executeTakeFirstOrThrow();
   const user = order.user_id
     ? await forUpdate(trx.selectFrom('users').selectAll().where('id', '=', order.user_id), dialect).executeTakeFirst()
     : undefined;

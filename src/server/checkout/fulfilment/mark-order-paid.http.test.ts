@@ -25,14 +25,23 @@ describe(`markOrderPaid on ${testDialect()}`, () => {
   it('marks the order paid, completes the session, releases its holds and records who was paid', async () => {
     const p = await createProduct(t.db, { inventory: 9 });
     const coupon = await createCoupon(t.db);
-    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 2 }], couponCode: coupon.code });
+    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, {
+      items: [{ productId: p.id, quantity: 2 }],
+      couponCode: coupon.code,
+    });
     expect(await t.db.selectFrom('stock_holds').select('order_id').where('order_id', '=', orderId).execute()).toHaveLength(1);
     expect(await t.db.selectFrom('coupon_holds').select('order_id').where('order_id', '=', orderId).execute()).toHaveLength(1);
     const now = new Date('2026-05-01T12:00:00.000Z');
     await markPaid(sessionId, [], now);
 
     const order = await t.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
-    expect(order).toMatchObject({ payment_status: 'paid', status: 'completed', paid_at: now.toISOString(), updated_at: now.toISOString(), stock_shortfall: null });
+    expect(order).toMatchObject({
+      payment_status: 'paid',
+      status: 'completed',
+      paid_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      stock_shortfall: null,
+    });
     const session = await t.db.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
     expect(session).toMatchObject({ status: 'complete', completed_at: now.toISOString() });
     expect(await t.db.selectFrom('stock_holds').select('order_id').where('order_id', '=', orderId).execute()).toEqual([]);
@@ -50,8 +59,16 @@ describe(`markOrderPaid on ${testDialect()}`, () => {
     await markPaid(sessionId, ['Cloth: 2 ordered, 1 in stock', 'Mop: 1 ordered, 0 in stock'], new Date());
     const order = await t.db.selectFrom('orders').select('stock_shortfall').where('id', '=', orderId).executeTakeFirstOrThrow();
     expect(order.stock_shortfall).toBe('Cloth: 2 ordered, 1 in stock; Mop: 1 ordered, 0 in stock');
-    const paid = await t.db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).where('type', '=', 'paid').executeTakeFirstOrThrow();
+    const paid = await t.db
+      .selectFrom('order_events')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .where('type', '=', 'paid')
+      .executeTakeFirstOrThrow();
     expect(paid.actor_label).toBe('Stripe');
-    expect(JSON.parse(paid.data)).toMatchObject({ provider: 'stripe', stockShortfall: 'Cloth: 2 ordered, 1 in stock; Mop: 1 ordered, 0 in stock' });
+    expect(JSON.parse(paid.data)).toMatchObject({
+      provider: 'stripe',
+      stockShortfall: 'Cloth: 2 ordered, 1 in stock; Mop: 1 ordered, 0 in stock',
+    });
   });
 });

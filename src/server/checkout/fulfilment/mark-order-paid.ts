@@ -17,21 +17,28 @@ export async function markOrderPaid(
   const at = now.toISOString();
   await trx
     .updateTable('orders')
-    .set({ payment_status: 'paid', status: 'completed', paid_at: at, updated_at: at, stock_shortfall: shortfall.length ? shortfall.join('; ') : null })
+    .set({
+      payment_status: 'paid',
+      status: 'completed',
+      paid_at: at,
+      updated_at: at,
+      stock_shortfall: shortfall.length ? shortfall.join('; ') : null,
+    })
     .where('id', '=', order.id)
     .execute();
-  await trx
-    .updateTable('payment_sessions')
-    .set({ status: 'complete', completed_at: at })
-    .where('id', '=', session.id)
-    .execute();
+  await trx.updateTable('payment_sessions').set({ status: 'complete', completed_at: at }).where('id', '=', session.id).execute();
   await releaseHolds(trx, order.id);
   await recordOrderEvent(
     trx,
     order.id,
     'paid',
     order.payment_provider === 'stripe' ? STRIPE_ACTOR : CUSTOMER_ACTOR,
-    { amountCents: order.total_cents, provider: order.payment_provider, sessionId: session.id, ...(shortfall.length ? { stockShortfall: shortfall.join('; ') } : {}) },
+    {
+      amountCents: order.total_cents,
+      provider: order.payment_provider,
+      sessionId: session.id,
+      ...(shortfall.length ? { stockShortfall: shortfall.join('; ') } : {}),
+    },
     now,
   );
 }

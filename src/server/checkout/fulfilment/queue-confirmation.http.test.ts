@@ -32,14 +32,24 @@ describe(`queueConfirmation on ${testDialect()}`, () => {
       ],
       email: 'conf@example.com',
     });
-    await t.db.updateTable('order_items').set({ is_free_gift: 1, price_cents: 0 }).where('order_id', '=', orderId).where('product_id', '=', mop.id).execute();
+    await t.db
+      .updateTable('order_items')
+      .set({ is_free_gift: 1, price_cents: 0 })
+      .where('order_id', '=', orderId)
+      .where('product_id', '=', mop.id)
+      .execute();
     const order = await t.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
     await queue(sessionId);
 
     const mails = await t.db.selectFrom('email_outbox').selectAll().where('order_id', '=', orderId).execute();
     expect(mails).toHaveLength(1);
     const mail = mails[0]!;
-    expect(mail).toMatchObject({ to_address: 'conf@example.com', template_id: 'order-confirmation', subject: `Order Confirmation - #${order.order_number}`, status: 'queued' });
+    expect(mail).toMatchObject({
+      to_address: 'conf@example.com',
+      template_id: 'order-confirmation',
+      subject: `Order Confirmation - #${order.order_number}`,
+      status: 'queued',
+    });
     expect(mail.html).toContain('Cloth &lt;Deluxe&gt; &amp; Co');
     expect(mail.html).not.toContain('<Deluxe>');
     expect(mail.html).toMatch(/Cloth &lt;Deluxe&gt; &amp; Co &times; 2<\/td><td align="right">\$25\.00<\/td>/);
@@ -48,7 +58,12 @@ describe(`queueConfirmation on ${testDialect()}`, () => {
     expect(mail.text).toContain('Cloth <Deluxe> & Co x 2  $25.00\nMop x 1  $0.00');
     expect(mail.text).toContain('Shipping to:\nPat Buyer\n1 Main St\nSpringfield, CA 90210\nUS\n\n');
     expect(mail.text).toContain(`Total: $`);
-    const queued = await t.db.selectFrom('order_events').select('data').where('order_id', '=', orderId).where('type', '=', 'email.queued').execute();
+    const queued = await t.db
+      .selectFrom('order_events')
+      .select('data')
+      .where('order_id', '=', orderId)
+      .where('type', '=', 'email.queued')
+      .execute();
     expect(queued.map((e) => JSON.parse(e.data).templateId)).toEqual(['order-confirmation']);
   });
 

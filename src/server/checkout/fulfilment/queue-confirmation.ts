@@ -11,5 +11,10 @@ export async function queueConfirmation(
   publicUrl: string,
 ): Promise<void> {
   if (!order.email) return;
-  await queueEmail(trx, { to: order.email, orderId: order.id, templateId: 'order-confirmation', ...orderConfirmationVariables(order, items, publicUrl) });
+  await queueEmail(trx, {
+    to: order.email,
+    orderId: order.id,
+    templateId: 'order-confirmation',
+    ...orderConfirmationVariables(order, items, publicUrl),
+  });
 }

@@ -20,28 +20,43 @@ async function redeem(sessionId: string, now = new Date()): Promise<void> {
     await redeemCoupon(trx, locked.rows, now);
   });
 }
-const uses = async (code: string) => (await t.db.selectFrom('coupons').select('current_uses').where('code', '=', code).executeTakeFirstOrThrow()).current_uses;
+const uses = async (code: string) =>
+  (await t.db.selectFrom('coupons').select('current_uses').where('code', '=', code).executeTakeFirstOrThrow()).current_uses;
 const redemptions = (orderId: string) => t.db.selectFrom('coupon_redemptions').selectAll().where('order_id', '=', orderId).execute();
 
 describe(`redeemCoupon on ${testDialect()}`, () => {
-  it("counts the use and records the redemption for the account, the browser and the normalized e-mail", async () => {
+  it('counts the use and records the redemption for the account, the browser and the normalized e-mail', async () => {
     const p = await createProduct(t.db);
     const coupon = await createCoupon(t.db, { code: 'REDEEMME', maxUses: 5, currentUses: 1 });
     const user = await createUser(t.db);
-    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 1 }], couponCode: coupon.code, userId: user.id, email: 'Pat.Buyer+shop@Example.com' });
+    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, {
+      items: [{ productId: p.id, quantity: 1 }],
+      couponCode: coupon.code,
+      userId: user.id,
+      email: 'Pat.Buyer+shop@Example.com',
+    });
     const now = new Date('2026-06-01T08:00:00.000Z');
     await redeem(sessionId, now);
     expect(await uses('REDEEMME')).toBe(2);
     const order = await t.db.selectFrom('orders').select('guest_token_hash').where('id', '=', orderId).executeTakeFirstOrThrow();
     const rows = await redemptions(orderId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ coupon_id: coupon.id, user_id: user.id, device_id: order.guest_token_hash, email_normalized: 'pat.buyer@example.com', created_at: now.toISOString() });
+    expect(rows[0]).toMatchObject({
+      coupon_id: coupon.id,
+      user_id: user.id,
+      device_id: order.guest_token_hash,
+      email_normalized: 'pat.buyer@example.com',
+      created_at: now.toISOString(),
+    });
   });
 
   it('never counts past max_uses, but still records the redemption of a paid order', async () => {
     const p = await createProduct(t.db);
     const coupon = await createCoupon(t.db, { code: 'LASTONE', maxUses: 1 });
-    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 1 }], couponCode: coupon.code });
+    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, {
+      items: [{ productId: p.id, quantity: 1 }],
+      couponCode: coupon.code,
+    });
     await t.db.updateTable('coupons').set({ current_uses: 1 }).where('id', '=', coupon.id).execute();
     await redeem(sessionId);
     expect(await uses('LASTONE')).toBe(1);

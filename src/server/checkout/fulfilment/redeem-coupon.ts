@@ -9,7 +9,11 @@ import type { LockedOrderRows } from './lock-order-rows.js';
  * or per browser for guests, and the normalized e-mail, so a one-per-customer coupon stays one.
  * Nothing without a coupon. The coupon must be locked (lockOrderRows).
  */
-export async function redeemCoupon(trx: Kysely<Database>, { coupon, order }: Pick<LockedOrderRows, 'coupon' | 'order'>, now: Date): Promise<void> {
+export async function redeemCoupon(
+  trx: Kysely<Database>,
+  { coupon, order }: Pick<LockedOrderRows, 'coupon' | 'order'>,
+  now: Date,
+): Promise<void> {
   if (!coupon) return;
   const at = now.toISOString();
   await trx

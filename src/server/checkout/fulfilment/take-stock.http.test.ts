@@ -13,7 +13,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const stock = async (id: string) => (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
+const stock = async (id: string) =>
+  (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 
 /** Locks the session's rows and takes its stock in one transaction, as fulfilment does. */
 async function take(sessionId: string, now = new Date(), before?: (rows: LockedOrderRows) => Promise<void>): Promise<string[]> {

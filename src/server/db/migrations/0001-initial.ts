@@ -10,10 +10,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('email', 'text', (c) => c.notNull().unique())
     .addColumn('full_name', 'text', (c) => c.notNull())
     .addColumn('phone', 'text')
-    .addColumn('role', 'text', (c) => c.notNull().defaultTo('client').check(sql`role in ('client','admin')`))
+    .addColumn('role', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('client')
+        .check(sql`role in ('client','admin')`),
+    )
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('email_verified', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('loyalty_points', 'integer', (c) => c.notNull().defaultTo(0).check(sql`loyalty_points >= 0`))
+    .addColumn('loyalty_points', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`loyalty_points >= 0`),
+    )
     .addColumn('total_points_earned', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('shipping_address', 'text')
     .addColumn('billing_address', 'text')
@@ -69,7 +79,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('category_id', 'text', (c) => c.references('categories.id').onDelete('restrict'))
     .addColumn('images', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('featured', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('inventory', 'integer', (c) => c.notNull().defaultTo(0).check(sql`inventory >= 0`))
+    .addColumn('inventory', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`inventory >= 0`),
+    )
     .addColumn('sort_number', 'integer')
     .addColumn('sku', 'text')
     .addColumn('brand', 'text')
@@ -82,11 +97,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn(...ts('updated_at'), (c) => c.notNull())
     .execute();
   // Shop order (leading number, then price) with and without a category filter; admin list newest first.
-  await db.schema
-    .createIndex('products_shop_order_idx')
-    .on('products')
-    .columns(['sort_number', 'price_cents', 'name'])
-    .execute();
+  await db.schema.createIndex('products_shop_order_idx').on('products').columns(['sort_number', 'price_cents', 'name']).execute();
   await db.schema
     .createIndex('products_category_order_idx')
     .on('products')
@@ -100,9 +111,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('code', 'text', (c) => c.notNull().unique())
     .addColumn('description', 'text')
-    .addColumn('discount_type', 'text', (c) =>
-      c.notNull().check(sql`discount_type in ('percentage','fixed')`),
-    )
+    .addColumn('discount_type', 'text', (c) => c.notNull().check(sql`discount_type in ('percentage','fixed')`))
     .addColumn('discount_value', 'integer', (c) => c.notNull().check(sql`discount_value >= 0`))
     .addColumn('min_order_cents', 'integer')
     .addColumn('max_uses', 'integer')
@@ -146,7 +155,10 @@ export async function up(db: Kysely<any>): Promise<void> {
         .check(sql`status in ('pending','processing','shipped','delivered','cancelled','completed')`),
     )
     .addColumn('payment_status', 'text', (c) =>
-      c.notNull().defaultTo('unpaid').check(sql`payment_status in ('unpaid','paid','failed','expired','refunded')`),
+      c
+        .notNull()
+        .defaultTo('unpaid')
+        .check(sql`payment_status in ('unpaid','paid','failed','expired','refunded')`),
     )
     .addColumn('payment_provider', 'text')
     .addColumn('payment_session_id', 'text')
@@ -156,7 +168,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('discount_cents', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('shipping_cents', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('tax_cents', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('total_cents', 'integer', (c) => c.notNull().defaultTo(0).check(sql`total_cents >= 0`))
+    .addColumn('total_cents', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`total_cents >= 0`),
+    )
     .addColumn('coupon_code', 'text')
     .addColumn('shipping_option_id', 'text')
     .addColumn('shipstation_data', 'text')
@@ -202,11 +219,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn(...ts('completed_at'))
     .execute();
   await db.schema.createIndex('payment_sessions_order_idx').on('payment_sessions').column('order_id').execute();
-  await db.schema
-    .createIndex('payment_sessions_status_expires_idx')
-    .on('payment_sessions')
-    .columns(['status', 'expires_at'])
-    .execute();
+  await db.schema.createIndex('payment_sessions_status_expires_idx').on('payment_sessions').columns(['status', 'expires_at']).execute();
 
   await db.schema
     .createTable('coupon_redemptions')
@@ -217,17 +230,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('device_id', 'text')
     .addColumn(...ts('created_at'), (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('coupon_redemptions_order_uq')
-    .on('coupon_redemptions')
-    .columns(['coupon_id', 'order_id'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('coupon_redemptions_user_idx')
-    .on('coupon_redemptions')
-    .columns(['coupon_id', 'user_id'])
-    .execute();
+  await db.schema.createIndex('coupon_redemptions_order_uq').on('coupon_redemptions').columns(['coupon_id', 'order_id']).unique().execute();
+  await db.schema.createIndex('coupon_redemptions_user_idx').on('coupon_redemptions').columns(['coupon_id', 'user_id']).execute();
 
   await db.schema
     .createTable('faqs')
@@ -271,7 +275,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('text', 'text')
     .addColumn('template_id', 'text')
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('queued').check(sql`status in ('queued','sending','sent','failed')`),
+      c
+        .notNull()
+        .defaultTo('queued')
+        .check(sql`status in ('queued','sending','sent','failed')`),
     )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_error', 'text')
@@ -280,11 +287,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn(...ts('updated_at'), (c) => c.notNull())
     .addColumn(...ts('sent_at'))
     .execute();
-  await db.schema
-    .createIndex('email_outbox_due_idx')
-    .on('email_outbox')
-    .columns(['status', 'next_attempt_at'])
-    .execute();
+  await db.schema.createIndex('email_outbox_due_idx').on('email_outbox').columns(['status', 'next_attempt_at']).execute();
   await db.schema.createIndex('email_outbox_created_idx').on('email_outbox').column('created_at').execute();
 
   await db.schema

@@ -16,7 +16,14 @@ function emailTerms(email: string | null | undefined): string[] {
   const [local = '', domain = ''] = e.split('@');
   return [e, local, domain, ...words(local)].filter(Boolean);
 }
-type OrderSearchRow = { id: string; order_number: string; email: string | null; shipping_address: string | null; user_email: string | null; full_name: string | null };
+type OrderSearchRow = {
+  id: string;
+  order_number: string;
+  email: string | null;
+  shipping_address: string | null;
+  user_email: string | null;
+  full_name: string | null;
+};
 function searchRowsOf(o: OrderSearchRow): { term: string; order_id: string }[] {
   let address: unknown = null;
   try {
@@ -25,7 +32,9 @@ function searchRowsOf(o: OrderSearchRow): { term: string; order_id: string }[] {
     address = null;
   }
   const field = (key: 'name' | 'email') =>
-    address && typeof address === 'object' && typeof (address as Record<string, unknown>)[key] === 'string' ? ((address as Record<string, string>)[key] as string) : null;
+    address && typeof address === 'object' && typeof (address as Record<string, unknown>)[key] === 'string'
+      ? ((address as Record<string, string>)[key] as string)
+      : null;
   const terms = new Set<string>([
     o.id.toLowerCase(),
     o.order_number.toLowerCase(),
@@ -69,7 +78,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute();
     if (batch.length === 0) break;
     const rows = batch.flatMap((o: OrderSearchRow) => searchRowsOf(o));
-    for (let i = 0; i < rows.length; i += 1000) await db.insertInto('order_search_terms').values(rows.slice(i, i + 1000)).execute();
+    for (let i = 0; i < rows.length; i += 1000)
+      await db
+        .insertInto('order_search_terms')
+        .values(rows.slice(i, i + 1000))
+        .execute();
     after = batch[batch.length - 1]!.id;
   }
 }

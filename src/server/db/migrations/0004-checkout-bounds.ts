@@ -92,7 +92,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       if (batch.length === 0) break;
       for (const row of batch) {
         if (row.email) {
-          await db.updateTable(table).set({ email_normalized: normalizeCouponEmail(row.email) }).where(key, '=', row.key).execute();
+          await db
+            .updateTable(table)
+            .set({ email_normalized: normalizeCouponEmail(row.email) })
+            .where(key, '=', row.key)
+            .execute();
         }
       }
       after = batch[batch.length - 1]!.key;

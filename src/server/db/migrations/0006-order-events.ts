@@ -17,7 +17,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('actor_user_id', 'text')
     .addColumn('actor_label', 'text', (c) => c.notNull())
     .addColumn('data', 'text', (c) => c.notNull().defaultTo('{}'))
-    .addColumn('customer_visible', 'integer', (c) => c.notNull().defaultTo(0).check(sql`customer_visible in (0, 1)`))
+    .addColumn('customer_visible', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`customer_visible in (0, 1)`),
+    )
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('order_events_order_idx').on('order_events').columns(['order_id', 'created_at']).execute();

@@ -24,9 +24,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('amount_cents', money, (c) => c.notNull().check(sql`amount_cents > 0`))
     .addColumn('provider', 'text', (c) => c.notNull())
     .addColumn('provider_refund_id', 'text')
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending').check(sql`status in ('pending','succeeded','failed')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending','succeeded','failed')`),
+    )
     .addColumn('reason', 'text')
-    .addColumn('restock', 'integer', (c) => c.notNull().defaultTo(0).check(sql`restock in (0, 1)`))
+    .addColumn('restock', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`restock in (0, 1)`),
+    )
     .addColumn('error', 'text')
     .addColumn('actor_user_id', 'text')
     .addColumn('actor_label', 'text', (c) => c.notNull())
@@ -35,11 +45,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('refunds_order_idx').on('refunds').columns(['order_id', 'created_at']).execute();
 
-  await db.schema.alterTable('orders').addColumn('refunded_cents', money, (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('orders')
+    .addColumn('refunded_cents', money, (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('orders').addColumn('restocked_at', 'text').execute();
   // Orders marked refunded before refunds were recorded were refunded in full.
-  await db.updateTable('orders').set({ refunded_cents: sql`total_cents` }).where('payment_status', '=', 'refunded').execute();
-  await db.schema.createIndex('orders_payment_idx').on('orders').columns(['payment_status', 'refunded_cents', 'payment_provider', 'created_at']).execute();
+  await db
+    .updateTable('orders')
+    .set({ refunded_cents: sql`total_cents` })
+    .where('payment_status', '=', 'refunded')
+    .execute();
+  await db.schema
+    .createIndex('orders_payment_idx')
+    .on('orders')
+    .columns(['payment_status', 'refunded_cents', 'payment_provider', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -27,7 +27,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('search_key', 'integer', (c) => c.primaryKey())
     .addColumn('product_id', 'text', (c) => c.notNull().unique())
     .execute();
-  await sql`create virtual table product_search using fts5(name, description, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`.execute(db);
+  await sql`create virtual table product_search using fts5(name, description, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`.execute(
+    db,
+  );
   // Leaves of 1,000 bytes instead of 4,050: a phrase walks the long doclists of its common
   // trigrams ("e c", "ner") by skipping from leaf to leaf, so smaller leaves skip closer to the
   // rows the rare trigrams name (about 3× faster for a product name on the 10,000-product seed).

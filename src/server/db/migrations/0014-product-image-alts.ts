@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely';
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('products').addColumn('image_alts', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+  await db.schema
+    .alterTable('products')
+    .addColumn('image_alts', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -20,7 +20,18 @@ type Frozen = { variables: string[]; html: string; text: string };
 
 const TEMPLATES: Record<string, Frozen> = {
   'order-confirmation': {
-    variables: ['orderNumber', 'customerName', 'items', 'subtotal', 'discount', 'shipping', 'tax', 'total', 'shippingAddressLines', 'orderUrl'],
+    variables: [
+      'orderNumber',
+      'customerName',
+      'items',
+      'subtotal',
+      'discount',
+      'shipping',
+      'tax',
+      'total',
+      'shippingAddressLines',
+      'orderUrl',
+    ],
     html: `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -71,8 +71,7 @@ export const seedCategories: SeedCategory[] = [
   {
     id: 'cleaning-cloths',
     name: 'Cleaning Cloths',
-    description:
-      'Reusable, machine-washable cleaning cloths that replace paper towels and disposable wipes, sold singly or in packs.',
+    description: 'Reusable, machine-washable cleaning cloths that replace paper towels and disposable wipes, sold singly or in packs.',
     imageUrl: categoryImage('cleaning-cloths'),
     sortOrder: 1,
   },
@@ -86,8 +85,7 @@ export const seedCategories: SeedCategory[] = [
   {
     id: 'cleaners',
     name: 'Cleaners',
-    description:
-      'Concentrated cleaners, laundry powder and solid soap that come in less packaging and last a long time.',
+    description: 'Concentrated cleaners, laundry powder and solid soap that come in less packaging and last a long time.',
     imageUrl: categoryImage('cleaners'),
     sortOrder: 3,
   },
@@ -101,8 +99,7 @@ export const seedCategories: SeedCategory[] = [
   {
     id: 'commercial',
     name: 'Commercial',
-    description:
-      'Bulk cases and large-format cleaners for offices, cafes, cleaning crews and other businesses.',
+    description: 'Bulk cases and large-format cleaners for offices, cafes, cleaning crews and other businesses.',
     imageUrl: categoryImage('commercial'),
     sortOrder: 5,
   },
@@ -142,8 +139,7 @@ export const seedProducts: SeedProduct[] = [
   {
     id: 'cloth-2-pack',
     name: '2 - Reusable Cleaning Cloths (2-Pack)',
-    description:
-      'Two reusable cleaning cloths, one for the kitchen and one for the bathroom. Machine washable and reusable many times.',
+    description: 'Two reusable cleaning cloths, one for the kitchen and one for the bathroom. Machine washable and reusable many times.',
     priceCents: 899,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-2-pack'),
@@ -172,8 +168,7 @@ export const seedProducts: SeedProduct[] = [
   {
     id: 'cloth-8-pack',
     name: '8 - Reusable Cleaning Cloths (8-Pack)',
-    description:
-      'Eight reusable cleaning cloths, enough to rotate through a week of daily cleaning while the rest are in the wash.',
+    description: 'Eight reusable cleaning cloths, enough to rotate through a week of daily cleaning while the rest are in the wash.',
     priceCents: 2999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-8-pack'),
@@ -240,7 +235,8 @@ export const seedProducts: SeedProduct[] = [
   {
     id: 'cloth-40-pack',
     name: '40 - Reusable Cleaning Cloths (40-Pack)',
-    description: 'Forty reusable cleaning cloths packed in a single recyclable box. Well suited to rental properties and shared workspaces.',
+    description:
+      'Forty reusable cleaning cloths packed in a single recyclable box. Well suited to rental properties and shared workspaces.',
     priceCents: 10999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-40-pack'),
@@ -283,7 +279,8 @@ export const seedProducts: SeedProduct[] = [
   {
     id: 'bulk-500-pack',
     name: 'Bulk Case - 500 Reusable Cleaning Cloths',
-    description: 'A commercial case of 500 reusable cleaning cloths for janitorial teams, hotels and restaurants. Ships on its own in two cartons.',
+    description:
+      'A commercial case of 500 reusable cleaning cloths for janitorial teams, hotels and restaurants. Ships on its own in two cartons.',
     priceCents: 99995,
     categoryId: 'commercial',
     images: productImages('bulk-500-pack'),
@@ -297,7 +294,8 @@ export const seedProducts: SeedProduct[] = [
   {
     id: 'bulk-1000-pack',
     name: 'Bulk Case - 1000 Reusable Cleaning Cloths',
-    description: 'Our largest commercial case: 1,000 reusable cleaning cloths on one order. Contact us if you need a delivery date or invoice terms.',
+    description:
+      'Our largest commercial case: 1,000 reusable cleaning cloths on one order. Contact us if you need a delivery date or invoice terms.',
     priceCents: 159595,
     categoryId: 'commercial',
     images: productImages('bulk-1000-pack'),
@@ -311,7 +309,8 @@ export const seedProducts: SeedProduct[] = [
   {
     id: 'commercial-cleaner-gallon',
     name: 'Commercial All-Purpose Cleaner Concentrate (1 Gallon)',
-    description: 'A one-gallon jug of our all-purpose cleaner concentrate for busy facilities. Dilute with water in refillable spray bottles.',
+    description:
+      'A one-gallon jug of our all-purpose cleaner concentrate for busy facilities. Dilute with water in refillable spray bottles.',
     priceCents: 5999,
     categoryId: 'commercial',
     images: productImages('commercial-cleaner-gallon'),
@@ -410,7 +409,8 @@ export const seedProducts: SeedProduct[] = [
   {
     id: 'dish-soap-block',
     name: 'Solid Dish Soap Block',
-    description: 'A solid dish soap block that replaces liquid soap in a plastic bottle. Wet a brush or cloth, rub the block and wash as usual.',
+    description:
+      'A solid dish soap block that replaces liquid soap in a plastic bottle. Wet a brush or cloth, rub the block and wash as usual.',
     priceCents: 899,
     categoryId: 'cleaners',
     images: productImages('dish-soap-block'),

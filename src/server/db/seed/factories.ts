@@ -4,13 +4,7 @@ import { leadingNumber } from '../../../shared/schemas/catalog.js';
 import { randomString, nowIso } from '../../lib/ids.js';
 import { hashPassword } from '../../accounts/password.js';
 import { noteShopChange } from '../../http/shop-changes.js';
-import type {
-  SeedCategory,
-  SeedCoupon,
-  SeedFaq,
-  SeedProduct,
-  SeedShippingOption,
-} from './catalog-data.js';
+import type { SeedCategory, SeedCoupon, SeedFaq, SeedProduct, SeedShippingOption } from './catalog-data.js';
 
 /**
  * Factories shared by the seed, the HTTP tests and the browser tests: each builds a complete,
@@ -41,10 +35,7 @@ export async function createCategory(db: Kysely<Database>, o: Partial<SeedCatego
   return c;
 }
 
-export async function createProduct(
-  db: Kysely<Database>,
-  o: Partial<SeedProduct> & { createdAt?: string } = {},
-): Promise<SeedProduct> {
+export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct> & { createdAt?: string } = {}): Promise<SeedProduct> {
   const p: SeedProduct = {
     id: o.id ?? `prod-${unique()}`,
     name: o.name ?? 'Test Product',
@@ -88,10 +79,7 @@ export async function createProduct(
   return p;
 }
 
-export async function createShippingOption(
-  db: Kysely<Database>,
-  o: Partial<SeedShippingOption> = {},
-): Promise<SeedShippingOption> {
+export async function createShippingOption(db: Kysely<Database>, o: Partial<SeedShippingOption> = {}): Promise<SeedShippingOption> {
   const s: SeedShippingOption = {
     id: o.id ?? `ship-${unique()}`,
     name: o.name ?? 'Test Shipping',

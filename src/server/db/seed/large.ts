@@ -15,7 +15,16 @@ const FIRST = ['Ada', 'Ben', 'Cleo', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 
 const LAST = ['Moss', 'Reed', 'Birch', 'Fern', 'Stone', 'Brook', 'Hale', 'Lark', 'Vale', 'Wren', 'Ash', 'Marsh', 'Pike', 'Rowe'];
 const KINDS = ['Cloth', 'Mop', 'Refill', 'Powder', 'Cleaner', 'Bundle', 'Brush', 'Sponge'];
 const CATEGORIES = ['cleaning-cloths', 'mops', 'cleaners', 'laundry', 'refills', 'bundles', 'accessories'];
-const STATUSES: OrdersTable['status'][] = ['delivered', 'delivered', 'delivered', 'shipped', 'processing', 'pending', 'completed', 'cancelled'];
+const STATUSES: OrdersTable['status'][] = [
+  'delivered',
+  'delivered',
+  'delivered',
+  'shipped',
+  'processing',
+  'pending',
+  'completed',
+  'cancelled',
+];
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** A small, fast, seeded generator (mulberry32): the same seed gives the same shop. */
@@ -53,7 +62,10 @@ async function insertBatches<T extends keyof Database>(
         const rows: Insertable<Database[T]>[] = [];
         for (let i = s; i < Math.min(end, s + perStatement); i++) rows.push(make(i));
         // Kysely's insert typing cannot follow a generic table name; the rows are built for it.
-        await trx.insertInto(table).values(rows as never).execute();
+        await trx
+          .insertInto(table)
+          .values(rows as never)
+          .execute();
         await afterStatement?.(trx, rows);
       }
     });
@@ -61,11 +73,7 @@ async function insertBatches<T extends keyof Database>(
   }
 }
 
-export async function seedLarge(
-  db: Kysely<Database>,
-  counts: LargeSeedCounts,
-  log: (line: string) => void = console.log,
-): Promise<void> {
+export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, log: (line: string) => void = console.log): Promise<void> {
   const r = rng(20261123);
   const now = Date.now();
   const progress = (what: string, total: number) => {
@@ -171,7 +179,14 @@ export async function seedLarge(
         status: pick(r, STATUSES),
         payment_status: 'paid',
         payment_provider: 'test',
-        shipping_address: JSON.stringify({ name: `${first} ${last}`, address: `${i} Market St`, city: 'Portland', state: 'OR', zip: '97201', country: 'US' }),
+        shipping_address: JSON.stringify({
+          name: `${first} ${last}`,
+          address: `${i} Market St`,
+          city: 'Portland',
+          state: 'OR',
+          zip: '97201',
+          country: 'US',
+        }),
         subtotal_cents: subtotal,
         tax_cents: tax,
         discount_cents: 0,
@@ -195,7 +210,11 @@ export async function seedLarge(
           userName: userNames[user] ?? null,
         }).map((term) => ({ term, order_id: o.id }));
       });
-      for (let k = 0; k < terms.length; k += 15_000) await trx.insertInto('order_search_terms').values(terms.slice(k, k + 15_000)).execute();
+      for (let k = 0; k < terms.length; k += 15_000)
+        await trx
+          .insertInto('order_search_terms')
+          .values(terms.slice(k, k + 15_000))
+          .execute();
     },
   );
 

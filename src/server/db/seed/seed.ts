@@ -4,14 +4,7 @@ import type { Config } from '../../config.js';
 import { nowIso } from '../../lib/ids.js';
 import { hashPassword } from '../../accounts/password.js';
 import { defaultEmailTemplates } from '../../email/default-templates.js';
-import {
-  seedCategories,
-  seedCoupons,
-  seedFaqs,
-  seedProducts,
-  seedSettings,
-  seedShippingOptions,
-} from './catalog-data.js';
+import { seedCategories, seedCoupons, seedFaqs, seedProducts, seedSettings, seedShippingOptions } from './catalog-data.js';
 import { createCategory, createCoupon, createFaq, createProduct, createShippingOption, createUser } from './factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from './demo-accounts.js';
 
