@@ -30,7 +30,8 @@ const CPU_SLOWDOWN = Number(process.env.LH_CPU_SLOWDOWN ?? 4);
 const PAGES = (process.env.LH_PAGES ?? '/,/products,/products/sweep-and-mop,/cart,/checkout,/faq').split(',');
 /** Measured with two products in the cart, as a shopper meets them (an empty checkout goes back to the cart). */
 const WITH_CART = new Set(['/cart', '/checkout']);
-const NOINDEX = new Set(['/cart', '/checkout']);
+/** Pages the shop marks noindex (src/shared/pages.ts): Lighthouse's SEO score counts that against them, so it is not judged. */
+const NOINDEX = new Set(['/cart', '/checkout', '/auth', '/reset-password', '/password-reset', '/dashboard', '/orders', '/order-confirmation', '/thank-you', '/success']);
 
 ensureClientBuild();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-lh-'));

@@ -273,6 +273,7 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'auth',
     path: '/auth',
     component: 'accounts/auth-page.tsx',
+    needsZod: true,
     // Each tab its own title, named as the tab (spec: Sign In, Sign Up, Reset; the last says what it resets).
     queryParams: ['tab'],
     head: ({ query }) => ({ title: pageTitle(AUTH_TAB_TITLES[query.get('tab') ?? ''] ?? 'Sign In'), noindex: true }),
@@ -283,6 +284,7 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'reset-password',
     path: '/reset-password',
     component: 'accounts/reset-password-page.tsx',
+    needsZod: true,
     head: privateHead('Set a New Password'),
     robots: { disallow: '/reset-password' },
     cache: 'private',
@@ -291,6 +293,7 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'password-reset',
     path: '/password-reset',
     component: 'accounts/password-reset-page.tsx',
+    needsZod: true,
     head: privateHead('Reset Password'),
     cache: 'private',
   }),
