@@ -31,7 +31,18 @@ const PAGES = (process.env.LH_PAGES ?? '/,/products,/products/sweep-and-mop,/car
 /** Measured with two products in the cart, as a shopper meets them (an empty checkout goes back to the cart). */
 const WITH_CART = new Set(['/cart', '/checkout']);
 /** Pages the shop marks noindex (src/shared/pages.ts): Lighthouse's SEO score counts that against them, so it is not judged. */
-const NOINDEX = new Set(['/cart', '/checkout', '/auth', '/reset-password', '/password-reset', '/dashboard', '/orders', '/order-confirmation', '/thank-you', '/success']);
+const NOINDEX = new Set([
+  '/cart',
+  '/checkout',
+  '/auth',
+  '/reset-password',
+  '/password-reset',
+  '/dashboard',
+  '/orders',
+  '/order-confirmation',
+  '/thank-you',
+  '/success',
+]);
 
 ensureClientBuild();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-lh-'));
