@@ -16,8 +16,6 @@ import {
   AdminUserListQuery,
   ADMIN_MESSAGES,
   CategoryInput,
-  CouponDeleteQuery,
-  CouponInput,
   OrderNoteInput,
   OrderStatusInput,
   ProductInput,
@@ -29,19 +27,15 @@ import {
 import { addOrderNote, createAdminOrder, deleteOrder, listAdminOrdersJson, updateAdminOrder, updateOrderStatus } from './orders.js';
 import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './catalog.js';
 import {
-  createCoupon,
   createShippingOption,
-  deleteCoupon,
   deleteShippingOption,
-  listCoupons,
   listShippingOptions,
   listUsers,
   patchUser,
-  setCouponActive,
   setShippingOptionEnabled,
-  updateCoupon,
   updateShippingOption,
 } from './commerce.js';
+import { registerAdminCouponRoutes } from '../coupons/admin-routes.js';
 import { ordersOverview } from './overview.js';
 import { refundOrder, retryRefund } from './order-money.js';
 import { accountActor, listOrderEvents } from '../orders/events.js';
@@ -54,7 +48,6 @@ import { registerAdminExports } from './exports.js';
 const Id = z.object({ id: z.string().min(1).max(100) });
 const RefundRetryParams = Id.extend({ refundId: z.string().min(1).max(100) });
 const PageQuery = pageQuery(50);
-const ActiveInput = z.object({ isActive: z.boolean({ message: 'isActive must be true or false' }) }).strict();
 const UploadKind = z.object({ kind: z.enum(['products', 'categories', 'content']).default('products') }).strict();
 const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;
 
@@ -185,32 +178,8 @@ export async function registerAdminRoutes(app: FastifyInstance, { db, config }: 
     return reply.code(201).send({ url: await storeImage(config.uploadDir, kind, buf) });
   });
 
-  // ---- Coupons, shipping options, users ----
-  app.get('/api/admin/coupons', access.admin, async (req) => listCoupons(db, parseInput(PageQuery, req.query)));
-  // Null in local mode (no Stripe key): coupon actions that ask for Stripe answer stripe 'disabled'.
-  const stripe = createStripeClient(config);
-  app.post('/api/admin/coupons', access.admin, async (req, reply) => {
-    const input = parseInput(CouponInput, req.body);
-    const result = await createCoupon(db, input, { stripe, syncStripe: input.syncStripe });
-    if (result.stripe?.status === 'failed')
-      req.log.warn({ couponId: result.coupon.id, stripe: result.stripe }, 'Stripe refused the coupon');
-    return reply.code(201).send(result);
-  });
-  app.put('/api/admin/coupons/:id', access.admin, async (req) => {
-    const { id } = parseInput(Id, req.params);
-    return { coupon: await updateCoupon(db, id, parseInput(CouponInput, req.body)) };
-  });
-  app.patch('/api/admin/coupons/:id/active', access.admin, async (req) => {
-    const { id } = parseInput(Id, req.params);
-    return { coupon: await setCouponActive(db, id, parseInput(ActiveInput, req.body).isActive) };
-  });
-  app.delete('/api/admin/coupons/:id', access.admin, async (req) => {
-    const { id } = parseInput(Id, req.params);
-    const { syncStripe } = parseInput(CouponDeleteQuery, req.query);
-    const result = await deleteCoupon(db, id, { stripe, syncStripe: syncStripe === 'true' });
-    if (result.stripe?.status === 'failed') req.log.warn({ couponId: id, stripe: result.stripe }, 'Stripe refused the coupon delete');
-    return { ok: true as const, ...result };
-  });
+  // ---- Coupons (coupons/admin-routes.ts), shipping options, users ----
+  registerAdminCouponRoutes(app, { db, config });
 
   app.get('/api/admin/shipping-options', access.admin, async () => ({ items: await listShippingOptions(db) }));
   app.post('/api/admin/shipping-options', access.admin, async (req, reply) =>

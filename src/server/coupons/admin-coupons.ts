@@ -1,0 +1,194 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type Stripe from 'stripe';
+import type { CouponsTable, Database } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso, randomString } from '../lib/ids.js';
+import { ADMIN_MESSAGES, type CouponStripeSync } from '../../shared/schemas/admin.js';
+import { createStripeCoupon, deleteStripeCoupon, stripeFailureMessage } from '../payments/stripe.js';
+import { containsText, pageOf } from '../db/query-helpers.js';
+
+// The back office's coupon queries: list, create, edit, switch on/off, delete (with their Stripe copies).
+// How a coupon is checked, held and counted for a shopper is in ./service.ts.
+
+export function toAdminCoupon(c: Selectable<CouponsTable>) {
+  return {
+    id: c.id,
+    code: c.code,
+    description: c.description,
+    discountType: c.discount_type,
+    discountValue: c.discount_value,
+    minOrderCents: c.min_order_cents,
+    maxUses: c.max_uses,
+    currentUses: c.current_uses,
+    validFrom: c.valid_from,
+    validUntil: c.valid_until,
+    isActive: Boolean(c.is_active),
+    freeProductId: c.free_product_id,
+    ownerUserId: c.owner_user_id,
+    stripeCouponId: c.stripe_coupon_id,
+    createdAt: c.created_at,
+  };
+}
+export type AdminCouponView = ReturnType<typeof toAdminCoupon>;
+
+/** A Stripe client when Stripe is configured (null in local mode), and whether the caller asked for Stripe. */
+type StripeOptions = { stripe?: Stripe | null; syncStripe?: boolean };
+const STRIPE_DISABLED: CouponStripeSync = { status: 'disabled', message: ADMIN_MESSAGES.stripeCouponsDisabled };
+
+type CouponFields = {
+  code: string;
+  description: string | null;
+  discountType: 'percentage' | 'fixed';
+  discountValue: number;
+  minOrderCents: number | null;
+  maxUses: number | null;
+  validFrom?: string;
+  validUntil: string | null;
+  isActive: boolean;
+  freeProductId: string | null;
+};
+
+async function checkCoupon(db: Kysely<Database>, input: CouponFields, id: string | null): Promise<void> {
+  const clash = await db.selectFrom('coupons').select('id').where('code', '=', input.code).executeTakeFirst();
+  if (clash && clash.id !== id) throw new HttpError(409, ADMIN_MESSAGES.couponCodeExists);
+  if (input.freeProductId) {
+    const p = await db.selectFrom('products').select('id').where('id', '=', input.freeProductId).executeTakeFirst();
+    if (!p) throw new HttpError(400, ADMIN_MESSAGES.productNotFound);
+  }
+}
+
+export async function listCoupons(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
+  let base = db.selectFrom('coupons');
+  if (q.search) base = base.where(containsText('code', q.search));
+  return pageOf(
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize)
+      .execute(),
+    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
+    q,
+    toAdminCoupon,
+  );
+}
+
+/**
+ * Saves the coupon, then (when asked) creates its Stripe copy and records its id. The local coupon
+ * stands whatever Stripe says: no key answers stripe 'disabled', a refusal answers 'failed' with
+ * Stripe's message. No transaction is held open across the call to Stripe.
+ */
+export async function createCoupon(
+  db: Kysely<Database>,
+  input: CouponFields,
+  { stripe = null, syncStripe = false }: StripeOptions = {},
+): Promise<{ coupon: AdminCouponView; stripe?: CouponStripeSync }> {
+  await checkCoupon(db, input, null);
+  const at = nowIso();
+  const id = `coupon-${Date.now()}-${randomString(6)}`;
+  await db
+    .insertInto('coupons')
+    .values({
+      id,
+      code: input.code,
+      description: input.description,
+      discount_type: input.discountType,
+      discount_value: input.discountValue,
+      min_order_cents: input.minOrderCents,
+      max_uses: input.maxUses,
+      current_uses: 0,
+      valid_from: input.validFrom ?? at,
+      valid_until: input.validUntil,
+      is_active: input.isActive ? 1 : 0,
+      free_product_id: input.freeProductId,
+      stripe_coupon_id: null,
+      owner_user_id: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  const read = async () => toAdminCoupon(await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+  if (!syncStripe) return { coupon: await read() };
+  if (!stripe) return { coupon: await read(), stripe: STRIPE_DISABLED };
+  let stripeCouponId: string;
+  try {
+    stripeCouponId = await createStripeCoupon(stripe, {
+      id,
+      code: input.code,
+      discountType: input.discountType,
+      discountValue: input.discountValue,
+    });
+  } catch (err) {
+    return { coupon: await read(), stripe: { status: 'failed', message: stripeFailureMessage(err) } };
+  }
+  const r = await db
+    .updateTable('coupons')
+    .set({ stripe_coupon_id: stripeCouponId, updated_at: nowIso() })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) {
+    // Deleted while Stripe was answering: do not leave the Stripe copy behind.
+    await deleteStripeCoupon(stripe, stripeCouponId).catch(() => undefined);
+    throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
+  }
+  return { coupon: await read(), stripe: { status: 'synced' } };
+}
+
+export async function updateCoupon(db: Kysely<Database>, id: string, input: CouponFields) {
+  const existing = await db.selectFrom('coupons').select('valid_from').where('id', '=', id).executeTakeFirst();
+  if (!existing) throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
+  await checkCoupon(db, input, id);
+  await db
+    .updateTable('coupons')
+    .set({
+      code: input.code,
+      description: input.description,
+      discount_type: input.discountType,
+      discount_value: input.discountValue,
+      min_order_cents: input.minOrderCents,
+      max_uses: input.maxUses,
+      valid_from: input.validFrom ?? existing.valid_from,
+      valid_until: input.validUntil,
+      is_active: input.isActive ? 1 : 0,
+      free_product_id: input.freeProductId,
+      updated_at: nowIso(),
+    })
+    .where('id', '=', id)
+    .execute();
+  return toAdminCoupon(await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+}
+
+export async function setCouponActive(db: Kysely<Database>, id: string, isActive: boolean) {
+  const r = await db
+    .updateTable('coupons')
+    .set({ is_active: isActive ? 1 : 0, updated_at: nowIso() })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
+  return toAdminCoupon(await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+}
+
+/**
+ * Deletes the coupon here, then its Stripe copy when it has one (or when the caller asks). The local
+ * delete stands whatever Stripe says; stripe is absent from the answer when Stripe had no part.
+ */
+export async function deleteCoupon(
+  db: Kysely<Database>,
+  id: string,
+  { stripe = null, syncStripe = false }: StripeOptions = {},
+): Promise<{ stripe?: CouponStripeSync }> {
+  // RETURNING reads the Stripe id in the same statement, so a sync finishing meanwhile is not missed.
+  const deleted = await db.deleteFrom('coupons').where('id', '=', id).returning('stripe_coupon_id').executeTakeFirst();
+  if (!deleted) throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
+  const stripeCouponId = deleted.stripe_coupon_id;
+  if (!stripeCouponId && !syncStripe) return {};
+  if (!stripe) return { stripe: STRIPE_DISABLED };
+  if (!stripeCouponId) return {};
+  try {
+    await deleteStripeCoupon(stripe, stripeCouponId);
+    return { stripe: { status: 'synced' } };
+  } catch (err) {
+    return { stripe: { status: 'failed', message: stripeFailureMessage(err) } };
+  }
+}
