@@ -8,6 +8,7 @@ import { nowIso } from '../lib/ids.js';
 import { ACCOUNT_MESSAGES, type AccountSummary } from '../../shared/schemas/account.js';
 import { nextRewardAt, rewardProgress } from '../../shared/pricing.js';
 import { customerOrderStats } from '../orders/service.js';
+import { rewardCouponsOf } from '../coupons/service.js';
 import { indexOrdersOfUser } from '../orders/search-terms.js';
 
 /** Wrong current passwords given to change an e-mail, per person, counted before the check. */
@@ -86,13 +87,7 @@ export async function accountSummary(db: Kysely<Database>, userId: string): Prom
     .select(['loyalty_points', 'total_points_earned'])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
-  const rewards = await db
-    .selectFrom('coupons')
-    .select(['code', 'discount_value', 'valid_until', 'current_uses', 'max_uses'])
-    .where('owner_user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .limit(50)
-    .execute();
+  const rewards = await rewardCouponsOf(db, userId, { all: false });
   return {
     stats: await customerOrderStats(db, userId),
     loyalty: {

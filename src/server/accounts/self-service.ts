@@ -10,6 +10,7 @@ import { nextRewardAt } from '../../shared/pricing.js';
 import { SELF_SERVICE_MESSAGES, type AccountDataExport } from '../../shared/schemas/account-self-service.js';
 import { paymentStatusOf } from '../admin/order-money.js';
 import { indexOrderSearch } from '../orders/search-terms.js';
+import { rewardCouponsOf } from '../coupons/service.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { confirmCurrentPassword } from './profile.js';
 import { forgetLoadedSessions, type LoadedSession } from './sessions.js';
@@ -155,13 +156,7 @@ export async function exportAccountData(db: Kysely<Database>, userId: string, no
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!user) throw new HttpError(404, 'User not found');
   const [rewards, orders] = await Promise.all([
-    db
-      .selectFrom('coupons')
-      .select(['code', 'discount_value', 'valid_until', 'current_uses', 'max_uses'])
-      .where('owner_user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .execute(),
+    rewardCouponsOf(db, userId, { all: true }),
     db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
   ]);
   const items = orders.length

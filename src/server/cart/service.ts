@@ -1,11 +1,11 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CouponsTable, Database, ProductsTable, ShippingOptionsTable } from '../db/schema.js';
 import { MicroCache } from '../http/micro-cache.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate } from '../db/locks.js';
 import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
-import { couponProblem } from '../../shared/coupons.js';
+import { findCoupon, lockCoupon, validateCouponForCart, type CouponCustomer } from '../coupons/service.js';
 import type { CartLineInput, Quote, QuoteLine, ShippingOptionView } from '../../shared/schemas/checkout.js';
 import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 
@@ -21,13 +21,8 @@ function readShippingOptions(db: Kysely<Database>) {
   return db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute();
 }
 
-export type PricingContext = {
-  userId: string | null;
-  deviceHash: string | null;
-  now: Date;
-  /** At checkout: the order's e-mail, normalized (normalizeCouponEmail), for the one-per-customer coupon rule. */
-  email?: string | null;
-};
+/** Who is pricing: the shopper, for the coupon's one-per-customer rule (coupons/service.ts). */
+export type PricingContext = CouponCustomer;
 
 /**
  * Units of each product held by payment sessions that are still open (one index range each),
@@ -48,53 +43,6 @@ export async function heldUnits(
   if (exceptOrderId) query = query.where('order_id', '<>', exceptOrderId);
   const rows = await query.groupBy('product_id').execute();
   return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
-}
-
-/**
- * Whether this customer has used the coupon (a redemption) or, at checkout, holds it in another
- * open checkout: by account, else by browser, and (at checkout) by normalized e-mail either way,
- * so a guest who drops the browser cookie is still one customer. A quote leaves the holds out: the
- * cart page of a shopper back from the payment page must not call their own checkout a prior use
- * (their new checkout ends the old one first, see createCheckout).
- */
-async function couponUsedBefore(
-  db: Kysely<Database>,
-  coupon: { id: string; code: string },
-  ctx: PricingContext,
-  { countHolds }: { countHolds: boolean },
-): Promise<boolean> {
-  const { userId, deviceHash, email } = ctx;
-  if (!userId && !deviceHash && !email) return false;
-  const who = (eb: ExpressionBuilder<{ r: { user_id: string | null; device_id: string | null; email_normalized: string | null } }, 'r'>) =>
-    eb.or([
-      ...(userId ? [eb('r.user_id', '=', userId)] : deviceHash ? [eb('r.device_id', '=', deviceHash)] : []),
-      ...(email ? [eb('r.email_normalized', '=', email)] : []),
-    ]);
-  const [redeemed, held] = await Promise.all([
-    db.selectFrom('coupon_redemptions as r').select('r.id').where('r.coupon_id', '=', coupon.id).where(who).limit(1).executeTakeFirst(),
-    countHolds
-      ? db
-          .selectFrom('coupon_holds as r')
-          .select('r.order_id')
-          .where('r.coupon_code', '=', coupon.code)
-          .where('r.expires_at', '>', ctx.now.toISOString())
-          .where(who)
-          .limit(1)
-          .executeTakeFirst()
-      : undefined,
-  ]);
-  return Boolean(redeemed ?? held);
-}
-
-/** Uses of a coupon held by open payment sessions (counted for real only when paid). */
-async function heldCouponUses(db: Kysely<Database>, code: string, now: Date): Promise<number> {
-  const row = await db
-    .selectFrom('coupon_holds')
-    .select(sql<number | string>`count(*)`.as('n'))
-    .where('coupon_code', '=', code)
-    .where('expires_at', '>', now.toISOString())
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }
 
 function toShippingView(o: {
@@ -148,13 +96,8 @@ export async function priceCart(
   // Independent reads go out together (on PostgreSQL they overlap; SQLite runs them in turn).
   // A quote may use terms a second old; checkout (lock) always reads and locks the rows themselves.
   const couponCode = input.couponCode;
-  const readCoupon = (code: string) => db.selectFrom('coupons').selectAll().where('code', '=', code);
   const [couponSeen, options] = await Promise.all([
-    !couponCode
-      ? undefined
-      : lock
-        ? readCoupon(couponCode).executeTakeFirst()
-        : couponTerms.get(couponCode, () => readCoupon(couponCode).executeTakeFirst()),
+    !couponCode ? undefined : lock ? findCoupon(db, couponCode) : couponTerms.get(couponCode, () => findCoupon(db, couponCode)),
     lock ? readShippingOptions(db) : shippingTerms.get('all', () => readShippingOptions(db)),
   ]);
   // The coupon is read unlocked first only to learn its free gift, whose product row is locked with the others.
@@ -173,7 +116,7 @@ export async function priceCart(
   let coupon = couponSeen;
   if (lock) {
     products = await forUpdate(productQuery(ids).orderBy('id'), dialect).execute();
-    coupon = couponCode ? await forUpdate(readCoupon(couponCode), dialect).executeTakeFirst() : undefined;
+    coupon = couponCode ? await lockCoupon(db, dialect, couponCode) : undefined;
     const lockedGift = coupon?.free_product_id ?? null;
     if (lockedGift !== giftId) {
       // The owner changed the coupon's gift in between: lock that product too (rare; a deadlock
@@ -220,21 +163,8 @@ export async function priceCart(
   let couponError: string | null = null;
   let applied: Quote['coupon'] = null;
   if (input.couponCode) {
-    const usedBefore = coupon ? await couponUsedBefore(db, coupon, ctx, { countHolds: lock }) : false;
-    couponError = couponProblem(
-      coupon
-        ? {
-            isActive: Boolean(coupon.is_active),
-            validFrom: coupon.valid_from,
-            validUntil: coupon.valid_until,
-            minOrderCents: coupon.min_order_cents,
-            maxUses: coupon.max_uses,
-            usesTaken: coupon.current_uses + (coupon.max_uses != null ? await heldCouponUses(db, coupon.code, ctx.now) : 0),
-            ownerUserId: coupon.owner_user_id,
-          }
-        : null,
-      { subtotalCents: subtotalForCoupon, now: ctx.now, userId: ctx.userId, usedBefore },
-    );
+    // max_uses and one per customer: checked here, under the coupon row lock at checkout (coupons/service.ts).
+    couponError = await validateCouponForCart(db, coupon, ctx, { subtotalCents: subtotalForCoupon, countHolds: lock });
     if (!couponError && coupon) {
       const gift = giftId ? byId.get(giftId) : undefined;
       applied = {

@@ -11,6 +11,7 @@ import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { normalizeCouponEmail } from '../../shared/coupons.js';
 import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared/schemas/checkout.js';
 import { priceCart, type PricedCart } from '../cart/service.js';
+import { holdCouponUse } from '../coupons/service.js';
 import { releaseHolds } from './release-holds.js';
 import { lockOrderRows } from './fulfilment/lock-order-rows.js';
 import { takeStock } from './fulfilment/take-stock.js';
@@ -73,18 +74,16 @@ async function holdForSession(db: Kysely<Database>, orderId: string, priced: Pri
       })),
     )
     .execute();
+  // The coupon's max_uses and one-per-customer checks ran under its row lock in priceCart (coupons/service.ts).
   if (priced.coupon) {
-    await db
-      .insertInto('coupon_holds')
-      .values({
-        order_id: orderId,
-        coupon_code: priced.coupon.code,
-        expires_at: expiresAt,
-        email_normalized: who.email,
-        device_id: who.deviceId,
-        user_id: who.userId,
-      })
-      .execute();
+    await holdCouponUse(db, {
+      orderId,
+      couponCode: priced.coupon.code,
+      expiresAt,
+      email: who.email,
+      deviceId: who.deviceId,
+      userId: who.userId,
+    });
   }
 }
 

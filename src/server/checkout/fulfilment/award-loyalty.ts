@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { randomString } from '../../lib/ids.js';
 import { queueEmail } from '../../email/outbox.js';
-import { LOYALTY_REWARD_PERCENT, LOYALTY_REWARD_VALID_DAYS, pointsForOrder, rewardsEarned } from '../../../shared/pricing.js';
+import { LOYALTY_REWARD_PERCENT, pointsForOrder, rewardsEarned } from '../../../shared/pricing.js';
+import { createRewardCoupon } from '../../coupons/service.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
 
 /**
@@ -26,29 +26,7 @@ export async function awardLoyalty(
     .execute();
   const rewards = rewardsEarned(user.loyalty_points, after);
   for (let i = 0; i < rewards; i++) {
-    const code = `REWARD-${randomString(8).toUpperCase()}`;
-    const validUntil = new Date(now.getTime() + LOYALTY_REWARD_VALID_DAYS * 86_400_000).toISOString();
-    await trx
-      .insertInto('coupons')
-      .values({
-        id: `coupon-${Date.now()}-${randomString(6)}`,
-        code,
-        description: `Loyalty reward: ${LOYALTY_REWARD_PERCENT}% off`,
-        discount_type: 'percentage',
-        discount_value: LOYALTY_REWARD_PERCENT,
-        min_order_cents: null,
-        max_uses: 1,
-        current_uses: 0,
-        valid_from: at,
-        valid_until: validUntil,
-        is_active: 1,
-        free_product_id: null,
-        stripe_coupon_id: null,
-        owner_user_id: user.id,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    const { code, validUntil } = await createRewardCoupon(trx, user.id, now);
     await queueEmail(trx, {
       to: user.email,
       orderId: order.id,

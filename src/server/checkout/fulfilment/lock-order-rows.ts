@@ -3,6 +3,7 @@ import type { CouponsTable, Database, OrderItemsTable, OrdersTable, PaymentSessi
 import type { Dialect } from '../../db/database.js';
 import { forUpdate } from '../../db/locks.js';
 import { HttpError } from '../../http/errors.js';
+import { lockCoupon } from '../../coupons/service.js';
 
 /** Everything fulfilment reads and writes, locked. */
 export type LockedOrderRows = {
@@ -44,9 +45,7 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   const products = productIds.length
     ? await forUpdate(trx.selectFrom('products').select(['id', 'inventory']).where('id', 'in', productIds).orderBy('id'), dialect).execute()
     : [];
-  const coupon = orderSeen.coupon_code
-    ? await forUpdate(trx.selectFrom('coupons').selectAll().where('code', '=', orderSeen.coupon_code), dialect).executeTakeFirst()
-    : undefined;
+  const coupon = orderSeen.coupon_code ? await lockCoupon(trx, dialect, orderSeen.coupon_code) : undefined;
   const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderSeen.id), dialect).executeTakeFirstOrThrow();
   if (settled(order.payment_status)) return { alreadyPaid: true, orderId: order.id };
   const session = await forUpdate(

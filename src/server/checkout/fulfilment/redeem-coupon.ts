@@ -1,13 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
-import { normalizeCouponEmail } from '../../../shared/coupons.js';
+import { redeemCouponUse } from '../../coupons/service.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
 
 /**
- * Counts the order's coupon use (never past `max_uses`) and records the redemption: per account,
- * or per browser for guests, and the normalized e-mail, so a one-per-customer coupon stays one.
- * Nothing without a coupon. The coupon must be locked (lockOrderRows).
+ * The fulfilment step that counts the order's coupon use at payment (coupons/service.ts,
+ * redeemCouponUse: never past `max_uses`, and the redemption recorded for the one-per-customer
+ * rule). Nothing without a coupon. The coupon must be locked (lockOrderRows).
  */
 export async function redeemCoupon(
   trx: Kysely<Database>,
@@ -15,23 +14,5 @@ export async function redeemCoupon(
   now: Date,
 ): Promise<void> {
   if (!coupon) return;
-  const at = now.toISOString();
-  await trx
-    .updateTable('coupons')
-    .set({ current_uses: sql`current_uses + 1`, updated_at: at })
-    .where('id', '=', coupon.id)
-    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('current_uses', '<', eb.ref('max_uses'))]))
-    .execute();
-  await trx
-    .insertInto('coupon_redemptions')
-    .values({
-      id: newId('red'),
-      coupon_id: coupon.id,
-      user_id: order.user_id,
-      order_id: order.id,
-      device_id: order.guest_token_hash,
-      email_normalized: order.email ? normalizeCouponEmail(order.email) : null,
-      created_at: at,
-    })
-    .execute();
+  await redeemCouponUse(trx, coupon, order, now);
 }
