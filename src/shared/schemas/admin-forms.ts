@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { toCents } from '../money.js';
+import { CouponInput, ShippingOptionInput } from './admin.js';
+
+/**
+ * Form-shaped versions of admin bodies: what the back office's inputs hold (text, dollars, local
+ * date-times) mapped onto the body, then parsed by the very schema the server uses. They add no
+ * rule and no message of their own; a field's error comes from the body schema, at the body key
+ * (each form names its fields after the body's keys so the errors land on the right input).
+ */
+
+/** '' → `empty`, else the number typed (NaN for junk; the body schema answers NaN as it answers a missing number). */
+function textToNumber<T>(text: string, empty: T): number | T {
+  return text.trim() === '' ? empty : Number(text);
+}
+
+/** Dollars typed as text → integer cents ('' → `empty`). */
+function dollarsToCents<T>(text: string, empty: T): number | T {
+  const n = textToNumber(text, empty);
+  return typeof n === 'number' && Number.isFinite(n) ? toCents(n) : n;
+}
+
+/** A datetime-local input's value (local time) → ISO, or null when empty or unreadable. */
+function localToIso(text: string): string | null {
+  if (!text) return null;
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** The coupon dialog: discount value in percent or dollars, minimum order in dollars, dates as datetime-local text. */
+export const CouponForm = z
+  .object({
+    code: z.string(),
+    description: z.string(),
+    discountType: z.enum(['percentage', 'fixed']),
+    /** Percent, or dollars for a fixed coupon. */
+    discountValue: z.string(),
+    /** Dollars. */
+    minOrderCents: z.string(),
+    maxUses: z.string(),
+    validFrom: z.string(),
+    validUntil: z.string(),
+    isActive: z.boolean(),
+    /** A product id, or 'none'. */
+    freeProductId: z.string(),
+    syncStripe: z.boolean(),
+  })
+  .transform((v): z.input<typeof CouponInput> => ({
+    code: v.code,
+    description: v.description,
+    discountType: v.discountType,
+    discountValue: v.discountType === 'fixed' ? dollarsToCents(v.discountValue, NaN) : textToNumber(v.discountValue, NaN),
+    minOrderCents: dollarsToCents(v.minOrderCents, null),
+    maxUses: textToNumber(v.maxUses, null),
+    validFrom: localToIso(v.validFrom) ?? new Date().toISOString(),
+    validUntil: localToIso(v.validUntil),
+    isActive: v.isActive,
+    freeProductId: v.freeProductId,
+    syncStripe: v.syncStripe,
+  }))
+  .pipe(CouponInput);
+export type CouponForm = z.input<typeof CouponForm>;
+
+/** The shipping-option dialog: price and minimum order in dollars. */
+export const ShippingOptionForm = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    /** Dollars. */
+    priceCents: z.string(),
+    estimatedDays: z.string(),
+    enabled: z.boolean(),
+    /** Dollars. */
+    minimumOrderCents: z.string(),
+  })
+  .transform((v): z.input<typeof ShippingOptionInput> => ({
+    name: v.name,
+    description: v.description,
+    priceCents: dollarsToCents(v.priceCents, NaN),
+    estimatedDays: v.estimatedDays,
+    enabled: v.enabled,
+    minimumOrderCents: dollarsToCents(v.minimumOrderCents, null),
+  }))
+  .pipe(ShippingOptionInput);
+export type ShippingOptionForm = z.input<typeof ShippingOptionForm>;
