@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toCents } from '../money.js';
 import { CouponInput, ShippingOptionInput } from './admin.js';
+import { FaqInput } from './content.js';
 
 /**
  * Form-shaped versions of admin bodies: what the back office's inputs hold (text, dollars, local
@@ -83,3 +84,23 @@ export const ShippingOptionForm = z
   }))
   .pipe(ShippingOptionInput);
 export type ShippingOptionForm = z.input<typeof ShippingOptionForm>;
+
+/** The FAQ dialog's category choice besides an existing name: none, or a new one typed in `newCategory`. */
+export const FAQ_CATEGORY_CHOICE = { none: '__none__', new: '__new__' } as const;
+
+/** The FAQ dialog: the category is chosen from a list (or typed when new). */
+export const FaqForm = z
+  // The body's own field schemas, so every field's error shows at once (a pipe stops at the first stage that fails).
+  .object({ question: FaqInput.shape.question, answer: FaqInput.shape.answer, category: z.string(), newCategory: z.string() })
+  // The one rule of the form itself: choosing "New category…" means typing its name.
+  .refine((v) => v.category !== FAQ_CATEGORY_CHOICE.new || v.newCategory.trim() !== '', {
+    message: 'Category name is required',
+    path: ['newCategory'],
+  })
+  .transform((v): z.input<typeof FaqInput> => ({
+    question: v.question,
+    answer: v.answer,
+    category: v.category === FAQ_CATEGORY_CHOICE.new ? v.newCategory : v.category === FAQ_CATEGORY_CHOICE.none ? null : v.category,
+  }))
+  .pipe(FaqInput);
+export type FaqForm = z.input<typeof FaqForm>;
