@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toCents } from '../money.js';
-import { CouponInput, ShippingOptionInput } from './admin.js';
+import { CouponInput, ProductInput, ShippingOptionInput } from './admin.js';
 import { FaqInput } from './content.js';
 
 /**
@@ -104,3 +104,43 @@ export const FaqForm = z
   }))
   .pipe(FaqInput);
 export type FaqForm = z.input<typeof FaqForm>;
+
+/** The product dialog: price in dollars, numbers as typed, images with their alt texts side by side. */
+export const ProductForm = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    /** Dollars. */
+    priceCents: z.string(),
+    inventory: z.string(),
+    /** A category id, or '' for none. */
+    category: z.string(),
+    featured: z.boolean(),
+    sku: z.string(),
+    brand: z.string(),
+    weightLbs: z.string(),
+    dimensions: z.object({ length: z.string(), width: z.string(), height: z.string() }),
+    images: z.array(z.object({ url: z.string(), alt: z.string() })),
+  })
+  .transform((v): z.input<typeof ProductInput> => ({
+    name: v.name,
+    description: v.description,
+    priceCents: dollarsToCents(v.priceCents, NaN),
+    inventory: textToNumber(v.inventory, NaN),
+    category: v.category || null,
+    featured: v.featured,
+    sku: v.sku,
+    brand: v.brand,
+    weightLbs: textToNumber(v.weightLbs, null),
+    // The server keeps dimensions only when all three are given.
+    dimensions: {
+      length: textToNumber(v.dimensions.length, null),
+      width: textToNumber(v.dimensions.width, null),
+      height: textToNumber(v.dimensions.height, null),
+    },
+    // The whole list, in the owner's order, each image with its alt text.
+    images: v.images.map((im) => im.url),
+    imageAlts: v.images.map((im) => im.alt),
+  }))
+  .pipe(ProductInput);
+export type ProductForm = z.input<typeof ProductForm>;
