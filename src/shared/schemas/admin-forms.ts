@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toCents } from '../money.js';
-import { CouponInput, ProductInput, ShippingOptionInput } from './admin.js';
+import { AdminOrderInput, CouponInput, ProductInput, ShippingOptionInput } from './admin.js';
+import { OrderStatus } from './orders.js';
 import { FaqInput } from './content.js';
 
 /**
@@ -144,3 +145,40 @@ export const ProductForm = z
   }))
   .pipe(ProductInput);
 export type ProductForm = z.input<typeof ProductForm>;
+
+/** The owner's order form: the address as fields (or an older order's free text), the total in dollars. */
+export const AdminOrderForm = z
+  .object({
+    user_id: z.string(),
+    /** An older order's free-text address: kept as it is while the address fields stay empty. */
+    textAddress: z.string().nullable(),
+    shipping_address: z.object({
+      name: z.string(),
+      address: z.string(),
+      city: z.string(),
+      state: z.string(),
+      zip: z.string(),
+      country: z.string(),
+    }),
+    /** Dollars; null when the total is not editable (an order with items). */
+    total_amount: z.string().nullable(),
+    status: OrderStatus,
+    note: z.string(),
+    elapsedMs: z.number(),
+    website: z.string(),
+  })
+  .transform((v): z.input<typeof AdminOrderInput> => {
+    const a = v.shipping_address;
+    const touched = [a.name, a.address, a.city, a.state, a.zip].some((t) => t.trim() !== '');
+    return {
+      user_id: v.user_id,
+      shipping_address: v.textAddress !== null && !touched ? v.textAddress : a,
+      ...(v.total_amount === null ? {} : { total_amount: textToNumber(v.total_amount, NaN) }),
+      status: v.status,
+      note: v.note,
+      elapsedMs: v.elapsedMs,
+      website: v.website,
+    };
+  })
+  .pipe(AdminOrderInput);
+export type AdminOrderForm = z.input<typeof AdminOrderForm>;
