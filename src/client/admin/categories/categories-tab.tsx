@@ -1,6 +1,9 @@
 import '../../lib/zod-config.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
 import { CategoryInput } from '../../../shared/schemas/admin.js';
 import type { Category } from '../../../shared/schemas/catalog.js';
 import { Button } from '../../ui/button.js';
@@ -12,9 +15,6 @@ import { ADMIN_CATEGORIES_KEY, useAllCategories } from '../api/use-categories.js
 import { ConfirmDialog, DataTable, Field, inputCls, ListState, Panel, RowActions } from '../components/admin-ui.js';
 import { ImageUpload } from '../components/image-upload.js';
 
-type Values = { id: string; name: string; description: string; imageUrl: string };
-type Errors = Partial<Record<keyof Values, string>>;
-
 function useInvalidateCategories() {
   const qc = useQueryClient();
   return () => Promise.all([qc.invalidateQueries({ queryKey: ADMIN_CATEGORIES_KEY }), qc.invalidateQueries({ queryKey: ['categories'] })]);
@@ -22,101 +22,70 @@ function useInvalidateCategories() {
 
 function CategoryDialog({ category, onClose }: { category: Category | null; onClose: () => void }) {
   const invalidate = useInvalidateCategories();
-  const [values, setValues] = useState<Values>({
-    id: category?.id ?? '',
-    name: category?.name ?? '',
-    description: category?.description ?? '',
-    imageUrl: category?.imageUrl ?? '',
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    control,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(CategoryInput),
+    defaultValues: {
+      id: category?.id ?? '',
+      name: category?.name ?? '',
+      description: category?.description ?? '',
+      imageUrl: category?.imageUrl ?? '',
+    },
   });
-  const [errors, setErrors] = useState<Errors>({});
+  const imageUrl = useWatch({ control, name: 'imageUrl' });
   const [uploading, setUploading] = useState(false);
-  const set = (k: keyof Values, v: string) => setValues((prev) => ({ ...prev, [k]: v }));
   const save = useMutation({
     onError: logUnexpected,
-    mutationFn: (body: Values) =>
+    mutationFn: ({ id, ...rest }: z.output<typeof CategoryInput>) =>
       category
-        ? adminSend('PUT', `/api/admin/categories/${encodeURIComponent(category.id)}`, CategoryResponse, {
-            name: body.name,
-            description: body.description,
-            imageUrl: body.imageUrl,
-          })
-        : adminSend('POST', '/api/admin/categories', CategoryResponse, body),
+        ? adminSend('PUT', `/api/admin/categories/${encodeURIComponent(category.id)}`, CategoryResponse, rest)
+        : adminSend('POST', '/api/admin/categories', CategoryResponse, { id, ...rest }),
     onSuccess: invalidate,
   });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = CategoryInput.safeParse(values);
-    if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0];
-        if (typeof key === 'string' && key in values && !found[key as keyof Values]) found[key as keyof Values] = issue.message;
-      }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    save.mutate(
-      { id: parsed.data.id, name: parsed.data.name, description: parsed.data.description ?? '', imageUrl: parsed.data.imageUrl ?? '' },
-      {
-        onSuccess: () => {
-          toast({ title: 'Category has been saved successfully.' });
-          onClose();
-        },
-        onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
+  const submit = (body: z.output<typeof CategoryInput>) =>
+    save.mutate(body, {
+      onSuccess: () => {
+        toast({ title: 'Category has been saved successfully.' });
+        onClose();
       },
-    );
-  };
+      onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
+    });
 
-  const aria = (k: keyof Values) => ({
+  const aria = (k: keyof typeof errors) => ({
     'aria-invalid': Boolean(errors[k]),
     'aria-describedby': errors[k] ? `category-${k}-error` : undefined,
   });
 
   return (
     <Dialog open onClose={onClose} title={category ? 'Edit Category' : 'Add Category'}>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <Field
             label="ID"
             required
             htmlFor="category-id"
-            error={errors.id}
+            error={errors.id?.message}
             hint={category ? 'The ID cannot be changed.' : 'Lowercase letters, numbers and hyphens, 3-50 characters.'}
           >
-            <input
-              id="category-id"
-              className={`${inputCls} font-mono`}
-              value={values.id}
-              readOnly={Boolean(category)}
-              onChange={(e) => set('id', e.target.value)}
-              {...aria('id')}
-            />
+            <input id="category-id" className={`${inputCls} font-mono`} readOnly={Boolean(category)} {...register('id')} {...aria('id')} />
           </Field>
-          <Field label="Name" required htmlFor="category-name" error={errors.name}>
-            <input
-              id="category-name"
-              className={inputCls}
-              value={values.name}
-              onChange={(e) => set('name', e.target.value)}
-              {...aria('name')}
-            />
+          <Field label="Name" required htmlFor="category-name" error={errors.name?.message}>
+            <input id="category-name" className={inputCls} {...register('name')} {...aria('name')} />
           </Field>
-          <Field label="Description" htmlFor="category-description" error={errors.description}>
-            <textarea
-              id="category-description"
-              rows={3}
-              className={inputCls}
-              value={values.description}
-              onChange={(e) => set('description', e.target.value)}
-            />
+          <Field label="Description" htmlFor="category-description" error={errors.description?.message}>
+            <textarea id="category-description" rows={3} className={inputCls} {...register('description')} />
           </Field>
           <ImageUpload
             kind="categories"
             label="Image"
-            current={values.imageUrl || null}
-            onUploaded={(url) => set('imageUrl', url)}
+            current={imageUrl || null}
+            onUploaded={(url) => setValue('imageUrl', url)}
             onBusy={setUploading}
             disabled={save.isPending}
           />

@@ -1,5 +1,9 @@
+import '../../lib/zod-config.js';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
 import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
@@ -7,12 +11,12 @@ import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminCouponPage, AdminProductPage, CouponDeleteResponse, CouponResponse, type AdminCoupon } from '../api/admin-schemas.js';
 import { ADMIN_MESSAGES, type CouponStripeSync } from '../../../shared/schemas/admin.js';
+import { CouponForm } from '../../../shared/schemas/admin-forms.js';
 import { formatDate } from '../../lib/format.js';
 import {
   centsToText,
   ConfirmDialog,
   DataTable,
-  dollarsToCents,
   Field,
   inputCls,
   ListState,
@@ -33,12 +37,6 @@ function toLocalInput(iso: string | null | undefined): string {
   if (Number.isNaN(d.getTime())) return '';
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-function fromLocalInput(text: string): string | null {
-  if (!text) return null;
-  const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 function valueText(c: AdminCoupon): string {
@@ -71,52 +69,32 @@ function useProductChoices() {
   });
 }
 
-type Values = {
-  code: string;
-  description: string;
-  discountType: 'percentage' | 'fixed';
-  discountValue: string;
-  minOrder: string;
-  maxUses: string;
-  validFrom: string;
-  validUntil: string;
-  isActive: boolean;
-  freeProductId: string;
-  syncStripe: boolean;
-};
-type Errors = Partial<Record<keyof Values, string>>;
-
-function validate(v: Values): Errors {
-  const e: Errors = {};
-  if (!v.code.trim()) e.code = 'Code is required';
-  const n = Number(v.discountValue);
-  if (v.discountValue.trim() === '') e.discountValue = 'Discount value is required';
-  else if (!Number.isFinite(n) || n < 0) e.discountValue = 'Discount value cannot be negative';
-  else if (v.discountType === 'percentage' && (!Number.isInteger(n) || n > 100)) e.discountValue = 'Enter a whole percentage from 0 to 100';
-  if (v.minOrder.trim() !== '' && !(Number(v.minOrder) >= 0)) e.minOrder = 'Minimum order cannot be negative';
-  if (v.maxUses.trim() !== '' && !(Number.isInteger(Number(v.maxUses)) && Number(v.maxUses) >= 0))
-    e.maxUses = 'Max uses must be a whole number of at least 0';
-  return e;
-}
-
 function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose: () => void }) {
   const qc = useQueryClient();
   const products = useProductChoices();
-  const [values, setValues] = useState<Values>(() => ({
-    code: coupon?.code ?? '',
-    description: coupon?.description ?? '',
-    discountType: coupon?.discountType ?? 'percentage',
-    discountValue: coupon ? (coupon.discountType === 'fixed' ? centsToText(coupon.discountValue) : String(coupon.discountValue)) : '',
-    minOrder: centsToText(coupon?.minOrderCents),
-    maxUses: coupon?.maxUses === null || coupon?.maxUses === undefined ? '' : String(coupon.maxUses),
-    validFrom: toLocalInput(coupon ? coupon.validFrom : new Date().toISOString()),
-    validUntil: toLocalInput(coupon?.validUntil),
-    isActive: coupon?.isActive ?? true,
-    freeProductId: coupon?.freeProductId ?? 'none',
-    syncStripe: false,
-  }));
-  const [errors, setErrors] = useState<Errors>({});
-  const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((prev) => ({ ...prev, [k]: v }));
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(CouponForm),
+    defaultValues: {
+      code: coupon?.code ?? '',
+      description: coupon?.description ?? '',
+      discountType: coupon?.discountType ?? 'percentage',
+      discountValue: coupon ? (coupon.discountType === 'fixed' ? centsToText(coupon.discountValue) : String(coupon.discountValue)) : '',
+      minOrderCents: centsToText(coupon?.minOrderCents),
+      maxUses: coupon?.maxUses === null || coupon?.maxUses === undefined ? '' : String(coupon.maxUses),
+      validFrom: toLocalInput(coupon ? coupon.validFrom : new Date().toISOString()),
+      validUntil: toLocalInput(coupon?.validUntil),
+      isActive: coupon?.isActive ?? true,
+      freeProductId: coupon?.freeProductId ?? 'none',
+      syncStripe: false,
+    },
+  });
+  const discountType = useWatch({ control, name: 'discountType' });
+  const freeProductId = useWatch({ control, name: 'freeProductId' });
   const verb = coupon ? 'update' : 'create';
   const save = useMutation({
     onError: logUnexpected,
@@ -127,27 +105,9 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const found = validate(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const value = Number(values.discountValue);
-    const body = {
-      code: values.code.trim().toUpperCase(),
-      description: values.description.trim() || null,
-      discountType: values.discountType,
-      discountValue: values.discountType === 'fixed' ? Math.round(value * 100) : value,
-      minOrderCents: dollarsToCents(values.minOrder),
-      maxUses: values.maxUses.trim() === '' ? null : Number(values.maxUses),
-      validFrom: fromLocalInput(values.validFrom) ?? new Date().toISOString(),
-      validUntil: fromLocalInput(values.validUntil),
-      isActive: values.isActive,
-      freeProductId: values.freeProductId === 'none' ? null : values.freeProductId,
-      // Only a new coupon can be copied to Stripe; edits stay in the shop.
-      ...(coupon ? {} : { syncStripe: values.syncStripe }),
-    };
-    save.mutate(body, {
+  const submit = ({ syncStripe, ...body }: z.output<typeof CouponForm>) => {
+    // Only a new coupon can be copied to Stripe; edits stay in the shop.
+    save.mutate(coupon ? body : { ...body, syncStripe }, {
       onSuccess: (result) => {
         if (coupon) toast({ title: 'Coupon updated successfully' });
         else toastCouponResult('create', result.stripe);
@@ -157,56 +117,45 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
     });
   };
 
-  const aria = (k: keyof Values) => ({
+  type Key = keyof typeof errors;
+  const aria = (k: Key, id: string = k) => ({
     'aria-invalid': Boolean(errors[k]),
-    'aria-describedby': errors[k] ? `coupon-${k}-error` : undefined,
+    'aria-describedby': errors[k] ? `coupon-${id}-error` : undefined,
   });
 
   return (
     <Dialog open onClose={onClose} title={coupon ? 'Edit Coupon' : 'Add Coupon'}>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Code" required htmlFor="coupon-code" error={errors.code}>
-              <input
-                id="coupon-code"
-                className={`${inputCls} uppercase`}
-                value={values.code}
-                onChange={(e) => set('code', e.target.value)}
-                {...aria('code')}
-              />
+            <Field label="Code" required htmlFor="coupon-code" error={errors.code?.message}>
+              <input id="coupon-code" className={`${inputCls} uppercase`} {...register('code')} {...aria('code')} />
             </Field>
             <Field label="Discount type" htmlFor="coupon-discountType">
-              <select
-                id="coupon-discountType"
-                className={inputCls}
-                value={values.discountType}
-                onChange={(e) => set('discountType', e.target.value === 'fixed' ? 'fixed' : 'percentage')}
-              >
+              <select id="coupon-discountType" className={inputCls} {...register('discountType')}>
                 <option value="percentage">Percentage</option>
                 <option value="fixed">Fixed amount</option>
               </select>
             </Field>
             <Field
-              label={values.discountType === 'fixed' ? 'Discount value ($)' : 'Discount value (%)'}
+              label={discountType === 'fixed' ? 'Discount value ($)' : 'Discount value (%)'}
               required
               htmlFor="coupon-discountValue"
-              error={errors.discountValue}
+              error={errors.discountValue?.message}
             >
               <input
                 id="coupon-discountValue"
                 type="number"
                 min="0"
-                step={values.discountType === 'fixed' ? '0.01' : '1'}
-                max={values.discountType === 'percentage' ? '100' : undefined}
+                step={discountType === 'fixed' ? '0.01' : '1'}
+                max={discountType === 'percentage' ? '100' : undefined}
                 inputMode="decimal"
                 className={inputCls}
-                value={values.discountValue}
-                onChange={(e) => set('discountValue', e.target.value)}
+                {...register('discountValue')}
                 {...aria('discountValue')}
               />
             </Field>
-            <Field label="Minimum order ($)" htmlFor="coupon-minOrder" error={errors.minOrder}>
+            <Field label="Minimum order ($)" htmlFor="coupon-minOrder" error={errors.minOrderCents?.message}>
               <input
                 id="coupon-minOrder"
                 type="number"
@@ -214,12 +163,11 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
                 step="0.01"
                 inputMode="decimal"
                 className={inputCls}
-                value={values.minOrder}
-                onChange={(e) => set('minOrder', e.target.value)}
-                {...aria('minOrder')}
+                {...register('minOrderCents')}
+                {...aria('minOrderCents', 'minOrder')}
               />
             </Field>
-            <Field label="Max uses" htmlFor="coupon-maxUses" error={errors.maxUses}>
+            <Field label="Max uses" htmlFor="coupon-maxUses" error={errors.maxUses?.message}>
               <input
                 id="coupon-maxUses"
                 type="number"
@@ -227,21 +175,15 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
                 step="1"
                 inputMode="numeric"
                 className={inputCls}
-                value={values.maxUses}
-                onChange={(e) => set('maxUses', e.target.value)}
+                {...register('maxUses')}
                 {...aria('maxUses')}
               />
             </Field>
             <Field label="Free product" htmlFor="coupon-freeProductId">
-              <select
-                id="coupon-freeProductId"
-                className={inputCls}
-                value={values.freeProductId}
-                onChange={(e) => set('freeProductId', e.target.value)}
-              >
+              <select id="coupon-freeProductId" className={inputCls} {...register('freeProductId')}>
                 <option value="none">None</option>
-                {values.freeProductId !== 'none' && !products.data?.items.some((p) => p.id === values.freeProductId) && (
-                  <option value={values.freeProductId}>{values.freeProductId}</option>
+                {freeProductId !== 'none' && !products.data?.items.some((p) => p.id === freeProductId) && (
+                  <option value={freeProductId}>{freeProductId}</option>
                 )}
                 {products.data?.items.map((p) => (
                   <option key={p.id} value={p.id}>
@@ -251,40 +193,17 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
               </select>
             </Field>
             <Field label="Valid from" htmlFor="coupon-validFrom">
-              <input
-                id="coupon-validFrom"
-                type="datetime-local"
-                className={inputCls}
-                value={values.validFrom}
-                onChange={(e) => set('validFrom', e.target.value)}
-              />
+              <input id="coupon-validFrom" type="datetime-local" className={inputCls} {...register('validFrom')} />
             </Field>
             <Field label="Valid until" htmlFor="coupon-validUntil">
-              <input
-                id="coupon-validUntil"
-                type="datetime-local"
-                className={inputCls}
-                value={values.validUntil}
-                onChange={(e) => set('validUntil', e.target.value)}
-              />
+              <input id="coupon-validUntil" type="datetime-local" className={inputCls} {...register('validUntil')} />
             </Field>
           </div>
           <Field label="Description" htmlFor="coupon-description">
-            <textarea
-              id="coupon-description"
-              rows={2}
-              className={inputCls}
-              value={values.description}
-              onChange={(e) => set('description', e.target.value)}
-            />
+            <textarea id="coupon-description" rows={2} className={inputCls} {...register('description')} />
           </Field>
           <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
-            <input
-              type="checkbox"
-              className="h-4 w-4 accent-brand-600"
-              checked={values.isActive}
-              onChange={(e) => set('isActive', e.target.checked)}
-            />
+            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...register('isActive')} />
             Active
           </label>
           {!coupon && (
@@ -293,8 +212,7 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
                 <input
                   type="checkbox"
                   className="h-4 w-4 accent-brand-600"
-                  checked={values.syncStripe}
-                  onChange={(e) => set('syncStripe', e.target.checked)}
+                  {...register('syncStripe')}
                   aria-describedby="coupon-syncStripe-hint"
                 />
                 Also create this coupon in Stripe

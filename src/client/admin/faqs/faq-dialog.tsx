@@ -1,6 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import '../../lib/zod-config.js';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { FAQ_CATEGORY_CHOICE, FaqForm } from '../../../shared/schemas/admin-forms.js';
 import type { Faq } from '../../../shared/schemas/catalog.js';
-import { CONTENT_ADMIN_MESSAGES, FaqInput } from '../../../shared/schemas/content.js';
+import { CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
@@ -11,17 +15,14 @@ export const NO_CATEGORY = 'No Category';
 /** Filled in when shoppers read the answer, so it stays true when the shipping options or the tax rule change (shop-facts.ts). */
 const ANSWER_HINT =
   'Leave a blank line between paragraphs. {{shipping_rates}}, {{free_shipping}} and {{tax_rule}} show the shop’s current shipping rates, free-shipping minimum and tax rule.';
-const NONE = '__none__';
-const NEW = '__new__';
+const NONE = FAQ_CATEGORY_CHOICE.none;
+const NEW = FAQ_CATEGORY_CHOICE.new;
 
 export function distinctCategories(faqs: Faq[]): string[] {
   const seen = new Set<string>();
   for (const f of faqs) if (f.category) seen.add(f.category);
   return [...seen];
 }
-
-type Values = { question: string; answer: string; choice: string; newCategory: string };
-type Errors = Partial<Record<'question' | 'answer' | 'newCategory', string>>;
 
 /** Add or edit one FAQ; the category is an existing one, 'No Category', or a newly typed one. */
 export function FaqDialog({
@@ -36,39 +37,23 @@ export function FaqDialog({
   onClose: () => void;
 }) {
   const save = useSaveFaq();
-  const [values, setValues] = useState<Values>(() => {
-    const current = faq ? faq.category : defaultCategory;
-    return { question: faq?.question ?? '', answer: faq?.answer ?? '', choice: current ?? NONE, newCategory: '' };
+  const current = faq ? faq.category : defaultCategory;
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(FaqForm),
+    defaultValues: { question: faq?.question ?? '', answer: faq?.answer ?? '', category: current ?? NONE, newCategory: '' },
   });
-  const [errors, setErrors] = useState<Errors>({});
-  const set = <K extends keyof Values>(k: K, v: Values[K]) => {
-    setValues((prev) => ({ ...prev, [k]: v }));
-    setErrors((prev) => ({ ...prev, [k]: undefined }));
-  };
+  const choice = useWatch({ control, name: 'category' });
   // The edited FAQ's category is always offered, even if it is its only member.
-  const options =
-    values.choice !== NONE && values.choice !== NEW && !categories.includes(values.choice) ? [...categories, values.choice] : categories;
+  const options = choice !== NONE && choice !== NEW && !categories.includes(choice) ? [...categories, choice] : categories;
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const category = values.choice === NEW ? values.newCategory : values.choice === NONE ? null : values.choice;
-    const found: Errors = {};
-    const parsed = FaqInput.safeParse({ question: values.question, answer: values.answer, category });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const k = issue.path[0] === 'category' ? 'newCategory' : issue.path[0];
-        if ((k === 'question' || k === 'answer' || k === 'newCategory') && !found[k]) found[k] = issue.message;
-      }
-    }
-    if (values.choice === NEW && !values.newCategory.trim()) found.newCategory = 'Category name is required';
-    setErrors(found);
-    const first = (['question', 'answer', 'newCategory'] as const).find((k) => found[k]);
-    if (first || !parsed.success) {
-      if (first) document.getElementById(`faq-${first}`)?.focus();
-      return;
-    }
+  const submit = (body: z.output<typeof FaqForm>) =>
     save.mutate(
-      { id: faq?.id ?? null, body: parsed.data },
+      { id: faq?.id ?? null, body },
       {
         onSuccess: () => {
           toast({ title: faq ? CONTENT_ADMIN_MESSAGES.faqUpdated : CONTENT_ADMIN_MESSAGES.faqCreated });
@@ -77,37 +62,43 @@ export function FaqDialog({
         onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
       },
     );
-  };
 
-  const aria = (k: keyof Errors) => ({ 'aria-invalid': Boolean(errors[k]), 'aria-describedby': errors[k] ? `faq-${k}-error` : undefined });
+  // A typed category the body refuses (too long) is shown at the field it was typed in.
+  const fieldErrors = {
+    question: errors.question?.message,
+    answer: errors.answer?.message,
+    newCategory: errors.newCategory?.message ?? errors.category?.message,
+  };
+  const aria = (k: keyof typeof fieldErrors) => ({
+    'aria-invalid': Boolean(fieldErrors[k]),
+    'aria-describedby': fieldErrors[k] ? `faq-${k}-error` : undefined,
+  });
 
   return (
     <Dialog open onClose={onClose} title={faq ? 'Edit FAQ' : 'Add FAQ'}>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
-          <Field label="Question" required htmlFor="faq-question" error={errors.question}>
+          <Field label="Question" required htmlFor="faq-question" error={fieldErrors.question}>
             <input
               id="faq-question"
               className={`${inputCls} aria-[invalid=true]:border-red-700`}
-              value={values.question}
-              onChange={(e) => set('question', e.target.value)}
+              {...register('question')}
               required
               {...aria('question')}
             />
           </Field>
-          <Field label="Answer" required htmlFor="faq-answer" error={errors.answer} hint={ANSWER_HINT}>
+          <Field label="Answer" required htmlFor="faq-answer" error={fieldErrors.answer} hint={ANSWER_HINT}>
             <textarea
               id="faq-answer"
               rows={6}
               className={`${inputCls} aria-[invalid=true]:border-red-700`}
-              value={values.answer}
-              onChange={(e) => set('answer', e.target.value)}
+              {...register('answer')}
               required
               {...aria('answer')}
             />
           </Field>
           <Field label="Category" htmlFor="faq-category" hint="Customers can filter the FAQ page by category.">
-            <select id="faq-category" className={inputCls} value={values.choice} onChange={(e) => set('choice', e.target.value)}>
+            <select id="faq-category" className={inputCls} {...register('category')}>
               <option value={NONE}>{NO_CATEGORY}</option>
               {options.map((c) => (
                 <option key={c} value={c}>
@@ -117,13 +108,12 @@ export function FaqDialog({
               <option value={NEW}>New category…</option>
             </select>
           </Field>
-          {values.choice === NEW && (
-            <Field label="New category name" required htmlFor="faq-newCategory" error={errors.newCategory}>
+          {choice === NEW && (
+            <Field label="New category name" required htmlFor="faq-newCategory" error={fieldErrors.newCategory}>
               <input
                 id="faq-newCategory"
                 className={`${inputCls} aria-[invalid=true]:border-red-700`}
-                value={values.newCategory}
-                onChange={(e) => set('newCategory', e.target.value)}
+                {...register('newCategory')}
                 required
                 // Shown because the owner just chose to add a category: the name is what they type next.
                 // eslint-disable-next-line jsx-a11y/no-autofocus

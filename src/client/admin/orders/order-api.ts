@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { OrderEventsResponse, type OrderStatus } from '../../../shared/schemas/orders.js';
-import type { AdminOrderAddress } from '../../../shared/schemas/admin.js';
+import type { AdminOrderInput } from '../../../shared/schemas/admin.js';
 import type { z } from 'zod';
 import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
 import {
@@ -82,16 +82,8 @@ export function useDeleteOrder() {
   });
 }
 
-export type OrderFormBody = {
-  user_id: string;
-  shipping_address: string | AdminOrderAddress;
-  /** Only for orders without items (their total is split 85/8/7); left out for orders with items. */
-  total_amount?: number;
-  status: Status;
-  note?: string;
-  elapsedMs: number;
-  website: string;
-};
+/** The body of POST and PUT /api/admin/orders, as the server's schema gives it (total only for orders without items). */
+export type OrderFormBody = z.output<typeof AdminOrderInput>;
 
 export function useSaveOrder(id: string | null) {
   const invalidate = useInvalidateOrders();

@@ -1,4 +1,9 @@
+import '../../lib/zod-config.js';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { AdminOrderForm } from '../../../shared/schemas/admin-forms.js';
 import { isPaidOrder, ORDER_STATUSES } from '../../../shared/schemas/orders.js';
 import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
@@ -22,8 +27,6 @@ const ADDRESS_FIELDS = [
 ] as const;
 type AddressKey = (typeof ADDRESS_FIELDS)[number]['key'];
 type Address = Record<AddressKey, string>;
-type Values = { address: Address; total_amount: string; status: Status; note: string };
-type Errors = Partial<Record<AddressKey | 'total_amount' | 'user_id', string>>;
 
 /** Statuses that say the parcel left: on an unpaid order, the form warns before saving them. */
 const SHIPPED_LIKE: Status[] = ['shipped', 'delivered', 'completed'];
@@ -50,77 +53,51 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
   const [customer, setCustomer] = useState<PickedCustomer>(() =>
     !order || order.userId === 'guest' ? GUEST : { id: order.userId, label: order.email ? `${order.email}` : order.userId },
   );
-  const [values, setValues] = useState<Values>(() => ({
-    address: startAddress(order?.shippingAddress ?? null),
-    total_amount: order ? (order.totalCents / 100).toFixed(2) : '',
-    status: order?.status ?? 'pending',
-    note: '',
-  }));
-  const [website, setWebsite] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((prev) => ({ ...prev, [k]: v }));
-  const setAddress = (k: AddressKey, v: string) => setValues((prev) => ({ ...prev, address: { ...prev.address, [k]: v } }));
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    control,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(AdminOrderForm),
+    defaultValues: {
+      user_id: customer.id,
+      textAddress,
+      shipping_address: startAddress(order?.shippingAddress ?? null),
+      total_amount: totalEditable ? (order ? (order.totalCents / 100).toFixed(2) : '') : null,
+      status: order?.status ?? 'pending',
+      note: '',
+      elapsedMs: 0,
+      website: '',
+    },
+  });
+  const address = useWatch({ control, name: 'shipping_address' });
+  const status = useWatch({ control, name: 'status' });
   // A free-text address (older owner-entered orders) is kept as it is until the fields are filled in.
-  const addressTouched = ADDRESS_FIELDS.some((f) => f.key !== 'country' && values.address[f.key].trim() !== '');
+  const addressTouched = ADDRESS_FIELDS.some((f) => f.key !== 'country' && address[f.key].trim() !== '');
   const keepText = textAddress !== null && !addressTouched;
   const unpaid = !order || !isPaidOrder(order.paymentStatus);
-  const warnUnpaidShipped = unpaid && SHIPPED_LIKE.includes(values.status) && values.status !== order?.status;
+  const warnUnpaidShipped = unpaid && SHIPPED_LIKE.includes(status) && status !== order?.status;
 
-  const validate = (): Errors => {
-    const e: Errors = {};
-    if (!keepText) {
-      for (const f of ADDRESS_FIELDS) if (f.required && !values.address[f.key].trim()) e[f.key] = `${f.label} is required`;
-    }
-    if (totalEditable) {
-      const n = Number(values.total_amount);
-      if (values.total_amount.trim() === '') e.total_amount = 'Total amount is required';
-      else if (!Number.isFinite(n)) e.total_amount = 'Total amount must be a number';
-      else if (n < 0) e.total_amount = 'Total amount cannot be negative';
-      else if (Math.abs(Math.round(n * 100) - n * 100) > 1e-6) e.total_amount = 'Total amount can have at most 2 decimals';
-    }
-    return e;
-  };
-
+  const submit = (body: z.output<typeof AdminOrderForm>) =>
+    save.mutate(body, {
+      onSuccess: (res) => {
+        if ('ignored' in res) return; // the bot guard tripped: silently do nothing
+        if (editing) toast({ title: 'Order updated', description: 'The order has been updated successfully.' });
+        else toast({ title: 'Order created', description: 'The order has been created successfully.' });
+        nav.list();
+      },
+      onError: (err) =>
+        toast({ title: editing ? 'Error updating order' : 'Error creating order', description: messageOf(err), variant: 'destructive' }),
+    });
   const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const found = validate();
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const a = values.address;
-    save.mutate(
-      {
-        user_id: customer.id,
-        shipping_address:
-          keepText && textAddress !== null
-            ? textAddress
-            : {
-                name: a.name.trim(),
-                address: a.address.trim(),
-                city: a.city.trim(),
-                state: a.state.trim(),
-                zip: a.zip.trim(),
-                country: a.country.trim() || 'US',
-              },
-        ...(totalEditable ? { total_amount: Math.round(Number(values.total_amount) * 100) / 100 } : {}),
-        status: values.status,
-        ...(values.note.trim() ? { note: values.note.trim() } : {}),
-        elapsedMs: Math.round(elapsed()),
-        website,
-      },
-      {
-        onSuccess: (res) => {
-          if ('ignored' in res) return; // the bot guard tripped: silently do nothing
-          if (editing) toast({ title: 'Order updated', description: 'The order has been updated successfully.' });
-          else toast({ title: 'Order created', description: 'The order has been created successfully.' });
-          nav.list();
-        },
-        onError: (err) =>
-          toast({ title: editing ? 'Error updating order' : 'Error creating order', description: messageOf(err), variant: 'destructive' }),
-      },
-    );
+    setValue('elapsedMs', Math.round(elapsed()));
+    void handleSubmit(submit)(e);
   };
 
-  const describedBy = (k: keyof Errors) => (errors[k] ? `order-${k}-error` : undefined);
+  const fieldError = (k: AddressKey) => errors.shipping_address?.[k]?.message;
+  const describedBy = (id: string, error: string | undefined) => (error ? `order-${id}-error` : undefined);
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-4">
@@ -129,10 +106,17 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
           label="Customer"
           required
           htmlFor="order-customer-search"
-          error={errors.user_id}
+          error={errors.user_id?.message}
           hint="Search by name or e-mail, or leave it a guest order."
         >
-          <CustomerPicker value={customer} onChange={setCustomer} error={errors.user_id} />
+          <CustomerPicker
+            value={customer}
+            onChange={(c) => {
+              setCustomer(c);
+              setValue('user_id', c.id);
+            }}
+            error={errors.user_id?.message}
+          />
         </Field>
         <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-stone-200 p-3">
           <legend className="px-1 text-sm font-medium text-stone-900">Shipping address</legend>
@@ -147,15 +131,14 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
           <div className="grid gap-3 sm:grid-cols-2">
             {ADDRESS_FIELDS.map((f) => (
               <div key={f.key} className={f.key === 'address' || f.key === 'name' ? 'sm:col-span-2' : ''}>
-                <Field label={f.label} required={f.required && !keepText} htmlFor={`order-${f.key}`} error={errors[f.key]}>
+                <Field label={f.label} required={f.required && !keepText} htmlFor={`order-${f.key}`} error={fieldError(f.key)}>
                   <input
                     id={`order-${f.key}`}
                     className={inputCls}
-                    value={values.address[f.key]}
                     autoComplete={f.autoComplete}
-                    onChange={(e) => setAddress(f.key, e.target.value)}
-                    aria-invalid={Boolean(errors[f.key])}
-                    aria-describedby={describedBy(f.key)}
+                    {...register(`shipping_address.${f.key}`)}
+                    aria-invalid={Boolean(fieldError(f.key))}
+                    aria-describedby={describedBy(f.key, fieldError(f.key))}
                   />
                 </Field>
               </div>
@@ -168,7 +151,7 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
               label="Total amount ($)"
               required
               htmlFor="order-total_amount"
-              error={errors.total_amount}
+              error={errors.total_amount?.message}
               hint="Split 85% subtotal, 8% tax, 7% shipping."
             >
               <input
@@ -178,11 +161,10 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
                 step="0.01"
                 min="0"
                 className={inputCls}
-                value={values.total_amount}
-                onChange={(e) => set('total_amount', e.target.value)}
+                {...register('total_amount')}
                 required
                 aria-invalid={Boolean(errors.total_amount)}
-                aria-describedby={describedBy('total_amount')}
+                aria-describedby={describedBy('total_amount', errors.total_amount?.message)}
               />
             </Field>
           ) : (
@@ -194,12 +176,7 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
             </div>
           )}
           <Field label="Status" htmlFor="order-status">
-            <select
-              id="order-status"
-              className={`${inputCls} capitalize`}
-              value={values.status}
-              onChange={(e) => set('status', e.target.value as Status)}
-            >
+            <select id="order-status" className={`${inputCls} capitalize`} {...register('status')}>
               {ORDER_STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -210,30 +187,16 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
         </div>
         {warnUnpaidShipped && (
           <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-            This order is not paid. Setting it to {values.status} by hand is allowed, but no payment has arrived for it.
+            This order is not paid. Setting it to {status} by hand is allowed, but no payment has arrived for it.
           </p>
         )}
         <Field label="Note (added to the order's timeline)" htmlFor="order-note">
-          <textarea
-            id="order-note"
-            rows={2}
-            maxLength={2000}
-            className={inputCls}
-            value={values.note}
-            onChange={(e) => set('note', e.target.value)}
-          />
+          <textarea id="order-note" rows={2} maxLength={2000} className={inputCls} {...register('note')} />
         </Field>
         {/* Decoy for bots: hidden from people and assistive technology. */}
         <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
           <label htmlFor="order-website">Website</label>
-          <input
-            id="order-website"
-            name="website"
-            tabIndex={-1}
-            autoComplete="off"
-            value={website}
-            onChange={(e) => setWebsite(e.target.value)}
-          />
+          <input id="order-website" tabIndex={-1} autoComplete="off" {...register('website')} />
         </div>
         <p className="text-xs text-stone-600">
           <span className="text-red-700">*</span> Required

@@ -1,77 +1,53 @@
+import '../../lib/zod-config.js';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type InputHTMLAttributes } from 'react';
+import { useState, type InputHTMLAttributes } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { ProductForm } from '../../../shared/schemas/admin-forms.js';
 import type { Category, Product } from '../../../shared/schemas/catalog.js';
-import type { ProductInput } from '../../../shared/schemas/admin.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { ProductResponse } from '../api/admin-schemas.js';
-import { centsToText, dollarsToCents, Field, inputCls } from '../components/admin-ui.js';
-import { draftImages, ProductImagesField, type ProductImageDraft } from './product-images-field.js';
-
-type Values = {
-  name: string;
-  description: string;
-  price: string;
-  inventory: string;
-  category: string;
-  featured: boolean;
-  sku: string;
-  brand: string;
-  weight: string;
-  length: string;
-  width: string;
-  height: string;
-};
-type Errors = Partial<Record<keyof Values, string>>;
+import { centsToText, Field, inputCls } from '../components/admin-ui.js';
+import { draftImages, ProductImagesField } from './product-images-field.js';
 
 const numText = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
-const optNumber = (t: string): number | null => (t.trim() === '' ? null : Number(t));
-
-function validate(v: Values): Errors {
-  const e: Errors = {};
-  if (!v.name.trim()) e.name = 'Name is required';
-  if (!v.description.trim()) e.description = 'Description is required';
-  const price = dollarsToCents(v.price);
-  if (v.price.trim() === '') e.price = 'Price is required';
-  else if (price === null || price < 0) e.price = 'Price must be a number of at least 0';
-  const inv = Number(v.inventory);
-  if (v.inventory.trim() === '') e.inventory = 'Inventory is required';
-  else if (!Number.isInteger(inv) || inv < 0) e.inventory = 'Inventory must be a whole number of at least 0';
-  const w = optNumber(v.weight);
-  if (w !== null && (!Number.isFinite(w) || w < 0)) e.weight = 'Weight must be a number of at least 0';
-  for (const k of ['length', 'width', 'height'] as const) {
-    const d = optNumber(v[k]);
-    if (d !== null && (!Number.isFinite(d) || d <= 0)) e[k] = 'Must be a number above 0';
-  }
-  return e;
-}
 
 export function ProductDialog({ product, categories, onClose }: { product: Product | null; categories: Category[]; onClose: () => void }) {
   const qc = useQueryClient();
-  const [values, setValues] = useState<Values>(() => ({
-    name: product?.name ?? '',
-    description: product?.description ?? '',
-    price: product ? centsToText(product.priceCents) : '',
-    inventory: product ? String(product.inventory) : '',
-    category: product?.category ?? '',
-    featured: product?.featured ?? false,
-    sku: product?.sku ?? '',
-    brand: product?.brand ?? '',
-    weight: numText(product?.weightLbs),
-    length: numText(product?.dimensions?.length),
-    width: numText(product?.dimensions?.width),
-    height: numText(product?.dimensions?.height),
-  }));
-  const [images, setImages] = useState<ProductImageDraft[]>(() => draftImages(product));
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(ProductForm),
+    defaultValues: {
+      name: product?.name ?? '',
+      description: product?.description ?? '',
+      priceCents: product ? centsToText(product.priceCents) : '',
+      inventory: product ? String(product.inventory) : '',
+      category: product?.category ?? '',
+      featured: product?.featured ?? false,
+      sku: product?.sku ?? '',
+      brand: product?.brand ?? '',
+      weightLbs: numText(product?.weightLbs),
+      dimensions: {
+        length: numText(product?.dimensions?.length),
+        width: numText(product?.dimensions?.width),
+        height: numText(product?.dimensions?.height),
+      },
+      images: draftImages(product),
+    },
+  });
   const [uploading, setUploading] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((prev) => ({ ...prev, [k]: v }));
 
   const save = useMutation({
     onError: logUnexpected,
-    mutationFn: (body: ProductInput) =>
+    mutationFn: (body: z.output<typeof ProductForm>) =>
       product
         ? adminSend('PUT', `/api/admin/products/${encodeURIComponent(product.id)}`, ProductResponse, body)
         : adminSend('POST', '/api/admin/products', ProductResponse, body),
@@ -79,30 +55,7 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
       Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]),
   });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const found = validate(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const l = optNumber(values.length);
-    const w = optNumber(values.width);
-    const h = optNumber(values.height);
-    const body: ProductInput = {
-      name: values.name.trim(),
-      description: values.description.trim(),
-      priceCents: dollarsToCents(values.price) ?? 0,
-      inventory: Number(values.inventory),
-      category: values.category || null,
-      featured: values.featured,
-      sku: values.sku.trim() || null,
-      brand: values.brand.trim() || null,
-      weightLbs: optNumber(values.weight),
-      // Dimensions are stored only when all three are given.
-      dimensions: l !== null && w !== null && h !== null ? { length: l, width: w, height: h } : null,
-      // The whole list, in the owner's order, each image with its alt text.
-      images: images.map((im) => im.url),
-      imageAlts: images.map((im) => im.alt.trim()),
-    };
+  const submit = (body: z.output<typeof ProductForm>) =>
     save.mutate(body, {
       onSuccess: () => {
         toast({ title: 'Product has been saved successfully.' });
@@ -110,54 +63,64 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
       },
       onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
     });
-  };
 
   const busy = save.isPending;
-  const input = (k: Exclude<keyof Values, 'featured'>, extra: InputHTMLAttributes<HTMLInputElement> = {}) => (
+  type TextField = 'name' | 'priceCents' | 'inventory' | 'sku' | 'brand' | 'weightLbs' | `dimensions.${'length' | 'width' | 'height'}`;
+  const input = (k: TextField, id: string, error: string | undefined, extra: InputHTMLAttributes<HTMLInputElement> = {}) => (
     <input
-      id={`product-${k}`}
+      id={`product-${id}`}
       className={inputCls}
-      value={values[k]}
-      onChange={(e) => set(k, e.target.value)}
-      aria-invalid={Boolean(errors[k])}
-      aria-describedby={errors[k] ? `product-${k}-error` : undefined}
+      {...register(k)}
+      aria-invalid={Boolean(error)}
+      aria-describedby={error ? `product-${id}-error` : undefined}
       {...extra}
     />
   );
 
   return (
     <Dialog open onClose={onClose} title={product ? 'Edit Product' : 'Add Product'}>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={busy} className="flex min-w-0 flex-col gap-4">
           {product && (
             <Field label="ID" htmlFor="product-id">
               <input id="product-id" className={`${inputCls} font-mono`} value={product.id} readOnly />
             </Field>
           )}
-          <Field label="Name" required htmlFor="product-name" error={errors.name}>
-            {input('name', { required: true })}
+          <Field label="Name" required htmlFor="product-name" error={errors.name?.message}>
+            {input('name', 'name', errors.name?.message, { required: true })}
           </Field>
-          <Field label="Description" required htmlFor="product-description" error={errors.description}>
+          <Field label="Description" required htmlFor="product-description" error={errors.description?.message}>
             <textarea
               id="product-description"
               rows={3}
               className={inputCls}
-              value={values.description}
-              onChange={(e) => set('description', e.target.value)}
+              {...register('description')}
               required
               aria-invalid={Boolean(errors.description)}
               aria-describedby={errors.description ? 'product-description-error' : undefined}
             />
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Price ($)" required htmlFor="product-price" error={errors.price}>
-              {input('price', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal', required: true })}
+            <Field label="Price ($)" required htmlFor="product-price" error={errors.priceCents?.message}>
+              {input('priceCents', 'price', errors.priceCents?.message, {
+                type: 'number',
+                step: '0.01',
+                min: '0',
+                inputMode: 'decimal',
+                required: true,
+              })}
             </Field>
-            <Field label="Inventory" required htmlFor="product-inventory" error={errors.inventory}>
-              {input('inventory', { type: 'number', step: '1', min: '0', inputMode: 'numeric', required: true })}
+            <Field label="Inventory" required htmlFor="product-inventory" error={errors.inventory?.message}>
+              {input('inventory', 'inventory', errors.inventory?.message, {
+                type: 'number',
+                step: '1',
+                min: '0',
+                inputMode: 'numeric',
+                required: true,
+              })}
             </Field>
             <Field label="Category" htmlFor="product-category">
-              <select id="product-category" className={inputCls} value={values.category} onChange={(e) => set('category', e.target.value)}>
+              <select id="product-category" className={inputCls} {...register('category')}>
                 <option value="">No category</option>
                 {categories.map((c) => (
                   <option key={c.id} value={c.id}>
@@ -168,37 +131,43 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
             </Field>
             <div className="flex items-end pb-2">
               <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
-                <input
-                  type="checkbox"
-                  className="h-4 w-4 accent-brand-600"
-                  checked={values.featured}
-                  onChange={(e) => set('featured', e.target.checked)}
-                />
+                <input type="checkbox" className="h-4 w-4 accent-brand-600" {...register('featured')} />
                 Featured
               </label>
             </div>
             <Field label="SKU" htmlFor="product-sku">
-              {input('sku')}
+              {input('sku', 'sku', errors.sku?.message)}
             </Field>
             <Field label="Brand" htmlFor="product-brand">
-              {input('brand')}
+              {input('brand', 'brand', errors.brand?.message)}
             </Field>
-            <Field label="Weight (lbs)" htmlFor="product-weight" error={errors.weight}>
-              {input('weight', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+            <Field label="Weight (lbs)" htmlFor="product-weight" error={errors.weightLbs?.message}>
+              {input('weightLbs', 'weight', errors.weightLbs?.message, { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
             </Field>
           </div>
           <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="text-sm font-medium text-stone-900">Dimensions (inches, L × W × H)</legend>
             <div className="grid grid-cols-3 gap-2">
               {(['length', 'width', 'height'] as const).map((k) => (
-                <Field key={k} label={k[0]?.toUpperCase() + k.slice(1)} htmlFor={`product-${k}`} error={errors[k]}>
-                  {input(k, { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+                <Field key={k} label={k[0]?.toUpperCase() + k.slice(1)} htmlFor={`product-${k}`} error={errors.dimensions?.[k]?.message}>
+                  {input(`dimensions.${k}`, k, errors.dimensions?.[k]?.message, {
+                    type: 'number',
+                    step: '0.01',
+                    min: '0',
+                    inputMode: 'decimal',
+                  })}
                 </Field>
               ))}
             </div>
             <p className="text-xs text-stone-600">Saved only when all three are given.</p>
           </fieldset>
-          <ProductImagesField images={images} onChange={setImages} onBusy={setUploading} disabled={busy} />
+          <Controller
+            control={control}
+            name="images"
+            render={({ field }) => (
+              <ProductImagesField images={field.value} onChange={field.onChange} onBusy={setUploading} disabled={busy} />
+            )}
+          />
           <p className="text-xs text-stone-600">
             <span className="text-red-700">*</span> Required
           </p>

@@ -1,6 +1,11 @@
+import '../../lib/zod-config.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { formatCents } from '../../../shared/money.js';
+import { ShippingOptionForm } from '../../../shared/schemas/admin-forms.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
@@ -10,7 +15,6 @@ import {
   centsToText,
   ConfirmDialog,
   DataTable,
-  dollarsToCents,
   Field,
   inputCls,
   ListState,
@@ -22,34 +26,23 @@ import {
 
 const KEY = ['admin', 'shipping-options'] as const;
 
-type Values = { name: string; price: string; estimatedDays: string; minimumOrder: string; enabled: boolean; description: string };
-type Errors = Partial<Record<keyof Values, string>>;
-
-function validate(v: Values): Errors {
-  const e: Errors = {};
-  if (!v.name.trim()) e.name = 'Name is required';
-  const price = dollarsToCents(v.price);
-  if (v.price.trim() === '') e.price = 'Price is required';
-  else if (price === null || price < 0) e.price = 'Price cannot be negative';
-  if (v.minimumOrder.trim() !== '') {
-    const m = dollarsToCents(v.minimumOrder);
-    if (m === null || m < 0) e.minimumOrder = 'Minimum order cannot be negative';
-  }
-  return e;
-}
-
 function ShippingDialog({ option, onClose }: { option: AdminShippingOption | null; onClose: () => void }) {
   const qc = useQueryClient();
-  const [values, setValues] = useState<Values>({
-    name: option?.name ?? '',
-    price: centsToText(option?.priceCents),
-    estimatedDays: option?.estimatedDays ?? '5-7',
-    minimumOrder: centsToText(option?.minimumOrderCents),
-    enabled: option?.enabled ?? true,
-    description: option?.description ?? '',
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(ShippingOptionForm),
+    defaultValues: {
+      name: option?.name ?? '',
+      priceCents: centsToText(option?.priceCents),
+      estimatedDays: option?.estimatedDays ?? '5-7',
+      minimumOrderCents: centsToText(option?.minimumOrderCents),
+      enabled: option?.enabled ?? true,
+      description: option?.description ?? '',
+    },
   });
-  const [errors, setErrors] = useState<Errors>({});
-  const set = <K extends keyof Values>(k: K, v: Values[K]) => setValues((prev) => ({ ...prev, [k]: v }));
   const save = useMutation({
     onError: logUnexpected,
     mutationFn: (body: unknown) =>
@@ -59,54 +52,33 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const found = validate(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    save.mutate(
-      {
-        name: values.name.trim(),
-        description: values.description.trim() || null,
-        priceCents: dollarsToCents(values.price) ?? 0,
-        estimatedDays: values.estimatedDays.trim() || '5-7',
-        enabled: values.enabled,
-        minimumOrderCents: dollarsToCents(values.minimumOrder),
+  const submit = (body: z.output<typeof ShippingOptionForm>) =>
+    save.mutate(body, {
+      onSuccess: () => {
+        toast({ title: option ? 'Shipping option updated successfully.' : 'Shipping option created successfully.' });
+        onClose();
       },
-      {
-        onSuccess: () => {
-          toast({ title: option ? 'Shipping option updated successfully.' : 'Shipping option created successfully.' });
-          onClose();
-        },
-        onError: (err) =>
-          toast({
-            title: option ? 'Failed to update shipping option' : 'Failed to create shipping option',
-            description: messageOf(err),
-            variant: 'destructive',
-          }),
-      },
-    );
-  };
-  const aria = (k: keyof Values) => ({
+      onError: (err) =>
+        toast({
+          title: option ? 'Failed to update shipping option' : 'Failed to create shipping option',
+          description: messageOf(err),
+          variant: 'destructive',
+        }),
+    });
+  const aria = (k: keyof typeof errors, id: string) => ({
     'aria-invalid': Boolean(errors[k]),
-    'aria-describedby': errors[k] ? `shipping-${k}-error` : undefined,
+    'aria-describedby': errors[k] ? `shipping-${id}-error` : undefined,
   });
 
   return (
     <Dialog open onClose={onClose} title={option ? 'Edit Shipping Option' : 'Add Shipping Option'}>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
-          <Field label="Name" required htmlFor="shipping-name" error={errors.name}>
-            <input
-              id="shipping-name"
-              className={inputCls}
-              value={values.name}
-              onChange={(e) => set('name', e.target.value)}
-              {...aria('name')}
-            />
+          <Field label="Name" required htmlFor="shipping-name" error={errors.name?.message}>
+            <input id="shipping-name" className={inputCls} {...register('name')} {...aria('name', 'name')} />
           </Field>
           <div className="grid gap-4 sm:grid-cols-3">
-            <Field label="Price ($)" required htmlFor="shipping-price" error={errors.price}>
+            <Field label="Price ($)" required htmlFor="shipping-price" error={errors.priceCents?.message}>
               <input
                 id="shipping-price"
                 type="number"
@@ -114,20 +86,14 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
                 step="0.01"
                 inputMode="decimal"
                 className={inputCls}
-                value={values.price}
-                onChange={(e) => set('price', e.target.value)}
-                {...aria('price')}
+                {...register('priceCents')}
+                {...aria('priceCents', 'price')}
               />
             </Field>
             <Field label="Estimated days" required htmlFor="shipping-estimatedDays" hint="Defaults to 5-7.">
-              <input
-                id="shipping-estimatedDays"
-                className={inputCls}
-                value={values.estimatedDays}
-                onChange={(e) => set('estimatedDays', e.target.value)}
-              />
+              <input id="shipping-estimatedDays" className={inputCls} {...register('estimatedDays')} />
             </Field>
-            <Field label="Minimum order ($)" htmlFor="shipping-minimumOrder" error={errors.minimumOrder}>
+            <Field label="Minimum order ($)" htmlFor="shipping-minimumOrder" error={errors.minimumOrderCents?.message}>
               <input
                 id="shipping-minimumOrder"
                 type="number"
@@ -135,28 +101,16 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
                 step="0.01"
                 inputMode="decimal"
                 className={inputCls}
-                value={values.minimumOrder}
-                onChange={(e) => set('minimumOrder', e.target.value)}
-                {...aria('minimumOrder')}
+                {...register('minimumOrderCents')}
+                {...aria('minimumOrderCents', 'minimumOrder')}
               />
             </Field>
           </div>
           <Field label="Description" htmlFor="shipping-description">
-            <textarea
-              id="shipping-description"
-              rows={2}
-              className={inputCls}
-              value={values.description}
-              onChange={(e) => set('description', e.target.value)}
-            />
+            <textarea id="shipping-description" rows={2} className={inputCls} {...register('description')} />
           </Field>
           <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
-            <input
-              type="checkbox"
-              className="h-4 w-4 accent-brand-600"
-              checked={values.enabled}
-              onChange={(e) => set('enabled', e.target.checked)}
-            />
+            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...register('enabled')} />
             Enabled
           </label>
           <FormFooter onCancel={onClose} saving={save.isPending} saveLabel="Save Shipping Option" />

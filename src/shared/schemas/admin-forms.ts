@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { toCents } from '../money.js';
+import { AdminOrderInput, CouponInput, ProductInput, ShippingOptionInput } from './admin.js';
+import { OrderStatus } from './orders.js';
+import { FaqInput } from './content.js';
+
+/**
+ * Form-shaped versions of admin bodies: what the back office's inputs hold (text, dollars, local
+ * date-times) mapped onto the body, then parsed by the very schema the server uses. They add no
+ * rule and no message of their own; a field's error comes from the body schema, at the body key
+ * (each form names its fields after the body's keys so the errors land on the right input).
+ */
+
+/** '' → `empty`, else the number typed (NaN for junk; the body schema answers NaN as it answers a missing number). */
+function textToNumber<T>(text: string, empty: T): number | T {
+  return text.trim() === '' ? empty : Number(text);
+}
+
+/** Dollars typed as text → integer cents ('' → `empty`). */
+function dollarsToCents<T>(text: string, empty: T): number | T {
+  const n = textToNumber(text, empty);
+  return typeof n === 'number' && Number.isFinite(n) ? toCents(n) : n;
+}
+
+/** A datetime-local input's value (local time) → ISO, or null when empty or unreadable. */
+function localToIso(text: string): string | null {
+  if (!text) return null;
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** The coupon dialog: discount value in percent or dollars, minimum order in dollars, dates as datetime-local text. */
+export const CouponForm = z
+  .object({
+    code: z.string(),
+    description: z.string(),
+    discountType: z.enum(['percentage', 'fixed']),
+    /** Percent, or dollars for a fixed coupon. */
+    discountValue: z.string(),
+    /** Dollars. */
+    minOrderCents: z.string(),
+    maxUses: z.string(),
+    validFrom: z.string(),
+    validUntil: z.string(),
+    isActive: z.boolean(),
+    /** A product id, or 'none'. */
+    freeProductId: z.string(),
+    syncStripe: z.boolean(),
+  })
+  .transform((v): z.input<typeof CouponInput> => ({
+    code: v.code,
+    description: v.description,
+    discountType: v.discountType,
+    discountValue: v.discountType === 'fixed' ? dollarsToCents(v.discountValue, NaN) : textToNumber(v.discountValue, NaN),
+    minOrderCents: dollarsToCents(v.minOrderCents, null),
+    maxUses: textToNumber(v.maxUses, null),
+    validFrom: localToIso(v.validFrom) ?? new Date().toISOString(),
+    validUntil: localToIso(v.validUntil),
+    isActive: v.isActive,
+    freeProductId: v.freeProductId,
+    syncStripe: v.syncStripe,
+  }))
+  .pipe(CouponInput);
+export type CouponForm = z.input<typeof CouponForm>;
+
+/** The shipping-option dialog: price and minimum order in dollars. */
+export const ShippingOptionForm = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    /** Dollars. */
+    priceCents: z.string(),
+    estimatedDays: z.string(),
+    enabled: z.boolean(),
+    /** Dollars. */
+    minimumOrderCents: z.string(),
+  })
+  .transform((v): z.input<typeof ShippingOptionInput> => ({
+    name: v.name,
+    description: v.description,
+    priceCents: dollarsToCents(v.priceCents, NaN),
+    estimatedDays: v.estimatedDays,
+    enabled: v.enabled,
+    minimumOrderCents: dollarsToCents(v.minimumOrderCents, null),
+  }))
+  .pipe(ShippingOptionInput);
+export type ShippingOptionForm = z.input<typeof ShippingOptionForm>;
+
+/** The FAQ dialog's category choice besides an existing name: none, or a new one typed in `newCategory`. */
+export const FAQ_CATEGORY_CHOICE = { none: '__none__', new: '__new__' } as const;
+
+/** The FAQ dialog: the category is chosen from a list (or typed when new). */
+export const FaqForm = z
+  // The body's own field schemas, so every field's error shows at once (a pipe stops at the first stage that fails).
+  .object({ question: FaqInput.shape.question, answer: FaqInput.shape.answer, category: z.string(), newCategory: z.string() })
+  // The one rule of the form itself: choosing "New category…" means typing its name.
+  .refine((v) => v.category !== FAQ_CATEGORY_CHOICE.new || v.newCategory.trim() !== '', {
+    message: 'Category name is required',
+    path: ['newCategory'],
+  })
+  .transform((v): z.input<typeof FaqInput> => ({
+    question: v.question,
+    answer: v.answer,
+    category: v.category === FAQ_CATEGORY_CHOICE.new ? v.newCategory : v.category === FAQ_CATEGORY_CHOICE.none ? null : v.category,
+  }))
+  .pipe(FaqInput);
+export type FaqForm = z.input<typeof FaqForm>;
+
+/** The product dialog: price in dollars, numbers as typed, images with their alt texts side by side. */
+export const ProductForm = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    /** Dollars. */
+    priceCents: z.string(),
+    inventory: z.string(),
+    /** A category id, or '' for none. */
+    category: z.string(),
+    featured: z.boolean(),
+    sku: z.string(),
+    brand: z.string(),
+    weightLbs: z.string(),
+    dimensions: z.object({ length: z.string(), width: z.string(), height: z.string() }),
+    images: z.array(z.object({ url: z.string(), alt: z.string() })),
+  })
+  .transform((v): z.input<typeof ProductInput> => ({
+    name: v.name,
+    description: v.description,
+    priceCents: dollarsToCents(v.priceCents, NaN),
+    inventory: textToNumber(v.inventory, NaN),
+    category: v.category || null,
+    featured: v.featured,
+    sku: v.sku,
+    brand: v.brand,
+    weightLbs: textToNumber(v.weightLbs, null),
+    // The server keeps dimensions only when all three are given.
+    dimensions: {
+      length: textToNumber(v.dimensions.length, null),
+      width: textToNumber(v.dimensions.width, null),
+      height: textToNumber(v.dimensions.height, null),
+    },
+    // The whole list, in the owner's order, each image with its alt text.
+    images: v.images.map((im) => im.url),
+    imageAlts: v.images.map((im) => im.alt),
+  }))
+  .pipe(ProductInput);
+export type ProductForm = z.input<typeof ProductForm>;
+
+/** The owner's order form: the address as fields (or an older order's free text), the total in dollars. */
+export const AdminOrderForm = z
+  .object({
+    user_id: z.string(),
+    /** An older order's free-text address: kept as it is while the address fields stay empty. */
+    textAddress: z.string().nullable(),
+    shipping_address: z.object({
+      name: z.string(),
+      address: z.string(),
+      city: z.string(),
+      state: z.string(),
+      zip: z.string(),
+      country: z.string(),
+    }),
+    /** Dollars; null when the total is not editable (an order with items). */
+    total_amount: z.string().nullable(),
+    status: OrderStatus,
+    note: z.string(),
+    elapsedMs: z.number(),
+    website: z.string(),
+  })
+  .transform((v): z.input<typeof AdminOrderInput> => {
+    const a = v.shipping_address;
+    const touched = [a.name, a.address, a.city, a.state, a.zip].some((t) => t.trim() !== '');
+    return {
+      user_id: v.user_id,
+      shipping_address: v.textAddress !== null && !touched ? v.textAddress : a,
+      ...(v.total_amount === null ? {} : { total_amount: textToNumber(v.total_amount, NaN) }),
+      status: v.status,
+      note: v.note,
+      elapsedMs: v.elapsedMs,
+      website: v.website,
+    };
+  })
+  .pipe(AdminOrderInput);
+export type AdminOrderForm = z.input<typeof AdminOrderForm>;
