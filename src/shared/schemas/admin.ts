@@ -244,9 +244,17 @@ export const ProductInput = z
       .max(100)
       .nullish()
       .transform((v) => v || null),
-    weightLbs: z.number().min(0).max(100_000).nullish(),
+    weightLbs: z
+      .number({ message: 'Weight must be a number' })
+      .min(0, 'Weight cannot be negative')
+      .max(100_000, 'Weight cannot exceed 100,000 lbs')
+      .nullish(),
     dimensions: z
-      .object({ length: z.number().positive().nullish(), width: z.number().positive().nullish(), height: z.number().positive().nullish() })
+      .object({
+        length: z.number({ message: 'Length must be a number' }).positive('Length must be more than 0').nullish(),
+        width: z.number({ message: 'Width must be a number' }).positive('Width must be more than 0').nullish(),
+        height: z.number({ message: 'Height must be a number' }).positive('Height must be more than 0').nullish(),
+      })
       .nullish(),
     images: z.array(z.string().max(500)).max(PRODUCT_IMAGES_MAX, `A product can have at most ${PRODUCT_IMAGES_MAX} images`).optional(),
     /** One per image, in the same order ('' for none); sent with `images`. */
@@ -314,19 +322,19 @@ export const CouponInput = z
     /** Percent for percentage coupons (0–100), cents for fixed ones. */
     discountValue: z
       .number({ message: 'Discount value is required' })
-      .int()
+      .int('Discount value must be a whole number (a percentage, or an amount to the cent)')
       .min(0, 'Discount value cannot be negative')
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Discount value')),
     minOrderCents: z
-      .number()
-      .int()
+      .number({ message: 'Minimum order must be a number' })
+      .int('Minimum order must be an amount to the cent')
       .min(0, 'Minimum order cannot be negative')
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order'))
       .nullish()
       .transform((v) => v ?? null),
     maxUses: z
-      .number()
-      .int()
+      .number({ message: 'Max uses must be a number' })
+      .int('Max uses must be a whole number')
       .min(0, 'Max uses cannot be negative')
       .nullish()
       .transform((v) => v ?? null),
