@@ -41,14 +41,26 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorFor(db: Kysely<Database>, schema?: string): Migrator {
+  return new Migrator({
     db,
     provider: new StaticProvider(),
     // Kysely looks for its bookkeeping tables across schemas; pin them to ours.
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+function applied({ error, results }: Awaited<ReturnType<Migrator['migrateToLatest']>>): string[] {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  return applied(await migratorFor(db, schema).migrateToLatest());
+}
+
+/** Applies the migrations up to and including `name` (tests of one migration start from the shop as it was before it). */
+export async function migrateUpTo(db: Kysely<Database>, schema: string | undefined, name: string): Promise<string[]> {
+  if (!(name in migrations)) throw new Error(`Unknown migration ${name}`);
+  return applied(await migratorFor(db, schema).migrateTo(name));
 }
