@@ -9,7 +9,7 @@ import { endOpenSession, newOrderId } from '../checkout/service.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { ADMIN_MESSAGES, splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin.js';
 import { isShippableOrder, type OrderView } from '../../shared/schemas/orders.js';
-import { statusUpdateVariables } from '../email/order-email-variables.js';
+import { statusUpdateVariables, storedAddressLines } from '../email/order-email-variables.js';
 import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
 import { getOrderForViewer } from '../orders/service.js';
 import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './order-money.js';
@@ -290,12 +290,7 @@ async function checkoutHoldEnds(db: Kysely<Database>, orderIds: string[]): Promi
 }
 
 function addressText(raw: string | null): string {
-  const a = parseJson<Record<string, string> | string | null>(raw, raw);
-  if (!a) return '';
-  if (typeof a === 'string') return a;
-  return [a.name, a.address, [a.city, a.state].filter(Boolean).join(', ') + (a.zip ? ` ${a.zip}` : ''), a.country]
-    .filter(Boolean)
-    .join('\n');
+  return storedAddressLines(raw).join('\n');
 }
 
 export type StatusChangeOptions = {

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { formatAddress } from '../../shared/address.js';
 import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
 import { formatCents } from '../../shared/money.js';
 import { carrierName, trackingUrl } from '../../shared/carriers.js';
@@ -30,19 +31,9 @@ export type EmailTracking = { carrier: string | null; number: string; url: strin
 
 type Address = { name?: string; address?: string; city?: string; state?: string; zip?: string; country?: string };
 
-/** An address as the lines an envelope shows: name, street, "City, ST 12345", country (the blank ones left out). */
-export function addressLines(a: Address): string[] {
-  return [a.name, a.address, [a.city, a.state].filter(Boolean).join(', ') + (a.zip ? ` ${a.zip}` : ''), a.country].filter(
-    (l): l is string => Boolean(l),
-  );
-}
-
-/** The stored shipping address (checkout's object, or the owner's free text) as lines. */
+/** The stored shipping address (checkout's object, or the owner's free text) as lines (src/shared/address.ts). */
 export function storedAddressLines(raw: string | null): string[] {
-  const a = parseJson<Address | string | null>(raw, raw);
-  if (!a) return [];
-  if (typeof a === 'string') return a.split('\n').filter(Boolean);
-  return addressLines(a);
+  return formatAddress(parseJson<Address | string | null>(raw, raw));
 }
 
 function storedAddressName(raw: string | null): string | undefined {
@@ -167,7 +158,7 @@ export function shippingNotificationVariables(input: {
     url: trackingUrl(input.carrierCode, input.trackingNumber),
   };
   const { name, address: street, city, state, zip } = input.shipTo;
-  const address = addressLines({ name, address: street, city, state, zip });
+  const address = formatAddress({ name, address: street, city, state, zip });
   return {
     variables: {
       orderNumber: input.orderNumber,
