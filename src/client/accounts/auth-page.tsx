@@ -1,5 +1,7 @@
-import { tabForKey } from '../ui/roving-tabs.js';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { tabForKey } from '../ui/roving-tabs.js';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -9,8 +11,8 @@ import { useSession } from '../lib/get-session.js';
 import { useRequestPasswordReset } from './api/request-password-reset.js';
 import { useSignIn } from './api/sign-in.js';
 import { useSignUp } from './api/sign-up.js';
-import { AUTH_MESSAGES, FORM_MIN_FILL_MS, PasswordResetRequestInput, SignInInput, SignUpInput } from '../lib/auth-schemas.js';
-import { Card, DecoyField, FormError, formText, SubmitButton, TextField } from '../ui/form-controls.js';
+import { AUTH_MESSAGES, AuthTabResetRequestForm, FORM_MIN_FILL_MS, SignInInput, SignUpInput } from '../lib/auth-schemas.js';
+import { botGuardValues, Card, DecoyField, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
 import { errorMessage } from '../lib/error-message.js';
 import { safeRedirectPath } from '../lib/safe-redirect.js';
 import { useFormTimer } from '../lib/use-form-timer.js';
@@ -151,43 +153,55 @@ function SignInForm({ onForgot, onStart, onDone }: FormProps & { onForgot: () =>
   const elapsed = useFormTimer();
   const [error, setError] = useState<string | null>(null);
   const signIn = useSignIn();
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(SignInInput), defaultValues: { email: '', password: '', elapsedMs: 0, website: '' } });
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const elapsedMs = Math.round(elapsed());
-    if (elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
-    const parsed = SignInInput.safeParse({
-      email: formText(form, 'email'),
-      password: formText(form, 'password'),
-      elapsedMs,
-      website: formText(form, 'website'),
-    });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? SIGN_IN_FAILED);
+    const guard = botGuardValues(e.currentTarget, elapsed);
+    if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
     setError(null);
-    onStart();
-    signIn.mutate(parsed.data, {
-      onSuccess: onDone,
-      onError: (err) => {
-        const message = errorMessage(err, SIGN_IN_FAILED);
-        setError(message);
-        toast({ title: 'Error signing in', description: message, variant: 'destructive' });
-      },
-    });
+    setValue('elapsedMs', guard.elapsedMs);
+    setValue('website', guard.website);
+    void handleSubmit((body) => {
+      onStart();
+      signIn.mutate(body, {
+        onSuccess: onDone,
+        onError: (err) => {
+          const message = errorMessage(err, SIGN_IN_FAILED);
+          setError(message);
+          toast({ title: 'Error signing in', description: message, variant: 'destructive' });
+        },
+      });
+    })(e);
   };
 
   const errorId = error ? `${id}-error` : undefined;
   return (
     <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
-      <TextField id={`${id}-email`} name="email" label="Email" type="email" autoComplete="email" required errorId={errorId} />
+      <TextField
+        id={`${id}-email`}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        errorId={errorId}
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <TextField
         id={`${id}-password`}
-        name="password"
         label="Password"
         type="password"
         autoComplete="current-password"
         required
         errorId={errorId}
+        error={errors.password?.message}
+        {...register('password')}
         action={
           <button
             type="button"
@@ -210,46 +224,65 @@ function SignUpForm({ onStart, onDone }: FormProps) {
   const elapsed = useFormTimer();
   const [error, setError] = useState<string | null>(null);
   const signUp = useSignUp();
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(SignUpInput), defaultValues: { fullName: '', email: '', password: '', elapsedMs: 0, website: '' } });
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const elapsedMs = Math.round(elapsed());
-    if (elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
-    const parsed = SignUpInput.safeParse({
-      fullName: formText(form, 'fullName'),
-      email: formText(form, 'email'),
-      password: formText(form, 'password'),
-      elapsedMs,
-      website: formText(form, 'website'),
-    });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? SIGN_UP_FAILED);
+    const guard = botGuardValues(e.currentTarget, elapsed);
+    if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
     setError(null);
-    onStart();
-    signUp.mutate(parsed.data, {
-      onSuccess: onDone,
-      onError: (err) => {
-        const message = signUpErrorText(errorMessage(err, SIGN_UP_FAILED));
-        setError(message);
-        toast({ title: 'Error signing up', description: message, variant: 'destructive' });
-      },
-    });
+    setValue('elapsedMs', guard.elapsedMs);
+    setValue('website', guard.website);
+    void handleSubmit((body) => {
+      onStart();
+      signUp.mutate(body, {
+        onSuccess: onDone,
+        onError: (err) => {
+          const message = signUpErrorText(errorMessage(err, SIGN_UP_FAILED));
+          setError(message);
+          toast({ title: 'Error signing up', description: message, variant: 'destructive' });
+        },
+      });
+    })(e);
   };
 
   const errorId = error ? `${id}-error` : undefined;
   return (
     <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
-      <TextField id={`${id}-name`} name="fullName" label="Full Name" autoComplete="name" required errorId={errorId} />
-      <TextField id={`${id}-email`} name="email" label="Email" type="email" autoComplete="email" required errorId={errorId} />
+      <TextField
+        id={`${id}-name`}
+        label="Full Name"
+        autoComplete="name"
+        required
+        errorId={errorId}
+        error={errors.fullName?.message}
+        {...register('fullName')}
+      />
+      <TextField
+        id={`${id}-email`}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        errorId={errorId}
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <TextField
         id={`${id}-password`}
-        name="password"
         label="Password"
         type="password"
         autoComplete="new-password"
         minLength={8}
         required
         errorId={errorId}
+        error={errors.password?.message}
+        {...register('password')}
       />
       <DecoyField id={`${id}-website`} />
       <FormError id={`${id}-error`} message={error} />
@@ -264,28 +297,34 @@ function ResetForm({ onBack }: { onBack: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const request = useRequestPasswordReset();
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(AuthTabResetRequestForm), defaultValues: { email: '', elapsedMs: 0, website: '' } });
 
+  // The address is checked first (an empty one is pointed out at once), the time taken after it.
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const email = formText(form, 'email');
-    if (!email.trim()) return setError(AUTH_MESSAGES.resetEmailRequiredAuth);
-    const elapsedMs = Math.round(elapsed());
-    if (elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
-    const parsed = PasswordResetRequestInput.safeParse({ email, elapsedMs, website: formText(form, 'website') });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? RESET_FAILED);
+    const guard = botGuardValues(e.currentTarget, elapsed);
     setError(null);
-    request.mutate(parsed.data, {
-      onSuccess: () => {
-        setSent(true);
-        toast({ title: 'Password Reset Email Sent', description: 'Check your email for a link to reset your password.' });
-      },
-      onError: (err) => {
-        const message = errorMessage(err, RESET_FAILED);
-        setError(message);
-        toast({ title: 'Password Reset Failed', description: message, variant: 'destructive' });
-      },
-    });
+    setValue('elapsedMs', guard.elapsedMs);
+    setValue('website', guard.website);
+    void handleSubmit((body) => {
+      if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
+      request.mutate(body, {
+        onSuccess: () => {
+          setSent(true);
+          toast({ title: 'Password Reset Email Sent', description: 'Check your email for a link to reset your password.' });
+        },
+        onError: (err) => {
+          const message = errorMessage(err, RESET_FAILED);
+          setError(message);
+          toast({ title: 'Password Reset Failed', description: message, variant: 'destructive' });
+        },
+      });
+    })(e);
   };
 
   if (sent) {
@@ -306,7 +345,16 @@ function ResetForm({ onBack }: { onBack: () => void }) {
   const errorId = error ? `${id}-error` : undefined;
   return (
     <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
-      <TextField id={`${id}-email`} name="email" label="Email" type="email" autoComplete="email" required errorId={errorId} />
+      <TextField
+        id={`${id}-email`}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        errorId={errorId}
+        error={errors.email?.message}
+        {...register('email')}
+      />
       <DecoyField id={`${id}-website`} />
       <FormError id={`${id}-error`} message={error} />
       <SubmitButton pending={request.isPending} label="Send Reset Link" pendingLabel="Sending..." />

@@ -1,4 +1,6 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
@@ -7,7 +9,7 @@ import { MailIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
 import { useRequestPasswordReset } from './api/request-password-reset.js';
 import { AUTH_MESSAGES, FORM_MIN_FILL_MS, PasswordResetRequestInput } from '../lib/auth-schemas.js';
-import { Card, DecoyField, FormError, formText, SubmitButton, TextField } from '../ui/form-controls.js';
+import { botGuardValues, Card, DecoyField, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
 import { errorMessage } from '../lib/error-message.js';
 import { useFormTimer } from '../lib/use-form-timer.js';
 
@@ -20,28 +22,34 @@ export default function PasswordResetPage() {
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const request = useRequestPasswordReset();
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(PasswordResetRequestInput), defaultValues: { email: '', elapsedMs: 0, website: '' } });
 
+  // The address is checked first (an empty one is pointed out at once), the time taken after it.
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const email = formText(form, 'email');
-    if (!email.trim()) return setError(AUTH_MESSAGES.resetEmailRequiredPage);
-    const elapsedMs = Math.round(elapsed());
-    if (elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
-    const parsed = PasswordResetRequestInput.safeParse({ email, elapsedMs, website: formText(form, 'website') });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? RESET_FAILED);
+    const guard = botGuardValues(e.currentTarget, elapsed);
     setError(null);
-    request.mutate(parsed.data, {
-      onSuccess: () => {
-        setSent(true);
-        toast({ title: 'Password Reset Email Sent', description: SENT_TEXT });
-      },
-      onError: (err) => {
-        const message = errorMessage(err, RESET_FAILED);
-        setError(message);
-        toast({ title: 'Password Reset Failed', description: message, variant: 'destructive' });
-      },
-    });
+    setValue('elapsedMs', guard.elapsedMs);
+    setValue('website', guard.website);
+    void handleSubmit((body) => {
+      if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
+      request.mutate(body, {
+        onSuccess: () => {
+          setSent(true);
+          toast({ title: 'Password Reset Email Sent', description: SENT_TEXT });
+        },
+        onError: (err) => {
+          const message = errorMessage(err, RESET_FAILED);
+          setError(message);
+          toast({ title: 'Password Reset Failed', description: message, variant: 'destructive' });
+        },
+      });
+    })(e);
   };
 
   const errorId = error ? `${id}-error` : undefined;
@@ -63,7 +71,16 @@ export default function PasswordResetPage() {
           <>
             <h1 className="mb-6 text-center text-2xl font-bold text-stone-900">Reset Password</h1>
             <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
-              <TextField id={`${id}-email`} name="email" label="Email" type="email" autoComplete="email" required errorId={errorId} />
+              <TextField
+                id={`${id}-email`}
+                label="Email"
+                type="email"
+                autoComplete="email"
+                required
+                errorId={errorId}
+                error={errors.email?.message}
+                {...register('email')}
+              />
               <DecoyField id={`${id}-website`} />
               <FormError id={`${id}-error`} message={error} />
               <SubmitButton pending={request.isPending} label="Reset Password" pendingLabel="Resetting..." />

@@ -1,4 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
@@ -7,8 +9,9 @@ import { AlertIcon, LockIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
 import { useConfirmPasswordReset } from './api/confirm-password-reset.js';
 import { useResetTokenStatus } from './api/validate-reset-token.js';
-import { AUTH_MESSAGES, newPasswordProblem } from '../lib/auth-schemas.js';
-import { Card, FormError, formText, SubmitButton, TextField } from '../ui/form-controls.js';
+import type { PasswordResetConfirmInput } from '../../shared/schemas/auth.js';
+import { AUTH_MESSAGES, NewPasswordForm } from '../lib/auth-schemas.js';
+import { Card, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
 import { errorMessage } from '../lib/error-message.js';
 
 const INVALID_DEFAULT = 'Please request a new password reset link';
@@ -46,7 +49,7 @@ export default function ResetPasswordPage() {
       </p>
     );
   else if (status.isError) body = <InvalidLink reason={errorMessage(status.error, INVALID_DEFAULT)} />;
-  else body = <NewPasswordForm token={token} email={status.data.email} onUpdated={() => setUpdated(true)} />;
+  else body = <SetPasswordForm token={token} email={status.data.email} onUpdated={() => setUpdated(true)} />;
 
   return (
     <Container className="flex justify-center py-10 sm:py-16">
@@ -87,36 +90,32 @@ function Updated() {
   );
 }
 
-function NewPasswordForm({ token, email, onUpdated }: { token: string; email: string; onUpdated: () => void }) {
+function SetPasswordForm({ token, email, onUpdated }: { token: string; email: string; onUpdated: () => void }) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   const confirm = useConfirmPasswordReset();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(NewPasswordForm), defaultValues: { token, password: '', confirmPassword: '' } });
 
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const password = formText(form, 'password');
-    const confirmPassword = formText(form, 'confirmPassword');
-    const problem = newPasswordProblem(password, confirmPassword);
-    if (problem) return setError(problem);
+  const submit = (body: PasswordResetConfirmInput) => {
     setError(null);
-    confirm.mutate(
-      { token, password, confirmPassword },
-      {
-        onSuccess: () => {
-          toast({
-            title: 'Password Reset Successful',
-            description: 'Your password has been updated. You can now sign in with your new password.',
-          });
-          onUpdated();
-        },
-        onError: (err) => {
-          const message = errorMessage(err, 'Failed to reset password');
-          setError(message);
-          toast({ title: 'Error', description: message, variant: 'destructive' });
-        },
+    confirm.mutate(body, {
+      onSuccess: () => {
+        toast({
+          title: 'Password Reset Successful',
+          description: 'Your password has been updated. You can now sign in with your new password.',
+        });
+        onUpdated();
       },
-    );
+      onError: (err) => {
+        const message = errorMessage(err, 'Failed to reset password');
+        setError(message);
+        toast({ title: 'Error', description: message, variant: 'destructive' });
+      },
+    });
   };
 
   const errorId = error ? `${id}-error` : undefined;
@@ -124,26 +123,28 @@ function NewPasswordForm({ token, email, onUpdated }: { token: string; email: st
     <>
       <h1 className="mb-2 text-center text-2xl font-bold text-stone-900">Set a New Password</h1>
       <p className="mb-6 text-center text-sm text-stone-700">{email}</p>
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form noValidate onSubmit={(e) => void handleSubmit(submit)(e)} className="flex flex-col gap-4">
         {/* Tells password managers which account the new password belongs to. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
         <TextField
           id={`${id}-password`}
-          name="password"
           label="New Password"
           type="password"
           autoComplete="new-password"
           required
           errorId={errorId}
+          error={errors.password?.message}
+          {...register('password')}
         />
         <TextField
           id={`${id}-confirm`}
-          name="confirmPassword"
           label="Confirm Password"
           type="password"
           autoComplete="new-password"
           required
           errorId={errorId}
+          error={errors.confirmPassword?.message}
+          {...register('confirmPassword')}
         />
         <FormError id={`${id}-error`} message={error} />
         <SubmitButton pending={confirm.isPending} label="Update Password" pendingLabel="Updating..." />

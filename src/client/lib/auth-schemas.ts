@@ -8,13 +8,14 @@ import { z } from 'zod';
 
 export {
   AUTH_MESSAGES,
+  AuthTabResetRequestForm,
   FORM_MIN_FILL_MS,
+  NewPasswordForm,
   PasswordResetRequestInput,
   ResetTokenStatus,
   SessionResponse,
   SignInInput,
   SignUpInput,
-  newPasswordProblem,
 } from '../../shared/schemas/auth.js';
 
 export const OkResponse = z.object({ ok: z.literal(true) });

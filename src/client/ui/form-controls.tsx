@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 import { Button } from './button.js';
 
 export function inputClasses(invalid = false): string {
@@ -8,6 +8,8 @@ export function inputClasses(invalid = false): string {
 }
 
 type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  /** Passed to the input (react-hook-form's `register` gives one, to read the value and focus the field). */
+  ref?: Ref<HTMLInputElement>;
   id: string;
   label: string;
   /** The id of the form's error message while it is shown. */
@@ -39,6 +41,15 @@ export function TextField({ id, label, errorId, error, action, className = '', .
   );
 }
 
+/**
+ * The ARIA of an input whose problem (if any) is shown under it in an element with id `errorId`:
+ * outlined and described by it only while it is wrong. Spread it on inputs that are not a
+ * TextField, e.g. with react-hook-form: `{...fieldAria(errors.email?.message, `${id}-error`)}`.
+ */
+export function fieldAria(message: string | undefined, errorId: string): { 'aria-invalid'?: true; 'aria-describedby'?: string } {
+  return message ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
+}
+
 /** One field's problem, under it. */
 export function FieldError({ id, message }: { id: string; message: string }) {
   return (
@@ -65,6 +76,14 @@ export function DecoyField({ id }: { id: string }) {
       <input id={id} name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
     </div>
   );
+}
+
+/**
+ * The bot guards' values at submit: the time since the form appeared (`elapsed` from
+ * useFormTimer) and the decoy field, read from the page as it is (typed or set by a script).
+ */
+export function botGuardValues(form: HTMLFormElement, elapsed: () => number): { elapsedMs: number; website: string } {
+  return { elapsedMs: Math.round(elapsed()), website: formText(new FormData(form), 'website') };
 }
 
 export function SubmitButton({ pending, label, pendingLabel }: { pending: boolean; label: string; pendingLabel: string }) {

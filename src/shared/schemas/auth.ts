@@ -87,6 +87,14 @@ export const PasswordResetRequestInput = z
   .strict();
 export type PasswordResetRequestInput = z.infer<typeof PasswordResetRequestInput>;
 
+/**
+ * The reset tab of /auth: the body above, except that an empty e-mail gets that tab's own text
+ * (spec section 8: 'Please enter your email address.'); everything else is the body's check.
+ */
+export const AuthTabResetRequestForm = PasswordResetRequestInput.extend({
+  email: z.string().trim().min(1, AUTH_MESSAGES.resetEmailRequiredAuth),
+}).pipe(PasswordResetRequestInput);
+
 /** The rules of a new password (spec section 5), in the order their messages are shown. */
 export function newPasswordProblem(password: string, confirm: string): string | null {
   if (!password || !confirm) return AUTH_MESSAGES.fillAllFields;
@@ -102,18 +110,36 @@ export const ResetTokenInput = z
   .object({ token: z.string({ message: AUTH_MESSAGES.missingToken }).min(1, AUTH_MESSAGES.missingToken).max(200) })
   .strict();
 
-export const PasswordResetConfirmInput = z
+const PasswordResetConfirmFields = z
   .object({
     token: z.string({ message: AUTH_MESSAGES.missingToken }).min(1, AUTH_MESSAGES.missingToken).max(200),
     password: z.string().max(200, 'Password cannot exceed 200 characters'),
     confirmPassword: z.string().max(200, 'Password cannot exceed 200 characters'),
   })
-  .strict()
-  .superRefine((v, ctx) => {
-    const problem = newPasswordProblem(v.password, v.confirmPassword);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [] });
-  });
+  .strict();
+
+/** The field a new-password problem belongs to: the empty one, the confirmation when the two differ, else the password. */
+function newPasswordProblemField(password: string, confirm: string, problem: string): 'password' | 'confirmPassword' {
+  if (problem === AUTH_MESSAGES.passwordsMismatch) return 'confirmPassword';
+  if (problem === AUTH_MESSAGES.fillAllFields) return password ? 'confirmPassword' : 'password';
+  return 'password';
+}
+
+export const PasswordResetConfirmInput = PasswordResetConfirmFields.superRefine((v, ctx) => {
+  const problem = newPasswordProblem(v.password, v.confirmPassword);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [] });
+});
 export type PasswordResetConfirmInput = z.infer<typeof PasswordResetConfirmInput>;
+
+/**
+ * The new-password form (/reset-password): the same body, its one problem shown at the field it
+ * concerns rather than for the whole form.
+ */
+export const NewPasswordForm = PasswordResetConfirmFields.superRefine((v, ctx) => {
+  const problem = newPasswordProblem(v.password, v.confirmPassword);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [newPasswordProblemField(v.password, v.confirmPassword, problem)] });
+}).pipe(PasswordResetConfirmInput);
+export type NewPasswordForm = z.input<typeof NewPasswordForm>;
 
 export const Address = z.object({
   name: z.string().max(100),
