@@ -1,6 +1,7 @@
 /**
- * The contact form's schema and texts, shared with the server. Loaded lazily by the form so zod
- * stays out of the storefront's first load; zod-config must run before any schema is created.
+ * The contact form's schema and texts, shared with the server. zod stays out of the storefront's
+ * first load: the contact page is a lazy chunk loaded after zod (needsZod in shared/pages.ts);
+ * zod-config must run before any schema is created.
  */
 import '../lib/zod-config.js';
 import { z } from 'zod';

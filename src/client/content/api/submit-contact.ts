@@ -7,7 +7,7 @@ export type ContactSchemas = typeof Schemas;
 
 let pending: Promise<ContactSchemas> | undefined;
 
-/** Loads the contact schemas (and zod) once; the form starts this when it appears. */
+/** The contact schemas (and zod), loaded once (the form's page has them already). */
 export function loadContactSchemas(): Promise<ContactSchemas> {
   pending ??= import('../contact-schemas.js').catch((err: unknown) => {
     pending = undefined; // let the next call try again (e.g. after a deploy replaced the chunk)
