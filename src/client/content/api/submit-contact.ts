@@ -1,26 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '../../lib/api-client.js';
-import type * as Schemas from '../contact-schemas.js';
+import { ContactResponse, type ContactInput } from '../contact-schemas.js';
 
-export type ContactSchemas = typeof Schemas;
-
-let pending: Promise<ContactSchemas> | undefined;
-
-/** The contact schemas (and zod), loaded once (the form's page has them already). */
-export function loadContactSchemas(): Promise<ContactSchemas> {
-  pending ??= import('../contact-schemas.js').catch((err: unknown) => {
-    pending = undefined; // let the next call try again (e.g. after a deploy replaced the chunk)
-    throw err;
-  });
-  return pending;
-}
-
-export type ContactBody = z.output<ContactSchemas['ContactInput']>;
+export type ContactBody = z.output<typeof ContactInput>;
 
 /** Stores the message on the server, which forwards it to the workflow endpoint when that is on. */
 export async function submitContact(body: ContactBody): Promise<{ ok: true }> {
-  const { ContactResponse } = await loadContactSchemas();
   return apiRequest('/api/contact', () => ContactResponse, { method: 'POST', body });
 }
 
