@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES, newPasswordProblem, SignUpInput } from './auth.js';
+import { AUTH_MESSAGES, AuthTabResetRequestForm, NewPasswordForm, newPasswordProblem, SignUpInput } from './auth.js';
 
 describe('newPasswordProblem', () => {
   it('names the first rule a password breaks, in the spec order', () => {
@@ -24,5 +24,38 @@ describe('SignUpInput', () => {
   });
   it('normalises the e-mail', () => {
     expect(SignUpInput.parse({ fullName: 'A', email: '  Me@Example.COM ', password: '12345678' }).email).toBe('me@example.com');
+  });
+});
+
+/** The issues a form schema reports, as [field, message]. */
+function issuesOf(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): [string, string][] {
+  return (result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]);
+}
+
+describe('AuthTabResetRequestForm', () => {
+  it("says the reset tab's own text for an empty address, else the body's", () => {
+    expect(issuesOf(AuthTabResetRequestForm.safeParse({ email: ' ', elapsedMs: 2000 }))).toEqual([
+      ['email', AUTH_MESSAGES.resetEmailRequiredAuth],
+    ]);
+    expect(issuesOf(AuthTabResetRequestForm.safeParse({ email: 'nope', elapsedMs: 2000 }))).toEqual([
+      ['email', AUTH_MESSAGES.invalidEmail],
+    ]);
+    expect(AuthTabResetRequestForm.parse({ email: ' Me@Example.com ', elapsedMs: 2000, website: '' })).toEqual({
+      email: 'me@example.com',
+      elapsedMs: 2000,
+      website: '',
+    });
+  });
+});
+
+describe('NewPasswordForm', () => {
+  const check = (password: string, confirmPassword: string) =>
+    issuesOf(NewPasswordForm.safeParse({ token: 't', password, confirmPassword }));
+  it('shows the one problem at the field it concerns', () => {
+    expect(check('', '')).toEqual([['password', AUTH_MESSAGES.fillAllFields]]);
+    expect(check('Abcdefg1', '')).toEqual([['confirmPassword', AUTH_MESSAGES.fillAllFields]]);
+    expect(check('short', 'short')).toEqual([['password', AUTH_MESSAGES.passwordMin]]);
+    expect(check('Abcdefg1', 'Abcdefg2')).toEqual([['confirmPassword', AUTH_MESSAGES.passwordsMismatch]]);
+    expect(check('Abcdefg1', 'Abcdefg1')).toEqual([]);
   });
 });
