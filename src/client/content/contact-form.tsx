@@ -8,7 +8,7 @@ import { Button } from '../ui/button.js';
 import { toast } from '../ui/toast.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { useSubmitContact } from './api/submit-contact.js';
-import { CONTACT_MIN_FILL_MS, CONTENT_MESSAGES, ContactInput } from './contact-schemas.js';
+import { CONTACT_MIN_FILL_MS, CONTACT_MISSING, CONTENT_MESSAGES, ContactInput } from './contact-schemas.js';
 
 type Key = 'name' | 'email' | 'subject' | 'message';
 const FIELDS: readonly Key[] = ['name', 'email', 'subject', 'message'];
@@ -64,7 +64,7 @@ export function ContactForm() {
   // The toast carries the specification's general text when a field is empty, else the first field's problem.
   const invalid = (found: FieldErrors<typeof EMPTY>) => {
     const messages = FIELDS.flatMap((k) => found[k]?.message ?? []);
-    const missing = messages.includes(CONTENT_MESSAGES.contactRequired);
+    const missing = messages.some((m) => (Object.values(CONTACT_MISSING) as string[]).includes(m));
     toast({
       title: 'Error',
       description: missing ? CONTENT_MESSAGES.contactRequired : (messages[0] ?? CONTENT_MESSAGES.contactRequired),

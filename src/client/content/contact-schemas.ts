@@ -6,6 +6,6 @@
 import '../lib/zod-config.js';
 import { z } from 'zod';
 
-export { CONTACT_MIN_FILL_MS, CONTENT_MESSAGES, ContactInput } from '../../shared/schemas/content.js';
+export { CONTACT_MIN_FILL_MS, CONTACT_MISSING, CONTENT_MESSAGES, ContactInput } from '../../shared/schemas/content.js';
 
 export const ContactResponse = z.object({ ok: z.literal(true) });

@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
-import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
+import { CONTACT_MISSING, CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { forwardDueMessages } from './contact.js';
 import { freePort } from '../test/free-port.js';
 
@@ -303,7 +303,7 @@ describe('contact form', () => {
     const stored = await t.db.selectFrom('contact_messages').selectAll().where('email', '=', 'rita@example.com').execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.source).toBe('website-contact-form');
-    expect((await c.post('/api/contact', { ...message, subject: '' })).json().error).toContain(CONTENT_MESSAGES.contactRequired);
+    expect((await c.post('/api/contact', { ...message, subject: '' })).json().error).toContain(CONTACT_MISSING.subject);
     const flood = new TestClient(t.app, '10.9.0.2');
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) codes.push((await flood.post('/api/contact', message)).statusCode);

@@ -29,18 +29,26 @@ export const CONTENT_ADMIN_MESSAGES = {
   contentFailed: (message: string) => `Failed to update content: ${message}`,
 } as const;
 
+/**
+ * What each contact field says when it is left empty: the field names itself, so a person (or an
+ * API caller) knows which one to fill; the form's toast carries the specification's general text.
+ */
+export const CONTACT_MISSING = {
+  name: 'Please enter your full name',
+  email: 'Please enter your email address',
+  subject: 'Please enter a subject',
+  message: 'Please enter your message',
+} as const;
+
+const contactText = (missing: string, max: number) => z.string({ message: missing }).trim().min(1, missing).max(max);
+
 /** The contact form: all four fields required, a valid e-mail, and the bot guards. */
 export const ContactInput = z
   .object({
-    name: z.string({ message: CONTENT_MESSAGES.contactRequired }).trim().min(1, CONTENT_MESSAGES.contactRequired).max(100),
-    email: z
-      .string({ message: CONTENT_MESSAGES.contactRequired })
-      .trim()
-      .min(1, CONTENT_MESSAGES.contactRequired)
-      .max(254)
-      .pipe(z.email({ message: 'Please enter a valid email address' })),
-    subject: z.string({ message: CONTENT_MESSAGES.contactRequired }).trim().min(1, CONTENT_MESSAGES.contactRequired).max(200),
-    message: z.string({ message: CONTENT_MESSAGES.contactRequired }).trim().min(1, CONTENT_MESSAGES.contactRequired).max(5000),
+    name: contactText(CONTACT_MISSING.name, 100),
+    email: contactText(CONTACT_MISSING.email, 254).pipe(z.email({ message: 'Please enter a valid email address' })),
+    subject: contactText(CONTACT_MISSING.subject, 200),
+    message: contactText(CONTACT_MISSING.message, 5000),
     elapsedMs: z.number().int().min(0).optional(),
     website: z.string().max(200).optional(),
   })
