@@ -24,7 +24,14 @@ import {
   ShippingOptionInput,
   UserPatchInput,
 } from '../../shared/schemas/admin.js';
-import { addOrderNote, createAdminOrder, deleteOrder, listAdminOrdersJson, updateAdminOrder, updateOrderStatus } from './orders.js';
+import {
+  addOrderNote,
+  createAdminOrder,
+  deleteOrder,
+  listAdminOrdersJson,
+  updateAdminOrder,
+  updateOrderStatus,
+} from '../orders/admin-orders.js';
 import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './catalog.js';
 import {
   createShippingOption,
@@ -36,14 +43,14 @@ import {
   updateShippingOption,
 } from './commerce.js';
 import { registerAdminCouponRoutes } from '../coupons/admin-routes.js';
-import { ordersOverview } from './overview.js';
-import { refundOrder, retryRefund } from './order-money.js';
+import { ordersOverview } from '../orders/overview.js';
+import { refundOrder, retryRefund } from '../orders/refunds.js';
 import { accountActor, listOrderEvents } from '../orders/events.js';
 import { createStripeClient } from '../payments/stripe.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
 import { access, declarePublicFiles } from '../http/access.js';
-import { registerAdminExports } from './exports.js';
+import { registerAdminExports } from '../orders/exports.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const RefundRetryParams = Id.extend({ refundId: z.string().min(1).max(100) });

@@ -3,7 +3,7 @@ import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
 import { customerTimeline, customerTimelines } from './events.js';
-import { listRefunds, paymentStatusOf, wasPaid } from '../admin/order-money.js';
+import { listRefunds, paymentStatusOf, wasPaid } from './refunds.js';
 
 export type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 

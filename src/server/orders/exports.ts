@@ -5,9 +5,9 @@ import type { Database } from '../db/schema.js';
 import { parseInput } from '../http/errors.js';
 import { access } from '../http/access.js';
 import { AdminOrderExportQuery } from '../../shared/schemas/admin.js';
-import { adminOrdersFiltered, orderAddressField } from './orders.js';
-import { paymentStatusOf } from './order-money.js';
-import { ordersMatching, searchWords } from '../orders/search-terms.js';
+import { adminOrdersFiltered, orderAddressField } from './admin-orders.js';
+import { paymentStatusOf } from './refunds.js';
+import { ordersMatching, searchWords } from './search-terms.js';
 
 /**
  * CSV exports of the back office (issue 16, item 9): the filtered order list (one row per order,

@@ -10,7 +10,7 @@ import { newId } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { queueEmail } from '../email/outbox.js';
 import { heldUnits } from '../cart/service.js';
-import { recordOrderEvent, type OrderEventActor } from '../orders/events.js';
+import { recordOrderEvent, type OrderEventActor } from './events.js';
 import { stripeFailureMessage } from '../payments/stripe.js';
 import { formatCents } from '../../shared/money.js';
 import { ORDER_MONEY_MESSAGES, type RefundInput } from '../../shared/schemas/admin.js';

@@ -10,13 +10,13 @@ import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { ADMIN_MESSAGES, splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin.js';
 import { isShippableOrder, type OrderView } from '../../shared/schemas/orders.js';
 import { statusUpdateVariables, storedAddressLines } from '../email/order-email-variables.js';
-import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
-import { getOrderForViewer } from '../orders/service.js';
-import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './order-money.js';
+import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from './events.js';
+import { getOrderForViewer } from './service.js';
+import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './refunds.js';
 import type { PaymentFilter } from '../../shared/schemas/admin.js';
 import type { OrderPaymentStatus } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
-import { indexOrderSearch, ordersMatching } from '../orders/search-terms.js';
+import { indexOrderSearch, ordersMatching } from './search-terms.js';
 import { MicroCache } from '../http/micro-cache.js';
 
 const ADMIN = { userId: null, isAdmin: true, deviceHash: null } as const;
