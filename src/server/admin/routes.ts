@@ -32,7 +32,14 @@ import {
   updateAdminOrder,
   updateOrderStatus,
 } from '../orders/admin-orders.js';
-import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './catalog.js';
+import {
+  createProduct,
+  deleteCategory,
+  deleteProduct,
+  listAdminProducts,
+  updateProduct,
+  upsertCategory,
+} from '../catalog/admin-catalog.js';
 import {
   createShippingOption,
   deleteShippingOption,
@@ -47,7 +54,7 @@ import { ordersOverview } from '../orders/overview.js';
 import { refundOrder, retryRefund } from '../orders/refunds.js';
 import { accountActor, listOrderEvents } from '../orders/events.js';
 import { createStripeClient } from '../payments/stripe.js';
-import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
+import { MAX_IMAGE_BYTES, storeImage } from '../catalog/uploads.js';
 import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
 import { access, declarePublicFiles } from '../http/access.js';
 import { registerAdminExports } from '../orders/exports.js';
