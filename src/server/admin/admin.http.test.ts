@@ -5,7 +5,7 @@ import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { ADMIN_MESSAGES, CATEGORY_MESSAGES } from '../../shared/schemas/admin.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
-import { patchUser } from './commerce.js';
+import { patchUser } from '../accounts/admin-users.js';
 
 let t: TestApp;
 let admin: TestClient;

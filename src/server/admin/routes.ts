@@ -44,11 +44,10 @@ import {
   createShippingOption,
   deleteShippingOption,
   listShippingOptions,
-  listUsers,
-  patchUser,
   setShippingOptionEnabled,
   updateShippingOption,
-} from './commerce.js';
+} from '../shipping/service.js';
+import { listUsers, patchUser } from '../accounts/admin-users.js';
 import { registerAdminCouponRoutes } from '../coupons/admin-routes.js';
 import { ordersOverview } from '../orders/overview.js';
 import { refundOrder, retryRefund } from '../orders/refunds.js';
