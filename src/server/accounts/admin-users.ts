@@ -62,3 +62,15 @@ export async function patchUser(
   if (patch.role === 'client') await db.updateTable('sessions').set({ acting_as_user_id: null }).where('user_id', '=', id).execute();
   return (await listUsers(db, { page: 1, pageSize: 1, search: id })).items[0]!;
 }
+
+/** The newest sign-ups, for the dashboard. */
+export async function recentUsers(db: Kysely<Database>, limit = 5) {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'full_name', 'role', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((u) => ({ id: u.id, email: u.email, fullName: u.full_name, role: u.role, createdAt: u.created_at }));
+}
