@@ -25,8 +25,30 @@ type ShippingFields = {
   minimumOrderCents: number | null;
 };
 
+/** Every shipping option as stored, enabled or not, in the shop's order (the cart prices from these rows). */
+export function readShippingOptionRows(db: Kysely<Database>) {
+  return db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute();
+}
+
+/** The enabled options' names, prices, delivery times and minimums, in the shop's order. */
+export function readEnabledShippingOptions(db: Kysely<Database>) {
+  return db
+    .selectFrom('shipping_options')
+    .select(['name', 'price_cents', 'estimated_days', 'minimum_order_cents'])
+    .where('enabled', '=', 1)
+    .orderBy('sort_order')
+    .orderBy('price_cents')
+    .execute();
+}
+
+/** A shipping option's name (undefined once the option is deleted). */
+export async function shippingOptionName(db: Kysely<Database>, id: string): Promise<string | undefined> {
+  return (await db.selectFrom('shipping_options').select('name').where('id', '=', id).executeTakeFirst())?.name;
+}
+
+/** The back office's list: every option, in the shop's order. */
 export async function listShippingOptions(db: Kysely<Database>) {
-  return (await db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute()).map(toAdminShipping);
+  return (await readShippingOptionRows(db)).map(toAdminShipping);
 }
 
 export async function createShippingOption(db: Kysely<Database>, input: ShippingFields) {
