@@ -29,7 +29,7 @@ export type AdminOrderRow = {
   email: string | null;
   customerName: string | null;
   status: OrdersTable['status'];
-  /** 'partially_refunded' when part of the payment went back (admin/order-money.ts paymentStatusOf). */
+  /** 'partially_refunded' when part of the payment went back (orders/refunds.ts paymentStatusOf). */
   paymentStatus: OrderPaymentStatus;
   /** Entered by the owner (no payment provider): a placed order, whatever its payment state. */
   ownerEntered: boolean;
@@ -317,7 +317,7 @@ export async function updateOrderStatus(
   const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
     // The order's products by id, the order row, then its payment session: the shop's one lock order
-    // (docs/decisions/0005). A cancel or a reopening moves the order's units (order-money.ts).
+    // (docs/decisions/0005). A cancel or a reopening moves the order's units (refunds.ts).
     await lockOrderProducts(trx, dialect, orderId);
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
@@ -559,7 +559,7 @@ export async function addOrderNote(db: Kysely<Database>, orderId: string, text: 
 
 /**
  * The list's filters (status, payment, search words) as a query on `orders as o`: the orders
- * GET /api/admin/orders shows, for the CSV export (admin/exports.ts), which pages them itself.
+ * GET /api/admin/orders shows, for the CSV export (orders/exports.ts), which pages them itself.
  */
 export function adminOrdersFiltered(db: Kysely<Database>, q: { search?: string; status?: OrdersTable['status']; payment?: PaymentFilter }) {
   let base = db.selectFrom('orders as o');
@@ -575,7 +575,7 @@ export function orderAddressField(raw: string | null, field: 'name' | 'email'): 
   return addressField(raw, field);
 }
 
-/** Only unpaid checkouts and owner-entered orders may go; a paid or refunded order answers 409 (order-money.ts). */
+/** Only unpaid checkouts and owner-entered orders may go; a paid or refunded order answers 409 (refunds.ts). */
 export async function deleteOrder(db: Kysely<Database>, orderId: string): Promise<void> {
   await deleteOrderIfUnpaid(db, orderId);
 }
