@@ -21,7 +21,11 @@ import { registerSpa } from './seo/spa.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerEmailRoutes } from './email/routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
-import { registerAdminRoutes, registerUploadedFiles } from './admin/routes.js';
+import { registerAdminCatalogRoutes, registerUploadedFiles } from './catalog/admin-routes.js';
+import { registerAdminOrderRoutes } from './orders/admin-routes.js';
+import { registerAdminCouponRoutes } from './coupons/admin-routes.js';
+import { registerAdminShippingRoutes } from './shipping/admin-routes.js';
+import { registerAdminUserRoutes } from './accounts/admin-routes.js';
 import { registerCheckoutRoutes, registerStripeWebhook, registerTestCheckoutPages } from './checkout/routes.js';
 import { registerContentAdminRoutes, registerEmailCheckRoutes } from './content/admin-routes.js';
 import { registerLabelRoutes, registerShipStationRoutes } from './shipping-labels/routes.js';
@@ -103,7 +107,13 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   });
   await registerSurface(app, 'account', deps, (account) => registerAccountDataRoutes(account, deps));
   await registerSurface(app, 'admin', deps, async (admin) => {
-    await registerAdminRoutes(admin, deps);
+    // Each domain's back-office routes (src/server/<domain>/admin-routes.ts), all under this surface's guard.
+    // The catalogue's first: it adds the multipart parser its image uploads read.
+    await registerAdminCatalogRoutes(admin, deps);
+    registerAdminOrderRoutes(admin, deps);
+    registerAdminCouponRoutes(admin, deps);
+    registerAdminShippingRoutes(admin, deps);
+    registerAdminUserRoutes(admin, deps);
     registerContentAdminRoutes(admin, deps);
     registerEmailRoutes(admin, deps);
     registerLabelRoutes(admin, deps);

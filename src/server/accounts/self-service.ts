@@ -8,7 +8,7 @@ import { newId, nowIso } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { nextRewardAt } from '../../shared/pricing.js';
 import { SELF_SERVICE_MESSAGES, type AccountDataExport } from '../../shared/schemas/account-self-service.js';
-import { paymentStatusOf } from '../admin/order-money.js';
+import { paymentStatusOf } from '../orders/refunds.js';
 import { indexOrderSearch } from '../orders/search-terms.js';
 import { rewardCouponsOf } from '../coupons/service.js';
 import { hashPassword, verifyPassword } from './password.js';

@@ -6,6 +6,7 @@ import { forUpdate } from '../db/locks.js';
 import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
 import { findCoupon, lockCoupon, validateCouponForCart, type CouponCustomer } from '../coupons/service.js';
+import { readShippingOptionRows } from '../shipping/service.js';
 import type { CartLineInput, Quote, QuoteLine, ShippingOptionView } from '../../shared/schemas/checkout.js';
 import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 
@@ -16,10 +17,6 @@ const productTerms = new MicroCache<Pick<Selectable<ProductsTable>, 'id' | 'name
   QUOTE_TERMS_MS,
 );
 const stockHolds = new MicroCache<Map<string, number>>(QUOTE_TERMS_MS);
-
-function readShippingOptions(db: Kysely<Database>) {
-  return db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute();
-}
 
 /** Who is pricing: the shopper, for the coupon's one-per-customer rule (coupons/service.ts). */
 export type PricingContext = CouponCustomer;
@@ -98,7 +95,7 @@ export async function priceCart(
   const couponCode = input.couponCode;
   const [couponSeen, options] = await Promise.all([
     !couponCode ? undefined : lock ? findCoupon(db, couponCode) : couponTerms.get(couponCode, () => findCoupon(db, couponCode)),
-    lock ? readShippingOptions(db) : shippingTerms.get('all', () => readShippingOptions(db)),
+    lock ? readShippingOptionRows(db) : shippingTerms.get('all', () => readShippingOptionRows(db)),
   ]);
   // The coupon is read unlocked first only to learn its free gift, whose product row is locked with the others.
   let giftId = couponSeen?.free_product_id ?? null;

@@ -1,18 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { readEnabledShippingOptions } from '../shipping/service.js';
 import { PUBLIC_SETTING_KEYS, type Faq } from '../../shared/schemas/catalog.js';
 import { PAYMENT_PROVIDER_KEY, type CheckoutProvider } from '../../shared/payment-provider.js';
 import { fillPlaceholders, FREE_SHIPPING_MINIMUM_KEY, freeShippingSettingValue, type FactShippingOption } from '../../shared/shop-facts.js';
 
 /** The enabled shipping options, in the shop's order: what the shop's texts about shipping and tax are written from. */
 export async function readFactShippingOptions(db: Kysely<Database>): Promise<FactShippingOption[]> {
-  const rows = await db
-    .selectFrom('shipping_options')
-    .select(['name', 'price_cents', 'estimated_days', 'minimum_order_cents'])
-    .where('enabled', '=', 1)
-    .orderBy('sort_order')
-    .orderBy('price_cents')
-    .execute();
+  const rows = await readEnabledShippingOptions(db);
   return rows.map((r) => ({
     name: r.name,
     priceCents: Number(r.price_cents),

@@ -314,7 +314,7 @@ export interface OrderEventsTable {
   created_at: string;
 }
 
-/** A refund of an order (migration 0007; src/server/admin/order-money.ts), never deleted. */
+/** A refund of an order (migration 0007; src/server/orders/refunds.ts), never deleted. */
 export interface RefundsTable {
   id: string;
   order_id: string;

@@ -20,7 +20,7 @@ export type OrderEventType =
   | 'note'
   | 'viewed.impersonated'
   | 'stock.short'
-  /** A cancelled order reopened: its units taken out of stock again (src/server/admin/order-money.ts). */
+  /** A cancelled order reopened: its units taken out of stock again (src/server/orders/refunds.ts). */
   | 'stock.taken';
 
 /** Who did it: an account (its id and e-mail as they were), or the shop itself, or the provider. */

@@ -3,7 +3,8 @@ import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
 import { customerTimeline, customerTimelines } from './events.js';
-import { listRefunds, paymentStatusOf, wasPaid } from '../admin/order-money.js';
+import { listRefunds, paymentStatusOf, wasPaid } from './refunds.js';
+import { shippingOptionName } from '../shipping/service.js';
 
 export type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
@@ -73,11 +74,9 @@ async function adminFigures(
   db: Kysely<Database>,
   order: Selectable<OrdersTable>,
 ): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState'>> {
-  const method = order.shipping_option_id
-    ? await db.selectFrom('shipping_options').select('name').where('id', '=', order.shipping_option_id).executeTakeFirst()
-    : undefined;
+  const method = order.shipping_option_id ? await shippingOptionName(db, order.shipping_option_id) : undefined;
   return {
-    shippingMethod: method?.name ?? (order.shipping_option_id ? order.shipping_option_id : null),
+    shippingMethod: method ?? (order.shipping_option_id ? order.shipping_option_id : null),
     paidCents: order.paid_at && order.payment_status !== 'unpaid' ? order.total_cents : 0,
     labelState: order.label_state,
   };

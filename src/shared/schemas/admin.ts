@@ -96,7 +96,7 @@ export const RefundInput = z
   .strict();
 export type RefundInput = z.output<typeof RefundInput>;
 
-/** The texts of cancel, refund, restock and delete (src/server/admin/order-money.ts). */
+/** The texts of cancel, refund, restock and delete (src/server/orders/refunds.ts). */
 export const ORDER_MONEY_MESSAGES = {
   orderNotFound: ADMIN_MESSAGES.orderNotFound,
   paidNotDeletable: ADMIN_MESSAGES.paidOrderNotDeletable,

@@ -33,7 +33,7 @@ export const OrderView = z.object({
   userId: z.string(),
   email: z.string().nullable(),
   status: OrderStatus,
-  /** 'partially_refunded' when part of the payment went back (the table keeps 'paid'; see admin/order-money.ts). */
+  /** 'partially_refunded' when part of the payment went back (the table keeps 'paid'; see orders/refunds.ts). */
   paymentStatus: z.enum(['unpaid', 'paid', 'failed', 'expired', 'refunded', 'partially_refunded']),
   paymentProvider: z.string().nullable(),
   createdAt: z.string(),

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Refunds and restocks (src/server/admin/order-money.ts):
+ * Refunds and restocks (src/server/orders/refunds.ts):
  * - `refunds`: one row per refund asked of the payment provider, never updated after it settled
  *   and never deleted (a record of money). `status` is 'pending' while the provider is asked,
  *   then 'succeeded' or 'failed'; pending and succeeded rows count against what may still be
@@ -9,7 +9,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * - orders gain `refunded_cents` (the succeeded refunds' sum, kept with them in one transaction)
  *   and `restocked_at` (set while the order's units are back in stock: a cancel or a refund
  *   restocks only when it is null, so units return exactly once).
- * - orders_payment_idx serves the order list's payment filters (admin/orders.ts paymentCondition)
+ * - orders_payment_idx serves the order list's payment filters (orders/admin-orders.ts paymentCondition)
  *   and their counts from the index alone.
  * Money is bigint on PostgreSQL, as in 0004.
  */

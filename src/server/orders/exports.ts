@@ -1,13 +1,8 @@
-import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { parseInput } from '../http/errors.js';
-import { access } from '../http/access.js';
-import { AdminOrderExportQuery } from '../../shared/schemas/admin.js';
-import { adminOrdersFiltered, orderAddressField } from './orders.js';
-import { paymentStatusOf } from './order-money.js';
-import { ordersMatching, searchWords } from '../orders/search-terms.js';
+import { adminOrdersFiltered, orderAddressField } from './admin-orders.js';
+import { paymentStatusOf } from './refunds.js';
+import { ordersMatching, searchWords } from './search-terms.js';
 
 /**
  * CSV exports of the back office (issue 16, item 9): the filtered order list (one row per order,
@@ -75,7 +70,7 @@ const ORDER_HEADER = [
 const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
 const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty points', 'Orders', 'Created'];
 
-type OrderFilters = {
+export type OrderFilters = {
   search?: string;
   status?: Database['orders']['status'];
   payment?: Parameters<typeof adminOrdersFiltered>[1]['payment'];
@@ -188,7 +183,8 @@ async function filedUnderEvery(db: Kysely<Database>, rows: OrderRow[], words: st
   return rows.filter((r) => ids.has(r.id));
 }
 
-async function* ordersCsv(db: Kysely<Database>, q: OrderFilters): AsyncGenerator<string> {
+/** The filtered order list as CSV text, one row per order, produced a batch at a time. */
+export async function* ordersCsv(db: Kysely<Database>, q: OrderFilters): AsyncGenerator<string> {
   yield csvRow(ORDER_HEADER);
   for await (const rows of orderBatches(db, q)) {
     const ids = rows.map((r) => r.id);
@@ -232,7 +228,8 @@ async function* ordersCsv(db: Kysely<Database>, q: OrderFilters): AsyncGenerator
   }
 }
 
-async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): AsyncGenerator<string> {
+/** The filtered order list as CSV text, one row per line item, produced a batch at a time. */
+export async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): AsyncGenerator<string> {
   yield csvRow(LINE_HEADER);
   for await (const rows of orderBatches(db, q)) {
     const items = await db
@@ -272,7 +269,8 @@ async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): AsyncGener
   }
 }
 
-async function* customersCsv(db: Kysely<Database>): AsyncGenerator<string> {
+/** Every customer as CSV text, with their order count, produced a batch at a time. */
+export async function* customersCsv(db: Kysely<Database>): AsyncGenerator<string> {
   yield csvRow(CUSTOMER_HEADER);
   let cursor: { at: string; id: string } | null = null;
   for (;;) {
@@ -303,19 +301,4 @@ async function* customersCsv(db: Kysely<Database>): AsyncGenerator<string> {
     const last = users[users.length - 1]!;
     cursor = { at: last.created_at, id: last.id };
   }
-}
-
-function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>): FastifyReply {
-  const day = new Date().toISOString().slice(0, 10);
-  reply.header('Content-Type', 'text/csv; charset=utf-8');
-  reply.header('Content-Disposition', `attachment; filename="${name}-${day}.csv"`);
-  return reply.send(Readable.from(rows));
-}
-
-export function registerAdminExports(app: FastifyInstance, db: Kysely<Database>): void {
-  app.get('/api/admin/exports/orders.csv', access.admin, async (req, reply) => {
-    const { lines, ...filters } = parseInput(AdminOrderExportQuery, req.query);
-    return lines === '1' ? sendCsv(reply, 'order-lines', orderLinesCsv(db, filters)) : sendCsv(reply, 'orders', ordersCsv(db, filters));
-  });
-  app.get('/api/admin/exports/customers.csv', access.admin, async (_req, reply) => sendCsv(reply, 'customers', customersCsv(db)));
 }

@@ -9,7 +9,7 @@ import type { OrderView } from '../../shared/schemas/orders.js';
 
 /**
  * Cancel, refund, restock and delete of paid orders, the list's payment filters and revenue net of
- * refunds (src/server/admin/order-money.ts), on the built-in test provider and on the fake Stripe.
+ * refunds (src/server/orders/refunds.ts), on the built-in test provider and on the fake Stripe.
  */
 const LIMITS = { CHECKOUT_LIMIT_PER_IP: '10000', CHECKOUT_LIMIT_PER_DEVICE: '10000', CHECKOUT_MAX_UNITS_HELD: '10000' };
 const address = { name: 'Rae Refund', address: '5 Money Row', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };

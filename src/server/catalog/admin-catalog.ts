@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { leadingNumber, type Product } from '../../shared/schemas/catalog.js';
 import { ADMIN_MESSAGES, type ProductInput } from '../../shared/schemas/admin.js';
-import { getProduct, toCategory, toProduct } from '../catalog/service.js';
+import { getProduct, toCategory, toProduct } from './service.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 import { alignImageAlts } from '../../shared/product-images.js';
 

@@ -3,7 +3,6 @@ import type { Database, ShippingOptionsTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
-import { containsText, pageOf } from '../db/query-helpers.js';
 
 export function toAdminShipping(o: Selectable<ShippingOptionsTable>) {
   return {
@@ -26,8 +25,30 @@ type ShippingFields = {
   minimumOrderCents: number | null;
 };
 
+/** Every shipping option as stored, enabled or not, in the shop's order (the cart prices from these rows). */
+export function readShippingOptionRows(db: Kysely<Database>) {
+  return db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute();
+}
+
+/** The enabled options' names, prices, delivery times and minimums, in the shop's order. */
+export function readEnabledShippingOptions(db: Kysely<Database>) {
+  return db
+    .selectFrom('shipping_options')
+    .select(['name', 'price_cents', 'estimated_days', 'minimum_order_cents'])
+    .where('enabled', '=', 1)
+    .orderBy('sort_order')
+    .orderBy('price_cents')
+    .execute();
+}
+
+/** A shipping option's name (undefined once the option is deleted). */
+export async function shippingOptionName(db: Kysely<Database>, id: string): Promise<string | undefined> {
+  return (await db.selectFrom('shipping_options').select('name').where('id', '=', id).executeTakeFirst())?.name;
+}
+
+/** The back office's list: every option, in the shop's order. */
 export async function listShippingOptions(db: Kysely<Database>) {
-  return (await db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute()).map(toAdminShipping);
+  return (await readShippingOptionRows(db)).map(toAdminShipping);
 }
 
 export async function createShippingOption(db: Kysely<Database>, input: ShippingFields) {
@@ -86,62 +107,4 @@ export async function setShippingOptionEnabled(db: Kysely<Database>, id: string,
 export async function deleteShippingOption(db: Kysely<Database>, id: string): Promise<void> {
   const r = await db.deleteFrom('shipping_options').where('id', '=', id).executeTakeFirst();
   if (Number(r.numDeletedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.shippingNotFound);
-}
-
-export async function listUsers(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
-  let base = db.selectFrom('users');
-  if (q.search) {
-    const text = q.search;
-    base = base.where((eb) => eb.or([containsText('email', text), containsText('full_name', text), eb('id', '=', text)]));
-  }
-  return pageOf(
-    base
-      .select(['id', 'email', 'full_name', 'phone', 'role', 'email_verified', 'loyalty_points', 'total_points_earned', 'created_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-    q,
-    (u) => ({
-      id: u.id,
-      email: u.email,
-      fullName: u.full_name,
-      phone: u.phone,
-      role: u.role,
-      emailVerified: Boolean(u.email_verified),
-      loyaltyPoints: u.loyalty_points,
-      totalPointsEarned: u.total_points_earned,
-      createdAt: u.created_at,
-    }),
-  );
-}
-
-export async function patchUser(
-  db: Kysely<Database>,
-  actorId: string,
-  id: string,
-  patch: { emailVerified?: boolean; role?: 'client' | 'admin'; loyaltyPoints?: number },
-) {
-  if (id === actorId && patch.role === 'client') throw new HttpError(400, ADMIN_MESSAGES.ownRole);
-  if (patch.role === 'client') {
-    const admins = await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(2).execute();
-    if (admins.length === 1 && admins[0]!.id === id) throw new HttpError(400, ADMIN_MESSAGES.lastAdmin);
-  }
-  const r = await db
-    .updateTable('users')
-    .set({
-      ...(patch.emailVerified !== undefined ? { email_verified: patch.emailVerified ? 1 : 0 } : {}),
-      ...(patch.role ? { role: patch.role } : {}),
-      // Clamped to a minimum of 0 (specification), whoever calls.
-      ...(patch.loyaltyPoints !== undefined ? { loyalty_points: Math.max(0, patch.loyaltyPoints) } : {}),
-      updated_at: nowIso(),
-    })
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
-  // A demoted admin's sessions must not keep an impersonation going.
-  if (patch.role === 'client') await db.updateTable('sessions').set({ acting_as_user_id: null }).where('user_id', '=', id).execute();
-  return (await listUsers(db, { page: 1, pageSize: 1, search: id })).items[0]!;
 }

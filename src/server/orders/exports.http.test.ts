@@ -6,10 +6,10 @@ import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
-import { indexOrderSearch, searchRowsOf } from '../orders/search-terms.js';
+import { indexOrderSearch, searchRowsOf } from './search-terms.js';
 import { exportLimits } from './exports.js';
 
-/** The back office's CSV exports (admin/exports.ts): orders, order lines, customers; streamed. */
+/** The back office's CSV exports (orders/exports.ts): orders, order lines, customers; streamed. */
 let t: TestApp;
 let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));

@@ -10,13 +10,13 @@ import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { ADMIN_MESSAGES, splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin.js';
 import { isShippableOrder, type OrderView } from '../../shared/schemas/orders.js';
 import { statusUpdateVariables, storedAddressLines } from '../email/order-email-variables.js';
-import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
-import { getOrderForViewer } from '../orders/service.js';
-import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './order-money.js';
+import { listOrderEvents, recordOrderEvent, SYSTEM_ACTOR, type OrderEvent, type OrderEventActor } from './events.js';
+import { getOrderForViewer } from './service.js';
+import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './refunds.js';
 import type { PaymentFilter } from '../../shared/schemas/admin.js';
 import type { OrderPaymentStatus } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
-import { indexOrderSearch, ordersMatching } from '../orders/search-terms.js';
+import { indexOrderSearch, ordersMatching } from './search-terms.js';
 import { MicroCache } from '../http/micro-cache.js';
 
 const ADMIN = { userId: null, isAdmin: true, deviceHash: null } as const;
@@ -29,7 +29,7 @@ export type AdminOrderRow = {
   email: string | null;
   customerName: string | null;
   status: OrdersTable['status'];
-  /** 'partially_refunded' when part of the payment went back (admin/order-money.ts paymentStatusOf). */
+  /** 'partially_refunded' when part of the payment went back (orders/refunds.ts paymentStatusOf). */
   paymentStatus: OrderPaymentStatus;
   /** Entered by the owner (no payment provider): a placed order, whatever its payment state. */
   ownerEntered: boolean;
@@ -142,22 +142,24 @@ function paymentCondition(payment: PaymentFilter | undefined): RawBuilder<SqlBoo
   }
 }
 
+/** A page of the back office's order list, with the pager's figures. */
+export type AdminOrderPage = { items: AdminOrderRow[]; page: number; pageSize: number; total: number; totalPages: number };
+
 /**
  * Every order for the back office, newest first, searchable by id, e-mail or name, filterable by
- * status, as the JSON text the route sends. A page is reused for a second (answered from the last
- * read while one request re-reads, for at most four seconds more); any back-office write clears
- * it, so the owner always sees their own changes, and a new shop order appears within a second or
- * two. It is kept serialized, so a reused page costs the same whatever it holds.
+ * status. A page is reused for a second (answered from the last read while one request re-reads,
+ * for at most four seconds more); any back-office write clears it, so the owner always sees their
+ * own changes, and a new shop order appears within a second or two.
  */
-export function listAdminOrdersJson(db: Kysely<Database>, q: AdminOrderQuery): Promise<string> {
-  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '', q.payment ?? '']), async () =>
-    JSON.stringify(await readAdminOrders(db, q)),
+export function listAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promise<AdminOrderPage> {
+  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '', q.payment ?? '']), () =>
+    readAdminOrders(db, q),
   );
 }
 
-const orderPages = new MicroCache<string>(1000, 200, 4000);
+const orderPages = new MicroCache<AdminOrderPage>(1000, 200, 4000);
 
-async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery) {
+async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promise<AdminOrderPage> {
   let base = db.selectFrom('orders as o');
   if (q.status) base = base.where('o.status', '=', q.status);
   // Most orders are paid: SQLite (without statistics) would read them all through the payment index
@@ -315,7 +317,7 @@ export async function updateOrderStatus(
   const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
     // The order's products by id, the order row, then its payment session: the shop's one lock order
-    // (docs/decisions/0005). A cancel or a reopening moves the order's units (order-money.ts).
+    // (docs/decisions/0005). A cancel or a reopening moves the order's units (refunds.ts).
     await lockOrderProducts(trx, dialect, orderId);
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
@@ -532,16 +534,32 @@ export async function updateAdminOrder(
   return (await getOrderForViewer(db, orderId, ADMIN))!;
 }
 
-/** A note the owner adds to an order's timeline. */
-export async function addOrderNote(db: Kysely<Database>, orderId: string, text: string, actor: OrderEventActor): Promise<void> {
+/** An order as the owner sees it (refunds and the label's state included), or null. */
+export function getAdminOrder(db: Kysely<Database>, orderId: string): Promise<OrderView | null> {
+  return getOrderForViewer(db, orderId, ADMIN);
+}
+
+/** Answers 404 for an order that does not exist. */
+async function requireOrder(db: Kysely<Database>, orderId: string): Promise<void> {
   const order = await db.selectFrom('orders').select('id').where('id', '=', orderId).executeTakeFirst();
   if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+}
+
+/** The order's full timeline for the owner, newest first; 404 for an order that does not exist. */
+export async function listAdminOrderEvents(db: Kysely<Database>, orderId: string): Promise<OrderEvent[]> {
+  await requireOrder(db, orderId);
+  return listOrderEvents(db, orderId);
+}
+
+/** A note the owner adds to an order's timeline. */
+export async function addOrderNote(db: Kysely<Database>, orderId: string, text: string, actor: OrderEventActor): Promise<void> {
+  await requireOrder(db, orderId);
   await recordOrderEvent(db, orderId, 'note', actor, { text });
 }
 
 /**
  * The list's filters (status, payment, search words) as a query on `orders as o`: the orders
- * GET /api/admin/orders shows, for the CSV export (admin/exports.ts), which pages them itself.
+ * GET /api/admin/orders shows, for the CSV export (orders/exports.ts), which pages them itself.
  */
 export function adminOrdersFiltered(db: Kysely<Database>, q: { search?: string; status?: OrdersTable['status']; payment?: PaymentFilter }) {
   let base = db.selectFrom('orders as o');
@@ -557,7 +575,7 @@ export function orderAddressField(raw: string | null, field: 'name' | 'email'): 
   return addressField(raw, field);
 }
 
-/** Only unpaid checkouts and owner-entered orders may go; a paid or refunded order answers 409 (order-money.ts). */
+/** Only unpaid checkouts and owner-entered orders may go; a paid or refunded order answers 409 (refunds.ts). */
 export async function deleteOrder(db: Kysely<Database>, orderId: string): Promise<void> {
   await deleteOrderIfUnpaid(db, orderId);
 }

@@ -10,11 +10,17 @@ import { newId } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { queueEmail } from '../email/outbox.js';
 import { heldUnits } from '../cart/service.js';
-import { recordOrderEvent, type OrderEventActor } from '../orders/events.js';
+import { recordOrderEvent, type OrderEventActor } from './events.js';
 import { stripeFailureMessage } from '../payments/stripe.js';
 import { formatCents } from '../../shared/money.js';
 import { ORDER_MONEY_MESSAGES, type RefundInput } from '../../shared/schemas/admin.js';
 import type { OrderPaymentStatus, RefundView } from '../../shared/schemas/orders.js';
+
+/*
+ * An order's money and stock after checkout: refunds (and their retry), the payment state shown
+ * for a partly refunded order, units returned to or taken from stock on cancel, reopen and refund,
+ * and deleting only orders that were never paid (decision 0009).
+ */
 
 type Trx = Kysely<Database>;
 type OrderRow = Selectable<OrdersTable>;

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { z } from 'zod';
+import { pageQuery } from '../../shared/schemas/paging.js';
+import { ADMIN_MESSAGES, CategoryInput, ProductInput } from '../../shared/schemas/admin.js';
+import type { AppDeps } from '../app.js';
+import { HttpError, parseInput } from '../http/errors.js';
+import { access, declarePublicFiles } from '../http/access.js';
+import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './admin-catalog.js';
+import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
+
+const Id = z.object({ id: z.string().min(1).max(100) });
+const PageQuery = pageQuery(50);
+const UploadKind = z.object({ kind: z.enum(['products', 'categories', 'content']).default('products') }).strict();
+
+/**
+ * The back office's product, category and image-upload routes. Registered by app.ts inside the
+ * admin surface, whose guard covers them; the multipart parser it adds serves the uploads.
+ */
+export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): Promise<void> {
+  // Registered in the admin surface: its guard covers every route here, however the path is spelled.
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
+
+  app.get('/api/admin/products', access.admin, async (req) => listAdminProducts(db, parseInput(PageQuery, req.query)));
+  app.post('/api/admin/products', access.admin, async (req, reply) =>
+    reply.code(201).send({ product: await createProduct(db, parseInput(ProductInput, req.body)) }),
+  );
+  app.put('/api/admin/products/:id', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    return { product: await updateProduct(db, id, parseInput(ProductInput, req.body)) };
+  });
+  app.delete('/api/admin/products/:id', access.admin, async (req) => {
+    await deleteProduct(db, parseInput(Id, req.params).id);
+    return { ok: true };
+  });
+  app.post('/api/admin/categories', access.admin, async (req, reply) =>
+    reply.code(201).send({ category: await upsertCategory(db, parseInput(CategoryInput, req.body), 'create') }),
+  );
+  app.put('/api/admin/categories/:id', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const input = parseInput(CategoryInput, { ...(req.body as object), id });
+    return { category: await upsertCategory(db, input, 'update') };
+  });
+  app.delete('/api/admin/categories/:id', access.admin, async (req) => {
+    await deleteCategory(db, parseInput(Id, req.params).id);
+    return { ok: true };
+  });
+  // Images for products, categories and content pages (catalog/uploads.ts), served by registerUploadedFiles.
+  app.post('/api/admin/uploads', access.admin, async (req, reply) => {
+    const { kind } = parseInput(UploadKind, req.query);
+    if (!req.isMultipart()) throw new HttpError(400, 'Send the image as multipart/form-data in a field named "file"');
+    const file = await req.file();
+    if (!file) throw new HttpError(400, 'Choose an image to upload');
+    const buf = await file.toBuffer().catch((err: { code?: string }) => {
+      if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, ADMIN_MESSAGES.imageSize);
+      throw err;
+    });
+    return reply.code(201).send({ url: await storeImage(config.uploadDir, kind, buf) });
+  });
+}
+
+/** Uploaded images, served to everyone (pages surface); file names are random and never reused. */
+export async function registerUploadedFiles(app: FastifyInstance, { config }: Pick<AppDeps, 'config'>): Promise<void> {
+  const uploads = path.resolve(config.uploadDir);
+  fs.mkdirSync(uploads, { recursive: true });
+  await app.register(async (files) => {
+    declarePublicFiles(files);
+    await files.register(fastifyStatic, {
+      root: uploads,
+      prefix: '/uploads/',
+      decorateReply: false,
+      index: false,
+      setHeaders: (res) => {
+        res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    });
+  });
+}

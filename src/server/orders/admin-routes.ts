@@ -1,0 +1,129 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../app.js';
+import { HttpError, parseInput } from '../http/errors.js';
+import { requireAdmin } from '../http/auth.js';
+import { access } from '../http/access.js';
+import {
+  AdminOrderExportQuery,
+  AdminOrderInput,
+  AdminOrderListQuery,
+  AdminOrdersOverviewQuery,
+  ADMIN_MESSAGES,
+  OrderNoteInput,
+  OrderStatusInput,
+  RefundInput,
+} from '../../shared/schemas/admin.js';
+import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
+import { createStripeClient } from '../payments/stripe.js';
+import { recentUsers } from '../accounts/admin-users.js';
+import { adminStats } from './service.js';
+import {
+  addOrderNote,
+  createAdminOrder,
+  deleteOrder,
+  getAdminOrder,
+  listAdminOrderEvents,
+  listAdminOrders,
+  updateAdminOrder,
+  updateOrderStatus,
+} from './admin-orders.js';
+import { ordersOverview } from './overview.js';
+import { refundOrder, retryRefund } from './refunds.js';
+import { customersCsv, orderLinesCsv, ordersCsv } from './exports.js';
+import { accountActor, listOrderEvents } from './events.js';
+
+const Id = z.object({ id: z.string().min(1).max(100) });
+const RefundRetryParams = Id.extend({ refundId: z.string().min(1).max(100) });
+
+function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>): FastifyReply {
+  const day = new Date().toISOString().slice(0, 10);
+  reply.header('Content-Type', 'text/csv; charset=utf-8');
+  reply.header('Content-Disposition', `attachment; filename="${name}-${day}.csv"`);
+  return reply.send(Readable.from(rows));
+}
+
+/**
+ * The back office's order routes: the dashboard's figures, the order list, its overview and CSV
+ * exports, an order's detail, edits, status, timeline, notes and refunds. Registered by app.ts
+ * inside the admin surface, whose guard covers them.
+ */
+export function registerAdminOrderRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): void {
+  app.get('/api/admin/stats', access.admin, async (_req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const recent = await recentUsers(db);
+    return { stats: await adminStats(db), recentUsers: recent };
+  });
+
+  // CSV exports of the filtered order list and of the customers, streamed (orders/exports.ts).
+  app.get('/api/admin/exports/orders.csv', access.admin, async (req, reply) => {
+    const { lines, ...filters } = parseInput(AdminOrderExportQuery, req.query);
+    return lines === '1' ? sendCsv(reply, 'order-lines', orderLinesCsv(db, filters)) : sendCsv(reply, 'orders', ordersCsv(db, filters));
+  });
+  app.get('/api/admin/exports/customers.csv', access.admin, async (_req, reply) => sendCsv(reply, 'customers', customersCsv(db)));
+
+  const refundStripe = createStripeClient(config);
+  app.get('/api/admin/orders', access.admin, async (req) => listAdminOrders(db, parseInput(AdminOrderListQuery, req.query)));
+  // A static path: find-my-way prefers it to /api/admin/orders/:id whatever the order; kept first anyway.
+  app.get('/api/admin/orders/overview', access.admin, async (req, reply) => {
+    const { days } = parseInput(AdminOrdersOverviewQuery, req.query);
+    reply.header('Cache-Control', 'no-store');
+    return ordersOverview(db, days);
+  });
+  app.get('/api/admin/orders/:id', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const order = await getAdminOrder(db, id);
+    if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+    return { order };
+  });
+  app.post('/api/admin/orders', access.admin, async (req, reply) => {
+    const input = parseInput(AdminOrderInput, req.body);
+    // The form's bot guard: too fast or a filled decoy is ignored without creating anything.
+    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
+      return reply.code(202).send({ ignored: true });
+    return reply.code(201).send({ order: await createAdminOrder(db, input, accountActor(requireAdmin(req))) });
+  });
+  app.put('/api/admin/orders/:id', access.admin, async (req, reply) => {
+    const { id } = parseInput(Id, req.params);
+    const input = parseInput(AdminOrderInput, req.body);
+    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
+      return reply.code(202).send({ ignored: true });
+    return { order: await updateAdminOrder(db, id, input, accountActor(requireAdmin(req))) };
+  });
+  app.patch('/api/admin/orders/:id/status', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const { status } = parseInput(OrderStatusInput, req.body);
+    // The list's and detail's quick status change: "shipped" only for a paid order (the edit form may set any).
+    return { order: await updateOrderStatus(db, id, status, { actor: accountActor(requireAdmin(req)), refuseUnpaidShipping: true }) };
+  });
+  // The order's timeline, newest first, and the owner's notes on it.
+  app.get('/api/admin/orders/:id/events', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    return { events: await listAdminOrderEvents(db, id) };
+  });
+  app.post('/api/admin/orders/:id/notes', access.admin, async (req, reply) => {
+    const { id } = parseInput(Id, req.params);
+    const { text } = parseInput(OrderNoteInput, req.body);
+    await addOrderNote(db, id, text, accountActor(requireAdmin(req)));
+    return reply.code(201).send({ events: await listOrderEvents(db, id) });
+  });
+  app.delete('/api/admin/orders/:id', access.admin, async (req) => {
+    await deleteOrder(db, parseInput(Id, req.params).id);
+    return { ok: true };
+  });
+  // A full or partial refund through the order's payment provider (orders/refunds.ts).
+  app.post('/api/admin/orders/:id/refunds', access.admin, async (req, reply) => {
+    const { id } = parseInput(Id, req.params);
+    const input = parseInput(RefundInput, req.body);
+    const { refund } = await refundOrder(db, { stripe: refundStripe }, id, input, accountActor(requireAdmin(req)));
+    const order = await getAdminOrder(db, id);
+    return reply.code(201).send({ refund, order });
+  });
+  // Asks again for a refund the provider never answered (same idempotency key: made at most once).
+  app.post('/api/admin/orders/:id/refunds/:refundId/retry', access.admin, async (req) => {
+    const { id, refundId } = parseInput(RefundRetryParams, req.params);
+    const { refund } = await retryRefund(db, { stripe: refundStripe }, id, refundId, accountActor(requireAdmin(req)));
+    return { refund, order: await getAdminOrder(db, id) };
+  });
+}
