@@ -21,6 +21,7 @@ import { registerSpa } from './pages/spa.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerEmailRoutes } from './email/routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
+import { registerSelfServiceRoutes } from './accounts/self-service-routes.js';
 import { registerAdminRoutes, registerUploadedFiles } from './admin/routes.js';
 import { registerCheckoutRoutes } from './checkout/routes.js';
 import { registerStripeWebhook, registerTestCheckoutPages } from './payments/routes.js';
@@ -102,7 +103,10 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     registerContentRoutes(store, deps);
     registerCheckoutRoutes(store, deps);
   });
-  await registerSurface(app, 'account', deps, (account) => registerAccountDataRoutes(account, deps));
+  await registerSurface(app, 'account', deps, (account) => {
+    registerAccountDataRoutes(account, deps);
+    registerSelfServiceRoutes(account, deps);
+  });
   await registerSurface(app, 'admin', deps, async (admin) => {
     await registerAdminRoutes(admin, deps);
     registerContentAdminRoutes(admin, deps);
