@@ -25,7 +25,8 @@ import { registerSelfServiceRoutes } from './accounts/self-service-routes.js';
 import { registerAdminRoutes, registerUploadedFiles } from './admin/routes.js';
 import { registerCheckoutRoutes } from './checkout/routes.js';
 import { registerStripeWebhook, registerTestCheckoutPages } from './payments/routes.js';
-import { registerContentAdminRoutes, registerEmailCheckRoutes } from './content/admin-routes.js';
+import { registerContentAdminRoutes } from './content/admin-routes.js';
+import { registerEmailCheckRoutes } from './email/integration-routes.js';
 import { registerLabelRoutes, registerShipStationRoutes } from './shipping-labels/routes.js';
 import { smtpTransport, type MailTransport } from './email/delivery.js';
 
