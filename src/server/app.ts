@@ -16,7 +16,7 @@ import { registerSessionDecorator } from './http/auth.js';
 import { registerCatalogRoutes, registerRelatedProductRoutes } from './catalog/routes.js';
 import { registerContentRoutes } from './content/routes.js';
 import { registerSeoRoutes } from './pages/routes.js';
-import { registerSpa } from './pages/spa.js';
+import { registerSpa } from './pages/spa-routes.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerEmailRoutes } from './email/routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
