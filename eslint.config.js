@@ -56,6 +56,93 @@ function clientLayerBlocks() {
   return blocks;
 }
 
+// Server layers. Each domain module (src/server/<module>/) keeps its SQL in its services; its route
+// files (routes.ts, *-routes.ts: Fastify plugins over those services) hold none, and only app.ts,
+// which puts each route in its surface (http/access.ts), imports a route file. db/ and lib/ lie
+// beneath the modules: they import only each other, config.ts and src/shared (db/seed/ builds demo
+// data with the modules' own rules, so it may use them; migrations import nothing, see below).
+const SERVER_MODULES = [
+  'accounts',
+  'cart',
+  'catalog',
+  'checkout',
+  'content',
+  'coupons',
+  'email',
+  'orders',
+  'pages',
+  'payments',
+  'shipping',
+  'shipping-labels',
+];
+const SERVER_LAYERS = ['db', 'lib', 'http'];
+// Tests across modules, and the test harness.
+const SERVER_TEST_FOLDERS = ['security', 'test'];
+const SERVER_LOWER_LAYERS = ['db', 'lib'];
+const SERVER_TESTS = ['src/**/*.test.ts', ...SERVER_TEST_FOLDERS.map((f) => `src/server/${f}/**`)];
+const ROUTE_FILES = SERVER_MODULES.flatMap((m) => [`src/server/${m}/**/routes.ts`, `src/server/${m}/**/*-routes.ts`]);
+
+for (const entry of fs.readdirSync(new URL('./src/server/', import.meta.url), { withFileTypes: true })) {
+  if (entry.isDirectory() && ![...SERVER_MODULES, ...SERVER_LAYERS, ...SERVER_TEST_FOLDERS].includes(entry.name)) {
+    throw new Error(`eslint.config.js: add src/server/${entry.name} to SERVER_MODULES (or SERVER_LAYERS)`);
+  }
+}
+
+const ROUTE_IMPORT = {
+  regex: '(^|/)([\\w-]+-)?routes\\.js$',
+  message: "Only src/server/app.ts imports a route file (it puts each route in its surface): move what you need into the module's service.",
+};
+const NO_SQL_MESSAGE =
+  "No SQL in a route file: put the query in a named function of the module's service (./service.ts) that returns data.";
+const SQL_IN_ROUTES = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|transaction)$/]',
+      message: NO_SQL_MESSAGE,
+    },
+    { selector: "TaggedTemplateExpression[tag.name='sql']", message: NO_SQL_MESSAGE },
+  ],
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: 'kysely', importNames: ['sql'], message: NO_SQL_MESSAGE }],
+      patterns: [ROUTE_IMPORT, { regex: '(^|/)db/(locks|query-helpers)\\.js$', message: NO_SQL_MESSAGE }],
+    },
+  ],
+};
+const LOWER_LAYER_MESSAGE =
+  'src/server/db and src/server/lib lie beneath the domain modules: they import only db/, lib/, config.ts and src/shared (never a module, http/ or app.ts).';
+
+function serverLayerBlocks() {
+  const blocks = [
+    {
+      // Services and the layers: no route file (only app.ts composes them).
+      files: ['src/server/**/*.ts'],
+      ignores: ['src/server/app.ts', ...SERVER_TESTS],
+      rules: { 'no-restricted-imports': ['error', { patterns: [ROUTE_IMPORT] }] },
+    },
+    { files: ROUTE_FILES, ignores: [...SERVER_TESTS], rules: SQL_IN_ROUTES },
+  ];
+  for (const folder of SERVER_LOWER_LAYERS) {
+    for (let depth = 1; depth <= MAX_DEPTH; depth++) {
+      // Up to src/server: only the lower layers and config.ts. One more level up (src/): only shared/.
+      const allowed = [...SERVER_LOWER_LAYERS.map((f) => `${f}/`), 'config\\.js$', '\\.\\./shared/'];
+      blocks.push({
+        files: [`src/server/${folder}/${'*/'.repeat(depth - 1)}*.ts`],
+        ignores: ['src/server/db/seed/**', 'src/server/db/migrations/**', ...SERVER_TESTS],
+        rules: {
+          'no-restricted-imports': [
+            'error',
+            { patterns: [ROUTE_IMPORT, { regex: `^(\\.\\./){${depth}}(?!${allowed.join('|')})`, message: LOWER_LAYER_MESSAGE }] },
+          ],
+        },
+      });
+    }
+  }
+  return blocks;
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'coverage/**', 'public/**', 'bench-results/**', 'test-results/**', 'backups/**'] },
   js.configs.recommended,
@@ -95,6 +182,7 @@ export default tseslint.config(
     },
   },
   ...clientLayerBlocks(),
+  ...serverLayerBlocks(),
   {
     // Migrations describe the schema as it was: they import nothing from the app, whose code moves on.
     files: ['src/server/db/migrations/**/*.ts'],

@@ -13,12 +13,12 @@ import { registerCanonicalHost } from './http/canonical-host.js';
 import { access, checkRoutePolicies, registerSurface } from './http/access.js';
 import { watchShopChanges } from './http/shop-changes.js';
 import { registerSessionDecorator } from './http/auth.js';
-import { registerCatalogRoutes } from './catalog/routes.js';
-import { registerRelatedProductRoutes } from './catalog/related.js';
+import { registerCatalogRoutes, registerRelatedProductRoutes } from './catalog/routes.js';
 import { registerContentRoutes } from './content/routes.js';
-import { registerSeoRoutes } from './seo/routes.js';
-import { registerSpa } from './seo/spa.js';
+import { registerSeoRoutes } from './pages/routes.js';
+import { registerSpa } from './pages/spa-routes.js';
 import { registerAccountRoutes } from './accounts/routes.js';
+import { registerSelfServiceRoutes } from './accounts/self-service-routes.js';
 import { registerEmailRoutes } from './email/routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
 import { registerAdminCatalogRoutes, registerUploadedFiles } from './catalog/admin-routes.js';
@@ -26,8 +26,10 @@ import { registerAdminOrderRoutes } from './orders/admin-routes.js';
 import { registerAdminCouponRoutes } from './coupons/admin-routes.js';
 import { registerAdminShippingRoutes } from './shipping/admin-routes.js';
 import { registerAdminUserRoutes } from './accounts/admin-routes.js';
-import { registerCheckoutRoutes, registerStripeWebhook, registerTestCheckoutPages } from './checkout/routes.js';
-import { registerContentAdminRoutes, registerEmailCheckRoutes } from './content/admin-routes.js';
+import { registerCheckoutRoutes } from './checkout/routes.js';
+import { registerStripeWebhook, registerTestCheckoutPages } from './payments/routes.js';
+import { registerContentAdminRoutes } from './content/admin-routes.js';
+import { registerEmailCheckRoutes } from './email/integration-routes.js';
 import { registerLabelRoutes, registerShipStationRoutes } from './shipping-labels/routes.js';
 import { smtpTransport, type MailTransport } from './email/delivery.js';
 
@@ -105,7 +107,10 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     registerContentRoutes(store, deps);
     registerCheckoutRoutes(store, deps);
   });
-  await registerSurface(app, 'account', deps, (account) => registerAccountDataRoutes(account, deps));
+  await registerSurface(app, 'account', deps, (account) => {
+    registerAccountDataRoutes(account, deps);
+    registerSelfServiceRoutes(account, deps);
+  });
   await registerSurface(app, 'admin', deps, async (admin) => {
     // Each domain's back-office routes (src/server/<domain>/admin-routes.ts), all under this surface's guard.
     // The catalogue's first: it adds the multipart parser its image uploads read.

@@ -32,7 +32,7 @@ export type PageDataTypes = {
   relatedProducts: { items: ProductCardItem[] };
   faqs: { items: Faq[] };
 };
-/** What each kind needs to be read (the server's resolvers in src/server/seo/page-data.ts take it). */
+/** What each kind needs to be read (the server's resolvers in src/server/pages/page-data.ts take it). */
 export type PageDataArgs = {
   settings: null;
   categories: null;

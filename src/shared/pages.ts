@@ -1,7 +1,7 @@
 /**
  * Every storefront page, declared once: its path, component, first data, head, sitemap entry,
  * robots rule and cache policy. The client router (src/client/routes.tsx), the head on
- * client-side navigation, the server's page renderer (src/server/seo/page-meta.ts), robots.txt and
+ * client-side navigation, the server's page renderer (src/server/pages/page-meta.ts), robots.txt and
  * sitemap.xml all read this table. A new content page is one entry here plus its component.
  *
  * The order matters twice: robots.txt lists the disallowed paths, and sitemap.xml the pages, in
@@ -153,7 +153,7 @@ export const PAGES: readonly PageDeclaration[] = [
         jsonLd: [productLd(publicUrl, product), breadcrumbLd(publicUrl, crumbs)],
       };
     },
-    // One entry per product, from the catalogue (src/server/seo/routes.ts).
+    // One entry per product, from the catalogue (src/server/pages/routes.ts).
     sitemap: { priority: '0.8', changefreq: 'weekly' },
     cache: 'shared',
   }),

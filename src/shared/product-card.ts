@@ -1,6 +1,6 @@
 /**
  * What a product card (the shop list, the home page's featured products) reads of a product: the
- * shape the server embeds in those pages' HTML as their first data (src/server/seo/page-data.ts).
+ * shape the server embeds in those pages' HTML as their first data (src/server/pages/page-data.ts).
  * A full product (the API's answers) is one too, so the browser's later fetches fill the same
  * queries; the card never sees the description, SKU, weight or the rest, which the page's own
  * HTML does not show either and which made the shop page's HTML a fifth larger compressed.

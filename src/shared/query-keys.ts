@@ -41,7 +41,7 @@ export const VIEWER_SESSION_ELEMENT_ID = '__VIEWER_SESSION__';
 
 /**
  * Image paths a server-drawn page refers to whose files the server does not have
- * (src/server/seo/image-files.ts): drawn as "Image not available" from the first paint, with or
+ * (src/server/pages/image-files.ts): drawn as "Image not available" from the first paint, with or
  * without scripts, and the same when the browser hydrates.
  */
 export const MISSING_IMAGES_KEY = ['missing-images'] as const;

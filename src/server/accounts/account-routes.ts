@@ -8,9 +8,7 @@ import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput } from '../../shared/s
 import { listOrders } from '../orders/service.js';
 import { accountSummary, saveAddress, updateContactInfo } from './profile.js';
 import { assertCanImpersonate, endImpersonation, startImpersonation } from './impersonation.js';
-import { toSessionUser } from './users.js';
 import { access } from '../http/access.js';
-import { registerSelfServiceRoutes } from './self-service-routes.js';
 
 const PageQuery = pageQuery(10);
 const AddressKind = z.object({ kind: z.enum(['shipping', 'billing'], { message: "Address kind must be 'shipping' or 'billing'" }) });
@@ -18,7 +16,6 @@ const ImpersonateInput = z.object({ userId: z.string().min(1, 'userId is require
 
 export function registerAccountDataRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db } = deps;
-  registerSelfServiceRoutes(app, deps);
   app.get('/api/orders', access.signedIn, async (req, reply) => {
     const user = requireUser(req);
     const q = parseInput(PageQuery, req.query);
@@ -35,23 +32,20 @@ export function registerAccountDataRoutes(app: FastifyInstance, deps: AppDeps): 
   app.put('/api/account/contact', access.signedIn, async (req) => {
     const user = requireUser(req);
     const input = parseInput(ContactInfoInput, req.body);
-    await updateContactInfo(
+    const changed = await updateContactInfo(
       db,
       user.id,
       { fullName: input.fullName, email: input.email, phone: input.phone ?? null, currentPassword: input.currentPassword },
       req.session?.impersonator ?? user,
     );
-    const row = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    return { user: toSessionUser(row) };
+    return { user: changed };
   });
 
   app.put('/api/account/addresses/:kind', access.signedIn, async (req) => {
     const user = requireUser(req);
     const { kind } = parseInput(AddressKind, req.params);
     const address = parseInput(AddressInput, req.body);
-    await saveAddress(db, user.id, kind, address);
-    const row = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    return { user: toSessionUser(row) };
+    return { user: await saveAddress(db, user.id, kind, address) };
   });
 
   app.post(

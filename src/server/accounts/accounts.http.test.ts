@@ -4,7 +4,7 @@ import { TestClient } from '../test/http-client.js';
 import { createUser } from '../db/seed/factories.js';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
-import { hashToken } from './tokens.js';
+import { hashToken } from '../lib/tokens.js';
 import { LIMITS } from './service.js';
 import { SIGN_IN_LIMITS } from './sign-in-limits.js';
 

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { clearRateLimit, hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
-import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
+import { AUTH_MESSAGES, type SessionUser } from '../../shared/schemas/auth.js';
 import { verifyPassword } from './password.js';
+import { toSessionUser } from './users.js';
 import { nowIso } from '../lib/ids.js';
 import { ACCOUNT_MESSAGES, type AccountSummary } from '../../shared/schemas/account.js';
 import { nextRewardAt, rewardProgress } from '../../shared/pricing.js';
@@ -38,7 +39,7 @@ export async function confirmCurrentPassword(
 }
 
 /**
- * Name, e-mail and phone. A new e-mail needs the current password of `passwordHolder`, the person
+ * Name, e-mail and phone; answers the person as changed. A new e-mail needs the current password of `passwordHolder`, the person
  * signed in: a borrowed or stolen session must not be able to take the account over through a
  * password reset sent to another address.
  */
@@ -47,7 +48,7 @@ export async function updateContactInfo(
   userId: string,
   input: { fullName: string; email: string; phone: string | null; currentPassword?: string },
   passwordHolder: Pick<UserRow, 'id' | 'password_hash'>,
-): Promise<void> {
+): Promise<SessionUser> {
   const current = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
   if (current.email !== input.email) await confirmCurrentPassword(db, passwordHolder, input.currentPassword);
   const clash = await db.selectFrom('users').select('id').where('email', '=', input.email).where('id', '!=', userId).executeTakeFirst();
@@ -66,6 +67,7 @@ export async function updateContactInfo(
     if (/unique|duplicate/i.test(String((err as Error).message))) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
     throw err;
   }
+  return sessionUserOf(db, userId);
 }
 
 export async function saveAddress(
@@ -73,12 +75,18 @@ export async function saveAddress(
   userId: string,
   kind: 'shipping' | 'billing',
   address: Record<string, string>,
-): Promise<void> {
+): Promise<SessionUser> {
   await db
     .updateTable('users')
     .set({ [kind === 'shipping' ? 'shipping_address' : 'billing_address']: JSON.stringify(address), updated_at: nowIso() })
     .where('id', '=', userId)
     .execute();
+  return sessionUserOf(db, userId);
+}
+
+/** The person as the browser shows them, read after a change. */
+async function sessionUserOf(db: Kysely<Database>, userId: string): Promise<SessionUser> {
+  return toSessionUser(await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow());
 }
 
 export async function accountSummary(db: Kysely<Database>, userId: string): Promise<AccountSummary> {

@@ -10,20 +10,13 @@ import {
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { clearSessionCookie, setSessionCookie } from '../http/auth.js';
-import { deleteSession, type LoadedSession } from './sessions.js';
+import { deleteSession } from './sessions.js';
 import { endImpersonation } from './impersonation.js';
-import { toSessionUser } from './users.js';
+import { toSessionResponse, toSessionUser } from './users.js';
 import { checkResetToken, confirmPasswordReset, looksAutomated, requestPasswordReset, signIn, signUp } from './service.js';
 import { readSignInDeviceCookie, setSignInDeviceCookie } from '../http/sign-in-device-cookie.js';
 import { access } from '../http/access.js';
 import { CART_COOKIE } from '../../shared/cart-cookie.js';
-
-export function toSessionResponse(session: LoadedSession | null): SessionResponse {
-  return {
-    user: session ? toSessionUser(session.user) : null,
-    impersonatorEmail: session?.impersonator?.email ?? null,
-  };
-}
 
 function sessionResponse(req: FastifyRequest): SessionResponse {
   return toSessionResponse(req.session);

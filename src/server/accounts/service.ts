@@ -13,7 +13,7 @@ import { newId, nowIso } from '../lib/ids.js';
 import { queueEmail } from '../email/outbox.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { createSession, deleteUserSessions } from './sessions.js';
-import { hashToken, newToken, TOKEN_PATTERN } from './tokens.js';
+import { hashToken, newToken, TOKEN_PATTERN } from '../lib/tokens.js';
 import { admitSignInAttempt, signInSucceeded } from './sign-in-limits.js';
 import { issueDeviceToken, readDeviceToken } from './sign-in-devices.js';
 

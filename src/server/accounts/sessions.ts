@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import { nowIso } from '../lib/ids.js';
-import { hashToken, newToken } from './tokens.js';
+import { hashToken, newToken } from '../lib/tokens.js';
 import { MicroCache } from '../http/micro-cache.js';
 
 export const SESSION_COOKIE = 'sid';

@@ -1,5 +1,6 @@
 import type { UserRow } from '../db/schema.js';
-import type { Address, SessionUser } from '../../shared/schemas/auth.js';
+import type { Address, SessionResponse, SessionUser } from '../../shared/schemas/auth.js';
+import type { LoadedSession } from './sessions.js';
 import { parseJson } from '../lib/json.js';
 
 export function toSessionUser(row: UserRow): SessionUser {
@@ -15,5 +16,13 @@ export function toSessionUser(row: UserRow): SessionUser {
     createdAt: row.created_at,
     shippingAddress: parseJson<Address | null>(row.shipping_address, null),
     billingAddress: parseJson<Address | null>(row.billing_address, null),
+  };
+}
+
+/** What GET /api/session answers, and what pages carry as their first data: the person, and who acts as them. */
+export function toSessionResponse(session: LoadedSession | null): SessionResponse {
+  return {
+    user: session ? toSessionUser(session.user) : null,
+    impersonatorEmail: session?.impersonator?.email ?? null,
   };
 }

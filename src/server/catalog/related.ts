@@ -1,13 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AppDeps } from '../app.js';
 import type { Database } from '../db/schema.js';
-import { access } from '../http/access.js';
-import { notFound, parseInput } from '../http/errors.js';
-import { MicroCache } from '../http/micro-cache.js';
-import { ProductIdParam, ProductListQuery } from '../../shared/schemas/catalog.js';
+import { ProductListQuery } from '../../shared/schemas/catalog.js';
 import { toProductCard, type ProductCardItem } from '../../shared/product-card.js';
-import { CATALOGUE_CACHE_MS } from './routes.js';
 import { listProducts } from './service.js';
 
 /** "You may also like": at most this many products. */
@@ -31,18 +25,4 @@ export async function listRelatedProducts(db: Kysely<Database>, id: string): Pro
   const inStock = others.filter((p) => p.inventory > 0);
   const soldOut = others.filter((p) => p.inventory <= 0);
   return [...inStock, ...soldOut].slice(0, RELATED_LIMIT).map(toProductCard);
-}
-
-/** GET /api/products/:id/related → { items: ProductCardItem[] } (404 for an unknown product). */
-export function registerRelatedProductRoutes(app: FastifyInstance, { db }: AppDeps): void {
-  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000);
-  app.get('/api/products/:id/related', access.public, async (req, reply) => {
-    const { id } = parseInput(ProductIdParam, req.params);
-    const body = await cache.get(id, async () => {
-      const items = await listRelatedProducts(db, id);
-      return items ? JSON.stringify({ items }) : 'null';
-    });
-    if (body === 'null') throw notFound('Product not found');
-    return reply.header('Cache-Control', 'no-cache').type('application/json; charset=utf-8').send(body);
-  });
 }

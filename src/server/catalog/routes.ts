@@ -5,6 +5,7 @@ import type { AppDeps } from '../app.js';
 import { MicroCache } from '../http/micro-cache.js';
 import { getProduct, listCategories, listFeaturedProducts, listProductsJson } from './service.js';
 import { catalogueIndex } from './search-index.js';
+import { listRelatedProducts } from './related.js';
 import { access } from '../http/access.js';
 
 /** How long a catalogue answer is reused (stock and prices are re-checked at checkout anyway). */
@@ -89,5 +90,19 @@ export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): vo
 
   app.get('/api/categories', access.public, async (_req, reply) => {
     return sendJson(reply, await cache.get('categories', async () => json({ items: await listCategories(db) })));
+  });
+}
+
+/** GET /api/products/:id/related → { items: ProductCardItem[] } (404 for an unknown product). */
+export function registerRelatedProductRoutes(app: FastifyInstance, { db }: AppDeps): void {
+  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000);
+  app.get('/api/products/:id/related', access.public, async (req, reply) => {
+    const { id } = parseInput(ProductIdParam, req.params);
+    const body = await cache.get(id, async () => {
+      const items = await listRelatedProducts(db, id);
+      return items ? JSON.stringify({ items }) : 'null';
+    });
+    if (body === 'null') throw notFound('Product not found');
+    return reply.header('Cache-Control', 'no-cache').type('application/json; charset=utf-8').send(body);
   });
 }

@@ -260,6 +260,21 @@ export async function createCheckout(
   });
 }
 
+/**
+ * The hosted payment page exists: the local session takes the provider's session id (its primary
+ * key) and page, and the order points at it, in one transaction.
+ */
+export async function adoptProviderSession(
+  db: Kysely<Database>,
+  local: { sessionId: string; orderId: string },
+  remote: { id: string; url: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('payment_sessions').set({ id: remote.id, url: remote.url }).where('id', '=', local.sessionId).execute();
+    await trx.updateTable('orders').set({ payment_session_id: remote.id }).where('id', '=', local.orderId).execute();
+  });
+}
+
 export type FulfilResult = { fulfilled: boolean; orderId: string };
 
 /**

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
@@ -128,6 +129,11 @@ export async function forwardDueMessages(
     }
   }
   return { forwarded, failed };
+}
+
+/** Forwarding starts right away in the background; the periodic worker retries what fails. */
+export function forwardContactMessagesNow(db: Kysely<Database>, log: FastifyBaseLogger): void {
+  forwardDueMessages(db).catch((err: unknown) => log.error({ err }, 'contact forwarding failed'));
 }
 
 export async function listContactMessages(db: Kysely<Database>, q: { page: number; pageSize: number }) {

@@ -3,7 +3,7 @@ import type { AppDeps } from '../app.js';
 import { getPublicSettings, listFaqs } from './service.js';
 import { parseInput } from '../http/errors.js';
 import { ContactInput } from '../../shared/schemas/content.js';
-import { forwardDueMessages, submitContact } from './contact.js';
+import { forwardContactMessagesNow, submitContact } from './contact.js';
 import { access } from '../http/access.js';
 import { checkoutProviderOf } from '../payments/stripe.js';
 
@@ -21,12 +21,7 @@ export function registerContentRoutes(app: FastifyInstance, { db, config }: AppD
   app.post('/api/contact', access.public, async (req) => {
     const input = parseInput(ContactInput, req.body);
     const { stored } = await submitContact(db, input, req.ip);
-    if (stored) forwardContactMessagesNow(app, db);
+    if (stored) forwardContactMessagesNow(db, app.log);
     return { ok: true };
   });
-}
-
-/** Forwarding starts right away in the background; the periodic worker retries what fails. */
-export function forwardContactMessagesNow(app: FastifyInstance, db: AppDeps['db']): void {
-  forwardDueMessages(db).catch((err: unknown) => app.log.error({ err }, 'contact forwarding failed'));
 }

@@ -5,7 +5,7 @@ import { formatCents } from '../../shared/money.js';
 import { carrierName, trackingUrl } from '../../shared/carriers.js';
 import { trackingCodeOf } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
-import { escapeHtml } from '../seo/html.js';
+import { escapeHtml } from '../pages/html.js';
 
 /**
  * The one place that assembles the variables of the order e-mails (confirmation, status update,

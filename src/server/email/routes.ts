@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
-import { parseInput } from '../http/errors.js';
-import { listOutbox } from './outbox.js';
+import { HttpError, parseInput } from '../http/errors.js';
+import { EmailTemplateInput, TestEmailInput, CONTENT_MESSAGES } from '../../shared/schemas/content.js';
+import { listOutbox, queueEmail } from './outbox.js';
+import { deleteTemplate, listTemplates, previewTemplate, saveTemplate, SAMPLE_TEXT_VARIABLES, SAMPLE_VARIABLES } from './templates.js';
+import { deliverOne, retryEmail } from './delivery.js';
 import { access } from '../http/access.js';
 
 const OutboxQuery = z
@@ -17,6 +20,38 @@ const OutboxQuery = z
   })
   .strict();
 
-export function registerEmailRoutes(app: FastifyInstance, { db }: AppDeps): void {
+const Id = z.object({ id: z.string().min(1).max(100) });
+
+/** The back office's e-mail: templates, test sends, the outbox (admin surface). */
+export function registerEmailRoutes(app: FastifyInstance, { db, config, mailer }: AppDeps): void {
+  app.get('/api/admin/email-templates', access.admin, async () => ({ items: await listTemplates(db) }));
+  app.post('/api/admin/email-templates', access.admin, async (req) => ({
+    template: await saveTemplate(db, parseInput(EmailTemplateInput, req.body)),
+  }));
+  app.delete('/api/admin/email-templates/:id', access.admin, async (req) => {
+    await deleteTemplate(db, parseInput(Id, req.params).id);
+    return { ok: true };
+  });
+  app.get('/api/admin/email-templates/:id/preview', access.admin, async (req) => previewTemplate(db, parseInput(Id, req.params).id));
+  app.post('/api/admin/email-templates/test', access.admin, async (req) => {
+    const { templateId, testEmail } = parseInput(TestEmailInput, req.body);
+    if (!mailer) throw new HttpError(503, CONTENT_MESSAGES.emailConnectionFailed);
+    const queued = await queueEmail(db, {
+      to: testEmail,
+      templateId,
+      variables: SAMPLE_VARIABLES,
+      textVariables: SAMPLE_TEXT_VARIABLES,
+    }).catch((err: Error) => {
+      throw new HttpError(404, err.message.includes('does not exist') ? CONTENT_MESSAGES.templateNotFound : err.message);
+    });
+    const result = await deliverOne(db, mailer, config.mailFrom, queued.id);
+    if (result !== 'sent') throw new HttpError(502, CONTENT_MESSAGES.testEmailFailed);
+    return { ok: true, message: CONTENT_MESSAGES.testEmailSent };
+  });
+  app.post('/api/admin/email-outbox/:id/retry', access.admin, async (req) => {
+    const ok = await retryEmail(db, parseInput(Id, req.params).id);
+    if (!ok) throw new HttpError(404, 'E-mail not found, or already sent');
+    return { ok: true };
+  });
   app.get('/api/admin/email-outbox', access.admin, async (req) => listOutbox(db, parseInput(OutboxQuery, req.query)));
 }

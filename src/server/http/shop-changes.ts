@@ -11,7 +11,7 @@ import { clearAllCaches } from './micro-cache.js';
  *   fingerprint of stock: the open holds (how many, how many units, the latest end) and the latest
  *   product write. A checkout taking units, a payment or cancel giving them back, a hold lapsing
  *   with time and a payment taking stock all change it, and that is what shop pages show as stock. A change clears every cache in the process:
- *   the cached pages (src/server/seo/page-cache.ts) and the short API caches (micro-cache.ts).
+ *   the cached pages (src/server/pages/page-cache.ts) and the short API caches (micro-cache.ts).
  *
  * Shoppers' transactions never touch the version row, so checkouts never wait on one another for it.
  */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { hashToken, newToken } from '../accounts/tokens.js';
+import { hashToken, newToken } from './tokens.js';
 
 /**
  * A random, HttpOnly per-browser token. Guests' orders and coupon uses are tied to its hash, so

@@ -1,5 +1,5 @@
 import { formatCents } from '../../shared/money.js';
-import { escapeHtml } from '../seo/html.js';
+import { escapeHtml } from '../pages/html.js';
 
 export const TEST_CARDS = {
   success: '4242424242424242',

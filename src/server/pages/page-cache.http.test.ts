@@ -7,7 +7,7 @@ import { seedProducts } from '../db/seed/catalog-data.js';
 import { noteShopChange } from '../http/shop-changes.js';
 
 /**
- * Storefront HTML kept for visitors who are not signed in (seo/page-cache.ts): rendered once per
+ * Storefront HTML kept for visitors who are not signed in (pages/page-cache.ts): rendered once per
  * page, answered compressed as the browser asks, dropped when the back office or stock changes it,
  * and a signed-in visitor's copy made from it with their session, never rendered again.
  */

@@ -17,7 +17,7 @@ import { escapeHtml, jsonForScript } from './html.js';
 import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
 import { loadSessionForRead, SESSION_COOKIE } from '../accounts/sessions.js';
-import { toSessionResponse } from '../accounts/routes.js';
+import { toSessionResponse } from '../accounts/users.js';
 import { CART_COOKIE } from '../../shared/cart-cookie.js';
 import { emptyPageCartData, pageCartData, readCartCookie } from '../cart/page-cart.js';
 import { deviceHash } from '../lib/device.js';

@@ -1,0 +1,110 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type Stripe from 'stripe';
+import type { AppDeps } from '../app.js';
+import { HttpError, parseInput } from '../http/errors.js';
+import { access } from '../http/access.js';
+import { expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from '../checkout/service.js';
+import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from './test-checkout-page.js';
+import { createStripeClient } from './stripe.js';
+import { findPayableTestSession, isKnownPaymentSession } from './service.js';
+
+const IdParam = z.object({ id: z.string().min(1).max(100) });
+const CardForm = z.object({
+  cardNumber: z.string().max(40).optional(),
+  expiry: z.string().max(10).optional(),
+  cvc: z.string().max(10).optional(),
+  name: z.string().max(100).optional(),
+});
+
+/** The built-in test checkout (pages surface): a hosted card page in the same flow shape as the real provider. */
+export function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps): void {
+  const { db, dialect, config } = deps;
+
+  const page = (reply: FastifyReply, status: number, html: string) =>
+    reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').send(html);
+
+  app.get('/pay/:id', access.owner, async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const p = await findPayableTestSession(db, id);
+    if (!p)
+      return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    return page(
+      reply,
+      200,
+      renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }),
+    );
+  });
+
+  app.post('/pay/:id', access.owner, async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const card: CardInput = parseInput(CardForm, req.body);
+    const p = await findPayableTestSession(db, id);
+    if (!p)
+      return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    if (p.closed)
+      return page(
+        reply,
+        409,
+        renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }),
+      );
+    const problem = cardProblem(card);
+    if (problem) {
+      if (problem === CARD_MESSAGES.declined) await recordDeclinedPayment(db, id);
+      return page(
+        reply,
+        402,
+        renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, error: problem, values: card }),
+      );
+    }
+    await fulfilPaymentSession(db, dialect, id, { publicUrl: config.publicUrl });
+    return reply.redirect(`/order-confirmation?session_id=${encodeURIComponent(id)}&orderId=${encodeURIComponent(p.order.id)}`, 303);
+  });
+
+  // Cancelling changes state, so it is the card page's form button (a POST). A GET of the same
+  // address (an old link, a prefetch, a crawler) changes nothing: it goes back to the card page.
+  app.post('/pay/:id/cancel', access.owner, async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const p = await findPayableTestSession(db, id);
+    if (p && !p.closed) await expirePaymentSession(db, id, 'cancelled');
+    return reply.redirect('/checkout?canceled=true', 303);
+  });
+
+  app.get('/pay/:id/cancel', access.owner, async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    return reply.redirect(`/pay/${encodeURIComponent(id)}`, 303);
+  });
+}
+
+/**
+ * Stripe's webhook: the signature is checked on the raw body, then paid sessions are fulfilled
+ * (idempotently: Stripe delivers an event more than once) and expired ones release their holds.
+ */
+export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db, dialect, config } = deps;
+  const stripe = createStripeClient(config);
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    scope.post('/api/webhooks/stripe', access.public, async (req, reply) => {
+      if (!stripe || !config.stripeWebhookSecret) throw new HttpError(404, 'Stripe is not configured');
+      const signature = req.headers['stripe-signature'];
+      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new HttpError(400, 'Missing Stripe signature');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(req.body, signature, config.stripeWebhookSecret);
+      } catch {
+        throw new HttpError(400, 'Invalid Stripe signature');
+      }
+      if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
+        const s = event.data.object;
+        if (s.payment_status === 'paid') {
+          if (await isKnownPaymentSession(db, s.id)) await fulfilPaymentSession(db, dialect, s.id, { publicUrl: config.publicUrl });
+          else req.log.warn({ sessionId: s.id }, 'webhook for an unknown checkout session');
+        }
+      } else if (event.type === 'checkout.session.expired') {
+        await expirePaymentSession(db, event.data.object.id, 'expired');
+      }
+      return reply.send({ received: true });
+    });
+  });
+}

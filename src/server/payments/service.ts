@@ -1,0 +1,51 @@
+/**
+ * Payment sessions as the payment routes read them: the provider's webhook and the built-in test
+ * card page (./routes.ts), and the buyer's return from the payment page (checkout/routes.ts). The
+ * sessions are written by checkout (checkout/service.ts) and fulfilled by checkout/fulfilment/.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OrdersTable, PaymentSessionsTable } from '../db/schema.js';
+import { CARD_MESSAGES } from './test-checkout-page.js';
+
+export type PaymentSessionRow = Selectable<PaymentSessionsTable>;
+
+export function findPaymentSession(db: Kysely<Database>, id: string): Promise<PaymentSessionRow | undefined> {
+  return db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The session, which must exist (read again after the caller found it). */
+export function getPaymentSession(db: Kysely<Database>, id: string): Promise<PaymentSessionRow> {
+  return db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Whether the shop made a payment session of this id (a webhook may name one it never made). */
+export async function isKnownPaymentSession(db: Kysely<Database>, id: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('payment_sessions').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+export type PayableTestSession = {
+  session: PaymentSessionRow;
+  order: Pick<Selectable<OrdersTable>, 'id' | 'email' | 'payment_status'>;
+  /** Why the card page takes no payment (paid already, or ended), or null while it does. */
+  closed: string | null;
+};
+
+/** A session of the built-in test checkout with its order, or null for no such session. */
+export async function findPayableTestSession(db: Kysely<Database>, id: string, now = new Date()): Promise<PayableTestSession | null> {
+  const session = await db
+    .selectFrom('payment_sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('provider', '=', 'test')
+    .executeTakeFirst();
+  if (!session) return null;
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'email', 'payment_status'])
+    .where('id', '=', session.order_id)
+    .executeTakeFirstOrThrow();
+  let closed: string | null = null;
+  if (order.payment_status === 'paid' || order.payment_status === 'refunded') closed = CARD_MESSAGES.paid;
+  else if (session.status !== 'open' || session.expires_at <= now.toISOString()) closed = CARD_MESSAGES.expired;
+  return { session, order, closed };
+}

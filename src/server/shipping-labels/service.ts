@@ -1,0 +1,278 @@
+/**
+ * ShipStation labels for the back office: the client as the owner configured it, and an order's one
+ * label bought, voided and tracked. The routes (./routes.ts) check the input and the admin; these
+ * functions do the work and return the answer's data.
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import type { Dialect } from '../db/database.js';
+import { forUpdate, transactionWithRetry } from '../db/locks.js';
+import { HttpError } from '../http/errors.js';
+import { newId, nowIso } from '../lib/ids.js';
+import { parseJson } from '../lib/json.js';
+import { readSettings } from '../content/admin.js';
+import { queueEmail } from '../email/outbox.js';
+import { shippingNotificationVariables } from '../email/order-email-variables.js';
+import { getOrderForViewer } from '../orders/service.js';
+import { recordOrderEvent, type OrderEventActor } from '../orders/events.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { isShippableOrder } from '../../shared/schemas/orders.js';
+import { ShipStationClient, ShipStationError, type LabelOrder } from './client.js';
+import { SHIPSTATION_MESSAGES as M } from './messages.js';
+
+/** A label claim older than this was left by a process that died mid-purchase: it may be taken again. */
+const STALE_CLAIM_MS = 10 * 60_000;
+
+const ADMIN_VIEW = { userId: null, isAdmin: true, deviceHash: null } as const;
+
+/** The client when the owner has enabled ShipStation and given its keys; otherwise null. */
+export async function loadShipStation(
+  db: Kysely<Database>,
+  config: Config,
+  fetchImpl: typeof fetch = fetch,
+): Promise<ShipStationClient | null> {
+  const s = await readSettings(db, ['shipstation_api_key', 'shipstation_api_secret', 'shipstation_enabled', 'shipstation_api_version']);
+  const version = s.shipstation_api_version === 'v1' ? 'v1' : 'v2';
+  if (s.shipstation_enabled !== 'true' || !s.shipstation_api_key || (version === 'v1' && !s.shipstation_api_secret)) return null;
+  return new ShipStationClient(
+    { apiKey: s.shipstation_api_key, apiSecret: s.shipstation_api_secret ?? '', version },
+    { v1: config.shipstationV1Base, v2: config.shipstationV2Base },
+    fetchImpl,
+  );
+}
+
+/** The API version the owner chose (a setting, not a secret): v2 unless v1 is asked for. */
+export async function shipStationVersion(db: Kysely<Database>): Promise<'v1' | 'v2'> {
+  return (await readSettings(db, ['shipstation_api_version'])).shipstation_api_version === 'v1' ? 'v1' : 'v2';
+}
+
+async function toLabelOrder(db: Kysely<Database>, orderId: string): Promise<LabelOrder> {
+  const order = await getOrderForViewer(db, orderId, ADMIN_VIEW);
+  if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+  const products = order.items.length
+    ? await db
+        .selectFrom('products')
+        .select(['id', 'weight_lbs'])
+        .where(
+          'id',
+          'in',
+          order.items.map((i) => i.productId),
+        )
+        .execute()
+    : [];
+  const weightLbs = order.items.reduce((sum, i) => sum + (products.find((p) => p.id === i.productId)?.weight_lbs ?? 0.5) * i.quantity, 0);
+  const a = typeof order.shippingAddress === 'object' && order.shippingAddress ? order.shippingAddress : null;
+  if (!a?.address || !a.city || !a.zip) throw new HttpError(400, 'This order has no complete shipping address to put on a label');
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    createdAt: order.createdAt,
+    email: order.email,
+    totalCents: order.totalCents,
+    shipTo: {
+      name: a.name ?? 'Customer',
+      address: a.address,
+      city: a.city,
+      state: a.state ?? '',
+      zip: a.zip,
+      country: a.country ?? 'US',
+      email: a.email ?? null,
+    },
+    items: order.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, priceCents: i.priceCents })),
+    weightOz: Math.max(1, Math.round(Math.max(weightLbs, 0.1) * 16)),
+  };
+}
+
+/**
+ * Buys the order's one label (see the route in ./routes.ts): the order is claimed first, a failed
+ * purchase releases the claim; once bought the order is shipped, the e-mail queued, the timeline
+ * told. Answers the order as the admin sees it, and the tracking number.
+ */
+export async function sendOrderToShipStation(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  c: ShipStationClient,
+  id: string,
+  actor: OrderEventActor,
+) {
+  const row = await db
+    .selectFrom('orders')
+    .select(['payment_status', 'payment_provider', 'label_state'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+  if (!isShippableOrder(row.payment_status, row.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+  if (row.label_state === 'bought') throw new HttpError(409, ADMIN_MESSAGES.labelExists);
+  const labelOrder = await toLabelOrder(db, id);
+  const key = newId('lbl');
+  const claimedAt = new Date();
+  const claim = await db
+    .updateTable('orders')
+    .set({ label_state: 'buying', label_key: key, label_claimed_at: claimedAt.toISOString() })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('payment_status', '=', 'paid'), eb('payment_provider', 'is', null)]))
+    .where((eb) =>
+      eb.or([
+        eb('label_state', 'is', null),
+        // A claim left by a process that died mid-purchase may be taken again.
+        eb.and([
+          eb('label_state', 'in', ['buying', 'voiding']),
+          eb('label_claimed_at', '<', new Date(claimedAt.getTime() - STALE_CLAIM_MS).toISOString()),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
+  if (Number(claim.numUpdatedRows) !== 1) {
+    const now = await db
+      .selectFrom('orders')
+      .select(['label_state', 'payment_status', 'payment_provider'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!now) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+    if (!isShippableOrder(now.payment_status, now.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+    throw new HttpError(409, now.label_state === 'bought' ? ADMIN_MESSAGES.labelExists : ADMIN_MESSAGES.labelBusy);
+  }
+  const release = () =>
+    db
+      .updateTable('orders')
+      .set({ label_state: null, label_key: null, label_claimed_at: null })
+      .where('id', '=', id)
+      .where('label_key', '=', key)
+      .execute();
+  const label = await c.createLabel(labelOrder).catch(async (err: unknown) => {
+    await release();
+    throw new HttpError(502, `${M.sendOrder}: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  await transactionWithRetry(db, async (trx) => {
+    const order = await forUpdate(
+      trx.selectFrom('orders').select(['status', 'label_key']).where('id', '=', id),
+      dialect,
+    ).executeTakeFirstOrThrow();
+    const at = new Date();
+    await trx
+      .updateTable('orders')
+      .set({
+        shipstation_data: JSON.stringify(label.data),
+        shipstation_tracking_number: label.trackingNumber,
+        shipping_carrier: label.carrierCode,
+        shipped_at: at.toISOString(),
+        status: 'shipped',
+        label_state: 'bought',
+        updated_at: at.toISOString(),
+      })
+      .where('id', '=', id)
+      .execute();
+    await recordOrderEvent(
+      trx,
+      id,
+      'label.bought',
+      actor,
+      { trackingNumber: label.trackingNumber, carrierCode: label.carrierCode, key: order.label_key, version: label.data.version },
+      at,
+    );
+    if (order.status !== 'shipped') {
+      // The receipt shows the label's "shipped" line; this one is the owner's.
+      await recordOrderEvent(
+        trx,
+        id,
+        'status.changed',
+        actor,
+        { from: order.status, to: 'shipped', trackingNumber: label.trackingNumber, carrierCode: label.carrierCode },
+        at,
+        {
+          customerVisible: false,
+        },
+      );
+    }
+    const to = labelOrder.email ?? labelOrder.shipTo.email;
+    if (to) {
+      await queueEmail(trx, {
+        to,
+        orderId: id,
+        actor,
+        templateId: 'shipping-notification',
+        ...shippingNotificationVariables({
+          orderNumber: labelOrder.orderNumber,
+          shipTo: labelOrder.shipTo,
+          trackingNumber: label.trackingNumber,
+          carrierCode: label.carrierCode,
+        }),
+      });
+    }
+  });
+  return { order: await getOrderForViewer(db, id, ADMIN_VIEW), trackingNumber: label.trackingNumber };
+}
+
+/** Voids the order's label at ShipStation (see the route in ./routes.ts); answers the order as the admin sees it. */
+export async function voidOrderLabel(db: Kysely<Database>, dialect: Dialect, c: ShipStationClient, id: string, actor: OrderEventActor) {
+  const row = await db
+    .selectFrom('orders')
+    .select(['label_state', 'label_key', 'shipstation_data', 'shipstation_tracking_number', 'shipping_carrier'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+  if (row.label_state !== 'bought') throw new HttpError(409, row.label_state ? ADMIN_MESSAGES.labelBusy : ADMIN_MESSAGES.noLabel);
+  const claim = await db
+    .updateTable('orders')
+    .set({ label_state: 'voiding', label_claimed_at: nowIso() })
+    .where('id', '=', id)
+    .where('label_state', '=', 'bought')
+    .where('label_key', row.label_key === null ? 'is' : '=', row.label_key)
+    .executeTakeFirst();
+  if (Number(claim.numUpdatedRows) !== 1) throw new HttpError(409, ADMIN_MESSAGES.labelBusy);
+  const data = parseJson<Record<string, unknown>>(row.shipstation_data, {});
+  await c.voidLabel(data).catch(async (err: unknown) => {
+    await db.updateTable('orders').set({ label_state: 'bought' }).where('id', '=', id).where('label_state', '=', 'voiding').execute();
+    throw new HttpError(502, `${M.voidLabel}: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  await transactionWithRetry(db, async (trx) => {
+    const order = await forUpdate(trx.selectFrom('orders').select(['status']).where('id', '=', id), dialect).executeTakeFirstOrThrow();
+    const at = new Date();
+    const status = order.status === 'shipped' ? 'processing' : order.status;
+    await trx
+      .updateTable('orders')
+      .set({
+        label_state: null,
+        label_key: null,
+        label_claimed_at: null,
+        shipstation_data: null,
+        shipstation_tracking_number: null,
+        shipping_carrier: null,
+        shipped_at: null,
+        status,
+        updated_at: at.toISOString(),
+      })
+      .where('id', '=', id)
+      .execute();
+    await recordOrderEvent(
+      trx,
+      id,
+      'label.voided',
+      actor,
+      { trackingNumber: row.shipstation_tracking_number, carrierCode: row.shipping_carrier, key: row.label_key },
+      at,
+    );
+    if (status !== order.status)
+      await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: status, cause: 'label voided' }, at);
+  });
+  return { order: await getOrderForViewer(db, id, ADMIN_VIEW) };
+}
+
+/** The order's tracking number and ShipStation's tracking for it. */
+export async function orderTracking(db: Kysely<Database>, c: ShipStationClient, id: string) {
+  const order = await db
+    .selectFrom('orders')
+    .select(['shipstation_data', 'shipstation_tracking_number'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+  const data = parseJson<Record<string, unknown>>(order.shipstation_data, {});
+  const tracking = await c.tracking(data, order.shipstation_tracking_number).catch((err: unknown) => {
+    throw new HttpError(
+      err instanceof ShipStationError && err.status === 400 ? 400 : 502,
+      `${M.tracking}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  });
+  return { trackingNumber: order.shipstation_tracking_number, tracking };
+}
