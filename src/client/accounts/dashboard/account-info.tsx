@@ -10,6 +10,7 @@ import { useSession } from '../../lib/get-session.js';
 import { FieldError, FormError, inputClasses, TextField } from '../../ui/form-controls.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
+import { AddressLines } from '../../ui/address-lines.js';
 import { toast } from '../../ui/toast.js';
 import { saveAddress, updateContactInfo, type AddressKind } from './api.js';
 import { Panel } from './panel.js';
@@ -313,15 +314,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
 
 function AddressText({ address }: { address: Address | null }) {
   if (!address) return <p className="text-stone-600">Not set</p>;
-  return (
-    <address className="not-italic text-stone-900">
-      {formatAddress(address, { country: false }).map((line, i) => (
-        <span key={i} className="block">
-          {line}
-        </span>
-      ))}
-    </address>
-  );
+  return <AddressLines lines={formatAddress(address, { country: false })} className="text-stone-900" />;
 }
 
 function InfoBlock({ label, children, action }: { label: string; children: ReactNode; action?: ReactNode }) {
