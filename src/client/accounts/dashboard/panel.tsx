@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { Button } from '../../ui/button.js';
 
 /** A titled white card; the title labels the section for assistive technology. */
 export function Panel({
@@ -32,6 +33,32 @@ export function StatCard({ label, value, hint }: { label: string; value: ReactNo
       <p className="text-sm font-medium text-stone-600">{label}</p>
       <p className="text-3xl font-bold text-stone-900">{value}</p>
       {hint && <p className="text-sm text-stone-600">{hint}</p>}
+    </div>
+  );
+}
+
+/** A dashboard dialog's Cancel and submit buttons. */
+export function DialogActions({
+  pending,
+  onCancel,
+  label = 'Save',
+  pendingLabel = 'Saving...',
+  destructive = false,
+}: {
+  pending: boolean;
+  onCancel: () => void;
+  label?: string;
+  pendingLabel?: string;
+  destructive?: boolean;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+      <Button variant="ghost" onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      <Button type="submit" variant={destructive ? 'destructive' : 'primary'} disabled={pending}>
+        {pending ? pendingLabel : label}
+      </Button>
     </div>
   );
 }
