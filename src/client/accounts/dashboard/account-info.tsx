@@ -19,13 +19,13 @@ import { US_STATES } from '../../../shared/schemas/checkout.js';
 import { errorMessage } from '../../lib/error-message.js';
 import { fieldAria } from '../../lib/field-aria.js';
 import { useSession } from '../../lib/get-session.js';
-import { FieldError, FormError, inputClasses, TextField } from '../../ui/form-controls.js';
+import { FieldError, inputClasses, TextField } from '../../ui/form-controls.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { AddressLines } from '../../ui/address-lines.js';
 import { toast } from '../../ui/toast.js';
 import { saveAddress, updateContactInfo, type AddressKind } from './api.js';
-import { DialogActions, Panel } from './panel.js';
+import { DialogActions, DialogForm, Panel } from './panel.js';
 
 const ADDRESS_TEXTS: Record<AddressKind, { title: string; saved: string; failed: string }> = {
   shipping: { title: 'Shipping Address', saved: ACCOUNT_MESSAGES.shippingSaved, failed: ACCOUNT_MESSAGES.shippingFailed },
@@ -121,15 +121,14 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
   };
 
   return (
-    <form
-      noValidate
+    <DialogForm
+      id={id}
+      message={messages.form}
       onSubmit={(e) => {
         setServerError(null);
-        void form.handleSubmit(save)(e);
+        return form.handleSubmit(save)(e);
       }}
-      className="flex flex-col gap-4"
     >
-      <FormError id={`${id}-error`} message={messages.form} />
       <TextField
         id={`${id}-name`}
         label={CONTACT_LABELS.fullName}
@@ -177,7 +176,7 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
         error={messages.field('phone')}
       />
       <DialogActions pending={form.formState.isSubmitting} onCancel={onDone} />
-    </form>
+    </DialogForm>
   );
 }
 
@@ -214,15 +213,14 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
   };
 
   return (
-    <form
-      noValidate
+    <DialogForm
+      id={id}
+      message={messages.form}
       onSubmit={(e) => {
         setServerError(null);
-        void form.handleSubmit(save)(e);
+        return form.handleSubmit(save)(e);
       }}
-      className="flex flex-col gap-4"
     >
-      <FormError id={`${id}-error`} message={messages.form} />
       <TextField
         id={`${id}-name`}
         label={ADDRESS_LABELS.name}
@@ -280,7 +278,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
         />
       </div>
       <DialogActions pending={form.formState.isSubmitting} onCancel={onDone} />
-    </form>
+    </DialogForm>
   );
 }
 

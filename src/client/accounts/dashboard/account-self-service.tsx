@@ -10,13 +10,13 @@ import type { SessionUser } from '../../../shared/schemas/auth.js';
 import { applySession, SIGNED_OUT, useSession } from '../../lib/get-session.js';
 import { errorMessage } from '../../lib/error-message.js';
 import { formLevelError } from '../../lib/field-aria.js';
-import { FormError, TextField } from '../../ui/form-controls.js';
+import { TextField } from '../../ui/form-controls.js';
 import { clearCart } from '../../lib/cart-store.js';
 import { paths } from '../../lib/paths.js';
 import { Button, buttonClasses } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
-import { DialogActions, Panel } from './panel.js';
+import { DialogActions, DialogForm, Panel } from './panel.js';
 import { ACCOUNT_DATA_URL, changePassword, deleteAccount } from './self-service-api.js';
 
 function ChangePasswordForm({ onDone }: { onDone: () => void }) {
@@ -54,15 +54,14 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   };
 
   return (
-    <form
-      noValidate
+    <DialogForm
+      id={id}
+      message={error}
       onSubmit={(e) => {
         setServerError(null);
-        void handleSubmit(save)(e);
+        return handleSubmit(save)(e);
       }}
-      className="flex flex-col gap-4"
     >
-      <FormError id={`${id}-error`} message={error} />
       <TextField
         id={`${id}-current`}
         label="Current Password"
@@ -98,7 +97,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
       />
       <p className="text-sm text-stone-700">Other devices signed in to your account will be signed out.</p>
       <DialogActions pending={isSubmitting} onCancel={onDone} label="Update Password" pendingLabel="Updating..." />
-    </form>
+    </DialogForm>
   );
 }
 
@@ -135,32 +134,33 @@ function DeleteAccountForm({ onDone }: { onDone: () => void }) {
   };
 
   return (
-    <form
-      noValidate
+    <DialogForm
+      id={id}
+      message={error}
       onSubmit={(e) => {
         setServerError(null);
-        void handleSubmit(remove)(e);
+        return handleSubmit(remove)(e);
       }}
-      className="flex flex-col gap-4"
+      intro={
+        <div className="flex flex-col gap-2 text-sm text-stone-800">
+          <p className="font-medium text-stone-900">This cannot be undone.</p>
+          <ul className="list-disc space-y-1 pl-5">
+            <li>Your profile, saved addresses, loyalty points and rewards are removed, and you are signed out.</li>
+            <li>
+              Orders you paid for stay in the shop’s records, as tax and accounting rules require, with the name and addresses given at
+              checkout, but no longer linked to an account. Checkouts that were never paid are removed.
+            </li>
+          </ul>
+          <p>
+            You may want to{' '}
+            <a href={ACCOUNT_DATA_URL} download className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800">
+              download your data
+            </a>{' '}
+            first.
+          </p>
+        </div>
+      }
     >
-      <div className="flex flex-col gap-2 text-sm text-stone-800">
-        <p className="font-medium text-stone-900">This cannot be undone.</p>
-        <ul className="list-disc space-y-1 pl-5">
-          <li>Your profile, saved addresses, loyalty points and rewards are removed, and you are signed out.</li>
-          <li>
-            Orders you paid for stay in the shop’s records, as tax and accounting rules require, with the name and addresses given at
-            checkout, but no longer linked to an account. Checkouts that were never paid are removed.
-          </li>
-        </ul>
-        <p>
-          You may want to{' '}
-          <a href={ACCOUNT_DATA_URL} download className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800">
-            download your data
-          </a>{' '}
-          first.
-        </p>
-      </div>
-      <FormError id={`${id}-error`} message={error} />
       <TextField
         id={`${id}-password`}
         label="Password"
@@ -171,7 +171,7 @@ function DeleteAccountForm({ onDone }: { onDone: () => void }) {
         errorId={errorId}
       />
       <DialogActions pending={isSubmitting} onCancel={onDone} label="Delete My Account" pendingLabel="Deleting..." destructive />
-    </form>
+    </DialogForm>
   );
 }
 

@@ -1,5 +1,6 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../ui/button.js';
+import { FormError } from '../../ui/form-controls.js';
 
 /** A titled white card; the title labels the section for assistive technology. */
 export function Panel({
@@ -60,5 +61,31 @@ export function DialogActions({
         {pending ? pendingLabel : label}
       </Button>
     </div>
+  );
+}
+
+/**
+ * A dashboard dialog's form: what it is about (if anything), its one message (announced, with the
+ * id `{id}-error` the fields point to), then the fields and buttons.
+ */
+export function DialogForm({
+  id,
+  message,
+  onSubmit,
+  intro,
+  children,
+}: {
+  id: string;
+  message: string | null;
+  onSubmit: (e: FormEvent) => Promise<void>;
+  intro?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
+      {intro}
+      <FormError id={`${id}-error`} message={message} />
+      {children}
+    </form>
   );
 }
