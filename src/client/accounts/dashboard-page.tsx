@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { SessionUser } from '../../shared/schemas/auth.js';
 import { AccountInfoCard } from './dashboard/account-info.js';
@@ -44,76 +45,78 @@ function StatCards({ stats }: { stats: Stats | undefined }) {
   );
 }
 
-function CustomerDashboard({ user }: { user: SessionUser }) {
-  const summary = useAccountSummary(true);
+/** The stat cards, then the orders and the account's panels beside the role's own side column. */
+function DashboardLayout({ user, stats, side }: { user: SessionUser; stats: Stats | undefined; side: ReactNode }) {
   const orders = useOrders(1, RECENT_ORDERS);
-  const s = summary.data?.stats;
   return (
     <>
-      <StatCards
-        stats={
-          s && {
-            totalOrders: s.totalOrders,
-            latestOrderAt: s.latestOrderAt,
-            pendingOrders: s.pendingOrders,
-            third: { label: 'Delivered Orders', value: s.deliveredOrders },
-          }
-        }
-      />
+      <StatCards stats={stats} />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
           <RecentOrdersPanel data={orders.data} isError={orders.isError} />
           <AccountInfoCard user={user} />
           <AccountSelfServiceCard user={user} />
         </div>
-        <div className="flex min-w-0 flex-col gap-6">
-          {summary.data ? (
-            <>
-              <LoyaltyCard loyalty={summary.data.loyalty} />
-              <ShoppingSummaryCard stats={summary.data.stats} />
-            </>
-          ) : (
-            <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-6" aria-hidden="true">
-              <Skeleton className="h-6 w-40" />
-              <Skeleton className="h-16" />
-              <Skeleton className="h-3" />
-              <Skeleton className="h-24" />
-            </div>
-          )}
-        </div>
+        <div className="flex min-w-0 flex-col gap-6">{side}</div>
       </div>
     </>
   );
 }
 
+function CustomerDashboard({ user }: { user: SessionUser }) {
+  const summary = useAccountSummary(true);
+  const s = summary.data?.stats;
+  return (
+    <DashboardLayout
+      user={user}
+      stats={
+        s && {
+          totalOrders: s.totalOrders,
+          latestOrderAt: s.latestOrderAt,
+          pendingOrders: s.pendingOrders,
+          third: { label: 'Delivered Orders', value: s.deliveredOrders },
+        }
+      }
+      side={
+        summary.data ? (
+          <>
+            <LoyaltyCard loyalty={summary.data.loyalty} />
+            <ShoppingSummaryCard stats={summary.data.stats} />
+          </>
+        ) : (
+          <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-6" aria-hidden="true">
+            <Skeleton className="h-6 w-40" />
+            <Skeleton className="h-16" />
+            <Skeleton className="h-3" />
+            <Skeleton className="h-24" />
+          </div>
+        )
+      }
+    />
+  );
+}
+
 function AdminDashboard({ user }: { user: SessionUser }) {
   const admin = useAdminStats(true);
-  const orders = useOrders(1, RECENT_ORDERS);
   const s = admin.data?.stats;
   return (
-    <>
-      <StatCards
-        stats={
-          s && {
-            totalOrders: s.totalOrders,
-            latestOrderAt: s.latestOrderAt,
-            pendingOrders: s.pendingOrders,
-            third: { label: 'Total Users', value: s.totalUsers },
-          }
+    <DashboardLayout
+      user={user}
+      stats={
+        s && {
+          totalOrders: s.totalOrders,
+          latestOrderAt: s.latestOrderAt,
+          pendingOrders: s.pendingOrders,
+          third: { label: 'Total Users', value: s.totalUsers },
         }
-      />
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
-          <RecentOrdersPanel data={orders.data} isError={orders.isError} />
-          <AccountInfoCard user={user} />
-          <AccountSelfServiceCard user={user} />
-        </div>
-        <div className="flex min-w-0 flex-col gap-6">
+      }
+      side={
+        <>
           <AdminStatsPanel stats={s} />
           <RecentUsersPanel users={admin.data?.recentUsers} />
-        </div>
-      </div>
-    </>
+        </>
+      }
+    />
   );
 }
 

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CHECKOUT_VALUES, validateCheckout, validationToastText, valuesFromUser } from './checkout-form.js';
+import type { ResolverOptions } from 'react-hook-form';
+import { checkoutResolver } from './checkout-form.js';
+import { EMPTY_CHECKOUT_VALUES, validationToastText, valuesFromUser, type CheckoutFormValues } from './checkout-values.js';
+
+const check = (values: CheckoutFormValues) =>
+  checkoutResolver(values, undefined, { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<CheckoutFormValues>);
 
 describe('checkout form', () => {
-  it('reports each field with the spec message and lists them with the spec labels', () => {
-    const r = validateCheckout({ ...EMPTY_CHECKOUT_VALUES, email: 'nope', zip: '123' });
-    expect(r.data).toBeNull();
-    expect(r.errors).toMatchObject({
+  it('reports each field with the spec message and lists them with the spec labels', async () => {
+    const r = await check({ ...EMPTY_CHECKOUT_VALUES, email: 'nope', zip: '123' });
+    const messages = Object.fromEntries(Object.entries(r.errors).map(([field, e]) => [field, (e as { message?: string }).message]));
+    expect(messages).toEqual({
       firstName: 'First name is required',
       lastName: 'Last name is required',
       email: 'Please enter a valid email',
@@ -13,23 +18,43 @@ describe('checkout form', () => {
       city: 'City is required',
       zip: 'ZIP code must be 5 digits (e.g., 12345 or 12345-6789)',
     });
-    const text = validationToastText(r.errors ?? {});
+    const text = validationToastText(r.errors);
     expect(text.split('\n')[0]).toBe('Please fix the following issues:');
     expect(text).toContain('• First Name: First name is required');
     expect(text).toContain('• ZIP Code: ZIP code must be 5 digits (e.g., 12345 or 12345-6789)');
   });
 
-  it('accepts a complete form and ZIP+4', () => {
-    const r = validateCheckout({
+  it('gives the body the server checks: e-mail and the address with the full name, ZIP+4 accepted', async () => {
+    const r = await check({
+      ...EMPTY_CHECKOUT_VALUES,
       firstName: 'Pat',
       lastName: 'Buyer',
-      email: 'pat@example.com',
+      email: ' pat@example.com',
       address: '1 Main St',
       city: 'Austin',
       state: 'TX',
       zip: '73301-1234',
     });
-    expect(r.errors).toBeNull();
+    expect(r.errors).toEqual({});
+    expect(r.values).toEqual({
+      customerEmail: 'pat@example.com',
+      shippingAddress: { name: 'Pat Buyer', address: '1 Main St', city: 'Austin', state: 'TX', zip: '73301-1234', country: 'US' },
+    });
+  });
+
+  it("marks the body as a bot's when a hidden trap field is filled", async () => {
+    const filled = {
+      ...EMPTY_CHECKOUT_VALUES,
+      firstName: 'Pat',
+      lastName: 'Buyer',
+      email: 'pat@example.com',
+      address: '1 Main St',
+      city: 'Austin',
+      zip: '73301',
+    };
+    expect((await check({ ...filled, consent: true })).values).toMatchObject({ website: 'filled' });
+    expect((await check({ ...filled, contact_name: 'bot' })).values).toMatchObject({ website: 'filled' });
+    expect((await check(filled)).values).not.toHaveProperty('website');
   });
 
   it('prefills from the signed-in user: full name split, e-mail, saved address', () => {

@@ -1,7 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes } from 'react';
+import { useForm, type FieldErrors, type Resolver, type UseFormRegister, type UseFormRegisterReturn } from 'react-hook-form';
+import type { z } from 'zod';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
+import type { CheckoutForm, Quote } from '../../shared/schemas/checkout.js';
 import { lineKey, useCartKnown } from '../lib/cart-store.js';
 import { useSession } from '../lib/get-session.js';
 import { useCartQuote } from '../lib/use-cart-quote.js';
@@ -14,6 +17,8 @@ import { Container } from '../ui/container.js';
 import { ArrowLeftIcon, LockIcon, UserIcon } from '../ui/icons.js';
 import { Spinner } from '../ui/spinner.js';
 import { toast } from '../ui/toast.js';
+import { FieldError } from '../ui/form-controls.js';
+import { fieldAria } from '../lib/field-aria.js';
 import { createCheckoutSession } from './api/create-checkout-session.js';
 import { CheckoutSummary } from './checkout-summary.js';
 import { checkoutProviderFrom, payButtonText, paymentTexts } from '../../shared/payment-provider.js';
@@ -23,17 +28,21 @@ import {
   EMPTY_CHECKOUT_VALUES,
   validationToastText,
   valuesFromUser,
-  type CheckoutErrors,
   type CheckoutField,
-  type CheckoutValues,
+  type CheckoutFormValues,
 } from './checkout-values.js';
 import { afterZod } from '../lib/load-zod.js';
-import type * as CheckoutValidation from './checkout-form.js';
 import { ShippingMethod } from './shipping-method.js';
 
-type Validation = typeof CheckoutValidation;
 /** The form's validation (zod) loads when the shopper first reaches the form, not with the page. */
 const loadValidation = afterZod(() => import('./checkout-form.js'));
+
+/** The customer and address part of the order's body, as the form schema gives it. */
+type CheckoutBody = z.output<typeof CheckoutForm>;
+
+/** The form schema's resolver, loaded (with zod) the first time the form is checked. */
+const resolver: Resolver<CheckoutFormValues, unknown, CheckoutBody> = async (values, context, options) =>
+  (await loadValidation()).checkoutResolver(values, context, options);
 
 /** ?canceled=true (back from the payment page) and an empty cart both lead back to the cart. */
 function useLeaveForCart(cartIsEmpty: boolean): boolean {
@@ -67,28 +76,26 @@ export default function CheckoutPage() {
   const { data: settings } = useSettings();
   const provider = checkoutProviderFrom(settings);
 
-  const [values, setValues] = useState<CheckoutValues>(EMPTY_CHECKOUT_VALUES);
-  const [errors, setErrors] = useState<CheckoutErrors>({});
-  const [submitted, setSubmitted] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    setValue,
+    formState: { errors },
+  } = useForm<CheckoutFormValues, unknown, CheckoutBody>({ defaultValues: EMPTY_CHECKOUT_VALUES, resolver });
   const [processing, setProcessing] = useState(false);
   const paying = useRef(false);
-  const validator = useRef<Validation | null>(null);
-  const decoys = useRef<HTMLDivElement>(null);
 
   // Prefill once from the signed-in user, without overwriting what the shopper already typed.
   const prefilled = useRef(false);
   useEffect(() => {
     if (!user || prefilled.current) return;
     prefilled.current = true;
-    const fromUser = valuesFromUser(user);
-    setValues((v) => {
-      const next = { ...v };
-      for (const [k, val] of Object.entries(fromUser) as [CheckoutField, string][]) {
-        if (val && (v[k] === '' || v[k] === EMPTY_CHECKOUT_VALUES[k])) next[k] = val;
-      }
-      return next;
-    });
-  }, [user]);
+    const typed = getValues();
+    for (const [k, val] of Object.entries(valuesFromUser(user)) as [CheckoutField, string][]) {
+      if (val && (typed[k] === '' || typed[k] === EMPTY_CHECKOUT_VALUES[k])) setValue(k, val);
+    }
+  }, [user, getValues, setValue]);
 
   // Back from the payment page through the browser's history (page restored from cache): pay again.
   useEffect(() => {
@@ -110,62 +117,34 @@ export default function CheckoutPage() {
 
   if (leaving) return <Spinner />;
 
-  const setField = (field: CheckoutField, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    // After a first attempt (which loaded the validation), errors follow the typing.
-    if (submitted && validator.current) setErrors(validator.current.validateCheckout(next).errors ?? {});
+  /** A failed attempt: the 'Validation Error' toast lists every problem; each field shows its own. */
+  const showProblems = (problems: FieldErrors<CheckoutFormValues>) => {
+    paying.current = false;
+    toast({ title: CHECKOUT_MESSAGES.validationTitle, description: validationToastText(problems), variant: 'destructive' });
+    // The form then focuses the first field to fix (shouldFocusError); it is scrolled to the middle
+    // of the screen first, clear of the sticky header above and of the toast at the bottom.
+    const first = CHECKOUT_FIELDS.find((f) => problems[f]);
+    if (first) document.getElementById(`checkout-${first}`)?.scrollIntoView({ block: 'center' });
   };
 
-  const decoyFilled = (): boolean => {
-    const inputs = decoys.current?.querySelectorAll('input') ?? [];
-    return [...inputs].some((i) => (i.type === 'checkbox' ? i.checked : i.value.trim() !== ''));
-  };
-
-  async function pay(e: FormEvent) {
-    e.preventDefault();
-    if (paying.current || processing || !quote || updating) return;
+  async function pay(body: CheckoutBody, priced: Quote) {
     // A bot filled a field people cannot see: do nothing.
-    if (decoyFilled()) return;
-    paying.current = true;
-    let checked: ReturnType<Validation['validateCheckout']>;
-    try {
-      validator.current = await loadValidation();
-      checked = validator.current.validateCheckout(values);
-    } catch {
+    if (body.website) {
       paying.current = false;
-      toast({ title: CHECKOUT_MESSAGES.checkoutError, description: CHECKOUT_MESSAGES.checkoutFallback, variant: 'destructive' });
       return;
     }
-    setSubmitted(true);
-    if (!checked.data) {
-      paying.current = false;
-      setErrors(checked.errors);
-      toast({ title: CHECKOUT_MESSAGES.validationTitle, description: validationToastText(checked.errors), variant: 'destructive' });
-      focusFirstInvalid(checked.errors);
-      return;
-    }
-    setErrors({});
     setProcessing(true);
-    const form = checked.data;
     try {
       const created = await createCheckoutSession({
         // Lines whose product is gone are left out (they are flagged on the cart page).
         items: cart.items
           .filter((l) => !lineFor(lineKey(l))?.missing)
           .map((l) => ({ productId: l.product.id, quantity: l.quantity, size: l.size, color: l.color })),
-        customerEmail: form.email,
-        shippingAddress: {
-          name: `${form.firstName} ${form.lastName}`,
-          address: form.address,
-          city: form.city,
-          state: form.state,
-          zip: form.zip,
-          country: 'US',
-        },
+        customerEmail: body.customerEmail,
+        shippingAddress: body.shippingAddress,
         appliedCouponCode: cart.appliedCouponCode,
-        appliedCouponDiscount: cart.appliedCouponCode ? quote.discountCents / 100 : 0,
-        shippingOptionId: quote.selectedShippingOptionId,
+        appliedCouponDiscount: cart.appliedCouponCode ? priced.discountCents / 100 : 0,
+        shippingOptionId: priced.selectedShippingOptionId,
       });
       window.location.assign(created.url);
     } catch (err) {
@@ -180,6 +159,21 @@ export default function CheckoutPage() {
       void queryClient.invalidateQueries({ queryKey: ['cart-quote'] });
     }
   }
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (paying.current || processing || !quote || updating) return;
+    paying.current = true;
+    const priced = quote;
+    handleSubmit(
+      (body) => pay(body, priced),
+      showProblems,
+    )(e).catch(() => {
+      // The validation could not load (e.g. a deploy replaced its file).
+      paying.current = false;
+      toast({ title: CHECKOUT_MESSAGES.checkoutError, description: CHECKOUT_MESSAGES.checkoutFallback, variant: 'destructive' });
+    });
+  };
 
   const canPay = Boolean(quote) && !updating && !processing && (quote?.shippingOptions.length ?? 0) > 0;
 
@@ -206,7 +200,7 @@ export default function CheckoutPage() {
       )}
 
       <form
-        onSubmit={(e) => void pay(e)}
+        onSubmit={submit}
         onFocus={() => void loadValidation().catch(() => undefined)}
         noValidate
         className="grid gap-6 lg:grid-cols-[1fr_24rem] lg:gap-8"
@@ -222,15 +216,15 @@ export default function CheckoutPage() {
               Fields marked <span className="text-red-700">*</span> are required.
             </p>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field field="firstName" value={values.firstName} error={errors.firstName} onChange={setField} autoComplete="given-name" />
-              <Field field="lastName" value={values.lastName} error={errors.lastName} onChange={setField} autoComplete="family-name" />
-              <Field field="email" value={values.email} error={errors.email} onChange={setField} type="email" autoComplete="email" wide />
-              <Field field="address" value={values.address} error={errors.address} onChange={setField} autoComplete="address-line1" wide />
-              <Field field="city" value={values.city} error={errors.city} onChange={setField} autoComplete="address-level2" />
-              <StateSelect value={values.state} error={errors.state} onChange={(v) => setField('state', v)} />
-              <Field field="zip" value={values.zip} error={errors.zip} onChange={setField} autoComplete="postal-code" inputMode="numeric" />
+              <Field field="firstName" register={register} error={errors.firstName?.message} autoComplete="given-name" />
+              <Field field="lastName" register={register} error={errors.lastName?.message} autoComplete="family-name" />
+              <Field field="email" register={register} error={errors.email?.message} type="email" autoComplete="email" wide />
+              <Field field="address" register={register} error={errors.address?.message} autoComplete="address-line1" wide />
+              <Field field="city" register={register} error={errors.city?.message} autoComplete="address-level2" />
+              <StateSelect registration={register('state')} error={errors.state?.message} />
+              <Field field="zip" register={register} error={errors.zip?.message} autoComplete="postal-code" inputMode="numeric" />
             </div>
-            <Decoys ref={decoys} />
+            <Decoys register={register} />
           </section>
 
           <section aria-labelledby="shipping-method-title" className="rounded-xl border border-stone-200 bg-white p-6">
@@ -269,19 +263,6 @@ export default function CheckoutPage() {
   );
 }
 
-/**
- * After a failed attempt: the first field to fix (in the form's order) is focused and scrolled to
- * the middle of the screen, clear of the sticky header above and of the toast, which sits at the
- * bottom of the screen.
- */
-function focusFirstInvalid(errors: CheckoutErrors): void {
-  const first = CHECKOUT_FIELDS.find((f) => errors[f]);
-  const el = first ? document.getElementById(`checkout-${first}`) : null;
-  if (!el) return;
-  el.focus({ preventScroll: true });
-  el.scrollIntoView({ block: 'center' });
-}
-
 const inputClasses = (error: string | undefined) =>
   `h-11 w-full rounded-md border bg-white px-3 text-base text-stone-900 focus-visible:outline-2 focus-visible:outline-brand-600 ${
     error ? 'border-red-700' : 'border-stone-400'
@@ -297,84 +278,54 @@ function Label({ htmlFor, text }: { htmlFor: string; text: string }) {
 
 function Field({
   field,
-  value,
+  register,
   error,
-  onChange,
   wide = false,
   ...rest
 }: {
   field: CheckoutField;
-  value: string;
+  register: UseFormRegister<CheckoutFormValues>;
   error: string | undefined;
-  onChange: (field: CheckoutField, value: string) => void;
   wide?: boolean;
 } & Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'inputMode'>) {
   const id = `checkout-${field}`;
   return (
     <div className={`flex flex-col gap-1.5 ${wide ? 'sm:col-span-2' : ''}`}>
       <Label htmlFor={id} text={CHECKOUT_FIELD_LABELS[field]} />
-      <input
-        id={id}
-        name={field}
-        value={value}
-        onChange={(e) => onChange(field, e.currentTarget.value)}
-        required
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={inputClasses(error)}
-        {...rest}
-      />
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <input id={id} {...register(field)} required {...fieldAria(id, error)} className={inputClasses(error)} {...rest} />
+      {error && <FieldError id={`${id}-error`} message={error} />}
     </div>
   );
 }
 
-function StateSelect({ value, error, onChange }: { value: string; error: string | undefined; onChange: (v: string) => void }) {
+function StateSelect({ registration, error }: { registration: UseFormRegisterReturn<'state'>; error: string | undefined }) {
   const id = 'checkout-state';
   return (
     <div className="flex flex-col gap-1.5">
       <Label htmlFor={id} text={CHECKOUT_FIELD_LABELS.state} />
-      <select
-        id={id}
-        name="state"
-        value={value}
-        onChange={(e) => onChange(e.currentTarget.value)}
-        required
-        autoComplete="address-level1"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={inputClasses(error)}
-      >
+      <select id={id} {...registration} required autoComplete="address-level1" {...fieldAria(id, error)} className={inputClasses(error)}>
         {US_STATES.map(([code, name]) => (
           <option key={code} value={code}>
             {name}
           </option>
         ))}
       </select>
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      {error && <FieldError id={`${id}-error`} message={error} />}
     </div>
   );
 }
 
 /** Bot trap: fields people never see or reach (name, email, consent); a filled one stops the payment. */
-function Decoys({ ref }: { ref: Ref<HTMLDivElement> }) {
+function Decoys({ register }: { register: UseFormRegister<CheckoutFormValues> }) {
   const id = useId();
   return (
-    <div ref={ref} aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden">
+    <div aria-hidden="true" className="absolute -left-[10000px] top-auto h-px w-px overflow-hidden">
       <label htmlFor={`${id}-n`}>Name</label>
-      <input id={`${id}-n`} name="contact_name" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      <input id={`${id}-n`} type="text" tabIndex={-1} autoComplete="off" {...register('contact_name')} />
       <label htmlFor={`${id}-e`}>Email</label>
-      <input id={`${id}-e`} name="contact_email" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      <input id={`${id}-e`} type="text" tabIndex={-1} autoComplete="off" {...register('contact_email')} />
       <label htmlFor={`${id}-c`}>I agree</label>
-      <input id={`${id}-c`} name="consent" type="checkbox" tabIndex={-1} autoComplete="off" />
+      <input id={`${id}-c`} type="checkbox" tabIndex={-1} autoComplete="off" {...register('consent')} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import type { OrderView } from '../../shared/schemas/orders.js';
 import { formatAddress } from '../../shared/address.js';
 import { clearCart } from '../lib/cart-store.js';
 import { FreeGiftBadge } from '../ui/free-gift.js';
+import { AddressLines } from '../ui/address-lines.js';
 import { capitalize, shippingText } from '../lib/format.js';
 import { markCouponUsed } from '../lib/used-coupons.js';
 import { paymentMethodName } from './payment-provider.js';
@@ -160,13 +161,7 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
           <h2 id="order-address-title" className="mb-3 text-lg font-semibold text-stone-900">
             Shipping Address
           </h2>
-          <address className="not-italic text-stone-800">
-            {address.map((line, i) => (
-              <span key={i} className="block">
-                {line}
-              </span>
-            ))}
-          </address>
+          <AddressLines lines={address} className="text-stone-800" />
         </section>
       )}
 

@@ -4,15 +4,21 @@ import { CloseIcon } from './icons.js';
 type DialogProps = {
   open: boolean;
   onClose: () => void;
-  title: string;
+  /** The heading, which names the dialog. */
+  title: ReactNode;
   children: ReactNode;
+  /** Buttons under the scrolling body, always in view (e.g. Close and Print). */
+  footer?: ReactNode;
+  /** More classes for the <dialog> itself (e.g. its print layout). */
+  className?: string;
 };
 
 /**
  * Modal built on the native <dialog>: showModal() gives us the focus trap, Escape handling and
- * inert background for free; we only return focus to whatever opened it.
+ * inert background for free; we only return focus to whatever opened it. Printed, it drops its
+ * screen chrome (Close button, footer, scrolling).
  */
-export function Dialog({ open, onClose, title, children }: DialogProps) {
+export function Dialog({ open, onClose, title, children, footer, className = '' }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const returnFocusTo = useRef<HTMLElement | null>(null);
   const titleId = useId();
@@ -45,14 +51,14 @@ export function Dialog({ open, onClose, title, children }: DialogProps) {
     <dialog
       ref={ref}
       aria-labelledby={titleId}
-      className="m-auto max-h-[85vh] w-[calc(100%-2rem)] max-w-2xl rounded-xl bg-white p-0 text-stone-900 shadow-xl backdrop:bg-black/50"
+      className={`m-auto max-h-[85vh] w-[calc(100%-2rem)] max-w-2xl rounded-xl bg-white p-0 text-stone-900 shadow-xl backdrop:bg-black/50 ${className}`}
       onClick={(e) => {
         // A click on the backdrop lands on the <dialog> element itself.
         if (e.target === e.currentTarget) ref.current?.close();
       }}
     >
       {open && (
-        <div className="flex max-h-[85vh] flex-col">
+        <div className="flex max-h-[85vh] flex-col print:max-h-none">
           <div className="flex items-center justify-between gap-4 border-b border-stone-200 px-6 py-4">
             <h2 id={titleId} className="text-xl font-semibold">
               {title}
@@ -61,7 +67,7 @@ export function Dialog({ open, onClose, title, children }: DialogProps) {
               type="button"
               onClick={() => ref.current?.close()}
               aria-label="Close"
-              className="rounded-md p-2 text-stone-700 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600"
+              className="rounded-md p-2 text-stone-700 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600 print:hidden"
             >
               <CloseIcon size={20} />
             </button>
@@ -70,10 +76,15 @@ export function Dialog({ open, onClose, title, children }: DialogProps) {
           <div
             // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
             tabIndex={0}
-            className="overflow-y-auto px-6 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
+            className="overflow-y-auto px-6 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 print:overflow-visible"
           >
             {children}
           </div>
+          {footer && (
+            <div className="flex flex-col-reverse gap-2 border-t border-stone-200 px-6 py-4 sm:flex-row sm:justify-end print:hidden">
+              {footer}
+            </div>
+          )}
         </div>
       )}
     </dialog>

@@ -57,6 +57,18 @@ export const ContactInfoInput = z
   .strict();
 export type ContactInfoInput = z.input<typeof ContactInfoInput>;
 
+/**
+ * The contact dialog: the body, and the one rule the server applies after it (a changed e-mail
+ * needs the current password), checked once the fields themselves are fine.
+ */
+export function contactInfoForm(savedEmail: string) {
+  return ContactInfoInput.refine((v) => v.email === savedEmail || Boolean(v.currentPassword), {
+    message: ACCOUNT_MESSAGES.currentPasswordRequired,
+    path: ['currentPassword'],
+    when: (payload) => payload.issues.length === 0,
+  });
+}
+
 export const AddressInput = z
   .object({
     name: required(100),

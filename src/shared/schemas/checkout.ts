@@ -6,24 +6,6 @@ export { CHECKOUT_FIELD_LABELS, CHECKOUT_LIMITS, CHECKOUT_MESSAGES, DEFAULT_STAT
 
 const required = (message: string, max = 100) => z.string({ message }).trim().min(1, message).max(max, `Cannot exceed ${max} characters`);
 
-export const CheckoutForm = z.object({
-  firstName: required(CHECKOUT_MESSAGES.firstName, 50),
-  lastName: required(CHECKOUT_MESSAGES.lastName, 50),
-  email: z
-    .string({ message: CHECKOUT_MESSAGES.email })
-    .trim()
-    .max(254, CHECKOUT_MESSAGES.email)
-    .pipe(z.email({ message: CHECKOUT_MESSAGES.email })),
-  address: required(CHECKOUT_MESSAGES.address, 200),
-  city: required(CHECKOUT_MESSAGES.city, 100),
-  state: z.enum(US_STATE_CODES, { message: CHECKOUT_MESSAGES.state }),
-  zip: z
-    .string({ message: CHECKOUT_MESSAGES.zip })
-    .trim()
-    .regex(/^\d{5}(-\d{4})?$/, CHECKOUT_MESSAGES.zip),
-});
-export type CheckoutForm = z.infer<typeof CheckoutForm>;
-
 export const CartLineInput = z
   .object({
     productId: z.string().min(1, 'productId is required').max(100),
@@ -114,9 +96,9 @@ export type Quote = z.infer<typeof Quote>;
 
 export const ShippingAddressInput = z
   .object({
-    name: z.string({ message: CHECKOUT_MESSAGES.firstName }).trim().min(1, CHECKOUT_MESSAGES.firstName).max(101),
-    address: z.string({ message: CHECKOUT_MESSAGES.address }).trim().min(1, CHECKOUT_MESSAGES.address).max(200),
-    city: z.string({ message: CHECKOUT_MESSAGES.city }).trim().min(1, CHECKOUT_MESSAGES.city).max(100),
+    name: required(CHECKOUT_MESSAGES.firstName, 101),
+    address: required(CHECKOUT_MESSAGES.address, 200),
+    city: required(CHECKOUT_MESSAGES.city, 100),
     state: z.enum(US_STATE_CODES, { message: CHECKOUT_MESSAGES.state }),
     zip: z
       .string({ message: CHECKOUT_MESSAGES.zip })
@@ -134,7 +116,7 @@ export const CreateCheckoutSessionInput = z
     customerEmail: z
       .string({ message: CHECKOUT_MESSAGES.email })
       .trim()
-      .max(254)
+      .max(254, CHECKOUT_MESSAGES.email)
       .pipe(z.email({ message: CHECKOUT_MESSAGES.email })),
     shippingAddress: ShippingAddressInput,
     appliedCouponCode: couponCode,
@@ -145,6 +127,36 @@ export const CreateCheckoutSessionInput = z
   })
   .strict();
 export type CreateCheckoutSessionInput = z.input<typeof CreateCheckoutSessionInput>;
+
+/** The part of the checkout body the checkout form fills in; the rest (lines, coupon, shipping) is the cart's. */
+const CheckoutFormBody = CreateCheckoutSessionInput.pick({ customerEmail: true, shippingAddress: true, website: true });
+
+/**
+ * The checkout form: the body's own field schemas (so each field's message is the one the server
+ * answers with), the name split in two as the specification asks, and the bot trap's hidden
+ * fields. It gives the body's customer and address; a filled trap sets the body's `website`.
+ */
+export const CheckoutForm = z
+  .object({
+    firstName: required(CHECKOUT_MESSAGES.firstName, 50),
+    lastName: required(CHECKOUT_MESSAGES.lastName, 50),
+    email: CreateCheckoutSessionInput.shape.customerEmail,
+    address: ShippingAddressInput.shape.address,
+    city: ShippingAddressInput.shape.city,
+    state: ShippingAddressInput.shape.state,
+    zip: ShippingAddressInput.shape.zip,
+    /** Bot trap: fields people never see or reach. */
+    contact_name: z.string(),
+    contact_email: z.string(),
+    consent: z.boolean(),
+  })
+  .transform((v): z.input<typeof CheckoutFormBody> => ({
+    customerEmail: v.email,
+    shippingAddress: { name: `${v.firstName} ${v.lastName}`, address: v.address, city: v.city, state: v.state, zip: v.zip, country: 'US' },
+    ...(v.contact_name.trim() || v.contact_email.trim() || v.consent ? { website: 'filled' } : {}),
+  }))
+  .pipe(CheckoutFormBody);
+export type CheckoutForm = z.input<typeof CheckoutForm>;
 
 /** The answer of POST /api/create-checkout-session: where the shopper pays. */
 export const CheckoutSessionCreated = z.object({ url: z.string().min(1), sessionId: z.string(), orderId: z.string() });

@@ -1,146 +1,141 @@
 import '../../lib/zod-config.js';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput, formatPhone } from '../../../shared/schemas/account.js';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  useForm,
+  useWatch,
+  type FieldErrors,
+  type FieldValues,
+  type Path,
+  type RegisterOptions,
+  type UseFormReturn,
+} from 'react-hook-form';
+import type { z } from 'zod';
+import { ACCOUNT_MESSAGES, AddressInput, contactInfoForm, formatPhone } from '../../../shared/schemas/account.js';
 import { formatAddress } from '../../../shared/address.js';
 import type { Address, SessionUser } from '../../../shared/schemas/auth.js';
 import { US_STATES } from '../../../shared/schemas/checkout.js';
 import { errorMessage } from '../../lib/error-message.js';
+import { fieldAria } from '../../lib/field-aria.js';
 import { useSession } from '../../lib/get-session.js';
-import { FieldError, FormError, inputClasses, TextField } from '../../ui/form-controls.js';
+import { FieldError, inputClasses, TextField } from '../../ui/form-controls.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
+import { AddressLines } from '../../ui/address-lines.js';
 import { toast } from '../../ui/toast.js';
 import { saveAddress, updateContactInfo, type AddressKind } from './api.js';
-import { Panel } from './panel.js';
+import { DialogActions, DialogForm, Panel } from './panel.js';
 
 const ADDRESS_TEXTS: Record<AddressKind, { title: string; saved: string; failed: string }> = {
   shipping: { title: 'Shipping Address', saved: ACCOUNT_MESSAGES.shippingSaved, failed: ACCOUNT_MESSAGES.shippingFailed },
   billing: { title: 'Billing Address', saved: ACCOUNT_MESSAGES.billingSaved, failed: ACCOUNT_MESSAGES.billingFailed },
 };
 
-/** The first problem zod found, as the form's one inline message. */
-function firstIssue(error: { issues: readonly { message: string }[] }): string {
-  return error.issues[0]?.message ?? ACCOUNT_MESSAGES.requiredFields;
-}
-
 const CONTACT_LABELS = { fullName: 'Full Name', email: 'Email', phone: 'Phone' } as const;
 const ADDRESS_LABELS = { name: 'Name', address: 'Street Address', city: 'City', state: 'State', zip: 'ZIP' } as const;
 
-type ZodIssues = { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
-
-/** Each field zod found wrong, with its first problem; a missing one reads '{Label} is required'. */
-function issuesByField(error: ZodIssues | undefined, labels: Readonly<Record<string, string>>): Partial<Record<string, string>> {
-  const out: Partial<Record<string, string>> = {};
-  for (const issue of error?.issues ?? []) {
-    const field = String(issue.path[0] ?? '');
-    if (!field || out[field] !== undefined) continue;
-    out[field] = issue.message === ACCOUNT_MESSAGES.requiredFields ? `${labels[field] ?? 'This field'} is required` : issue.message;
-  }
-  return out;
-}
-
 /**
- * Which fields show as wrong: only those that really are, once the person left a field they
- * filled in (blur) or tried to save. A field filled in correctly is never outlined, whatever is
- * wrong elsewhere in the form.
+ * The dialogs' messages. Under a field, the schema's 'Please fill in all required fields' reads
+ * '{Label} is required'; the form's own message (the specification's text, or the server's answer
+ * after a save) is the first problem, in the form's order, as the schema words it.
  */
-function useFieldChecks(issues: Partial<Record<string, string>>) {
-  const [attempted, setAttempted] = useState(false);
-  const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set());
+function useMessages<T extends FieldValues>(
+  form: UseFormReturn<T>,
+  labels: Readonly<Record<string, string>>,
+  order: readonly Path<T>[],
+  serverError: string | null,
+) {
+  const errors: FieldErrors<FieldValues> = form.formState.errors;
+  const raw = (field: string) => errors[field]?.message as string | undefined;
   return {
-    attempted,
-    attempt: () => setAttempted(true),
-    /** The field's problem to show, if any. */
-    shown: (field: string): string | undefined => (attempted || left.has(field) ? issues[field] : undefined),
-    /** onBlur: a field left with something typed in it is checked from now on. */
-    leave: (field: string) => (e: { currentTarget: { value: string } }) => {
-      if (e.currentTarget.value.trim() !== '' && !left.has(field)) setLeft(new Set(left).add(field));
+    field: (field: Path<T>): string | undefined => {
+      const message = raw(field);
+      return message === ACCOUNT_MESSAGES.requiredFields ? `${labels[field] ?? 'This field'} is required` : message;
     },
+    form: serverError ?? (form.formState.isSubmitted ? (order.map(raw).find(Boolean) ?? null) : null),
   };
 }
 
-function FormActions({ pending, onCancel }: { pending: boolean; onCancel: () => void }) {
-  return (
-    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-      <Button variant="ghost" onClick={onCancel} disabled={pending}>
-        Cancel
-      </Button>
-      <Button type="submit" disabled={pending}>
-        {pending ? 'Saving...' : 'Save'}
-      </Button>
-    </div>
-  );
+/**
+ * register() for a dialog field that is checked before a save attempt only once the person left
+ * it with something typed in it, and from then on as they type; a field left empty says nothing
+ * yet. After an attempt the form checks each field as it changes (react-hook-form's re-validation).
+ */
+function useCheckOnLeave<T extends FieldValues>(form: UseFormReturn<T>) {
+  const left = useRef(new Set<string>());
+  return (name: Path<T>, options: RegisterOptions<T, Path<T>> = {}) =>
+    form.register(name, {
+      ...options,
+      onBlur: (e: { target: { value: unknown } }) => {
+        if (String(e.target.value).trim() === '') return;
+        left.current.add(name);
+        void form.trigger(name);
+      },
+      onChange: (e: { target: { value: unknown } }) => {
+        (options.onChange as ((e: unknown) => void) | undefined)?.(e);
+        if (!form.formState.isSubmitted && left.current.has(name)) void form.trigger(name);
+      },
+    });
 }
 
 function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [fullName, setFullName] = useState(user.fullName);
-  const [email, setEmail] = useState(user.email);
-  const [phone, setPhone] = useState(formatPhone(user.phone ?? ''));
-  const [currentPassword, setCurrentPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const [schema] = useState(() => contactInfoForm(user.email));
+  const form = useForm({
+    resolver: zodResolver(schema),
+    defaultValues: { fullName: user.fullName, email: user.email, phone: formatPhone(user.phone ?? ''), currentPassword: '' },
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
   const { impersonatorEmail } = useSession();
+  const field = useCheckOnLeave(form);
+  const messages = useMessages(form, CONTACT_LABELS, ['fullName', 'email', 'phone', 'currentPassword'], serverError);
   // A new e-mail needs the current password (the server insists too); the field shows only then.
-  const emailChanged = email.trim().toLowerCase() !== user.email;
-  const checked = ContactInfoInput.safeParse({ fullName, email, phone });
-  const checks = useFieldChecks(issuesByField(checked.error, CONTACT_LABELS));
-  // The form's message: what the server said, or (after a try) the first problem still there.
-  const shownError = error ?? (checks.attempted && checked.error ? firstIssue(checked.error) : null);
-  const errorId = shownError ? `${id}-error` : undefined;
+  const emailChanged = useWatch({ control: form.control, name: 'email' }).trim().toLowerCase() !== user.email;
+  const errorId = messages.form ? `${id}-error` : undefined;
+  const passwordFlagged =
+    Boolean(form.formState.errors.currentPassword) ||
+    serverError === ACCOUNT_MESSAGES.currentPasswordRequired ||
+    serverError === ACCOUNT_MESSAGES.currentPasswordWrong;
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    checks.attempt();
-    setError(null);
-    const parsed = checked;
-    if (!parsed.success) {
-      const first = parsed.error.issues[0]?.path[0];
-      document.getElementById(`${id}-${first === 'fullName' ? 'name' : String(first)}`)?.focus();
-      return;
-    }
-    if (emailChanged && !currentPassword) {
-      setError(ACCOUNT_MESSAGES.currentPasswordRequired);
-      document.getElementById(`${id}-current-password`)?.focus();
-      return;
-    }
-    setError(null);
-    setPending(true);
+  const save = async (body: z.output<typeof schema>) => {
     try {
       await updateContactInfo(queryClient, {
-        fullName: parsed.data.fullName,
-        email: parsed.data.email,
-        phone: parsed.data.phone,
-        ...(emailChanged ? { currentPassword } : {}),
+        fullName: body.fullName,
+        email: body.email,
+        phone: body.phone,
+        ...(body.email !== user.email ? { currentPassword: body.currentPassword } : {}),
       });
       toast({ title: ACCOUNT_MESSAGES.contactSaved });
       onDone();
     } catch (err) {
       const message = errorMessage(err, ACCOUNT_MESSAGES.contactFailed);
-      setError(message);
+      setServerError(message);
       toast({
         title: ACCOUNT_MESSAGES.contactFailed,
         description: message === ACCOUNT_MESSAGES.contactFailed ? undefined : message,
         variant: 'destructive',
       });
-      setPending(false);
     }
   };
 
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
-      <FormError id={`${id}-error`} message={shownError} />
+    <DialogForm
+      id={id}
+      message={messages.form}
+      onSubmit={(e) => {
+        setServerError(null);
+        return form.handleSubmit(save)(e);
+      }}
+    >
       <TextField
         id={`${id}-name`}
         label={CONTACT_LABELS.fullName}
         autoComplete="name"
         required
-        value={fullName}
-        onChange={(e) => setFullName(e.target.value)}
-        onBlur={checks.leave('fullName')}
-        error={checks.shown('fullName')}
+        {...field('fullName')}
+        error={messages.field('fullName')}
       />
       <TextField
         id={`${id}-email`}
@@ -148,10 +143,8 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
         type="email"
         autoComplete="email"
         required
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        onBlur={checks.leave('email')}
-        error={checks.shown('email')}
+        {...field('email', { deps: ['currentPassword'] })}
+        error={messages.field('email')}
       />
       {emailChanged && (
         <div className="flex flex-col gap-1">
@@ -161,12 +154,9 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
             type="password"
             autoComplete="current-password"
             required
-            value={currentPassword}
-            onChange={(e) => setCurrentPassword(e.target.value)}
-            errorId={
-              error === ACCOUNT_MESSAGES.currentPasswordRequired || error === ACCOUNT_MESSAGES.currentPasswordWrong ? errorId : undefined
-            }
-            aria-describedby={[errorId, `${id}-current-password-hint`].filter(Boolean).join(' ')}
+            {...form.register('currentPassword')}
+            errorId={passwordFlagged ? errorId : undefined}
+            aria-describedby={[passwordFlagged ? errorId : undefined, `${id}-current-password-hint`].filter(Boolean).join(' ')}
           />
           <p id={`${id}-current-password-hint`} className="text-xs text-stone-600">
             {impersonatorEmail
@@ -182,13 +172,11 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
         inputMode="tel"
         autoComplete="tel-national"
         placeholder="(555) 123-4567"
-        value={phone}
-        onChange={(e) => setPhone(formatPhone(e.target.value))}
-        onBlur={checks.leave('phone')}
-        error={checks.shown('phone')}
+        {...field('phone', { onChange: (e: { target: { value: string } }) => form.setValue('phone', formatPhone(e.target.value)) })}
+        error={messages.field('phone')}
       />
-      <FormActions pending={pending} onCancel={onDone} />
-    </form>
+      <DialogActions pending={form.formState.isSubmitting} onCancel={onDone} />
+    </DialogForm>
   );
 }
 
@@ -197,67 +185,57 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
   const id = useId();
   const texts = ADDRESS_TEXTS[kind];
   const current = kind === 'shipping' ? user.shippingAddress : user.billingAddress;
-  const [values, setValues] = useState({
-    name: current?.name ?? user.fullName,
-    address: current?.address ?? '',
-    city: current?.city ?? '',
-    state: current?.state ?? '',
-    zip: current?.zip ?? '',
+  const form = useForm({
+    resolver: zodResolver(AddressInput),
+    defaultValues: {
+      name: current?.name ?? user.fullName,
+      address: current?.address ?? '',
+      city: current?.city ?? '',
+      state: (current?.state ?? '') as z.input<typeof AddressInput>['state'],
+      zip: current?.zip ?? '',
+    },
   });
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
-  const checked = AddressInput.safeParse({ ...values, country: 'US' });
-  const checks = useFieldChecks(issuesByField(checked.error, ADDRESS_LABELS));
-  // The form's message: what the server said, or (after a try) the first problem still there.
-  const shownError = error ?? (checks.attempted && checked.error ? firstIssue(checked.error) : null);
-  const stateError = checks.shown('state');
+  const [serverError, setServerError] = useState<string | null>(null);
+  const field = useCheckOnLeave(form);
+  const messages = useMessages(form, ADDRESS_LABELS, ['name', 'address', 'city', 'state', 'zip'], serverError);
+  const stateError = messages.field('state');
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    checks.attempt();
-    setError(null);
-    const parsed = checked;
-    if (!parsed.success) {
-      document.getElementById(`${id}-${String(parsed.error.issues[0]?.path[0])}`)?.focus();
-      return;
-    }
-    setError(null);
-    setPending(true);
+  const save = async (body: z.output<typeof AddressInput>) => {
     try {
-      await saveAddress(queryClient, kind, { ...parsed.data });
+      await saveAddress(queryClient, kind, body);
       toast({ title: texts.saved });
       onDone();
     } catch (err) {
       const message = errorMessage(err, texts.failed);
-      setError(message);
+      setServerError(message);
       toast({ title: texts.failed, description: message === texts.failed ? undefined : message, variant: 'destructive' });
-      setPending(false);
     }
   };
 
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
-      <FormError id={`${id}-error`} message={shownError} />
+    <DialogForm
+      id={id}
+      message={messages.form}
+      onSubmit={(e) => {
+        setServerError(null);
+        return form.handleSubmit(save)(e);
+      }}
+    >
       <TextField
         id={`${id}-name`}
         label={ADDRESS_LABELS.name}
         autoComplete="name"
         required
-        value={values.name}
-        onChange={set('name')}
-        onBlur={checks.leave('name')}
-        error={checks.shown('name')}
+        {...field('name')}
+        error={messages.field('name')}
       />
       <TextField
         id={`${id}-address`}
         label={ADDRESS_LABELS.address}
         autoComplete="street-address"
         required
-        value={values.address}
-        onChange={set('address')}
-        onBlur={checks.leave('address')}
-        error={checks.shown('address')}
+        {...field('address')}
+        error={messages.field('address')}
       />
       <div className="grid gap-4 sm:grid-cols-3">
         <TextField
@@ -265,10 +243,8 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
           label={ADDRESS_LABELS.city}
           autoComplete="address-level2"
           required
-          value={values.city}
-          onChange={set('city')}
-          onBlur={checks.leave('city')}
-          error={checks.shown('city')}
+          {...field('city')}
+          error={messages.field('city')}
         />
         <div className="flex flex-col gap-1.5">
           <label htmlFor={`${id}-state`} className="text-sm font-medium text-stone-800">
@@ -278,11 +254,8 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
             id={`${id}-state`}
             autoComplete="address-level1"
             required
-            value={values.state}
-            onChange={set('state')}
-            onBlur={checks.leave('state')}
-            aria-invalid={stateError ? true : undefined}
-            aria-describedby={stateError ? `${id}-state-error` : undefined}
+            {...field('state')}
+            {...fieldAria(`${id}-state`, stateError)}
             className={inputClasses(Boolean(stateError))}
           >
             <option value="">Select a state</option>
@@ -300,27 +273,12 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
           inputMode="numeric"
           autoComplete="postal-code"
           required
-          value={values.zip}
-          onChange={set('zip')}
-          onBlur={checks.leave('zip')}
-          error={checks.shown('zip')}
+          {...field('zip')}
+          error={messages.field('zip')}
         />
       </div>
-      <FormActions pending={pending} onCancel={onDone} />
-    </form>
-  );
-}
-
-function AddressText({ address }: { address: Address | null }) {
-  if (!address) return <p className="text-stone-600">Not set</p>;
-  return (
-    <address className="not-italic text-stone-900">
-      {formatAddress(address, { country: false }).map((line, i) => (
-        <span key={i} className="block">
-          {line}
-        </span>
-      ))}
-    </address>
+      <DialogActions pending={form.formState.isSubmitting} onCancel={onDone} />
+    </DialogForm>
   );
 }
 
@@ -336,22 +294,47 @@ function InfoBlock({ label, children, action }: { label: string; children: React
   );
 }
 
+/** One saved address (or 'Not set') with its Edit button. */
+function AddressCard({ kind, address, onEdit }: { kind: AddressKind; address: Address | null; onEdit: () => void }) {
+  const { title } = ADDRESS_TEXTS[kind];
+  return (
+    <InfoBlock
+      label={title}
+      action={
+        <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit ${title}`}>
+          Edit
+        </Button>
+      }
+    >
+      <div className="text-sm" data-testid={`account-${kind}-address`}>
+        {address ? (
+          <AddressLines lines={formatAddress(address, { country: false })} className="text-stone-900" />
+        ) : (
+          <p className="text-stone-600">Not set</p>
+        )}
+      </div>
+    </InfoBlock>
+  );
+}
+
 type Editing = 'contact' | AddressKind | null;
 
 /** Name, e-mail, phone and the saved addresses, each editable in a dialog. */
 export function AccountInfoCard({ user }: { user: SessionUser }) {
   const [editing, setEditing] = useState<Editing>(null);
   const close = () => setEditing(null);
-  const editButton = (what: Exclude<Editing, null>, label: string) => (
-    <Button variant="outline" size="sm" onClick={() => setEditing(what)} aria-label={label}>
-      Edit
-    </Button>
-  );
 
   return (
     <Panel title="Account Information">
       <div className="grid gap-4 md:grid-cols-3">
-        <InfoBlock label="Contact" action={editButton('contact', 'Edit Contact Information')}>
+        <InfoBlock
+          label="Contact"
+          action={
+            <Button variant="outline" size="sm" onClick={() => setEditing('contact')} aria-label="Edit Contact Information">
+              Edit
+            </Button>
+          }
+        >
           <dl className="flex flex-col gap-2 text-sm">
             <div>
               <dt className="text-stone-600">Name</dt>
@@ -369,27 +352,18 @@ export function AccountInfoCard({ user }: { user: SessionUser }) {
             </div>
           </dl>
         </InfoBlock>
-        <InfoBlock label="Shipping Address" action={editButton('shipping', 'Edit Shipping Address')}>
-          <div className="text-sm" data-testid="account-shipping-address">
-            <AddressText address={user.shippingAddress} />
-          </div>
-        </InfoBlock>
-        <InfoBlock label="Billing Address" action={editButton('billing', 'Edit Billing Address')}>
-          <div className="text-sm" data-testid="account-billing-address">
-            <AddressText address={user.billingAddress} />
-          </div>
-        </InfoBlock>
+        <AddressCard kind="shipping" address={user.shippingAddress} onEdit={() => setEditing('shipping')} />
+        <AddressCard kind="billing" address={user.billingAddress} onEdit={() => setEditing('billing')} />
       </div>
 
       <Dialog open={editing === 'contact'} onClose={close} title="Contact Information">
         <ContactForm user={user} onDone={close} />
       </Dialog>
-      <Dialog open={editing === 'shipping'} onClose={close} title={ADDRESS_TEXTS.shipping.title}>
-        <AddressForm kind="shipping" user={user} onDone={close} />
-      </Dialog>
-      <Dialog open={editing === 'billing'} onClose={close} title={ADDRESS_TEXTS.billing.title}>
-        <AddressForm kind="billing" user={user} onDone={close} />
-      </Dialog>
+      {(['shipping', 'billing'] as const).map((kind) => (
+        <Dialog key={kind} open={editing === kind} onClose={close} title={ADDRESS_TEXTS[kind].title}>
+          <AddressForm kind={kind} user={user} onDone={close} />
+        </Dialog>
+      ))}
     </Panel>
   );
 }

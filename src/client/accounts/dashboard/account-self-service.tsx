@@ -1,88 +1,74 @@
 import '../../lib/zod-config.js';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { useNavigate } from 'react-router';
 import { ChangePasswordInput, DeleteAccountInput, SELF_SERVICE_MESSAGES } from '../../../shared/schemas/account-self-service.js';
 import type { SessionUser } from '../../../shared/schemas/auth.js';
 import { applySession, SIGNED_OUT, useSession } from '../../lib/get-session.js';
 import { errorMessage } from '../../lib/error-message.js';
-import { FormError, TextField } from '../../ui/form-controls.js';
+import { formLevelError } from '../../lib/field-aria.js';
+import { TextField } from '../../ui/form-controls.js';
 import { clearCart } from '../../lib/cart-store.js';
 import { paths } from '../../lib/paths.js';
 import { Button, buttonClasses } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
-import { Panel } from './panel.js';
+import { DialogActions, DialogForm, Panel } from './panel.js';
 import { ACCOUNT_DATA_URL, changePassword, deleteAccount } from './self-service-api.js';
-
-function firstIssue(error: { issues: readonly { message: string }[] }, fallback: string): string {
-  return error.issues[0]?.message ?? fallback;
-}
-
-function DialogActions({
-  pending,
-  onCancel,
-  label,
-  pendingLabel,
-  destructive = false,
-}: {
-  pending: boolean;
-  onCancel: () => void;
-  label: string;
-  pendingLabel: string;
-  destructive?: boolean;
-}) {
-  return (
-    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-      <Button variant="ghost" onClick={onCancel} disabled={pending}>
-        Cancel
-      </Button>
-      <Button type="submit" variant={destructive ? 'destructive' : 'primary'} disabled={pending}>
-        {pending ? pendingLabel : label}
-      </Button>
-    </div>
-  );
-}
 
 function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [values, setValues] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' });
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(ChangePasswordInput),
+    defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+    // The form's one message stays until the next attempt.
+    reValidateMode: 'onSubmit',
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
+  // The first problem, as the schema words it: a field's, then the rules for a new password.
+  const error =
+    serverError ??
+    errors.currentPassword?.message ??
+    errors.newPassword?.message ??
+    errors.confirmPassword?.message ??
+    formLevelError(errors) ??
+    null;
   const errorId = error ? `${id}-error` : undefined;
-  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = ChangePasswordInput.safeParse(values);
-    if (!parsed.success) {
-      setError(firstIssue(parsed.error, SELF_SERVICE_MESSAGES.passwordChangeFailed));
-      return;
-    }
-    setError(null);
-    setPending(true);
+  const save = async (body: z.output<typeof ChangePasswordInput>) => {
     try {
-      await changePassword(queryClient, parsed.data);
+      await changePassword(queryClient, body);
       toast({ title: SELF_SERVICE_MESSAGES.passwordChanged, description: SELF_SERVICE_MESSAGES.passwordChangedDetail });
       onDone();
     } catch (err) {
-      setError(errorMessage(err, SELF_SERVICE_MESSAGES.passwordChangeFailed));
-      setPending(false);
+      setServerError(errorMessage(err, SELF_SERVICE_MESSAGES.passwordChangeFailed));
     }
   };
 
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
-      <FormError id={`${id}-error`} message={error} />
+    <DialogForm
+      id={id}
+      message={error}
+      onSubmit={(e) => {
+        setServerError(null);
+        return handleSubmit(save)(e);
+      }}
+    >
       <TextField
         id={`${id}-current`}
         label="Current Password"
         type="password"
         autoComplete="current-password"
         required
-        value={values.currentPassword}
-        onChange={set('currentPassword')}
+        {...register('currentPassword')}
         errorId={errorId}
       />
       <div className="flex flex-col gap-1">
@@ -92,8 +78,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           type="password"
           autoComplete="new-password"
           required
-          value={values.newPassword}
-          onChange={set('newPassword')}
+          {...register('newPassword')}
           errorId={errorId}
           aria-describedby={[errorId, `${id}-rules`].filter(Boolean).join(' ')}
         />
@@ -107,13 +92,12 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
         type="password"
         autoComplete="new-password"
         required
-        value={values.confirmPassword}
-        onChange={set('confirmPassword')}
+        {...register('confirmPassword')}
         errorId={errorId}
       />
       <p className="text-sm text-stone-700">Other devices signed in to your account will be signed out.</p>
-      <DialogActions pending={pending} onCancel={onDone} label="Update Password" pendingLabel="Updating..." />
-    </form>
+      <DialogActions pending={isSubmitting} onCancel={onDone} label="Update Password" pendingLabel="Updating..." />
+    </DialogForm>
   );
 }
 
@@ -121,25 +105,24 @@ function DeleteAccountForm({ onDone }: { onDone: () => void }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const id = useId();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(DeleteAccountInput),
+    defaultValues: { password: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const [serverError, setServerError] = useState<string | null>(null);
+  const error = serverError ?? errors.password?.message ?? null;
   const errorId = error ? `${id}-error` : undefined;
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = DeleteAccountInput.safeParse({ password });
-    if (!parsed.success) {
-      setError(firstIssue(parsed.error, SELF_SERVICE_MESSAGES.deleteFailed));
-      return;
-    }
-    setError(null);
-    setPending(true);
+  const remove = async (body: z.output<typeof DeleteAccountInput>) => {
     try {
-      await deleteAccount(parsed.data);
+      await deleteAccount(body);
     } catch (err) {
-      setError(errorMessage(err, SELF_SERVICE_MESSAGES.deleteFailed));
-      setPending(false);
+      setServerError(errorMessage(err, SELF_SERVICE_MESSAGES.deleteFailed));
       return;
     }
     // The server signed this browser out; nothing of the person stays here. Leave the guarded
@@ -151,37 +134,44 @@ function DeleteAccountForm({ onDone }: { onDone: () => void }) {
   };
 
   return (
-    <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
-      <div className="flex flex-col gap-2 text-sm text-stone-800">
-        <p className="font-medium text-stone-900">This cannot be undone.</p>
-        <ul className="list-disc space-y-1 pl-5">
-          <li>Your profile, saved addresses, loyalty points and rewards are removed, and you are signed out.</li>
-          <li>
-            Orders you paid for stay in the shop’s records, as tax and accounting rules require, with the name and addresses given at
-            checkout, but no longer linked to an account. Checkouts that were never paid are removed.
-          </li>
-        </ul>
-        <p>
-          You may want to{' '}
-          <a href={ACCOUNT_DATA_URL} download className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800">
-            download your data
-          </a>{' '}
-          first.
-        </p>
-      </div>
-      <FormError id={`${id}-error`} message={error} />
+    <DialogForm
+      id={id}
+      message={error}
+      onSubmit={(e) => {
+        setServerError(null);
+        return handleSubmit(remove)(e);
+      }}
+      intro={
+        <div className="flex flex-col gap-2 text-sm text-stone-800">
+          <p className="font-medium text-stone-900">This cannot be undone.</p>
+          <ul className="list-disc space-y-1 pl-5">
+            <li>Your profile, saved addresses, loyalty points and rewards are removed, and you are signed out.</li>
+            <li>
+              Orders you paid for stay in the shop’s records, as tax and accounting rules require, with the name and addresses given at
+              checkout, but no longer linked to an account. Checkouts that were never paid are removed.
+            </li>
+          </ul>
+          <p>
+            You may want to{' '}
+            <a href={ACCOUNT_DATA_URL} download className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800">
+              download your data
+            </a>{' '}
+            first.
+          </p>
+        </div>
+      }
+    >
       <TextField
         id={`${id}-password`}
         label="Password"
         type="password"
         autoComplete="current-password"
         required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        {...register('password')}
         errorId={errorId}
       />
-      <DialogActions pending={pending} onCancel={onDone} label="Delete My Account" pendingLabel="Deleting..." destructive />
-    </form>
+      <DialogActions pending={isSubmitting} onCancel={onDone} label="Delete My Account" pendingLabel="Deleting..." destructive />
+    </DialogForm>
   );
 }
 

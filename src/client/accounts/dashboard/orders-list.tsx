@@ -6,6 +6,7 @@ import { formatDate } from '../../lib/format.js';
 import { StatusBadge } from '../../ui/status-badge.js';
 import { Button, buttonClasses } from '../../ui/button.js';
 import { Skeleton } from '../../ui/skeleton.js';
+import { AddressLines } from '../../ui/address-lines.js';
 import { NoOrders, useReceipt } from './recent-orders.js';
 import { ReceiptDialog } from './receipt-dialog.js';
 
@@ -76,13 +77,7 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
         <section aria-label="Shipping Address">
           <h3 className="mb-2 text-sm font-semibold uppercase tracking-wide text-stone-600">Shipping Address</h3>
           {address.length > 0 ? (
-            <address className="text-sm not-italic text-stone-800">
-              {address.map((line, i) => (
-                <span key={i} className="block">
-                  {line}
-                </span>
-              ))}
-            </address>
+            <AddressLines lines={address} className="text-sm text-stone-800" />
           ) : (
             <p className="text-sm text-stone-600">—</p>
           )}

@@ -1,4 +1,6 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type FormEvent, type ReactNode } from 'react';
+import { Button } from '../../ui/button.js';
+import { FormError } from '../../ui/form-controls.js';
 
 /** A titled white card; the title labels the section for assistive technology. */
 export function Panel({
@@ -33,5 +35,57 @@ export function StatCard({ label, value, hint }: { label: string; value: ReactNo
       <p className="text-3xl font-bold text-stone-900">{value}</p>
       {hint && <p className="text-sm text-stone-600">{hint}</p>}
     </div>
+  );
+}
+
+/** A dashboard dialog's Cancel and submit buttons. */
+export function DialogActions({
+  pending,
+  onCancel,
+  label = 'Save',
+  pendingLabel = 'Saving...',
+  destructive = false,
+}: {
+  pending: boolean;
+  onCancel: () => void;
+  label?: string;
+  pendingLabel?: string;
+  destructive?: boolean;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+      <Button variant="ghost" onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      <Button type="submit" variant={destructive ? 'destructive' : 'primary'} disabled={pending}>
+        {pending ? pendingLabel : label}
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * A dashboard dialog's form: what it is about (if anything), its one message (announced, with the
+ * id `{id}-error` the fields point to), then the fields and buttons.
+ */
+export function DialogForm({
+  id,
+  message,
+  onSubmit,
+  intro,
+  children,
+}: {
+  id: string;
+  message: string | null;
+  onSubmit: (e: FormEvent) => Promise<void>;
+  intro?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
+      {intro}
+      <FormError id={`${id}-error`} message={message} />
+      {children}
+    </form>
   );
 }

@@ -1,4 +1,3 @@
-import { useEffect, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCents } from '../../../shared/money.js';
 import { orderNumberOf, type OrderView } from '../../../shared/schemas/orders.js';
@@ -7,7 +6,8 @@ import { formatDate, shippingText } from '../../lib/format.js';
 import { StatusBadge } from '../../ui/status-badge.js';
 import { OrderSteps } from '../../ui/order-steps.js';
 import { Button } from '../../ui/button.js';
-import { CloseIcon } from '../../ui/icons.js';
+import { Dialog } from '../../ui/dialog.js';
+import { AddressLines } from '../../ui/address-lines.js';
 
 /**
  * While a receipt is open, printing shows only the receipt: this print-only utility on the dialog
@@ -28,7 +28,7 @@ function Row({ label, value, strong = false }: { label: string; value: string; s
 function Receipt({ order }: { order: OrderView }) {
   const address = formatAddress(order.shippingAddress);
   return (
-    <div className="flex flex-col gap-5 text-stone-800">
+    <div className="flex flex-col gap-5 text-stone-800" data-testid="receipt">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="text-sm text-stone-600">Order Number</p>
@@ -95,13 +95,7 @@ function Receipt({ order }: { order: OrderView }) {
       {address.length > 0 && (
         <section aria-label="Shipping Address">
           <h3 className="mb-1 font-semibold text-stone-900">Shipping Address</h3>
-          <address className="text-sm not-italic">
-            {address.map((line, i) => (
-              <span key={i} className="block">
-                {line}
-              </span>
-            ))}
-          </address>
+          <AddressLines lines={address} className="text-sm" />
         </section>
       )}
     </div>
@@ -111,83 +105,33 @@ function Receipt({ order }: { order: OrderView }) {
 type ReceiptDialogProps = { order: OrderView | null; onClose: () => void };
 
 /**
- * The receipt for one order in a modal <dialog> (native: focus trap, Escape, inert page).
- * Rendered into <body> so the print stylesheet can hide the rest of the page around it.
+ * The receipt for one order in the shared modal dialog, rendered into <body> so the print
+ * stylesheet can hide the rest of the page around it.
  */
 export function ReceiptDialog({ order, onClose }: ReceiptDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const returnFocusTo = useRef<HTMLElement | null>(null);
-  const titleId = useId();
-  const open = order !== null;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      returnFocusTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      dialog.showModal();
-    } else if (!open && dialog.open) {
-      dialog.close();
-    }
-  }, [open]);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const handleClose = () => {
-      returnFocusTo.current?.focus();
-      onClose();
-    };
-    dialog.addEventListener('close', handleClose);
-    return () => dialog.removeEventListener('close', handleClose);
-  }, [onClose]);
-
   if (typeof document === 'undefined') return null;
   return createPortal(
-    // A click on the backdrop closes the dialog; the keyboard has Escape (native to <dialog>) and the Close button.
-    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      className={`${PRINT_ONLY_THIS} m-auto max-h-[85vh] w-[calc(100%-2rem)] max-w-2xl rounded-xl bg-white p-0 text-stone-900 shadow-xl backdrop:bg-black/50 print:absolute print:inset-0 print:m-0 print:max-h-none print:w-full print:max-w-none print:rounded-none print:shadow-none print:backdrop:bg-transparent`}
-      onClick={(e) => {
-        if (e.target === e.currentTarget) ref.current?.close();
-      }}
+    <Dialog
+      open={order !== null}
+      onClose={onClose}
+      className={`${PRINT_ONLY_THIS} print:absolute print:inset-0 print:m-0 print:max-h-none print:w-full print:max-w-none print:rounded-none print:shadow-none print:backdrop:bg-transparent`}
+      title={
+        <>
+          <span className="print:hidden">Order Details</span>
+          <span className="hidden print:inline">EcoClean · Packing Slip</span>
+        </>
+      }
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Close
+          </Button>
+          <Button onClick={() => window.print()}>Print Packing Slip</Button>
+        </>
+      }
     >
-      {order && (
-        <div className="flex max-h-[85vh] flex-col print:max-h-none">
-          <div className="flex items-center justify-between gap-4 border-b border-stone-200 px-6 py-4">
-            <h2 id={titleId} className="text-xl font-semibold">
-              <span className="print:hidden">Order Details</span>
-              <span className="hidden print:inline">EcoClean · Packing Slip</span>
-            </h2>
-            <button
-              type="button"
-              onClick={() => ref.current?.close()}
-              aria-label="Close"
-              className="rounded-md p-2 text-stone-700 hover:bg-stone-100 focus-visible:outline-2 focus-visible:outline-brand-600 print:hidden"
-            >
-              <CloseIcon size={20} />
-            </button>
-          </div>
-          {/* Focusable so keyboard users can scroll a long receipt (it may hold no link). */}
-          <div
-            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-            tabIndex={0}
-            data-testid="receipt"
-            className="overflow-y-auto px-6 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 print:overflow-visible"
-          >
-            <Receipt order={order} />
-          </div>
-          <div className="flex flex-col-reverse gap-2 border-t border-stone-200 px-6 py-4 sm:flex-row sm:justify-end print:hidden">
-            <Button variant="ghost" onClick={() => ref.current?.close()}>
-              Close
-            </Button>
-            <Button onClick={() => window.print()}>Print Packing Slip</Button>
-          </div>
-        </div>
-      )}
-    </dialog>,
+      {order && <Receipt order={order} />}
+    </Dialog>,
     document.body,
   );
 }
