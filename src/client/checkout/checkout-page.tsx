@@ -17,8 +17,7 @@ import { Container } from '../ui/container.js';
 import { ArrowLeftIcon, LockIcon, UserIcon } from '../ui/icons.js';
 import { Spinner } from '../ui/spinner.js';
 import { toast } from '../ui/toast.js';
-import { FieldError } from '../ui/form-controls.js';
-import { fieldAria } from '../lib/field-aria.js';
+import { fieldAria, FieldError } from '../ui/form-controls.js';
 import { createCheckoutSession } from './api/create-checkout-session.js';
 import { CheckoutSummary } from './checkout-summary.js';
 import { checkoutProviderFrom, payButtonText, paymentTexts } from '../../shared/payment-provider.js';
@@ -292,7 +291,7 @@ function Field({
   return (
     <div className={`flex flex-col gap-1.5 ${wide ? 'sm:col-span-2' : ''}`}>
       <Label htmlFor={id} text={CHECKOUT_FIELD_LABELS[field]} />
-      <input id={id} {...register(field)} required {...fieldAria(id, error)} className={inputClasses(error)} {...rest} />
+      <input id={id} {...register(field)} required {...fieldAria(error, `${id}-error`)} className={inputClasses(error)} {...rest} />
       {error && <FieldError id={`${id}-error`} message={error} />}
     </div>
   );
@@ -303,7 +302,14 @@ function StateSelect({ registration, error }: { registration: UseFormRegisterRet
   return (
     <div className="flex flex-col gap-1.5">
       <Label htmlFor={id} text={CHECKOUT_FIELD_LABELS.state} />
-      <select id={id} {...registration} required autoComplete="address-level1" {...fieldAria(id, error)} className={inputClasses(error)}>
+      <select
+        id={id}
+        {...registration}
+        required
+        autoComplete="address-level1"
+        {...fieldAria(error, `${id}-error`)}
+        className={inputClasses(error)}
+      >
         {US_STATES.map(([code, name]) => (
           <option key={code} value={code}>
             {name}

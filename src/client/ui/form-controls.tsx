@@ -50,6 +50,15 @@ export function fieldAria(message: string | undefined, errorId: string): { 'aria
   return message ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
 }
 
+/**
+ * The schema's problem with the form as a whole: an issue on no field (a rule across fields, e.g.
+ * "Passwords do not match"), which @hookform/resolvers reports under the empty name.
+ */
+export function formLevelError(errors: object): string | undefined {
+  const whole: unknown = (errors as Record<string, unknown>)[''];
+  return whole && typeof whole === 'object' && 'message' in whole && typeof whole.message === 'string' ? whole.message : undefined;
+}
+
 /** One field's problem, under it. */
 export function FieldError({ id, message }: { id: string; message: string }) {
   return (

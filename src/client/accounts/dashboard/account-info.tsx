@@ -17,9 +17,8 @@ import { formatAddress } from '../../../shared/address.js';
 import type { Address, SessionUser } from '../../../shared/schemas/auth.js';
 import { US_STATES } from '../../../shared/schemas/checkout.js';
 import { errorMessage } from '../../lib/error-message.js';
-import { fieldAria } from '../../lib/field-aria.js';
 import { useSession } from '../../lib/get-session.js';
-import { FieldError, inputClasses, TextField } from '../../ui/form-controls.js';
+import { fieldAria, FieldError, inputClasses, TextField } from '../../ui/form-controls.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { AddressLines } from '../../ui/address-lines.js';
@@ -255,7 +254,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
             autoComplete="address-level1"
             required
             {...field('state')}
-            {...fieldAria(`${id}-state`, stateError)}
+            {...fieldAria(stateError, `${id}-state-error`)}
             className={inputClasses(Boolean(stateError))}
           >
             <option value="">Select a state</option>

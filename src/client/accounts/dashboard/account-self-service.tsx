@@ -9,8 +9,7 @@ import { ChangePasswordInput, DeleteAccountInput, SELF_SERVICE_MESSAGES } from '
 import type { SessionUser } from '../../../shared/schemas/auth.js';
 import { applySession, SIGNED_OUT, useSession } from '../../lib/get-session.js';
 import { errorMessage } from '../../lib/error-message.js';
-import { formLevelError } from '../../lib/field-aria.js';
-import { TextField } from '../../ui/form-controls.js';
+import { formLevelError, TextField } from '../../ui/form-controls.js';
 import { clearCart } from '../../lib/cart-store.js';
 import { paths } from '../../lib/paths.js';
 import { Button, buttonClasses } from '../../ui/button.js';
