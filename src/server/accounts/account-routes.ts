@@ -1,28 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { pageQuery } from '../../shared/schemas/paging.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { requireUser } from '../http/auth.js';
 import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput } from '../../shared/schemas/account.js';
-import { listOrders } from '../orders/service.js';
 import { accountSummary, saveAddress, updateContactInfo } from './profile.js';
 import { assertCanImpersonate, endImpersonation, startImpersonation } from './impersonation.js';
 import { access } from '../http/access.js';
 
-const PageQuery = pageQuery(10);
 const AddressKind = z.object({ kind: z.enum(['shipping', 'billing'], { message: "Address kind must be 'shipping' or 'billing'" }) });
 const ImpersonateInput = z.object({ userId: z.string().min(1, 'userId is required').max(100) }).strict();
 
 export function registerAccountDataRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db } = deps;
-  app.get('/api/orders', access.signedIn, async (req, reply) => {
-    const user = requireUser(req);
-    const q = parseInput(PageQuery, req.query);
-    reply.header('Cache-Control', 'no-store');
-    return listOrders(db, { userId: user.id, isAdmin: user.role === 'admin' }, q);
-  });
-
   app.get('/api/account/summary', access.signedIn, async (req, reply) => {
     const user = requireUser(req);
     reply.header('Cache-Control', 'no-store');

@@ -2,12 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
-import { CreateCheckoutSessionInput, QuoteInput, type CheckoutSessionView } from '../../shared/schemas/checkout.js';
-import { priceCart } from '../cart/service.js';
-import { deviceHash, ensureDeviceHash } from '../lib/device.js';
-import { getOrderForViewer, type OrderAccess } from '../orders/service.js';
-import { accountActor, recordOrderEvent } from '../orders/events.js';
-import { adoptProviderSession, assertOrderWithinBounds, createCheckout, expirePaymentSession, fulfilPaymentSession } from './service.js';
+import { CreateCheckoutSessionInput, type CheckoutSessionView } from '../../shared/schemas/checkout.js';
+import { ensureDeviceHash } from '../lib/device.js';
+import { orderViewer } from '../http/auth.js';
+import { getOrderForViewer } from '../orders/service.js';
+import { adoptProviderSession, createCheckout, expirePaymentSession, fulfilPaymentSession } from './service.js';
 import { findPaymentSession, getPaymentSession } from '../payments/service.js';
 import { hitRateLimit } from '../http/rate-limit.js';
 import { createStripeClient, createStripeCheckoutSession } from '../payments/stripe.js';
@@ -21,25 +20,6 @@ const CHECKOUT_WINDOW_MS = 10 * 60_000;
 export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db, dialect, config } = deps;
   const stripe = createStripeClient(config);
-  const viewer = (req: Parameters<typeof deviceHash>[0]): OrderAccess => ({
-    userId: req.session?.user.id ?? null,
-    isAdmin: req.session?.user.role === 'admin',
-    deviceHash: deviceHash(req),
-  });
-
-  app.post('/api/cart/quote', { config: { ...access.public.config, changesNoSession: true } }, async (req, reply) => {
-    const input = parseInput(QuoteInput, req.body);
-    reply.header('Cache-Control', 'no-store');
-    const { couponId: _couponId, ...quote } = await priceCart(
-      db,
-      dialect,
-      { lines: input.lines, couponCode: input.couponCode, shippingOptionId: input.shippingOptionId },
-      { userId: req.session?.user.id ?? null, deviceHash: deviceHash(req), now: new Date() },
-    );
-    assertOrderWithinBounds(quote);
-    return quote;
-  });
-
   app.post('/api/create-checkout-session', access.public, async (req, reply) => {
     const input = parseInput(CreateCheckoutSessionInput, req.body);
     if (input.website) throw new HttpError(400, 'Please try again');
@@ -87,7 +67,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
   app.get('/api/checkout-session/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     let session = await findPaymentSession(db, id);
-    let order = session ? await getOrderForViewer(db, session.order_id, viewer(req)) : null;
+    let order = session ? await getOrderForViewer(db, session.order_id, orderViewer(req)) : null;
     if (!session || !order) throw notFound('Checkout session not found');
     reply.header('Cache-Control', 'no-store');
     // The buyer may be back before Stripe's webhook: ask Stripe, and fulfil (idempotently) if paid.
@@ -99,7 +79,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
       if (remote?.payment_status === 'paid') {
         await fulfilPaymentSession(db, dialect, session.id, { publicUrl: config.publicUrl });
         session = await getPaymentSession(db, id);
-        order = (await getOrderForViewer(db, session.order_id, viewer(req)))!;
+        order = (await getOrderForViewer(db, session.order_id, orderViewer(req)))!;
       }
     }
     return {
@@ -111,20 +91,5 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): voi
       currency: 'usd',
       metadata: { orderId: order.id },
     } satisfies CheckoutSessionView;
-  });
-
-  app.get('/api/orders/:id', access.owner, async (req, reply) => {
-    const { id } = parseInput(IdParam, req.params);
-    const order = await getOrderForViewer(db, id, viewer(req));
-    if (!order) throw notFound('Order not found');
-    // An admin acting as the customer looked at the customer's order: the owner's timeline keeps it.
-    const impersonator = req.session?.impersonator;
-    if (impersonator)
-      await recordOrderEvent(db, order.id, 'viewed.impersonated', accountActor(impersonator), {
-        asUserId: req.session?.user.id ?? null,
-        asEmail: req.session?.user.email ?? null,
-      });
-    reply.header('Cache-Control', 'no-store');
-    return { order };
   });
 }

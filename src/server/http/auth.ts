@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
 import { SESSION_COOKIE, SESSION_TTL_MS, type LoadedSession } from '../accounts/sessions.js';
 import { HttpError } from './errors.js';
+import { deviceHash } from '../lib/device.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,4 +49,12 @@ export function requireAdmin(req: FastifyRequest, deniedMessage: string = AUTH_M
   const user = requireUser(req);
   if (user.role !== 'admin') throw new HttpError(403, deniedMessage);
   return user;
+}
+
+/**
+ * Who asks for an order: the signed-in person (an admin may read any order) and this browser
+ * (a guest reads the orders it placed). The order services decide from it what may be seen.
+ */
+export function orderViewer(req: FastifyRequest): { userId: string | null; isAdmin: boolean; deviceHash: string | null } {
+  return { userId: req.session?.user.id ?? null, isAdmin: req.session?.user.role === 'admin', deviceHash: deviceHash(req) };
 }
