@@ -127,6 +127,11 @@ export function Field({
   );
 }
 
+/** Outlines a field's input and points it at its error (the `${id}-error` line Field shows under it). */
+export function fieldAria(id: string, error: string | undefined) {
+  return { 'aria-invalid': Boolean(error), 'aria-describedby': error ? `${id}-error` : undefined };
+}
+
 /** An on/off switch (a real checkbox with role switch, so keyboard and screen readers work). */
 export function Switch({
   checked,
