@@ -202,13 +202,6 @@ export function ConfirmDialog({
   );
 }
 
-/** Dollars text in a form → cents, or null when empty / not a number. */
-export function dollarsToCents(text: string): number | null {
-  if (text.trim() === '') return null;
-  const n = Number(text);
-  return Number.isFinite(n) ? Math.round(n * 100) : null;
-}
-
 export function centsToText(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? '' : (cents / 100).toFixed(2);
 }
