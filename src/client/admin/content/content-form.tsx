@@ -16,16 +16,20 @@ export function pickSettings<K extends string>(settings: AdminSettings, keys: re
   return Object.fromEntries(keys.map((k) => [k, settings[k] ?? ''])) as Record<K, string>;
 }
 
-/** A field's message: its own, or the first of its parts' (a list checked item by item). */
-export function messageAt(errors: unknown, name: string): string | undefined {
-  const e: unknown = get(errors, name);
-  if (!e || typeof e !== 'object') return undefined;
-  if ('message' in e && typeof e.message === 'string') return e.message;
-  for (const part of Object.values(e)) {
-    const m = messageAt(part, '');
+/** An error's message: its own, or the first of its parts' (a list checked item by item). */
+function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  if ('message' in error && typeof error.message === 'string') return error.message;
+  for (const part of Object.values(error)) {
+    const m = firstMessage(part);
     if (m) return m;
   }
   return undefined;
+}
+
+/** The message of a form's field, wherever under it the schema put it. */
+export function messageAt(errors: unknown, name: string): string | undefined {
+  return firstMessage(get(errors, name));
 }
 
 /**
