@@ -163,7 +163,7 @@ export function TextField<T extends FieldValues, O>({
   const error = form.errorOf(name);
   const common = {
     id,
-    className: `${inputCls} aria-[invalid=true]:border-red-700`,
+    className: inputCls,
     required,
     placeholder,
     ...form.register(name),

@@ -84,7 +84,7 @@ function SecretField({
         type="password"
         autoComplete="new-password"
         spellCheck={false}
-        className={`${inputCls} aria-[invalid=true]:border-red-700`}
+        className={inputCls}
         {...form.register(name)}
         disabled={removing}
         placeholder={removing ? 'Will be removed' : masked ? `Leave empty to keep the saved ${noun}` : `Paste the ${noun}`}

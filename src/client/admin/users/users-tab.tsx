@@ -63,7 +63,7 @@ function PointsEditor({ user }: { user: AdminUser }) {
         step="1"
         aria-label={`Loyalty points of ${user.email}`}
         title="Negative values are stored as 0"
-        className={`${inputCls.replace('w-full', 'w-24')} aria-[invalid=true]:border-red-700`}
+        className={inputCls.replace('w-full', 'w-24')}
         aria-invalid={Boolean(error)}
         disabled={patch.isPending}
         {...register('loyaltyPoints')}
