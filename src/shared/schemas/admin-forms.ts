@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { toCents } from '../money.js';
-import { AdminOrderInput, CouponInput, ProductInput, ShippingOptionInput } from './admin.js';
+import {
+  AdminOrderInput,
+  CouponInput,
+  ORDER_MONEY_MESSAGES,
+  ProductInput,
+  RefundInput,
+  ShippingOptionInput,
+  UserPatchInput,
+} from './admin.js';
 import { OrderStatus } from './orders.js';
-import { FaqInput } from './content.js';
+import { EmailTemplateInput, FaqInput, IntegrationSettingsInput, TestEmailInput } from './content.js';
 
 /**
  * Form-shaped versions of admin bodies: what the back office's inputs hold (text, dollars, local
@@ -182,3 +190,90 @@ export const AdminOrderForm = z
   })
   .pipe(AdminOrderInput);
 export type AdminOrderForm = z.input<typeof AdminOrderForm>;
+
+/** A write-only secret's field: empty keeps the stored one, `remove` deletes it, else the typed value replaces it. */
+function secretBody(typed: string, remove: boolean): string | null | undefined {
+  return remove ? null : typed.trim() || undefined;
+}
+
+/** The integrations settings: switches as booleans; each ShipStation secret typed anew, kept, or removed. */
+export const IntegrationSettingsForm = z
+  .object({
+    power_automate_endpoint: z.string(),
+    power_automate_enabled: z.boolean(),
+    shipstation_enabled: z.boolean(),
+    shipstation_api_version: z.enum(['v1', 'v2']),
+    /** A new key ('' keeps the saved one). */
+    shipstation_api_key: z.string(),
+    remove_shipstation_api_key: z.boolean(),
+    /** A new secret ('' keeps the saved one). */
+    shipstation_api_secret: z.string(),
+    remove_shipstation_api_secret: z.boolean(),
+  })
+  .transform((v): z.input<typeof IntegrationSettingsInput> => ({
+    power_automate_endpoint: v.power_automate_endpoint,
+    power_automate_enabled: v.power_automate_enabled,
+    shipstation_enabled: v.shipstation_enabled,
+    shipstation_api_version: v.shipstation_api_version,
+    shipstation_api_key: secretBody(v.shipstation_api_key, v.remove_shipstation_api_key),
+    shipstation_api_secret: secretBody(v.shipstation_api_secret, v.remove_shipstation_api_secret),
+  }))
+  .pipe(IntegrationSettingsInput);
+export type IntegrationSettingsForm = z.input<typeof IntegrationSettingsForm>;
+
+/** Variable names as typed: separated by commas or spaces, each once. */
+export function splitVariables(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[\s,]+/)
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** The template editor: the variables as one line of text, an empty plain-text version meaning none. */
+export const EmailTemplateForm = z
+  .object({ id: z.string(), name: z.string(), subject: z.string(), html: z.string(), text: z.string(), variables: z.string() })
+  .transform((v): z.input<typeof EmailTemplateInput> => ({
+    id: v.id.trim(),
+    name: v.name,
+    subject: v.subject,
+    html: v.html,
+    text: v.text.trim() ? v.text : null,
+    variables: splitVariables(v.variables),
+  }))
+  .pipe(EmailTemplateInput);
+export type EmailTemplateForm = z.input<typeof EmailTemplateForm>;
+
+/** The test send: the address as typed (spaces around it dropped). */
+export const TestEmailForm = z
+  .object({ templateId: z.string(), testEmail: z.string() })
+  .transform((v): z.input<typeof TestEmailInput> => ({ templateId: v.templateId, testEmail: v.testEmail.trim() }))
+  .pipe(TestEmailInput);
+export type TestEmailForm = z.input<typeof TestEmailForm>;
+
+/** A customer's loyalty points as typed. */
+export const LoyaltyPointsForm = z
+  .object({ loyaltyPoints: z.string() })
+  .transform((v): z.input<typeof UserPatchInput> => ({ loyaltyPoints: textToNumber(v.loyaltyPoints, NaN) }))
+  .pipe(UserPatchInput);
+export type LoyaltyPointsForm = z.input<typeof LoyaltyPointsForm>;
+
+/**
+ * The refund dialog: the amount in dollars, at most what is left of the payment (`leftCents`, the
+ * rule the server applies too).
+ */
+export function refundForm(leftCents: number) {
+  return z
+    .object({ amountCents: z.string(), reason: z.string(), restock: z.boolean() })
+    .transform((v): z.input<typeof RefundInput> => ({
+      amountCents: dollarsToCents(v.amountCents, NaN),
+      reason: v.reason,
+      restock: v.restock,
+    }))
+    .pipe(RefundInput)
+    .refine((v) => v.amountCents <= leftCents, { message: ORDER_MONEY_MESSAGES.atMostLeft(leftCents), path: ['amountCents'] });
+}
+export type RefundForm = z.input<ReturnType<typeof refundForm>>;

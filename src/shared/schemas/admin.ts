@@ -77,13 +77,16 @@ export const AdminOrderExportQuery = AdminOrderListQuery.omit({ page: true, page
   lines: z.enum(['0', '1'], { message: 'lines must be 0 or 1' }).optional(),
 });
 
+/** A refund's amount missing, unreadable or not above zero (the refund dialog's own text). */
+const REFUND_AMOUNT_REQUIRED = 'Enter an amount greater than $0.00';
+
 /** POST /api/admin/orders/:id/refunds: an amount in cents (what remains of the payment at most), why, and whether the units return to stock. */
 export const RefundInput = z
   .object({
     amountCents: z
-      .number({ message: 'Refund amount must be a number of cents' })
+      .number({ message: REFUND_AMOUNT_REQUIRED })
       .int('Refund amount must be in whole cents')
-      .min(1, 'Refund amount must be at least 1 cent')
+      .min(1, REFUND_AMOUNT_REQUIRED)
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Refund amount')),
     reason: z
       .string()
@@ -102,6 +105,8 @@ export const ORDER_MONEY_MESSAGES = {
   paidNotDeletable: ADMIN_MESSAGES.paidOrderNotDeletable,
   notPaid: 'Only a paid order can be refunded: this one has no payment to give back.',
   nothingLeft: 'This order has been refunded in full: nothing is left to refund.',
+  /** The refund dialog's check of the same rule, before asking. */
+  atMostLeft: (left: number) => `At most ${formatCents(left)} is left to refund`,
   tooMuch: (asked: number, left: number, paid: number) =>
     `A refund of ${formatCents(asked)} is more than what is left to refund: ${formatCents(left)} of the ${formatCents(paid)} paid.`,
   noPayment: 'Stripe has no payment for this order to refund.',
@@ -401,14 +406,16 @@ export const ShippingEnabledInput = z.object({ enabled: z.boolean({ message: 'en
 
 export const AdminUserListQuery = z.object({ page, pageSize: pageSize(20), search }).strict();
 
+const LOYALTY_POINTS_WHOLE = 'Loyalty points must be a whole number.';
+
 export const UserPatchInput = z
   .object({
     emailVerified: z.boolean().optional(),
     role: z.enum(['client', 'admin']).optional(),
     /** Clamped to a minimum of 0. */
     loyaltyPoints: z
-      .number()
-      .int()
+      .number({ message: LOYALTY_POINTS_WHOLE })
+      .int(LOYALTY_POINTS_WHOLE)
       .max(10_000_000)
       .transform((v) => Math.max(0, v))
       .optional(),

@@ -1,18 +1,18 @@
-import { ABOUT_SETTING_KEYS } from '../../../shared/schemas/catalog.js';
 import '../../lib/zod-config.js';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { ABOUT_SETTING_KEYS } from '../../../shared/schemas/catalog.js';
 import { AboutContentInput, CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
 import { paths } from '../../lib/paths.js';
-import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
-import { ListState, Panel } from '../components/admin-ui.js';
-import { useAdminSettings, useSaveSettings, type AdminSettings } from '../content/content-api.js';
+import type { AdminSettings } from '../content/content-api.js';
 import {
   FormSection,
   ImageField,
-  PreviewLink,
+  pickSettings,
+  SettingsPage,
   StickySaveBar,
   TextField,
+  useSaveSettingsForm,
   useSettingsForm,
   ValidationSummary,
 } from '../content/content-form.js';
@@ -29,27 +29,17 @@ const SECTIONS = [
 ] as const;
 
 function AboutForm({ settings }: { settings: AdminSettings }) {
-  const form = useSettingsForm('about', KEYS, settings);
-  const save = useSaveSettings('about');
+  const form = useSettingsForm('about', AboutContentInput, pickSettings(settings, KEYS));
+  const { save, onSubmit } = useSaveSettingsForm('about', form, {
+    saved: (next) => pickSettings(next, KEYS),
+    success: { title: CONTENT_ADMIN_MESSAGES.contentSaved, description: CONTENT_ADMIN_MESSAGES.aboutSaved },
+    failure: (err) => CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)),
+  });
   const [uploading, setUploading] = useState(false);
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const body = form.validate(AboutContentInput);
-    if (!body) return;
-    save.mutate(body, {
-      onSuccess: (res) => {
-        form.markSaved(res.settings);
-        toast({ title: CONTENT_ADMIN_MESSAGES.contentSaved, description: CONTENT_ADMIN_MESSAGES.aboutSaved });
-      },
-      onError: (err) =>
-        toast({ title: 'Error', description: CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)), variant: 'destructive' }),
-    });
-  };
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
-      <ValidationSummary messages={KEYS.flatMap((k) => form.errors[k] ?? [])} />
+      <ValidationSummary messages={form.messages} />
       <FormSection title="Page header" description="The page title and the picture beside it.">
         <TextField form={form} name="about_title" label="Title" required />
         <ImageField form={form} name="about_hero_image" label="Hero image" onBusy={setUploading} disabled={save.isPending} />
@@ -76,19 +66,9 @@ function AboutForm({ settings }: { settings: AdminSettings }) {
 }
 
 export default function AboutTab() {
-  const { data, error, isPending, refetch } = useAdminSettings();
   return (
-    <Panel title="About Page Content" actions={<PreviewLink href={paths.about} />}>
-      <ListState
-        isPending={isPending}
-        error={error && !data ? error : null}
-        onRetry={() => void refetch()}
-        loadingLabel="Loading About content"
-        isEmpty={false}
-        empty={null}
-      >
-        {data && <AboutForm settings={data} />}
-      </ListState>
-    </Panel>
+    <SettingsPage title="About Page Content" preview={paths.about} loadingLabel="Loading About content">
+      {(settings) => <AboutForm settings={settings} />}
+    </SettingsPage>
   );
 }

@@ -8,7 +8,7 @@ import { messageOf } from '../api/admin-api.js';
 export const th = 'whitespace-nowrap px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-stone-700';
 export const td = 'px-3 py-2 align-middle text-sm text-stone-800';
 export const inputCls =
-  'w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm text-stone-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-stone-100 read-only:bg-stone-50';
+  'w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm text-stone-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-stone-100 read-only:bg-stone-50 aria-[invalid=true]:border-red-700';
 
 /** A card with a heading and optional actions on the right. */
 export function Panel({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
@@ -127,6 +127,11 @@ export function Field({
   );
 }
 
+/** Outlines a field's input and points it at its error (the `${id}-error` line Field shows under it). */
+export function fieldAria(id: string, error: string | undefined) {
+  return { 'aria-invalid': Boolean(error), 'aria-describedby': error ? `${id}-error` : undefined };
+}
+
 /** An on/off switch (a real checkbox with role switch, so keyboard and screen readers work). */
 export function Switch({
   checked,
@@ -195,13 +200,6 @@ export function ConfirmDialog({
       </div>
     </Dialog>
   );
-}
-
-/** Dollars text in a form → cents, or null when empty / not a number. */
-export function dollarsToCents(text: string): number | null {
-  if (text.trim() === '') return null;
-  const n = Number(text);
-  return Number.isFinite(n) ? Math.round(n * 100) : null;
 }
 
 export function centsToText(cents: number | null | undefined): string {

@@ -51,6 +51,8 @@ type SaveBodies = {
   about: AboutContentInput;
 };
 export type SettingsSection = keyof SaveBodies;
+/** What a section's save sends: the body its route parses. */
+export type SettingsBody<S extends SettingsSection> = SaveBodies[S];
 
 const SAVE_PATHS: Record<SettingsSection, string> = {
   general: '/api/admin/settings/general',

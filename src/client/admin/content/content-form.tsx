@@ -1,27 +1,46 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import '../../lib/zod-config.js';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
+import { get, useController, useForm, type DefaultValues, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { Alert } from '../../ui/alert.js';
 import { Button, buttonClasses } from '../../ui/button.js';
-import { Field, inputCls } from '../components/admin-ui.js';
+import { toast } from '../../ui/toast.js';
+import { messageOf } from '../api/admin-api.js';
+import { Field, fieldAria, inputCls, ListState, Panel } from '../components/admin-ui.js';
 import { ImageUpload } from '../components/image-upload.js';
-import type { AdminSettings } from './content-api.js';
+import { useAdminSettings, useSaveSettings, type AdminSettings, type SettingsBody, type SettingsSection } from './content-api.js';
 
-export type FieldErrors<K extends string> = Partial<Record<K, string>>;
-
-function pick<K extends string>(settings: AdminSettings, keys: readonly K[]): Record<K, string> {
+/** The stored values of some settings keys ('' for a key never saved). */
+export function pickSettings<K extends string>(settings: AdminSettings, keys: readonly K[]): Record<K, string> {
   return Object.fromEntries(keys.map((k) => [k, settings[k] ?? ''])) as Record<K, string>;
 }
 
+/** An error's message: its own, or the first of its parts' (a list checked item by item). */
+function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  if ('message' in error && typeof error.message === 'string') return error.message;
+  for (const part of Object.values(error)) {
+    const m = firstMessage(part);
+    if (m) return m;
+  }
+  return undefined;
+}
+
+/** The message of a form's field, wherever under it the schema put it. */
+export function messageAt(errors: unknown, name: string): string | undefined {
+  return firstMessage(get(errors, name));
+}
+
 /**
- * State of a form over a group of settings keys: the entered values (kept as typed through
- * validation and server errors), per-field errors from the shared zod schema, and whether
- * anything differs from what was last saved.
+ * A settings form: react-hook-form over the form's values, checked by the body schema the server
+ * uses (every message comes from it), values kept as typed through errors, the first invalid field
+ * focused, and a warning before leaving with unsaved edits.
  */
-export function useSettingsForm<K extends string>(idPrefix: string, keys: readonly K[], settings: AdminSettings) {
-  const [values, setValues] = useState(() => pick(settings, keys));
-  const [saved, setSaved] = useState(values);
-  const [errors, setErrors] = useState<FieldErrors<K>>({});
-  const dirty = keys.some((k) => values[k] !== saved[k]);
+export function useSettingsForm<T extends FieldValues, O>(idPrefix: string, schema: z.ZodType<O, T>, values: T) {
+  const form = useForm<T, unknown, O>({ resolver: zodResolver(schema), defaultValues: values as DefaultValues<T> });
+  const dirty = form.formState.isDirty;
+  const { errors } = form.formState;
 
   // Leaving the page with unsaved edits asks first.
   useEffect(() => {
@@ -31,42 +50,80 @@ export function useSettingsForm<K extends string>(idPrefix: string, keys: readon
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
 
-  const idOf = useCallback((k: K) => `${idPrefix}-${k}`, [idPrefix]);
-
-  const set = (k: K, v: string) => {
-    setValues((prev) => ({ ...prev, [k]: v }));
-    setErrors((prev) => (prev[k] ? { ...prev, [k]: undefined } : prev));
-  };
-
-  /** Checks the values with the schema; on failure shows the errors and focuses the first field. */
-  const validate = <S extends z.ZodType>(schema: S, input: unknown = values): z.output<S> | null => {
-    const result = schema.safeParse(input);
-    if (result.success) {
-      setErrors({});
-      return result.data;
-    }
-    const found: FieldErrors<K> = {};
-    for (const issue of result.error.issues) {
-      const k = String(issue.path[0] ?? '') as K;
-      if (keys.includes(k) && !found[k]) found[k] = issue.message;
-    }
-    setErrors(found);
-    const first = keys.find((k) => found[k]);
-    if (first) document.getElementById(idOf(first))?.focus();
-    return null;
-  };
-
-  /** After a save: the server's values (trimmed, video in embed form) become the saved state. */
-  const markSaved = (next: AdminSettings) => {
-    const fresh = pick(next, keys);
-    setValues(fresh);
-    setSaved(fresh);
-  };
-
-  return { values, set, errors, setErrors, dirty, validate, markSaved, idOf };
+  const idOf = (name: FieldPath<T>) => `${idPrefix}-${name}`;
+  const errorOf = (name: FieldPath<T>) => messageAt(errors, name);
+  /** Every field's message, in the form's order, for the summary above it. */
+  const messages = (Object.keys(values) as FieldPath<T>[]).flatMap((k) => errorOf(k) ?? []);
+  return { ...form, dirty, idOf, errorOf, messages };
 }
 
-export type SettingsForm<K extends string> = ReturnType<typeof useSettingsForm<K>>;
+export type SettingsForm<T extends FieldValues, O = T> = UseFormReturn<T, unknown, O> & {
+  dirty: boolean;
+  idOf: (name: FieldPath<T>) => string;
+  errorOf: (name: FieldPath<T>) => string | undefined;
+  messages: string[];
+};
+
+/**
+ * Saves a settings form: the server's answer (trimmed, video in embed form) becomes the saved
+ * state, then the section's toast; a failure is a destructive toast and the entries stay.
+ */
+export function useSaveSettingsForm<S extends SettingsSection, T extends FieldValues, O extends SettingsBody<S>>(
+  section: S,
+  form: SettingsForm<T, O>,
+  {
+    saved,
+    success,
+    failure = messageOf,
+  }: {
+    /** The form's values for the settings the server answered with. */
+    saved: (settings: AdminSettings) => T;
+    success: { title: string; description: string };
+    failure?: (err: unknown) => string;
+  },
+) {
+  const save = useSaveSettings(section);
+  const onSubmit = form.handleSubmit((body) =>
+    save.mutate(body, {
+      onSuccess: (res) => {
+        form.reset(saved(res.settings));
+        toast(success);
+      },
+      onError: (err) => toast({ title: 'Error', description: failure(err), variant: 'destructive' }),
+    }),
+  );
+  return { save, onSubmit: (e: FormEvent) => void onSubmit(e) };
+}
+
+/** A page of settings (Homepage, About): its panel, the settings loading, then the form. */
+export function SettingsPage({
+  title,
+  preview,
+  loadingLabel,
+  children,
+}: {
+  title: string;
+  /** The storefront page to check the saved content on. */
+  preview: string;
+  loadingLabel: string;
+  children: (settings: AdminSettings) => ReactNode;
+}) {
+  const { data, error, isPending, refetch } = useAdminSettings();
+  return (
+    <Panel title={title} actions={<PreviewLink href={preview} />}>
+      <ListState
+        isPending={isPending}
+        error={error && !data ? error : null}
+        onRetry={() => void refetch()}
+        loadingLabel={loadingLabel}
+        isEmpty={false}
+        empty={null}
+      >
+        {data && children(data)}
+      </ListState>
+    </Panel>
+  );
+}
 
 /** A labelled group of fields in a long form. */
 export function FormSection({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
@@ -79,8 +136,8 @@ export function FormSection({ title, description, children }: { title: string; d
   );
 }
 
-/** A text input or textarea bound to one key of a settings form. */
-export function TextField<K extends string>({
+/** A text input or textarea bound to one field of a settings form. */
+export function TextField<T extends FieldValues, O>({
   form,
   name,
   label,
@@ -91,8 +148,8 @@ export function TextField<K extends string>({
   autoComplete,
   placeholder,
 }: {
-  form: SettingsForm<K>;
-  name: K;
+  form: SettingsForm<T, O>;
+  name: FieldPath<T>;
   label: string;
   required?: boolean;
   hint?: string;
@@ -103,51 +160,49 @@ export function TextField<K extends string>({
   placeholder?: string;
 }) {
   const id = form.idOf(name);
-  const error = form.errors[name];
+  const error = form.errorOf(name);
   const common = {
     id,
-    name,
-    className: `${inputCls} aria-[invalid=true]:border-red-700`,
-    value: form.values[name],
+    className: inputCls,
     required,
-    'aria-invalid': Boolean(error),
-    'aria-describedby': error ? `${id}-error` : undefined,
     placeholder,
+    ...form.register(name),
+    ...fieldAria(id, error),
   };
   return (
     <Field label={label} required={required} htmlFor={id} error={error} {...(hint ? { hint } : {})}>
-      {rows ? (
-        <textarea {...common} rows={rows} onChange={(e) => form.set(name, e.target.value)} />
-      ) : (
-        <input {...common} type={type} autoComplete={autoComplete ?? 'off'} onChange={(e) => form.set(name, e.target.value)} />
-      )}
+      {rows ? <textarea {...common} rows={rows} /> : <input {...common} type={type} autoComplete={autoComplete ?? 'off'} />}
     </Field>
   );
 }
 
 /** An image chosen by upload (stored under /uploads/content), with a way to remove it. */
-export function ImageField<K extends string>({
+export function ImageField<T extends FieldValues, O>({
   form,
   name,
   label,
   onBusy,
   disabled,
 }: {
-  form: SettingsForm<K>;
-  name: K;
+  form: SettingsForm<T, O>;
+  name: FieldPath<T>;
   label: string;
   onBusy: (busy: boolean) => void;
   disabled?: boolean;
 }) {
-  const value = form.values[name];
-  const error = form.errors[name];
+  const {
+    field: { value: raw, onChange, ref: focusRef },
+  } = useController({ control: form.control, name });
+  const value = typeof raw === 'string' ? raw : '';
+  const error = form.errorOf(name);
   return (
-    <div className="flex flex-col gap-2" id={form.idOf(name)} tabIndex={-1}>
+    // Focused when its value is the first invalid one.
+    <div className="flex flex-col gap-2" id={form.idOf(name)} tabIndex={-1} ref={focusRef}>
       <ImageUpload
         kind="content"
         label={label}
         current={value || null}
-        onUploaded={(url) => form.set(name, url)}
+        onUploaded={(url) => onChange(url)}
         onBusy={onBusy}
         disabled={disabled}
       />
@@ -156,13 +211,7 @@ export function ImageField<K extends string>({
           <p className="min-w-0 break-all text-xs text-stone-700">
             Current: <span className="font-mono">{value}</span>
           </p>
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => form.set(name, '')}
-            disabled={disabled}
-            aria-label={`Remove ${label.toLowerCase()}`}
-          >
+          <Button size="sm" variant="ghost" onClick={() => onChange('')} disabled={disabled} aria-label={`Remove ${label.toLowerCase()}`}>
             Remove
           </Button>
         </div>

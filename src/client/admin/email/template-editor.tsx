@@ -1,19 +1,23 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { EmailTemplateInput } from '../../../shared/schemas/content.js';
+import '../../lib/zod-config.js';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { EmailTemplateForm, splitVariables } from '../../../shared/schemas/admin-forms.js';
 import { ApiError } from '../../lib/api-client.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { useDeleteEmailTemplate, useSaveEmailTemplate, type EmailTemplate } from '../api/messaging-api.js';
-import { ConfirmDialog, Field, inputCls } from '../components/admin-ui.js';
+import { ConfirmDialog, Field, fieldAria, inputCls } from '../components/admin-ui.js';
+import { messageAt } from '../content/content-form.js';
 import { variablesUsed } from './template-variables.js';
 
 export const TEMPLATE_SAVE_FAILED = 'Failed to save template. Please try again.';
 export const TEMPLATE_DELETE_FAILED = 'Failed to delete template. Please try again.';
 export const TEMPLATE_DELETE_CONFIRM = 'Are you sure you want to delete this template?';
 
-export type TemplateDraft = { id: string; name: string; subject: string; html: string; text: string; variables: string };
-type Errors = Partial<Record<keyof TemplateDraft, string>>;
+export type TemplateDraft = EmailTemplateForm;
 
 export function draftOf(t: EmailTemplate | null): TemplateDraft {
   return {
@@ -28,17 +32,6 @@ export function draftOf(t: EmailTemplate | null): TemplateDraft {
 
 export function sameDraft(a: TemplateDraft, b: TemplateDraft): boolean {
   return (Object.keys(a) as (keyof TemplateDraft)[]).every((k) => a[k] === b[k]);
-}
-
-function splitVariables(text: string): string[] {
-  return [
-    ...new Set(
-      text
-        .split(/[\s,]+/)
-        .map((v) => v.trim())
-        .filter(Boolean),
-    ),
-  ];
 }
 
 function variablesUsedIn(d: TemplateDraft): string[] {
@@ -61,7 +54,9 @@ function reasonOf(err: unknown): string | null {
 type Props = {
   /** The stored template, or null while creating a new one. */
   template: EmailTemplate | null;
+  /** What the editor starts from: the template, or the edits kept from an earlier visit. */
   draft: TemplateDraft;
+  /** Every edit, so it outlives the editor (switching to Preview or Test and back). */
   onChange: (next: TemplateDraft) => void;
   onSaved: (t: EmailTemplate) => void;
   onDeleted: () => void;
@@ -72,32 +67,48 @@ type Props = {
 export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, onCancel }: Props) {
   const save = useSaveEmailTemplate();
   const del = useDeleteEmailTemplate();
-  const [errors, setErrors] = useState<Errors>({});
+  const {
+    register,
+    handleSubmit,
+    control,
+    getValues,
+    setValue,
+    reset,
+    subscribe,
+    formState: { errors, isSubmitted },
+  } = useForm({ resolver: zodResolver(EmailTemplateForm), defaultValues: draft });
   const [confirming, setConfirming] = useState(false);
   const [saveError, setSaveError] = useState<unknown>(null);
   const [deleteError, setDeleteError] = useState<unknown>(null);
   const [announce, setAnnounce] = useState('');
-  const idTouched = useRef(template !== null);
-  const subjectRef = useRef<HTMLInputElement>(null);
-  const htmlRef = useRef<HTMLTextAreaElement>(null);
+  // A new template's ID follows its name until the owner types one.
+  const [idTouched, setIdTouched] = useState(template !== null);
+  const subjectRef = useRef<HTMLInputElement | null>(null);
+  const htmlRef = useRef<HTMLTextAreaElement | null>(null);
   const lastField = useRef<'subject' | 'html'>('html');
-  const fid = (k: string) => `template-${k}`;
-  const set = <K extends keyof TemplateDraft>(k: K, v: TemplateDraft[K]) => {
-    const next = { ...draft, [k]: v };
-    if (k === 'name' && !idTouched.current) next.id = slug(String(v));
-    onChange(next);
-  };
-  const variables = splitVariables(draft.variables);
+  const fid = (k: keyof TemplateDraft) => `template-${k}`;
+  const values = useWatch({ control }) as TemplateDraft;
+  const variables = splitVariables(values.variables);
+
+  // Each edit goes up to the panel, which keeps it while the editor is closed.
+  const changed = useRef(onChange);
+  useEffect(() => {
+    changed.current = onChange;
+  }, [onChange]);
+  useEffect(() => subscribe({ formState: { values: true }, callback: ({ values: next }) => changed.current({ ...next }) }), [subscribe]);
+
+  /** Sets a value as if typed: marked as an edit, checked again once the form was submitted. */
+  const set = (k: keyof TemplateDraft, v: string) => setValue(k, v, { shouldDirty: true, shouldValidate: isSubmitted });
 
   /** Puts {{name}} where the cursor was in the subject or the HTML, and on the clipboard too. */
   const insertVariable = (name: string) => {
     const token = `{{${name}}}`;
     const field = lastField.current;
     const el = field === 'subject' ? subjectRef.current : htmlRef.current;
-    const value = draft[field];
+    const value = getValues(field);
     const start = el?.selectionStart ?? value.length;
     const end = el?.selectionEnd ?? value.length;
-    onChange({ ...draft, [field]: value.slice(0, start) + token + value.slice(end) });
+    set(field, value.slice(0, start) + token + value.slice(end));
     requestAnimationFrame(() => {
       el?.focus();
       el?.setSelectionRange(start + token.length, start + token.length);
@@ -106,28 +117,8 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
     setAnnounce(`Inserted ${token} into the ${field === 'subject' ? 'subject' : 'HTML'} and copied it`);
   };
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    setSaveError(null);
-    const parsed = EmailTemplateInput.safeParse({
-      id: draft.id.trim(),
-      name: draft.name,
-      subject: draft.subject,
-      html: draft.html,
-      text: draft.text.trim() ? draft.text : null,
-      variables,
-    });
-    if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const k = issue.path[0];
-        if (typeof k === 'string' && k in draft && !found[k as keyof TemplateDraft]) found[k as keyof TemplateDraft] = issue.message;
-      }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    const body = { ...parsed.data, text: parsed.data.text ?? null };
+  const submit = (parsed: z.output<typeof EmailTemplateForm>) => {
+    const body = { ...parsed, text: parsed.text ?? null };
     save.mutate(body, {
       onSuccess: ({ template: saved }) => {
         toast({ title: 'Template saved', description: `'${saved.name}' has been saved.` });
@@ -153,14 +144,20 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
     });
   };
 
-  const aria = (k: keyof TemplateDraft) => ({
-    'aria-invalid': Boolean(errors[k]),
-    'aria-describedby': errors[k] ? `${fid(k)}-error` : undefined,
-  });
-  const used = variablesUsedIn(draft).filter((v) => !variables.includes(v));
+  const errorOf = (k: keyof TemplateDraft) => messageAt(errors, k);
+  const aria = (k: keyof TemplateDraft) => fieldAria(fid(k), errorOf(k));
+  const subject = register('subject');
+  const html = register('html');
+  const used = variablesUsedIn(values).filter((v) => !variables.includes(v));
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form
+      onSubmit={(e) => {
+        setSaveError(null);
+        void handleSubmit(submit)(e);
+      }}
+      noValidate
+    >
       <fieldset disabled={save.isPending || del.isPending} className="flex min-w-0 flex-col gap-4">
         <legend className="sr-only">{template ? `Edit ${template.name}` : 'New template'}</legend>
         {saveError !== null && (
@@ -174,42 +171,45 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
           </Alert>
         )}
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Name" required htmlFor={fid('name')} error={errors.name}>
+          <Field label="Name" required htmlFor={fid('name')} error={errorOf('name')}>
             <input
               id={fid('name')}
               className={inputCls}
-              value={draft.name}
-              onChange={(e) => set('name', e.target.value)}
+              {...register('name', {
+                onChange: (e: { target: { value: string } }) => {
+                  if (!idTouched) setValue('id', slug(e.target.value), { shouldDirty: true });
+                },
+              })}
               {...aria('name')}
             />
           </Field>
           {template ? (
             <Field label="Template ID" htmlFor={fid('id')} hint="The shop refers to the template by its ID, so it cannot change.">
-              <input id={fid('id')} className={`${inputCls} font-mono`} value={draft.id} readOnly />
+              <input id={fid('id')} className={`${inputCls} font-mono`} {...register('id')} readOnly />
             </Field>
           ) : (
-            <Field label="Template ID" required htmlFor={fid('id')} error={errors.id} hint="Lowercase letters, numbers and hyphens.">
+            <Field label="Template ID" required htmlFor={fid('id')} error={errorOf('id')} hint="Lowercase letters, numbers and hyphens.">
               <input
                 id={fid('id')}
                 className={`${inputCls} font-mono`}
-                value={draft.id}
-                onChange={(e) => {
-                  idTouched.current = true;
-                  set('id', e.target.value);
-                }}
+                {...register('id', {
+                  onChange: () => setIdTouched(true),
+                })}
                 {...aria('id')}
               />
             </Field>
           )}
         </div>
-        <Field label="Subject" required htmlFor={fid('subject')} error={errors.subject}>
+        <Field label="Subject" required htmlFor={fid('subject')} error={errorOf('subject')}>
           <input
-            ref={subjectRef}
             id={fid('subject')}
             className={inputCls}
-            value={draft.subject}
+            {...subject}
+            ref={(el) => {
+              subject.ref(el);
+              subjectRef.current = el;
+            }}
             onFocus={() => (lastField.current = 'subject')}
-            onChange={(e) => set('subject', e.target.value)}
             {...aria('subject')}
           />
         </Field>
@@ -218,16 +218,10 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
           <Field
             label="Variables"
             htmlFor={fid('variables')}
-            error={errors.variables}
+            error={errorOf('variables')}
             hint="Names separated by commas. Use them in the subject or HTML as {{name}}."
           >
-            <input
-              id={fid('variables')}
-              className={`${inputCls} font-mono`}
-              value={draft.variables}
-              onChange={(e) => set('variables', e.target.value)}
-              {...aria('variables')}
-            />
+            <input id={fid('variables')} className={`${inputCls} font-mono`} {...register('variables')} {...aria('variables')} />
           </Field>
           {variables.length > 0 && (
             <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Insert a variable">
@@ -258,23 +252,25 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
           </p>
         </div>
 
-        <Field label="HTML" required htmlFor={fid('html')} error={errors.html}>
+        <Field label="HTML" required htmlFor={fid('html')} error={errorOf('html')}>
           <textarea
-            ref={htmlRef}
             id={fid('html')}
             rows={18}
             spellCheck={false}
             className={`${inputCls} font-mono text-xs leading-relaxed`}
-            value={draft.html}
+            {...html}
+            ref={(el) => {
+              html.ref(el);
+              htmlRef.current = el;
+            }}
             onFocus={() => (lastField.current = 'html')}
-            onChange={(e) => set('html', e.target.value)}
             {...aria('html')}
           />
         </Field>
         <Field
           label="Plain-text version"
           htmlFor={fid('text')}
-          error={errors.text}
+          error={errorOf('text')}
           hint="Optional. When empty, the text version is made from the HTML."
         >
           <textarea
@@ -282,8 +278,7 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
             rows={6}
             spellCheck={false}
             className={`${inputCls} font-mono text-xs leading-relaxed`}
-            value={draft.text}
-            onChange={(e) => set('text', e.target.value)}
+            {...register('text')}
             {...aria('text')}
           />
         </Field>
@@ -301,7 +296,13 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
             {template?.builtIn && <p className="text-sm text-stone-700">Built-in templates can be edited but not deleted.</p>}
           </div>
           <div className="flex flex-wrap gap-2">
-            <Button variant="ghost" onClick={onCancel}>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                reset(draftOf(template));
+                onCancel();
+              }}
+            >
               {template ? 'Discard changes' : 'Cancel'}
             </Button>
             <Button type="submit">{save.isPending ? 'Saving…' : 'Save Template'}</Button>

@@ -1,5 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
-import { TestEmailInput } from '../../../shared/schemas/content.js';
+import '../../lib/zod-config.js';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { TestEmailForm } from '../../../shared/schemas/admin-forms.js';
 import { useSession } from '../../lib/get-session.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
@@ -14,8 +17,13 @@ export const TEST_EMAIL_FAILED = 'Failed to send test email. Check console for d
 export function TemplateTestSend({ templateId, hasUnsavedChanges }: { templateId: string; hasUnsavedChanges: boolean }) {
   const id = useId();
   const { user } = useSession();
-  const [email, setEmail] = useState(user?.email ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(TestEmailForm), defaultValues: { templateId, testEmail: user?.email ?? '' } });
+  const error = errors.testEmail?.message;
   const [result, setResult] = useState<'sent' | 'failed' | null>(null);
   const send = useSendTestEmail();
   const { state } = useEmailConnectionState();
@@ -23,34 +31,31 @@ export function TemplateTestSend({ templateId, hasUnsavedChanges }: { templateId
   const inputId = `${id}-email`;
   const noteId = `${id}-note`;
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    setResult(null);
-    const parsed = TestEmailInput.safeParse({ templateId, testEmail: email.trim() });
-    if (!parsed.success) {
-      setError(parsed.error.issues.find((i) => i.path[0] === 'testEmail')?.message ?? 'Please enter a valid email address');
-      return;
-    }
-    setError(null);
-    send.mutate(parsed.data, { onSuccess: () => setResult('sent'), onError: () => setResult('failed') });
-  };
+  // The address typed stays when another template is chosen.
+  useEffect(() => setValue('templateId', templateId), [setValue, templateId]);
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex max-w-xl flex-col gap-4">
+    <form
+      onSubmit={(e) => {
+        setResult(null);
+        void handleSubmit((body) => send.mutate(body, { onSuccess: () => setResult('sent'), onError: () => setResult('failed') }))(e);
+      }}
+      noValidate
+      className="flex max-w-xl flex-col gap-4"
+    >
       <p className="text-sm text-stone-700">Sends the saved template, filled with sample data, to the address below.</p>
       {hasUnsavedChanges && (
         <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900">
           You have unsaved changes; the test uses the saved version.
         </p>
       )}
-      <Field label="Send test to" required htmlFor={inputId} error={error ?? undefined}>
+      <Field label="Send test to" required htmlFor={inputId} error={error}>
         <input
           id={inputId}
           type="email"
           autoComplete="email"
           className={inputCls}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          {...register('testEmail')}
           aria-invalid={Boolean(error)}
           aria-describedby={[error ? `${inputId}-error` : '', connected ? '' : noteId].filter(Boolean).join(' ') || undefined}
         />

@@ -79,23 +79,10 @@ export function FaqDialog({
       <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <Field label="Question" required htmlFor="faq-question" error={fieldErrors.question}>
-            <input
-              id="faq-question"
-              className={`${inputCls} aria-[invalid=true]:border-red-700`}
-              {...register('question')}
-              required
-              {...aria('question')}
-            />
+            <input id="faq-question" className={inputCls} {...register('question')} required {...aria('question')} />
           </Field>
           <Field label="Answer" required htmlFor="faq-answer" error={fieldErrors.answer} hint={ANSWER_HINT}>
-            <textarea
-              id="faq-answer"
-              rows={6}
-              className={`${inputCls} aria-[invalid=true]:border-red-700`}
-              {...register('answer')}
-              required
-              {...aria('answer')}
-            />
+            <textarea id="faq-answer" rows={6} className={inputCls} {...register('answer')} required {...aria('answer')} />
           </Field>
           <Field label="Category" htmlFor="faq-category" hint="Customers can filter the FAQ page by category.">
             <select id="faq-category" className={inputCls} {...register('category')}>
@@ -112,7 +99,7 @@ export function FaqDialog({
             <Field label="New category name" required htmlFor="faq-newCategory" error={fieldErrors.newCategory}>
               <input
                 id="faq-newCategory"
-                className={`${inputCls} aria-[invalid=true]:border-red-700`}
+                className={inputCls}
                 {...register('newCategory')}
                 required
                 // Shown because the owner just chose to add a category: the name is what they type next.

@@ -1,17 +1,18 @@
 import '../../lib/zod-config.js';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { CONTENT_ADMIN_MESSAGES, HomepageContentInput, toEmbedVideoUrl } from '../../../shared/schemas/content.js';
 import { paths } from '../../lib/paths.js';
-import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
-import { ListState, Panel } from '../components/admin-ui.js';
-import { useAdminSettings, useSaveSettings, type AdminSettings } from '../content/content-api.js';
+import type { AdminSettings } from '../content/content-api.js';
 import {
   FormSection,
   ImageField,
-  PreviewLink,
+  pickSettings,
+  SettingsPage,
   StickySaveBar,
   TextField,
+  useSaveSettingsForm,
   useSettingsForm,
   ValidationSummary,
 } from '../content/content-form.js';
@@ -28,29 +29,19 @@ const KEYS = [
 ] as const;
 
 function HomepageForm({ settings }: { settings: AdminSettings }) {
-  const form = useSettingsForm('homepage', KEYS, settings);
-  const save = useSaveSettings('homepage');
+  const form = useSettingsForm('homepage', HomepageContentInput, pickSettings(settings, KEYS));
+  const { save, onSubmit } = useSaveSettingsForm('homepage', form, {
+    saved: (next) => pickSettings(next, KEYS),
+    success: { title: CONTENT_ADMIN_MESSAGES.contentSaved, description: CONTENT_ADMIN_MESSAGES.homepageSaved },
+    failure: (err) => CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)),
+  });
   const [uploading, setUploading] = useState(false);
-  const video = form.values.hero_video_url.trim();
+  const video = (useWatch({ control: form.control, name: 'hero_video_url' }) ?? '').trim();
   const embed = toEmbedVideoUrl(video);
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const body = form.validate(HomepageContentInput);
-    if (!body) return;
-    save.mutate(body, {
-      onSuccess: (res) => {
-        form.markSaved(res.settings);
-        toast({ title: CONTENT_ADMIN_MESSAGES.contentSaved, description: CONTENT_ADMIN_MESSAGES.homepageSaved });
-      },
-      onError: (err) =>
-        toast({ title: 'Error', description: CONTENT_ADMIN_MESSAGES.contentFailed(messageOf(err)), variant: 'destructive' }),
-    });
-  };
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
-      <ValidationSummary messages={KEYS.flatMap((k) => form.errors[k] ?? [])} />
+      <ValidationSummary messages={form.messages} />
       <FormSection title="Hero" description="The first thing visitors see on the home page.">
         <TextField form={form} name="homepage_hero_title" label="Hero title" required />
         <TextField form={form} name="homepage_hero_subtitle" label="Hero subtitle" required />
@@ -88,19 +79,9 @@ function HomepageForm({ settings }: { settings: AdminSettings }) {
 }
 
 export default function HomepageTab() {
-  const { data, error, isPending, refetch } = useAdminSettings();
   return (
-    <Panel title="Homepage Content" actions={<PreviewLink href={paths.home} />}>
-      <ListState
-        isPending={isPending}
-        error={error && !data ? error : null}
-        onRetry={() => void refetch()}
-        loadingLabel="Loading homepage content"
-        isEmpty={false}
-        empty={null}
-      >
-        {data && <HomepageForm settings={data} />}
-      </ListState>
-    </Panel>
+    <SettingsPage title="Homepage Content" preview={paths.home} loadingLabel="Loading homepage content">
+      {(settings) => <HomepageForm settings={settings} />}
+    </SettingsPage>
   );
 }

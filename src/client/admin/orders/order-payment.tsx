@@ -1,14 +1,19 @@
-import { useState, type FormEvent } from 'react';
+import '../../lib/zod-config.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { refundForm } from '../../../shared/schemas/admin-forms.js';
 import { formatCents } from '../../../shared/money.js';
+import type { RefundInput } from '../../../shared/schemas/admin.js';
 import { OrderView, RefundView, type OrderPaymentStatus } from '../../../shared/schemas/orders.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, logUnexpected, messageOf } from '../api/admin-api.js';
 import { formatDateTime } from '../../lib/format.js';
-import { centsToText, dollarsToCents, Field, inputCls } from '../components/admin-ui.js';
+import { centsToText, Field, fieldAria, inputCls } from '../components/admin-ui.js';
 
 const PAYMENT_LABELS: Record<OrderPaymentStatus, string> = {
   paid: 'Paid',
@@ -43,8 +48,7 @@ function useRefundOrder(orderId: string) {
   const qc = useQueryClient();
   return useMutation({
     onError: logUnexpected,
-    mutationFn: (body: { amountCents: number; reason?: string; restock: boolean }) =>
-      adminSend('POST', `/api/admin/orders/${encodeURIComponent(orderId)}/refunds`, RefundResponse, body),
+    mutationFn: (body: RefundInput) => adminSend('POST', `/api/admin/orders/${encodeURIComponent(orderId)}/refunds`, RefundResponse, body),
     onSettled: () => qc.invalidateQueries({ queryKey: ['admin', 'orders'] }),
   });
 }
@@ -79,31 +83,30 @@ function RetryRefund({ orderId, refundId }: { orderId: string; refundId: string 
 
 function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolean; onClose: () => void }) {
   const left = order.totalCents - (order.refundedCents ?? 0);
-  const [amount, setAmount] = useState(centsToText(left));
-  const [reason, setReason] = useState('');
-  const [restock, setRestock] = useState(order.status === 'cancelled' && !order.restockedAt);
-  const [error, setError] = useState<string | undefined>();
+  const [schema] = useState(() => refundForm(left));
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(schema),
+    defaultValues: { amountCents: centsToText(left), reason: '', restock: order.status === 'cancelled' && !order.restockedAt },
+  });
+  const error = errors.amountCents?.message;
   const refund = useRefundOrder(order.id);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const cents = dollarsToCents(amount);
-    if (cents === null || cents <= 0) return setError('Enter an amount greater than $0.00');
-    if (cents > left) return setError(`At most ${formatCents(left)} is left to refund`);
-    setError(undefined);
-    refund.mutate(
-      { amountCents: cents, restock, ...(reason.trim() ? { reason: reason.trim() } : {}) },
-      {
-        onSuccess: () => {
-          toast({ title: 'Refund sent', description: `${formatCents(cents)} refunded; the customer has been e-mailed.` });
-          onClose();
-        },
-        onError: (err) => setError(messageOf(err)),
+  const submit = (body: RefundInput) =>
+    refund.mutate(body, {
+      onSuccess: () => {
+        toast({ title: 'Refund sent', description: `${formatCents(body.amountCents)} refunded; the customer has been e-mailed.` });
+        onClose();
       },
-    );
-  };
+      // The server's refusal (more than is left, the provider's answer) shows where the amount is.
+      onError: (err) => setError('amountCents', { message: messageOf(err) }),
+    });
   return (
     <Dialog open={open} onClose={onClose} title={`Refund order ${order.orderNumber}`}>
-      <form className="flex flex-col gap-4" onSubmit={submit} noValidate>
+      <form className="flex flex-col gap-4" onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <p className="text-sm text-stone-700">
           Paid {formatCents(order.totalCents)}
           {(order.refundedCents ?? 0) > 0 && <>, refunded {formatCents(order.refundedCents ?? 0)}</>}. The refund goes back through{' '}
@@ -117,24 +120,16 @@ function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolea
             step="0.01"
             inputMode="decimal"
             className={inputCls}
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'refund-amount-error' : undefined}
+            {...register('amountCents')}
+            {...fieldAria('refund-amount', error)}
           />
         </Field>
         <Field label="Reason (for the order's history)" htmlFor="refund-reason">
-          <input id="refund-reason" className={inputCls} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+          <input id="refund-reason" className={inputCls} maxLength={500} {...register('reason')} />
         </Field>
         {order.items.length > 0 && (
           <label className="flex items-start gap-2 text-sm text-stone-800">
-            <input
-              type="checkbox"
-              className="mt-0.5 h-4 w-4"
-              checked={restock}
-              disabled={Boolean(order.restockedAt)}
-              onChange={(e) => setRestock(e.target.checked)}
-            />
+            <input type="checkbox" className="mt-0.5 h-4 w-4" disabled={Boolean(order.restockedAt)} {...register('restock')} />
             <span>{order.restockedAt ? 'The units are back in stock already.' : 'Return the units to stock'}</span>
           </label>
         )}

@@ -1,11 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import '../../lib/zod-config.js';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
 import { formatCents } from '../../../shared/money.js';
+import { OrderNoteInput } from '../../../shared/schemas/admin.js';
 import type { OrderEventView } from '../../../shared/schemas/orders.js';
 import { Button } from '../../ui/button.js';
+import { FieldError } from '../../ui/form-controls.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { formatDateTime } from '../../lib/format.js';
-import { inputCls, ListState } from '../components/admin-ui.js';
+import { fieldAria, inputCls, ListState } from '../components/admin-ui.js';
 import { useAddOrderNote, useOrderEvents } from './order-api.js';
 import { carrierName } from '../../../shared/carriers.js';
 
@@ -96,40 +100,30 @@ function describe(e: OrderEventView): { title: string; lines: string[] } {
 
 function NoteForm({ orderId }: { orderId: string }) {
   const add = useAddOrderNote(orderId);
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const onSubmit = (ev: FormEvent) => {
-    ev.preventDefault();
-    if (!text.trim()) return setError('Note text is required');
-    setError(null);
-    add.mutate(text.trim(), {
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(OrderNoteInput), defaultValues: { text: '' } });
+  const id = `note-${orderId}`;
+  const error = errors.text?.message;
+  const submit = handleSubmit(({ text }) =>
+    add.mutate(text, {
       onSuccess: () => {
-        setText('');
+        reset();
         toast({ title: 'Note added' });
       },
       onError: (err) => toast({ title: 'Could not add the note', description: messageOf(err), variant: 'destructive' }),
-    });
-  };
+    }),
+  );
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
-      <label htmlFor={`note-${orderId}`} className="text-sm font-medium text-stone-700">
+    <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-stone-700">
         Add a note
       </label>
-      <textarea
-        id={`note-${orderId}`}
-        rows={2}
-        maxLength={2000}
-        className={inputCls}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? `note-${orderId}-error` : undefined}
-      />
-      {error && (
-        <p id={`note-${orderId}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <textarea id={id} rows={2} maxLength={2000} className={inputCls} {...register('text')} {...fieldAria(id, error)} />
+      {error && <FieldError id={`${id}-error`} message={error} />}
       <div>
         <Button type="submit" variant="outline" disabled={add.isPending}>
           {add.isPending ? 'Adding…' : 'Add note'}

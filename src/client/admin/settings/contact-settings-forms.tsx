@@ -1,38 +1,29 @@
-import type { FormEvent } from 'react';
 import { CONTENT_ADMIN_MESSAGES, GeneralSettingsInput, SocialSettingsInput } from '../../../shared/schemas/content.js';
-import { toast } from '../../ui/toast.js';
-import { messageOf } from '../api/admin-api.js';
-import { useSaveSettings, type AdminSettings } from '../content/content-api.js';
-import { FormSection, SaveRow, TextField, useSettingsForm, ValidationSummary } from '../content/content-form.js';
+import type { AdminSettings } from '../content/content-api.js';
+import {
+  FormSection,
+  pickSettings,
+  SaveRow,
+  TextField,
+  useSaveSettingsForm,
+  useSettingsForm,
+  ValidationSummary,
+} from '../content/content-form.js';
 
 const GENERAL_KEYS = ['contact_email', 'contact_phone', 'contact_hours'] as const;
 const SOCIAL_KEYS = ['social_media_facebook', 'social_media_youtube'] as const;
 
-function showError(err: unknown) {
-  toast({ title: 'Error', description: messageOf(err), variant: 'destructive' });
-}
-
 /** Contact e-mail, phone and hours, shown on the Contact page. */
 export function GeneralSettingsForm({ settings }: { settings: AdminSettings }) {
-  const form = useSettingsForm('settings-general', GENERAL_KEYS, settings);
-  const save = useSaveSettings('general');
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const body = form.validate(GeneralSettingsInput);
-    if (!body) return;
-    save.mutate(body, {
-      onSuccess: (res) => {
-        form.markSaved(res.settings);
-        toast({ title: CONTENT_ADMIN_MESSAGES.settingsUpdated, description: CONTENT_ADMIN_MESSAGES.generalSaved });
-      },
-      onError: showError,
-    });
-  };
+  const form = useSettingsForm('settings-general', GeneralSettingsInput, pickSettings(settings, GENERAL_KEYS));
+  const { save, onSubmit } = useSaveSettingsForm('general', form, {
+    saved: (next) => pickSettings(next, GENERAL_KEYS),
+    success: { title: CONTENT_ADMIN_MESSAGES.settingsUpdated, description: CONTENT_ADMIN_MESSAGES.generalSaved },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
-      <ValidationSummary messages={GENERAL_KEYS.flatMap((k) => form.errors[k] ?? [])} />
+      <ValidationSummary messages={form.messages} />
       <FormSection title="Contact information" description="Shown on the Contact page. Leave a field empty to hide it.">
         <div className="grid gap-4 md:grid-cols-2">
           <TextField
@@ -54,25 +45,15 @@ export function GeneralSettingsForm({ settings }: { settings: AdminSettings }) {
 
 /** Facebook and YouTube links for the footer and the Contact page. */
 export function SocialSettingsForm({ settings }: { settings: AdminSettings }) {
-  const form = useSettingsForm('settings-social', SOCIAL_KEYS, settings);
-  const save = useSaveSettings('social');
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const body = form.validate(SocialSettingsInput);
-    if (!body) return;
-    save.mutate(body, {
-      onSuccess: (res) => {
-        form.markSaved(res.settings);
-        toast({ title: CONTENT_ADMIN_MESSAGES.settingsUpdated, description: CONTENT_ADMIN_MESSAGES.socialSaved });
-      },
-      onError: showError,
-    });
-  };
+  const form = useSettingsForm('settings-social', SocialSettingsInput, pickSettings(settings, SOCIAL_KEYS));
+  const { save, onSubmit } = useSaveSettingsForm('social', form, {
+    saved: (next) => pickSettings(next, SOCIAL_KEYS),
+    success: { title: CONTENT_ADMIN_MESSAGES.settingsUpdated, description: CONTENT_ADMIN_MESSAGES.socialSaved },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
-      <ValidationSummary messages={SOCIAL_KEYS.flatMap((k) => form.errors[k] ?? [])} />
+      <ValidationSummary messages={form.messages} />
       <FormSection
         title="Social media links"
         description="Shown in the footer and on the Contact page. Leave a link empty to hide it; with both empty, the footer shows placeholder links."

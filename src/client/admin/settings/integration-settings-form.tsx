@@ -1,26 +1,35 @@
-import { useId, useState, type FormEvent } from 'react';
-import { CONTENT_ADMIN_MESSAGES, IntegrationSettingsInput } from '../../../shared/schemas/content.js';
+import { Controller, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { IntegrationSettingsForm as IntegrationForm } from '../../../shared/schemas/admin-forms.js';
+import { CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
 import { Button } from '../../ui/button.js';
-import { toast } from '../../ui/toast.js';
-import { messageOf } from '../api/admin-api.js';
-import { Field, inputCls, Switch } from '../components/admin-ui.js';
-import { useSaveSettings, type AdminSettings } from '../content/content-api.js';
-import { FormSection, SaveRow, TextField, useSettingsForm, ValidationSummary } from '../content/content-form.js';
+import { Field, fieldAria, inputCls, Switch } from '../components/admin-ui.js';
+import type { AdminSettings } from '../content/content-api.js';
+import {
+  FormSection,
+  SaveRow,
+  TextField,
+  useSaveSettingsForm,
+  useSettingsForm,
+  ValidationSummary,
+  type SettingsForm,
+} from '../content/content-form.js';
 
-const KEYS = ['power_automate_endpoint', 'power_automate_enabled', 'shipstation_enabled', 'shipstation_api_version'] as const;
 const MASK = '••••';
+type Values = IntegrationForm;
+type Form = SettingsForm<Values, z.output<typeof IntegrationForm>>;
 
-/** A stored secret as the form sees it: what the server showed (masked), a new value, or "remove". */
-type Secret = { input: string; clear: boolean };
-const NO_CHANGE: Secret = { input: '', clear: false };
-
-/** Missing keys get the defaults the shop runs with (switches off, API v2). */
-function withDefaults(settings: AdminSettings): AdminSettings {
+/** The stored settings as the form holds them: missing keys get the defaults the shop runs with (switches off, API v2), secrets untouched. */
+function valuesOf(settings: AdminSettings): Values {
   return {
-    ...settings,
-    power_automate_enabled: settings.power_automate_enabled === 'true' ? 'true' : 'false',
-    shipstation_enabled: settings.shipstation_enabled === 'true' ? 'true' : 'false',
+    power_automate_endpoint: settings.power_automate_endpoint ?? '',
+    power_automate_enabled: settings.power_automate_enabled === 'true',
+    shipstation_enabled: settings.shipstation_enabled === 'true',
     shipstation_api_version: settings.shipstation_api_version === 'v1' ? 'v1' : 'v2',
+    shipstation_api_key: '',
+    remove_shipstation_api_key: false,
+    shipstation_api_secret: '',
+    remove_shipstation_api_secret: false,
   };
 }
 
@@ -48,43 +57,47 @@ function SavedHint({ masked }: { masked: string }) {
  * value shows only as its masked hint, and a button marks it for removal.
  */
 function SecretField({
+  form,
+  name,
   label,
   noun,
   masked,
-  value,
-  onChange,
   hint,
 }: {
+  form: Form;
+  name: 'shipstation_api_key' | 'shipstation_api_secret';
   label: string;
   noun: string;
   masked: string;
-  value: Secret;
-  onChange: (next: Secret) => void;
   hint?: string;
 }) {
-  const id = useId();
+  const remove = `remove_${name}` as const;
+  const [typed, removing] = useWatch({ control: form.control, name: [name, remove] });
+  const id = form.idOf(name);
   const statusId = `${id}-status`;
+  const error = form.errorOf(name);
+  const { 'aria-describedby': errorId, ...invalid } = fieldAria(id, error);
   return (
-    <Field label={label} htmlFor={id} {...(hint ? { hint } : {})}>
+    <Field label={label} htmlFor={id} error={error} {...(hint ? { hint } : {})}>
       <input
         id={id}
         type="password"
         autoComplete="new-password"
         spellCheck={false}
         className={inputCls}
-        value={value.input}
-        disabled={value.clear}
-        placeholder={value.clear ? 'Will be removed' : masked ? `Leave empty to keep the saved ${noun}` : `Paste the ${noun}`}
-        aria-describedby={statusId}
-        onChange={(e) => onChange({ input: e.target.value, clear: false })}
+        {...form.register(name)}
+        disabled={removing}
+        placeholder={removing ? 'Will be removed' : masked ? `Leave empty to keep the saved ${noun}` : `Paste the ${noun}`}
+        {...invalid}
+        aria-describedby={[errorId, statusId].filter(Boolean).join(' ')}
       />
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <p id={statusId} className="text-sm text-stone-700">
-          {value.clear ? (
+          {removing ? (
             <>The saved {noun} will be removed when you save.</>
           ) : masked ? (
             <>
-              <SavedHint masked={masked} /> {value.input ? `Saving replaces it.` : `Leave empty to keep it.`}
+              <SavedHint masked={masked} /> {typed ? `Saving replaces it.` : `Leave empty to keep it.`}
             </>
           ) : (
             <>Not set.</>
@@ -94,10 +107,13 @@ function SecretField({
           <Button
             size="sm"
             variant="ghost"
-            className={value.clear ? '' : 'text-red-800 hover:bg-red-50'}
-            onClick={() => onChange(value.clear ? NO_CHANGE : { input: '', clear: true })}
+            className={removing ? '' : 'text-red-800 hover:bg-red-50'}
+            onClick={() => {
+              form.setValue(name, '', { shouldDirty: true });
+              form.setValue(remove, !removing, { shouldDirty: true });
+            }}
           >
-            {value.clear ? `Keep saved ${noun}` : `Remove saved ${noun}`}
+            {removing ? `Keep saved ${noun}` : `Remove saved ${noun}`}
           </Button>
         )}
       </div>
@@ -105,20 +121,25 @@ function SecretField({
   );
 }
 
+/** A switch bound to one of the form's on/off values, with what it does. */
 function SwitchRow({
+  form,
+  name,
   label,
   description,
-  checked,
-  onChange,
 }: {
+  form: Form;
+  name: 'power_automate_enabled' | 'shipstation_enabled';
   label: string;
   description: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
 }) {
   return (
     <div className="flex items-start gap-3">
-      <Switch label={label} checked={checked} onChange={onChange} />
+      <Controller
+        control={form.control}
+        name={name}
+        render={({ field }) => <Switch label={label} checked={field.value} onChange={field.onChange} />}
+      />
       <div>
         <p className="text-sm font-medium text-stone-900">{label}</p>
         <p className="text-xs text-stone-600">{description}</p>
@@ -133,66 +154,36 @@ function Warning({ children }: { children: string }) {
 
 /** The contact-form workflow endpoint and the ShipStation connection. */
 export function IntegrationSettingsForm({ settings }: { settings: AdminSettings }) {
-  const form = useSettingsForm('settings-integrations', KEYS, withDefaults(settings));
-  const save = useSaveSettings('integrations');
-  const [apiKey, setApiKey] = useState<Secret>(NO_CHANGE);
-  const [apiSecret, setApiSecret] = useState<Secret>(NO_CHANGE);
-  const [secretError, setSecretError] = useState<string | null>(null);
+  const form = useSettingsForm('settings-integrations', IntegrationForm, valuesOf(settings));
+  const { save, onSubmit } = useSaveSettingsForm('integrations', form, {
+    saved: valuesOf,
+    success: { title: CONTENT_ADMIN_MESSAGES.settingsUpdated, description: CONTENT_ADMIN_MESSAGES.integrationsSaved },
+  });
   const maskedKey = settings.shipstation_api_key ?? '';
   const maskedSecret = settings.shipstation_api_secret ?? '';
-  const v = form.values;
-  const changed = (s: Secret) => s.clear || s.input !== '';
-  const dirty = form.dirty || changed(apiKey) || changed(apiSecret);
+  const v = useWatch({ control: form.control });
 
-  const willHave = (masked: string, s: Secret) => (Boolean(masked) && !s.clear) || s.input.trim() !== '';
+  const willHave = (masked: string, typed = '', remove = false) => (Boolean(masked) && !remove) || typed.trim() !== '';
   const shipstationIncomplete =
-    v.shipstation_enabled === 'true' &&
-    (!willHave(maskedKey, apiKey) || (v.shipstation_api_version === 'v1' && !willHave(maskedSecret, apiSecret)));
-
-  const secretBody = (s: Secret) => (s.clear ? null : s.input.trim() || undefined);
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const input = {
-      power_automate_endpoint: v.power_automate_endpoint,
-      power_automate_enabled: v.power_automate_enabled === 'true',
-      shipstation_enabled: v.shipstation_enabled === 'true',
-      shipstation_api_version: v.shipstation_api_version === 'v1' ? 'v1' : 'v2',
-      shipstation_api_key: secretBody(apiKey),
-      shipstation_api_secret: secretBody(apiSecret),
-    };
-    const parsed = IntegrationSettingsInput.safeParse(input);
-    setSecretError(
-      parsed.success ? null : (parsed.error.issues.find((i) => String(i.path[0]).startsWith('shipstation_api_'))?.message ?? null),
-    );
-    const body = form.validate(IntegrationSettingsInput, input);
-    if (!body) return;
-    save.mutate(body, {
-      onSuccess: (res) => {
-        form.markSaved(withDefaults(res.settings));
-        setApiKey(NO_CHANGE);
-        setApiSecret(NO_CHANGE);
-        toast({ title: CONTENT_ADMIN_MESSAGES.settingsUpdated, description: CONTENT_ADMIN_MESSAGES.integrationsSaved });
-      },
-      onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
-    });
-  };
+    v.shipstation_enabled === true &&
+    (!willHave(maskedKey, v.shipstation_api_key, v.remove_shipstation_api_key) ||
+      (v.shipstation_api_version === 'v1' && !willHave(maskedSecret, v.shipstation_api_secret, v.remove_shipstation_api_secret)));
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6">
-      <ValidationSummary messages={[...KEYS.flatMap((k) => form.errors[k] ?? []), ...(secretError ? [secretError] : [])]} />
+      <ValidationSummary messages={form.messages} />
       <FormSection
         title="Contact form workflow"
         description="Every contact message is stored and readable in the back office. When forwarding is on, it is also sent to this workflow endpoint (e.g. a Power Automate HTTP trigger)."
       >
         <TextField form={form} name="power_automate_endpoint" label="Workflow endpoint URL" type="url" placeholder="https://…" />
         <SwitchRow
+          form={form}
+          name="power_automate_enabled"
           label="Forward contact messages"
           description="Messages are retried while the endpoint is down."
-          checked={v.power_automate_enabled === 'true'}
-          onChange={(on) => form.set('power_automate_enabled', String(on))}
         />
-        {v.power_automate_enabled === 'true' && !v.power_automate_endpoint.trim() && (
+        {v.power_automate_enabled && !v.power_automate_endpoint?.trim() && (
           <Warning>Forwarding stays off until an endpoint URL is saved.</Warning>
         )}
       </FormSection>
@@ -201,30 +192,29 @@ export function IntegrationSettingsForm({ settings }: { settings: AdminSettings 
         description="Sends paid orders to ShipStation for shipping labels and tracking. Keys are never shown again after saving."
       >
         <SwitchRow
+          form={form}
+          name="shipstation_enabled"
           label="Enable ShipStation"
           description="When off, the shipping-label screens say the service is disabled."
-          checked={v.shipstation_enabled === 'true'}
-          onChange={(on) => form.set('shipstation_enabled', String(on))}
         />
-        <Field label="API version" htmlFor="settings-integrations-shipstation_api_version">
+        <Field label="API version" htmlFor={form.idOf('shipstation_api_version')}>
           <select
-            id="settings-integrations-shipstation_api_version"
+            id={form.idOf('shipstation_api_version')}
             className={`${inputCls} sm:max-w-xs`}
-            value={v.shipstation_api_version}
-            onChange={(e) => form.set('shipstation_api_version', e.target.value === 'v1' ? 'v1' : 'v2')}
+            {...form.register('shipstation_api_version')}
           >
             <option value="v2">v2 (default)</option>
             <option value="v1">v1</option>
           </select>
         </Field>
         <div className="grid gap-4 md:grid-cols-2">
-          <SecretField label="API key" noun="API key" masked={maskedKey} value={apiKey} onChange={setApiKey} />
+          <SecretField form={form} name="shipstation_api_key" label="API key" noun="API key" masked={maskedKey} />
           <SecretField
+            form={form}
+            name="shipstation_api_secret"
             label="API secret"
             noun="API secret"
             masked={maskedSecret}
-            value={apiSecret}
-            onChange={setApiSecret}
             hint="Needed for API v1 only."
           />
         </div>
@@ -236,7 +226,7 @@ export function IntegrationSettingsForm({ settings }: { settings: AdminSettings 
           </Warning>
         )}
       </FormSection>
-      <SaveRow saving={save.isPending} dirty={dirty} label="Save Integration Settings" />
+      <SaveRow saving={save.isPending} dirty={form.dirty} label="Save Integration Settings" />
     </form>
   );
 }

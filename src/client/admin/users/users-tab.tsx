@@ -1,8 +1,11 @@
 import '../../lib/zod-config.js';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
+import { LoyaltyPointsForm } from '../../../shared/schemas/admin-forms.js';
 import { forgetUserData, sessionQueryKey, useSession } from '../../lib/get-session.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
@@ -29,40 +32,43 @@ function usePatchUser() {
 
 function PointsEditor({ user }: { user: AdminUser }) {
   const patch = usePatchUser();
-  const [text, setText] = useState(String(user.loyaltyPoints));
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    // A negative number is sent as typed: the server clamps loyalty points to 0 (specification),
-    // and the toast reports what was stored.
-    const n = Number(text);
-    if (text.trim() === '' || !Number.isInteger(n)) {
-      toast({ title: 'Error', description: 'Loyalty points must be a whole number.', variant: 'destructive' });
-      return;
-    }
-    patch.mutate(
-      { id: user.id, patch: { loyaltyPoints: n } },
-      {
-        onSuccess: (r) => {
-          setText(String(r.user.loyaltyPoints));
-          toast({ title: 'Loyalty Points Updated', description: `${r.user.email} now has ${r.user.loyaltyPoints} points.` });
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isDirty },
+  } = useForm({ resolver: zodResolver(LoyaltyPointsForm), defaultValues: { loyaltyPoints: String(user.loyaltyPoints) } });
+  const error = errors.loyaltyPoints?.message;
+  // A negative number is sent as typed: the server clamps loyalty points to 0 (specification),
+  // and the toast reports what was stored.
+  const onSubmit = handleSubmit(
+    (body) =>
+      patch.mutate(
+        { id: user.id, patch: body },
+        {
+          onSuccess: (r) => {
+            reset({ loyaltyPoints: String(r.user.loyaltyPoints) });
+            toast({ title: 'Loyalty Points Updated', description: `${r.user.email} now has ${r.user.loyaltyPoints} points.` });
+          },
+          onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
         },
-        onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
-      },
-    );
-  };
+      ),
+    // The cell has no room under the input: the schema's message is a toast, the input outlined.
+    (invalid) => toast({ title: 'Error', description: invalid.loyaltyPoints?.message, variant: 'destructive' }),
+  );
   return (
-    <form onSubmit={onSubmit} className="flex items-center gap-1.5">
+    <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex items-center gap-1.5">
       <input
         type="number"
         step="1"
         aria-label={`Loyalty points of ${user.email}`}
         title="Negative values are stored as 0"
         className={inputCls.replace('w-full', 'w-24')}
-        value={text}
+        aria-invalid={Boolean(error)}
         disabled={patch.isPending}
-        onChange={(e) => setText(e.target.value)}
+        {...register('loyaltyPoints')}
       />
-      <Button type="submit" size="sm" variant="outline" disabled={patch.isPending || text === String(user.loyaltyPoints)}>
+      <Button type="submit" size="sm" variant="outline" disabled={patch.isPending || !isDirty}>
         {patch.isPending ? 'Saving…' : 'Save'}
       </Button>
     </form>
