@@ -5,6 +5,9 @@ import { Dialog } from '../../ui/dialog.js';
 import { Spinner } from '../../ui/spinner.js';
 import { messageOf } from '../api/admin-api.js';
 
+/** Outlines a field's input and points it at its error (the `${id}-error` line Field shows under it). */
+export { fieldAria } from '../../ui/form-controls.js';
+
 export const th = 'whitespace-nowrap px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-stone-700';
 export const td = 'px-3 py-2 align-middle text-sm text-stone-800';
 export const inputCls =
@@ -125,11 +128,6 @@ export function Field({
       )}
     </div>
   );
-}
-
-/** Outlines a field's input and points it at its error (the `${id}-error` line Field shows under it). */
-export function fieldAria(id: string, error: string | undefined) {
-  return { 'aria-invalid': Boolean(error), 'aria-describedby': error ? `${id}-error` : undefined };
 }
 
 /** An on/off switch (a real checkbox with role switch, so keyboard and screen readers work). */

@@ -167,7 +167,7 @@ export function TextField<T extends FieldValues, O>({
     required,
     placeholder,
     ...form.register(name),
-    ...fieldAria(id, error),
+    ...fieldAria(error, `${id}-error`),
   };
   return (
     <Field label={label} required={required} htmlFor={id} error={error} {...(hint ? { hint } : {})}>

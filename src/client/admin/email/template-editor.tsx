@@ -145,7 +145,7 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
   };
 
   const errorOf = (k: keyof TemplateDraft) => messageAt(errors, k);
-  const aria = (k: keyof TemplateDraft) => fieldAria(fid(k), errorOf(k));
+  const aria = (k: keyof TemplateDraft) => fieldAria(errorOf(k), `${fid(k)}-error`);
   const subject = register('subject');
   const html = register('html');
   const used = variablesUsedIn(values).filter((v) => !variables.includes(v));

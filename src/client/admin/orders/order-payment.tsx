@@ -121,7 +121,7 @@ function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolea
             inputMode="decimal"
             className={inputCls}
             {...register('amountCents')}
-            {...fieldAria('refund-amount', error)}
+            {...fieldAria(error, 'refund-amount-error')}
           />
         </Field>
         <Field label="Reason (for the order's history)" htmlFor="refund-reason">

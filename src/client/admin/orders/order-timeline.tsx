@@ -122,7 +122,7 @@ function NoteForm({ orderId }: { orderId: string }) {
       <label htmlFor={id} className="text-sm font-medium text-stone-700">
         Add a note
       </label>
-      <textarea id={id} rows={2} maxLength={2000} className={inputCls} {...register('text')} {...fieldAria(id, error)} />
+      <textarea id={id} rows={2} maxLength={2000} className={inputCls} {...register('text')} {...fieldAria(error, `${id}-error`)} />
       {error && <FieldError id={`${id}-error`} message={error} />}
       <div>
         <Button type="submit" variant="outline" disabled={add.isPending}>

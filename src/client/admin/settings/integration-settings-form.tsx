@@ -76,7 +76,7 @@ function SecretField({
   const id = form.idOf(name);
   const statusId = `${id}-status`;
   const error = form.errorOf(name);
-  const { 'aria-describedby': errorId, ...invalid } = fieldAria(id, error);
+  const { 'aria-describedby': errorId, ...invalid } = fieldAria(error, `${id}-error`);
   return (
     <Field label={label} htmlFor={id} error={error} {...(hint ? { hint } : {})}>
       <input
