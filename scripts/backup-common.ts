@@ -32,7 +32,7 @@ export type Manifest = {
 /** A failure the operator can act on: printed without a stack trace. */
 export class ScriptError extends Error {}
 
-export type Query = (text: string) => Promise<Record<string, unknown>[]>;
+type Query = (text: string) => Promise<Record<string, unknown>[]>;
 
 /** The same three counts and the migration list, on either engine. */
 export async function readFacts(query: Query): Promise<{ counts: Facts; migrations: string[] }> {

@@ -1,5 +1,5 @@
 /** A postal address as orders, accounts and the checkout keep it; any part may be missing. */
-export type AddressParts = {
+type AddressParts = {
   name?: string | null | undefined;
   address?: string | null | undefined;
   city?: string | null | undefined;
@@ -9,7 +9,7 @@ export type AddressParts = {
   email?: string | null | undefined;
 };
 
-export type FormatAddressOptions = {
+type FormatAddressOptions = {
   /** The country line (default true). */
   country?: boolean;
   /** The e-mail line an admin-entered order may carry (default false). */
@@ -19,7 +19,7 @@ export type FormatAddressOptions = {
 };
 
 /** "Springfield, IL 62704": the city, then state and ZIP; missing parts left out. */
-export function cityLine(address: AddressParts): string {
+function cityLine(address: AddressParts): string {
   return [address.city, [address.state, address.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
 }
 

@@ -5,11 +5,11 @@
  * accounts). The customer's order pages and the shipping e-mail read this one table; a code not
  * in it shows its tracking number without a link (never a search engine).
  */
-export type Carrier = { id: 'usps' | 'ups' | 'fedex' | 'dhl'; name: string; url: (trackingNumber: string) => string };
+type Carrier = { id: 'usps' | 'ups' | 'fedex' | 'dhl'; name: string; url: (trackingNumber: string) => string };
 
 const q = encodeURIComponent;
 
-export const CARRIERS: Record<Carrier['id'], Carrier> = {
+const CARRIERS: Record<Carrier['id'], Carrier> = {
   usps: { id: 'usps', name: 'USPS', url: (n) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${q(n)}` },
   ups: { id: 'ups', name: 'UPS', url: (n) => `https://www.ups.com/track?tracknum=${q(n)}` },
   fedex: { id: 'fedex', name: 'FedEx', url: (n) => `https://www.fedex.com/fedextrack/?trknbr=${q(n)}` },

@@ -9,7 +9,7 @@
 export const CART_COOKIE = 'cart';
 
 /** Browsers keep cookies up to 4 KB; a cart larger than this is not mirrored (the page draws its outline). */
-export const CART_COOKIE_MAX_CHARS = 3500;
+const CART_COOKIE_MAX_CHARS = 3500;
 
 /** Kept as long as the session of a shopper who comes back within the month. */
 export const CART_COOKIE_MAX_AGE_S = 30 * 24 * 3600;

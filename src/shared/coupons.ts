@@ -44,7 +44,7 @@ export function minimumOrderMessage(minCents: number): string {
   return `Minimum order amount of ${formatCents(minCents)} required`;
 }
 
-export type CouponCheckInput = {
+type CouponCheckInput = {
   isActive: boolean;
   validFrom: string;
   validUntil: string | null;

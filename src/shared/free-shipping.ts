@@ -9,7 +9,7 @@
 import { formatCents } from './money.js';
 import { freeShippingSentence } from './shop-facts.js';
 
-export type FreeShippingProgress =
+type FreeShippingProgress =
   /** No enabled option ships free: nothing to say. */
   | { state: 'none' }
   /** The cart is empty or not known yet: the shop's rule, as a sentence. */

@@ -18,7 +18,7 @@ export const SITE_NAME = 'EcoClean';
  */
 export { SITE_DESCRIPTION_BASE as SITE_DESCRIPTION, siteDescription } from './shop-facts.js';
 /** Meta descriptions are cut at this length. */
-export const META_DESCRIPTION_MAX = 158;
+const META_DESCRIPTION_MAX = 158;
 
 /** The API answer each kind of page data is cached as (the same body on both sides; the lists' items trimmed to their cards). */
 export type PageDataTypes = {

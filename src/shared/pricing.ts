@@ -5,19 +5,17 @@
 
 export const TAX_RATE_PERCENT = 8;
 /** Shipping when no option applies (an empty cart, or no enabled option). */
-export const FALLBACK_SHIPPING_CENTS = 599;
-/** The spend at which the free-shipping hint stops showing. */
-export const FREE_SHIPPING_HINT_THRESHOLD_CENTS = 5000;
+const FALLBACK_SHIPPING_CENTS = 599;
 
-export type PricedLine = { priceCents: number; quantity: number; isFreeGift?: boolean };
+type PricedLine = { priceCents: number; quantity: number; isFreeGift?: boolean };
 
-export type CouponTerms = {
+type CouponTerms = {
   discountType: 'percentage' | 'fixed';
   /** Percent (0–100) for percentage coupons, cents for fixed ones. */
   discountValue: number;
 };
 
-export type ShippingOptionTerms = {
+type ShippingOptionTerms = {
   id: string;
   priceCents: number;
   enabled: boolean;
@@ -79,7 +77,7 @@ export function taxCents(subtotal: number, discount: number, shipping: number): 
   return Math.round(((subtotal - discount + shipping) * TAX_RATE_PERCENT) / 100);
 }
 
-export type Totals = {
+type Totals = {
   subtotalCents: number;
   discountCents: number;
   shippingCents: number;

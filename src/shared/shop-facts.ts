@@ -120,7 +120,7 @@ export const FAQ_PLACEHOLDERS = {
   free_shipping: 'the free-shipping sentence, e.g. "Free shipping on orders of $50.00 or more." (empty when nothing ships free)',
   tax_rule: 'how sales tax is charged, with a worked example',
 } as const;
-export type FaqPlaceholder = keyof typeof FAQ_PLACEHOLDERS;
+type FaqPlaceholder = keyof typeof FAQ_PLACEHOLDERS;
 
 const PLACEHOLDER_PATTERN = /\{\{\s*([a-z_]+)\s*\}\}/g;
 

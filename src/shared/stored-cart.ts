@@ -36,7 +36,7 @@ export type CartContents = { lines: CartQuoteKeyLine[]; couponCode: string | nul
 export const EMPTY_CART_CONTENTS: CartContents = { lines: [], couponCode: null };
 
 /** The part of the quote (POST /api/cart/quote's answer) a cart takes its names and prices from. */
-export type CartPricing = Pick<Quote, 'lines' | 'coupon' | 'discountCents'>;
+type CartPricing = Pick<Quote, 'lines' | 'coupon' | 'discountCents'>;
 
 /**
  * The cart these contents make, with each product's name, price and picture and the coupon's

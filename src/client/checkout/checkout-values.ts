@@ -6,11 +6,11 @@ import type { CheckoutForm } from '../../shared/schemas/checkout.js';
    loads the validation (checkout-form.ts, with zod) when the shopper starts filling it in. */
 
 export type CheckoutField = keyof typeof CHECKOUT_FIELD_LABELS;
-export type CheckoutValues = Record<CheckoutField, string>;
+type CheckoutValues = Record<CheckoutField, string>;
 /** What the form holds: the fields people fill in and the bot trap's hidden ones. */
 export type CheckoutFormValues = CheckoutForm;
 /** Each field's problem, as the form reports it. */
-export type CheckoutErrors = Partial<Record<CheckoutField, { message?: string } | undefined>>;
+type CheckoutErrors = Partial<Record<CheckoutField, { message?: string } | undefined>>;
 
 export const CHECKOUT_FIELDS = Object.keys(CHECKOUT_FIELD_LABELS) as CheckoutField[];
 

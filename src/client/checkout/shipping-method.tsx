@@ -5,7 +5,7 @@ import { shippingText } from '../lib/format.js';
 import { Skeleton } from '../ui/skeleton.js';
 
 /** Admin-entered estimates may be bare ranges ('5-7', the spec's default). */
-export function deliveryEstimate(estimatedDays: string): string {
+function deliveryEstimate(estimatedDays: string): string {
   return /^\d+(\s*-\s*\d+)?$/.test(estimatedDays.trim()) ? `${estimatedDays.trim()} business days` : estimatedDays;
 }
 

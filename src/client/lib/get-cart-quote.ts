@@ -14,7 +14,7 @@ export type QuoteRequest = {
 const loadQuoteSchema = () => loadCheckoutSchemas().then((m) => m.Quote);
 
 /** The server prices the cart: current prices and stock, the coupon and its gift, shipping, tax and total. */
-export function getCartQuote(input: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
+function getCartQuote(input: QuoteRequest, signal?: AbortSignal): Promise<Quote> {
   return apiRequestWith('/api/cart/quote', loadQuoteSchema, { method: 'POST', body: input, signal });
 }
 

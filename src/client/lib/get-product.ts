@@ -3,7 +3,7 @@ import { queryKeys } from '../../shared/query-keys.js';
 import { ApiError, apiRequest } from './api-client.js';
 import type { ProductResponse } from './response-schemas.js';
 
-export function getProduct(id: string, signal?: AbortSignal): Promise<ProductResponse> {
+function getProduct(id: string, signal?: AbortSignal): Promise<ProductResponse> {
   return apiRequest(`/api/products/${encodeURIComponent(id)}`, (s) => s.ProductResponse, { signal });
 }
 

@@ -10,12 +10,12 @@ const FIVE_MINUTES = 5 * 60 * 1000;
 
 export const SIGNED_OUT: SessionResponse = { user: null, impersonatorEmail: null };
 
-export async function getSession(signal?: AbortSignal): Promise<SessionResponse> {
+async function getSession(signal?: AbortSignal): Promise<SessionResponse> {
   const schemas = await loadAuthSchemas();
   return apiRequest('/api/session', () => schemas.SessionResponse, { signal });
 }
 
-export function getSessionQueryOptions() {
+function getSessionQueryOptions() {
   return queryOptions({
     queryKey: sessionQueryKey,
     queryFn: ({ signal }) => getSession(signal),

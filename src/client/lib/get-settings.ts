@@ -7,11 +7,11 @@ import type { SettingsResponse } from './response-schemas.js';
 
 export type SettingsMap = Record<string, string>;
 
-export function getSettings(signal?: AbortSignal): Promise<SettingsResponse> {
+function getSettings(signal?: AbortSignal): Promise<SettingsResponse> {
   return apiRequest('/api/settings', (s) => s.SettingsResponse, { signal });
 }
 
-export function getSettingsQueryOptions() {
+function getSettingsQueryOptions() {
   return queryOptions({
     queryKey: queryKeys.settings(),
     queryFn: ({ signal }) => getSettings(signal),

@@ -1,6 +1,6 @@
 import type * as Schemas from './auth-schemas.js';
 
-export type AuthSchemas = typeof Schemas;
+type AuthSchemas = typeof Schemas;
 
 let pending: Promise<AuthSchemas> | undefined;
 

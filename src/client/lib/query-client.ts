@@ -17,7 +17,7 @@ export function freshUnlessFromServer(query: { state: { dataUpdatedAt: number } 
   return query.state.dataUpdatedAt === serverDataUpdatedAt ? SERVER_DATA_GRACE_MS : 0;
 }
 
-export function shouldRetry(failureCount: number, error: unknown): boolean {
+function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return false;
   return failureCount < 2;
 }

@@ -26,11 +26,11 @@ function useDebouncedJson<T>(value: T, ms: number): T {
   return useMemo(() => JSON.parse(settled) as T, [settled]);
 }
 
-export function sameLineKey(a: LineKey, b: { productId: string; size: string; color: string }): boolean {
+function sameLineKey(a: LineKey, b: { productId: string; size: string; color: string }): boolean {
   return a.productId === b.productId && a.size === b.size && a.color === b.color;
 }
 
-export type CartQuote = {
+type CartQuote = {
   cart: Cart;
   quote: Quote | undefined;
   /** True while the quote shown is not yet the server's answer for the cart as it is now. */

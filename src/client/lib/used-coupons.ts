@@ -1,7 +1,7 @@
 import { normalizeCouponCode } from '../../shared/coupons.js';
 
 /** Per-device list of coupon codes used in a paid order (spec: "a coupon usage record per device"). */
-export const USED_COUPONS_STORAGE_KEY = 'usedCoupons';
+const USED_COUPONS_STORAGE_KEY = 'usedCoupons';
 
 export function getUsedCoupons(): string[] {
   try {

@@ -10,7 +10,7 @@ import { Spinner } from '../ui/spinner.js';
  * The specification's texts for an order page that cannot show an order (confirmation, thank-you
  * and success pages): unknown or missing order or session, an unpaid one, a failed load.
  */
-export const ORDER_STATE_MESSAGES = {
+const ORDER_STATE_MESSAGES = {
   loading: 'Processing your order...',
   errorTitle: 'Order Error',
   notPaid: 'Payment was not completed successfully.',

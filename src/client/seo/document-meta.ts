@@ -1,6 +1,6 @@
 import { SITE_DESCRIPTION } from '../../shared/page-declaration.js';
 
-export type DocumentMeta = {
+type DocumentMeta = {
   /** Full title, e.g. "Shop All Products | EcoClean". */
   title: string;
   description?: string | undefined;

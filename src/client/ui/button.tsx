@@ -1,7 +1,7 @@
 import type { ButtonHTMLAttributes } from 'react';
 
-export type ButtonVariant = 'primary' | 'outline' | 'ghost' | 'destructive' | 'inverse';
-export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
+type ButtonVariant = 'primary' | 'outline' | 'ghost' | 'destructive' | 'inverse';
+type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
 
 // One line always: a label that wraps inside its button (two lines in a one-line height) reads
 // as broken. A row of buttons that may not fit wraps whole buttons instead (flex-wrap).

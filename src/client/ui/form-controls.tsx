@@ -104,7 +104,7 @@ export function SubmitButton({ pending, label, pendingLabel }: { pending: boolea
 }
 
 /** A text value of a submitted form ('' when absent). */
-export function formText(form: FormData, name: string): string {
+function formText(form: FormData, name: string): string {
   const v = form.get(name);
   return typeof v === 'string' ? v : '';
 }

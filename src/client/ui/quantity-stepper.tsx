@@ -12,7 +12,7 @@ type QuantityStepperProps = {
   size?: 'sm' | 'md';
 };
 
-export function clampQuantity(n: number, min: number, max: number | undefined): number {
+function clampQuantity(n: number, min: number, max: number | undefined): number {
   if (!Number.isFinite(n)) return min;
   const whole = Math.floor(n);
   const upper = max === undefined ? whole : Math.min(whole, max);

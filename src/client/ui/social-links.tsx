@@ -4,10 +4,10 @@ import { settingValue, type SettingsMap } from '../lib/get-settings.js';
 const PLACEHOLDER_FACEBOOK = 'https://facebook.com';
 const PLACEHOLDER_YOUTUBE = 'https://youtube.com';
 
-export type SocialLink = { name: 'Facebook' | 'YouTube'; href: string };
+type SocialLink = { name: 'Facebook' | 'YouTube'; href: string };
 
 /** Facebook and YouTube from settings; when neither is set, the spec shows two placeholder links. */
-export function socialLinks(settings: SettingsMap | undefined): SocialLink[] {
+function socialLinks(settings: SettingsMap | undefined): SocialLink[] {
   const facebook = settingValue(settings, 'social_media_facebook');
   const youtube = settingValue(settings, 'social_media_youtube');
   if (!facebook && !youtube) {

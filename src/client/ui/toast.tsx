@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { CloseIcon } from './icons.js';
 
-export type ToastInput = {
+type ToastInput = {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
@@ -21,7 +21,7 @@ function emit(): void {
   for (const l of listeners) l();
 }
 
-export function dismissToast(): void {
+function dismissToast(): void {
   if (timer) clearTimeout(timer);
   timer = undefined;
   current = null;

@@ -19,7 +19,7 @@ import { forgetLoadedSessions, type LoadedSession } from './sessions.js';
  * Changing the password or deleting the account is the signed-in person's own act: an admin acting
  * as a customer may not do it for them (the admin would otherwise take the account over).
  */
-export function ownSessionUser(session: LoadedSession | null): { user: UserRow; tokenHash: string } {
+function ownSessionUser(session: LoadedSession | null): { user: UserRow; tokenHash: string } {
   if (!session) throw new HttpError(401, 'Authentication required');
   if (session.impersonator) throw new HttpError(403, SELF_SERVICE_MESSAGES.notWhileImpersonating);
   return { user: session.user, tokenHash: session.tokenHash };

@@ -50,7 +50,7 @@ let dummyHash: Promise<string> | null = null;
 const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0'));
 
 /** A new session, and a fresh device token naming the account for the browser that signed in. */
-export type SessionGrant = { user: UserRow; token: string; expiresAt: Date; deviceToken: string };
+type SessionGrant = { user: UserRow; token: string; expiresAt: Date; deviceToken: string };
 
 export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip: string; publicUrl: string }): Promise<SessionGrant> {
   if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
@@ -117,7 +117,7 @@ export async function signIn(db: Kysely<Database>, input: SignInInput, ctx: { ip
   return { user, ...session, deviceToken: await issueDeviceToken(db, user) };
 }
 
-export const RESET_TOKEN_TTL_MS = 3_600_000;
+const RESET_TOKEN_TTL_MS = 3_600_000;
 
 /**
  * Always ends quietly, whether or not the address has an account (no account discovery). When it

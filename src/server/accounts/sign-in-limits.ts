@@ -46,8 +46,7 @@ export function delaySlot(sinceMs: number, first: number, max: number): { index:
 }
 
 /** The counters an admitted attempt took, so that its outcome can settle them. */
-export type SignInAdmission =
-  { kind: 'device'; deviceKey: string } | { kind: 'browser'; ipKey: string; accountIpKey: string; accountKey: string };
+type SignInAdmission = { kind: 'device'; deviceKey: string } | { kind: 'browser'; ipKey: string; accountIpKey: string; accountKey: string };
 
 /**
  * Counts a sign-in attempt and lets it through to the password check, or refuses it with 429 (the

@@ -9,7 +9,7 @@ import { containsText, pageOf } from '../db/query-helpers.js';
 import { alignImageAlts } from '../../shared/product-images.js';
 
 /** New products get `prod-{timestamp}-{6 random characters}`. */
-export function newProductId(): string {
+function newProductId(): string {
   return `prod-${Date.now()}-${randomString(6)}`;
 }
 

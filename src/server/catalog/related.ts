@@ -5,7 +5,7 @@ import { toProductCard, type ProductCardItem } from '../../shared/product-card.j
 import { listProducts } from './service.js';
 
 /** "You may also like": at most this many products. */
-export const RELATED_LIMIT = 4;
+const RELATED_LIMIT = 4;
 /** The first products of the category (in shop order) looked at: enough for four in stock in any real category. */
 const CANDIDATES = 24;
 

@@ -18,7 +18,7 @@ export const CATALOGUE_CACHE_MS = 1000;
  * range) answers null and goes through `ProductListQuery`, which stays the rule and gives the error
  * messages.
  */
-export function readListQuery(query: unknown): ProductListFilter | null {
+function readListQuery(query: unknown): ProductListFilter | null {
   if (query === null || typeof query !== 'object') return null;
   let search: string | undefined;
   let category: string | undefined;

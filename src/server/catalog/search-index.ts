@@ -192,7 +192,7 @@ function slice(list: Uint32Array, start: number, end: number): Found {
 
 type IndexedRow = ProductRow & { lowered_name: string; lowered_description: string };
 
-export class CatalogueIndex {
+class CatalogueIndex {
   private built: Built | null = null;
   private seenChanges = -1;
   private seenCatalogueChanges = -1;

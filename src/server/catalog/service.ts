@@ -42,7 +42,7 @@ export function listProductsJson(db: Kysely<Database>, filter: ProductListFilter
   return catalogueIndex(db).pageJson(filter);
 }
 
-export const FEATURED_LIMIT = 4;
+const FEATURED_LIMIT = 4;
 
 export async function listFeaturedProducts(db: Kysely<Database>): Promise<Product[]> {
   const rows = await db

@@ -7,7 +7,7 @@ import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** The image type by its first bytes, whatever the file name or declared type claims. */
-export function sniffImageType(buf: Buffer): 'png' | 'jpg' | 'webp' | null {
+function sniffImageType(buf: Buffer): 'png' | 'jpg' | 'webp' | null {
   if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpg';
   if (buf.length >= 12 && buf.toString('ascii', 0, 4) === 'RIFF' && buf.toString('ascii', 8, 12) === 'WEBP') return 'webp';

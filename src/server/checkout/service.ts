@@ -25,14 +25,14 @@ export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
 /** Stripe's session lives a minute longer (its floor is 30 minutes; the minute absorbs clock skew). */
 export const PROVIDER_SESSION_TTL_MS = PAYMENT_SESSION_TTL_MS + 60_000;
 /** What holds add to the longest payment page: a payment made in its last second, a late webhook, clock skew. */
-export const HOLD_MARGIN_MS = 10 * 60_000;
+const HOLD_MARGIN_MS = 10 * 60_000;
 /**
  * How long a checkout's stock and coupon holds last: longer than any payment page, so a payment
  * the provider accepts always finds its units still held (41 minutes).
  */
 export const HOLD_TTL_MS = PROVIDER_SESSION_TTL_MS + HOLD_MARGIN_MS;
 
-export type CheckoutContext = {
+type CheckoutContext = {
   userId: string | null;
   deviceHash: string;
   /** The shopper's address, for the cap on units one shopper may hold. */
@@ -46,9 +46,9 @@ export type CheckoutContext = {
 };
 
 /** An earlier unpaid checkout of the same browser that a new checkout ended (a Stripe one is also expired at Stripe). */
-export type SupersededSession = { sessionId: string; provider: string };
+type SupersededSession = { sessionId: string; provider: string };
 
-export type CreatedCheckout = { orderId: string; sessionId: string; url: string; amountCents: number; superseded: SupersededSession[] };
+type CreatedCheckout = { orderId: string; sessionId: string; url: string; amountCents: number; superseded: SupersededSession[] };
 
 export function newOrderId(): string {
   return `order_${Date.now()}_${randomString(9)}`;
@@ -275,7 +275,7 @@ export async function adoptProviderSession(
   });
 }
 
-export type FulfilResult = { fulfilled: boolean; orderId: string };
+type FulfilResult = { fulfilled: boolean; orderId: string };
 
 /**
  * The one step that turns a payment into an order, for every provider. Named steps

@@ -4,11 +4,11 @@ import { HttpError } from '../http/errors.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { CONTENT_MESSAGES, toEmbedVideoUrl } from '../../shared/schemas/content.js';
 
-export const SECRET_SETTING_KEYS = ['shipstation_api_key', 'shipstation_api_secret'] as const;
+const SECRET_SETTING_KEYS = ['shipstation_api_key', 'shipstation_api_secret'] as const;
 const MASK_PREFIX = '••••';
 
 /** Secrets leave the server only as their last four characters (none of a short one). */
-export function maskSecret(value: string): string {
+function maskSecret(value: string): string {
   if (!value) return '';
   return value.length >= 8 ? `${MASK_PREFIX}${value.slice(-4)}` : MASK_PREFIX;
 }

@@ -10,9 +10,9 @@ import { retryDelayMs } from '../lib/retry.js';
 
 export const CONTACT_LIMIT_PER_IP = 5;
 const WINDOW_MS = 15 * 60_000;
-export const CONTACT_SOURCE = 'website-contact-form';
+const CONTACT_SOURCE = 'website-contact-form';
 
-export type ContactFields = { name: string; email: string; subject: string; message: string; elapsedMs?: number; website?: string };
+type ContactFields = { name: string; email: string; subject: string; message: string; elapsedMs?: number; website?: string };
 
 /**
  * Stores a message from the contact form. A bot (too fast, or the decoy field filled) gets the same
@@ -53,7 +53,7 @@ export async function submitContact(db: Kysely<Database>, input: ContactFields, 
   return { stored: true };
 }
 
-export const MAX_FORWARD_ATTEMPTS = 10;
+const MAX_FORWARD_ATTEMPTS = 10;
 
 /** Sends due messages to the workflow endpoint: {name, email, subject, message, timestamp, source}. */
 export async function forwardDueMessages(

@@ -6,7 +6,7 @@ import { PAYMENT_PROVIDER_KEY, type CheckoutProvider } from '../../shared/paymen
 import { fillPlaceholders, FREE_SHIPPING_MINIMUM_KEY, freeShippingSettingValue, type FactShippingOption } from '../../shared/shop-facts.js';
 
 /** The enabled shipping options, in the shop's order: what the shop's texts about shipping and tax are written from. */
-export async function readFactShippingOptions(db: Kysely<Database>): Promise<FactShippingOption[]> {
+async function readFactShippingOptions(db: Kysely<Database>): Promise<FactShippingOption[]> {
   const rows = await readEnabledShippingOptions(db);
   return rows.map((r) => ({
     name: r.name,

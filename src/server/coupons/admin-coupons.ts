@@ -10,7 +10,7 @@ import { containsText, pageOf } from '../db/query-helpers.js';
 // The back office's coupon queries: list, create, edit, switch on/off, delete (with their Stripe copies).
 // How a coupon is checked, held and counted for a shopper is in ./service.ts.
 
-export function toAdminCoupon(c: Selectable<CouponsTable>) {
+function toAdminCoupon(c: Selectable<CouponsTable>) {
   return {
     id: c.id,
     code: c.code,
@@ -29,7 +29,7 @@ export function toAdminCoupon(c: Selectable<CouponsTable>) {
     createdAt: c.created_at,
   };
 }
-export type AdminCouponView = ReturnType<typeof toAdminCoupon>;
+type AdminCouponView = ReturnType<typeof toAdminCoupon>;
 
 /** A Stripe client when Stripe is configured (null in local mode), and whether the caller asked for Stripe. */
 type StripeOptions = { stripe?: Stripe | null; syncStripe?: boolean };

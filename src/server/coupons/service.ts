@@ -26,7 +26,7 @@ import { newId, randomString } from '../lib/ids.js';
 import { couponProblem, normalizeCouponEmail } from '../../shared/coupons.js';
 import { LOYALTY_REWARD_PERCENT, LOYALTY_REWARD_VALID_DAYS } from '../../shared/pricing.js';
 
-export type CouponRow = Selectable<CouponsTable>;
+type CouponRow = Selectable<CouponsTable>;
 
 /** Who is using the coupon, for the one-per-customer rule. */
 export type CouponCustomer = {

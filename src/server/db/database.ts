@@ -16,7 +16,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => {
   return n;
 });
 
-export type Db = {
+type Db = {
   db: Kysely<Database>;
   dialect: Dialect;
   /** The PostgreSQL schema the app is confined to, when the URL names one. */

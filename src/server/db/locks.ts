@@ -12,11 +12,11 @@ export function forUpdate<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB,
 /** PostgreSQL's answers that mean "run the transaction again": serialization failure and deadlock. */
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 
-export function isRetryableTransactionError(err: unknown): boolean {
+function isRetryableTransactionError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && RETRYABLE_SQLSTATES.has(String((err as { code?: unknown }).code));
 }
 
-export const TRANSACTION_TRIES = 5;
+const TRANSACTION_TRIES = 5;
 
 /**
  * Runs `work` in a transaction, and runs it again (at most `tries` times in all) when PostgreSQL

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 
 /** A LIKE pattern for "contains", with the wildcards in the text escaped so "100%" means the text "100%". */
-export function likePattern(text: string): string {
+function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
@@ -10,7 +10,7 @@ export function containsText(column: string, text: string): RawBuilder<SqlBool> 
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${likePattern(text)} escape '\\'`;
 }
 
-export type Page<T> = { items: T[]; page: number; pageSize: number; total: number; totalPages: number };
+type Page<T> = { items: T[]; page: number; pageSize: number; total: number; totalPages: number };
 
 /** Runs one page of rows and the total count side by side, and shapes the answer every list uses. */
 export async function pageOf<R, T>(

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * Column conventions, identical on SQLite and PostgreSQL:
@@ -363,10 +363,6 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type ProductRow = Selectable<ProductsTable>;
-export type NewProduct = Insertable<ProductsTable>;
-export type ProductUpdate = Updateable<ProductsTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
-export type FaqRow = Selectable<FaqsTable>;
 export type { Generated };

@@ -4,7 +4,7 @@
 // Changing a built-in text here reaches new shops only: an existing shop's unedited copy is
 // renewed by a migration that carries its own frozen copy of the text (see 0015-template-blocks).
 
-export type DefaultEmailTemplate = {
+type DefaultEmailTemplate = {
   id: string;
   name: string;
   subject: string;

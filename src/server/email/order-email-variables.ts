@@ -24,10 +24,10 @@ import { escapeHtml } from '../pages/html.js';
 export type EmailVariables = { variables: Record<string, unknown>; textVariables: Record<string, unknown> };
 
 /** One line of the order as the e-mail shows it. */
-export type EmailLineItem = { name: string; quantity: number; isFreeGift: boolean; lineTotal: string };
+type EmailLineItem = { name: string; quantity: number; isFreeGift: boolean; lineTotal: string };
 
 /** A parcel's tracking: the carrier's name (null when unknown), the number, the carrier's own page (null when unknown). */
-export type EmailTracking = { carrier: string | null; number: string; url: string | null };
+type EmailTracking = { carrier: string | null; number: string; url: string | null };
 
 type Address = { name?: string; address?: string; city?: string; state?: string; zip?: string; country?: string };
 

@@ -4,7 +4,7 @@ import { newId, nowIso } from '../lib/ids.js';
 import { renderTemplate } from './render.js';
 import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
 
-export type QueueEmailInput = {
+type QueueEmailInput = {
   to: string;
   templateId: string;
   /** Variables for the HTML body (escaped when rendered). */
@@ -17,9 +17,9 @@ export type QueueEmailInput = {
   actor?: OrderEventActor;
 };
 
-export type QueuedEmail = { id: string; to: string; subject: string; text: string };
+type QueuedEmail = { id: string; to: string; subject: string; text: string };
 
-export class UnknownTemplateError extends Error {}
+class UnknownTemplateError extends Error {}
 
 /**
  * Renders a stored template and writes the e-mail to the outbox. Nothing is sent here: the
@@ -66,7 +66,7 @@ export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): 
   return { id, to: input.to, subject: rendered.subject, text: rendered.text };
 }
 
-export type OutboxEntry = {
+type OutboxEntry = {
   id: string;
   to: string;
   subject: string;

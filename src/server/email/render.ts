@@ -18,7 +18,7 @@ function compile(source: string, escape: boolean): HandlebarsTemplateDelegate {
   return fn;
 }
 
-export type RenderableTemplate = { subject: string; html: string; text: string | null };
+type RenderableTemplate = { subject: string; html: string; text: string | null };
 export type RenderedEmail = { subject: string; html: string; text: string };
 
 export function renderTemplate(
@@ -38,7 +38,7 @@ export function renderTemplate(
 }
 
 /** A readable plain-text fallback for templates saved without a text body. */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<(style|title|head)[^>]*>[\s\S]*?<\/\1>/gi, '')
     .replace(/<a [^>]*href="([^"]+)"[^>]*>([\s\S]*?)<\/a>/gi, '$2 ($1)')

@@ -65,7 +65,7 @@ const SAMPLE_TEXT: Record<string, unknown> = {
   ...sampleConfirmation.textVariables,
 };
 
-export function toTemplateView(t: {
+function toTemplateView(t: {
   id: string;
   name: string;
   subject: string;
@@ -91,7 +91,7 @@ export async function listTemplates(db: Kysely<Database>) {
   return (await db.selectFrom('email_templates').selectAll().orderBy('built_in', 'desc').orderBy('name').execute()).map(toTemplateView);
 }
 
-export async function getTemplate(db: Kysely<Database>, id: string) {
+async function getTemplate(db: Kysely<Database>, id: string) {
   const t = await db.selectFrom('email_templates').selectAll().where('id', '=', id).executeTakeFirst();
   if (!t) throw new HttpError(404, CONTENT_MESSAGES.templateNotFound);
   return toTemplateView(t);

@@ -15,7 +15,7 @@ import { HttpError } from './errors.js';
 export type Access = 'public' | 'owner' | 'signed-in' | 'admin';
 
 /** The parts of the shop, each a Fastify plugin with its own guard in its own scope. */
-export type Surface = 'store' | 'account' | 'admin' | 'integrations' | 'webhooks' | 'pages';
+type Surface = 'store' | 'account' | 'admin' | 'integrations' | 'webhooks' | 'pages';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,7 +33,7 @@ declare module 'fastify' {
   }
 }
 
-export type RouteEntry = { method: string; url: string; access: Access | undefined; surface: Surface | undefined };
+type RouteEntry = { method: string; url: string; access: Access | undefined; surface: Surface | undefined };
 
 /** Route options that declare a policy: `app.get('/api/x', access.public, handler)`. */
 export const access = {
@@ -60,7 +60,7 @@ type SurfaceRules = {
   clearsCaches: boolean;
 };
 
-export const SURFACES: Record<Surface, SurfaceRules> = {
+const SURFACES: Record<Surface, SurfaceRules> = {
   store: { floor: 'public', allows: ['public', 'owner'], noStore: false, sessions: true, sameSiteWrites: true, clearsCaches: false },
   account: { floor: 'signed-in', allows: ['signed-in', 'admin'], noStore: true, sessions: true, sameSiteWrites: true, clearsCaches: false },
   admin: { floor: 'admin', allows: ['admin'], noStore: true, sessions: true, sameSiteWrites: true, clearsCaches: true },

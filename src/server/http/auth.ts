@@ -17,7 +17,7 @@ export function registerSessionDecorator(app: FastifyInstance): void {
   app.decorateRequest('session', null);
 }
 
-export function sessionCookieOptions(config: Config) {
+function sessionCookieOptions(config: Config) {
   return {
     httpOnly: true,
     sameSite: 'lax' as const,

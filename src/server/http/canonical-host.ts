@@ -11,7 +11,7 @@ declare module 'fastify' {
 /** What a Host header may hold: a name, an IPv4 or a bracketed IPv6 address, and a port. */
 const HOST_SHAPE = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
-export type HostRule = {
+type HostRule = {
   /** `host:port` (default port dropped) or, when only the name counts, the name alone. */
   expected: string;
   /** Development compares names only: cookies are kept per host name, whatever the port. */
@@ -23,7 +23,7 @@ export type HostRule = {
  * dot, the scheme's default port dropped (`Shop.Example.com.:443` is `shop.example.com` for
  * https). Null for anything that is not a plain host and port (user info, paths, spaces).
  */
-export function normalizeHost(raw: string | undefined, protocol: string, nameOnly = false): string | null {
+function normalizeHost(raw: string | undefined, protocol: string, nameOnly = false): string | null {
   if (!raw || !HOST_SHAPE.test(raw)) return null;
   let url: URL;
   try {
@@ -36,7 +36,7 @@ export function normalizeHost(raw: string | undefined, protocol: string, nameOnl
   return nameOnly || !url.port ? name : `${name}:${url.port}`;
 }
 
-export function hostRule(config: Pick<Config, 'env' | 'publicUrl'>): HostRule | null {
+function hostRule(config: Pick<Config, 'env' | 'publicUrl'>): HostRule | null {
   if (config.env === 'test') return null;
   const url = new URL(config.publicUrl);
   const nameOnly = config.env === 'development';
@@ -45,7 +45,7 @@ export function hostRule(config: Pick<Config, 'env' | 'publicUrl'>): HostRule | 
 }
 
 /** Whether a request's Host names the shop's public address. */
-export function isPublicHost(rule: HostRule, raw: string | undefined, protocol: string): boolean {
+function isPublicHost(rule: HostRule, raw: string | undefined, protocol: string): boolean {
   return normalizeHost(raw, protocol, rule.nameOnly) === rule.expected;
 }
 

@@ -11,7 +11,7 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
+const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
 
 /** True when a string anywhere in the value holds a NUL character, which no database text column accepts. */

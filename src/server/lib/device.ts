@@ -6,7 +6,7 @@ import { hashToken, newToken } from './tokens.js';
  * A random, HttpOnly per-browser token. Guests' orders and coupon uses are tied to its hash, so
  * "the browser that created it" can read its order and a guest device uses a coupon once.
  */
-export const DEVICE_COOKIE = 'did';
+const DEVICE_COOKIE = 'did';
 
 export function deviceHash(req: FastifyRequest): string | null {
   const token = req.cookies[DEVICE_COOKIE];

@@ -21,7 +21,7 @@ import { MicroCache } from '../http/micro-cache.js';
 
 const ADMIN = { userId: null, isAdmin: true, deviceHash: null } as const;
 
-export type AdminOrderRow = {
+type AdminOrderRow = {
   id: string;
   orderNumber: string;
   createdAt: string;
@@ -143,7 +143,7 @@ function paymentCondition(payment: PaymentFilter | undefined): RawBuilder<SqlBoo
 }
 
 /** A page of the back office's order list, with the pager's figures. */
-export type AdminOrderPage = { items: AdminOrderRow[]; page: number; pageSize: number; total: number; totalPages: number };
+type AdminOrderPage = { items: AdminOrderRow[]; page: number; pageSize: number; total: number; totalPages: number };
 
 /**
  * Every order for the back office, newest first, searchable by id, e-mail or name, filterable by
@@ -295,7 +295,7 @@ function addressText(raw: string | null): string {
   return storedAddressLines(raw).join('\n');
 }
 
-export type StatusChangeOptions = {
+type StatusChangeOptions = {
   actor?: OrderEventActor;
   /**
    * The list's and detail's "mark shipped": refused for an unpaid order. The edit form leaves it

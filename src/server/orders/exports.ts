@@ -10,13 +10,13 @@ import { ordersMatching, searchWords } from './search-terms.js';
  * (newest first by (created_at, id)), a batch's related rows in one query, and written to the
  * reply as it is read: memory stays bounded however many orders there are.
  */
-export const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 1000;
 
 /** A money figure, written as dollars with two decimals (never formula-escaped). */
 type Money = { cents: number };
 type Cell = string | number | null | undefined | Money;
 
-export function money(cents: number | string | null | undefined): Money {
+function money(cents: number | string | null | undefined): Money {
   return { cents: Number(cents ?? 0) };
 }
 
@@ -26,7 +26,7 @@ function dollars(cents: number): string {
 }
 
 /** One field: RFC 4180 quoting, and text that a spreadsheet would run as a formula gets a leading apostrophe. */
-export function csvField(value: Cell): string {
+function csvField(value: Cell): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return String(value);
   let text = typeof value === 'string' ? value : dollars(value.cents);
@@ -34,7 +34,7 @@ export function csvField(value: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvRow(cells: Cell[]): string {
+function csvRow(cells: Cell[]): string {
   return `${cells.map(csvField).join(',')}\r\n`;
 }
 
@@ -70,7 +70,7 @@ const ORDER_HEADER = [
 const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
 const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty points', 'Orders', 'Created'];
 
-export type OrderFilters = {
+type OrderFilters = {
   search?: string;
   status?: Database['orders']['status'];
   payment?: Parameters<typeof adminOrdersFiltered>[1]['payment'];

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, OrdersTable } from '../db/schema.js';
 import { ORDER_STATUSES } from '../../shared/schemas/orders.js';
 
-export type OrdersOverview = {
+type OrdersOverview = {
   days: { date: string; orders: number; revenueCents: number }[];
   byStatus: { status: OrdersTable['status']; count: number }[];
   totals: { orders: number; revenueCents: number };

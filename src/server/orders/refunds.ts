@@ -147,7 +147,7 @@ export async function applyStatusStock(trx: Trx, order: OrderRow, status: Orders
   }
 }
 
-export type RefundDeps = { stripe: Stripe | null };
+type RefundDeps = { stripe: Stripe | null };
 
 function refundView(r: Selectable<Database['refunds']>): RefundView {
   return {

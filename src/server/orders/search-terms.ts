@@ -26,7 +26,7 @@ function emailTerms(email: string | null | undefined): string[] {
   return [e, local, domain, ...words(local)].filter(Boolean);
 }
 
-export type SearchableOrder = {
+type SearchableOrder = {
   id: string;
   orderNumber: string;
   email: string | null;
@@ -77,7 +77,7 @@ export function ordersMatching(
 }
 
 /** An order row as the index reads it (orders joined to their account). */
-export type OrderSearchRow = {
+type OrderSearchRow = {
   id: string;
   order_number: string;
   email: string | null;

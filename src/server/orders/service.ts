@@ -6,7 +6,7 @@ import { customerTimeline, customerTimelines } from './events.js';
 import { listRefunds, paymentStatusOf, wasPaid } from './refunds.js';
 import { shippingOptionName } from '../shipping/service.js';
 
-export type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
+type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
 /** `forAdmin` adds what only the owner sees (a stock shortfall found when the payment arrived). */
 function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItemsTable>[], forAdmin = false): OrderView {

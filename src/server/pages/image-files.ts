@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** A public path prefix and the folder its files are served from. */
-export type ImageRoot = { prefix: string; dir: string };
+type ImageRoot = { prefix: string; dir: string };
 
 /** Longest walk into a page's data: far deeper than any answer the pages embed. */
 const MAX_DEPTH = 8;

@@ -17,7 +17,7 @@ type Resolver<K extends PageDataKind> = (db: Kysely<Database>, arg: PageDataArgs
  * lists' items are cut to what their cards read (src/shared/product-card.ts): the full products
  * repeated the HTML's text and more, a fifth of the shop page's compressed bytes.
  */
-export const pageDataResolvers: { [K in PageDataKind]: Resolver<K> } = {
+const pageDataResolvers: { [K in PageDataKind]: Resolver<K> } = {
   // No page declares the settings: every page gets them from buildPageMeta, with the provider.
   settings: async (db) => ({ settings: await getPublicSettings(db, null) }),
   categories: async (db) => ({ items: await listCategories(db) }),
@@ -50,7 +50,7 @@ export const pageDataResolvers: { [K in PageDataKind]: Resolver<K> } = {
   faqs: async (db) => ({ items: await listFaqs(db) }),
 };
 
-export function resolvePageDataRef<K extends PageDataKind>(db: Kysely<Database>, ref: DataRef<K>): Promise<PageDataTypes[K] | null> {
+function resolvePageDataRef<K extends PageDataKind>(db: Kysely<Database>, ref: DataRef<K>): Promise<PageDataTypes[K] | null> {
   return (pageDataResolvers[ref.kind] as Resolver<K>)(db, ref.arg as PageDataArgs[K]);
 }
 

@@ -40,7 +40,7 @@ function loadTemplate(clientDir: string): string {
   return FALLBACK_TEMPLATE;
 }
 
-export function renderHead(meta: PageMeta, publicUrl: string): string {
+function renderHead(meta: PageMeta, publicUrl: string): string {
   const tags: string[] = [
     `<title>${escapeHtml(meta.title)}</title>`,
     `<meta name="description" content="${escapeHtml(meta.description)}" />`,

@@ -7,7 +7,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrdersTable, PaymentSessionsTable } from '../db/schema.js';
 import { CARD_MESSAGES } from './test-checkout-page.js';
 
-export type PaymentSessionRow = Selectable<PaymentSessionsTable>;
+type PaymentSessionRow = Selectable<PaymentSessionsTable>;
 
 export function findPaymentSession(db: Kysely<Database>, id: string): Promise<PaymentSessionRow | undefined> {
   return db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirst();
@@ -23,7 +23,7 @@ export async function isKnownPaymentSession(db: Kysely<Database>, id: string): P
   return Boolean(await db.selectFrom('payment_sessions').select('id').where('id', '=', id).executeTakeFirst());
 }
 
-export type PayableTestSession = {
+type PayableTestSession = {
   session: PaymentSessionRow;
   order: Pick<Selectable<OrdersTable>, 'id' | 'email' | 'payment_status'>;
   /** Why the card page takes no payment (paid already, or ended), or null while it does. */

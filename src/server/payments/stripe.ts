@@ -95,7 +95,7 @@ export async function createStripeCheckoutSession(
   return { id: session.id, url: session.url };
 }
 
-export type StripeCouponSource = { id: string; code: string; discountType: 'percentage' | 'fixed'; discountValue: number };
+type StripeCouponSource = { id: string; code: string; discountType: 'percentage' | 'fixed'; discountValue: number };
 
 /**
  * Creates the Stripe copy of a shop coupon: percent off, or an amount off in cents (USD), used once

@@ -1,7 +1,7 @@
 import { formatCents } from '../../shared/money.js';
 import { escapeHtml } from '../pages/html.js';
 
-export const TEST_CARDS = {
+const TEST_CARDS = {
   success: '4242424242424242',
   declined: '4000000000000002',
 } as const;

@@ -3,7 +3,7 @@ import { HttpError } from '../http/errors.js';
  * ShipStation over HTTP: API v2 (header API-Key) by default, v1 (Basic auth with key and secret)
  * when the owner selects it. Only the calls the shop uses; answers are passed through as JSON.
  */
-export type ShipStationSettings = { apiKey: string; apiSecret: string; version: 'v1' | 'v2' };
+type ShipStationSettings = { apiKey: string; apiSecret: string; version: 'v1' | 'v2' };
 export type ShipTo = { name: string; address: string; city: string; state: string; zip: string; country: string; email?: string | null };
 export type LabelOrder = {
   id: string;
@@ -16,7 +16,7 @@ export type LabelOrder = {
   weightOz: number;
 };
 /** A bought label: its tracking number and the carrier ShipStation bought it from (v2 `carrier_code`, v1 `carrierCode`). */
-export type LabelResult = { trackingNumber: string | null; carrierCode: string | null; data: Record<string, unknown> };
+type LabelResult = { trackingNumber: string | null; carrierCode: string | null; data: Record<string, unknown> };
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 

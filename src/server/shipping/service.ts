@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 
-export function toAdminShipping(o: Selectable<ShippingOptionsTable>) {
+function toAdminShipping(o: Selectable<ShippingOptionsTable>) {
   return {
     id: o.id,
     name: o.name,

@@ -4,7 +4,7 @@ import type { Dialect } from '../db/database.js';
 import { createCheckout } from '../checkout/service.js';
 import { randomString } from '../lib/ids.js';
 
-export const TEST_ADDRESS = {
+const TEST_ADDRESS = {
   name: 'Pat Buyer',
   address: '1 Main St',
   city: 'Springfield',

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeShipStationRequest = {
+type FakeShipStationRequest = {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
@@ -16,7 +16,7 @@ export const FAKE_TRACKING_V1 = '1ZV1TRACK';
 export const FAKE_CARRIER_V2 = 'usps';
 export const FAKE_CARRIER_V1 = 'stamps_com';
 
-export type FakeShipStationFailure = { status: number; message: string };
+type FakeShipStationFailure = { status: number; message: string };
 
 /**
  * A local stand-in for ShipStation's v1 (Basic auth) and v2 (API-Key header) APIs, used by the

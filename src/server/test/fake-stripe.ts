@@ -29,7 +29,7 @@ export function signedStripeEvent(
   return { payload, signature };
 }
 
-export type FakeStripeRequest = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
+type FakeStripeRequest = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
 
 /**
  * A local stand-in for the parts of Stripe's API the shop calls (checkout sessions, coupons,

@@ -276,4 +276,3 @@ export function refundForm(leftCents: number) {
     .pipe(RefundInput)
     .refine((v) => v.amountCents <= leftCents, { message: ORDER_MONEY_MESSAGES.atMostLeft(leftCents), path: ['amountCents'] });
 }
-export type RefundForm = z.input<ReturnType<typeof refundForm>>;

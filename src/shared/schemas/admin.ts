@@ -136,7 +136,7 @@ export const OrderNoteInput = z
   .strict();
 
 /** The orders overview: how many days back, today included (7–90, 30 by default). */
-export const OVERVIEW_DAY_RANGE = { min: 7, max: 90, default: 30 } as const;
+const OVERVIEW_DAY_RANGE = { min: 7, max: 90, default: 30 } as const;
 export const AdminOrdersOverviewQuery = z
   .object({
     days: z.coerce

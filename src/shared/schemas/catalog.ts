@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const Dimensions = z.object({
+const Dimensions = z.object({
   length: z.number().positive(),
   width: z.number().positive(),
   height: z.number().positive(),
@@ -49,8 +49,7 @@ const trimmedOptional = z
  * The shop list's orders: `shop` (the default: leading "N -" number, then price, then name), price
  * low to high and high to low, and newest first. Ties keep shop order.
  */
-export const PRODUCT_SORTS = ['shop', 'price-asc', 'price-desc', 'newest'] as const;
-export type ProductSort = (typeof PRODUCT_SORTS)[number];
+const PRODUCT_SORTS = ['shop', 'price-asc', 'price-desc', 'newest'] as const;
 
 /** A price bound in the URL, in dollars ("12" or "12.50"); cents once read. */
 const priceBound = (name: string) =>

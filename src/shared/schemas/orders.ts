@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'completed'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
 
-export const OrderAddress = z.object({
+const OrderAddress = z.object({
   name: z.string().optional(),
   address: z.string().optional(),
   city: z.string().optional(),
@@ -13,7 +13,7 @@ export const OrderAddress = z.object({
   email: z.string().optional(),
 });
 
-export const OrderItemView = z.object({
+const OrderItemView = z.object({
   id: z.string(),
   productId: z.string(),
   name: z.string(),

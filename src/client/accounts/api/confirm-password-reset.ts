@@ -4,7 +4,7 @@ import { apiRequest } from '../../lib/api-client.js';
 import { applySession, SIGNED_OUT } from '../../lib/get-session.js';
 import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
-export async function confirmPasswordReset(input: PasswordResetConfirmInput): Promise<{ ok: true }> {
+async function confirmPasswordReset(input: PasswordResetConfirmInput): Promise<{ ok: true }> {
   const schemas = await loadAuthSchemas();
   return apiRequest('/api/auth/password-reset/confirm', () => schemas.OkResponse, { method: 'POST', body: input });
 }

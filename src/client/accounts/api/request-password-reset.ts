@@ -4,7 +4,7 @@ import { apiRequest } from '../../lib/api-client.js';
 import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
 /** Always answers ok when the input is valid, whether or not the address has an account. */
-export async function requestPasswordReset(input: PasswordResetRequestInput): Promise<{ ok: true }> {
+async function requestPasswordReset(input: PasswordResetRequestInput): Promise<{ ok: true }> {
   const schemas = await loadAuthSchemas();
   return apiRequest('/api/auth/password-reset', () => schemas.OkResponse, { method: 'POST', body: input });
 }

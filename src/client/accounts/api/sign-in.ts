@@ -4,7 +4,7 @@ import { apiRequest } from '../../lib/api-client.js';
 import { applySession } from '../../lib/get-session.js';
 import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
-export async function signIn(input: SignInInput): Promise<SessionResponse> {
+async function signIn(input: SignInInput): Promise<SessionResponse> {
   const schemas = await loadAuthSchemas();
   return apiRequest('/api/auth/sign-in', () => schemas.SessionResponse, { method: 'POST', body: input });
 }

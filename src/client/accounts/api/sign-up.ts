@@ -4,7 +4,7 @@ import { apiRequest } from '../../lib/api-client.js';
 import { applySession } from '../../lib/get-session.js';
 import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
-export async function signUp(input: SignUpInput): Promise<SessionResponse> {
+async function signUp(input: SignUpInput): Promise<SessionResponse> {
   const schemas = await loadAuthSchemas();
   return apiRequest('/api/auth/sign-up', () => schemas.SessionResponse, { method: 'POST', body: input });
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client.js';
 import { loadAuthSchemas } from '../../lib/load-auth-schemas.js';
 
-export async function validateResetToken(token: string, signal?: AbortSignal): Promise<{ valid: true; email: string }> {
+async function validateResetToken(token: string, signal?: AbortSignal): Promise<{ valid: true; email: string }> {
   const schemas = await loadAuthSchemas();
   return apiRequest('/api/auth/password-reset/validate', () => schemas.ResetTokenStatus, {
     method: 'POST',

@@ -12,7 +12,7 @@ import { apiRequest } from '../../lib/api-client.js';
 import { sessionQueryKey } from '../../lib/get-session.js';
 
 /** The spec: server orders refresh every 30 s. */
-export const ORDERS_REFETCH_MS = 30_000;
+const ORDERS_REFETCH_MS = 30_000;
 /** The dashboard lists up to 10 recent orders; /orders pages through them 10 at a time. */
 export const RECENT_ORDERS = 10;
 export const ORDERS_PAGE_SIZE = 10;
@@ -47,7 +47,7 @@ const OkResponse = z.object({ ok: z.literal(true) });
 
 // ---- Orders ----
 
-export function ordersQueryOptions(page: number, pageSize: number) {
+function ordersQueryOptions(page: number, pageSize: number) {
   return queryOptions({
     // 'mine': the signed-in user's own orders (all orders for an admin), as GET /api/orders answers.
     queryKey: ['orders', 'mine', { page, pageSize }] as const,

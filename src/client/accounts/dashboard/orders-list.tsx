@@ -11,12 +11,12 @@ import { NoOrders, useReceipt } from './recent-orders.js';
 import { ReceiptDialog } from './receipt-dialog.js';
 
 /** ShipStation's tracking number once there is one, else the shop's own code. */
-export function trackingFor(order: OrderView): string {
+function trackingFor(order: OrderView): string {
   return order.trackingNumber ?? trackingCodeOf(order.id);
 }
 
 /** The carrier's own tracking page for the order's label, or null (no label, or a carrier without a known page). */
-export function trackingLinkFor(order: OrderView): string | null {
+function trackingLinkFor(order: OrderView): string | null {
   return trackingUrl(order.carrier, order.trackingNumber);
 }
 

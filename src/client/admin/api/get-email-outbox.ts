@@ -17,7 +17,7 @@ export const OutboxEntry = z.object({
 });
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 
-export const OutboxPage = z.object({
+const OutboxPage = z.object({
   items: z.array(OutboxEntry),
   page: z.number().int(),
   pageSize: z.number().int(),
@@ -27,14 +27,14 @@ export type OutboxPage = z.infer<typeof OutboxPage>;
 
 export const OUTBOX_PAGE_SIZE = 20;
 
-export function getEmailOutbox(page: number, signal?: AbortSignal): Promise<OutboxPage> {
+function getEmailOutbox(page: number, signal?: AbortSignal): Promise<OutboxPage> {
   return apiRequest('/api/admin/email-outbox', () => OutboxPage, {
     query: { page, pageSize: OUTBOX_PAGE_SIZE },
     signal,
   });
 }
 
-export function getEmailOutboxQueryOptions(page: number) {
+function getEmailOutboxQueryOptions(page: number) {
   return queryOptions({
     queryKey: ['admin', 'email-outbox', { page, pageSize: OUTBOX_PAGE_SIZE }] as const,
     queryFn: ({ signal }) => getEmailOutbox(page, signal),

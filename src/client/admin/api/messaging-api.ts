@@ -21,13 +21,13 @@ export const EmailTemplate = z.object({
 });
 export type EmailTemplate = z.infer<typeof EmailTemplate>;
 
-export const EmailTemplatesResponse = z.object({ items: z.array(EmailTemplate) });
+const EmailTemplatesResponse = z.object({ items: z.array(EmailTemplate) });
 type TemplatesData = z.infer<typeof EmailTemplatesResponse>;
-export const EmailTemplateResponse = z.object({ template: EmailTemplate });
-export const EmailPreview = z.object({ subject: z.string(), html: z.string(), text: z.string() });
+const EmailTemplateResponse = z.object({ template: EmailTemplate });
+const EmailPreview = z.object({ subject: z.string(), html: z.string(), text: z.string() });
 export type EmailPreview = z.infer<typeof EmailPreview>;
-export const TestEmailResponse = z.object({ ok: z.literal(true), message: z.string() });
-export const EmailConnection = z.object({ connected: z.boolean(), configured: z.boolean().optional(), error: z.string().optional() });
+const TestEmailResponse = z.object({ ok: z.literal(true), message: z.string() });
+const EmailConnection = z.object({ connected: z.boolean(), configured: z.boolean().optional(), error: z.string().optional() });
 export type EmailConnection = z.infer<typeof EmailConnection>;
 const Ok = z.object({ ok: z.literal(true) });
 
@@ -44,7 +44,7 @@ export const ContactMessage = z.object({
   createdAt: z.string(),
 });
 export type ContactMessage = z.infer<typeof ContactMessage>;
-export const ContactMessagePage = z.object({
+const ContactMessagePage = z.object({
   items: z.array(ContactMessage),
   page: z.number().int(),
   pageSize: z.number().int(),
@@ -62,7 +62,7 @@ const enc = encodeURIComponent;
 
 // ---- Templates ----
 
-export function getEmailTemplatesQueryOptions() {
+function getEmailTemplatesQueryOptions() {
   return queryOptions({
     queryKey: TEMPLATES_KEY,
     queryFn: ({ signal }) => adminGet('/api/admin/email-templates', EmailTemplatesResponse, undefined, signal),
@@ -85,7 +85,7 @@ export function useEmailTemplatePreview(id: string | null) {
   });
 }
 
-export type SaveTemplateBody = { id: string; name: string; subject: string; html: string; text: string | null; variables: string[] };
+type SaveTemplateBody = { id: string; name: string; subject: string; html: string; text: string | null; variables: string[] };
 
 export function useSaveEmailTemplate() {
   const qc = useQueryClient();

@@ -14,16 +14,16 @@ import { queryKeys } from '../../../shared/query-keys.js';
 import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
 
 /** Every setting as the back office sees it; the server sends secrets masked (e.g. "••••1234"). */
-export const AdminSettingsResponse = z.object({ settings: z.record(z.string(), z.string()) });
+const AdminSettingsResponse = z.object({ settings: z.record(z.string(), z.string()) });
 export type AdminSettings = Record<string, string>;
-export const FaqListResponse = z.object({ items: z.array(Faq) });
-export const FaqResponse = z.object({ faq: Faq });
-export const FaqDeletedResponse = z.object({ ok: z.literal(true) });
+const FaqListResponse = z.object({ items: z.array(Faq) });
+const FaqResponse = z.object({ faq: Faq });
+const FaqDeletedResponse = z.object({ ok: z.literal(true) });
 
-export const ADMIN_SETTINGS_KEY = ['admin', 'settings'] as const;
-export const ADMIN_FAQS_KEY = ['admin', 'faqs'] as const;
+const ADMIN_SETTINGS_KEY = ['admin', 'settings'] as const;
+const ADMIN_FAQS_KEY = ['admin', 'faqs'] as const;
 
-export function getAdminSettingsQueryOptions() {
+function getAdminSettingsQueryOptions() {
   return queryOptions({
     queryKey: ADMIN_SETTINGS_KEY,
     queryFn: ({ signal }) => adminGet('/api/admin/settings', AdminSettingsResponse, undefined, signal),

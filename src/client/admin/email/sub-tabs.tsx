@@ -1,7 +1,7 @@
 import { tabForKey } from '../../ui/roving-tabs.js';
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
-export type SubTab<T extends string> = { id: T; label: string };
+type SubTab<T extends string> = { id: T; label: string };
 
 /**
  * A segmented tab strip (WAI-ARIA tabs: arrow keys, Home and End move between tabs) and the panel

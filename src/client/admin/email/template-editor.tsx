@@ -13,9 +13,9 @@ import { ConfirmDialog, Field, fieldAria, inputCls } from '../components/admin-u
 import { messageAt } from '../content/content-form.js';
 import { variablesUsed } from './template-variables.js';
 
-export const TEMPLATE_SAVE_FAILED = 'Failed to save template. Please try again.';
-export const TEMPLATE_DELETE_FAILED = 'Failed to delete template. Please try again.';
-export const TEMPLATE_DELETE_CONFIRM = 'Are you sure you want to delete this template?';
+const TEMPLATE_SAVE_FAILED = 'Failed to save template. Please try again.';
+const TEMPLATE_DELETE_FAILED = 'Failed to delete template. Please try again.';
+const TEMPLATE_DELETE_CONFIRM = 'Are you sure you want to delete this template?';
 
 export type TemplateDraft = EmailTemplateForm;
 

@@ -10,8 +10,8 @@ import { useSendTestEmail } from '../api/messaging-api.js';
 import { Field, inputCls } from '../components/admin-ui.js';
 import { EMAIL_CONNECTION_FAILED, useEmailConnectionState } from './email-connection-status.js';
 
-export const TEST_EMAIL_SENT = 'Test email sent successfully!';
-export const TEST_EMAIL_FAILED = 'Failed to send test email. Check console for details.';
+const TEST_EMAIL_SENT = 'Test email sent successfully!';
+const TEST_EMAIL_FAILED = 'Failed to send test email. Check console for details.';
 
 /** Test: sends the saved template, filled with sample data, to an address the owner chooses. */
 export function TemplateTestSend({ templateId, hasUnsavedChanges }: { templateId: string; hasUnsavedChanges: boolean }) {

@@ -14,10 +14,10 @@ import {
 } from '../api/admin-schemas.js';
 
 export type Status = z.infer<typeof OrderStatus>;
-export const ORDERS_PAGE_SIZE = 20;
+const ORDERS_PAGE_SIZE = 20;
 
 /** `payment`: '' shows placed orders; the rest as the server's PAYMENT_FILTERS (shared/schemas/admin.ts). */
-export type OrderListFilter = { page: number; search: string; status: Status | ''; payment?: string };
+type OrderListFilter = { page: number; search: string; status: Status | ''; payment?: string };
 
 export function useAdminOrders(f: OrderListFilter) {
   return useQuery({
@@ -83,7 +83,7 @@ export function useDeleteOrder() {
 }
 
 /** The body of POST and PUT /api/admin/orders, as the server's schema gives it (total only for orders without items). */
-export type OrderFormBody = z.output<typeof AdminOrderInput>;
+type OrderFormBody = z.output<typeof AdminOrderInput>;
 
 export function useSaveOrder(id: string | null) {
   const invalidate = useInvalidateOrders();

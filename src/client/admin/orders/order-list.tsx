@@ -17,10 +17,10 @@ import { PaymentBadge } from './order-payment.js';
 
 const PAYMENT_STATUSES = OrderView.shape.paymentStatus.options;
 
-export const DELETE_ORDER_CONFIRM = 'Are you sure you want to delete this order? This action cannot be undone.';
+const DELETE_ORDER_CONFIRM = 'Are you sure you want to delete this order? This action cannot be undone.';
 
 /** Paid once (paid, refunded in part or in full): the server keeps it on the books (its DELETE answers 409). */
-export function isKeptOnBooks(o: { paymentStatus: string; refundedCents?: number | null }): boolean {
+function isKeptOnBooks(o: { paymentStatus: string; refundedCents?: number | null }): boolean {
   return (
     o.paymentStatus === 'paid' || o.paymentStatus === 'partially_refunded' || o.paymentStatus === 'refunded' || (o.refundedCents ?? 0) > 0
   );

@@ -15,7 +15,7 @@ const loadCharts = () => lazy(importCharts);
 let OverviewCharts = loadCharts();
 
 /** What the numbers mean; the same rule as the server's ordersOverview. */
-export const OVERVIEW_LEGEND =
+const OVERVIEW_LEGEND =
   'Placed orders only (paid, refunded or entered by the shop; unpaid checkout attempts are left out). Revenue is net of refunds and leaves out cancelled orders. Days are UTC.';
 
 class ChartsBoundary extends Component<{ children: ReactNode; onRetry: () => void }, { failed: boolean }> {
@@ -46,7 +46,7 @@ class ChartsBoundary extends Component<{ children: ReactNode; onRetry: () => voi
 }
 
 /** Placeholders the size of the three charts. */
-export function ChartsSkeleton() {
+function ChartsSkeleton() {
   return (
     <div className="grid min-w-0 gap-4 lg:grid-cols-2">
       <Skeleton className="h-64" />

@@ -6,7 +6,7 @@ import { messageOf, uploadImage } from '../api/admin-api.js';
 import { inputCls } from '../components/admin-ui.js';
 
 /** One picture of the product as the form holds it: where it is, and what it shows. */
-export type ProductImageDraft = { url: string; alt: string };
+type ProductImageDraft = { url: string; alt: string };
 
 export function draftImages(product: { images: readonly string[]; imageAlts?: readonly string[] | undefined } | null): ProductImageDraft[] {
   return (product?.images ?? []).map((url, i) => ({ url, alt: product?.imageAlts?.[i] ?? '' }));

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
 
 /** GET /api/shipstation/test: enabled = turned on with keys; connected = ShipStation accepted them. */
-export const ShipStationStatus = z.object({ connected: z.boolean(), enabled: z.boolean(), version: z.enum(['v1', 'v2']).optional() });
+const ShipStationStatus = z.object({ connected: z.boolean(), enabled: z.boolean(), version: z.enum(['v1', 'v2']).optional() });
 export type ShipStationStatus = z.infer<typeof ShipStationStatus>;
 
 /** ShipStation's own carrier list, v2 ({carriers: [...]}) or v1 (an array), reduced to names. */
-export const ShipStationCarriers = z
+const ShipStationCarriers = z
   .union([
     z.object({
       carriers: z.array(
@@ -23,7 +23,7 @@ export const ShipStationCarriers = z
     ),
   );
 
-export const TestOrderResponse = z.object({ ok: z.literal(true), result: z.unknown() });
+const TestOrderResponse = z.object({ ok: z.literal(true), result: z.unknown() });
 
 const KEY = ['admin', 'shipstation'] as const;
 

@@ -3,11 +3,11 @@ import { queryKeys } from '../../../shared/query-keys.js';
 import { apiRequest } from '../../lib/api-client.js';
 import type { CategoriesResponse } from '../../lib/response-schemas.js';
 
-export function getCategories(signal?: AbortSignal): Promise<CategoriesResponse> {
+function getCategories(signal?: AbortSignal): Promise<CategoriesResponse> {
   return apiRequest('/api/categories', (s) => s.CategoriesResponse, { signal });
 }
 
-export function getCategoriesQueryOptions() {
+function getCategoriesQueryOptions() {
   return queryOptions({
     queryKey: queryKeys.categories(),
     queryFn: ({ signal }) => getCategories(signal),

@@ -7,11 +7,11 @@ import type { ProductCardItem } from '../../../shared/product-card.js';
 export const FEATURED_PRODUCTS_LIMIT = 4;
 
 /** The featured products as the home page's cards read them (the HTML embeds them cut to that: src/shared/product-card.ts). */
-export function getFeaturedProducts(signal?: AbortSignal): Promise<{ items: ProductCardItem[] }> {
+function getFeaturedProducts(signal?: AbortSignal): Promise<{ items: ProductCardItem[] }> {
   return apiRequest('/api/products/featured', (s) => s.FeaturedProductsResponse, { signal });
 }
 
-export function getFeaturedProductsQueryOptions() {
+function getFeaturedProductsQueryOptions() {
   return queryOptions({
     queryKey: queryKeys.featuredProducts(),
     queryFn: ({ signal }) => getFeaturedProducts(signal),

@@ -12,7 +12,7 @@ export { DEFAULT_PAGE_SIZE, productsFilterFromSearchParams, type ProductsFilter 
  * A page of the list as the shop's cards read it: the API answers whole products, the page's HTML
  * embeds its first page cut to the cards (src/shared/product-card.ts); both fill this query.
  */
-export function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promise<ProductCardPage> {
+function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promise<ProductCardPage> {
   return apiRequest('/api/products', (s) => s.ProductPage, {
     query: {
       search: filter.search,
@@ -27,7 +27,7 @@ export function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promi
   });
 }
 
-export function getProductsQueryOptions(filter: ProductsFilter) {
+function getProductsQueryOptions(filter: ProductsFilter) {
   return queryOptions({
     queryKey: queryKeys.products(filter),
     queryFn: ({ signal }) => getProducts(filter, signal),

@@ -4,11 +4,11 @@ import type { ProductCardItem } from '../../../shared/product-card.js';
 import { apiRequest } from '../../lib/api-client.js';
 
 /** "You may also like" under a product: up to four cards of its category, in stock first (the server's choice). */
-export function getRelatedProducts(id: string, signal?: AbortSignal): Promise<{ items: ProductCardItem[] }> {
+function getRelatedProducts(id: string, signal?: AbortSignal): Promise<{ items: ProductCardItem[] }> {
   return apiRequest(`/api/products/${encodeURIComponent(id)}/related`, (s) => s.RelatedProductsResponse, { signal });
 }
 
-export function getRelatedProductsQueryOptions(id: string) {
+function getRelatedProductsQueryOptions(id: string) {
   return queryOptions({
     queryKey: queryKeys.relatedProducts(id),
     queryFn: ({ signal }) => getRelatedProducts(id, signal),

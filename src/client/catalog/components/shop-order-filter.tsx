@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { priceParam, type ProductsFilter } from '../../../shared/products-filter.js';
 import { paths } from '../../lib/paths.js';
 
-export const SORT_LABELS = {
+const SORT_LABELS = {
   shop: 'Shop order',
   'price-asc': 'Price: low to high',
   'price-desc': 'Price: high to low',
@@ -10,7 +10,7 @@ export const SORT_LABELS = {
 } as const;
 type SortValue = keyof typeof SORT_LABELS;
 
-export const PRICE_RANGE_ERROR = 'The lowest price cannot be more than the highest.';
+const PRICE_RANGE_ERROR = 'The lowest price cannot be more than the highest.';
 
 type Choice = { sort: ProductsFilter['sort']; minPriceCents: number | undefined; maxPriceCents: number | undefined };
 

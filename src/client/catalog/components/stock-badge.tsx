@@ -1,7 +1,7 @@
 /** The spec's low-stock threshold: 'Only N left' shows at 10 or fewer units. */
-export const LOW_STOCK_THRESHOLD = 10;
+const LOW_STOCK_THRESHOLD = 10;
 
-export function isLowStock(inventory: number): boolean {
+function isLowStock(inventory: number): boolean {
   return inventory > 0 && inventory <= LOW_STOCK_THRESHOLD;
 }
 

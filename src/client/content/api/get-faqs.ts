@@ -4,11 +4,11 @@ import { apiRequest } from '../../lib/api-client.js';
 import { freshUnlessFromServer } from '../../lib/query-client.js';
 import type { FaqsResponse } from '../../lib/response-schemas.js';
 
-export function getFaqs(signal?: AbortSignal): Promise<FaqsResponse> {
+function getFaqs(signal?: AbortSignal): Promise<FaqsResponse> {
   return apiRequest('/api/faqs', (s) => s.FaqsResponse, { signal });
 }
 
-export function getFaqsQueryOptions() {
+function getFaqsQueryOptions() {
   return queryOptions({
     queryKey: queryKeys.faqs(),
     queryFn: ({ signal }) => getFaqs(signal),

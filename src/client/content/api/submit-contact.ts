@@ -3,10 +3,10 @@ import type { z } from 'zod';
 import { apiRequest } from '../../lib/api-client.js';
 import { ContactResponse, type ContactInput } from '../contact-schemas.js';
 
-export type ContactBody = z.output<typeof ContactInput>;
+type ContactBody = z.output<typeof ContactInput>;
 
 /** Stores the message on the server, which forwards it to the workflow endpoint when that is on. */
-export async function submitContact(body: ContactBody): Promise<{ ok: true }> {
+async function submitContact(body: ContactBody): Promise<{ ok: true }> {
   return apiRequest('/api/contact', () => ContactResponse, { method: 'POST', body });
 }
 

@@ -7,11 +7,11 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
-export function getCheckoutSession(id: string, signal?: AbortSignal): Promise<CheckoutSessionView> {
+function getCheckoutSession(id: string, signal?: AbortSignal): Promise<CheckoutSessionView> {
   return apiRequest(`/api/checkout-session/${encodeURIComponent(id)}`, () => CheckoutSessionView, { signal });
 }
 
-export function getCheckoutSessionQueryOptions(id: string) {
+function getCheckoutSessionQueryOptions(id: string) {
   return queryOptions({
     queryKey: ['checkout-session', id] as const,
     queryFn: ({ signal }) => getCheckoutSession(id, signal),

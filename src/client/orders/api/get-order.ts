@@ -8,11 +8,11 @@ import { isNotFound } from './get-checkout-session.js';
 const OrderResponse = z.object({ order: OrderView });
 
 /** One order; the server answers only its owner (404 'Order not found' for anyone else). */
-export function getOrder(id: string, signal?: AbortSignal): Promise<OrderView> {
+function getOrder(id: string, signal?: AbortSignal): Promise<OrderView> {
   return apiRequest(`/api/orders/${encodeURIComponent(id)}`, () => OrderResponse, { signal }).then((r) => r.order);
 }
 
-export function getOrderQueryOptions(id: string) {
+function getOrderQueryOptions(id: string) {
   return queryOptions({
     queryKey: ['orders', 'detail', id] as const,
     queryFn: ({ signal }) => getOrder(id, signal),

@@ -20,7 +20,7 @@ export type LockedOrderRows = {
   user: Selectable<UsersTable> | undefined;
 };
 
-export type LockOrderRowsResult = { alreadyPaid: true; orderId: string } | { alreadyPaid: false; rows: LockedOrderRows };
+type LockOrderRowsResult = { alreadyPaid: true; orderId: string } | { alreadyPaid: false; rows: LockedOrderRows };
 
 const settled = (paymentStatus: string) => paymentStatus === 'paid' || paymentStatus === 'refunded';
 

@@ -62,7 +62,7 @@ export type SeedFaq = {
   sortOrder: number;
 };
 
-export type SeedSetting = { key: string; value: string; description: string };
+type SeedSetting = { key: string; value: string; description: string };
 
 const categoryImage = (id: string): string => `/images/categories/${id}.svg`;
 const productImages = (id: string): string[] => [`/images/products/${id}.svg`];

@@ -173,7 +173,7 @@ export async function createFaq(db: Kysely<Database>, o: Partial<SeedFaq> = {}):
   return f;
 }
 
-export type CreateUserInput = {
+type CreateUserInput = {
   id?: string;
   email?: string;
   fullName?: string;

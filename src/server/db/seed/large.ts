@@ -8,8 +8,8 @@ import { searchTermsOf } from '../../orders/search-terms.js';
  * deterministic (the same counts give the same rows), written in batches inside transactions,
  * and added on top of whatever is there: run it on a fresh database.
  */
-export type LargeSeedCounts = { products: number; users: number; orders: number };
-export const LARGE_DEFAULTS: LargeSeedCounts = { products: 10_000, users: 50_000, orders: 1_000_000 };
+type LargeSeedCounts = { products: number; users: number; orders: number };
+const LARGE_DEFAULTS: LargeSeedCounts = { products: 10_000, users: 50_000, orders: 1_000_000 };
 
 const FIRST = ['Ada', 'Ben', 'Cleo', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lea', 'Max', 'Noa', 'Oli', 'Pia'];
 const LAST = ['Moss', 'Reed', 'Birch', 'Fern', 'Stone', 'Brook', 'Hale', 'Lark', 'Vale', 'Wren', 'Ash', 'Marsh', 'Pike', 'Rowe'];
