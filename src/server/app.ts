@@ -103,41 +103,44 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   await registerSurface(app, 'store', deps, async (store) => {
     // A load balancer may check health by the machine's IP: answered on any host name.
     store.get('/api/health', { config: { ...access.public.config, anyHost: true } }, async () => ({ ok: true }));
-    registerAccountRoutes(store, deps);
-    registerCatalogRoutes(store, deps);
-    registerRelatedProductRoutes(store, deps);
-    registerContentRoutes(store, deps);
-    registerCartRoutes(store, deps);
-    registerCheckoutRoutes(store, deps);
-    registerOrderRoutes(store, deps);
+    await store.register(registerAccountRoutes, deps);
+    await store.register(registerCatalogRoutes, deps);
+    await store.register(registerRelatedProductRoutes, deps);
+    await store.register(registerContentRoutes, deps);
+    await store.register(registerCartRoutes, deps);
+    await store.register(registerCheckoutRoutes, deps);
+    await store.register(registerOrderRoutes, deps);
   });
-  await registerSurface(app, 'account', deps, (account) => {
-    registerAccountOrderRoutes(account, deps);
-    registerAccountDataRoutes(account, deps);
-    registerSelfServiceRoutes(account, deps);
+  await registerSurface(app, 'account', deps, async (account) => {
+    await account.register(registerAccountOrderRoutes, deps);
+    await account.register(registerAccountDataRoutes, deps);
+    await account.register(registerSelfServiceRoutes, deps);
   });
   await registerSurface(app, 'admin', deps, async (admin) => {
     // Each domain's back-office routes (src/server/<domain>/admin-routes.ts), all under this surface's guard.
-    // The catalogue's first: it adds the multipart parser its image uploads read.
-    await registerAdminCatalogRoutes(admin, deps);
-    registerAdminOrderRoutes(admin, deps);
-    registerAdminCouponRoutes(admin, deps);
-    registerAdminShippingRoutes(admin, deps);
-    registerAdminUserRoutes(admin, deps);
-    registerContentAdminRoutes(admin, deps);
-    registerEmailRoutes(admin, deps);
-    registerLabelRoutes(admin, deps);
+    // Each module's routes are a Fastify plugin of their own: what one adds (the catalogue's multipart
+    // parser for image uploads, the webhook's raw-body parser) stays with its routes.
+    await admin.register(registerAdminCatalogRoutes, deps);
+    await admin.register(registerAdminOrderRoutes, deps);
+    await admin.register(registerAdminCouponRoutes, deps);
+    await admin.register(registerAdminShippingRoutes, deps);
+    await admin.register(registerAdminUserRoutes, deps);
+    await admin.register(registerContentAdminRoutes, deps);
+    await admin.register(registerEmailRoutes, deps);
+    await admin.register(registerLabelRoutes, deps);
   });
-  await registerSurface(app, 'integrations', deps, (integrations) => {
-    registerShipStationRoutes(integrations, deps);
-    registerEmailCheckRoutes(integrations, deps);
+  await registerSurface(app, 'integrations', deps, async (integrations) => {
+    await integrations.register(registerShipStationRoutes, deps);
+    await integrations.register(registerEmailCheckRoutes, deps);
   });
-  await registerSurface(app, 'webhooks', deps, (webhooks) => registerStripeWebhook(webhooks, deps));
+  await registerSurface(app, 'webhooks', deps, async (webhooks) => {
+    await webhooks.register(registerStripeWebhook, deps);
+  });
   let notFound: Awaited<ReturnType<typeof registerSpa>> | undefined;
   await registerSurface(app, 'pages', deps, async (pages) => {
-    registerTestCheckoutPages(pages, deps);
-    registerSeoRoutes(pages, deps);
-    await registerUploadedFiles(pages, deps);
+    await pages.register(registerTestCheckoutPages, deps);
+    await pages.register(registerSeoRoutes, deps);
+    await pages.register(registerUploadedFiles, deps);
     notFound = await registerSpa(pages, deps);
   });
   if (notFound) app.setNotFoundHandler(notFound);

@@ -11,7 +11,7 @@ import { access } from '../http/access.js';
 const AddressKind = z.object({ kind: z.enum(['shipping', 'billing'], { message: "Address kind must be 'shipping' or 'billing'" }) });
 const ImpersonateInput = z.object({ userId: z.string().min(1, 'userId is required').max(100) }).strict();
 
-export function registerAccountDataRoutes(app: FastifyInstance, deps: AppDeps): void {
+export async function registerAccountDataRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
   app.get('/api/account/summary', access.signedIn, async (req, reply) => {
     const user = requireUser(req);

@@ -10,7 +10,7 @@ import { listUsers, patchUser } from './admin-users.js';
 const Id = z.object({ id: z.string().min(1).max(100) });
 
 /** The back office's user routes; registered by app.ts inside the admin surface, whose guard covers them. */
-export function registerAdminUserRoutes(app: FastifyInstance, { db }: Pick<AppDeps, 'db'>): void {
+export async function registerAdminUserRoutes(app: FastifyInstance, { db }: Pick<AppDeps, 'db'>): Promise<void> {
   app.get('/api/admin/users', access.admin, async (req) => listUsers(db, parseInput(AdminUserListQuery, req.query)));
   app.patch('/api/admin/users/:id', access.admin, async (req) => {
     const admin = requireAdmin(req);

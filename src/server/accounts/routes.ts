@@ -27,7 +27,7 @@ function clearCartCookie(reply: FastifyReply): void {
   reply.clearCookie(CART_COOKIE, { path: '/', sameSite: 'lax' });
 }
 
-export function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): void {
+export async function registerAccountRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, config } = deps;
 
   app.get('/api/session', access.public, async (req, reply) => {

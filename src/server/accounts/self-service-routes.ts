@@ -14,7 +14,7 @@ import { toSessionUser } from './users.js';
  * The dashboard's self-service: change password, delete my account, download my data. Registered in
  * the account surface, so every route needs a session and its writes are refused from other sites.
  */
-export function registerSelfServiceRoutes(app: FastifyInstance, { db, config }: AppDeps): void {
+export async function registerSelfServiceRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
   app.put('/api/account/password', access.signedIn, async (req, reply) => {
     const input = parseInput(ChangePasswordInput, req.body);
     const user = await changePassword(db, req.session, input);

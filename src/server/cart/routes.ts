@@ -8,7 +8,7 @@ import { assertOrderWithinBounds } from '../checkout/service.js';
 import { priceCart } from './service.js';
 
 /** The cart's price as the server reckons it: lines, coupon, shipping, tax (store surface). */
-export function registerCartRoutes(app: FastifyInstance, { db, dialect }: AppDeps): void {
+export async function registerCartRoutes(app: FastifyInstance, { db, dialect }: AppDeps): Promise<void> {
   app.post('/api/cart/quote', { config: { ...access.public.config, changesNoSession: true } }, async (req, reply) => {
     const input = parseInput(QuoteInput, req.body);
     reply.header('Cache-Control', 'no-store');

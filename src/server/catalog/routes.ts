@@ -54,7 +54,7 @@ function sendJson(reply: FastifyReply, body: string): FastifyReply {
   return reply.header('Cache-Control', 'no-cache').type('application/json; charset=utf-8').send(body);
 }
 
-export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): void {
+export async function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): Promise<void> {
   // Past its second an answer is still served (for up to 4 s more) while one request rebuilds it,
   // so a slow rebuild never holds the others up.
   const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000, 4000);
@@ -94,7 +94,7 @@ export function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): vo
 }
 
 /** GET /api/products/:id/related → { items: ProductCardItem[] } (404 for an unknown product). */
-export function registerRelatedProductRoutes(app: FastifyInstance, { db }: AppDeps): void {
+export async function registerRelatedProductRoutes(app: FastifyInstance, { db }: AppDeps): Promise<void> {
   const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000);
   app.get('/api/products/:id/related', access.public, async (req, reply) => {
     const { id } = parseInput(ProductIdParam, req.params);

@@ -17,7 +17,7 @@ const IdParam = z.object({ id: z.string().min(1).max(100) });
 /** The window of the checkout-creation limits (config.checkoutLimitPerIp, checkoutLimitPerDevice). */
 const CHECKOUT_WINDOW_MS = 10 * 60_000;
 
-export function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): void {
+export async function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, dialect, config } = deps;
   const stripe = createStripeClient(config);
   app.post('/api/create-checkout-session', access.public, async (req, reply) => {

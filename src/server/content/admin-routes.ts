@@ -27,7 +27,7 @@ import { access } from '../http/access.js';
 const Id = z.object({ id: z.string().min(1).max(100) });
 const PageQuery = pageQuery(25);
 
-export function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
+export async function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
 
   // ---- Settings (secrets only ever leave masked) ----

@@ -7,7 +7,7 @@ import { forwardContactMessagesNow, submitContact } from './contact.js';
 import { access } from '../http/access.js';
 import { checkoutProviderOf } from '../payments/stripe.js';
 
-export function registerContentRoutes(app: FastifyInstance, { db, config }: AppDeps): void {
+export async function registerContentRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
   app.get('/api/settings', access.public, async (_req, reply) => {
     reply.header('Cache-Control', 'no-cache');
     return { settings: await getPublicSettings(db, checkoutProviderOf(config)) };

@@ -13,7 +13,7 @@ const PageQuery = pageQuery(50);
 const ActiveInput = z.object({ isActive: z.boolean({ message: 'isActive must be true or false' }) }).strict();
 
 /** The back office's coupon routes; registered by app.ts inside the admin surface, whose guard covers them. */
-export function registerAdminCouponRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): void {
+export async function registerAdminCouponRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): Promise<void> {
   app.get('/api/admin/coupons', access.admin, async (req) => listCoupons(db, parseInput(PageQuery, req.query)));
   // Null in local mode (no Stripe key): coupon actions that ask for Stripe answer stripe 'disabled'.
   const stripe = createStripeClient(config);

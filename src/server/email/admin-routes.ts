@@ -23,7 +23,7 @@ const OutboxQuery = z
 const Id = z.object({ id: z.string().min(1).max(100) });
 
 /** The back office's e-mail: templates, test sends, the outbox (admin surface). */
-export function registerEmailRoutes(app: FastifyInstance, { db, config, mailer }: AppDeps): void {
+export async function registerEmailRoutes(app: FastifyInstance, { db, config, mailer }: AppDeps): Promise<void> {
   app.get('/api/admin/email-templates', access.admin, async () => ({ items: await listTemplates(db) }));
   app.post('/api/admin/email-templates', access.admin, async (req) => ({
     template: await saveTemplate(db, parseInput(EmailTemplateInput, req.body)),

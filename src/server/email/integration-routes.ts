@@ -4,7 +4,7 @@ import { access } from '../http/access.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 
 /** The shop's own checks of its outside services (integrations surface, admins only). */
-export function registerEmailCheckRoutes(app: FastifyInstance, deps: AppDeps): void {
+export async function registerEmailCheckRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { mailer } = deps;
   /** A real SMTP check (EHLO and, when configured, authentication). Admins only. */
   app.get('/api/email/test-connection', access.admin, async (req, reply) => {

@@ -49,7 +49,7 @@ function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>
  * exports, an order's detail, edits, status, timeline, notes and refunds. Registered by app.ts
  * inside the admin surface, whose guard covers them.
  */
-export function registerAdminOrderRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): void {
+export async function registerAdminOrderRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): Promise<void> {
   app.get('/api/admin/stats', access.admin, async (_req, reply) => {
     reply.header('Cache-Control', 'no-store');
     const recent = await recentUsers(db);

@@ -12,7 +12,7 @@ const IdParam = z.object({ id: z.string().min(1).max(100) });
 const PageQuery = pageQuery(10);
 
 /** One order, to whoever placed it: the signed-in owner, the guest's browser or an admin (store surface). */
-export function registerOrderRoutes(app: FastifyInstance, { db }: AppDeps): void {
+export async function registerOrderRoutes(app: FastifyInstance, { db }: AppDeps): Promise<void> {
   app.get('/api/orders/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     const order = await getOrderForViewer(db, id, orderViewer(req));
@@ -30,7 +30,7 @@ export function registerOrderRoutes(app: FastifyInstance, { db }: AppDeps): void
 }
 
 /** The signed-in customer's orders, newest first, a page at a time (account surface). */
-export function registerAccountOrderRoutes(app: FastifyInstance, { db }: AppDeps): void {
+export async function registerAccountOrderRoutes(app: FastifyInstance, { db }: AppDeps): Promise<void> {
   app.get('/api/orders', access.signedIn, async (req, reply) => {
     const user = requireUser(req);
     const q = parseInput(PageQuery, req.query);

@@ -5,7 +5,7 @@ import { escapeHtml } from './html.js';
 import { PRODUCT_SITEMAP_CHANGEFREQ, PRODUCT_SITEMAP_PRIORITY, ROBOTS_DISALLOW, SITEMAP_PAGES } from './site.js';
 import { access } from '../http/access.js';
 
-export function registerSeoRoutes(app: FastifyInstance, { db, config }: AppDeps): void {
+export async function registerSeoRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
   app.get('/robots.txt', access.public, async (_req, reply) => {
     const lines = [
       'User-agent: *',

@@ -18,7 +18,7 @@ const CardForm = z.object({
 });
 
 /** The built-in test checkout (pages surface): a hosted card page in the same flow shape as the real provider. */
-export function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps): void {
+export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db, dialect, config } = deps;
 
   const page = (reply: FastifyReply, status: number, html: string) =>

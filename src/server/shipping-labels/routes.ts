@@ -29,7 +29,7 @@ function labelService(deps: LabelDeps) {
 }
 
 /** ShipStation's own endpoints, passed through for the back office (integrations surface, admins only). */
-export function registerShipStationRoutes(app: FastifyInstance, deps: LabelDeps): void {
+export async function registerShipStationRoutes(app: FastifyInstance, deps: LabelDeps): Promise<void> {
   const { db, config } = deps;
   const { client, passThrough } = labelService(deps);
 
@@ -90,7 +90,7 @@ export function registerShipStationRoutes(app: FastifyInstance, deps: LabelDeps)
 }
 
 /** An order's label and tracking (admin surface). */
-export function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): void {
+export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): Promise<void> {
   const { db, dialect } = deps;
   const { client } = labelService(deps);
 

@@ -15,7 +15,7 @@ import {
 const Id = z.object({ id: z.string().min(1).max(100) });
 
 /** The back office's shipping-option routes; registered by app.ts inside the admin surface, whose guard covers them. */
-export function registerAdminShippingRoutes(app: FastifyInstance, { db }: Pick<AppDeps, 'db'>): void {
+export async function registerAdminShippingRoutes(app: FastifyInstance, { db }: Pick<AppDeps, 'db'>): Promise<void> {
   app.get('/api/admin/shipping-options', access.admin, async () => ({ items: await listShippingOptions(db) }));
   app.post('/api/admin/shipping-options', access.admin, async (req, reply) =>
     reply.code(201).send({ option: await createShippingOption(db, parseInput(ShippingOptionInput, req.body)) }),
