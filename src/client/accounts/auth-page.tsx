@@ -8,7 +8,7 @@ import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
 import { useSession } from '../lib/get-session.js';
-import { useRequestPasswordReset } from './api/request-password-reset.js';
+import { ResetRequestForm } from './reset-request-form.js';
 import { useSignIn } from './api/sign-in.js';
 import { useSignUp } from './api/sign-up.js';
 import { AUTH_MESSAGES, AuthTabResetRequestForm, FORM_MIN_FILL_MS, SignInInput, SignUpInput } from '../lib/auth-schemas.js';
@@ -31,7 +31,6 @@ function toTab(value: string | null): Tab {
 
 const SIGN_IN_FAILED = 'Failed to sign in. Please check your credentials.';
 const SIGN_UP_FAILED = 'Failed to sign up. Please try again.';
-const RESET_FAILED = 'Failed to send reset email. Please try again.';
 
 /** Spec section 8: some sign-up failures are reworded for people. */
 export function signUpErrorText(message: string): string {
@@ -292,41 +291,7 @@ function SignUpForm({ onStart, onDone }: FormProps) {
 }
 
 function ResetForm({ onBack }: { onBack: () => void }) {
-  const id = useId();
-  const elapsed = useFormTimer();
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
-  const request = useRequestPasswordReset();
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(AuthTabResetRequestForm), defaultValues: { email: '', elapsedMs: 0, website: '' } });
-
-  // The address is checked first (an empty one is pointed out at once), the time taken after it.
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const guard = botGuardValues(e.currentTarget, elapsed);
-    setError(null);
-    setValue('elapsedMs', guard.elapsedMs);
-    setValue('website', guard.website);
-    void handleSubmit((body) => {
-      if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
-      request.mutate(body, {
-        onSuccess: () => {
-          setSent(true);
-          toast({ title: 'Password Reset Email Sent', description: 'Check your email for a link to reset your password.' });
-        },
-        onError: (err) => {
-          const message = errorMessage(err, RESET_FAILED);
-          setError(message);
-          toast({ title: 'Password Reset Failed', description: message, variant: 'destructive' });
-        },
-      });
-    })(e);
-  };
-
   if (sent) {
     return (
       <div className="flex flex-col items-center gap-4 text-center">
@@ -342,22 +307,13 @@ function ResetForm({ onBack }: { onBack: () => void }) {
     );
   }
 
-  const errorId = error ? `${id}-error` : undefined;
   return (
-    <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
-      <TextField
-        id={`${id}-email`}
-        label="Email"
-        type="email"
-        autoComplete="email"
-        required
-        errorId={errorId}
-        error={errors.email?.message}
-        {...register('email')}
-      />
-      <DecoyField id={`${id}-website`} />
-      <FormError id={`${id}-error`} message={error} />
-      <SubmitButton pending={request.isPending} label="Send Reset Link" pendingLabel="Sending..." />
-    </form>
+    <ResetRequestForm
+      schema={AuthTabResetRequestForm}
+      sentText="Check your email for a link to reset your password."
+      label="Send Reset Link"
+      pendingLabel="Sending..."
+      onSent={() => setSent(true)}
+    />
   );
 }

@@ -1,0 +1,78 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from '../ui/toast.js';
+import { useRequestPasswordReset } from './api/request-password-reset.js';
+import { AUTH_MESSAGES, FORM_MIN_FILL_MS, type AuthTabResetRequestForm, type PasswordResetRequestInput } from '../lib/auth-schemas.js';
+import { botGuardValues, DecoyField, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
+import { errorMessage } from '../lib/error-message.js';
+import { useFormTimer } from '../lib/use-form-timer.js';
+
+const RESET_FAILED = 'Failed to send reset email. Please try again.';
+
+type Props = {
+  /** The body's schema, or the auth tab's form of it (its own empty-address text). */
+  schema: typeof PasswordResetRequestInput | typeof AuthTabResetRequestForm;
+  /** The toast's description once the link is on its way. */
+  sentText: string;
+  label: string;
+  pendingLabel: string;
+  onSent: () => void;
+};
+
+/**
+ * The request for a reset link: the auth page's reset tab and /password-reset. The address is
+ * checked first (an empty one is pointed out at once), the bot guard's time after it.
+ */
+export function ResetRequestForm({ schema, sentText, label, pendingLabel, onSent }: Props) {
+  const id = useId();
+  const elapsed = useFormTimer();
+  const [error, setError] = useState<string | null>(null);
+  const request = useRequestPasswordReset();
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(schema), defaultValues: { email: '', elapsedMs: 0, website: '' } });
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const guard = botGuardValues(e.currentTarget, elapsed);
+    setError(null);
+    setValue('elapsedMs', guard.elapsedMs);
+    setValue('website', guard.website);
+    void handleSubmit((body) => {
+      if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
+      request.mutate(body, {
+        onSuccess: () => {
+          toast({ title: 'Password Reset Email Sent', description: sentText });
+          onSent();
+        },
+        onError: (err) => {
+          const message = errorMessage(err, RESET_FAILED);
+          setError(message);
+          toast({ title: 'Password Reset Failed', description: message, variant: 'destructive' });
+        },
+      });
+    })(e);
+  };
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
+      <TextField
+        id={`${id}-email`}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        errorId={error ? `${id}-error` : undefined}
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      <DecoyField id={`${id}-website`} />
+      <FormError id={`${id}-error`} message={error} />
+      <SubmitButton pending={request.isPending} label={label} pendingLabel={pendingLabel} />
+    </form>
+  );
+}
