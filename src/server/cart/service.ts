@@ -6,8 +6,8 @@ import { forUpdate } from '../db/locks.js';
 import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
 import { findCoupon, lockCoupon, validateCouponForCart, type CouponCustomer } from '../coupons/service.js';
-import { readShippingOptionRows } from '../shipping/service.js';
-import type { CartLineInput, Quote, QuoteLine, ShippingOptionView } from '../../shared/schemas/checkout.js';
+import { readShippingOptionRows, toShippingView } from '../shipping/service.js';
+import type { CartLineInput, Quote, QuoteLine } from '../../shared/schemas/checkout.js';
 import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 
 const QUOTE_TERMS_MS = 1000;
@@ -40,24 +40,6 @@ export async function heldUnits(
   if (exceptOrderId) query = query.where('order_id', '<>', exceptOrderId);
   const rows = await query.groupBy('product_id').execute();
   return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
-}
-
-function toShippingView(o: {
-  id: string;
-  name: string;
-  description: string | null;
-  price_cents: number;
-  estimated_days: string;
-  minimum_order_cents: number | null;
-}): ShippingOptionView {
-  return {
-    id: o.id,
-    name: o.name,
-    description: o.description,
-    priceCents: o.price_cents,
-    estimatedDays: o.estimated_days,
-    minimumOrderCents: o.minimum_order_cents,
-  };
 }
 
 function mergeLines(lines: CartLineInput[]): { productId: string; quantity: number; size: string; color: string }[] {

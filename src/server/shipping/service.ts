@@ -3,17 +3,23 @@ import type { Database, ShippingOptionsTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import type { ShippingOptionView } from '../../shared/schemas/checkout.js';
 
-function toAdminShipping(o: Selectable<ShippingOptionsTable>) {
+/** A shipping option as the shopper sees it (cart, checkout). */
+export function toShippingView(o: Selectable<ShippingOptionsTable>): ShippingOptionView {
   return {
     id: o.id,
     name: o.name,
     description: o.description,
     priceCents: o.price_cents,
     estimatedDays: o.estimated_days,
-    enabled: Boolean(o.enabled),
     minimumOrderCents: o.minimum_order_cents,
   };
+}
+
+/** As the back office sees it: also whether it is offered. */
+function toAdminShipping(o: Selectable<ShippingOptionsTable>) {
+  return { ...toShippingView(o), enabled: Boolean(o.enabled) };
 }
 
 type ShippingFields = {
