@@ -227,7 +227,7 @@ describe('admin back office', () => {
 
     await row.getByRole('button', { name: `View order ${short}` }).click();
     await page.getByRole('button', { name: 'Send to ShipStation' }).waitFor();
-    await page.getByText('processing', { exact: true }).first().waitFor();
+    await page.getByText('Processing', { exact: true }).first().waitFor();
     await shots(page, 'order-details');
     await page.getByRole('button', { name: 'Packing slip' }).click();
     await page.getByRole('heading', { name: 'Packing Slip' }).waitFor();

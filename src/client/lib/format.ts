@@ -25,6 +25,18 @@ export function formatDateTime(iso: string | null | undefined): string {
   return formatWith(dateTimeFormat, iso);
 }
 
+const dayFormats = {
+  /** "Nov 25" */
+  short: new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+  /** "Wed, Nov 25, 2026" */
+  long: new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }),
+};
+
+/** A calendar day ("2026-11-25", as the order overview counts them, in UTC): "Nov 25" or "Wed, Nov 25, 2026". */
+export function formatDay(day: string, style: keyof typeof dayFormats = 'short'): string {
+  return formatWith(dayFormats[style], `${day}T00:00:00Z`);
+}
+
 export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

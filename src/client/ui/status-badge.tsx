@@ -11,8 +11,8 @@ export const ORDER_STATUS_TONE: Record<OrderView['status'], string> = {
   cancelled: 'bg-red-100 text-red-900',
 };
 
-export function StatusBadge({ status }: { status: OrderView['status'] }) {
-  return (
-    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-sm font-medium ${ORDER_STATUS_TONE[status]}`}>{capitalize(status)}</span>
-  );
+/** An order's status in its colour; `compact` for the back office's tables and headers. */
+export function StatusBadge({ status, compact = false }: { status: OrderView['status']; compact?: boolean }) {
+  const text = compact ? 'text-xs font-semibold' : 'text-sm font-medium';
+  return <span className={`inline-flex rounded-full px-2.5 py-0.5 ${text} ${ORDER_STATUS_TONE[status]}`}>{capitalize(status)}</span>;
 }

@@ -14,7 +14,8 @@ import { OrderTimeline } from './order-timeline.js';
 import { isShippableOrder, type OrderView } from '../../../shared/schemas/orders.js';
 import { DeleteOrderDialog, StatusSelect } from './order-list.js';
 import type { OrdersNav } from './orders-tab.js';
-import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
+import { StockShortfallBadge } from './status-badge.js';
+import { StatusBadge } from '../../ui/status-badge.js';
 import { OrderPayment } from './order-payment.js';
 import { carrierName } from '../../../shared/carriers.js';
 
@@ -174,7 +175,7 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
         {order && (
           <div className="flex flex-col gap-6">
             <div className="flex flex-wrap items-center gap-3">
-              <OrderStatusBadge status={order.status} />
+              <StatusBadge status={order.status} compact />
               <p className="text-sm text-stone-700">
                 Placed <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
               </p>

@@ -12,7 +12,8 @@ import { formatDate, formatDateTime } from '../../lib/format.js';
 import { ConfirmDialog, DataTable, inputCls, ListState, PageNav, Panel, type Column } from '../components/admin-ui.js';
 import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
-import { OrderStatusBadge, StockShortfallBadge } from './status-badge.js';
+import { StockShortfallBadge } from './status-badge.js';
+import { StatusBadge } from '../../ui/status-badge.js';
 import { PaymentBadge } from './order-payment.js';
 
 const PAYMENT_STATUSES = OrderView.shape.paymentStatus.options;
@@ -258,7 +259,7 @@ const ORDER_COLUMNS: Column<AdminOrderRow>[] = [
     header: 'Status',
     cell: (o) => (
       <span className="flex flex-wrap gap-1 max-md:justify-end">
-        <OrderStatusBadge status={o.status} />
+        <StatusBadge status={o.status} compact />
         <StockShortfallBadge shortfall={o.stockShortfall} />
       </span>
     ),

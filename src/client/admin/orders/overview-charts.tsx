@@ -1,6 +1,7 @@
 import { type ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Line, LineChart, Rectangle, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCents } from '../../../shared/money.js';
+import { formatDay } from '../../lib/format.js';
 import type { OrdersOverview } from '../api/admin-schemas.js';
 import { td, th } from '../components/admin-ui.js';
 import { STATUS_CHART_COLORS } from './status-badge.js';
@@ -15,11 +16,8 @@ const ORDERS_COLOR = '#1d4ed8'; // blue-700
 const GRID_COLOR = '#e7e5e4'; // stone-200
 const TICK = { fill: '#57534e', fontSize: 12 }; // stone-600
 
-const shortDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const longDay = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-const asDate = (date: string) => new Date(`${date}T00:00:00Z`);
-const dayShort = (date: unknown) => (typeof date === 'string' ? shortDay.format(asDate(date)) : String(date));
-const dayLong = (date: unknown) => (typeof date === 'string' ? longDay.format(asDate(date)) : String(date));
+const dayShort = (date: unknown) => (typeof date === 'string' ? formatDay(date, 'short') : String(date));
+const dayLong = (date: unknown) => (typeof date === 'string' ? formatDay(date, 'long') : String(date));
 /** Whole dollars for the axis ("$1,250"); the tooltip and tables keep the cents. */
 const axisMoney = (cents: number) => formatCents(Math.round(cents / 100) * 100).replace(/\.00$/, '');
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

@@ -1,11 +1,4 @@
-import { ORDER_STATUS_TONE } from '../../ui/status-badge.js';
 import type { Status } from './order-api.js';
-
-export function OrderStatusBadge({ status }: { status: Status }) {
-  return (
-    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${ORDER_STATUS_TONE[status]}`}>{status}</span>
-  );
-}
 
 /**
  * Red flag on an order paid for units that were no longer in stock (its checkout's hold had
