@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Category, Product } from '../../../shared/schemas/catalog.js';
 import { OrderStatus, OrderView } from '../../../shared/schemas/orders.js';
 import { CouponStripeSync } from '../../../shared/schemas/admin.js';
+import { SessionUser } from '../../../shared/schemas/auth.js';
 
 /** Response schemas of the admin API; only the back office (a lazy chunk) loads them. */
 const pageOf = <T extends z.ZodType>(item: T) =>
@@ -92,17 +93,8 @@ export type AdminShippingOption = z.infer<typeof AdminShippingOption>;
 export const ShippingOptionsResponse = z.object({ items: z.array(AdminShippingOption) });
 export const ShippingOptionResponse = z.object({ option: AdminShippingOption });
 
-export const AdminUser = z.object({
-  id: z.string(),
-  email: z.string(),
-  fullName: z.string().nullable(),
-  phone: z.string().nullable(),
-  role: z.enum(['client', 'admin']),
-  emailVerified: z.boolean(),
-  loyaltyPoints: z.number().int(),
-  totalPointsEarned: z.number().int(),
-  createdAt: z.string(),
-});
+/** A customer or admin as the users tab lists them: the session's person without addresses (a name may be missing). */
+export const AdminUser = SessionUser.omit({ shippingAddress: true, billingAddress: true }).extend({ fullName: z.string().nullable() });
 export type AdminUser = z.infer<typeof AdminUser>;
 export const AdminUserPage = pageOf(AdminUser);
 export const UserResponse = z.object({ user: AdminUser });
