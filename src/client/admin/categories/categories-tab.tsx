@@ -12,7 +12,7 @@ import { toast } from '../../ui/toast.js';
 import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { CategoryResponse, OkResponse } from '../api/admin-schemas.js';
 import { ADMIN_CATEGORIES_KEY, useAllCategories } from '../api/use-categories.js';
-import { ConfirmDialog, DataTable, Field, inputCls, ListState, Panel, RowActions } from '../components/admin-ui.js';
+import { ConfirmDialog, DataTable, Field, fieldAria, inputCls, ListState, Panel, RowActions } from '../components/admin-ui.js';
 import { ImageUpload } from '../components/image-upload.js';
 
 function useInvalidateCategories() {
@@ -57,10 +57,7 @@ function CategoryDialog({ category, onClose }: { category: Category | null; onCl
       onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
     });
 
-  const aria = (k: keyof typeof errors) => ({
-    'aria-invalid': Boolean(errors[k]),
-    'aria-describedby': errors[k] ? `category-${k}-error` : undefined,
-  });
+  const aria = (k: keyof typeof errors) => fieldAria(errors[k]?.message, `category-${k}-error`);
 
   return (
     <Dialog open onClose={onClose} title={category ? 'Edit Category' : 'Add Category'}>

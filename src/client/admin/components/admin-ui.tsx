@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
@@ -12,6 +12,11 @@ export const th = 'whitespace-nowrap px-3 py-2 text-left text-xs font-semibold u
 export const td = 'px-3 py-2 align-middle text-sm text-stone-800';
 export const inputCls =
   'w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm text-stone-900 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-stone-100 read-only:bg-stone-50 aria-[invalid=true]:border-red-700';
+
+/** A dollar amount with cents ("12.50"); the form's schema turns it into cents. */
+export function DollarInput({ min = '0', ...input }: InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) {
+  return <input type="number" min={min} step="0.01" inputMode="decimal" className={inputCls} {...input} />;
+}
 
 /** A card with a heading and optional actions on the right. */
 export function Panel({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {

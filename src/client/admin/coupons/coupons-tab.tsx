@@ -17,14 +17,16 @@ import {
   centsToText,
   ConfirmDialog,
   DataTable,
+  DollarInput,
   Field,
+  fieldAria,
+  FormFooter,
   inputCls,
   ListState,
   PageNav,
   Panel,
-  Switch,
-  FormFooter,
   RowActions,
+  Switch,
 } from '../components/admin-ui.js';
 
 const PAGE_SIZE = 20;
@@ -118,10 +120,7 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
   };
 
   type Key = keyof typeof errors;
-  const aria = (k: Key, id: string = k) => ({
-    'aria-invalid': Boolean(errors[k]),
-    'aria-describedby': errors[k] ? `coupon-${id}-error` : undefined,
-  });
+  const aria = (k: Key, id: string = k) => fieldAria(errors[k]?.message, `coupon-${id}-error`);
 
   return (
     <Dialog open onClose={onClose} title={coupon ? 'Edit Coupon' : 'Add Coupon'}>
@@ -156,16 +155,7 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
               />
             </Field>
             <Field label="Minimum order ($)" htmlFor="coupon-minOrder" error={errors.minOrderCents?.message}>
-              <input
-                id="coupon-minOrder"
-                type="number"
-                min="0"
-                step="0.01"
-                inputMode="decimal"
-                className={inputCls}
-                {...register('minOrderCents')}
-                {...aria('minOrderCents', 'minOrder')}
-              />
+              <DollarInput id="coupon-minOrder" {...register('minOrderCents')} {...aria('minOrderCents', 'minOrder')} />
             </Field>
             <Field label="Max uses" htmlFor="coupon-maxUses" error={errors.maxUses?.message}>
               <input

@@ -8,7 +8,7 @@ import { CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
-import { Field, FormFooter, inputCls } from '../components/admin-ui.js';
+import { Field, fieldAria, FormFooter, inputCls } from '../components/admin-ui.js';
 import { useSaveFaq } from '../content/content-api.js';
 
 export const NO_CATEGORY = 'No Category';
@@ -69,10 +69,7 @@ export function FaqDialog({
     answer: errors.answer?.message,
     newCategory: errors.newCategory?.message ?? errors.category?.message,
   };
-  const aria = (k: keyof typeof fieldErrors) => ({
-    'aria-invalid': Boolean(fieldErrors[k]),
-    'aria-describedby': fieldErrors[k] ? `faq-${k}-error` : undefined,
-  });
+  const aria = (k: keyof typeof fieldErrors) => fieldAria(fieldErrors[k], `faq-${k}-error`);
 
   return (
     <Dialog open onClose={onClose} title={faq ? 'Edit FAQ' : 'Add FAQ'}>

@@ -11,7 +11,7 @@ import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
 import { useFormTimer } from '../../lib/use-form-timer.js';
 import { messageOf } from '../api/admin-api.js';
-import { Field, inputCls, ListState, Panel } from '../components/admin-ui.js';
+import { DollarInput, Field, fieldAria, inputCls, ListState, Panel } from '../components/admin-ui.js';
 import { CustomerPicker, GUEST, type PickedCustomer } from './customer-picker.js';
 import { useAdminOrder, useSaveOrder, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
@@ -97,7 +97,6 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
   };
 
   const fieldError = (k: AddressKey) => errors.shipping_address?.[k]?.message;
-  const describedBy = (id: string, error: string | undefined) => (error ? `order-${id}-error` : undefined);
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-4">
@@ -137,8 +136,7 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
                     className={inputCls}
                     autoComplete={f.autoComplete}
                     {...register(`shipping_address.${f.key}`)}
-                    aria-invalid={Boolean(fieldError(f.key))}
-                    aria-describedby={describedBy(f.key, fieldError(f.key))}
+                    {...fieldAria(fieldError(f.key), `order-${f.key}-error`)}
                   />
                 </Field>
               </div>
@@ -154,17 +152,11 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
               error={errors.total_amount?.message}
               hint="Split 85% subtotal, 8% tax, 7% shipping."
             >
-              <input
+              <DollarInput
                 id="order-total_amount"
-                type="number"
-                inputMode="decimal"
-                step="0.01"
-                min="0"
-                className={inputCls}
                 {...register('total_amount')}
                 required
-                aria-invalid={Boolean(errors.total_amount)}
-                aria-describedby={describedBy('total_amount', errors.total_amount?.message)}
+                {...fieldAria(errors.total_amount?.message, 'order-total_amount-error')}
               />
             </Field>
           ) : (

@@ -13,7 +13,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, logUnexpected, messageOf } from '../api/admin-api.js';
 import { formatDateTime } from '../../lib/format.js';
-import { centsToText, Field, fieldAria, inputCls } from '../components/admin-ui.js';
+import { centsToText, DollarInput, Field, fieldAria, inputCls } from '../components/admin-ui.js';
 
 const PAYMENT_LABELS: Record<OrderPaymentStatus, string> = {
   paid: 'Paid',
@@ -113,16 +113,7 @@ function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolea
           {order.paymentProvider === 'stripe' ? 'Stripe' : 'the test payment provider'}.
         </p>
         <Field label="Amount ($)" htmlFor="refund-amount" required error={error} hint={`Up to ${formatCents(left)}`}>
-          <input
-            id="refund-amount"
-            type="number"
-            min="0.01"
-            step="0.01"
-            inputMode="decimal"
-            className={inputCls}
-            {...register('amountCents')}
-            {...fieldAria(error, 'refund-amount-error')}
-          />
+          <DollarInput id="refund-amount" min="0.01" {...register('amountCents')} {...fieldAria(error, 'refund-amount-error')} />
         </Field>
         <Field label="Reason (for the order's history)" htmlFor="refund-reason">
           <input id="refund-reason" className={inputCls} maxLength={500} {...register('reason')} />

@@ -11,7 +11,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { ProductResponse } from '../api/admin-schemas.js';
-import { centsToText, Field, inputCls } from '../components/admin-ui.js';
+import { centsToText, Field, fieldAria, inputCls } from '../components/admin-ui.js';
 import { draftImages, ProductImagesField } from './product-images-field.js';
 
 const numText = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
@@ -67,14 +67,7 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
   const busy = save.isPending;
   type TextField = 'name' | 'priceCents' | 'inventory' | 'sku' | 'brand' | 'weightLbs' | `dimensions.${'length' | 'width' | 'height'}`;
   const input = (k: TextField, id: string, error: string | undefined, extra: InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <input
-      id={`product-${id}`}
-      className={inputCls}
-      {...register(k)}
-      aria-invalid={Boolean(error)}
-      aria-describedby={error ? `product-${id}-error` : undefined}
-      {...extra}
-    />
+    <input id={`product-${id}`} className={inputCls} {...register(k)} {...fieldAria(error, `product-${id}-error`)} {...extra} />
   );
 
   return (
@@ -96,8 +89,7 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
               className={inputCls}
               {...register('description')}
               required
-              aria-invalid={Boolean(errors.description)}
-              aria-describedby={errors.description ? 'product-description-error' : undefined}
+              {...fieldAria(errors.description?.message, 'product-description-error')}
             />
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">

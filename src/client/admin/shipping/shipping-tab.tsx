@@ -15,13 +15,15 @@ import {
   centsToText,
   ConfirmDialog,
   DataTable,
+  DollarInput,
   Field,
+  fieldAria,
+  FormFooter,
   inputCls,
   ListState,
   Panel,
-  Switch,
-  FormFooter,
   RowActions,
+  Switch,
 } from '../components/admin-ui.js';
 
 const KEY = ['admin', 'shipping-options'] as const;
@@ -65,10 +67,7 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
           variant: 'destructive',
         }),
     });
-  const aria = (k: keyof typeof errors, id: string) => ({
-    'aria-invalid': Boolean(errors[k]),
-    'aria-describedby': errors[k] ? `shipping-${id}-error` : undefined,
-  });
+  const aria = (k: keyof typeof errors, id: string) => fieldAria(errors[k]?.message, `shipping-${id}-error`);
 
   return (
     <Dialog open onClose={onClose} title={option ? 'Edit Shipping Option' : 'Add Shipping Option'}>
@@ -79,31 +78,13 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
           </Field>
           <div className="grid gap-4 sm:grid-cols-3">
             <Field label="Price ($)" required htmlFor="shipping-price" error={errors.priceCents?.message}>
-              <input
-                id="shipping-price"
-                type="number"
-                min="0"
-                step="0.01"
-                inputMode="decimal"
-                className={inputCls}
-                {...register('priceCents')}
-                {...aria('priceCents', 'price')}
-              />
+              <DollarInput id="shipping-price" {...register('priceCents')} {...aria('priceCents', 'price')} />
             </Field>
             <Field label="Estimated days" required htmlFor="shipping-estimatedDays" hint="Defaults to 5-7.">
               <input id="shipping-estimatedDays" className={inputCls} {...register('estimatedDays')} />
             </Field>
             <Field label="Minimum order ($)" htmlFor="shipping-minimumOrder" error={errors.minimumOrderCents?.message}>
-              <input
-                id="shipping-minimumOrder"
-                type="number"
-                min="0"
-                step="0.01"
-                inputMode="decimal"
-                className={inputCls}
-                {...register('minimumOrderCents')}
-                {...aria('minimumOrderCents', 'minimumOrder')}
-              />
+              <DollarInput id="shipping-minimumOrder" {...register('minimumOrderCents')} {...aria('minimumOrderCents', 'minimumOrder')} />
             </Field>
           </div>
           <Field label="Description" htmlFor="shipping-description">
