@@ -151,6 +151,9 @@ type View = {
 };
 
 const panel = (page: Page) => page.getByRole('tabpanel').first();
+/** The tab's first button whose name matches (a row's Edit, Impersonate…), and a click on it. */
+const firstButton = (name: RegExp) => (page: Page) => panel(page).getByRole('button', { name }).first();
+const clickFirst = (name: RegExp) => (page: Page) => firstButton(name)(page).click();
 
 const VIEWS: View[] = [
   {
@@ -209,102 +212,59 @@ const VIEWS: View[] = [
     name: 'shipping',
     url: () => '/admin?tab=shipping',
     heading: 'Shipping Options',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first(),
+    ready: firstButton(/^Edit /),
   },
   {
     name: 'shipping-form',
     url: () => '/admin?tab=shipping',
     heading: 'Shipping Options',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first(),
-    open: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first()
-        .click(),
+    ready: firstButton(/^Edit /),
+    open: clickFirst(/^Edit /),
   },
   {
     name: 'coupons',
     url: () => '/admin?tab=coupons',
     heading: 'Coupons',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit coupon / })
-        .first(),
+    ready: firstButton(/^Edit coupon /),
   },
   {
     name: 'coupon-form',
     url: () => '/admin?tab=coupons',
     heading: 'Coupons',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit coupon / })
-        .first(),
-    open: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit coupon / })
-        .first()
-        .click(),
+    ready: firstButton(/^Edit coupon /),
+    open: clickFirst(/^Edit coupon /),
   },
   {
     name: 'users',
     url: () => '/admin?tab=users',
     heading: 'Users',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Impersonate / })
-        .first(),
+    ready: firstButton(/^Impersonate /),
   },
   {
     name: 'products',
     url: () => '/admin?tab=products',
     heading: 'Products',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first(),
+    ready: firstButton(/^Edit /),
   },
   {
     name: 'product-form',
     url: () => '/admin?tab=products',
     heading: 'Products',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first(),
-    open: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first()
-        .click(),
+    ready: firstButton(/^Edit /),
+    open: clickFirst(/^Edit /),
   },
   {
     name: 'categories',
     url: () => '/admin?tab=categories',
     heading: 'Categories',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first(),
+    ready: firstButton(/^Edit /),
   },
   {
     name: 'category-form',
     url: () => '/admin?tab=categories',
     heading: 'Categories',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first(),
-    open: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit / })
-        .first()
-        .click(),
+    ready: firstButton(/^Edit /),
+    open: clickFirst(/^Edit /),
   },
   {
     name: 'settings-general',
@@ -328,24 +288,14 @@ const VIEWS: View[] = [
     name: 'faqs',
     url: () => '/admin?tab=faqs',
     heading: 'FAQs',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit FAQ: / })
-        .first(),
+    ready: firstButton(/^Edit FAQ: /),
   },
   {
     name: 'faq-form',
     url: () => '/admin?tab=faqs',
     heading: 'FAQs',
-    ready: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit FAQ: / })
-        .first(),
-    open: (page) =>
-      panel(page)
-        .getByRole('button', { name: /^Edit FAQ: / })
-        .first()
-        .click(),
+    ready: firstButton(/^Edit FAQ: /),
+    open: clickFirst(/^Edit FAQ: /),
   },
   { name: 'about', url: () => '/admin?tab=about', heading: 'About Page Content' },
   { name: 'homepage', url: () => '/admin?tab=homepage', heading: 'Homepage Content' },
