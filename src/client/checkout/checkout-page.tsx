@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes } from 'react';
-import { useForm, type FieldErrors, type Resolver, type UseFormRegister, type UseFormRegisterReturn } from 'react-hook-form';
+import { useForm, type FieldErrors, type UseFormRegister, type UseFormRegisterReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
@@ -31,17 +31,16 @@ import {
   type CheckoutFormValues,
 } from './checkout-values.js';
 import { afterZod } from '../lib/load-zod.js';
+import { lazyResolver } from '../lib/lazy-resolver.js';
 import { ShippingMethod } from './shipping-method.js';
-
-/** The form's validation (zod) loads when the shopper first reaches the form, not with the page. */
-const loadValidation = afterZod(() => import('./checkout-form.js'));
 
 /** The customer and address part of the order's body, as the form schema gives it. */
 type CheckoutBody = z.output<typeof CheckoutForm>;
 
-/** The form schema's resolver, loaded (with zod) the first time the form is checked. */
-const resolver: Resolver<CheckoutFormValues, unknown, CheckoutBody> = async (values, context, options) =>
-  (await loadValidation()).checkoutResolver(values, context, options);
+/** The form schema's resolver: its validation (zod) loads when the shopper first reaches the form, not with the page. */
+const resolver = lazyResolver<CheckoutFormValues, unknown, CheckoutBody>(
+  afterZod(() => import('./checkout-form.js').then((m) => m.checkoutResolver)),
+);
 
 /** ?canceled=true (back from the payment page) and an empty cart both lead back to the cart. */
 function useLeaveForCart(cartIsEmpty: boolean): boolean {
@@ -200,7 +199,7 @@ export default function CheckoutPage() {
 
       <form
         onSubmit={submit}
-        onFocus={() => void loadValidation().catch(() => undefined)}
+        onFocus={() => void resolver.preload().catch(() => undefined)}
         noValidate
         className="grid gap-6 lg:grid-cols-[1fr_24rem] lg:gap-8"
       >
