@@ -39,16 +39,17 @@ export function ListState({
   isPending,
   error,
   onRetry,
-  isEmpty,
-  empty,
+  isEmpty = false,
+  empty = null,
   loadingLabel = 'Loading',
   children,
 }: {
   isPending: boolean;
   error: unknown;
   onRetry: () => void;
-  isEmpty: boolean;
-  empty: ReactNode;
+  /** A list's empty state; a single record's query leaves both out. */
+  isEmpty?: boolean;
+  empty?: ReactNode;
   loadingLabel?: string;
   children: ReactNode;
 }) {

@@ -111,14 +111,7 @@ export function SettingsPage({
   const { data, error, isPending, refetch } = useAdminSettings();
   return (
     <Panel title={title} actions={<PreviewLink href={preview} />}>
-      <ListState
-        isPending={isPending}
-        error={error && !data ? error : null}
-        onRetry={() => void refetch()}
-        loadingLabel={loadingLabel}
-        isEmpty={false}
-        empty={null}
-      >
+      <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel={loadingLabel}>
         {data && children(data)}
       </ListState>
     </Panel>

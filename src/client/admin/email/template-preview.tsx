@@ -14,14 +14,7 @@ export function TemplatePreview({ id, name, hasUnsavedChanges }: { id: string; n
           This preview shows the saved version. Save your changes in Edit HTML to preview them.
         </p>
       )}
-      <ListState
-        isPending={isPending}
-        error={error}
-        onRetry={() => void refetch()}
-        isEmpty={false}
-        empty={null}
-        loadingLabel="Rendering preview"
-      >
+      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} loadingLabel="Rendering preview">
         {data && (
           <>
             <p className="text-sm text-stone-700">Rendered with sample data.</p>

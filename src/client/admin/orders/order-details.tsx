@@ -164,14 +164,7 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
 
   return (
     <Panel title={order ? `Order ${order.orderNumber || order.id.slice(0, 8)}` : 'Order details'} actions={back}>
-      <ListState
-        isPending={isPending}
-        error={error}
-        onRetry={() => void refetch()}
-        isEmpty={false}
-        empty={null}
-        loadingLabel="Loading order"
-      >
+      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} loadingLabel="Loading order">
         {order && (
           <div className="flex flex-col gap-6">
             <div className="flex flex-wrap items-center gap-3">

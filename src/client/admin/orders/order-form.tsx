@@ -224,14 +224,7 @@ function EditOrder({ orderId, nav, back }: { orderId: string; nav: OrdersNav; ba
   const { data, error, isPending, refetch } = useAdminOrder(orderId);
   return (
     <Panel title="Edit Order" actions={back}>
-      <ListState
-        isPending={isPending}
-        error={error}
-        onRetry={() => void refetch()}
-        isEmpty={false}
-        empty={null}
-        loadingLabel="Loading order"
-      >
+      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} loadingLabel="Loading order">
         {data && <FormBody order={data.order} nav={nav} />}
       </ListState>
     </Panel>

@@ -118,14 +118,7 @@ export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav 
         </>
       }
     >
-      <ListState
-        isPending={isPending}
-        error={error}
-        onRetry={() => void refetch()}
-        isEmpty={false}
-        empty={null}
-        loadingLabel="Loading order"
-      >
+      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} loadingLabel="Loading order">
         {order && (
           <div className="flex flex-col gap-6 text-sm">
             <dl className="grid gap-2 sm:grid-cols-2">

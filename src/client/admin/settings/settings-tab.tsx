@@ -47,14 +47,7 @@ export default function SettingsTab() {
 
   return (
     <Panel title="Settings">
-      <ListState
-        isPending={isPending}
-        error={error && !data ? error : null}
-        onRetry={() => void refetch()}
-        loadingLabel="Loading settings"
-        isEmpty={false}
-        empty={null}
-      >
+      <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel="Loading settings">
         {data && (
           <>
             {/* Arrow keys, Home and End move between the tabs (WAI-ARIA tabs pattern): the tab buttons are what takes focus. */}
