@@ -6,9 +6,12 @@ import zlib from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
-import type { Dialect } from './db/database.js';
+import { pingDatabase, type Dialect } from './db/database.js';
 import { HttpError } from './http/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, unavailablePage } from './http/database-errors.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { loggerOptions, type LogStream } from './http/log-redaction.js';
 import { registerCanonicalHost } from './http/canonical-host.js';
 import { access, checkRoutePolicies, registerSurface } from './http/access.js';
 import { watchShopChanges } from './http/shop-changes.js';
@@ -30,6 +33,7 @@ import { registerCartRoutes } from './cart/routes.js';
 import { registerCheckoutRoutes } from './checkout/routes.js';
 import { registerAccountOrderRoutes, registerOrderRoutes } from './orders/routes.js';
 import { registerStripeWebhook, registerTestCheckoutPages } from './payments/routes.js';
+import { registerAdminPaymentRoutes } from './payments/admin-routes.js';
 import { registerContentAdminRoutes } from './content/admin-routes.js';
 import { registerEmailCheckRoutes } from './email/integration-routes.js';
 import { registerLabelRoutes, registerShipStationRoutes } from './shipping-labels/routes.js';
@@ -41,6 +45,8 @@ export type AppDeps = {
   dialect: Dialect;
   /** SMTP delivery; absent when SMTP_URL is unset (e-mails then stay in the outbox). */
   mailer?: MailTransport | null;
+  /** Where log lines go instead of stdout (the tests read them). */
+  logStream?: LogStream;
 };
 
 export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
@@ -50,7 +56,8 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   };
   const { config } = deps;
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    // No log line carries a secret (reset tokens in URLs, cookies): http/log-redaction.ts.
+    logger: loggerOptions(config, input.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
@@ -94,6 +101,13 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
           : (error as Error).message;
       return reply.code(status).send({ error: message });
     }
+    if (isDatabaseUnavailable(error)) {
+      // The database is away for a moment (a lost connection, a restart): not a bug, not the caller's fault.
+      req.log.warn({ reqId: req.id, code: (error as { code?: unknown }).code, message: (error as Error).message }, 'database unavailable');
+      reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
+      if (req.headers.accept?.includes('text/html')) return reply.type('text/html; charset=utf-8').send(unavailablePage());
+      return reply.send({ error: DATABASE_UNAVAILABLE_MESSAGE });
+    }
     req.log.error({ err: error, reqId: req.id }, 'unhandled error');
     return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
@@ -102,7 +116,21 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   // every route the router matched in it, however the path was spelled.
   await registerSurface(app, 'store', deps, async (store) => {
     // A load balancer may check health by the machine's IP: answered on any host name.
-    store.get('/api/health', { config: { ...access.public.config, anyHost: true } }, async () => ({ ok: true }));
+    // Liveness: the process answers. Readiness: it can also reach its database (a load balancer
+    // sends shoppers only to a ready process; a supervisor restarts one that is not alive).
+    store.get('/api/health', { config: { ...access.public.config, anyHost: true } }, async (_req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { ok: true };
+    });
+    store.get('/api/health/ready', { config: { ...access.public.config, anyHost: true } }, async (req, reply) => {
+      const database = await pingDatabase(deps.db);
+      reply.code(database.ok ? 200 : 503).header('cache-control', 'no-store');
+      if (database.ok) return { ok: true, database: 'up', ms: database.ms };
+      // Why stays in the log: the answer is public, and an error names the database's address.
+      req.log.warn({ reason: database.error }, 'not ready: the database does not answer');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return { ok: false, database: 'down', error: DATABASE_UNAVAILABLE_MESSAGE };
+    });
     await store.register(registerAccountRoutes, deps);
     await store.register(registerCatalogRoutes, deps);
     await store.register(registerRelatedProductRoutes, deps);
@@ -128,6 +156,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     await admin.register(registerContentAdminRoutes, deps);
     await admin.register(registerEmailRoutes, deps);
     await admin.register(registerLabelRoutes, deps);
+    await admin.register(registerAdminPaymentRoutes, deps);
   });
   await registerSurface(app, 'integrations', deps, async (integrations) => {
     await integrations.register(registerShipStationRoutes, deps);

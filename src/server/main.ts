@@ -1,8 +1,11 @@
-import { loadConfig, ConfigError } from './config.js';
-import { openDatabase } from './db/database.js';
+import { loadServerConfig, ConfigError } from './config.js';
+import { testPaymentsWarning } from './payments/test-payments.js';
+import { openDatabase, pingDatabase } from './db/database.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seedDatabase } from './db/seed/seed.js';
 import { buildApp } from './app.js';
+import { readableLogStream } from './http/readable-log.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from './db/seed/demo-accounts.js';
 import { smtpTransport, startDeliveryWorker } from './email/delivery.js';
 import { startOutboxLogger } from './email/dev-log.js';
@@ -15,7 +18,7 @@ import { setRetryBaseMs } from './lib/retry.js';
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadServerConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -24,13 +27,16 @@ async function main(): Promise<void> {
     throw err;
   }
   const { db, dialect, schema, close } = openDatabase(config.databaseUrl);
+  await waitForDatabase(db);
   const applied = await migrateToLatest(db, schema);
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
   const seeded = await seedDatabase(db, config);
   if (seeded.catalogue) console.log('Seeded the catalogue, settings, FAQs and e-mail templates.');
 
   const mailer = config.smtpUrl ? smtpTransport(config.smtpUrl) : null;
-  const app = await buildApp({ config, db, dialect, mailer });
+  // Development prints the log for a person (http/readable-log.ts); production keeps pino's JSON lines.
+  const logStream = config.env === 'development' ? readableLogStream() : undefined;
+  const app = await buildApp({ config, db, dialect, mailer, logStream });
 
   setRetryBaseMs(config.retryBaseMs);
   const worker = mailer ? startDeliveryWorker(db, mailer, config.mailFrom, app.log, config.workerIntervalMs) : null;
@@ -69,7 +75,35 @@ async function main(): Promise<void> {
     console.log(`Demo sign-in:  admin ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
     console.log(`               customer ${DEMO_CUSTOMER.email} / ${DEMO_CUSTOMER.password}\n`);
   }
+  if (config.testPayments) console.warn(testPaymentsWarning(config));
 }
+
+/**
+ * At start the database may still be coming up (a machine booting, a failover): wait for it,
+ * saying so, rather than exit at once. A supervisor restarts a process that gives up.
+ */
+async function waitForDatabase(db: Parameters<typeof pingDatabase>[0], giveUpAfterMs = 60_000): Promise<void> {
+  const started = Date.now();
+  for (let said = false; ;) {
+    const answer = await pingDatabase(db, 5000);
+    if (answer.ok) return;
+    if (Date.now() - started > giveUpAfterMs) throw new Error(`The database did not answer for ${giveUpAfterMs / 1000} s: ${answer.error}`);
+    if (!said) console.error(`Waiting for the database (${answer.error})…`);
+    said = true;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+// A lost database connection fails the work that was using it, never the process. Anything else
+// unexpected still ends it (its state is unknown), and the supervisor starts it again (docs/operations.md).
+process.on('unhandledRejection', (reason) => {
+  if (isDatabaseUnavailable(reason)) {
+    console.error('Background work lost its database connection; it runs again on its next turn:', (reason as Error).message);
+    return;
+  }
+  console.error('Unhandled rejection; the process ends:', reason);
+  process.exit(1);
+});
 
 main().catch((err) => {
   console.error(err);

@@ -1,3 +1,4 @@
+import { retryWhileUnavailable } from '../db/unavailable.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -85,8 +86,10 @@ export async function forwardDueMessages(
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) continue;
     const m = await db.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    let res: Response | undefined;
+    let error: unknown;
     try {
-      const res = await fetchImpl(endpoint, {
+      res = await fetchImpl(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -99,27 +102,35 @@ export async function forwardDueMessages(
         }),
         signal: AbortSignal.timeout(15_000),
       });
-      if (!res.ok) throw new Error(`The workflow endpoint answered ${res.status}`);
-      await db
-        .updateTable('contact_messages')
-        .set({
-          forward_status: 'forwarded',
-          forward_attempts: m.forward_attempts + 1,
-          last_error: null,
-          next_attempt_at: null,
-          updated_at: nowIso(),
-        })
-        .where('id', '=', id)
-        .execute();
-      forwarded++;
+      if (!res.ok) error = new Error(`The workflow endpoint answered ${res.status}`);
     } catch (err) {
+      error = err;
+    }
+    if (error === undefined) {
+      // Forwarded: recording it must not turn into a second forward, so a lost database
+      // connection is waited out rather than counted as a failed attempt.
+      await retryWhileUnavailable(() =>
+        db
+          .updateTable('contact_messages')
+          .set({
+            forward_status: 'forwarded',
+            forward_attempts: m.forward_attempts + 1,
+            last_error: null,
+            next_attempt_at: null,
+            updated_at: nowIso(),
+          })
+          .where('id', '=', id)
+          .execute(),
+      );
+      forwarded++;
+    } else {
       const attempts = m.forward_attempts + 1;
       await db
         .updateTable('contact_messages')
         .set({
           forward_status: attempts >= MAX_FORWARD_ATTEMPTS ? 'failed' : 'pending',
           forward_attempts: attempts,
-          last_error: (err instanceof Error ? err.message : String(err)).slice(0, 500),
+          last_error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
           next_attempt_at: new Date(now().getTime() + retryDelayMs(attempts)).toISOString(),
           updated_at: nowIso(),
         })

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
+import { keepSqliteFilesPrivate, PRIVATE_DIR_MODE } from '../lib/private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -47,15 +48,61 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase 
   };
 }
 
+export type OpenOptions = {
+  /** PostgreSQL: the name the connections carry in pg_stat_activity (default `eco-shop`, or `eco-shop/<schema>`). */
+  applicationName?: string;
+  /** PostgreSQL: how long a query may wait for a connection before it fails. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: told when a connection is lost (the server ended it, restarted, or the network dropped it). */
+  onConnectionLost?: (err: Error) => void;
+};
+
+/** The name the shop's PostgreSQL connections carry (pg_stat_activity.application_name). */
+export function applicationName(schema?: string | null): string {
+  return schema ? `eco-shop/${schema}` : 'eco-shop';
+}
+
+/**
+ * A PostgreSQL connection can be lost at any moment: the server restarts, a failover, a proxy or
+ * PgBouncer reaps it, an operator ends it. node-pg reports that as an 'error' event on the pool
+ * (an idle connection) or on the client (one in use), and an 'error' event nobody listens to ends
+ * the process. Listening turns it into what it is: the queries on that connection fail (the
+ * request answers 503, see http/database-errors.ts), the pool drops the broken connection when it
+ * is released, and the next query opens a new one.
+ */
+function watchConnections(pool: pg.Pool, onLost: (err: Error) => void): void {
+  pool.on('error', onLost);
+  pool.on('connect', (client) => client.on('error', onLost));
+}
+
+let lastReport = 0;
+let unreported = 0;
+/** One line per burst of lost connections (a restart ends them all at once), not one per connection. */
+function reportConnectionLost(err: Error): void {
+  const now = Date.now();
+  if (now - lastReport < 5000) {
+    unreported++;
+    return;
+  }
+  const more = unreported ? ` (and ${unreported} more since the last report)` : '';
+  lastReport = now;
+  unreported = 0;
+  console.error(`PostgreSQL connection lost: ${err.message}${more}. Requests using it fail; new connections are opened as needed.`);
+}
+
 /**
  * Opens the database named by a URL: `sqlite:path/to/file.db`, `sqlite::memory:`,
  * or `postgres://user@host:port/db` (an optional `?schema=name` confines the app to one schema,
  * which the tests use to give every test file its own database).
  */
-export function openDatabase(url: string): Db {
+export function openDatabase(url: string, options: OpenOptions = {}): Db {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ':memory:') {
+      // Private to the shop's user (private-files.ts): a folder it creates 0700, the database 0600.
+      fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: PRIVATE_DIR_MODE });
+      keepSqliteFilesPrivate(file);
+    }
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
@@ -73,10 +120,43 @@ export function openDatabase(url: string): Db {
     const pool = new pg.Pool({
       connectionString: u.toString(),
       max: 10,
+      // A request waits at most this long for a connection; past it, it fails (503) instead of
+      // hanging while the database is away.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      // TCP keepalive: a connection cut without a word (failover, a NAT or proxy forgetting it) is noticed.
+      keepAlive: true,
+      // The shop's own connections are recognisable in pg_stat_activity (and can be ended by name).
+      ...(u.searchParams.has('application_name') ? {} : { application_name: options.applicationName ?? applicationName(schema) }),
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    watchConnections(pool, options.onConnectionLost ?? reportConnectionLost);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', schema: schema ?? undefined, close: () => db.destroy() };
   }
   throw new Error(`Unsupported DATABASE_URL: ${url}`);
+}
+
+/**
+ * Whether the database answers a trivial query within `timeoutMs`: the readiness answer a load
+ * balancer asks for. Never throws; says why when it does not answer.
+ */
+export async function pingDatabase(
+  db: Kysely<Database>,
+  timeoutMs = 2000,
+): Promise<{ ok: true; ms: number } | { ok: false; error: string }> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      sql`select 1`.execute(db),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { ok: true, ms: Math.round(performance.now() - started) };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+  }
 }

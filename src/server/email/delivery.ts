@@ -1,3 +1,4 @@
+import { retryWhileUnavailable } from '../db/unavailable.js';
 import { retryDelayMs } from '../lib/retry.js';
 import { createRequire } from 'node:module';
 import type Nodemailer from 'nodemailer';
@@ -80,17 +81,25 @@ export async function deliverOne(
   id: string,
   now: () => Date = () => new Date(),
 ): Promise<'sent' | 'failed' | 'skipped'> {
-  const claimed = await db
+  // Claimed and read in one statement: a connection lost between a claim and a read would leave
+  // the row 'sending' (and unsent) until it goes stale.
+  const row = await db
     .updateTable('email_outbox')
     .set({ status: 'sending', updated_at: nowIso() })
     .where('id', '=', id)
     .where('status', '=', 'queued')
+    .returningAll()
     .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) return 'skipped';
-  const row = await db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  if (!row) return 'skipped';
   try {
     await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text });
-    await db.transaction().execute(async (trx) => {
+  } catch (err) {
+    return recordFailure(db, row, err, now);
+  }
+  // It is sent: recording that must not turn into a second send. A lost database connection is
+  // waited out (the row stays 'sending' meanwhile, and only a stale one is ever sent again).
+  await retryWhileUnavailable(() =>
+    db.transaction().execute(async (trx) => {
       await trx
         .updateTable('email_outbox')
         .set({ status: 'sent', attempts: row.attempts + 1, last_error: null, sent_at: nowIso(), updated_at: nowIso() })
@@ -108,12 +117,21 @@ export async function deliverOne(
           subject: row.subject,
         });
       }
-    });
-    return 'sent';
-  } catch (err) {
-    const attempts = row.attempts + 1;
-    const message = err instanceof Error ? err.message : String(err);
-    await db
+    }),
+  );
+  return 'sent';
+}
+
+async function recordFailure(
+  db: Kysely<Database>,
+  row: { id: string; attempts: number },
+  err: unknown,
+  now: () => Date,
+): Promise<'failed'> {
+  const attempts = row.attempts + 1;
+  const message = err instanceof Error ? err.message : String(err);
+  await retryWhileUnavailable(() =>
+    db
       .updateTable('email_outbox')
       .set({
         status: attempts >= MAX_ATTEMPTS ? 'failed' : 'queued',
@@ -122,10 +140,10 @@ export async function deliverOne(
         next_attempt_at: new Date(now().getTime() + backoffMs(attempts)).toISOString(),
         updated_at: nowIso(),
       })
-      .where('id', '=', id)
-      .execute();
-    return 'failed';
-  }
+      .where('id', '=', row.id)
+      .execute(),
+  );
+  return 'failed';
 }
 
 /** Puts a failed or waiting e-mail back at the front of the queue. */
