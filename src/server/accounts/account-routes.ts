@@ -24,9 +24,9 @@ export async function registerAccountDataRoutes(app: FastifyInstance, deps: AppD
     const input = parseInput(ContactInfoInput, req.body);
     const changed = await updateContactInfo(
       db,
-      user.id,
+      { user, impersonator: req.session?.impersonator ?? null },
       { fullName: input.fullName, email: input.email, phone: input.phone ?? null, currentPassword: input.currentPassword },
-      req.session?.impersonator ?? user,
+      { publicUrl: deps.config.publicUrl },
     );
     return { user: changed };
   });
@@ -35,7 +35,7 @@ export async function registerAccountDataRoutes(app: FastifyInstance, deps: AppD
     const user = requireUser(req);
     const { kind } = parseInput(AddressKind, req.params);
     const address = parseInput(AddressInput, req.body);
-    return { user: await saveAddress(db, user.id, kind, address) };
+    return { user: await saveAddress(db, { user, impersonator: req.session?.impersonator ?? null }, kind, address) };
   });
 
   app.post(

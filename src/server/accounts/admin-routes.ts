@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AdminUserListQuery, UserPatchInput } from '../../shared/schemas/admin.js';
+import { AuditLogQuery } from '../../shared/schemas/audit.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { requireAdmin } from '../http/auth.js';
 import { access } from '../http/access.js';
 import { listUsers, patchUser } from './admin-users.js';
+import { auditByOf, listAuditLog } from './audit.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 
@@ -15,6 +17,9 @@ export async function registerAdminUserRoutes(app: FastifyInstance, { db }: Pick
   app.patch('/api/admin/users/:id', access.admin, async (req) => {
     const admin = requireAdmin(req);
     const { id } = parseInput(Id, req.params);
-    return { user: await patchUser(db, admin.id, id, parseInput(UserPatchInput, req.body)) };
+    const by = auditByOf({ user: admin, impersonator: req.session?.impersonator ?? null });
+    return { user: await patchUser(db, by, id, parseInput(UserPatchInput, req.body)) };
   });
+  // Who did what to which account: role, verification and points changes, impersonations, refunds, deletions.
+  app.get('/api/admin/audit-log', access.admin, async (req) => listAuditLog(db, parseInput(AuditLogQuery, req.query)));
 }

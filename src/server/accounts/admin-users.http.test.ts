@@ -31,7 +31,7 @@ describe('admin users', () => {
     const veryNegative = await patch({ loyaltyPoints: -2_000_000_000 });
     expect(veryNegative.statusCode).toBe(200);
     expect(Number(await points())).toBe(0);
-    expect((await patchUser(t.db, 'some-admin', u.id, { loyaltyPoints: -5 })).loyaltyPoints).toBe(0);
+    expect((await patchUser(t.db, { actorId: 'some-admin' }, u.id, { loyaltyPoints: -5 })).loyaltyPoints).toBe(0);
     // Not a whole number: a readable 400, the stored value unchanged.
     await patch({ loyaltyPoints: 420 });
     const fractional = await patch({ loyaltyPoints: 1.5 });
@@ -51,6 +51,6 @@ describe('admin users', () => {
     await t.db.updateTable('users').set({ role: 'admin' }).where('id', '=', me.id).execute();
     // With one admin left, demoting them is refused.
     await t.db.updateTable('users').set({ role: 'client' }).where('id', '=', other.id).execute();
-    await expect(patchUser(t.db, other.id, me.id, { role: 'client' })).rejects.toThrow(ADMIN_MESSAGES.lastAdmin);
+    await expect(patchUser(t.db, { actorId: other.id }, me.id, { role: 'client' })).rejects.toThrow(ADMIN_MESSAGES.lastAdmin);
   });
 });

@@ -3,7 +3,12 @@ import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../lib/ids.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
-import { containsText, pageOf } from '../db/query-helpers.js';
+import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
+import { containsText, isPostgres, pageOf } from '../db/query-helpers.js';
+import { forUpdate, transactionWithRetry } from '../db/locks.js';
+import type { Dialect } from '../db/database.js';
+import { recordAudit, type AuditBy } from './audit.js';
+import { forgetLoadedSessions } from './sessions.js';
 
 export async function listUsers(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
   let base = db.selectFrom('users');
@@ -35,31 +40,64 @@ export async function listUsers(db: Kysely<Database>, q: { page: number; pageSiz
   );
 }
 
-export async function patchUser(
-  db: Kysely<Database>,
-  actorId: string,
-  id: string,
-  patch: { emailVerified?: boolean; role?: 'client' | 'admin'; loyaltyPoints?: number },
-) {
-  if (id === actorId && patch.role === 'client') throw new HttpError(400, ADMIN_MESSAGES.ownRole);
-  if (patch.role === 'client') {
-    const admins = await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(2).execute();
-    if (admins.length === 1 && admins[0]!.id === id) throw new HttpError(400, ADMIN_MESSAGES.lastAdmin);
-  }
-  const r = await db
-    .updateTable('users')
-    .set({
-      ...(patch.emailVerified !== undefined ? { email_verified: patch.emailVerified ? 1 : 0 } : {}),
-      ...(patch.role ? { role: patch.role } : {}),
-      // Clamped to a minimum of 0 (specification), whoever calls.
-      ...(patch.loyaltyPoints !== undefined ? { loyalty_points: Math.max(0, patch.loyaltyPoints) } : {}),
-      updated_at: nowIso(),
-    })
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
-  // A demoted admin's sessions must not keep an impersonation going.
-  if (patch.role === 'client') await db.updateTable('sessions').set({ acting_as_user_id: null }).where('user_id', '=', id).execute();
+type UserPatch = { emailVerified?: boolean; role?: 'client' | 'admin'; loyaltyPoints?: number };
+
+/**
+ * Verification, role and loyalty points of one user, each change an audit row naming `by` (the
+ * admin at the keyboard). "The last admin cannot be demoted" holds under a lock: every admin row
+ * is locked (in id order, as deleting an account locks them) before anyone is counted, so two
+ * admins demoting each other at once, in one process or several, run one after the other, and
+ * the second finds itself demoted (403) or its target the last admin (400).
+ */
+export async function patchUser(db: Kysely<Database>, by: AuditBy & { actorId: string }, id: string, patch: UserPatch) {
+  if (id === by.actorId && patch.role === 'client') throw new HttpError(400, ADMIN_MESSAGES.ownRole);
+  const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  await transactionWithRetry(db, async (trx) => {
+    if (patch.role !== undefined) {
+      const admins = await forUpdate(trx.selectFrom('users').select('id').where('role', '=', 'admin').orderBy('id'), dialect).execute();
+      if (patch.role === 'client' && admins.length === 1 && admins[0]!.id === id) throw new HttpError(400, ADMIN_MESSAGES.lastAdmin);
+      // The caller was demoted by another admin since the request began: no longer theirs to decide.
+      if (!admins.some((a) => a.id === by.actorId)) throw new HttpError(403, AUTH_MESSAGES.accessDenied);
+    }
+    const before = await forUpdate(
+      trx.selectFrom('users').select(['id', 'role', 'email_verified', 'loyalty_points']).where('id', '=', id),
+      dialect,
+    ).executeTakeFirst();
+    if (!before) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+    // Clamped to a minimum of 0 (specification), whoever calls.
+    const points = patch.loyaltyPoints !== undefined ? Math.max(0, patch.loyaltyPoints) : undefined;
+    await trx
+      .updateTable('users')
+      .set({
+        ...(patch.emailVerified !== undefined ? { email_verified: patch.emailVerified ? 1 : 0 } : {}),
+        ...(patch.role ? { role: patch.role } : {}),
+        ...(points !== undefined ? { loyalty_points: points } : {}),
+        updated_at: nowIso(),
+      })
+      .where('id', '=', id)
+      .execute();
+    const at = new Date();
+    if (patch.role && patch.role !== before.role) {
+      await recordAudit(trx, { by, action: 'user.role_changed', targetUserId: id, details: { from: before.role, to: patch.role }, at });
+      if (patch.role === 'client') {
+        // A demoted admin's sessions must not keep an impersonation going.
+        await trx.updateTable('sessions').set({ acting_as_user_id: null }).where('user_id', '=', id).execute();
+      } else {
+        // Nobody acts as an admin: an impersonation of the promoted user ends.
+        await trx.updateTable('sessions').set({ acting_as_user_id: null }).where('acting_as_user_id', '=', id).execute();
+      }
+    }
+    const verified = Boolean(before.email_verified);
+    if (patch.emailVerified !== undefined && patch.emailVerified !== verified) {
+      const details = { from: verified, to: patch.emailVerified };
+      await recordAudit(trx, { by, action: 'user.verification_changed', targetUserId: id, details, at });
+    }
+    if (points !== undefined && points !== Number(before.loyalty_points)) {
+      const details = { from: Number(before.loyalty_points), to: points };
+      await recordAudit(trx, { by, action: 'user.loyalty_points_changed', targetUserId: id, details, at });
+    }
+  });
+  forgetLoadedSessions();
   return (await listUsers(db, { page: 1, pageSize: 1, search: id })).items[0]!;
 }
 

@@ -11,12 +11,15 @@ import { nextRewardAt, rewardProgress } from '../../shared/pricing.js';
 import { customerOrderStats } from '../orders/service.js';
 import { rewardCouponsOf } from '../coupons/service.js';
 import { indexOrdersOfUser } from '../orders/search-terms.js';
+import { queueEmailChangedEmail } from './account-emails.js';
+import { auditByOf, recordAudit } from './audit.js';
+import type { LoadedSession } from './sessions.js';
 
 /** Wrong current passwords given to change an e-mail, per person, counted before the check. */
 export const CURRENT_PASSWORD_LIMIT = { max: 5, windowMs: 15 * 60_000 } as const;
 
 /**
- * The password of the person at the keyboard (the admin's own while impersonating), checked like a
+ * The password of the signed-in person, checked like a
  * sign-in: the try is counted first (insert-or-increment), and a success starts the count over.
  */
 export async function confirmCurrentPassword(
@@ -39,22 +42,36 @@ export async function confirmCurrentPassword(
 }
 
 /**
- * Name, e-mail and phone; answers the person as changed. A new e-mail needs the current password of `passwordHolder`, the person
- * signed in: a borrowed or stolen session must not be able to take the account over through a
- * password reset sent to another address.
+ * Name, e-mail and phone of the signed-in person; answers the person as changed. The e-mail is how
+ * the account signs in, so it is theirs alone to change: it needs their current password (a
+ * borrowed or stolen session must not take the account over through a password reset sent to
+ * another address), and an admin acting as them may not change it at all (403). The old address
+ * is told of the change; an admin's edits while impersonating are audit rows in the admin's name.
  */
 export async function updateContactInfo(
   db: Kysely<Database>,
-  userId: string,
+  session: Pick<LoadedSession, 'user' | 'impersonator'>,
   input: { fullName: string; email: string; phone: string | null; currentPassword?: string },
-  passwordHolder: Pick<UserRow, 'id' | 'password_hash'>,
+  ctx: { publicUrl: string },
 ): Promise<SessionUser> {
+  const userId = session.user.id;
   const current = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
-  if (current.email !== input.email) await confirmCurrentPassword(db, passwordHolder, input.currentPassword);
+  if (current.email !== input.email) {
+    if (session.impersonator) throw new HttpError(403, ACCOUNT_MESSAGES.emailChangeWhileImpersonating);
+    await confirmCurrentPassword(db, session.user, input.currentPassword);
+  }
   const clash = await db.selectFrom('users').select('id').where('email', '=', input.email).where('id', '!=', userId).executeTakeFirst();
   if (clash) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
+  const by = auditByOf(session);
   try {
     await db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('users')
+        .select(['email', 'full_name', 'phone'])
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      // Checked again inside: the e-mail may have changed since the check above.
+      if (session.impersonator && before.email !== input.email) throw new HttpError(403, ACCOUNT_MESSAGES.emailChangeWhileImpersonating);
       await trx
         .updateTable('users')
         .set({ full_name: input.fullName, email: input.email, phone: input.phone, updated_at: nowIso() })
@@ -62,6 +79,15 @@ export async function updateContactInfo(
         .execute();
       // The back office finds orders by the customer's current name and e-mail.
       await indexOrdersOfUser(trx, userId);
+      if (before.email !== input.email) {
+        await recordAudit(trx, { by, action: 'account.email_changed', targetUserId: userId });
+        // To the address that is no longer the account's: its owner learns of a change they may not have made.
+        await queueEmailChangedEmail(trx, { oldEmail: before.email, newEmail: input.email, customerName: input.fullName }, ctx.publicUrl);
+      }
+      const fields = [before.full_name !== input.fullName && 'fullName', (before.phone ?? null) !== input.phone && 'phone'].filter(Boolean);
+      if (session.impersonator && fields.length) {
+        await recordAudit(trx, { by, action: 'account.contact_changed', targetUserId: userId, details: { fields } });
+      }
     });
   } catch (err) {
     if (/unique|duplicate/i.test(String((err as Error).message))) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
@@ -70,17 +96,24 @@ export async function updateContactInfo(
   return sessionUserOf(db, userId);
 }
 
+/** A saved address; an admin's save while acting as the customer is an audit row in the admin's name. */
 export async function saveAddress(
   db: Kysely<Database>,
-  userId: string,
+  session: Pick<LoadedSession, 'user' | 'impersonator'>,
   kind: 'shipping' | 'billing',
   address: Record<string, string>,
 ): Promise<SessionUser> {
-  await db
-    .updateTable('users')
-    .set({ [kind === 'shipping' ? 'shipping_address' : 'billing_address']: JSON.stringify(address), updated_at: nowIso() })
-    .where('id', '=', userId)
-    .execute();
+  const userId = session.user.id;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ [kind === 'shipping' ? 'shipping_address' : 'billing_address']: JSON.stringify(address), updated_at: nowIso() })
+      .where('id', '=', userId)
+      .execute();
+    if (session.impersonator) {
+      await recordAudit(trx, { by: auditByOf(session), action: 'account.address_changed', targetUserId: userId, details: { kind } });
+    }
+  });
   return sessionUserOf(db, userId);
 }
 

@@ -87,7 +87,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AppDeps)
 
   app.post('/api/auth/password-reset/confirm', access.public, async (req, reply) => {
     const input = parseInput(PasswordResetConfirmInput, req.body);
-    await confirmPasswordReset(db, input);
+    await confirmPasswordReset(db, input, { publicUrl: config.publicUrl });
     clearSessionCookie(reply, config);
     return { ok: true };
   });

@@ -17,7 +17,7 @@ import { toSessionUser } from './users.js';
 export async function registerSelfServiceRoutes(app: FastifyInstance, { db, config }: AppDeps): Promise<void> {
   app.put('/api/account/password', access.signedIn, async (req, reply) => {
     const input = parseInput(ChangePasswordInput, req.body);
-    const user = await changePassword(db, req.session, input);
+    const user = await changePassword(db, req.session, input, { publicUrl: config.publicUrl });
     // The device cookie is bound to the password: this browser gets a fresh one, the others' stop counting.
     setSignInDeviceCookie(reply, config, await issueDeviceToken(db, user));
     return { ok: true, user: toSessionUser(user) };

@@ -4,7 +4,7 @@ import { isPostgres } from '../db/query-helpers.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import type { Dialect } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import { newId, nowIso } from '../lib/ids.js';
+import { nowIso } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { nextRewardAt } from '../../shared/pricing.js';
 import { SELF_SERVICE_MESSAGES, type AccountDataExport } from '../../shared/schemas/account-self-service.js';
@@ -14,6 +14,8 @@ import { rewardCouponsOf } from '../coupons/service.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { confirmCurrentPassword } from './profile.js';
 import { forgetLoadedSessions, type LoadedSession } from './sessions.js';
+import { recordAudit } from './audit.js';
+import { queuePasswordChangedEmail } from './account-emails.js';
 
 /**
  * Changing the password or deleting the account is the signed-in person's own act: an admin acting
@@ -35,6 +37,7 @@ export async function changePassword(
   db: Kysely<Database>,
   session: LoadedSession | null,
   input: { currentPassword: string; newPassword: string },
+  ctx: { publicUrl: string },
 ): Promise<UserRow> {
   const { user, tokenHash } = ownSessionUser(session);
   await confirmCurrentPassword(db, user, input.currentPassword);
@@ -44,7 +47,15 @@ export async function changePassword(
     await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('id', '=', user.id).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).where('token_hash', '!=', tokenHash).execute();
     await trx.deleteFrom('password_reset_tokens').where('user_id', '=', user.id).execute();
-    return trx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await trx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      by: { actorId: user.id },
+      action: 'account.password_changed',
+      targetUserId: user.id,
+      details: { via: 'account' },
+    });
+    await queuePasswordChangedEmail(trx, row, ctx.publicUrl);
+    return row;
   });
   forgetLoadedSessions();
   return updated;
@@ -136,17 +147,7 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
     await deleteCountersOf(trx, me);
     await trx.deleteFrom('users').where('id', '=', me.id).execute();
     // Ids only: who deleted which account, when (the person themselves).
-    await trx
-      .insertInto('audit_log')
-      .values({
-        id: newId('audit'),
-        actor_user_id: me.id,
-        action: 'account.deleted',
-        target_user_id: me.id,
-        details: null,
-        created_at: nowIso(),
-      })
-      .execute();
+    await recordAudit(trx, { by: { actorId: me.id }, action: 'account.deleted', targetUserId: me.id, details: { role: me.role } });
   });
   forgetLoadedSessions();
 }

@@ -16,6 +16,8 @@ import { createSession, deleteUserSessions } from './sessions.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../lib/tokens.js';
 import { admitSignInAttempt, signInSucceeded } from './sign-in-limits.js';
 import { issueDeviceToken, readDeviceToken } from './sign-in-devices.js';
+import { recordAudit } from './audit.js';
+import { queuePasswordChangedEmail } from './account-emails.js';
 
 const WINDOW_MS = 15 * 60_000;
 /** Per 15 minutes, counted before the work. Sign-in has its own, in sign-in-limits.ts. */
@@ -167,7 +169,12 @@ export async function checkResetToken(db: Kysely<Database>, token: string): Prom
   return { userId: user.id, email: user.email };
 }
 
-export async function confirmPasswordReset(db: Kysely<Database>, input: PasswordResetConfirmInput): Promise<void> {
+/** A new password through a reset link: every session ends, and the account's address is told. */
+export async function confirmPasswordReset(
+  db: Kysely<Database>,
+  input: PasswordResetConfirmInput,
+  ctx: { publicUrl: string },
+): Promise<void> {
   const { userId } = await checkResetToken(db, input.token);
   const passwordHash = await hashPassword(input.password);
   await db.transaction().execute(async (trx) => {
@@ -181,5 +188,13 @@ export async function confirmPasswordReset(db: Kysely<Database>, input: Password
     if (Number(used.numUpdatedRows) !== 1) throw new HttpError(400, AUTH_MESSAGES.invalidOrExpiredToken);
     await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('id', '=', userId).execute();
     await deleteUserSessions(trx, userId);
+    const user = await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', userId).executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      by: { actorId: userId },
+      action: 'account.password_changed',
+      targetUserId: userId,
+      details: { via: 'reset' },
+    });
+    await queuePasswordChangedEmail(trx, user, ctx.publicUrl);
   });
 }

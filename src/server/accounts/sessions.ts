@@ -103,8 +103,9 @@ async function loadSessionByHash(db: Kysely<Database>, tokenHash: string): Promi
   };
   const owner = pick('o')!;
   const actingAs = row.acting_as_user_id ? pick('a') : undefined;
-  // Impersonation only holds while the session's owner is still an admin.
-  if (actingAs && owner.role === 'admin') {
+  // Impersonation only holds while the session's owner is still an admin, and acts only as a
+  // customer: as another admin (promoted meanwhile) it would borrow that admin's rights and name.
+  if (actingAs && owner.role === 'admin' && actingAs.role !== 'admin') {
     return { tokenHash, user: actingAs, impersonator: owner, expiresAt: row.expires_at };
   }
   return { tokenHash, user: owner, impersonator: null, expiresAt: row.expires_at };

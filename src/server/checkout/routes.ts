@@ -6,6 +6,7 @@ import { CreateCheckoutSessionInput, type CheckoutSessionView } from '../../shar
 import { ensureDeviceHash } from '../lib/device.js';
 import { orderViewer } from '../http/auth.js';
 import { getOrderForViewer } from '../orders/service.js';
+import { sessionActor } from '../orders/events.js';
 import { adoptProviderSession, createCheckout, expirePaymentSession, fulfilPaymentSession } from './service.js';
 import { findPaymentSession, getPaymentSession } from '../payments/service.js';
 import { hitRateLimit } from '../http/rate-limit.js';
@@ -40,6 +41,8 @@ export async function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps
       now,
       provider: stripe ? 'stripe' : 'test',
       sessionUrl: (id) => `${config.publicUrl}/pay/${id}`,
+      // An admin acting as the customer places it in their own name (as the customer).
+      ...(req.session?.impersonator ? { actor: sessionActor(req.session) } : {}),
     });
     reply.header('Cache-Control', 'no-store');
     // The browser's earlier checkouts have ended here; a Stripe page of one must stop taking payments too.

@@ -6,7 +6,8 @@ import { forUpdate, lockShopperKeys, transactionWithRetry } from '../db/locks.js
 import { isPostgres } from '../db/query-helpers.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
-import { CUSTOMER_ACTOR, recordOrderEvent } from '../orders/events.js';
+import { CUSTOMER_ACTOR, recordOrderEvent, type OrderEventActor } from '../orders/events.js';
+import { recordAudit } from '../accounts/audit.js';
 import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { normalizeCouponEmail } from '../../shared/coupons.js';
 import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared/schemas/checkout.js';
@@ -43,6 +44,8 @@ type CheckoutContext = {
   provider: string;
   /** Builds the provider's payment page address for a new session id. */
   sessionUrl: (sessionId: string) => string;
+  /** Who places it: the customer, or an admin acting as them (named on the timeline and in the audit log). */
+  actor?: OrderEventActor;
 };
 
 /** An earlier unpaid checkout of the same browser that a new checkout ended (a Stripe one is also expired at Stripe). */
@@ -212,7 +215,24 @@ export async function createCheckout(
       })
       .execute();
     await indexOrderSearch(trx, orderId);
-    await recordOrderEvent(trx, orderId, 'placed', CUSTOMER_ACTOR, { totalCents: priced.totalCents, provider: ctx.provider }, ctx.now);
+    await recordOrderEvent(
+      trx,
+      orderId,
+      'placed',
+      ctx.actor ?? CUSTOMER_ACTOR,
+      { totalCents: priced.totalCents, provider: ctx.provider },
+      ctx.now,
+    );
+    if (ctx.actor?.actingAsUserId) {
+      const by = { actorId: ctx.actor.userId, actingAsId: ctx.actor.actingAsUserId };
+      await recordAudit(trx, {
+        by,
+        action: 'order.placed',
+        targetUserId: ctx.userId,
+        details: { orderId, totalCents: priced.totalCents },
+        at: ctx.now,
+      });
+    }
     await trx
       .insertInto('order_items')
       .values(

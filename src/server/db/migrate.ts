@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012-order-tracking.js';
 import * as m0013 from './migrations/0013-truthful-content.js';
 import * as m0014 from './migrations/0014-product-image-alts.js';
 import * as m0015 from './migrations/0015-template-blocks.js';
+import * as m0016 from './migrations/0016-audit-log.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-truthful-content': m0013,
   '0014-product-image-alts': m0014,
   '0015-template-blocks': m0015,
+  '0016-audit-log': m0016,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -59,7 +59,7 @@ describe(`migration 0015 (template blocks) on ${testDialect()}`, () => {
     try {
       expect(await migrateUpTo(db, schema, '0014-product-image-alts')).toContain('0014-product-image-alts');
       await seedBefore0015(db);
-      expect(await migrateToLatest(db, schema)).toEqual(['0015-template-blocks']);
+      expect(await migrateToLatest(db, schema)).toContain('0015-template-blocks');
 
       const rows = await db.selectFrom('email_templates').selectAll().orderBy('id').execute();
       const row = (id: string) => rows.find((r) => r.id === id)!;

@@ -59,6 +59,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0013-truthful-content',
         '0014-product-image-alts',
         '0015-template-blocks',
+        '0016-audit-log',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);

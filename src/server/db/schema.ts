@@ -294,7 +294,10 @@ export interface ContactMessagesTable {
 
 export interface AuditLogTable {
   id: string;
+  /** The person at the keyboard: the real admin while impersonating. */
   actor_user_id: string | null;
+  /** The customer the actor was acting as (impersonating), else null (migration 0016). */
+  acting_as_user_id: string | null;
   action: string;
   target_user_id: string | null;
   details: string | null;

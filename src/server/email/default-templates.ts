@@ -307,6 +307,63 @@ If you did not ask to reset your password, you can ignore this e-mail; your pass
 ${textFooter}`,
   },
   {
+    id: 'email-changed',
+    name: 'Email Changed',
+    subject: 'Your EcoClean email address was changed',
+    variables: ['customerName', 'newEmail', 'contactUrl'],
+    html: layout(
+      'The email address of your EcoClean account was changed.',
+      'Your email address was changed',
+      [
+        p('Hi {{customerName}},'),
+        p('The email address of your EcoClean account was just changed to <strong>{{newEmail}}</strong>.'),
+        p(
+          'From now on you sign in, reset your password and receive order updates with the new address. We sent this message to your previous address so that you know about the change.',
+        ),
+        p(
+          'If you made this change, you do not need to do anything. If you did not, contact us right away so that we can secure your account.',
+        ),
+        button('{{contactUrl}}', 'Contact us'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+The email address of your EcoClean account was just changed to {{newEmail}}.
+
+From now on you sign in, reset your password and receive order updates with the new address. We sent this message to your previous address so that you know about the change.
+
+If you made this change, you do not need to do anything. If you did not, contact us right away so that we can secure your account:
+
+{{contactUrl}}
+${textFooter}`,
+  },
+  {
+    id: 'password-changed',
+    name: 'Password Changed',
+    subject: 'Your EcoClean password was changed',
+    variables: ['customerName', 'changedAt', 'resetRequestUrl', 'contactUrl'],
+    html: layout(
+      'The password of your EcoClean account was changed.',
+      'Your password was changed',
+      [
+        p('Hi {{customerName}},'),
+        p('The password of your EcoClean account was changed on {{changedAt}}. You were signed out on your other devices.'),
+        p('If you made this change, you do not need to do anything. If you did not, reset your password now and contact us.'),
+        button('{{resetRequestUrl}}', 'Reset password'),
+        p('Contact us: <a href="{{contactUrl}}" style="color:${GREEN};">{{contactUrl}}</a>'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+The password of your EcoClean account was changed on {{changedAt}}. You were signed out on your other devices.
+
+If you made this change, you do not need to do anything. If you did not, reset your password now and contact us.
+
+Reset your password: {{resetRequestUrl}}
+Contact us: {{contactUrl}}
+${textFooter}`,
+  },
+  {
     id: 'loyalty-reward',
     name: 'Loyalty Reward',
     subject: 'You earned {{discountPercent}}% off your next order!',

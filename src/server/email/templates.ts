@@ -58,6 +58,10 @@ export const SAMPLE_VARIABLES: Record<string, unknown> = {
   refundAmount: '$25.00',
   refundedTotal: '$25.00',
   refundKind: 'in part',
+  newEmail: 'jamie.new@example.com',
+  contactUrl: 'https://shop.example/contact',
+  changedAt: '14 March 2026, 09:30 UTC',
+  resetRequestUrl: 'https://shop.example/password-reset',
 };
 const SAMPLE_TEXT: Record<string, unknown> = {
   ...sampleShipping.textVariables,

@@ -576,6 +576,6 @@ export function orderAddressField(raw: string | null, field: 'name' | 'email'): 
 }
 
 /** Only unpaid checkouts and owner-entered orders may go; a paid or refunded order answers 409 (refunds.ts). */
-export async function deleteOrder(db: Kysely<Database>, orderId: string): Promise<void> {
-  await deleteOrderIfUnpaid(db, orderId);
+export async function deleteOrder(db: Kysely<Database>, orderId: string, actor: OrderEventActor): Promise<void> {
+  await deleteOrderIfUnpaid(db, orderId, actor);
 }

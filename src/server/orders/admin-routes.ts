@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
 import { HttpError, parseInput } from '../http/errors.js';
@@ -32,9 +32,15 @@ import {
 import { ordersOverview } from './overview.js';
 import { refundOrder, retryRefund } from './refunds.js';
 import { customersCsv, orderLinesCsv, ordersCsv } from './exports.js';
-import { accountActor, listOrderEvents } from './events.js';
+import { listOrderEvents, sessionActor, type OrderEventActor } from './events.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
+
+/** The admin at the keyboard, as the timeline, refunds and audit log name them. */
+function adminActor(req: FastifyRequest): OrderEventActor {
+  requireAdmin(req);
+  return sessionActor(req.session);
+}
 const RefundRetryParams = Id.extend({ refundId: z.string().min(1).max(100) });
 
 function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>): FastifyReply {
@@ -82,20 +88,20 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
     // The form's bot guard: too fast or a filled decoy is ignored without creating anything.
     if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
       return reply.code(202).send({ ignored: true });
-    return reply.code(201).send({ order: await createAdminOrder(db, input, accountActor(requireAdmin(req))) });
+    return reply.code(201).send({ order: await createAdminOrder(db, input, adminActor(req)) });
   });
   app.put('/api/admin/orders/:id', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     const input = parseInput(AdminOrderInput, req.body);
     if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
       return reply.code(202).send({ ignored: true });
-    return { order: await updateAdminOrder(db, id, input, accountActor(requireAdmin(req))) };
+    return { order: await updateAdminOrder(db, id, input, adminActor(req)) };
   });
   app.patch('/api/admin/orders/:id/status', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const { status } = parseInput(OrderStatusInput, req.body);
     // The list's and detail's quick status change: "shipped" only for a paid order (the edit form may set any).
-    return { order: await updateOrderStatus(db, id, status, { actor: accountActor(requireAdmin(req)), refuseUnpaidShipping: true }) };
+    return { order: await updateOrderStatus(db, id, status, { actor: adminActor(req), refuseUnpaidShipping: true }) };
   });
   // The order's timeline, newest first, and the owner's notes on it.
   app.get('/api/admin/orders/:id/events', access.admin, async (req) => {
@@ -105,25 +111,25 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
   app.post('/api/admin/orders/:id/notes', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     const { text } = parseInput(OrderNoteInput, req.body);
-    await addOrderNote(db, id, text, accountActor(requireAdmin(req)));
+    await addOrderNote(db, id, text, adminActor(req));
     return reply.code(201).send({ events: await listOrderEvents(db, id) });
   });
   app.delete('/api/admin/orders/:id', access.admin, async (req) => {
-    await deleteOrder(db, parseInput(Id, req.params).id);
+    await deleteOrder(db, parseInput(Id, req.params).id, adminActor(req));
     return { ok: true };
   });
   // A full or partial refund through the order's payment provider (orders/refunds.ts).
   app.post('/api/admin/orders/:id/refunds', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     const input = parseInput(RefundInput, req.body);
-    const { refund } = await refundOrder(db, { stripe: refundStripe }, id, input, accountActor(requireAdmin(req)));
+    const { refund } = await refundOrder(db, { stripe: refundStripe }, id, input, adminActor(req));
     const order = await getAdminOrder(db, id);
     return reply.code(201).send({ refund, order });
   });
   // Asks again for a refund the provider never answered (same idempotency key: made at most once).
   app.post('/api/admin/orders/:id/refunds/:refundId/retry', access.admin, async (req) => {
     const { id, refundId } = parseInput(RefundRetryParams, req.params);
-    const { refund } = await retryRefund(db, { stripe: refundStripe }, id, refundId, accountActor(requireAdmin(req)));
+    const { refund } = await retryRefund(db, { stripe: refundStripe }, id, refundId, adminActor(req));
     return { refund, order: await getAdminOrder(db, id) };
   });
 }

@@ -11,6 +11,7 @@ import { parseJson } from '../lib/json.js';
 import { queueEmail } from '../email/outbox.js';
 import { heldUnits } from '../cart/service.js';
 import { recordOrderEvent, type OrderEventActor } from './events.js';
+import { recordAudit } from '../accounts/audit.js';
 import { stripeFailureMessage } from '../payments/stripe.js';
 import { formatCents } from '../../shared/money.js';
 import { ORDER_MONEY_MESSAGES, type RefundInput } from '../../shared/schemas/admin.js';
@@ -359,6 +360,12 @@ async function settleRefund(
       ...(pending.reason ? { reason: pending.reason } : {}),
     });
     if (pending.restock) await restock(trx, order, actor, 'refunded');
+    await recordAudit(trx, {
+      by: { actorId: actor.userId, actingAsId: actor.actingAsUserId ?? null },
+      action: 'order.refunded',
+      targetUserId: order.user_id,
+      details: { orderId, orderNumber: order.order_number, refundId: pending.id, amountCents: pending.amountCents, full },
+    });
     const user = order.user_id
       ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst()
       : undefined;
@@ -429,11 +436,11 @@ export async function retryRefund(
  * provider, never paid) may be deleted. Their refunds and timeline go with them (a deletable
  * order has no refunds).
  */
-export async function deleteOrderIfUnpaid(db: Kysely<Database>, orderId: string): Promise<void> {
+export async function deleteOrderIfUnpaid(db: Kysely<Database>, orderId: string, actor: OrderEventActor): Promise<void> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
     const order = await forUpdate(
-      trx.selectFrom('orders').select(['id', 'payment_status', 'refunded_cents']).where('id', '=', orderId),
+      trx.selectFrom('orders').select(['id', 'order_number', 'user_id', 'payment_status', 'refunded_cents']).where('id', '=', orderId),
       dialect,
     ).executeTakeFirst();
     if (!order) throw new HttpError(404, ORDER_MONEY_MESSAGES.orderNotFound);
@@ -441,5 +448,12 @@ export async function deleteOrderIfUnpaid(db: Kysely<Database>, orderId: string)
     const refunds = await trx.selectFrom('refunds').select('id').where('order_id', '=', orderId).limit(1).execute();
     if (refunds.length) throw new HttpError(409, ORDER_MONEY_MESSAGES.paidNotDeletable);
     await trx.deleteFrom('orders').where('id', '=', orderId).execute();
+    // The order's timeline goes with it: who deleted it stays in the audit log.
+    await recordAudit(trx, {
+      by: { actorId: actor.userId, actingAsId: actor.actingAsUserId ?? null },
+      action: 'order.deleted',
+      targetUserId: order.user_id,
+      details: { orderId, orderNumber: order.order_number },
+    });
   });
 }

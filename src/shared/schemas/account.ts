@@ -12,6 +12,10 @@ export const ACCOUNT_MESSAGES = {
   emailTaken: 'User already exists with this email',
   impersonationAdminsOnly: 'Only administrators can impersonate users.',
   impersonationSelf: 'You are already signed in as this user.',
+  /** An admin acting as another admin would act with that admin's rights, under their name. */
+  impersonationOfAdmin: 'Administrators cannot be impersonated.',
+  /** The sign-in e-mail is the customer's own: changed by an admin, a password reset would hand them the account. */
+  emailChangeWhileImpersonating: 'Only the customer can change their email address, not an admin acting as them.',
   userNotFound: 'User not found',
   notImpersonating: 'No impersonation is active.',
   currentPasswordRequired: 'Please enter your current password to change your email',

@@ -144,7 +144,14 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
         required
         {...field('email', { deps: ['currentPassword'] })}
         error={messages.field('email')}
+        // The sign-in e-mail is the customer's alone to change (the server refuses an admin acting as them).
+        {...(impersonatorEmail ? { readOnly: true, 'aria-describedby': `${id}-email-hint` } : {})}
       />
+      {impersonatorEmail && (
+        <p id={`${id}-email-hint`} className="-mt-2 text-xs text-stone-600">
+          {ACCOUNT_MESSAGES.emailChangeWhileImpersonating}
+        </p>
+      )}
       {emailChanged && (
         <div className="flex flex-col gap-1">
           <TextField
@@ -158,9 +165,7 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
             aria-describedby={[passwordFlagged ? errorId : undefined, `${id}-current-password-hint`].filter(Boolean).join(' ')}
           />
           <p id={`${id}-current-password-hint`} className="text-xs text-stone-600">
-            {impersonatorEmail
-              ? `Enter your own password (${impersonatorEmail}) to change this customer's email.`
-              : 'Enter your current password to change your email.'}
+            Enter your current password to change your email.
           </p>
         </div>
       )}

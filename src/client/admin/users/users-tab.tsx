@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { LoyaltyPointsForm } from '../../../shared/schemas/admin-forms.js';
 import { forgetUserData, sessionQueryKey, useSession } from '../../lib/get-session.js';
@@ -13,6 +13,8 @@ import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.
 import { AdminUserPage, UserResponse, type AdminUser } from '../api/admin-schemas.js';
 import { formatDate } from '../../lib/format.js';
 import { DataTable, inputCls, ListState, PageNav, Panel, Switch } from '../components/admin-ui.js';
+import { SubTabs } from '../email/sub-tabs.js';
+import { AuditLogPanel, withAuditFilters } from './audit-log-panel.js';
 
 const PAGE_SIZE = 20;
 const KEY = ['admin', 'users'] as const;
@@ -109,7 +111,31 @@ function UserSwitch({ user, kind, meId }: { user: AdminUser; kind: 'verified' | 
   );
 }
 
+const VIEWS = [
+  // Not "Users": the back office's own tab has that name.
+  { id: 'users', label: 'All users' },
+  { id: 'audit', label: 'Audit log' },
+] as const;
+type View = (typeof VIEWS)[number]['id'];
+
+/** Users: the list (verified, admin, points, impersonation) and the audit log of what admins did (`?view=audit`). */
 export default function UsersTab() {
+  const [params, setParams] = useSearchParams();
+  const view: View = params.get('view') === 'audit' ? 'audit' : 'users';
+  const select = (next: View) => {
+    const p = new URLSearchParams(params);
+    if (next === 'users') p.delete('view');
+    else p.set('view', next);
+    setParams(p);
+  };
+  return (
+    <SubTabs label="Users sections" tabs={VIEWS} selected={view} onSelect={select}>
+      {view === 'users' ? <UserList onHistory={(u) => setParams(withAuditFilters(params, { user: u.email }))} /> : <AuditLogPanel />}
+    </SubTabs>
+  );
+}
+
+function UserList({ onHistory }: { onHistory: (u: AdminUser) => void }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const { user: me } = useSession();
@@ -214,13 +240,19 @@ export default function UsersTab() {
                   ),
                 },
               ]}
-              actions={(u) =>
-                u.role !== 'admin' ? (
-                  <Button size="sm" variant="ghost" onClick={() => onImpersonate(u)} aria-label={`Impersonate ${u.email}`}>
-                    Impersonate
+              actions={(u) => (
+                <div className="flex flex-wrap gap-1 md:flex-nowrap">
+                  <Button size="sm" variant="ghost" onClick={() => onHistory(u)} aria-label={`Audit history of ${u.email}`}>
+                    History
                   </Button>
-                ) : null
-              }
+                  {/* Another admin cannot be impersonated (the server refuses it too). */}
+                  {u.role !== 'admin' && (
+                    <Button size="sm" variant="ghost" onClick={() => onImpersonate(u)} aria-label={`Impersonate ${u.email}`}>
+                      Impersonate
+                    </Button>
+                  )}
+                </div>
+              )}
             />
             <PageNav page={page} totalPages={data.totalPages} onPage={setPage} busy={isFetching} />
           </>
