@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../src/server/config.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../src/server/lib/private-files.js';
 
 export const MANIFEST = 'manifest.json';
 export const SQLITE_FILE = 'shop.db';
@@ -117,6 +118,25 @@ export function listFiles(root: string): string[] {
     .filter((e) => e.isFile())
     .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .sort();
+}
+
+/**
+ * A backup holds what the database holds (password hashes, customers, the cookie-signing key, the
+ * ShipStation keys): everything the script creates is for the shop's user alone. The umask covers
+ * what it and its tools (pg_dump) create; `makeTreePrivate` what was copied with its old modes.
+ */
+export function createPrivateFiles(): void {
+  process.umask(0o077);
+}
+
+/** Every folder under `root` (itself included) 0700, every file 0600. */
+export function makeTreePrivate(root: string): void {
+  fs.chmodSync(root, PRIVATE_DIR_MODE);
+  for (const e of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    const p = path.join(e.parentPath, e.name);
+    if (e.isDirectory()) fs.chmodSync(p, PRIVATE_DIR_MODE);
+    else if (e.isFile()) fs.chmodSync(p, PRIVATE_FILE_MODE);
+  }
 }
 
 export function formatBytes(n: number): string {

@@ -17,10 +17,12 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../src/server/config.js';
 import {
+  createPrivateFiles,
   describeFacts,
   fail,
   formatBytes,
   listFiles,
+  makeTreePrivate,
   MANIFEST,
   PG_FILE,
   pgTarget,
@@ -103,6 +105,7 @@ async function main(): Promise<void> {
   if (args.length > 1) throw new ScriptError('Give at most one folder. Usage: npm run backup [-- <folder>]');
 
   const config = loadConfig(process.env);
+  createPrivateFiles();
   const startedAt = new Date();
   const dest = path.resolve(args[0] ?? path.join(config.backupDir, timestamp(startedAt)));
   if (fs.existsSync(dest) && fs.readdirSync(dest).length)
@@ -121,6 +124,8 @@ async function main(): Promise<void> {
     const hasUploads = fs.existsSync(uploadDir);
     if (hasUploads) fs.cpSync(uploadDir, path.join(work, UPLOADS), { recursive: true, preserveTimestamps: true });
     else fs.mkdirSync(path.join(work, UPLOADS));
+    // Copies keep their sources' modes: the uploads too become the shop's user's alone.
+    makeTreePrivate(work);
 
     const files = await Promise.all(
       listFiles(work).map(async (p) => ({

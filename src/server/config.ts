@@ -4,7 +4,8 @@ import { z } from 'zod';
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  /** Unset: the loopback address in development and test, every interface in production. */
+  HOST: z.string().optional(),
   DATABASE_URL: z
     .string()
     .default('sqlite:data/shop.db')
@@ -19,6 +20,10 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.url({ message: 'must be an absolute URL' }).optional(),
+  ALLOW_TEST_PAYMENTS: z
+    .enum(['true', 'false'], { message: "must be 'true' or 'false'" })
+    .default('false')
+    .transform((v) => v === 'true'),
   SHIPSTATION_V2_BASE: z.url().default('https://api.shipstation.com'),
   SHIPSTATION_V1_BASE: z.url().default('https://ssapi.shipstation.com'),
   UPLOAD_DIR: z.string().default('data/uploads'),
@@ -55,6 +60,12 @@ export type Config = {
   stripeWebhookSecret?: string;
   /** Another address for Stripe's API (a local fake in tests). */
   stripeApiBase?: string;
+  /**
+   * Payments take no real money: the built-in test card page (no Stripe key) or Stripe's test mode
+   * (a test key). Production starts so only with ALLOW_TEST_PAYMENTS=true, and then says so in its
+   * startup log and on every back-office page.
+   */
+  testPayments: boolean;
   shipstationV2Base: string;
   shipstationV1Base: string;
   uploadDir: string;
@@ -86,26 +97,86 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+type Env = z.output<typeof EnvSchema>;
+
+/** A Stripe key of test mode (`sk_test_…`, restricted `rk_test_…`): Stripe charges no card with it. */
+function isStripeTestKey(key: string): boolean {
+  return /^(sk|rk)_test_/.test(key);
+}
+
+/**
+ * What a production shop needs before it takes orders: real card payments (a live Stripe key and
+ * the webhook's signing secret, without which no payment is ever confirmed), unless the owner
+ * opted into test payments with ALLOW_TEST_PAYMENTS=true.
+ */
+function checkPayments(e: Env, ctx: z.RefinementCtx): void {
+  if (e.NODE_ENV !== 'production') return;
+  const key = e.STRIPE_SECRET_KEY || undefined;
+  if (key && !e.STRIPE_WEBHOOK_SECRET) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_WEBHOOK_SECRET'],
+      message:
+        "must be set with STRIPE_SECRET_KEY: it is the signing secret (whsec_…) of the shop's webhook endpoint at /api/webhooks/stripe in the Stripe dashboard; without it no payment is ever confirmed",
+    });
+  }
+  if (e.ALLOW_TEST_PAYMENTS) return;
+  if (!key) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_SECRET_KEY'],
+      message:
+        'must be set in production: without it every checkout goes to the built-in test card page, which marks orders paid without taking any money. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to your live Stripe keys, or set ALLOW_TEST_PAYMENTS=true to run this shop on test payments on purpose',
+    });
+  } else if (isStripeTestKey(key)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_SECRET_KEY'],
+      message:
+        'is a Stripe test-mode key: Stripe charges no card with it. Set your live key (sk_live_… or rk_live_…), or set ALLOW_TEST_PAYMENTS=true to run this shop on test payments on purpose',
+    });
+  }
+}
+
+function parseEnv<S extends z.ZodType<Env>>(schema: S, env: Record<string, string | undefined>): Env {
+  const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+/**
+ * The configuration of the shop's server process (src/server/main.ts): the environment, plus what a
+ * production shop must have before it takes orders (real payments, or the owner's explicit opt-out).
+ * Tools that only touch the database (migrate, seed, backup, restore) read `loadConfig`.
+ */
+export function loadServerConfig(env: Record<string, string | undefined> = process.env): Config {
+  return toConfig(parseEnv(EnvSchema.superRefine(checkPayments), env));
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  return toConfig(parseEnv(EnvSchema, env));
+}
+
+function toConfig(e: Env): Config {
+  const stripeSecretKey = e.STRIPE_SECRET_KEY || undefined;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
-    host: e.HOST,
+    // Development prints the demo admin's password: it listens on this machine only unless HOST opens it up.
+    host: e.HOST || (e.NODE_ENV === 'production' ? '0.0.0.0' : 'localhost'),
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
-    stripeSecretKey: e.STRIPE_SECRET_KEY || undefined,
+    stripeSecretKey,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
     stripeApiBase: e.STRIPE_API_BASE || undefined,
+    testPayments: !stripeSecretKey || isStripeTestKey(stripeSecretKey),
     shipstationV2Base: e.SHIPSTATION_V2_BASE.replace(/\/+$/, ''),
     shipstationV1Base: e.SHIPSTATION_V1_BASE.replace(/\/+$/, ''),
     uploadDir: e.UPLOAD_DIR,

@@ -7,6 +7,7 @@ import { SignedInLine } from '../ui/signed-in-line.js';
 import { Container } from '../ui/container.js';
 import { AlertIcon } from '../ui/icons.js';
 import { Spinner } from '../ui/spinner.js';
+import { TestPaymentsBanner } from './components/test-payments-banner.js';
 
 const TABS = [
   { id: 'orders', label: 'Orders', Panel: lazy(() => import('./orders/orders-tab.js')) },
@@ -123,6 +124,7 @@ function AdminDashboard() {
         <h1 className="text-3xl font-bold text-stone-900">Admin Dashboard</h1>
         <SignedInLine user={user} />
       </div>
+      <TestPaymentsBanner />
       <AdminTabs />
     </Container>
   );

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import { ADMIN_MESSAGES, CATEGORY_MESSAGES } from '../../shared/schemas/admin.js';
+import { png } from '../test/images.js';
 
 let t: TestApp;
 let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+const PNG = png(8, 8);
 function multipart(name: string, content: Buffer, filename = 'x.png') {
   const boundary = '----shoptest' + Math.random().toString(16).slice(2);
   const payload = Buffer.concat([
@@ -22,6 +23,7 @@ function multipart(name: string, content: Buffer, filename = 'x.png') {
     headers: {
       'content-type': `multipart/form-data; boundary=${boundary}`,
       cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      origin: 'http://shop.test',
     },
   };
 }

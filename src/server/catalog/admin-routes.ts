@@ -11,6 +11,7 @@ import { HttpError, parseInput } from '../http/errors.js';
 import { access, declarePublicFiles } from '../http/access.js';
 import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './admin-catalog.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
+import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const PageQuery = pageQuery(50);
@@ -65,7 +66,7 @@ export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, con
 /** Uploaded images, served to everyone (pages surface); file names are random and never reused. */
 export async function registerUploadedFiles(app: FastifyInstance, { config }: Pick<AppDeps, 'config'>): Promise<void> {
   const uploads = path.resolve(config.uploadDir);
-  fs.mkdirSync(uploads, { recursive: true });
+  fs.mkdirSync(uploads, { recursive: true, mode: PRIVATE_DIR_MODE });
   await app.register(async (files) => {
     declarePublicFiles(files);
     await files.register(fastifyStatic, {

@@ -89,26 +89,54 @@ function strictest(a: Access, b: Access): Access {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
-/** Refuses a write whose Origin (or, without one, Fetch Metadata) names another site. */
+export const CROSS_SITE_MESSAGES = {
+  crossSite: 'Cross-site requests are not allowed',
+  unknownSite:
+    'This request carries the shop’s cookies but does not say which site sent it (no Origin or Sec-Fetch-Site header), so it was refused. Send it from the shop’s own pages.',
+} as const;
+
+/**
+ * Refuses a write whose Origin (or, without one, Fetch Metadata) names another site. A write that
+ * carries cookies must say where it comes from: every browser sends Origin (or at least
+ * Sec-Fetch-Site) with one, so a cookie-carrying write with neither is not the shop's own page.
+ * Writes without cookies (a webhook, a script with its own credentials) act as nobody and pass.
+ */
 function refuseCrossSite(scope: FastifyInstance, config: Config): void {
   const shop = new URL(config.publicUrl).origin;
   scope.addHook('onRequest', async (req, reply) => {
     if (READS.has(req.method)) return;
     const origin = req.headers.origin;
     if (!origin) {
-      if (req.headers['sec-fetch-site'] === 'cross-site') return reply.code(403).send({ error: 'Cross-site requests are not allowed' });
+      const site = req.headers['sec-fetch-site'];
+      if (site === 'cross-site') return reply.code(403).send({ error: CROSS_SITE_MESSAGES.crossSite });
+      if (req.headers.cookie && site !== 'same-origin') {
+        return reply.code(403).send({ error: site ? CROSS_SITE_MESSAGES.crossSite : CROSS_SITE_MESSAGES.unknownSite });
+      }
       return;
     }
     if (origin === shop || (req.headers.host && origin === `${req.protocol}://${req.headers.host}`)) return;
-    return reply.code(403).send({ error: 'Cross-site requests are not allowed' });
+    return reply.code(403).send({ error: CROSS_SITE_MESSAGES.crossSite });
   });
 }
 
-/** Reads the session cookie once per request; the session decides who the request acts as. */
-function loadSessions(scope: FastifyInstance, db: Kysely<Database>): void {
+/**
+ * Reads the session cookie once per request; the session decides who the request acts as. Reads of
+ * the store may reuse a session read a moment ago (sessions.ts), but never one that grants an
+ * admin's rights (an admin reading any order): demoted on another process, it must not count.
+ */
+function loadSessions(scope: FastifyInstance, db: Kysely<Database>, fresh: boolean): void {
   scope.addHook('onRequest', async (req) => {
     const token = req.cookies[SESSION_COOKIE];
-    req.session = !token ? null : READS.has(req.method) ? await loadSessionForRead(db, token) : await loadSession(db, token);
+    if (!token) {
+      req.session = null;
+      return;
+    }
+    if (fresh || !READS.has(req.method)) {
+      req.session = await loadSession(db, token);
+      return;
+    }
+    const recent = await loadSessionForRead(db, token);
+    req.session = recent && (recent.user.role === 'admin' || recent.impersonator) ? await loadSession(db, token) : recent;
   });
   // A write may change what a session shows (a sign-out, a name, loyalty points after a payment):
   // sessions read for a second are forgotten before its answer leaves.
@@ -139,7 +167,10 @@ export async function registerSurface(
       }
     });
     if (rules.sameSiteWrites) refuseCrossSite(scope, deps.config);
-    if (rules.sessions) loadSessions(scope, deps.db);
+    // A surface that only lets someone in (the account, the back office, the integrations) reads the
+    // session from the database on every request, reads too: a demotion or a sign-out on another
+    // process counts at once, never a second later.
+    if (rules.sessions) loadSessions(scope, deps.db, rules.floor !== 'public');
     scope.addHook('onRequest', async (req) => {
       const declared = req.routeOptions.config.access;
       if (!declared) throw new HttpError(403, 'Access denied');

@@ -9,7 +9,7 @@ import { openDatabase, type Dialect } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedDatabase } from '../db/seed/seed.js';
 import type { Database } from '../db/schema.js';
-import { buildApp } from '../app.js';
+import { buildApp, type AppDeps } from '../app.js';
 import { randomString } from '../lib/ids.js';
 
 export type TestDb = { url: string; dialect: Dialect; drop: () => Promise<void> };
@@ -58,7 +58,9 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-export async function createTestApp(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { seed?: boolean; env?: Record<string, string>; logStream?: AppDeps['logStream'] } = {},
+): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -71,7 +73,7 @@ export async function createTestApp(options: { seed?: boolean; env?: Record<stri
   const { db, schema, close } = openDatabase(testDb.url);
   await migrateToLatest(db, schema);
   if (options.seed !== false) await seedDatabase(db, config);
-  const app = await buildApp({ config, db, dialect: testDb.dialect });
+  const app = await buildApp({ config, db, dialect: testDb.dialect, logStream: options.logStream });
   await app.ready();
   return {
     app,

@@ -14,12 +14,16 @@ export class TestClient {
   async request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const isForm = body instanceof URLSearchParams;
+    // A browser names the page's origin on every write (the server refuses cookie-carrying writes
+    // without it); a test that sets Origin or Sec-Fetch-Site itself sends exactly those.
+    const sendsOrigin = !['GET', 'HEAD'].includes(method) && !Object.keys(headers).some((h) => /^(origin|sec-fetch-site)$/i.test(h));
     const res = await this.app.inject({
       method: method as 'GET',
       url,
       remoteAddress: this.ip,
       headers: {
         ...(cookie ? { cookie } : {}),
+        ...(sendsOrigin ? { origin: `http://${headers.host ?? 'localhost:80'}` } : {}),
         ...(body !== undefined ? { 'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json' } : {}),
         ...headers,
       },

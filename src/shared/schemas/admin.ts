@@ -7,6 +7,10 @@ import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
 const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
 
 /** Admin texts of spec section 8, shared by the back office and the server. */
+/** The largest image the shop takes, in pixels: a side, and the whole picture (megapixels). */
+export const IMAGE_MAX_SIDE = 8000;
+export const IMAGE_MAX_MEGAPIXELS = 25;
+
 export const ADMIN_MESSAGES = {
   orderNotFound: 'Order not found',
   couponNotFound: 'Coupon not found',
@@ -23,6 +27,10 @@ export const ADMIN_MESSAGES = {
   stripeCouponsDisabled: 'Stripe integration disabled in local mode',
   imageType: 'Images must be PNG, JPEG or WebP',
   imageSize: 'Images must be 5 MB or smaller',
+  /** An image whose pixels would take a browser's memory (and seconds) to draw, however small its file. */
+  imageDimensions: (width: number, height: number) =>
+    `This image is ${width} × ${height} pixels. Images can be at most ${IMAGE_MAX_SIDE} pixels wide or high and ${IMAGE_MAX_MEGAPIXELS} megapixels in all (e.g. 6000 × 4000): make it smaller and upload it again.`,
+  imageUnreadable: 'This image file is damaged or incomplete. Save it again as PNG, JPEG or WebP and upload it again.',
   requiredFields: 'Please fill in all required fields',
   ownRole: 'You cannot remove your own admin role',
   lastAdmin: 'The last admin cannot be demoted',
