@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Browser journeys run this many files at once (E2E_WORKERS=1: one after another, as before). */
+const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
+
 export default defineConfig({
   test: {
     projects: [
@@ -47,9 +50,15 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
-          testTimeout: 60_000,
+          setupFiles: ['e2e/worker-shop.ts'],
+          // A journey is a person's whole errand (the longest, some 15 s alone, has forty steps); with
+          // files side by side on a busy machine it took 38 s. The limit is there to end a hang, which
+          // Playwright's own 30 s wait for a missing element names first.
+          testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Files run side by side, each worker with its own server (e2e/global-setup.ts): most of a
+          // journey is waiting for the page, the server or a person's pause, not using a core.
+          maxWorkers: E2E_WORKERS,
         },
       },
     ],

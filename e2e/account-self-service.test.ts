@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, HUMAN_PAUSE_MS, checkout, signInThroughForm, toast } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 /**
  * The dashboard's Privacy & Security section (issue 18, item 9): change the password and sign in
@@ -40,7 +40,7 @@ const SHOTS_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 async function shootBoth(page: Page, name: string, { viewport = false } = {}): Promise<void> {
   const shoot = async (suffix: string) => {
     if (!viewport) await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(200);
+    await settle(page);
     if (viewport) await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${suffix}.png`) });
     else await screenshot(page, `${name}-${suffix}`);
   };
@@ -49,7 +49,7 @@ async function shootBoth(page: Page, name: string, { viewport = false } = {}): P
   await page.setViewportSize(MOBILE);
   await shoot('390');
   await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(150);
+  await settle(page);
 }
 
 function section(page: Page) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, fakes, signInThroughForm, toast, toggle, type ReceivedMail } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 /**
  * [6/7]: the owner edits words and pictures, templates, ShipStation and reads the contact form;
@@ -21,10 +21,10 @@ afterAll(async () => {
 async function shots(page: Page, name: string): Promise<void> {
   await screenshot(page, `content-${name}-1280`);
   await page.setViewportSize(MOBILE);
-  await page.waitForTimeout(150);
+  await settle(page);
   await screenshot(page, `content-${name}-390`);
   await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(150);
+  await settle(page);
 }
 
 type Hook = { body: { name: string; email: string; subject: string; message: string; timestamp: string; source: string } };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { formatCents } from '../src/shared/money.js';
 import { ADMIN, CUSTOMER, checkout, signInThroughForm } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 /**
  * The back office's forms on react-hook-form: a refused entry shows the shared schema's message
@@ -19,10 +19,10 @@ afterAll(async () => {
 async function shots(page: Page, name: string): Promise<void> {
   await screenshot(page, `form-errors-${name}-1280`);
   await page.setViewportSize(MOBILE);
-  await page.waitForTimeout(150);
+  await settle(page);
   await screenshot(page, `form-errors-${name}-390`);
   await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(150);
+  await settle(page);
 }
 
 /** The field is outlined and described by the message shown under it. */

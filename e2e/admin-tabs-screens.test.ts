@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, checkout, SHIPPING_ADDRESS, signInThroughForm } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 /**
  * Every admin tab (and the order views and edit forms) at 1280 px and at 390 px (issue 16): a
@@ -345,7 +345,7 @@ describe('every admin tab fits a 1280 px screen and a 390 px phone', () => {
         await page.setViewportSize(viewport);
         const scope = await show(page, view);
         // Let fonts, images and charts settle before measuring.
-        await page.waitForTimeout(200);
+        await settle(page);
         // A dialog is fixed to the screen: a full-page picture would draw it over the wrong part of the page.
         if (view.open) await page.screenshot({ path: path.join(SHOTS_DIR, `tab-${view.name}-${size}.png`) });
         else await screenshot(page, `tab-${view.name}-${size}`);

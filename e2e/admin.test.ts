@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, HUMAN_PAUSE_MS, signInThroughForm } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 const RUN = Date.now().toString(36);
 
@@ -54,10 +54,10 @@ function greenPng(): Buffer {
 async function shots(page: Page, name: string): Promise<void> {
   await screenshot(page, `admin-${name}-1280`);
   await page.setViewportSize(MOBILE);
-  await page.waitForTimeout(150);
+  await settle(page);
   await screenshot(page, `admin-${name}-390`);
   await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(150);
+  await settle(page);
 }
 
 function toastText(page: Page, text: string) {

@@ -65,3 +65,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Waits until the page has settled after a resize or before a screenshot: fonts loaded, every CSS
+ * transition or animation that ends has ended (one that loops, like a spinner, is not waited for)
+ * and two frames drawn. A fixed pause either waits longer than this or, on a busy machine, too little.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const ending = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -22,10 +22,10 @@ async function shootBoth(page: Page, name: string): Promise<void> {
     }
     window.scrollTo(0, 0);
   });
-  await page.waitForTimeout(200);
+  await settle(page);
   await screenshot(page, `${name}-1280`);
   await page.setViewportSize(MOBILE);
-  await page.waitForTimeout(150);
+  await settle(page);
   await screenshot(page, `${name}-390`);
   await page.setViewportSize(DESKTOP);
 }

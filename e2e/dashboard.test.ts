@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 const CUSTOMER = { email: 'customer@example.com', password: 'Customer-Demo-2026' };
 const ADMIN = { email: 'admin@example.com', password: 'Admin-Demo-2026' };
@@ -46,13 +46,13 @@ async function shootBoth(page: Page, name: string): Promise<void> {
     }
     window.scrollTo(0, 0);
   });
-  await page.waitForTimeout(200);
+  await settle(page);
   await screenshot(page, `${name}-1280`);
   await page.setViewportSize(MOBILE);
-  await page.waitForTimeout(200);
+  await settle(page);
   await screenshot(page, `${name}-390`);
   await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(100);
+  await settle(page);
 }
 
 /** The loyalty figures the dashboard shows, checked against the spec's rule for the next reward. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, screenshot, settle } from './browser.js';
 import { HUMAN_PAUSE_MS } from './helpers.js';
 import { startShopServer, type ShopServer } from './server.js';
 
@@ -19,10 +19,10 @@ afterAll(async () => {
 
 /** Screenshots at 1280 and 390 px of the page as it is now. */
 async function shootBoth(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(200);
+  await settle(page);
   await screenshot(page, `${name}-1280`);
   await page.setViewportSize(MOBILE);
-  await page.waitForTimeout(200);
+  await settle(page);
   await screenshot(page, `${name}-390`);
   await page.setViewportSize(DESKTOP);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { HUMAN_PAUSE_MS, SHIPPING_ADDRESS, toast } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 /**
  * Issue 18, item 8: the small things a shopper notices. Buttons never wrap their label; the
@@ -27,7 +27,7 @@ const SHOTS_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 /** The page at 1280 px and at 390 px (whole page, or what the screen shows for a dialog). */
 async function shootBoth(page: Page, name: string, { viewport = false } = {}): Promise<void> {
   const shoot = async (suffix: string) => {
-    await page.waitForTimeout(200);
+    await settle(page);
     if (viewport) await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${suffix}.png`) });
     else await screenshot(page, `${name}-${suffix}`);
   };
@@ -37,7 +37,7 @@ async function shootBoth(page: Page, name: string, { viewport = false } = {}): P
   await page.setViewportSize(MOBILE);
   await shoot('390');
   await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(150);
+  await settle(page);
 }
 
 /**
@@ -74,7 +74,7 @@ function brokenButtons(page: Page): Promise<string[]> {
 async function expectNoWrapping(page: Page, what: string): Promise<void> {
   for (const viewport of [DESKTOP, MOBILE]) {
     await page.setViewportSize(viewport);
-    await page.waitForTimeout(100);
+    await settle(page);
     const cont = page.locator('main').getByRole('link', { name: 'Continue Shopping' }).first();
     if ((await cont.count()) > 0) {
       const one = await cont.evaluate((el) => {
@@ -261,7 +261,7 @@ describe('the small things a shopper notices (issue 18, item 8)', () => {
 
     // 1280: two columns, the summary beside the form with its lines shown, no toggle.
     await page.setViewportSize(DESKTOP);
-    await page.waitForTimeout(150);
+    await settle(page);
     await summary.getByText('5 - Reusable Cleaning Cloths (5-Pack)').waitFor();
     expect(await toggle.isVisible()).toBe(false);
     const wide = await box(summary);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, call, checkout, fakes, signInThroughForm, toast } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 
 /**
  * Issue 18, items 1 and 7: the owner buys a label (the local ShipStation fake answers carrier
@@ -33,7 +33,7 @@ async function shots(page: Page, name: string, prepare?: () => Promise<void>): P
     // From the top: a full-page shot taken scrolled down draws the sticky header mid-page.
     await page.evaluate(() => window.scrollTo(0, 0));
     await prepare?.();
-    await page.waitForTimeout(200);
+    await settle(page);
     await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
     await screenshot(page, `tracking-${name}-${width}`);
   }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN, call, signInThroughForm } from './helpers.js';
-import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage } from './browser.js';
+import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, settle } from './browser.js';
 import {
   freeShippingMinimumCents,
   siteDescription,
@@ -182,7 +182,7 @@ describe('what the shop says about its rules', () => {
         await answer.getByText(/Sales tax of 8% is charged on your order subtotal minus any discount, plus shipping/).waitFor();
         expect(await answer.textContent()).toContain(taxRuleText(options));
         // The chevrons turn in 150 ms: the picture after they settle.
-        await page.waitForTimeout(400);
+        await settle(page);
         await page.screenshot({ path: `${SHOTS}/faq-${label}.png`, fullPage: true });
         expect(errors).toEqual([]);
       } finally {

@@ -24,12 +24,14 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type Autocannon from 'autocannon';
 import pg from 'pg';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureClientBuild } from './ensure-build.mjs';
 // @ts-expect-error plain ESM helper shared with npm start
 import { SERVER_OUT, ensureServerBuild, serverEnv, serverNodeArgs } from './build-server.mjs';
+// @ts-expect-error plain ESM helper (installs the measuring tools into scripts/tools on first use)
+import { importTool } from './ensure-tools.mjs';
 import { freePort } from '../src/server/test/free-port.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../src/server/db/seed/demo-accounts.js';
 
@@ -124,6 +126,8 @@ async function startServer(url: string): Promise<{ base: string; child: ChildPro
     env: {
       ...(serverEnv() as NodeJS.ProcessEnv),
       NODE_ENV: external(url) ? 'development' : 'production',
+      // The bench pays on the built-in test card page: a production shop starts so only when told.
+      ALLOW_TEST_PAYMENTS: 'true',
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: base,
@@ -304,7 +308,10 @@ async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
   ];
 }
 
-function load(base: string, e: Endpoint, duration: number): Promise<autocannon.Result> {
+/** autocannon, from scripts/tools: installed there on the first run, not with the project. */
+let autocannon: typeof Autocannon;
+
+function load(base: string, e: Endpoint, duration: number): Promise<Autocannon.Result> {
   const next = e.nextPath;
   return autocannon({
     url: `${base}${e.path}`,
@@ -313,7 +320,7 @@ function load(base: string, e: Endpoint, duration: number): Promise<autocannon.R
     duration,
     headers: e.headers,
     body: e.body === undefined ? undefined : JSON.stringify(e.body),
-    ...(next ? { requests: [{ method: e.method, setupRequest: (req: autocannon.Request) => ({ ...req, path: next() }) }] } : {}),
+    ...(next ? { requests: [{ method: e.method, setupRequest: (req: Autocannon.Request) => ({ ...req, path: next() }) }] } : {}),
   });
 }
 
@@ -500,6 +507,7 @@ async function main(): Promise<void> {
   // Pages are measured, so the client build must be current (a no-op when it is), and the server runs compiled.
   ensureClientBuild();
   await ensureServerBuild();
+  autocannon = ((await importTool('autocannon')) as { default: typeof Autocannon }).default;
   const failures: string[] = [];
   for (const db of DBS) {
     const { small, large } = await run(db);

@@ -1,6 +1,6 @@
-// `npm run check`: the quick inner loop (typecheck, lint, format, unit tests), about a minute.
+// `npm run check`: the quick inner loop (typecheck, lint, format, unit tests, side by side), about a minute.
 import { ensureDependencies } from './ensure-deps.mjs';
-import { quickSteps, runSteps } from './steps.mjs';
+import { quickTogether, runSteps } from './steps.mjs';
 
 ensureDependencies();
-runSteps(quickSteps);
+await runSteps([quickTogether()]);
