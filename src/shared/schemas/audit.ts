@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf } from './paging.js';
 
 /**
  * What the audit log records (src/server/accounts/audit.ts, decision 0020), with the label the
@@ -103,11 +104,5 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-export const AuditLogPage = z.object({
-  items: z.array(AuditEntry),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
+export const AuditLogPage = pageOf(AuditEntry);
 export type AuditLogPage = z.infer<typeof AuditLogPage>;

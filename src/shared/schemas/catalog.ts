@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf } from './paging.js';
 
 const Dimensions = z.object({
   length: z.number().positive(),
@@ -103,13 +104,7 @@ export const ProductListQuery = z
 export type ProductListQuery = z.input<typeof ProductListQuery>;
 export type ProductListFilter = z.output<typeof ProductListQuery>;
 
-export const ProductPage = z.object({
-  items: z.array(Product),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
+export const ProductPage = pageOf(Product);
 export type ProductPage = z.infer<typeof ProductPage>;
 
 export const ProductIdParam = z.object({

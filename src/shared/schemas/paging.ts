@@ -25,3 +25,14 @@ export function pageQuery(defaultPageSize: number, maxPageSize = 100) {
     })
     .strict();
 }
+
+/** One page of a list, as every paginated answer sends it: the items and where they sit in the whole. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  });
+}

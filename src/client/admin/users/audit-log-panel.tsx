@@ -1,6 +1,6 @@
 import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { AUDIT_ACTIONS, AUDIT_MESSAGES, AuditLogFilters, NO_AUDIT_FILTERS, type AuditEntry } from '../../../shared/schemas/audit.js';
 import { formatCents } from '../../../shared/money.js';
@@ -122,6 +122,26 @@ const COLUMNS: readonly Column<AuditEntry>[] = [
   { header: 'Details', className: 'md:min-w-40 max-md:empty:hidden', cell: (e) => detailsText(e) },
 ];
 
+/** A filter by person: an e-mail or a user id (the server resolves an e-mail to its id). */
+function PersonFilter({
+  label,
+  name,
+  error,
+  field,
+}: {
+  label: string;
+  name: 'actor' | 'user';
+  error?: string;
+  field: UseFormRegisterReturn;
+}) {
+  const id = `audit-${name}`;
+  return (
+    <Field label={label} htmlFor={id} error={error}>
+      <input id={id} type="search" className={inputCls} placeholder="Email or user ID" {...field} {...fieldAria(error, `${id}-error`)} />
+    </Field>
+  );
+}
+
 function AuditFilterForm({ filters, onApply }: { filters: AuditLogFilters; onApply: (filters: AuditLogFilters) => void }) {
   const {
     register,
@@ -153,28 +173,10 @@ function AuditFilterForm({ filters, onApply }: { filters: AuditLogFilters; onApp
         </Field>
       </div>
       <div className="col-span-2 sm:col-span-1">
-        <Field label="By" htmlFor="audit-actor" error={errors.actor?.message}>
-          <input
-            id="audit-actor"
-            type="search"
-            className={inputCls}
-            placeholder="Email or user ID"
-            {...register('actor')}
-            {...fieldAria(errors.actor?.message, 'audit-actor-error')}
-          />
-        </Field>
+        <PersonFilter label="By" name="actor" error={errors.actor?.message} field={register('actor')} />
       </div>
       <div className="col-span-2 lg:col-span-1">
-        <Field label="User" htmlFor="audit-user" error={errors.user?.message}>
-          <input
-            id="audit-user"
-            type="search"
-            className={inputCls}
-            placeholder="Email or user ID"
-            {...register('user')}
-            {...fieldAria(errors.user?.message, 'audit-user-error')}
-          />
-        </Field>
+        <PersonFilter label="User" name="user" error={errors.user?.message} field={register('user')} />
       </div>
       <Field label="From" htmlFor="audit-from" error={fromError}>
         <input id="audit-from" type="date" className={inputCls} {...register('from')} {...fieldAria(fromError, 'audit-from-error')} />
