@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, fakes, signInThroughForm, toast, toggle, type ReceivedMail } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, launchBrowser, openPage, screenshot, screenshotBothWidths } from './browser.js';
 
 /**
  * [6/7]: the owner edits words and pictures, templates, ShipStation and reads the contact form;
@@ -18,14 +18,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function shots(page: Page, name: string): Promise<void> {
-  await screenshot(page, `content-${name}-1280`);
-  await page.setViewportSize(MOBILE);
-  await settle(page);
-  await screenshot(page, `content-${name}-390`);
-  await page.setViewportSize(DESKTOP);
-  await settle(page);
-}
+const shots = (page: Page, name: string) => screenshotBothWidths(page, `content-${name}`);
 
 type Hook = { body: { name: string; email: string; subject: string; message: string; timestamp: string; source: string } };
 

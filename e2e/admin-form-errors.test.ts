@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { formatCents } from '../src/shared/money.js';
 import { ADMIN, CUSTOMER, checkout, signInThroughForm } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, launchBrowser, openPage, screenshotBothWidths } from './browser.js';
 
 /**
  * The back office's forms on react-hook-form: a refused entry shows the shared schema's message
@@ -16,14 +16,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function shots(page: Page, name: string): Promise<void> {
-  await screenshot(page, `form-errors-${name}-1280`);
-  await page.setViewportSize(MOBILE);
-  await settle(page);
-  await screenshot(page, `form-errors-${name}-390`);
-  await page.setViewportSize(DESKTOP);
-  await settle(page);
-}
+const shots = (page: Page, name: string) => screenshotBothWidths(page, `form-errors-${name}`);
 
 /** The field is outlined and described by the message shown under it. */
 async function expectInvalid(field: Locator, message: string): Promise<void> {

@@ -13,7 +13,7 @@ import {
   toast,
   type ReceivedMail,
 } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, launchBrowser, openPage, screenshot, screenshotBothWidths } from './browser.js';
 import { startShopServer, type ShopServer } from './server.js';
 import { FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, fakeStripe, signedStripeEvent } from '../src/server/test/fake-stripe.js';
 import { formatCents } from '../src/shared/money.js';
@@ -56,14 +56,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function shots(page: Page, name: string): Promise<void> {
-  await screenshot(page, `order-money-${name}-1280`);
-  await page.setViewportSize(MOBILE);
-  await settle(page);
-  await screenshot(page, `order-money-${name}-390`);
-  await page.setViewportSize(DESKTOP);
-  await settle(page);
-}
+const shots = (page: Page, name: string) => screenshotBothWidths(page, `order-money-${name}`);
 
 async function createProduct(name: string, priceCents: number, inventory: number): Promise<{ id: string; name: string }> {
   const res = await call(admin.page, 'POST', '/api/admin/products', {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, call, checkout, fakes, signInThroughForm, toast, type ReceivedMail } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, launchBrowser, openPage, screenshot, screenshotBothWidths } from './browser.js';
 
 /**
  * The owner's order lifecycle (issue 16): an edit with no change keeps a paid order's figures,
@@ -16,14 +16,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function shots(page: Page, name: string): Promise<void> {
-  await screenshot(page, `orders-${name}-1280`);
-  await page.setViewportSize(MOBILE);
-  await settle(page);
-  await screenshot(page, `orders-${name}-390`);
-  await page.setViewportSize(DESKTOP);
-  await settle(page);
-}
+const shots = (page: Page, name: string) => screenshotBothWidths(page, `orders-${name}`);
 
 describe('the owner handles an order from payment to label', () => {
   it('edit with no change keeps the figures; one label for two clicks; the timeline lists each step', async () => {

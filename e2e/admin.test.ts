@@ -2,7 +2,8 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, HUMAN_PAUSE_MS, signInThroughForm } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotBothWidths } from './browser.js';
+import { pngChunk } from '../src/server/test/images.js';
 
 const RUN = Date.now().toString(36);
 
@@ -13,24 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const byte of buf) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-  }
-  return ~c >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
 
 /** A valid 8×8 green PNG. */
 function greenPng(): Buffer {
@@ -44,21 +27,14 @@ function greenPng(): Buffer {
   const raw = Buffer.concat(Array.from({ length: size }, () => row));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlib.deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
 /** Screenshots at 1280 px and at 390 px. */
-async function shots(page: Page, name: string): Promise<void> {
-  await screenshot(page, `admin-${name}-1280`);
-  await page.setViewportSize(MOBILE);
-  await settle(page);
-  await screenshot(page, `admin-${name}-390`);
-  await page.setViewportSize(DESKTOP);
-  await settle(page);
-}
+const shots = (page: Page, name: string) => screenshotBothWidths(page, `admin-${name}`);
 
 function toastText(page: Page, text: string) {
   return page.getByText(text, { exact: true }).first();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, HUMAN_PAUSE_MS, call, signInThroughForm, toast, toggle } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { launchBrowser, openPage, screenshot, screenshotBothWidths } from './browser.js';
 
 /**
  * The Users tab's audit log (issue [1/6] part 2): an admin's change to a customer and an
@@ -18,14 +18,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function shots(page: Page, name: string): Promise<void> {
-  await screenshot(page, `audit-${name}-1280`);
-  await page.setViewportSize(MOBILE);
-  await page.waitForTimeout(150);
-  await screenshot(page, `audit-${name}-390`);
-  await page.setViewportSize(DESKTOP);
-  await page.waitForTimeout(150);
-}
+const shots = (page: Page, name: string) => screenshotBothWidths(page, `audit-${name}`);
 
 /** The audit log's table rows (the header row left out). */
 function auditRows(page: Page) {

@@ -61,6 +61,16 @@ export async function openPage(
 const SHOTS_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 
 /** Full-page screenshot kept for people to look at (CI artefact; not compared). */
+/** `<name>-1280` and `<name>-390`: the page at both widths, then back at the desktop width. */
+export async function screenshotBothWidths(page: Page, name: string): Promise<void> {
+  await screenshot(page, `${name}-1280`);
+  await page.setViewportSize(MOBILE);
+  await settle(page);
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize(DESKTOP);
+  await settle(page);
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });

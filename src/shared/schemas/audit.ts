@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './paging.js';
+import { pageOf, pageQuery } from './paging.js';
 
 /**
  * What the audit log records (src/server/accounts/audit.ts, decision 0020), with the label the
@@ -63,20 +63,9 @@ const emptyAsUndefined = <T extends z.ZodType<string>>(s: T) => s.optional().tra
  * GET /api/admin/audit-log: a page of the log, newest first. `actor` and `user` (the account acted
  * on) take a user id or an e-mail address; `from` and `to` are UTC days, both included.
  */
-export const AuditLogQuery = z
-  .object({
-    page: z.coerce
-      .number({ message: 'page must be a number' })
-      .int('page must be a whole number')
-      .min(1, 'page must be at least 1')
-      .max(100000)
-      .default(1),
-    pageSize: z.coerce
-      .number({ message: 'pageSize must be a number' })
-      .int('pageSize must be a whole number')
-      .min(1, 'pageSize must be at least 1')
-      .max(100, 'pageSize cannot exceed 100')
-      .default(25),
+export const AuditLogQuery = pageQuery(25)
+  .omit({ search: true })
+  .extend({
     action: actionOrAny.optional().transform((v) => v || undefined),
     actor: emptyAsUndefined(person),
     user: emptyAsUndefined(person),
