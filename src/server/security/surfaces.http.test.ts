@@ -86,6 +86,8 @@ describe('over a real socket', () => {
     const answers = new Map<string, number>();
     for (const [method, path] of [
       ['GET', '/api/admin/users'],
+      ['GET', '/api/admin/audit-log'],
+      ['GET', '/api/admin/payment-mode'],
       ['POST', '/api/admin/coupons'],
       ['PUT', '/api/admin/email-templates'],
       ['PUT', '/api/admin/settings/integrations'],
