@@ -10,6 +10,7 @@ describe('isDatabaseUnavailable', () => {
       new Error('Connection terminated unexpectedly'),
       new Error('Connection terminated due to connection timeout'),
       new Error('timeout exceeded when trying to connect'),
+      new Error('driver has already been destroyed'),
       new Error('Client has encountered a connection error and is not queryable'),
       new AggregateError([Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })], ''),
       new Error('could not commit', { cause: Object.assign(new Error('x'), { code: '08006' }) }),

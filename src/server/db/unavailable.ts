@@ -36,6 +36,8 @@ const UNAVAILABLE_MESSAGES = [
   /Client has encountered a connection error and is not queryable/i,
   /Client was closed and is not queryable/i,
   /Cannot use a pool after calling end on the pool/i,
+  // Kysely's, for a query that arrives while the process closes its database (a shutdown).
+  /driver has already been destroyed/i,
 ];
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
