@@ -69,6 +69,7 @@ const SERVER_MODULES = [
   'content',
   'coupons',
   'email',
+  'inventory',
   'orders',
   'pages',
   'payments',
@@ -111,6 +112,9 @@ const SQL_IN_ROUTES = {
     },
   ],
 };
+const STOCK_TABLES = ['stock_items', 'stock_movements', 'stock_reservations', 'back_in_stock_requests'];
+const STOCK_MESSAGE =
+  'Stock belongs to src/server/inventory: read and change it through its functions (stock.ts, reservations.ts, order-stock.ts, service.ts), never its tables or products.inventory.';
 const LOWER_LAYER_MESSAGE =
   'src/server/db and src/server/lib lie beneath the domain modules: they import only db/, lib/, config.ts and src/shared (never a module, http/ or app.ts).';
 
@@ -124,6 +128,24 @@ function serverLayerBlocks() {
     },
     { files: ROUTE_FILES, ignores: [...SERVER_TESTS], rules: SQL_IN_ROUTES },
   ];
+  // Stock has one owner (CONVENTIONS 9, decision 0022): only src/server/inventory reads or writes its
+  // tables and the product's stock copy (`products.inventory`, written in step with the ledger).
+  // Migrations describe the schema; the seeds' bulk insert hands its products to the module.
+  blocks.push({
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/inventory/**', 'src/server/db/migrations/**', 'src/server/db/seed/**', ...ROUTE_FILES, ...SERVER_TESTS],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=/^(${STOCK_TABLES.join('|')})( |$)/]`, message: STOCK_MESSAGE },
+        { selector: "CallExpression[callee.property.name=/^(set|values)$/] Property[key.name='inventory']", message: STOCK_MESSAGE },
+        {
+          selector: 'CallExpression[callee.property.name=/^(select|selectAll)$/] Literal[value=/(^|\\.)inventory$/]',
+          message: STOCK_MESSAGE,
+        },
+      ],
+    },
+  });
   for (const folder of SERVER_LOWER_LAYERS) {
     for (let depth = 1; depth <= MAX_DEPTH; depth++) {
       // Up to src/server: only the lower layers and config.ts. One more level up (src/): only shared/.

@@ -45,9 +45,9 @@ let admin: { context: BrowserContext; page: Page; errors: string[] };
 let original: AdminProduct;
 
 async function saveProduct(images: string[]): Promise<void> {
-  // Every field as the shop has it (a PUT replaces them all), only the pictures changed.
-  const { name, description, priceCents, inventory, category, featured, sku, brand, stripePriceId, weightLbs, dimensions } = original;
-  const body = { name, description, priceCents, inventory, category, featured, sku, brand, stripePriceId, weightLbs, dimensions, images };
+  // Every field as the shop has it (a PUT replaces them all, stock aside: it moves by adjustment only), only the pictures changed.
+  const { name, description, priceCents, category, featured, sku, brand, stripePriceId, weightLbs, dimensions } = original;
+  const body = { name, description, priceCents, category, featured, sku, brand, stripePriceId, weightLbs, dimensions, images };
   const res = await call(admin.page, 'PUT', `/api/admin/products/${PRODUCT_ID}`, body);
   expect(res.status, JSON.stringify(res.json)).toBe(200);
 }

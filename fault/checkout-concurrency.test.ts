@@ -6,7 +6,7 @@ import { createCoupon, createProduct } from '../src/server/db/seed/factories.js'
 import { createTestDatabase } from '../src/server/test/harness.js';
 import { COUPON_MESSAGES } from '../src/shared/coupons.js';
 import { startServer, type ServerProcess } from './server-process.js';
-import { stockAndPaidUnits } from '../src/server/test/stock-checks.js';
+import { ledgerAndLevel, stockAndPaidUnits } from '../src/server/test/stock-checks.js';
 
 /**
  * The deadlock the issue measured, on the setup that showed it worst: two server processes on one
@@ -123,9 +123,12 @@ async function expectExactCounts(db: Kysely<Database>, paid: number): Promise<vo
   expect(coupon.current_uses).toBeLessThanOrEqual(MAX_USES);
   for (const [id, initial] of Object.entries(STOCK)) {
     const { inventory, paidUnits } = await stockAndPaidUnits(db, id);
+    // The ledger (decision 0022) says the same as the level, on every process.
+    const books = await ledgerAndLevel(db, id);
+    expect(books).toEqual({ level: inventory, copy: inventory, ledger: inventory });
     expect({ id, total: inventory + paidUnits }).toEqual({ id, total: initial });
   }
-  expect(await db.selectFrom('stock_holds').selectAll().execute()).toEqual([]);
+  expect(await db.selectFrom('stock_reservations').selectAll().where('released_at', 'is', null).execute()).toEqual([]);
   expect(await db.selectFrom('coupon_holds').selectAll().execute()).toEqual([]);
   expect(await db.selectFrom('payment_sessions').select('id').where('status', '=', 'open').execute()).toEqual([]);
 }

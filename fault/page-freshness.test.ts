@@ -74,7 +74,6 @@ describe.skipIf(!HAS_PG)('cached pages across two processes on one PostgreSQL', 
       name: product.name,
       description: product.description,
       priceCents: newPrice,
-      inventory: product.inventory,
       category: product.category_id,
       featured: Boolean(product.featured),
     });

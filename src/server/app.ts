@@ -25,6 +25,9 @@ import { registerSelfServiceRoutes } from './accounts/self-service-routes.js';
 import { registerEmailRoutes } from './email/admin-routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
 import { registerAdminCatalogRoutes, registerUploadedFiles } from './catalog/admin-routes.js';
+import { registerAdminInventoryRoutes } from './inventory/admin-routes.js';
+import { registerInventoryRoutes } from './inventory/routes.js';
+import { setInventoryShopUrl } from './inventory/alerts.js';
 import { registerAdminOrderRoutes } from './orders/admin-routes.js';
 import { registerAdminCouponRoutes } from './coupons/admin-routes.js';
 import { registerAdminShippingRoutes } from './shipping/admin-routes.js';
@@ -55,6 +58,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     mailer: input.mailer !== undefined ? input.mailer : input.config.smtpUrl ? smtpTransport(input.config.smtpUrl) : null,
   };
   const { config } = deps;
+  setInventoryShopUrl(config.publicUrl);
   const app = Fastify({
     // No log line carries a secret (reset tokens in URLs, cookies): http/log-redaction.ts.
     logger: loggerOptions(config, input.logStream),
@@ -133,6 +137,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     });
     await store.register(registerAccountRoutes, deps);
     await store.register(registerCatalogRoutes, deps);
+    await store.register(registerInventoryRoutes, deps);
     await store.register(registerRelatedProductRoutes, deps);
     await store.register(registerContentRoutes, deps);
     await store.register(registerCartRoutes, deps);
@@ -149,6 +154,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     // Each module's routes are a Fastify plugin of their own: what one adds (the catalogue's multipart
     // parser for image uploads, the webhook's raw-body parser) stays with its routes.
     await admin.register(registerAdminCatalogRoutes, deps);
+    await admin.register(registerAdminInventoryRoutes, deps);
     await admin.register(registerAdminOrderRoutes, deps);
     await admin.register(registerAdminCouponRoutes, deps);
     await admin.register(registerAdminShippingRoutes, deps);

@@ -84,6 +84,20 @@ export const CHECKOUT_MESSAGES = {
 } as const;
 
 /**
+ * What the cart and checkout pages say when the cart meets the stock (decision 0022: the cart
+ * follows stock): a line lowered to what is left, and the checkout stopped before Pay. Add to
+ * Cart's own words are in src/client/lib/use-add-to-cart.ts (the first-load bundle; this file is not).
+ */
+export const CART_STOCK_MESSAGES = {
+  cartUpdatedTitle: 'We updated your cart to what is in stock',
+  lowered: (name: string, available: number) => `Only ${available} of ${name} left: your cart now holds ${available}.`,
+  removed: (name: string) => `${name} is out of stock: we took it out of your cart.`,
+  checkoutShortTitle: 'Some items in your cart are no longer in stock',
+  checkoutShortHelp: 'Update your cart to what is left before you pay.',
+  fitCart: "Update cart to what's left",
+} as const;
+
+/**
  * Bounds of a checkout. A line holds at most 10,000 units. The server's config adds the limits
  * on creating checkouts (per IP and per browser) and on the units one shopper may hold at once
  * (250 unless CHECKOUT_MAX_UNITS_HELD says otherwise); see docs/decisions/0005.

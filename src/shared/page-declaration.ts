@@ -7,6 +7,7 @@
  */
 import type { Category, Faq, Product } from './schemas/catalog.js';
 import type { ProductCardItem, ProductCardPage } from './product-card.js';
+import type { StockNotice } from './schemas/inventory.js';
 import { queryKeys } from './query-keys.js';
 import type { ProductsFilter } from './products-filter.js';
 
@@ -27,7 +28,7 @@ export type PageDataTypes = {
   // The lists as their cards read them (product-card.ts): a card shows no description.
   featuredProducts: { items: ProductCardItem[] };
   products: ProductCardPage;
-  product: { product: Product };
+  product: { product: Product; stock: StockNotice };
   // "You may also like" under a product: cards too (src/server/catalog/related.ts).
   relatedProducts: { items: ProductCardItem[] };
   faqs: { items: Faq[] };

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
-import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
+import { CART_STOCK_MESSAGES, CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
 import type { QuoteLine } from '../../shared/schemas/checkout.js';
 import { paths } from '../lib/paths.js';
 import { Skeleton } from '../ui/skeleton.js';
@@ -13,12 +13,13 @@ import { CartIcon, TrashIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { toast } from '../ui/toast.js';
-import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from '../lib/cart-store.js';
+import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine, type StockShortfall } from '../lib/cart-store.js';
 import { CouponForm } from './coupon-form.js';
 import { FreeGiftBadge, refuseFreeGiftIncrease } from '../ui/free-gift.js';
 import { FreeShippingLine } from '../ui/free-shipping-line.js';
 import { OrderSummaryTotals } from '../ui/order-summary.js';
 import { useCartQuote } from '../lib/use-cart-quote.js';
+import { useCartFollowsStock } from './use-cart-follows-stock.js';
 
 /** ?canceled=true (back from the payment page): say so once, then take the query off the URL. */
 function useCanceledToast() {
@@ -76,11 +77,14 @@ export default function CartPage() {
   const { cart, quote, updating, error, lineFor, giftLine } = useCartQuote();
   // The cart lives in this browser; the server draws it when the cookie says what is in it, and an outline otherwise.
   const known = useCartKnown();
+  const lowered = useCartFollowsStock(quote, updating);
 
   return (
     <Container className="py-8">
       <Breadcrumb items={[{ label: 'Home', to: paths.home }, { label: 'Cart' }]} />
       <h1 className="mb-6 text-3xl font-bold text-stone-900">Shopping Cart</h1>
+
+      {known && lowered.length > 0 && <StockChangedNotice changed={lowered} />}
 
       {!known ? (
         <CartPlaceholder />
@@ -178,9 +182,6 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
           ) : (
             <p className="text-sm text-stone-700">{formatCents(priceCents)} each</p>
           )}
-          {quoted?.insufficientStock && (
-            <p className="text-sm font-medium text-red-700">{CHECKOUT_MESSAGES.outOfStock(name, quoted.inventory)}</p>
-          )}
         </div>
         <div className="flex items-center gap-2 sm:justify-end sm:gap-4">
           <QuantityStepper
@@ -205,6 +206,23 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
         </div>
       </div>
     </li>
+  );
+}
+
+/** What the cart lowered to follow stock, product by product (it stays until the shopper leaves the page). */
+function StockChangedNotice({ changed }: { changed: StockShortfall[] }) {
+  return (
+    <div className="mb-6">
+      <Alert title={CART_STOCK_MESSAGES.cartUpdatedTitle}>
+        <ul className="flex flex-col gap-1">
+          {changed.map((c) => (
+            <li key={c.productId}>
+              {c.available > 0 ? CART_STOCK_MESSAGES.lowered(c.name, c.available) : CART_STOCK_MESSAGES.removed(c.name)}
+            </li>
+          ))}
+        </ul>
+      </Alert>
+    </div>
   );
 }
 

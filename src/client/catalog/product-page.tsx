@@ -1,10 +1,12 @@
-import { lazy, Suspense, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
 import type { Product } from '../../shared/schemas/catalog.js';
+import type { StockNotice } from '../../shared/schemas/inventory.js';
+import { queryKeys } from '../../shared/query-keys.js';
 import { useAddToCart } from '../lib/use-add-to-cart.js';
 import { addToCart as addToCartStore, useCart } from '../lib/cart-store.js';
-import { toast } from '../ui/toast.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
 import { Alert } from '../ui/alert.js';
@@ -15,8 +17,9 @@ import { ArrowLeftIcon, CartIcon } from '../ui/icons.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { useCategories } from './api/get-categories.js';
-import { isNotFound, useProduct } from '../lib/get-product.js';
-import { LowStockBadge } from './components/stock-badge.js';
+import { getProductQueryOptions, isNotFound, useProduct } from '../lib/get-product.js';
+import { StockLine, stockStateOf } from './components/stock-line.js';
+import { NotifyMe } from './components/notify-me.js';
 import { ProductGallery } from './components/product-gallery.js';
 import { RelatedProducts } from './components/related-products.js';
 import { FreeShippingLine } from '../ui/free-shipping-line.js';
@@ -24,22 +27,62 @@ import { SHOP_LOAD_ERROR } from './shop-page.js';
 
 export default function ProductPage() {
   const { id = '' } = useParams();
-  const { data: product, isPending, isError, error } = useProduct(id);
+  const { data, isPending, isError, error } = useProduct(id);
 
   if (isPending) return <ProductSkeleton />;
   if (isError) {
     return isNotFound(error) ? <ProductNotFound /> : <ProductLoadError />;
   }
   // Keyed by id so the quantity resets when moving to another product.
-  return <ProductDetail key={product.id} product={product} />;
+  return <ProductDetail key={data.product.id} product={data.product} stock={data.stock} />;
 }
 
-function ProductDetail({ product }: { product: Product }) {
-  const navigate = useNavigate();
+/**
+ * Every unit is in other shoppers' checkouts: ask again once the first may be back (a second
+ * after, for the server's short cache), so the page offers it without a reload.
+ */
+function useRefreshWhenReservationsEnd(productId: string, reservedUntil: string | null, kept: boolean) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!kept || !reservedUntil) return;
+    const wait = Date.parse(reservedUntil) - Date.now() + 1500;
+    // A checkout keeps units 10 minutes at most; anything else is a clock gone wrong.
+    if (!Number.isFinite(wait) || wait > 11 * 60_000) return;
+    const t = setTimeout(() => void queryClient.invalidateQueries({ queryKey: queryKeys.product(productId) }), Math.max(0, wait));
+    return () => clearTimeout(t);
+  }, [queryClient, productId, reservedUntil, kept]);
+}
+
+/**
+ * Add to Cart with the stock as it is now: the page may have been open a while, and the cart never
+ * takes more than can be bought (the toast says how many it took). The page shows the answer too.
+ */
+function useAddFreshToCart(product: Product) {
+  const queryClient = useQueryClient();
   const addToCart = useAddToCart();
+  return async (quantity: number) => {
+    let fresh = product;
+    try {
+      fresh = (await queryClient.fetchQuery({ ...getProductQueryOptions(product.id), staleTime: 0 })).product;
+    } catch {
+      // Offline or gone: the cart takes what the page knew; the cart page checks again before checkout.
+    }
+    addToCart(fresh, quantity);
+  };
+}
+
+function ProductDetail({ product, stock }: { product: Product; stock: StockNotice }) {
+  const navigate = useNavigate();
+  const addToCart = useAddFreshToCart(product);
+  const [adding, setAdding] = useState(false);
   const { data: categories } = useCategories();
-  const [quantity, setQuantity] = useState(1);
-  const inStock = product.inventory > 0;
+  const [picked, setQuantity] = useState(1);
+  // Never more than can be bought: the stock may fall while the page is open (see useAddFreshToCart).
+  const quantity = Math.min(picked, Math.max(1, product.inventory));
+  const stockState = stockStateOf(product, stock);
+  const inStock = stockState === 'in-stock';
+  const stockLineId = useId();
+  useRefreshWhenReservationsEnd(product.id, stock.reservedUntil, stockState === 'reserved');
   const category = categories?.find((c) => c.id === product.category);
 
   const crumbs: BreadcrumbItem[] = [
@@ -68,12 +111,7 @@ function ProductDetail({ product }: { product: Product }) {
             <p className="text-2xl font-bold text-brand-700">{formatCents(product.priceCents)}</p>
           </div>
 
-          <div className="flex flex-wrap items-center gap-3">
-            <p className={`text-sm font-medium ${inStock ? 'text-brand-700' : 'text-red-700'}`}>
-              {inStock ? `In stock (${product.inventory} available)` : 'Out of stock'}
-            </p>
-            <LowStockBadge inventory={product.inventory} />
-          </div>
+          <StockLine id={stockLineId} product={product} stock={stock} />
 
           <ProductFreeShipping />
 
@@ -93,7 +131,18 @@ function ProductDetail({ product }: { product: Product }) {
           )}
 
           <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
-            <Button size="lg" className="sm:flex-1" disabled={!inStock} onClick={() => addToCart(product, quantity)}>
+            <Button
+              size="lg"
+              className="sm:flex-1"
+              disabled={!inStock}
+              aria-describedby={inStock ? undefined : stockLineId}
+              aria-busy={adding}
+              onClick={() => {
+                if (adding) return;
+                setAdding(true);
+                void addToCart(quantity).finally(() => setAdding(false));
+              }}
+            >
               <CartIcon size={20} />
               Add to Cart
             </Button>
@@ -101,16 +150,11 @@ function ProductDetail({ product }: { product: Product }) {
               size="lg"
               variant="outline"
               className="sm:flex-1"
+              // Nothing to buy: the stock line above says why (sold out, or in other checkouts).
+              disabled={!inStock}
+              aria-describedby={inStock ? undefined : stockLineId}
               onClick={() => {
                 // Buy Now goes straight to checkout with this product; the server prices it like any cart.
-                if (!inStock) {
-                  toast({
-                    title: 'Checkout failed',
-                    description: 'This product is not available for online purchase',
-                    variant: 'destructive',
-                  });
-                  return;
-                }
                 addToCartStore({ product, quantity, inventory: product.inventory });
                 void navigate(paths.checkout);
               }}
@@ -121,6 +165,7 @@ function ProductDetail({ product }: { product: Product }) {
               Continue Shopping
             </Link>
           </div>
+          {stockState === 'out-of-stock' && <NotifyMe productId={product.id} />}
           <div>
             <Button variant="ghost" onClick={goBack}>
               <ArrowLeftIcon size={18} />

@@ -3,14 +3,16 @@ import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttri
 import { useForm, type FieldErrors, type UseFormRegister, type UseFormRegisterReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
+import { CART_STOCK_MESSAGES, CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
 import type { CheckoutForm, Quote } from '../../shared/schemas/checkout.js';
-import { lineKey, useCartKnown } from '../lib/cart-store.js';
+import { fitCartToStock, lineKey, stockShortfalls, useCartKnown, type StockShortfall } from '../lib/cart-store.js';
+import { useHydrated } from '../lib/use-hydrated.js';
 import { useSession } from '../lib/get-session.js';
 import { useCartQuote } from '../lib/use-cart-quote.js';
 import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
 import { signInPathFor } from '../lib/safe-redirect.js';
+import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -83,6 +85,13 @@ export default function CheckoutPage() {
   } = useForm<CheckoutFormValues, unknown, CheckoutBody>({ defaultValues: EMPTY_CHECKOUT_VALUES, resolver });
   const [processing, setProcessing] = useState(false);
   const paying = useRef(false);
+  // What the cart wants more of than can be bought, by the quote of the cart as it is now: shown
+  // before Pay, which waits until the cart is lowered. Read once the page is live (it counts this
+  // browser's own checkout, which the server's HTML cannot know).
+  const hydrated = useHydrated();
+  const short = hydrated && quote && !updating ? stockShortfalls(quote.lines) : [];
+  const [fitted, setFitted] = useState<StockShortfall[]>([]);
+  const shortId = useId();
 
   // Prefill once from the signed-in user, without overwriting what the shopper already typed.
   const prefilled = useRef(false);
@@ -133,11 +142,12 @@ export default function CheckoutPage() {
     }
     setProcessing(true);
     try {
+      // Lines whose product is gone are left out (they are flagged on the cart page).
+      const items = cart.items
+        .filter((l) => !lineFor(lineKey(l))?.missing)
+        .map((l) => ({ productId: l.product.id, quantity: l.quantity, size: l.size, color: l.color }));
       const created = await createCheckoutSession({
-        // Lines whose product is gone are left out (they are flagged on the cart page).
-        items: cart.items
-          .filter((l) => !lineFor(lineKey(l))?.missing)
-          .map((l) => ({ productId: l.product.id, quantity: l.quantity, size: l.size, color: l.color })),
+        items,
         customerEmail: body.customerEmail,
         shippingAddress: body.shippingAddress,
         appliedCouponCode: cart.appliedCouponCode,
@@ -160,7 +170,7 @@ export default function CheckoutPage() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (paying.current || processing || !quote || updating) return;
+    if (paying.current || processing || !quote || updating || short.length > 0) return;
     paying.current = true;
     const priced = quote;
     handleSubmit(
@@ -173,7 +183,7 @@ export default function CheckoutPage() {
     });
   };
 
-  const canPay = Boolean(quote) && !updating && !processing && (quote?.shippingOptions.length ?? 0) > 0;
+  const canPay = Boolean(quote) && !updating && !processing && (quote?.shippingOptions.length ?? 0) > 0 && short.length === 0;
 
   return (
     <Container className="py-8">
@@ -195,6 +205,46 @@ export default function CheckoutPage() {
             </Link>
           </div>
         </div>
+      )}
+
+      {short.length > 0 ? (
+        <div className="mb-6">
+          <Alert
+            variant="destructive"
+            title={CART_STOCK_MESSAGES.checkoutShortTitle}
+            action={
+              <Button
+                variant="outline"
+                onClick={() => {
+                  fitCartToStock(short);
+                  setFitted(short);
+                }}
+              >
+                {CART_STOCK_MESSAGES.fitCart}
+              </Button>
+            }
+          >
+            <ul id={shortId} className="flex flex-col gap-1">
+              {short.map((s) => (
+                <li key={s.productId}>{CHECKOUT_MESSAGES.outOfStock(s.name, s.available)}</li>
+              ))}
+            </ul>
+          </Alert>
+        </div>
+      ) : (
+        fitted.length > 0 && (
+          <div className="mb-6">
+            <Alert title={CART_STOCK_MESSAGES.cartUpdatedTitle}>
+              <ul className="flex flex-col gap-1">
+                {fitted.map((c) => (
+                  <li key={c.productId}>
+                    {c.available > 0 ? CART_STOCK_MESSAGES.lowered(c.name, c.available) : CART_STOCK_MESSAGES.removed(c.name)}
+                  </li>
+                ))}
+              </ul>
+            </Alert>
+          </div>
+        )
       )}
 
       <form
@@ -245,8 +295,20 @@ export default function CheckoutPage() {
               <LockIcon size={16} className="shrink-0" />
               {paymentTexts(provider).checkoutNote}
             </p>
+            {short.length > 0 && (
+              <p className="mb-4 text-sm font-medium text-red-700">
+                {CART_STOCK_MESSAGES.checkoutShortTitle}. {CART_STOCK_MESSAGES.checkoutShortHelp}
+              </p>
+            )}
             <div className="flex flex-col gap-3 sm:flex-row-reverse sm:items-center sm:justify-between">
-              <Button type="submit" size="lg" disabled={!canPay} aria-busy={processing} className="w-full sm:w-auto">
+              <Button
+                type="submit"
+                size="lg"
+                disabled={!canPay}
+                aria-busy={processing}
+                aria-describedby={short.length > 0 ? shortId : undefined}
+                className="w-full sm:w-auto"
+              >
                 {processing ? 'Processing...' : payButtonText(provider, quote ? quote.totalCents : null)}
               </Button>
               <Link to={paths.cart} className={buttonClasses('ghost', 'lg', 'w-full sm:w-auto')}>

@@ -65,6 +65,73 @@ describe('cart store', () => {
   });
 });
 
+describe('the cart follows stock', () => {
+  beforeEach(() => {
+    vi.stubGlobal('window', { localStorage: memoryStorage(), addEventListener: () => {}, removeEventListener: () => {} });
+  });
+
+  /** A quote line for the cart's default size and colour. */
+  const quoted = (over: {
+    productId?: string;
+    name?: string;
+    quantity: number;
+    inventory: number;
+    size?: string;
+    isFreeGift?: boolean;
+  }) => ({
+    productId: 'p1',
+    name: '1 - Cloth',
+    image: null,
+    priceCents: 1299,
+    size: 'One Size',
+    color: 'Default',
+    lineTotalCents: 1299 * over.quantity,
+    isFreeGift: false,
+    missing: false,
+    insufficientStock: over.quantity > over.inventory,
+    ...over,
+  });
+
+  it("adds only what can be bought, over all of a product's lines, and says how many", async () => {
+    const { addToCart, getCart } = await freshStore();
+    expect(addToCart({ product, quantity: 5, inventory: 2 })).toBe(2);
+    expect(addToCart({ product, quantity: 1, inventory: 2, size: 'Large' })).toBe(0);
+    expect(addToCart({ product, quantity: 3, inventory: 4, size: 'Large' })).toBe(2);
+    expect(getCart().items.map((l) => [l.size, l.quantity])).toEqual([
+      ['One Size', 2],
+      ['Large', 2],
+    ]);
+    expect(addToCart({ product, quantity: 1, inventory: 0 })).toBe(0);
+  });
+
+  it('lowers a short product to what is left, sharing it over its lines in cart order, and removes it at 0', async () => {
+    const { addToCart, fitCartToStock, getCart, stockShortfalls } = await freshStore();
+    const other = { ...product, id: 'p2', name: '2 - Mop' };
+    addToCart({ product, quantity: 3, inventory: 99 });
+    addToCart({ product, quantity: 2, inventory: 99, size: 'Large' });
+    addToCart({ product: other, quantity: 4, inventory: 99 });
+    const lines = [
+      { ...quoted({ quantity: 3, inventory: 4 }), insufficientStock: true },
+      { ...quoted({ quantity: 2, inventory: 4, size: 'Large' }), insufficientStock: true },
+      quoted({ productId: 'p2', name: '2 - Mop', quantity: 4, inventory: 0 }),
+      // The coupon's gift is added by the server only when there is room: never a reason to lower.
+      quoted({ productId: 'p3', name: 'Gift', quantity: 1, inventory: 0, isFreeGift: true }),
+    ];
+    const short = stockShortfalls(lines);
+    expect(short).toEqual([
+      { productId: 'p1', name: '1 - Cloth', wanted: 5, available: 4 },
+      { productId: 'p2', name: '2 - Mop', wanted: 4, available: 0 },
+    ]);
+    fitCartToStock(short);
+    expect(getCart().items.map((l) => [l.product.id, l.size, l.quantity])).toEqual([
+      ['p1', 'One Size', 3],
+      ['p1', 'Large', 1],
+    ]);
+    expect(getCart().itemCount).toBe(4);
+    expect(stockShortfalls([quoted({ quantity: 3, inventory: 3 })])).toEqual([]);
+  });
+});
+
 describe('coupons in the cart store', () => {
   beforeEach(() => {
     vi.stubGlobal('window', { localStorage: memoryStorage(), addEventListener: () => {}, removeEventListener: () => {} });

@@ -6,11 +6,13 @@
 import './zod-config.js';
 import { z } from 'zod';
 import { Category, Faq, Product, ProductPage, PublicSettings } from '../../shared/schemas/catalog.js';
+import { StockNotice } from '../../shared/schemas/inventory.js';
 
 export const FeaturedProductsResponse = z.object({ items: z.array(Product) });
 export type FeaturedProductsResponse = z.infer<typeof FeaturedProductsResponse>;
 
-export const ProductResponse = z.object({ product: Product });
+/** GET /api/products/:id: the product (`inventory`: what can be bought now) and what else to say of its stock. */
+export const ProductResponse = z.object({ product: Product, stock: StockNotice });
 export type ProductResponse = z.infer<typeof ProductResponse>;
 
 export const CategoriesResponse = z.object({ items: z.array(Category) });

@@ -3,19 +3,41 @@ import type { ProductCardItem } from '../../shared/product-card.js';
 import { toast } from '../ui/toast.js';
 import { addToCart, getCart } from './cart-store.js';
 
-/** Adds a product and tells the shopper what happened. */
+/**
+ * Add to Cart's words. Here rather than with the checkout's texts (src/shared/checkout-text.ts):
+ * every product card adds to the cart, so these ship in the first-load bundle, and that file does not.
+ */
+export const ADD_TO_CART_MESSAGES = {
+  added: 'Added to cart',
+  addedAll: (name: string) => `${name} has been added to your cart.`,
+  addedSome: (added: number, wanted: number, available: number) => `Added ${added} of ${wanted}: only ${available} left`,
+  noneAdded: (available: number) => (available > 0 ? `None added: only ${available} left` : 'None added: out of stock'),
+  cartHoldsAll: (name: string, inCart: number) => `${name}: your cart holds ${inCart}, all we have in stock.`,
+  soldOut: (name: string) => `${name} is out of stock.`,
+} as const;
+
+/**
+ * Adds a product and says exactly what happened: all of it, part of it (the cart never holds more
+ * than can be bought), or none (the cart already holds all there is, or nothing is left).
+ */
 export function useAddToCart() {
   return useCallback((product: ProductCardItem, quantity = 1) => {
-    const added = addToCart({ product, quantity, inventory: product.inventory });
-    if (added > 0) {
-      toast({ title: 'Added to cart', description: `${product.name} has been added to your cart.` });
+    const wanted = Math.max(0, Math.floor(quantity));
+    const added = addToCart({ product, quantity: wanted, inventory: product.inventory });
+    if (added > 0 && added >= wanted) {
+      toast({ title: ADD_TO_CART_MESSAGES.added, description: ADD_TO_CART_MESSAGES.addedAll(product.name) });
       return;
     }
-    const inCart = getCart().items.find((l) => l.product.id === product.id)?.quantity ?? 0;
+    const inCart = getCart()
+      .items.filter((l) => l.product.id === product.id)
+      .reduce((n, l) => n + l.quantity, 0);
+    const description =
+      product.inventory > 0 ? ADD_TO_CART_MESSAGES.cartHoldsAll(product.name, inCart) : ADD_TO_CART_MESSAGES.soldOut(product.name);
     toast({
-      title: `Only ${product.inventory} left`,
-      description: `${product.name}: your cart already holds ${inCart}, all we have in stock.`,
-      variant: 'destructive',
+      title:
+        added > 0 ? ADD_TO_CART_MESSAGES.addedSome(added, wanted, product.inventory) : ADD_TO_CART_MESSAGES.noneAdded(product.inventory),
+      description,
+      variant: added > 0 ? 'default' : 'destructive',
     });
   }, []);
 }

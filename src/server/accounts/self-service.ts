@@ -15,6 +15,7 @@ import { hashPassword, verifyPassword } from './password.js';
 import { confirmCurrentPassword } from './profile.js';
 import { forgetLoadedSessions, type LoadedSession } from './sessions.js';
 import { recordAudit } from './audit.js';
+import { forgetHolderAccount } from '../inventory/reservations.js';
 import { queuePasswordChangedEmail } from './account-emails.js';
 
 /**
@@ -141,7 +142,7 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
       // Found in the back office by what the order says, no longer by the account's name.
       for (const { id } of kept) await indexOrderSearch(trx, id);
     }
-    await trx.updateTable('stock_holds').set({ user_id: null }).where('user_id', '=', me.id).execute();
+    await forgetHolderAccount(trx, me.id);
     await trx.updateTable('coupon_holds').set({ user_id: null }).where('user_id', '=', me.id).execute();
     await trx.deleteFrom('email_outbox').where('to_address', '=', me.email).where('order_id', 'is', null).execute();
     await deleteCountersOf(trx, me);

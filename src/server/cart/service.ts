@@ -1,8 +1,9 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { CouponsTable, Database, ProductsTable, ShippingOptionsTable } from '../db/schema.js';
 import { MicroCache } from '../http/micro-cache.js';
 import type { Dialect } from '../db/database.js';
-import { forUpdate } from '../db/locks.js';
+import { lockStock, levelsOf, type LockedStock } from '../inventory/stock.js';
+import { reservedByDevice, reservedUnits } from '../inventory/reservations.js';
 import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
 import { findCoupon, lockCoupon, validateCouponForCart, type CouponCustomer } from '../coupons/service.js';
@@ -13,34 +14,11 @@ import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.
 const QUOTE_TERMS_MS = 1000;
 const couponTerms = new MicroCache<Selectable<CouponsTable> | undefined>(QUOTE_TERMS_MS);
 const shippingTerms = new MicroCache<Selectable<ShippingOptionsTable>[]>(QUOTE_TERMS_MS);
-const productTerms = new MicroCache<Pick<Selectable<ProductsTable>, 'id' | 'name' | 'price_cents' | 'images' | 'inventory'>[]>(
-  QUOTE_TERMS_MS,
-);
-const stockHolds = new MicroCache<Map<string, number>>(QUOTE_TERMS_MS);
+const productTerms = new MicroCache<Pick<Selectable<ProductsTable>, 'id' | 'name' | 'price_cents' | 'images'>[]>(QUOTE_TERMS_MS);
+const stockTerms = new MicroCache<[Map<string, number>, Map<string, number>]>(QUOTE_TERMS_MS);
 
 /** Who is pricing: the shopper, for the coupon's one-per-customer rule (coupons/service.ts). */
 export type PricingContext = CouponCustomer;
-
-/**
- * Units of each product held by payment sessions that are still open (one index range each),
- * leaving out one order's own holds when `exceptOrderId` is given.
- */
-export async function heldUnits(
-  db: Kysely<Database>,
-  productIds: string[],
-  now: Date,
-  exceptOrderId?: string,
-): Promise<Map<string, number>> {
-  if (productIds.length === 0) return new Map();
-  let query = db
-    .selectFrom('stock_holds')
-    .select(['product_id', sql<number | string>`sum(quantity)`.as('held')])
-    .where('product_id', 'in', productIds)
-    .where('expires_at', '>', now.toISOString());
-  if (exceptOrderId) query = query.where('order_id', '<>', exceptOrderId);
-  const rows = await query.groupBy('product_id').execute();
-  return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
-}
 
 function mergeLines(lines: CartLineInput[]): { productId: string; quantity: number; size: string; color: string }[] {
   const merged = new Map<string, { productId: string; quantity: number; size: string; color: string }>();
@@ -69,7 +47,7 @@ export async function priceCart(
   dialect: Dialect,
   input: { lines: CartLineInput[]; couponCode: string | null; shippingOptionId?: string | null },
   ctx: PricingContext,
-  { lock = false, afterLocks }: { lock?: boolean; afterLocks?: () => Promise<void> } = {},
+  { lock = false, afterLocks }: { lock?: boolean; afterLocks?: (stock: Map<string, LockedStock>) => Promise<void> } = {},
 ): Promise<PricedCart> {
   const lines = mergeLines(input.lines);
   // Independent reads go out together (on PostgreSQL they overlap; SQLite runs them in turn).
@@ -85,16 +63,19 @@ export async function priceCart(
   const productQuery = (of: string[]) =>
     db
       .selectFrom('products')
-      .select(['id', 'name', 'price_cents', 'images', 'inventory'])
+      .select(['id', 'name', 'price_cents', 'images'])
       .where('id', 'in', of.length ? of : ['']);
-  // Under lock the product rows are taken first (stable id order), then the coupon, then the holds are counted.
-  // A quote shows prices and stock at most a second old, like the catalogue; checkout re-reads them.
+  // Under lock the stock is taken first (products by id, inventory/stock.ts), then the coupon, then
+  // what other checkouts keep is counted. A quote shows prices and stock at most a second old, like
+  // the catalogue; checkout re-reads them.
   const idsKey = ids.join('\n');
   let products: Awaited<ReturnType<ReturnType<typeof productQuery>['execute']>>;
+  let levels: Map<string, number>;
   let held: Map<string, number>;
   let coupon = couponSeen;
   if (lock) {
-    products = await forUpdate(productQuery(ids).orderBy('id'), dialect).execute();
+    const locked = await lockStock(db, dialect, ids);
+    products = await productQuery(ids).orderBy('id').execute();
     coupon = couponCode ? await lockCoupon(db, dialect, couponCode) : undefined;
     const lockedGift = coupon?.free_product_id ?? null;
     if (lockedGift !== giftId) {
@@ -102,20 +83,27 @@ export async function priceCart(
       // this could cause is retried by transactionWithRetry).
       giftId = lockedGift;
       if (giftId && !ids.includes(giftId)) {
-        products = [...products, ...(await forUpdate(productQuery([giftId]), dialect).execute())];
+        for (const [id, s] of await lockStock(db, dialect, [giftId])) locked.set(id, s);
+        products = [...products, ...(await productQuery([giftId]).execute())];
         ids.push(giftId);
       }
     }
-    if (afterLocks) await afterLocks();
-    held = await heldUnits(db, ids, ctx.now);
+    if (afterLocks) await afterLocks(locked);
+    levels = new Map([...locked].map(([id, s]) => [id, s.onHand]));
+    held = await reservedUnits(db, ids, ctx.now);
   } else {
-    [products, held] = await Promise.all([
+    let own: Map<string, number>;
+    [products, [levels, held], own] = await Promise.all([
       productTerms.get(idsKey, () => productQuery(ids).execute()),
-      stockHolds.get(idsKey, () => heldUnits(db, ids, ctx.now)),
+      stockTerms.get(idsKey, () => Promise.all([levelsOf(db, ids), reservedUnits(db, ids, ctx.now)])),
+      // The shopper's own unpaid checkout (back from the payment page) is not someone else's: its
+      // units count as theirs, as checkout counts them (it ends that checkout first).
+      ctx.deviceHash ? reservedByDevice(db, ids, ctx.deviceHash, ctx.now) : new Map<string, number>(),
     ]);
+    if (own.size) held = new Map([...held].map(([id, n]) => [id, Math.max(0, n - (own.get(id) ?? 0))]));
   }
   const byId = new Map(products.map((p) => [p.id, p]));
-  const available = (id: string) => Math.max(0, (byId.get(id)?.inventory ?? 0) - (held.get(id) ?? 0));
+  const available = (id: string) => Math.max(0, (levels.get(id) ?? 0) - (held.get(id) ?? 0));
 
   const quoteLines: QuoteLine[] = [];
   const wanted = new Map<string, number>();

@@ -7,19 +7,22 @@ import { ADMIN_MESSAGES, type ProductInput } from '../../shared/schemas/admin.js
 import { getProduct, toCategory, toProduct } from './service.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 import { alignImageAlts } from '../../shared/product-images.js';
+import { DEFAULT_LOW_STOCK_THRESHOLD, openStock, readStock, type StockActor } from '../inventory/stock.js';
+import { orderByStock, productsWithStock, setLowStockThreshold, stockColumns } from '../inventory/admin.js';
 
 /** New products get `prod-{timestamp}-{6 random characters}`. */
 function newProductId(): string {
   return `prod-${Date.now()}-${randomString(6)}`;
 }
 
-type ParsedProduct = Omit<ProductInput, 'featured'> & {
+type ParsedProduct = Omit<ProductInput, 'featured' | 'inventory'> & {
   featured: boolean;
   sku: string | null;
   brand: string | null;
   stripePriceId: string | null;
 };
 
+/** The product's own columns: never its stock, which only the inventory module writes (decision 0022). */
 function productColumns(input: ParsedProduct) {
   const d = input.dimensions;
   const allDims = d?.length && d?.width && d?.height;
@@ -27,7 +30,6 @@ function productColumns(input: ParsedProduct) {
     name: input.name,
     description: input.description,
     price_cents: input.priceCents,
-    inventory: input.inventory,
     category_id: input.category || null,
     featured: input.featured ? 1 : 0,
     sort_number: leadingNumber(input.name),
@@ -53,35 +55,58 @@ async function checkCategory(db: Kysely<Database>, id: string | null | undefined
   if (!c) throw new HttpError(400, ADMIN_MESSAGES.categoryNotFound);
 }
 
-export async function listAdminProducts(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
-  let base = db.selectFrom('products');
+/**
+ * The Products tab: newest first, or lowest stock first; `stock=low` keeps the products at or below
+ * their low-stock threshold (sold out included), `stock=out` the sold-out ones. Each row carries its
+ * threshold (the inventory module's stock item).
+ */
+export async function listAdminProducts(
+  db: Kysely<Database>,
+  q: { page: number; pageSize: number; search?: string; stock?: 'all' | 'low' | 'out'; sort?: 'newest' | 'stock-asc' },
+) {
+  let base = productsWithStock(db, q.stock ?? 'all');
   if (q.search) {
     const text = q.search;
-    base = base.where((eb) => eb.or([containsText('name', text), containsText('sku', text), eb('id', '=', text)]));
+    base = base.where((eb) =>
+      eb.or([containsText('products.name', text), containsText('products.sku', text), eb('products.id', '=', text)]),
+    );
   }
+  const rows = orderByStock(base.selectAll('products').select(stockColumns), q.sort === 'stock-asc');
   return pageOf(
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+    rows
+      .orderBy('products.id', 'desc')
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize)
       .execute(),
     base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
     q,
-    toProduct,
+    (r) => ({ ...toProduct(r), lowStockThreshold: Number(r.low_stock_threshold) }),
   );
 }
 
-export async function createProduct(db: Kysely<Database>, input: ParsedProduct): Promise<Product> {
+export async function createProduct(
+  db: Kysely<Database>,
+  input: ParsedProduct & { inventory: number },
+  actor: StockActor,
+): Promise<Product> {
   await checkCategory(db, input.category);
   const id = newProductId();
   const at = nowIso();
-  await db
-    .insertInto('products')
-    .values({ id, ...productColumns(input), ...imageColumns(input.images ?? [], input.imageAlts), created_at: at, updated_at: at })
-    .execute();
-  return (await getProduct(db, id, { stock: 'recorded' }))!;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('products')
+      .values({ id, ...productColumns(input), ...imageColumns(input.images ?? [], input.imageAlts), created_at: at, updated_at: at })
+      .execute();
+    await openStock(trx, id, { quantity: input.inventory, threshold: input.lowStockThreshold, actor });
+  });
+  return adminProduct(db, id);
+}
+
+/** A product as the back office reads it: the recorded level and its low-stock threshold. */
+async function adminProduct(db: Kysely<Database>, id: string): Promise<Product & { lowStockThreshold: number }> {
+  const [product, stock] = await Promise.all([getProduct(db, id, { stock: 'recorded' }), readStock(db, [id])]);
+  if (!product) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+  return { ...product, lowStockThreshold: stock.get(id)?.threshold ?? DEFAULT_LOW_STOCK_THRESHOLD };
 }
 
 /** Existing images (and their alt texts) are kept unless the form sends a new list. */
@@ -93,7 +118,8 @@ export async function updateProduct(db: Kysely<Database>, id: string, input: Par
     .where('id', '=', id)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
-  return (await getProduct(db, id, { stock: 'recorded' }))!;
+  if (input.lowStockThreshold !== undefined) await setLowStockThreshold(db, id, input.lowStockThreshold);
+  return adminProduct(db, id);
 }
 
 export async function deleteProduct(db: Kysely<Database>, id: string): Promise<void> {

@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { z } from 'zod';
-import { pageQuery } from '../../shared/schemas/paging.js';
-import { ADMIN_MESSAGES, CategoryInput, ProductInput } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES, AdminProductListQuery, CategoryInput, ProductInput, ProductUpdateInput } from '../../shared/schemas/admin.js';
+import { requireAdmin } from '../http/auth.js';
+import { sessionActor } from '../orders/events.js';
 import type { AppDeps } from '../app.js';
 import { HttpError, parseInput } from '../http/errors.js';
 import { access, declarePublicFiles } from '../http/access.js';
@@ -14,7 +15,6 @@ import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
-const PageQuery = pageQuery(50);
 const UploadKind = z.object({ kind: z.enum(['products', 'categories', 'content']).default('products') }).strict();
 
 /**
@@ -25,13 +25,15 @@ export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, con
   // Registered in the admin surface: its guard covers every route here, however the path is spelled.
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
 
-  app.get('/api/admin/products', access.admin, async (req) => listAdminProducts(db, parseInput(PageQuery, req.query)));
-  app.post('/api/admin/products', access.admin, async (req, reply) =>
-    reply.code(201).send({ product: await createProduct(db, parseInput(ProductInput, req.body)) }),
-  );
+  app.get('/api/admin/products', access.admin, async (req) => listAdminProducts(db, parseInput(AdminProductListQuery, req.query)));
+  app.post('/api/admin/products', access.admin, async (req, reply) => {
+    const input = parseInput(ProductInput, req.body);
+    requireAdmin(req);
+    return reply.code(201).send({ product: await createProduct(db, input, sessionActor(req.session)) });
+  });
   app.put('/api/admin/products/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
-    return { product: await updateProduct(db, id, parseInput(ProductInput, req.body)) };
+    return { product: await updateProduct(db, id, parseInput(ProductUpdateInput, req.body)) };
   });
   app.delete('/api/admin/products/:id', access.admin, async (req) => {
     await deleteProduct(db, parseInput(Id, req.params).id);

@@ -118,7 +118,6 @@ describe(`catalogue API (${process.env.TEST_DB ?? 'sqlite'})`, () => {
       name: 'Renamed Cloth',
       description: 'Renamed by the owner.',
       priceCents: 999,
-      inventory: 5,
       category: 'cleaning-cloths',
     });
     expect(put.statusCode).toBe(200);

@@ -12,7 +12,8 @@ let t: TestApp;
 let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));
 
-const base = { description: 'Made by the images test.', priceCents: 1299, inventory: 10, category: 'cleaning-cloths' };
+const edit = { description: 'Made by the images test.', priceCents: 1299, category: 'cleaning-cloths' };
+const base = { ...edit, inventory: 10 };
 const dataOf = (html: string) =>
   JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as {
     key: unknown[];
@@ -38,7 +39,7 @@ describe('product images with alt text', () => {
 
     // Reordered (c first) and one removed (b): the alt texts travel with their images.
     const put = await admin.request('PUT', `/api/admin/products/${id}`, {
-      ...base,
+      ...edit,
       name: 'Gallery Cloth',
       images: ['/uploads/products/c.png', '/uploads/products/a.png'],
       imageAlts: ['Cloth wiping a window', 'Blue cloth, folded'],
@@ -58,9 +59,9 @@ describe('product images with alt text', () => {
     expect(adminList.items.find((p: { id: string }) => p.id === id)?.imageAlts).toEqual(['Cloth wiping a window', 'Blue cloth, folded']);
 
     // An edit without images keeps them and their alt texts; images without alt texts have none.
-    await admin.request('PUT', `/api/admin/products/${id}`, { ...base, name: 'Gallery Cloth 2' });
+    await admin.request('PUT', `/api/admin/products/${id}`, { ...edit, name: 'Gallery Cloth 2' });
     expect((await t.app.inject(`/api/products/${id}`)).json().product.imageAlts).toEqual(['Cloth wiping a window', 'Blue cloth, folded']);
-    await admin.request('PUT', `/api/admin/products/${id}`, { ...base, name: 'Gallery Cloth 2', images: ['/uploads/products/a.png'] });
+    await admin.request('PUT', `/api/admin/products/${id}`, { ...edit, name: 'Gallery Cloth 2', images: ['/uploads/products/a.png'] });
     expect((await t.app.inject(`/api/products/${id}`)).json().product).toMatchObject({
       images: ['/uploads/products/a.png'],
       imageAlts: [''],

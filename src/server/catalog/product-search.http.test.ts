@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { stockItemIdOf } from '../inventory/stock.js';
 import { describe, expect, it } from 'vitest';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import type { TestApp } from '../test/harness.js';
@@ -235,13 +236,26 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
       .execute();
     const soon = new Date(Date.now() + 600_000).toISOString();
     const past = new Date(Date.now() - 60_000).toISOString();
+    const hold = (order_id: string, product_id: string, quantity: number, until: string) => ({
+      order_id,
+      stock_item_id: stockItemIdOf(product_id),
+      product_id,
+      quantity,
+      firm_until: until,
+      expires_at: until,
+      ip: null,
+      device_id: null,
+      user_id: null,
+      created_at: new Date().toISOString(),
+      released_at: null,
+    });
     await t.db
-      .insertInto('stock_holds')
+      .insertInto('stock_reservations')
       .values([
-        { order_id: 'order_search_open', product_id: 'g-0', quantity: 2, expires_at: soon },
-        { order_id: 'order_search_open', product_id: 'g-7', quantity: 999, expires_at: soon },
-        { order_id: 'order_search_lapsed', product_id: 'g-0', quantity: 3, expires_at: past },
-        { order_id: 'order_search_lapsed', product_id: 'g-5', quantity: 4, expires_at: past },
+        hold('order_search_open', 'g-0', 2, soon),
+        hold('order_search_open', 'g-7', 999, soon),
+        hold('order_search_lapsed', 'g-0', 3, past),
+        hold('order_search_lapsed', 'g-5', 4, past),
       ])
       .execute();
     // Written behind the shop's back: the shop learns of it on its next look at the holds.
@@ -275,7 +289,7 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
       }
     }
     expect([seen.has('g-0'), seen.has('g-5'), seen.has('g-7')]).toEqual([true, true, true]);
-    await t.db.deleteFrom('stock_holds').execute();
+    await t.db.deleteFrom('stock_reservations').execute();
     await t.db.deleteFrom('orders').where('id', 'in', ['order_search_open', 'order_search_lapsed']).execute();
   });
 
@@ -296,7 +310,6 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
       name: 'Wombat Duster',
       description: 'A duster for low cupboards.',
       priceCents: 1299,
-      inventory: 5,
       category: 'accessories',
     });
     expect(renamed.statusCode).toBe(200);

@@ -3,6 +3,7 @@ import { ProductIdParam, ProductListQuery, type ProductListFilter } from '../../
 import { parseInput, notFound } from '../http/errors.js';
 import type { AppDeps } from '../app.js';
 import { MicroCache } from '../http/micro-cache.js';
+import { stockNotice } from '../inventory/service.js';
 import { getProduct, listCategories, listFeaturedProducts, listProductsJson } from './service.js';
 import { catalogueIndex } from './search-index.js';
 import { listRelatedProducts } from './related.js';
@@ -82,7 +83,7 @@ export async function registerCatalogRoutes(app: FastifyInstance, { db }: AppDep
     const { id } = parseInput(ProductIdParam, req.params);
     const body = await cache.get(`product:${id}`, async () => {
       const product = await getProduct(db, id);
-      return json(product ? { product } : null);
+      return json(product ? { product, stock: await stockNotice(db, product) } : null);
     });
     if (body === 'null') throw notFound('Product not found');
     return sendJson(reply, body);

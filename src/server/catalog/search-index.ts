@@ -3,6 +3,7 @@ import type { Database, ProductRow } from '../db/schema.js';
 import type { Product, ProductListFilter, ProductPage } from '../../shared/schemas/catalog.js';
 import { onShopChange, type ShopChange } from '../http/shop-changes.js';
 import { toProduct } from './product-row.js';
+import { allReservedUnits } from '../inventory/reservations.js';
 
 /**
  * The shop list and its search, answered from memory (decision 0010).
@@ -330,15 +331,9 @@ class CatalogueIndex {
     };
   }
 
-  /** Open holds by product (as many rows as products in open checkouts). */
-  private async readHolds(now: string): Promise<Map<string, number>> {
-    const rows = await this.db
-      .selectFrom('stock_holds')
-      .select(['product_id', sql<number | string>`sum(quantity)`.as('held')])
-      .where('expires_at', '>', now)
-      .groupBy('product_id')
-      .execute();
-    return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
+  /** What open checkouts keep from shoppers now, by product (as many rows as products in open checkouts). */
+  private readHolds(now: string): Promise<Map<string, number>> {
+    return allReservedUnits(this.db, new Date(now));
   }
 
   private heldByPosition(holds: Map<string, number>, positionOf: Map<string, number>): Map<number, number> {

@@ -3,23 +3,7 @@ import type { Database, CategoryRow } from '../db/schema.js';
 import type { Category, Product, ProductListFilter, ProductPage } from '../../shared/schemas/catalog.js';
 import { toProduct } from './product-row.js';
 import { catalogueIndex } from './search-index.js';
-import { heldUnits } from '../cart/service.js';
-
-/**
- * The shop shows what can be bought: recorded stock less the units open checkouts hold (one
- * index range per product, for the products on the page only). Otherwise a product whose every
- * unit sits in unpaid checkouts would read "181 in stock" while nothing could be bought.
- */
-async function withBuyableStock(db: Kysely<Database>, products: Product[], now = new Date()): Promise<Product[]> {
-  if (products.length === 0) return products;
-  const held = await heldUnits(
-    db,
-    products.map((p) => p.id),
-    now,
-  );
-  if (held.size === 0) return products;
-  return products.map((p) => ({ ...p, inventory: Math.max(0, p.inventory - (held.get(p.id) ?? 0)) }));
-}
+import { withBuyableStock } from '../inventory/service.js';
 
 export { toProduct };
 

@@ -8,7 +8,7 @@ import { taxCents } from '../../shared/pricing.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { CARD_MESSAGES } from '../payments/test-checkout-page.js';
 import { expireStaleSessions, fulfilPaymentSession, HOLD_TTL_MS } from './service.js';
-import { heldUnits } from '../cart/service.js';
+import { RESERVE_MS, reservedUnits } from '../inventory/reservations.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -326,10 +326,10 @@ describe('checkout and the test payment page', () => {
 });
 
 describe('concurrency', () => {
-  it('a session holds its units until it is paid, cancelled or past its hold (which outlives the payment page), and no longer', async () => {
+  it('a session holds its units from others until it is paid, cancelled or its 10 minutes pass, and no longer', async () => {
     await createProduct(t.db, { id: 'hold-p', inventory: 3, priceCents: 700 });
-    const holdsOf = async (orderId: string) => t.db.selectFrom('stock_holds').selectAll().where('order_id', '=', orderId).execute();
-    const held = async (at = new Date()) => (await heldUnits(t.db, ['hold-p'], at)).get('hold-p') ?? 0;
+    const holdsOf = async (orderId: string) => t.db.selectFrom('stock_reservations').selectAll().where('order_id', '=', orderId).execute();
+    const held = async (at = new Date()) => (await reservedUnits(t.db, ['hold-p'], at)).get('hold-p') ?? 0;
     const a = (
       await new TestClient(t.app).post(
         '/api/create-checkout-session',
@@ -348,16 +348,19 @@ describe('concurrency', () => {
     expect(await held()).toBe(0);
     expect(await holdsOf(a.orderId)).toEqual([]);
 
-    // Past its hold (41 minutes) it stops counting at once, and the housekeeping removes it.
+    // Past its 10 minutes it stops keeping the units from others at once; past its hold (41 minutes)
+    // the housekeeping ends the session, and later removes the ended reservation.
     const b = (
       await new TestClient(t.app).post('/api/create-checkout-session', checkoutBody([{ productId: 'hold-p', quantity: 1 }]))
     ).json();
     expect(await held()).toBe(1);
+    expect(await held(new Date(Date.now() + RESERVE_MS + 1000))).toBe(0);
     const later = new Date(Date.now() + HOLD_TTL_MS + 60_000);
-    expect(await held(later)).toBe(0);
     await expireStaleSessions(t.db, later);
-    expect(await holdsOf(b.orderId)).toEqual([]);
+    expect(await holdsOf(b.orderId)).toMatchObject([{ released_at: expect.any(String) }]);
     expect((await orderRow(b.orderId)).payment_status).toBe('expired');
+    await expireStaleSessions(t.db, new Date(Date.now() + 3 * HOLD_TTL_MS));
+    expect(await holdsOf(b.orderId)).toEqual([]);
   });
 
   it('20 simultaneous checkouts and payments for the last 5 units: exactly 5 paid orders, stock 0', async () => {

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { createCoupon, createProduct } from '../db/seed/factories.js';
 import { COUPON_MESSAGES } from '../../shared/coupons.js';
-import { stockAndPaidUnits } from '../test/stock-checks.js';
+import { ledgerAndLevel, stockAndPaidUnits } from '../test/stock-checks.js';
 
 /**
  * Checkouts and payments at once, all with one coupon (limited uses, with a free gift), through
@@ -104,12 +104,15 @@ describe('30 shoppers, 3 checkout+payment pairs each, one coupon', () => {
     // Stock went down by exactly what was sold, product by product (the gift included).
     for (const [id, initial] of Object.entries(STOCK)) {
       const { inventory, paidUnits } = await stockAndPaidUnits(t.db, id);
+      // The ledger (decision 0022) says the same as the level, on every process.
+      const books = await ledgerAndLevel(t.db, id);
+      expect(books).toEqual({ level: inventory, copy: inventory, ledger: inventory });
       expect({ id, total: inventory + paidUnits }).toEqual({ id, total: initial });
       expect(inventory).toBeGreaterThanOrEqual(0);
     }
 
     // Every session was paid: nothing is held any more.
-    expect(await t.db.selectFrom('stock_holds').selectAll().execute()).toEqual([]);
+    expect(await t.db.selectFrom('stock_reservations').selectAll().execute()).toEqual([]);
     expect(await t.db.selectFrom('coupon_holds').selectAll().execute()).toEqual([]);
     const open = await t.db.selectFrom('payment_sessions').select('id').where('status', '=', 'open').execute();
     expect(open).toEqual([]);

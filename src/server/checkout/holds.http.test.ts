@@ -5,6 +5,7 @@ import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 import { HOLD_TTL_MS, PAYMENT_SESSION_TTL_MS, PROVIDER_SESSION_TTL_MS } from './service.js';
+import { RESERVE_MS } from '../inventory/reservations.js';
 
 /** Holds that cannot be abused: limits on creating checkouts, a cap on units held, buyable stock shown, lapsed holds flagged. */
 let t: TestApp;
@@ -26,6 +27,16 @@ const checkout = (c: TestClient, productId: string, quantity: number, email?: st
   c.post('/api/create-checkout-session', body(productId, quantity, email));
 const pay = (c: TestClient, sessionId: string) => c.request('POST', `/pay/${sessionId}`, new URLSearchParams(card));
 const orderRow = (id: string) => t.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+/** The order's reservations still counting (not ended). */
+const liveHolds = (orderId: string) =>
+  t.db.selectFrom('stock_reservations').selectAll().where('order_id', '=', orderId).where('released_at', 'is', null).execute();
+/** The reservation stops keeping others out (its shopper's 10 minutes are over); the payment page stays open. */
+const lapse = (orderId: string) =>
+  t.db
+    .updateTable('stock_reservations')
+    .set({ firm_until: new Date(Date.now() - 60_000).toISOString() })
+    .where('order_id', '=', orderId)
+    .execute();
 const stock = async (id: string) =>
   (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 
@@ -72,7 +83,12 @@ describe('units one shopper can hold', () => {
     expect(over.json().error).toBe(CHECKOUT_MESSAGES.holdLimit(250));
     expect((await checkout(fresh(), 'cap-p', 50)).statusCode).toBe(200);
     expect((await checkout(fresh(), 'cap-p', 1)).statusCode).toBe(409);
-    const held = await t.db.selectFrom('stock_holds').select(['quantity']).where('ip', '=', '10.81.0.1').execute();
+    const held = await t.db
+      .selectFrom('stock_reservations')
+      .select(['quantity'])
+      .where('ip', '=', '10.81.0.1')
+      .where('released_at', 'is', null)
+      .execute();
     expect(held.reduce((n, h) => n + h.quantity, 0)).toBe(250);
     // Someone else may still buy.
     expect((await checkout(new TestClient(t.app, '10.81.0.2'), 'cap-p', 100)).statusCode).toBe(200);
@@ -86,7 +102,7 @@ describe('units one shopper can hold', () => {
     expect(second.statusCode).toBe(200);
     expect((await orderRow(first.orderId)).payment_status).toBe('expired');
     expect((await t.app.inject({ method: 'GET', url: `/pay/${first.sessionId}` })).body).toContain('expired');
-    expect(await t.db.selectFrom('stock_holds').selectAll().where('order_id', '=', first.orderId).execute()).toEqual([]);
+    expect(await liveHolds(first.orderId)).toEqual([]);
     expect((await pay(c, second.json().sessionId)).statusCode).toBe(303);
     expect(await stock('again-p')).toBe(50);
   });
@@ -101,10 +117,16 @@ describe('holds and the product page', () => {
       .select(['created_at', 'expires_at'])
       .where('order_id', '=', orderId)
       .executeTakeFirstOrThrow();
-    const hold = await t.db.selectFrom('stock_holds').select('expires_at').where('order_id', '=', orderId).executeTakeFirstOrThrow();
+    const hold = await t.db
+      .selectFrom('stock_reservations')
+      .select(['expires_at', 'firm_until'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow();
     const opened = Date.parse(session.created_at);
     expect(Date.parse(session.expires_at) - opened).toBe(PAYMENT_SESSION_TTL_MS);
     expect(Date.parse(hold.expires_at) - opened).toBe(HOLD_TTL_MS);
+    // It keeps the units from other shoppers for 10 minutes (decision 0022).
+    expect(Date.parse(hold.firm_until) - opened).toBe(RESERVE_MS);
     expect(HOLD_TTL_MS - PROVIDER_SESSION_TTL_MS).toBeGreaterThanOrEqual(5 * 60_000);
   });
 
@@ -126,16 +148,12 @@ describe('holds and the product page', () => {
 });
 
 describe('a payment after its hold lapsed', () => {
-  it('whose unit was sold meanwhile: recorded as paid, flagged for the owner, never oversold', async () => {
+  it('whose unit was sold meanwhile: refunded in full and cancelled with an apology, flagged for the owner, never oversold', async () => {
     await createProduct(t.db, { id: 'lapse-p', name: 'Last Lapsing Cloth', inventory: 1, priceCents: 1200 });
     const late = new TestClient(t.app, '10.83.0.1');
     const a = (await checkout(late, 'lapse-p', 1)).json();
     // Its hold lapses (the payment page is still open, as a provider's page may be).
-    await t.db
-      .updateTable('stock_holds')
-      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
-      .where('order_id', '=', a.orderId)
-      .execute();
+    await lapse(a.orderId);
     const quick = new TestClient(t.app, '10.83.0.2');
     const b = await checkout(quick, 'lapse-p', 1);
     expect(b.statusCode).toBe(200);
@@ -144,8 +162,10 @@ describe('a payment after its hold lapsed', () => {
 
     expect((await pay(late, a.sessionId)).statusCode).toBe(303);
     const order = await orderRow(a.orderId);
-    expect(order.payment_status).toBe('paid');
+    expect(order).toMatchObject({ payment_status: 'refunded', status: 'cancelled', refunded_cents: order.total_cents });
     expect(order.stock_shortfall).toBe('Last Lapsing Cloth: 1 ordered, 0 in stock');
+    const mail = await t.db.selectFrom('email_outbox').select(['template_id', 'to_address']).where('order_id', '=', a.orderId).execute();
+    expect(mail.map((m) => m.template_id)).toEqual(['order-sold-out']);
     expect((await orderRow(b.json().orderId)).stock_shortfall).toBeNull();
     expect(await stock('lapse-p')).toBe(0);
 
@@ -162,11 +182,7 @@ describe('a payment after its hold lapsed', () => {
     await createProduct(t.db, { id: 'lapse-ok', inventory: 2 });
     const c = new TestClient(t.app, '10.83.1.1');
     const a = (await checkout(c, 'lapse-ok', 1)).json();
-    await t.db
-      .updateTable('stock_holds')
-      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
-      .where('order_id', '=', a.orderId)
-      .execute();
+    await lapse(a.orderId);
     expect((await pay(c, a.sessionId)).statusCode).toBe(303);
     expect((await orderRow(a.orderId)).stock_shortfall).toBeNull();
     expect(await stock('lapse-ok')).toBe(1);
@@ -176,15 +192,14 @@ describe('a payment after its hold lapsed', () => {
     await createProduct(t.db, { id: 'lapse-held', name: 'Held Elsewhere', inventory: 1 });
     const late = new TestClient(t.app, '10.83.2.1');
     const a = (await checkout(late, 'lapse-held', 1)).json();
-    await t.db
-      .updateTable('stock_holds')
-      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
-      .where('order_id', '=', a.orderId)
-      .execute();
+    await lapse(a.orderId);
     const holder = new TestClient(t.app, '10.83.2.2');
     const b = (await checkout(holder, 'lapse-held', 1)).json();
     expect((await pay(late, a.sessionId)).statusCode).toBe(303);
-    expect((await orderRow(a.orderId)).stock_shortfall).toBe('Held Elsewhere: 1 ordered, 0 in stock');
+    expect(await orderRow(a.orderId)).toMatchObject({
+      stock_shortfall: 'Held Elsewhere: 1 ordered, 0 in stock',
+      payment_status: 'refunded',
+    });
     // The shopper who still holds the unit gets it.
     expect((await pay(holder, b.sessionId)).statusCode).toBe(303);
     expect((await orderRow(b.orderId)).stock_shortfall).toBeNull();
@@ -201,7 +216,7 @@ describe('the owner cancels an unpaid order', () => {
     const admin = new TestClient(t.app, '10.84.0.9');
     await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
     expect((await admin.request('PATCH', `/api/admin/orders/${a.orderId}/status`, { status: 'cancelled' })).statusCode).toBe(200);
-    expect(await t.db.selectFrom('stock_holds').selectAll().where('order_id', '=', a.orderId).execute()).toEqual([]);
+    expect(await liveHolds(a.orderId)).toEqual([]);
     expect(await orderRow(a.orderId)).toMatchObject({ status: 'cancelled', payment_status: 'expired' });
     expect((await pay(shopper, a.sessionId)).statusCode).toBe(409);
     expect((await checkout(new TestClient(t.app, '10.84.0.3'), 'admin-cancel-p', 1)).statusCode).toBe(200);

@@ -80,7 +80,7 @@ export async function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps
         return null;
       });
       if (remote?.payment_status === 'paid') {
-        await fulfilPaymentSession(db, dialect, session.id, { publicUrl: config.publicUrl });
+        await fulfilPaymentSession(db, dialect, session.id, { publicUrl: config.publicUrl, stripe, log: req.log });
         session = await getPaymentSession(db, id);
         order = (await getOrderForViewer(db, session.order_id, orderViewer(req)))!;
       }

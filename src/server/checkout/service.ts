@@ -1,4 +1,6 @@
+import type Stripe from 'stripe';
 import { indexOrderSearch } from '../orders/search-terms.js';
+import { refundSoldOutOrder } from '../orders/refunds.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
@@ -14,6 +16,16 @@ import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared
 import { priceCart, type PricedCart } from '../cart/service.js';
 import { holdCouponUse } from '../coupons/service.js';
 import { releaseHolds } from './release-holds.js';
+import { type LockedStock } from '../inventory/stock.js';
+import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
+import {
+  ordersHeldByDevice,
+  reservedUnits,
+  reserveForCheckout,
+  sweepReservations,
+  unitsHeldBy,
+  type Holder as StockHolder,
+} from '../inventory/reservations.js';
 import { lockOrderRows } from './fulfilment/lock-order-rows.js';
 import { takeStock } from './fulfilment/take-stock.js';
 import { markOrderPaid } from './fulfilment/mark-order-paid.js';
@@ -57,50 +69,33 @@ export function newOrderId(): string {
   return `order_${Date.now()}_${randomString(9)}`;
 }
 
-type Holder = { ip: string; deviceId: string; userId: string | null; email: string };
+type Holder = StockHolder & { email: string };
 
-/** The session holds its units and its coupon use until it is paid, cancelled or expires, in the holder's name. */
-async function holdForSession(db: Kysely<Database>, orderId: string, priced: PricedCart, expiresAt: string, who: Holder): Promise<void> {
+/**
+ * The session reserves its units (kept from other shoppers for the holder's 10 minutes, theirs
+ * while their payment page is open; inventory/reservations.ts) and holds its coupon use, in the
+ * holder's name.
+ */
+async function holdForSession(
+  db: Kysely<Database>,
+  input: { orderId: string; priced: PricedCart; stock: Map<string, LockedStock>; now: Date; who: Holder },
+): Promise<void> {
+  const { orderId, priced, who, now } = input;
+  const expiresAt = new Date(now.getTime() + HOLD_TTL_MS);
   const units = new Map<string, number>();
   for (const l of priced.lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
-  await db
-    .insertInto('stock_holds')
-    .values(
-      [...units].map(([product_id, quantity]) => ({
-        order_id: orderId,
-        product_id,
-        quantity,
-        expires_at: expiresAt,
-        ip: who.ip,
-        device_id: who.deviceId,
-        user_id: who.userId,
-      })),
-    )
-    .execute();
+  await reserveForCheckout(db, { orderId, units, stock: input.stock, holder: who, now, expiresAt, windowMs: HOLD_TTL_MS });
   // The coupon's max_uses and one-per-customer checks ran under its row lock in priceCart (coupons/service.ts).
   if (priced.coupon) {
     await holdCouponUse(db, {
       orderId,
       couponCode: priced.coupon.code,
-      expiresAt,
+      expiresAt: expiresAt.toISOString(),
       email: who.email,
       deviceId: who.deviceId,
       userId: who.userId,
     });
   }
-}
-
-/** Units this shopper (same IP, browser or account) holds in open checkouts now. */
-async function unitsHeldBy(db: Kysely<Database>, who: Holder, now: Date): Promise<number> {
-  const row = await db
-    .selectFrom('stock_holds')
-    .select(sql<number | string | null>`sum(quantity)`.as('units'))
-    .where('expires_at', '>', now.toISOString())
-    .where((eb) =>
-      eb.or([eb('ip', '=', who.ip), eb('device_id', '=', who.deviceId), ...(who.userId ? [eb('user_id', '=', who.userId)] : [])]),
-    )
-    .executeTakeFirst();
-  return Number(row?.units ?? 0);
 }
 
 /**
@@ -109,16 +104,9 @@ async function unitsHeldBy(db: Kysely<Database>, who: Holder, now: Date): Promis
  * not refused by their own holds (stock, the unit cap, or the one-per-customer coupon).
  */
 async function endEarlierCheckouts(trx: Kysely<Database>, dialect: Dialect, deviceHash: string, now: Date): Promise<SupersededSession[]> {
-  const held = await trx
-    .selectFrom('stock_holds')
-    .select('order_id')
-    .distinct()
-    .where('device_id', '=', deviceHash)
-    .where('expires_at', '>', now.toISOString())
-    .orderBy('order_id')
-    .execute();
+  const held = await ordersHeldByDevice(trx, deviceHash, now);
   const ended: SupersededSession[] = [];
-  for (const { order_id } of held) {
+  for (const order_id of held) {
     const session = await trx
       .selectFrom('payment_sessions')
       .select(['id', 'provider'])
@@ -153,6 +141,7 @@ export async function createCheckout(
   const who: Holder = { ip: ctx.ip, deviceId: ctx.deviceHash, userId: ctx.userId, email: normalizeCouponEmail(input.customerEmail) };
   return transactionWithRetry(db, async (trx) => {
     const superseded: SupersededSession[] = [];
+    let stock = new Map<string, LockedStock>();
     const priced = await priceCart(
       trx,
       dialect,
@@ -160,7 +149,8 @@ export async function createCheckout(
       { userId: ctx.userId, deviceHash: ctx.deviceHash, now: ctx.now, email: who.email },
       {
         lock: true,
-        afterLocks: async () => {
+        afterLocks: async (locked) => {
+          stock = locked;
           await lockShopperKeys(trx, dialect, [
             `hold:ip:${who.ip}`,
             `hold:device:${who.deviceId}`,
@@ -174,7 +164,16 @@ export async function createCheckout(
     if (priced.couponError) throw new HttpError(400, priced.couponError);
     if (priced.lines.some((l) => l.missing)) throw new HttpError(400, CHECKOUT_MESSAGES.missingProduct);
     const short = priced.lines.find((l) => l.insufficientStock);
-    if (short) throw new HttpError(409, CHECKOUT_MESSAGES.outOfStock(short.name, short.inventory));
+    if (short) {
+      // Units other checkouts keep are said to be so, not "out of stock" (decision 0022).
+      const reserved = (await reservedUnits(trx, [short.productId], ctx.now)).get(short.productId) ?? 0;
+      throw new HttpError(
+        409,
+        reserved > 0
+          ? INVENTORY_MESSAGES.reservedElsewhere(short.name, short.inventory, reserved)
+          : CHECKOUT_MESSAGES.outOfStock(short.name, short.inventory),
+      );
+    }
     if (priced.shippingOptions.length > 0 && !priced.selectedShippingOptionId) {
       throw new HttpError(400, CHECKOUT_MESSAGES.noShipping);
     }
@@ -275,7 +274,7 @@ export async function createCheckout(
       })
       .execute();
     await trx.updateTable('orders').set({ payment_session_id: sessionId }).where('id', '=', orderId).execute();
-    await holdForSession(trx, orderId, priced, new Date(ctx.now.getTime() + HOLD_TTL_MS).toISOString(), who);
+    await holdForSession(trx, { orderId, priced, stock, now: ctx.now, who });
     return { orderId, sessionId, url, amountCents: priced.totalCents, superseded };
   });
 }
@@ -295,7 +294,12 @@ export async function adoptProviderSession(
   });
 }
 
-type FulfilResult = { fulfilled: boolean; orderId: string };
+type FulfilResult = {
+  fulfilled: boolean;
+  orderId: string;
+  /** Set when the payment came after its reservation lapsed and units were gone: what was short (refunded in full). */
+  soldOut?: string[];
+};
 
 /**
  * The one step that turns a payment into an order, for every provider. Named steps
@@ -303,25 +307,39 @@ type FulfilResult = { fulfilled: boolean; orderId: string };
  * order (or stop: paid already), take the stock, mark the order paid, count the coupon use, award
  * loyalty points, queue the confirmation. Running it twice, or twice at once, changes nothing the
  * second time.
+ *
+ * A payment that came after its reservation lapsed, for units someone else bought meanwhile (the
+ * rare loser of a race, decision 0022), takes no stock, counts no coupon use and earns no points:
+ * the order is recorded paid with what fell short, then refunded in full and cancelled, and the
+ * shopper gets the `order-sold-out` apology (orders/refunds.ts). Should the provider not refund, the
+ * order keeps its "Stock short" flag and its failed or pending refund for the owner.
  */
 export async function fulfilPaymentSession(
   db: Kysely<Database>,
   dialect: Dialect,
   sessionId: string,
-  ctx: { publicUrl: string; now?: Date },
+  ctx: { publicUrl: string; now?: Date; stripe?: Stripe | null; log?: { error: (o: object, msg: string) => void } },
 ): Promise<FulfilResult> {
   const now = ctx.now ?? new Date();
-  return transactionWithRetry(db, async (trx) => {
+  const result = await transactionWithRetry(db, async (trx): Promise<FulfilResult> => {
     const locked = await lockOrderRows(trx, dialect, sessionId);
     if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
     const { rows } = locked;
     const shortfall = await takeStock(trx, rows, now);
     await markOrderPaid(trx, rows, shortfall, now);
+    if (shortfall.length) return { fulfilled: true, orderId: rows.order.id, soldOut: shortfall };
     await redeemCoupon(trx, rows, now);
     await awardLoyalty(trx, rows, now);
     await queueConfirmation(trx, rows, ctx.publicUrl);
     return { fulfilled: true, orderId: rows.order.id };
   });
+  if (result.soldOut) {
+    await refundSoldOutOrder(db, { stripe: ctx.stripe ?? null }, result.orderId, result.soldOut).catch((err: unknown) => {
+      // The order keeps its "Stock short" flag and the refund its state: the owner settles it.
+      (ctx.log ?? console).error({ err, orderId: result.orderId }, 'the automatic refund of a sold-out order failed');
+    });
+  }
+  return result;
 }
 
 /** A declined card leaves the order unpaid and the session open, so the shopper may try again. */
@@ -361,7 +379,7 @@ export async function endOpenSession(
     .where('status', '=', 'open')
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) return false;
-  await releaseHolds(trx, orderId);
+  await releaseHolds(trx, orderId, 'ended');
   await trx
     .updateTable('orders')
     .set({ payment_status: 'expired', status: reason === 'cancelled' ? 'cancelled' : 'pending', updated_at: nowIso() })
@@ -395,5 +413,7 @@ export async function expireStaleSessions(db: Kysely<Database>, now = new Date()
     .limit(500)
     .execute();
   for (const s of stale) await expirePaymentSession(db, s.id, 'expired');
+  // Ended reservations are kept while they count for their holder's window, then go.
+  await sweepReservations(db, now, 2 * HOLD_TTL_MS);
   return stale.length;
 }

@@ -19,7 +19,10 @@ const TABLES = [
   'shipping_options',
   'orders',
   'order_items',
-  'stock_holds',
+  'stock_items',
+  'stock_movements',
+  'stock_reservations',
+  'back_in_stock_requests',
   'coupon_holds',
   'faqs',
   'settings',
@@ -60,6 +63,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0014-product-image-alts',
         '0015-template-blocks',
         '0016-audit-log',
+        '0017-inventory',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);

@@ -69,7 +69,8 @@ export interface ProductsTable {
   /** JSON array of alt texts, one per image in `images` order ('' or absent: none written). */
   image_alts: Generated<string>;
   featured: number;
-  inventory: number;
+  /** The inventory module's copy of the product's level (the sum of its stock items), written only by it. */
+  inventory: Generated<number>;
   /** The leading "N -" of the name, kept so the shop order is an index scan. */
   sort_number: number | null;
   sku: string | null;
@@ -200,22 +201,67 @@ export interface PaymentSessionsTable {
   completed_at: string | null;
 }
 
-/** Units of a product held by an order's open payment session, until `expires_at`. */
 /** One row (id 1): how many back-office writes there have been (migration 0010). */
 export interface ShopChangesTable {
   id: number;
   version: number;
 }
 
-export interface StockHoldsTable {
+/** The stocked unit: one per product today, one per variant later (src/server/inventory, migration 0017). */
+export interface StockItemsTable {
+  id: string;
+  product_id: string;
+  /** The level: always the sum of the item's ledger rows (stock_movements). */
+  on_hand: number;
+  /** At or below this the shop shows "Only N left", the Products tab flags it and the owner is told. */
+  low_stock_threshold: Generated<number>;
+  /** Where the level stood against the threshold when last told: one e-mail per crossing. */
+  alert_state: Generated<'ok' | 'low' | 'out'>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type StockMovementKind = 'opening' | 'received' | 'counted' | 'damaged' | 'correction' | 'sold' | 'returned' | 'taken';
+
+/** The stock ledger: every change of a level, signed. */
+export interface StockMovementsTable {
+  id: string;
+  stock_item_id: string;
+  kind: StockMovementKind;
+  quantity: number;
+  order_id: string | null;
+  actor_user_id: string | null;
+  actor_label: string;
+  reference: string | null;
+  note: string | null;
+  created_at: string;
+}
+
+/** Units an open checkout holds: kept from others until `firm_until`, the holder's until `expires_at`. */
+export interface StockReservationsTable {
   order_id: string;
+  stock_item_id: string;
   product_id: string;
   quantity: number;
+  firm_until: string;
   expires_at: string;
-  /** Who holds: the shopper's IP, browser (device hash) and account, for the cap on units held. */
+  /** Who holds: the shopper's IP, browser (device hash) and account, for the cap and the holder's window. */
   ip: string | null;
   device_id: string | null;
   user_id: string | null;
+  created_at: string;
+  /** Set when the checkout ended unpaid (kept a while: the holder's window is counted from it). */
+  released_at: string | null;
+}
+
+/** "Notify me when it's back": done once `notified_at` is set. */
+export interface BackInStockRequestsTable {
+  id: string;
+  stock_item_id: string;
+  product_id: string;
+  email: string;
+  created_at: string;
+  notified_at: string | null;
 }
 
 /** A coupon use held by an order's open payment session, until `expires_at`. */
@@ -335,6 +381,8 @@ export interface RefundsTable {
   actor_label: string;
   created_at: string;
   settled_at: string | null;
+  /** JSON [{productId, quantity}]: the units the owner chose to return with this refund (null: none). */
+  return_lines: string | null;
 }
 
 export interface Database {
@@ -354,7 +402,10 @@ export interface Database {
   order_events: OrderEventsTable;
   refunds: RefundsTable;
   payment_sessions: PaymentSessionsTable;
-  stock_holds: StockHoldsTable;
+  stock_items: StockItemsTable;
+  stock_movements: StockMovementsTable;
+  stock_reservations: StockReservationsTable;
+  back_in_stock_requests: BackInStockRequestsTable;
   coupon_holds: CouponHoldsTable;
   faqs: FaqsTable;
   settings: SettingsTable;

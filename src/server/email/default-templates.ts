@@ -396,4 +396,94 @@ Your coupon code: {{couponCode}}
 Enter the code at checkout. It is valid until {{expiresAt}}.
 ${textFooter}`,
   },
+  {
+    id: 'order-sold-out',
+    name: 'Order Sold Out (Refunded)',
+    subject: 'Sorry: order #{{orderNumber}} sold out, and we have refunded you',
+    variables: ['orderNumber', 'customerName', 'refundAmount', 'soldOutItems', 'total'],
+    html: layout(
+      'We could not fill order #{{orderNumber}} and have refunded it in full.',
+      'We are sorry: your order sold out',
+      [
+        p('Hi {{customerName}},'),
+        p(
+          'While you were paying for order <strong>#{{orderNumber}}</strong>, another customer bought the last units of something in it ({{soldOutItems}}), so we could not fill it.',
+        ),
+        p('We have cancelled the order and refunded <strong>{{refundAmount}}</strong> in full. Nothing will be sent.'),
+        p(
+          'The money goes back to the card you paid with. Depending on your bank, it can take 5 to 10 business days to appear on your statement. We are sorry for the trouble.',
+        ),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+While you were paying for order #{{orderNumber}}, another customer bought the last units of something in it ({{soldOutItems}}), so we could not fill it.
+
+We have cancelled the order and refunded {{refundAmount}} in full. Nothing will be sent.
+
+The money goes back to the card you paid with. Depending on your bank, it can take 5 to 10 business days to appear on your statement. We are sorry for the trouble.
+${textFooter}`,
+  },
+  {
+    id: 'back-in-stock',
+    name: 'Back in Stock',
+    subject: '{{productName}} is back in stock',
+    variables: ['productName', 'productUrl'],
+    html: layout(
+      '{{productName}} is back in stock.',
+      'It is back in stock',
+      [
+        p('Good news: <strong>{{productName}}</strong>, which you asked us about, is back in stock.'),
+        button('{{productUrl}}', 'See it in the shop'),
+        p('We send this e-mail once; stock can run out again, so do not wait too long.'),
+      ].join('\n'),
+    ),
+    text: `Good news: {{productName}}, which you asked us about, is back in stock.
+
+See it in the shop: {{productUrl}}
+
+We send this e-mail once; stock can run out again, so do not wait too long.
+${textFooter}`,
+  },
+  {
+    id: 'stock-low',
+    name: 'Low Stock (to the shop)',
+    subject: 'Low stock: {{productName}} ({{onHand}} left)',
+    variables: ['productName', 'sku', 'onHand', 'threshold', 'productAdminUrl'],
+    html: layout(
+      '{{productName}} is down to {{onHand}}.',
+      'Low stock',
+      [
+        p(
+          '<strong>{{productName}}</strong>{{#if sku}} (SKU {{sku}}){{/if}} is down to <strong>{{onHand}}</strong>, at or below its low-stock threshold of {{threshold}}.',
+        ),
+        button('{{productAdminUrl}}', 'Open the product'),
+        p('You get this e-mail once each time the level falls to the threshold, not for every sale.'),
+      ].join('\n'),
+    ),
+    text: `{{productName}}{{#if sku}} (SKU {{sku}}){{/if}} is down to {{onHand}}, at or below its low-stock threshold of {{threshold}}.
+
+Open the product: {{productAdminUrl}}
+
+You get this e-mail once each time the level falls to the threshold, not for every sale.
+${textFooter}`,
+  },
+  {
+    id: 'stock-sold-out',
+    name: 'Sold Out (to the shop)',
+    subject: 'Sold out: {{productName}}',
+    variables: ['productName', 'sku', 'onHand', 'threshold', 'productAdminUrl'],
+    html: layout(
+      '{{productName}} has sold out.',
+      'Sold out',
+      [
+        p('<strong>{{productName}}</strong>{{#if sku}} (SKU {{sku}}){{/if}} has sold out: shoppers can ask to be told when it is back.'),
+        button('{{productAdminUrl}}', 'Open the product'),
+      ].join('\n'),
+    ),
+    text: `{{productName}}{{#if sku}} (SKU {{sku}}){{/if}} has sold out: shoppers can ask to be told when it is back.
+
+Open the product: {{productAdminUrl}}
+${textFooter}`,
+  },
 ];

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { clearAllCaches } from './micro-cache.js';
+import { reservationFingerprint } from '../inventory/reservations.js';
 
 /**
  * How every process learns that what the storefront shows may have changed, within a moment:
@@ -54,25 +55,23 @@ export async function noteShopChange(db: Kysely<Database>): Promise<void> {
 type Fingerprint = { version: string; stock: string };
 
 async function readFingerprint(db: Kysely<Database>): Promise<Fingerprint | null> {
-  const now = new Date().toISOString();
+  const now = new Date();
   // Built with the query builder (not raw SQL), so a schema-qualified database (tests) reads its own tables.
   const row = await db
-    .selectFrom('stock_holds')
+    .selectFrom('shop_changes')
     .select((eb) => [
-      eb.selectFrom('shop_changes').select('version').where('id', '=', 1).as('v'),
+      'version as v',
       // The latest product write (index products_updated_at_idx): stock taken by a payment whose
-      // hold had already lapsed changes no hold, only the product.
+      // reservation had already lapsed changes no reservation, only the product.
       eb
         .selectFrom('products')
         .select((p) => p.fn.max('updated_at').as('u'))
         .as('u'),
-      sql<number | string>`count(*)`.as('n'),
-      sql<number | string | null>`sum(quantity)`.as('q'),
-      sql<string | null>`max(expires_at)`.as('x'),
+      reservationFingerprint(db, now).as('r'),
     ])
-    .where('expires_at', '>', now)
+    .where('id', '=', 1)
     .executeTakeFirst();
-  return row ? { version: String(row.v), stock: `${String(row.u)}|${String(row.n)}|${String(row.q)}|${String(row.x)}` } : null;
+  return row ? { version: String(row.v), stock: `${String(row.u)}|${String(row.r)}` } : null;
 }
 
 /** What each database's watcher last saw (one entry per database handle). */

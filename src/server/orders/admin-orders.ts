@@ -1,4 +1,6 @@
 import { isPostgres } from '../db/query-helpers.js';
+import { reservationEnds } from '../inventory/reservations.js';
+import type { ReturnLine } from '../../shared/schemas/inventory.js';
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { Database, OrdersTable } from '../db/schema.js';
@@ -273,12 +275,7 @@ function addressField(raw: string | null, field: 'name' | 'email'): string | nul
 async function checkoutHoldEnds(db: Kysely<Database>, orderIds: string[]): Promise<Map<string, string>> {
   if (orderIds.length === 0) return new Map();
   const [holds, sessions] = await Promise.all([
-    db
-      .selectFrom('stock_holds')
-      .select(['order_id', sql<string>`max(expires_at)`.as('ends')])
-      .where('order_id', 'in', orderIds)
-      .groupBy('order_id')
-      .execute(),
+    reservationEnds(db, orderIds),
     db
       .selectFrom('payment_sessions')
       .select(['order_id', 'expires_at'])
@@ -287,7 +284,7 @@ async function checkoutHoldEnds(db: Kysely<Database>, orderIds: string[]): Promi
       .execute(),
   ]);
   const ends = new Map(sessions.map((s) => [s.order_id, s.expires_at]));
-  for (const h of holds) if (ends.has(h.order_id)) ends.set(h.order_id, h.ends);
+  for (const [orderId, end] of holds) if (ends.has(orderId)) ends.set(orderId, end);
   return ends;
 }
 
@@ -302,6 +299,8 @@ type StatusChangeOptions = {
    * off (the owner may set any status by hand, as the specification allows).
    */
   refuseUnpaidShipping?: boolean;
+  /** Cancelling a paid order: the units the owner chose to return (default: all when not shipped, none when shipped). */
+  returnLines?: ReturnLine[];
 };
 
 /**
@@ -312,20 +311,20 @@ export async function updateOrderStatus(
   db: Kysely<Database>,
   orderId: string,
   status: OrdersTable['status'],
-  { actor = SYSTEM_ACTOR, refuseUnpaidShipping = false }: StatusChangeOptions = {},
+  { actor = SYSTEM_ACTOR, refuseUnpaidShipping = false, returnLines }: StatusChangeOptions = {},
 ): Promise<OrderView> {
   const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
     // The order's products by id, the order row, then its payment session: the shop's one lock order
     // (docs/decisions/0005). A cancel or a reopening moves the order's units (refunds.ts).
-    await lockOrderProducts(trx, dialect, orderId);
+    const stock = await lockOrderProducts(trx, dialect, orderId);
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     if (order.status === status) return;
     if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.payment_provider))
       throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
     // Cancelling a paid order returns its units to stock (once); reopening it takes them again, or 409.
-    await applyStatusStock(trx, order, status, actor);
+    await applyStatusStock(trx, order, status, actor, stock, returnLines);
     // Cancelling an order still waiting for payment ends its payment session and gives back what it held.
     if (status === 'cancelled' && order.payment_status === 'unpaid' && order.payment_session_id) {
       await endOpenSession(trx, dialect, order.id, order.payment_session_id, 'cancelled');

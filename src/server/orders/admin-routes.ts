@@ -30,7 +30,7 @@ import {
   updateOrderStatus,
 } from './admin-orders.js';
 import { ordersOverview } from './overview.js';
-import { refundOrder, retryRefund } from './refunds.js';
+import { orderReturnLines, refundOrder, retryRefund } from './refunds.js';
 import { customersCsv, orderLinesCsv, ordersCsv } from './exports.js';
 import { listOrderEvents, sessionActor, type OrderEventActor } from './events.js';
 
@@ -99,9 +99,9 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
   });
   app.patch('/api/admin/orders/:id/status', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
-    const { status } = parseInput(OrderStatusInput, req.body);
+    const { status, returnLines } = parseInput(OrderStatusInput, req.body);
     // The list's and detail's quick status change: "shipped" only for a paid order (the edit form may set any).
-    return { order: await updateOrderStatus(db, id, status, { actor: adminActor(req), refuseUnpaidShipping: true }) };
+    return { order: await updateOrderStatus(db, id, status, { actor: adminActor(req), refuseUnpaidShipping: true, returnLines }) };
   });
   // The order's timeline, newest first, and the owner's notes on it.
   app.get('/api/admin/orders/:id/events', access.admin, async (req) => {
@@ -125,6 +125,11 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
     const { refund } = await refundOrder(db, { stripe: refundStripe }, id, input, adminActor(req));
     const order = await getAdminOrder(db, id);
     return reply.code(201).send({ refund, order });
+  });
+  // The order's lines with what each has out of stock, for the refund and cancel dialogs' "return to stock".
+  app.get('/api/admin/orders/:id/stock-lines', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    return { items: await orderReturnLines(db, id) };
   });
   // Asks again for a refund the provider never answered (same idempotency key: made at most once).
   app.post('/api/admin/orders/:id/refunds/:refundId/retry', access.admin, async (req) => {

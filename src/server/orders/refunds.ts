@@ -9,8 +9,10 @@ import { HttpError } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { queueEmail } from '../email/outbox.js';
-import { heldUnits } from '../cart/service.js';
-import { recordOrderEvent, type OrderEventActor } from './events.js';
+import { lockStock, type LockedStock } from '../inventory/stock.js';
+import { orderStockLines, orderStockOut, returnForOrder, takeAgainForOrder } from '../inventory/order-stock.js';
+import { ORDER_STOCK_MESSAGES, type OrderStockLine, type ReturnLine } from '../../shared/schemas/inventory.js';
+import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from './events.js';
 import { recordAudit } from '../accounts/audit.js';
 import { stripeFailureMessage } from '../payments/stripe.js';
 import { formatCents } from '../../shared/money.js';
@@ -41,111 +43,127 @@ export function wasPaid(order: { payment_status: OrdersTable['payment_status'] }
   return order.payment_status === 'paid' || order.payment_status === 'refunded';
 }
 
-/** The order's units per product (products by id, the lock order). */
-async function unitsOf(trx: Trx, orderId: string): Promise<{ productId: string; name: string; quantity: number }[]> {
+/** The order's product ids and line names (merged by product, sorted: the lock order). */
+async function orderProducts(trx: Trx, orderId: string): Promise<Map<string, string>> {
   const rows = await trx
     .selectFrom('order_items')
-    .select(['product_id', sql<string>`min(product_name)`.as('name'), sql<number | string>`sum(quantity)`.as('quantity')])
+    .select(['product_id', sql<string>`min(product_name)`.as('name')])
     .where('order_id', '=', orderId)
     .groupBy('product_id')
     .orderBy('product_id')
     .execute();
-  return rows.map((r) => ({ productId: r.product_id, name: r.name, quantity: Number(r.quantity) }));
+  return new Map(rows.map((r) => [r.product_id, r.name]));
 }
 
 /**
- * Locks the products of the order's lines, by id: the first locks of the shop's one lock order
+ * Locks the stock of the order's products, by id: the first locks of the shop's one lock order
  * (docs/decisions/0005), taken before the order row by anything that may move the order's stock.
  * An order's lines never change after checkout, so reading them unlocked first is safe.
  */
-export async function lockOrderProducts(trx: Trx, dialect: Dialect, orderId: string): Promise<void> {
-  if (dialect !== 'postgres') return;
-  const ids = (await unitsOf(trx, orderId)).map((u) => u.productId);
-  if (ids.length) await trx.selectFrom('products').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+export async function lockOrderProducts(trx: Trx, dialect: Dialect, orderId: string): Promise<Map<string, LockedStock>> {
+  return lockStock(trx, dialect, [...(await orderProducts(trx, orderId)).keys()]);
 }
 
-/** Returns the order's units to stock, once (while `restocked_at` is null); true when it did. */
-async function restock(trx: Trx, order: OrderRow, actor: OrderEventActor, cause: string): Promise<boolean> {
-  if (order.restocked_at || !wasPaid(order)) return false;
-  const units = await unitsOf(trx, order.id);
-  if (units.length === 0) return false;
-  const at = new Date().toISOString();
-  for (const u of units) {
-    await trx
-      .updateTable('products')
-      .set({ inventory: sql`inventory + ${u.quantity}`, updated_at: at })
-      .where('id', '=', u.productId)
-      .execute();
-  }
-  await trx.updateTable('orders').set({ restocked_at: at, updated_at: at }).where('id', '=', order.id).execute();
-  order.restocked_at = at;
-  await recordOrderEvent(trx, order.id, 'restocked', actor, {
-    cause,
-    units: units.map((u) => ({ productId: u.productId, name: u.name, quantity: u.quantity })),
+/**
+ * Returns the chosen units of the order to stock (each a `returned` ledger row, never more than the
+ * order has out), records it on the timeline, and sets `restocked_at` once nothing is left out.
+ */
+async function returnUnits(
+  trx: Trx,
+  order: OrderRow,
+  stock: Map<string, LockedStock>,
+  lines: ReturnLine[],
+  actor: OrderEventActor,
+  cause: string,
+): Promise<boolean> {
+  if (!wasPaid(order) || lines.every((l) => l.quantity <= 0)) return false;
+  const names = await orderProducts(trx, order.id);
+  const back = await returnForOrder(trx, {
+    orderId: order.id,
+    orderNumber: order.order_number,
+    lines,
+    stock,
+    actor,
+    names,
+    note: cause === 'refunded' ? 'Returned with a refund' : 'Returned on cancel',
   });
+  if (back.length === 0) return false;
+  const at = new Date().toISOString();
+  const stillOut = [...(await orderStockOut(trx, order.id)).values()].some((o) => o.out > 0);
+  if (!stillOut) {
+    await trx.updateTable('orders').set({ restocked_at: at, updated_at: at }).where('id', '=', order.id).execute();
+    order.restocked_at = at;
+  }
+  await recordOrderEvent(trx, order.id, 'restocked', actor, { cause, units: back });
   return true;
 }
 
-/** Takes the order's units out of stock again (the order was reopened); 409 when what is left is too little. */
-async function takeAgain(trx: Trx, order: OrderRow, actor: OrderEventActor, status: string): Promise<void> {
-  if (!order.restocked_at) return;
-  const units = await unitsOf(trx, order.id);
+/** Every unit the order still has out of stock (the "return everything" choice). */
+async function allOut(trx: Trx, orderId: string): Promise<ReturnLine[]> {
+  return [...(await orderStockOut(trx, orderId))].filter(([, o]) => o.out > 0).map(([productId, o]) => ({ productId, quantity: o.out }));
+}
+
+/** Takes what was returned for the order out of stock again (it was reopened); 409 when what is left is too little. */
+async function takeAgain(
+  trx: Trx,
+  order: OrderRow,
+  stock: Map<string, LockedStock>,
+  actor: OrderEventActor,
+  status: string,
+): Promise<void> {
+  const names = await orderProducts(trx, order.id);
   const at = new Date();
-  const held = await heldUnits(
-    trx,
-    units.map((u) => u.productId),
-    at,
-    order.id,
-  );
-  const stock = new Map(
-    units.length
-      ? (
-          await trx
-            .selectFrom('products')
-            .select(['id', 'inventory'])
-            .where(
-              'id',
-              'in',
-              units.map((u) => u.productId),
-            )
-            .execute()
-        ).map((p) => [p.id, p.inventory])
-      : [],
-  );
-  for (const u of units) {
-    const inventory = stock.get(u.productId);
-    if (inventory === undefined) continue; // no longer in the catalogue: nothing to take
-    const free = inventory - (held.get(u.productId) ?? 0);
-    if (free < u.quantity) throw new HttpError(409, ORDER_MONEY_MESSAGES.notEnoughToReopen(u.name, u.quantity, Math.max(0, free), status));
-  }
-  for (const u of units) {
-    await trx
-      .updateTable('products')
-      .set({ inventory: sql`inventory - ${u.quantity}`, updated_at: at.toISOString() })
-      .where('id', '=', u.productId)
-      .execute();
-  }
-  await trx.updateTable('orders').set({ restocked_at: null, updated_at: at.toISOString() }).where('id', '=', order.id).execute();
-  order.restocked_at = null;
-  await recordOrderEvent(trx, order.id, 'stock.taken', actor, {
-    to: status,
-    units: units.map((u) => ({ productId: u.productId, name: u.name, quantity: u.quantity })),
+  const taken = await takeAgainForOrder(trx, {
+    orderId: order.id,
+    orderNumber: order.order_number,
+    stock,
+    names,
+    now: at,
+    actor,
+    refuse: (name, wanted, free) => ORDER_MONEY_MESSAGES.notEnoughToReopen(name, wanted, free, status),
   });
+  if (order.restocked_at) {
+    await trx.updateTable('orders').set({ restocked_at: null, updated_at: at.toISOString() }).where('id', '=', order.id).execute();
+    order.restocked_at = null;
+  }
+  if (taken.length) await recordOrderEvent(trx, order.id, 'stock.taken', actor, { to: status, units: taken });
+}
+
+/** Shipped orders keep their units out unless the owner chooses lines: the parcel left the shelf. */
+function hasShipped(order: OrderRow): boolean {
+  return Boolean(order.shipped_at) || order.status === 'shipped' || order.status === 'delivered';
 }
 
 /**
  * The stock side of a status change, inside the caller's transaction, after lockOrderProducts and
- * the order's own lock: cancelling a paid order returns its units (once, recorded as 'cancelled'
- * and 'restocked'); moving a restocked order out of cancelled takes them again, or refuses (409).
+ * the order's own lock: cancelling a paid order returns the units the owner chose (by default
+ * every unit of an order not yet shipped, none of a shipped one; recorded as 'cancelled' and
+ * 'restocked'); moving a cancelled order out of cancelled takes what was returned again, or
+ * refuses (409).
  */
-export async function applyStatusStock(trx: Trx, order: OrderRow, status: OrdersTable['status'], actor: OrderEventActor): Promise<void> {
+export async function applyStatusStock(
+  trx: Trx,
+  order: OrderRow,
+  status: OrdersTable['status'],
+  actor: OrderEventActor,
+  stock: Map<string, LockedStock>,
+  returnLines?: ReturnLine[],
+): Promise<void> {
   if (order.status === status) return;
   if (status === 'cancelled') {
     await recordOrderEvent(trx, order.id, 'cancelled', actor, { from: order.status });
-    await restock(trx, order, actor, 'cancelled');
+    const lines = returnLines ?? (hasShipped(order) ? [] : await allOut(trx, order.id));
+    await returnUnits(trx, order, stock, lines, actor, 'cancelled');
   } else if (order.status === 'cancelled' && wasPaid(order)) {
-    await takeAgain(trx, order, actor, status);
+    await takeAgain(trx, order, stock, actor, status);
   }
+}
+
+/** The order's lines with what each has out of stock and returned, for the refund and cancel dialogs. */
+export async function orderReturnLines(db: Kysely<Database>, orderId: string): Promise<OrderStockLine[]> {
+  const exists = await db.selectFrom('orders').select('id').where('id', '=', orderId).executeTakeFirst();
+  if (!exists) throw new HttpError(404, ORDER_MONEY_MESSAGES.orderNotFound);
+  return orderStockLines(db, orderId);
 }
 
 type RefundDeps = { stripe: Stripe | null };
@@ -229,6 +247,7 @@ export async function refundOrder(
   orderId: string,
   input: RefundInput,
   actor: OrderEventActor,
+  options: RefundOptions = {},
 ): Promise<{ refund: RefundView }> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   const pending = await transactionWithRetry(db, async (trx) => {
@@ -245,6 +264,7 @@ export async function refundOrder(
     if (left <= 0) throw new HttpError(400, ORDER_MONEY_MESSAGES.nothingLeft);
     if (input.amountCents > left)
       throw new HttpError(400, ORDER_MONEY_MESSAGES.tooMuch(input.amountCents, left, Number(order.total_cents)));
+    const returnLines = await chosenReturnLines(trx, orderId, input);
     const id = newId('refund');
     await trx
       .insertInto('refunds')
@@ -256,7 +276,8 @@ export async function refundOrder(
         provider_refund_id: null,
         status: 'pending',
         reason: input.reason ?? null,
-        restock: input.restock ? 1 : 0,
+        restock: returnLines.length ? 1 : 0,
+        return_lines: returnLines.length ? JSON.stringify(returnLines) : null,
         error: null,
         actor_user_id: actor.userId,
         actor_label: actor.label,
@@ -264,16 +285,86 @@ export async function refundOrder(
         settled_at: null,
       })
       .execute();
-    return { id, provider: order.payment_provider, payment_session_id: order.payment_session_id };
+    return { id, provider: order.payment_provider, payment_session_id: order.payment_session_id, returnLines };
   });
 
-  return settleRefund(
-    db,
-    deps,
-    orderId,
-    { ...pending, amountCents: input.amountCents, restock: Boolean(input.restock), reason: input.reason ?? null },
-    actor,
-  );
+  return settleRefund(db, deps, orderId, { ...pending, amountCents: input.amountCents, reason: input.reason ?? null }, actor, options);
+}
+
+type RefundOptions = {
+  /** The customer's e-mail: `order-refunded` unless given (the sold-out apology). */
+  templateId?: string;
+  variables?: Record<string, unknown>;
+};
+
+/**
+ * The units the owner chose to return with a refund, checked when it is asked (before any money
+ * moves): lines of this order, each no more than it has out of stock less what refunds still
+ * pending will return. `restock` alone means every unit still out.
+ */
+async function chosenReturnLines(trx: Trx, orderId: string, input: RefundInput): Promise<ReturnLine[]> {
+  const out = await orderStockOut(trx, orderId);
+  const pending = await trx
+    .selectFrom('refunds')
+    .select('return_lines')
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'pending')
+    .where('return_lines', 'is not', null)
+    .execute();
+  const promised = new Map<string, number>();
+  for (const r of pending)
+    for (const l of parseJson<ReturnLine[]>(r.return_lines, [])) promised.set(l.productId, (promised.get(l.productId) ?? 0) + l.quantity);
+  const free = (productId: string) => Math.max(0, (out.get(productId)?.out ?? 0) - (promised.get(productId) ?? 0));
+  if (!input.returnLines?.length) {
+    if (!input.restock) return [];
+    return [...out.keys()].map((productId) => ({ productId, quantity: free(productId) })).filter((l) => l.quantity > 0);
+  }
+  const names = await orderProducts(trx, orderId);
+  const asked = new Map<string, number>();
+  for (const l of input.returnLines) if (l.quantity > 0) asked.set(l.productId, (asked.get(l.productId) ?? 0) + l.quantity);
+  for (const [productId, quantity] of asked) {
+    const name = names.get(productId);
+    if (name === undefined) throw new HttpError(400, ORDER_STOCK_MESSAGES.notInOrder);
+    if (quantity > free(productId)) throw new HttpError(400, ORDER_STOCK_MESSAGES.notOut(name, quantity, free(productId)));
+  }
+  return [...asked].map(([productId, quantity]) => ({ productId, quantity }));
+}
+
+/**
+ * A payment came after its reservation lapsed and the units were gone (decision 0022): the order
+ * is refunded in full, cancelled, and the shopper gets the `order-sold-out` apology instead of a
+ * confirmation. Nothing was taken from stock, so nothing returns.
+ */
+export async function refundSoldOutOrder(db: Kysely<Database>, deps: RefundDeps, orderId: string, shortfall: string[]): Promise<void> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['total_cents', 'refunded_cents', 'status'])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (!order) return;
+  const left = Number(order.total_cents) - Number(order.refunded_cents);
+  if (left > 0) {
+    await refundOrder(
+      db,
+      deps,
+      orderId,
+      { amountCents: left, reason: `Sold out while the customer was paying: ${shortfall.join('; ')}` },
+      SYSTEM_ACTOR,
+      {
+        templateId: 'order-sold-out',
+        variables: { soldOutItems: shortfall.join('; ') },
+      },
+    );
+  }
+  const at = new Date().toISOString();
+  const r = await db
+    .updateTable('orders')
+    .set({ status: 'cancelled', updated_at: at })
+    .where('id', '=', orderId)
+    .where('status', '<>', 'cancelled')
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 1)
+    await recordOrderEvent(db, orderId, 'cancelled', SYSTEM_ACTOR, { from: order.status, cause: 'sold out' });
 }
 
 /** How long after a refund was first asked a retry still reuses Stripe's idempotency key safely. */
@@ -284,7 +375,7 @@ type PendingRefund = {
   provider: string;
   payment_session_id: string | null;
   amountCents: number;
-  restock: boolean;
+  returnLines: ReturnLine[];
   reason: string | null;
 };
 
@@ -300,6 +391,7 @@ async function settleRefund(
   orderId: string,
   pending: PendingRefund,
   actor: OrderEventActor,
+  options: RefundOptions = {},
 ): Promise<{ refund: RefundView }> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   let providerRefundId: string;
@@ -331,7 +423,7 @@ async function settleRefund(
   }
 
   await transactionWithRetry(db, async (trx) => {
-    if (pending.restock) await lockOrderProducts(trx, dialect, orderId);
+    const stock = pending.returnLines.length ? await lockOrderProducts(trx, dialect, orderId) : new Map<string, LockedStock>();
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirstOrThrow();
     const still = await trx.selectFrom('refunds').select('status').where('id', '=', pending.id).executeTakeFirst();
     if (still?.status !== 'pending') return;
@@ -359,7 +451,15 @@ async function settleRefund(
       providerRefundId,
       ...(pending.reason ? { reason: pending.reason } : {}),
     });
-    if (pending.restock) await restock(trx, order, actor, 'refunded');
+    if (pending.returnLines.length) {
+      // Checked when asked; a line another return emptied meanwhile gives back what is still out.
+      const out = await orderStockOut(trx, orderId);
+      const lines = pending.returnLines.map((l) => ({
+        productId: l.productId,
+        quantity: Math.min(l.quantity, out.get(l.productId)?.out ?? 0),
+      }));
+      await returnUnits(trx, order, stock, lines, actor, 'refunded');
+    }
     await recordAudit(trx, {
       by: { actorId: actor.userId, actingAsId: actor.actingAsUserId ?? null },
       action: 'order.refunded',
@@ -376,8 +476,9 @@ async function settleRefund(
         to,
         orderId,
         actor,
-        templateId: 'order-refunded',
+        templateId: options.templateId ?? 'order-refunded',
         variables: {
+          ...options.variables,
           orderNumber: order.order_number,
           customerName: user?.full_name ?? (typeof address === 'object' && address?.name) ?? 'Customer',
           refundAmount: formatCents(pending.amountCents),
@@ -406,7 +507,7 @@ export async function retryRefund(
   const row = await db
     .selectFrom('refunds as r')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .select(['r.id', 'r.status', 'r.provider', 'r.amount_cents', 'r.restock', 'r.reason', 'r.created_at', 'o.payment_session_id'])
+    .select(['r.id', 'r.status', 'r.provider', 'r.amount_cents', 'r.return_lines', 'r.reason', 'r.created_at', 'o.payment_session_id'])
     .where('r.id', '=', refundId)
     .where('r.order_id', '=', orderId)
     .executeTakeFirst();
@@ -424,7 +525,7 @@ export async function retryRefund(
       provider: row.provider,
       payment_session_id: row.payment_session_id,
       amountCents: Number(row.amount_cents),
-      restock: Boolean(row.restock),
+      returnLines: parseJson<ReturnLine[]>(row.return_lines, []),
       reason: row.reason,
     },
     actor,

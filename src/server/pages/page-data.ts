@@ -8,6 +8,7 @@ import { getProduct, listCategories, listFeaturedProducts, listProducts } from '
 import { getPublicSettings, listFaqs } from '../content/service.js';
 import { toProductCard } from '../../shared/product-card.js';
 import { listRelatedProducts } from '../catalog/related.js';
+import { stockNotice } from '../inventory/service.js';
 
 type Resolver<K extends PageDataKind> = (db: Kysely<Database>, arg: PageDataArgs[K]) => Promise<PageDataTypes[K] | null>;
 
@@ -40,7 +41,8 @@ const pageDataResolvers: { [K in PageDataKind]: Resolver<K> } = {
   product: async (db, id) => {
     if (id.length === 0 || id.length > 100) return null;
     const product = await getProduct(db, id);
-    return product ? { product } : null;
+    // The page's stock line needs what GET /api/products/:id answers with it: units in other checkouts.
+    return product ? { product, stock: await stockNotice(db, product) } : null;
   },
   relatedProducts: async (db, id) => {
     if (id.length === 0 || id.length > 100) return null;

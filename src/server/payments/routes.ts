@@ -57,7 +57,7 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
         renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, error: problem, values: card }),
       );
     }
-    await fulfilPaymentSession(db, dialect, id, { publicUrl: config.publicUrl });
+    await fulfilPaymentSession(db, dialect, id, { publicUrl: config.publicUrl, log: req.log });
     return reply.redirect(`/order-confirmation?session_id=${encodeURIComponent(id)}&orderId=${encodeURIComponent(p.order.id)}`, 303);
   });
 
@@ -98,7 +98,8 @@ export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps)
       if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
         const s = event.data.object;
         if (s.payment_status === 'paid') {
-          if (await isKnownPaymentSession(db, s.id)) await fulfilPaymentSession(db, dialect, s.id, { publicUrl: config.publicUrl });
+          if (await isKnownPaymentSession(db, s.id))
+            await fulfilPaymentSession(db, dialect, s.id, { publicUrl: config.publicUrl, stripe, log: req.log });
           else req.log.warn({ sessionId: s.id }, 'webhook for an unknown checkout session');
         }
       } else if (event.type === 'checkout.session.expired') {

@@ -134,7 +134,11 @@ describe('Stripe Checkout', () => {
     const first = (await checkout(c, 'st-f', 1)).json();
     const created = fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!;
     const stripeExpiry = Number(created.body.get('expires_at')) * 1000;
-    const hold = await t.db.selectFrom('stock_holds').select('expires_at').where('order_id', '=', first.orderId).executeTakeFirstOrThrow();
+    const hold = await t.db
+      .selectFrom('stock_reservations')
+      .select('expires_at')
+      .where('order_id', '=', first.orderId)
+      .executeTakeFirstOrThrow();
     expect(Date.parse(hold.expires_at) - stripeExpiry).toBeGreaterThanOrEqual(5 * 60_000);
 
     const second = await checkout(c, 'st-f', 1);

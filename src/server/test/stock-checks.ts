@@ -16,3 +16,15 @@ export async function stockAndPaidUnits(db: Kysely<Database>, productId: string)
     .executeTakeFirstOrThrow();
   return { inventory: Number(inventory), paidUnits: Number(sold.units) };
 }
+
+/** A product's level, its shown copy and the sum of its ledger: one figure when nothing is lost. */
+export async function ledgerAndLevel(db: Kysely<Database>, productId: string): Promise<{ level: number; copy: number; ledger: number }> {
+  const item = await db.selectFrom('stock_items').select(['id', 'on_hand']).where('product_id', '=', productId).executeTakeFirstOrThrow();
+  const sum = await db
+    .selectFrom('stock_movements')
+    .select(sql<number | string>`coalesce(sum(quantity), 0)`.as('q'))
+    .where('stock_item_id', '=', item.id)
+    .executeTakeFirstOrThrow();
+  const copy = await db.selectFrom('products').select('inventory').where('id', '=', productId).executeTakeFirstOrThrow();
+  return { level: Number(item.on_hand), copy: Number(copy.inventory), ledger: Number(sum.q) };
+}

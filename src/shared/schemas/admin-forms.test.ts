@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { EmailTemplateForm, IntegrationSettingsForm, LoyaltyPointsForm, refundForm, TestEmailForm } from './admin-forms.js';
+import {
+  cancelOrderForm,
+  EmailTemplateForm,
+  IntegrationSettingsForm,
+  LoyaltyPointsForm,
+  ProductEditForm,
+  ProductForm,
+  refundForm,
+  StockAdjustmentForm,
+  TestEmailForm,
+} from './admin-forms.js';
+import { INVENTORY_MESSAGES } from './inventory.js';
 
 /** The first message at each top-level field, as the forms show them. */
 function messages(result: z.ZodSafeParseResult<unknown>): Record<string, string> {
@@ -71,20 +82,109 @@ describe('admin form schemas: the body schema decides, with its messages', () =>
     }
   });
 
-  it('refund: dollars to cents, above zero and at most what is left', () => {
-    const form = refundForm(1250);
-    expect(form.parse({ amountCents: '12.50', reason: '  ', restock: true })).toEqual({
+  it('refund: dollars to cents, above zero and at most what is left; each line returns at most what it has out', () => {
+    const lines = [
+      { productId: 'cloth', name: 'Cloth', ordered: 3, out: 3, returned: 0 },
+      { productId: 'mop', name: 'Mop', ordered: 1, out: 0, returned: 1 },
+    ];
+    const form = refundForm(1250, lines);
+    const none = [
+      { productId: 'cloth', quantity: '0' },
+      { productId: 'mop', quantity: '' },
+    ];
+    expect(form.parse({ amountCents: '12.50', reason: '  ', returnLines: [{ productId: 'cloth', quantity: '1' }, none[1]] })).toEqual({
       amountCents: 1250,
       reason: undefined,
-      restock: true,
+      returnLines: [
+        { productId: 'cloth', quantity: 1 },
+        { productId: 'mop', quantity: 0 },
+      ],
     });
     for (const typed of ['', '0', '-1']) {
-      expect(messages(form.safeParse({ amountCents: typed, reason: '', restock: false }))).toEqual({
+      expect(messages(form.safeParse({ amountCents: typed, reason: '', returnLines: none }))).toEqual({
         amountCents: 'Enter an amount greater than $0.00',
       });
     }
-    expect(messages(form.safeParse({ amountCents: '12.51', reason: '', restock: false }))).toEqual({
+    expect(messages(form.safeParse({ amountCents: '12.51', reason: '', returnLines: none }))).toEqual({
       amountCents: 'At most $12.50 is left to refund',
+    });
+    const tooMany = form.safeParse({
+      amountCents: '1',
+      reason: '',
+      returnLines: [
+        { productId: 'cloth', quantity: '4' },
+        { productId: 'mop', quantity: '1' },
+      ],
+    });
+    expect(tooMany.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['returnLines.0.quantity', "Cloth: only 3 of this order's units can be returned (asked 4)."],
+      ['returnLines.1.quantity', "Mop: none of this order's units are out of stock to return."],
+    ]);
+    expect(messages(form.safeParse({ amountCents: '1', reason: '', returnLines: [{ productId: 'cloth', quantity: '1.5' }] }))).toEqual({
+      returnLines: 'Quantity to return must be a whole number',
+    });
+  });
+
+  it('cancel: the chosen lines with the cancelled status', () => {
+    const form = cancelOrderForm([{ productId: 'cloth', name: 'Cloth', ordered: 3, out: 2, returned: 1 }]);
+    expect(form.parse({ returnLines: [{ productId: 'cloth', quantity: '2' }] })).toEqual({
+      status: 'cancelled',
+      returnLines: [{ productId: 'cloth', quantity: 2 }],
+    });
+    expect(messages(form.safeParse({ returnLines: [{ productId: 'cloth', quantity: '3' }] }))).toEqual({
+      returnLines: "Cloth: only 2 of this order's units can be returned (asked 3).",
+    });
+  });
+
+  const product = {
+    name: 'Cloth',
+    description: 'Soft',
+    priceCents: '4.50',
+    inventory: '12',
+    lowStockThreshold: '',
+    category: '',
+    featured: false,
+    sku: '',
+    brand: '',
+    weightLbs: '',
+    dimensions: { length: '', width: '', height: '' },
+    images: [],
+  };
+
+  it('product: a new one carries its opening stock, an edited one never a stock figure', () => {
+    expect(ProductForm.parse(product)).toMatchObject({ priceCents: 450, inventory: 12, lowStockThreshold: undefined });
+    expect(ProductForm.parse({ ...product, lowStockThreshold: '3' })).toMatchObject({ lowStockThreshold: 3 });
+    expect(messages(ProductForm.safeParse({ ...product, inventory: '' }))).toEqual({ inventory: 'Inventory must be a number' });
+    const edited = ProductEditForm.parse({ ...product, inventory: '99', lowStockThreshold: '5' });
+    expect(edited).not.toHaveProperty('inventory');
+    expect(edited).toMatchObject({ priceCents: 450, lowStockThreshold: 5 });
+    expect(messages(ProductEditForm.safeParse({ ...product, lowStockThreshold: '-1' }))).toEqual({
+      lowStockThreshold: 'Low-stock threshold cannot be negative',
+    });
+  });
+
+  it('stock adjustment: the quantity as typed; an empty one gets its reason’s message', () => {
+    expect(StockAdjustmentForm.parse({ reason: 'received', quantity: '5', note: ' ' })).toEqual({
+      reason: 'received',
+      quantity: 5,
+      note: undefined,
+    });
+    expect(StockAdjustmentForm.parse({ reason: 'correction', quantity: '-2', note: 'Miscount' })).toMatchObject({ quantity: -2 });
+    expect(StockAdjustmentForm.parse({ reason: 'counted', quantity: '0', note: '' })).toMatchObject({ quantity: 0 });
+    expect(messages(StockAdjustmentForm.safeParse({ reason: 'received', quantity: '', note: '' }))).toEqual({
+      quantity: INVENTORY_MESSAGES.quantityNeeded,
+    });
+    expect(messages(StockAdjustmentForm.safeParse({ reason: 'damaged', quantity: '-1', note: '' }))).toEqual({
+      quantity: INVENTORY_MESSAGES.quantityNeeded,
+    });
+    expect(messages(StockAdjustmentForm.safeParse({ reason: 'correction', quantity: '', note: '' }))).toEqual({
+      quantity: INVENTORY_MESSAGES.correctionNeeded,
+    });
+    expect(messages(StockAdjustmentForm.safeParse({ reason: 'counted', quantity: '', note: '' }))).toEqual({
+      quantity: INVENTORY_MESSAGES.countNeeded,
+    });
+    expect(messages(StockAdjustmentForm.safeParse({ reason: 'counted', quantity: '2.5', note: '' }))).toEqual({
+      quantity: 'Quantity must be a whole number',
     });
   });
 });

@@ -4,12 +4,15 @@ import {
   AdminOrderInput,
   CouponInput,
   ORDER_MONEY_MESSAGES,
+  OrderStatusInput,
   ProductInput,
+  ProductUpdateInput,
   RefundInput,
   ShippingOptionInput,
   UserPatchInput,
 } from './admin.js';
 import { OrderStatus } from './orders.js';
+import { ORDER_STOCK_MESSAGES, STOCK_REASONS, StockAdjustmentInput, type OrderStockLine, type ReturnLine } from './inventory.js';
 import { EmailTemplateInput, FaqInput, IntegrationSettingsInput, TestEmailInput } from './content.js';
 
 /**
@@ -114,28 +117,34 @@ export const FaqForm = z
   .pipe(FaqInput);
 export type FaqForm = z.input<typeof FaqForm>;
 
-/** The product dialog: price in dollars, numbers as typed, images with their alt texts side by side. */
-export const ProductForm = z
-  .object({
-    name: z.string(),
-    description: z.string(),
-    /** Dollars. */
-    priceCents: z.string(),
-    inventory: z.string(),
-    /** A category id, or '' for none. */
-    category: z.string(),
-    featured: z.boolean(),
-    sku: z.string(),
-    brand: z.string(),
-    weightLbs: z.string(),
-    dimensions: z.object({ length: z.string(), width: z.string(), height: z.string() }),
-    images: z.array(z.object({ url: z.string(), alt: z.string() })),
-  })
-  .transform((v): z.input<typeof ProductInput> => ({
+/** The product dialog's fields, for a new product and an edited one alike (an edited one has no inventory field). */
+const ProductFormFields = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** Dollars. */
+  priceCents: z.string(),
+  /** The opening stock of a new product; an edited product's stock changes by adjustment only. */
+  inventory: z.string(),
+  /** '' keeps the default (10) on a new product and the current one on an edited product. */
+  lowStockThreshold: z.string(),
+  /** A category id, or '' for none. */
+  category: z.string(),
+  featured: z.boolean(),
+  sku: z.string(),
+  brand: z.string(),
+  weightLbs: z.string(),
+  dimensions: z.object({ length: z.string(), width: z.string(), height: z.string() }),
+  images: z.array(z.object({ url: z.string(), alt: z.string() })),
+});
+type ProductFormFields = z.infer<typeof ProductFormFields>;
+
+/** Everything the product body holds besides its stock. */
+function productBody(v: ProductFormFields) {
+  return {
     name: v.name,
     description: v.description,
     priceCents: dollarsToCents(v.priceCents, NaN),
-    inventory: textToNumber(v.inventory, NaN),
+    lowStockThreshold: textToNumber(v.lowStockThreshold, undefined),
     category: v.category || null,
     featured: v.featured,
     sku: v.sku,
@@ -150,9 +159,37 @@ export const ProductForm = z
     // The whole list, in the owner's order, each image with its alt text.
     images: v.images.map((im) => im.url),
     imageAlts: v.images.map((im) => im.alt),
-  }))
-  .pipe(ProductInput);
+  };
+}
+
+/** The product dialog for a new product: price in dollars, numbers as typed, its inventory the opening stock. */
+export const ProductForm = ProductFormFields.transform((v): z.input<typeof ProductInput> => ({
+  ...productBody(v),
+  inventory: textToNumber(v.inventory, NaN),
+})).pipe(ProductInput);
 export type ProductForm = z.input<typeof ProductForm>;
+
+/**
+ * The product dialog for an edited product: never a stock figure (the server refuses one), since a
+ * level read when the dialog opened would undo every sale made since; stock changes by adjustment.
+ */
+export const ProductEditForm = ProductFormFields.transform((v): z.input<typeof ProductUpdateInput> => productBody(v)).pipe(
+  ProductUpdateInput,
+);
+
+/**
+ * The Adjust stock form: the quantity as typed. An empty one reads as the one value its reason
+ * refuses, so the message is the reason's own ("Enter how many units (1 or more)").
+ */
+export const StockAdjustmentForm = z
+  .object({ reason: z.enum(STOCK_REASONS), quantity: z.string(), note: z.string() })
+  .transform((v): z.input<typeof StockAdjustmentInput> => ({
+    reason: v.reason,
+    quantity: textToNumber(v.quantity, v.reason === 'counted' ? -1 : 0),
+    note: v.note,
+  }))
+  .pipe(StockAdjustmentInput);
+export type StockAdjustmentForm = z.input<typeof StockAdjustmentForm>;
 
 /** The owner's order form: the address as fields (or an older order's free text), the total in dollars. */
 export const AdminOrderForm = z
@@ -261,18 +298,53 @@ export const LoyaltyPointsForm = z
   .pipe(UserPatchInput);
 export type LoyaltyPointsForm = z.input<typeof LoyaltyPointsForm>;
 
+/** The "Return to stock" quantities as typed, one per line of the order ('' is none). */
+const ReturnLinesFields = z.array(z.object({ productId: z.string(), quantity: z.string() }));
+
+function returnLinesBody(lines: z.infer<typeof ReturnLinesFields>): ReturnLine[] {
+  return lines.map((l) => ({ productId: l.productId, quantity: textToNumber(l.quantity, 0) }));
+}
+
+/** No line returns more than the order has out of stock: the server's rule and words, checked before sending. */
+function returnAtMostOut(lines: readonly OrderStockLine[]) {
+  return (v: { returnLines?: ReturnLine[] | undefined }, ctx: z.RefinementCtx) => {
+    (v.returnLines ?? []).forEach((l, i) => {
+      const line = lines.find((x) => x.productId === l.productId);
+      if (!line || l.quantity <= line.out) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['returnLines', i, 'quantity'],
+        message: ORDER_STOCK_MESSAGES.notOut(line.name, l.quantity, line.out),
+      });
+    });
+  };
+}
+
 /**
  * The refund dialog: the amount in dollars, at most what is left of the payment (`leftCents`, the
- * rule the server applies too).
+ * rule the server applies too), and the units of each line to return to stock with it (at most
+ * what the line has out, `lines`).
  */
-export function refundForm(leftCents: number) {
+export function refundForm(leftCents: number, lines: readonly OrderStockLine[] = []) {
   return z
-    .object({ amountCents: z.string(), reason: z.string(), restock: z.boolean() })
+    .object({ amountCents: z.string(), reason: z.string(), returnLines: ReturnLinesFields })
     .transform((v): z.input<typeof RefundInput> => ({
       amountCents: dollarsToCents(v.amountCents, NaN),
       reason: v.reason,
-      restock: v.restock,
+      returnLines: returnLinesBody(v.returnLines),
     }))
     .pipe(RefundInput)
-    .refine((v) => v.amountCents <= leftCents, { message: ORDER_MONEY_MESSAGES.atMostLeft(leftCents), path: ['amountCents'] });
+    .refine((v) => v.amountCents <= leftCents, { message: ORDER_MONEY_MESSAGES.atMostLeft(leftCents), path: ['amountCents'] })
+    .superRefine(returnAtMostOut(lines));
 }
+export type RefundForm = z.input<ReturnType<typeof refundForm>>;
+
+/** Cancelling a paid order: the units of each line to return to stock (at most what the line has out). */
+export function cancelOrderForm(lines: readonly OrderStockLine[]) {
+  return z
+    .object({ returnLines: ReturnLinesFields })
+    .transform((v): z.input<typeof OrderStatusInput> => ({ status: 'cancelled', returnLines: returnLinesBody(v.returnLines) }))
+    .pipe(OrderStatusInput)
+    .superRefine(returnAtMostOut(lines));
+}
+export type CancelOrderForm = z.input<ReturnType<typeof cancelOrderForm>>;

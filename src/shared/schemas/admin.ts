@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { pageQuery } from './paging.js';
+import { LowStockThreshold, ReturnLines } from './inventory.js';
 import { IMAGE_ALT_MAX, PRODUCT_IMAGES_MAX } from '../product-images.js';
 import { OrderStatus } from './orders.js';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
@@ -102,7 +104,10 @@ export const RefundInput = z
       .max(500, 'A reason cannot exceed 500 characters')
       .optional()
       .transform((v) => v || undefined),
+    /** Every unit still out of stock for the order goes back (the old all-or-nothing box). */
     restock: z.boolean({ message: 'restock must be true or false' }).optional(),
+    /** The units the owner chose to return, line by line (nothing when absent). */
+    returnLines: ReturnLines.optional(),
   })
   .strict();
 export type RefundInput = z.output<typeof RefundInput>;
@@ -130,7 +135,11 @@ export const ORDER_MONEY_MESSAGES = {
     `Not enough stock to move this cancelled order to ${status}: it needs ${wanted} × ${name}, and ${left} ${left === 1 ? 'is' : 'are'} left. Restock the product first.`,
 } as const;
 
-export const OrderStatusInput = z.object({ status: OrderStatus }).strict();
+/**
+ * A status change. Cancelling a paid order may say which units go back to stock; without it, an
+ * order not yet shipped returns every unit and a shipped one none.
+ */
+export const OrderStatusInput = z.object({ status: OrderStatus, returnLines: ReturnLines.optional() }).strict();
 
 /** A note the owner adds to an order's timeline. */
 export const OrderNoteInput = z
@@ -227,7 +236,7 @@ const money = (label: string) =>
     .min(0, `${label} cannot be negative`)
     .max(MAX_ORDER_TOTAL_CENTS, tooLarge(label));
 
-export const ProductInput = z
+const ProductFields = z
   .object({
     name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(200),
     description: z.string({ message: 'Description is required' }).trim().min(1, 'Description is required').max(5000),
@@ -237,6 +246,8 @@ export const ProductInput = z
       .int('Inventory must be a whole number')
       .min(0, 'Inventory cannot be negative')
       .max(1_000_000),
+    /** At or below it the shop says "Only N left" and the owner is told (default 10). */
+    lowStockThreshold: LowStockThreshold.optional(),
     category: z.string().max(50).nullish(),
     featured: z.boolean().default(false),
     sku: z
@@ -276,13 +287,39 @@ export const ProductInput = z
       .max(PRODUCT_IMAGES_MAX)
       .optional(),
   })
-  .strict()
+  .strict();
+
+function imageAltsRule(p: { images?: string[]; imageAlts?: string[] }, ctx: z.RefinementCtx): void {
+  if (p.imageAlts === undefined) return;
+  if (p.images === undefined) ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send the images with their alt texts' });
+  else if (p.imageAlts.length !== p.images.length)
+    ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send one alt text per image' });
+}
+
+/** A new product: its inventory is the opening stock (the ledger's first row). */
+export const ProductInput = ProductFields.superRefine(imageAltsRule);
+
+/** The Products tab's list: search, a stock filter (low: at or below the threshold; out: sold out) and sort. */
+export const AdminProductListQuery = pageQuery(50).extend({
+  stock: z.enum(['all', 'low', 'out'], { message: 'stock must be all, low or out' }).default('all'),
+  sort: z.enum(['newest', 'stock-asc'], { message: 'sort must be newest or stock-asc' }).default('newest'),
+});
+
+export const STOCK_NOT_IN_PRODUCT_FORM =
+  'Saving a product does not change its stock: use Adjust stock (POST /api/admin/products/:id/stock) with a reason, so no sale is undone.';
+
+/**
+ * An edited product. It never carries a stock figure: one read when the form opened would undo
+ * every sale made since (decision 0022). Stock changes by adjustment only.
+ */
+export const ProductUpdateInput = ProductFields.omit({ inventory: true })
+  .extend({ inventory: z.unknown().optional() })
   .superRefine((p, ctx) => {
-    if (p.imageAlts === undefined) return;
-    if (p.images === undefined) ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send the images with their alt texts' });
-    else if (p.imageAlts.length !== p.images.length)
-      ctx.addIssue({ code: 'custom', path: ['imageAlts'], message: 'Send one alt text per image' });
-  });
+    imageAltsRule(p, ctx);
+    if (p.inventory !== undefined) ctx.addIssue({ code: 'custom', path: ['inventory'], message: STOCK_NOT_IN_PRODUCT_FORM });
+  })
+  .transform(({ inventory: _inventory, ...rest }) => rest);
+export type ProductUpdateInput = z.input<typeof ProductUpdateInput>;
 export type ProductInput = z.input<typeof ProductInput>;
 
 export const CATEGORY_MESSAGES = {

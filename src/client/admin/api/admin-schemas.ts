@@ -48,7 +48,10 @@ export const OrdersOverview = z.object({
 export type OrdersOverview = z.infer<typeof OrdersOverview>;
 export const TrackingResponse = z.object({ trackingNumber: z.string().nullable(), tracking: z.unknown() });
 
-export const AdminProductPage = pageOf(Product);
+/** A product as the Products tab lists it: `inventory` is the level on hand, with its low-stock threshold. */
+export const AdminProduct = Product.extend({ lowStockThreshold: z.number().int() });
+export type AdminProduct = z.infer<typeof AdminProduct>;
+export const AdminProductPage = pageOf(AdminProduct);
 export type AdminProductPage = z.infer<typeof AdminProductPage>;
 export const ProductResponse = z.object({ product: Product });
 export const CategoriesResponse = z.object({ items: z.array(Category) });

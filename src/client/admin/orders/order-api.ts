@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { OrderEventsResponse, type OrderStatus } from '../../../shared/schemas/orders.js';
 import type { AdminOrderInput } from '../../../shared/schemas/admin.js';
+import type { ReturnLine } from '../../../shared/schemas/inventory.js';
 import type { z } from 'zod';
 import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
 import {
@@ -63,13 +64,24 @@ function useInvalidateOrders() {
   return () => qc.invalidateQueries({ queryKey: ['admin', 'orders'] });
 }
 
+/**
+ * Refetches what an order's stock change touches besides the order: the Products tab's list and
+ * stock histories, and the shop's products.
+ */
+export function useInvalidateStock() {
+  const qc = useQueryClient();
+  return () => Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]);
+}
+
+/** A status change; cancelling a paid order says which units go back to stock (`returnLines`). */
 export function useSetOrderStatus() {
   const invalidate = useInvalidateOrders();
+  const invalidateStock = useInvalidateStock();
   return useMutation({
     onError: logUnexpected,
-    mutationFn: ({ id, status }: { id: string; status: Status }) =>
-      adminSend('PATCH', `/api/admin/orders/${encodeURIComponent(id)}/status`, OrderResponse, { status }),
-    onSettled: invalidate,
+    mutationFn: ({ id, status, returnLines }: { id: string; status: Status; returnLines?: ReturnLine[] }) =>
+      adminSend('PATCH', `/api/admin/orders/${encodeURIComponent(id)}/status`, OrderResponse, { status, returnLines }),
+    onSettled: () => Promise.all([invalidate(), invalidateStock()]),
   });
 }
 

@@ -172,7 +172,13 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
               <p className="text-sm text-stone-700">
                 Placed <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
               </p>
-              <StatusSelect id={order.id} status={order.status} label="Change status" email={order.email} />
+              <StatusSelect
+                id={order.id}
+                status={order.status}
+                label="Change status"
+                email={order.email}
+                paymentStatus={order.paymentStatus}
+              />
             </div>
             {order.stockShortfall && (
               <div role="alert" className="flex flex-col gap-1 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">

@@ -14,7 +14,10 @@ import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from '
 import type { OrdersNav } from './orders-tab.js';
 import { StockShortfallBadge } from './status-badge.js';
 import { StatusBadge } from '../../ui/status-badge.js';
+import type { ReturnLine } from '../../../shared/schemas/inventory.js';
+import { CancelOrderDialog } from './cancel-order-dialog.js';
 import { PaymentBadge } from './order-payment.js';
+import { tookStock } from './return-lines-field.js';
 
 const PAYMENT_STATUSES = OrderView.shape.paymentStatus.options;
 
@@ -96,12 +99,24 @@ function CustomerCell({ o }: { o: AdminOrderRow }) {
  * A status change e-mails the customer at once, so the list and the detail ask first, naming who
  * will be written to.
  */
-export function StatusSelect({ id, status, label, email }: { id: string; status: Status; label: string; email?: string | null }) {
+export function StatusSelect({
+  id,
+  status,
+  label,
+  email,
+  paymentStatus,
+}: {
+  id: string;
+  status: Status;
+  label: string;
+  email?: string | null;
+  paymentStatus: string;
+}) {
   const setStatus = useSetOrderStatus();
   const [asked, setAsked] = useState<Status | null>(null);
-  const change = (next: Status) =>
+  const change = (next: Status, returnLines?: ReturnLine[]) =>
     setStatus.mutate(
-      { id, status: next },
+      { id, status: next, returnLines },
       {
         onSuccess: () => {
           setAsked(null);
@@ -131,8 +146,18 @@ export function StatusSelect({ id, status, label, email }: { id: string; status:
           </option>
         ))}
       </select>
+      {/* Cancelling an order that took stock also asks which units go back. */}
+      {asked === 'cancelled' && tookStock(paymentStatus) && (
+        <CancelOrderDialog
+          orderId={id}
+          email={email}
+          busy={setStatus.isPending}
+          onConfirm={(returnLines) => change('cancelled', returnLines)}
+          onClose={() => setAsked(null)}
+        />
+      )}
       <ConfirmDialog
-        open={asked !== null}
+        open={asked !== null && !(asked === 'cancelled' && tookStock(paymentStatus))}
         title="Change the order's status?"
         message={`The order will be marked ${asked ?? ''}${email ? `, and ${email} will be e-mailed about it at once` : ''}.`}
         confirmLabel={email ? 'Change and e-mail' : 'Change status'}
@@ -190,7 +215,7 @@ function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; on
   const short = o.orderNumber;
   return (
     <div className="flex flex-wrap items-center gap-1 md:flex-nowrap">
-      <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} email={o.email} />
+      <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} email={o.email} paymentStatus={o.paymentStatus} />
       <Button size="sm" variant="ghost" className={compact} onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>
         View
       </Button>

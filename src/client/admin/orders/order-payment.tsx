@@ -7,13 +7,17 @@ import { z } from 'zod';
 import { refundForm } from '../../../shared/schemas/admin-forms.js';
 import { formatCents } from '../../../shared/money.js';
 import type { RefundInput } from '../../../shared/schemas/admin.js';
+import type { OrderStockLine } from '../../../shared/schemas/inventory.js';
 import { OrderView, RefundView, type OrderPaymentStatus } from '../../../shared/schemas/orders.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, logUnexpected, messageOf } from '../api/admin-api.js';
+import { useOrderStockLines } from '../api/get-order-stock-lines.js';
 import { formatDateTime } from '../../lib/format.js';
-import { centsToText, DollarInput, Field, fieldAria, inputCls } from '../components/admin-ui.js';
+import { centsToText, DollarInput, Field, fieldAria, inputCls, ListState } from '../components/admin-ui.js';
+import { useInvalidateStock } from './order-api.js';
+import { defaultReturnLines, hasShipped, ReturnLinesField } from './return-lines-field.js';
 
 const PAYMENT_LABELS: Record<OrderPaymentStatus, string> = {
   paid: 'Paid',
@@ -46,16 +50,18 @@ const RefundResponse = z.object({ refund: RefundView, order: OrderView });
 
 function useRefundOrder(orderId: string) {
   const qc = useQueryClient();
+  const invalidateStock = useInvalidateStock();
   return useMutation({
     onError: logUnexpected,
     mutationFn: (body: RefundInput) => adminSend('POST', `/api/admin/orders/${encodeURIComponent(orderId)}/refunds`, RefundResponse, body),
-    onSettled: () => qc.invalidateQueries({ queryKey: ['admin', 'orders'] }),
+    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'orders'] }), invalidateStock()]),
   });
 }
 
 /** A refund the provider never answered: asked again under the same idempotency key, so it is made at most once. */
 function RetryRefund({ orderId, refundId }: { orderId: string; refundId: string }) {
   const qc = useQueryClient();
+  const invalidateStock = useInvalidateStock();
   // The toasts sit on the mutation itself: once settled the refund is no longer pending and this
   // button unmounts before a per-call callback would run.
   const retry = useMutation({
@@ -72,7 +78,8 @@ function RetryRefund({ orderId, refundId }: { orderId: string; refundId: string 
       logUnexpected(err);
       toast({ title: 'Refund still pending', description: messageOf(err), variant: 'destructive' });
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: ['admin', 'orders'] }),
+    // A settled refund returns the units chosen with it.
+    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'orders'] }), invalidateStock()]),
   });
   return (
     <Button variant="outline" size="sm" disabled={retry.isPending} onClick={() => retry.mutate()}>
@@ -81,9 +88,13 @@ function RetryRefund({ orderId, refundId }: { orderId: string; refundId: string 
   );
 }
 
-function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolean; onClose: () => void }) {
+const units = (n: number) => `${n} ${n === 1 ? 'unit' : 'units'}`;
+
+/** The refund: how much, why, and which units go back to stock with it (the order's lines from /stock-lines). */
+function RefundForm({ order, lines, onClose }: { order: OrderView; lines: OrderStockLine[]; onClose: () => void }) {
   const left = order.totalCents - (order.refundedCents ?? 0);
-  const [schema] = useState(() => refundForm(left));
+  const shipped = hasShipped(order);
+  const [schema] = useState(() => refundForm(left, lines));
   const {
     register,
     handleSubmit,
@@ -91,48 +102,74 @@ function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolea
     formState: { errors },
   } = useForm({
     resolver: zodResolver(schema),
-    defaultValues: { amountCents: centsToText(left), reason: '', restock: order.status === 'cancelled' && !order.restockedAt },
+    defaultValues: { amountCents: centsToText(left), reason: '', returnLines: defaultReturnLines(lines, shipped) },
   });
   const error = errors.amountCents?.message;
   const refund = useRefundOrder(order.id);
   const submit = (body: RefundInput) =>
     refund.mutate(body, {
       onSuccess: () => {
-        toast({ title: 'Refund sent', description: `${formatCents(body.amountCents)} refunded; the customer has been e-mailed.` });
+        const back = (body.returnLines ?? []).reduce((n, l) => n + l.quantity, 0);
+        toast({
+          title: 'Refund sent',
+          description: `${formatCents(body.amountCents)} refunded; the customer has been e-mailed.${back > 0 ? ` ${units(back)} returned to stock.` : ''}`,
+        });
         onClose();
       },
-      // The server's refusal (more than is left, the provider's answer) shows where the amount is.
-      onError: (err) => setError('amountCents', { message: messageOf(err) }),
+      // The server's refusal shows where it belongs: at the line it names ("Cloth: only 2 …"),
+      // else at the amount (more than is left, the provider's answer).
+      onError: (err) => {
+        const message = messageOf(err);
+        const line = lines.findIndex((l) => message.startsWith(`${l.name}:`));
+        if (line >= 0) setError(`returnLines.${line}.quantity`, { message });
+        else setError('amountCents', { message });
+      },
     });
   return (
+    <form className="flex flex-col gap-4" onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
+      <p className="text-sm text-stone-700">
+        Paid {formatCents(order.totalCents)}
+        {(order.refundedCents ?? 0) > 0 && <>, refunded {formatCents(order.refundedCents ?? 0)}</>}. The refund goes back through{' '}
+        {order.paymentProvider === 'stripe' ? 'Stripe' : 'the test payment provider'}.
+      </p>
+      <Field label="Amount ($)" htmlFor="refund-amount" required error={error} hint={`Up to ${formatCents(left)}`}>
+        <DollarInput id="refund-amount" min="0.01" {...register('amountCents')} {...fieldAria(error, 'refund-amount-error')} />
+      </Field>
+      <Field label="Reason (for the order's history)" htmlFor="refund-reason">
+        <input id="refund-reason" className={inputCls} maxLength={500} {...register('reason')} />
+      </Field>
+      <ReturnLinesField
+        idPrefix="refund"
+        lines={lines}
+        shipped={shipped}
+        field={(i) => register(`returnLines.${i}.quantity`)}
+        errorOf={(i) => errors.returnLines?.[i]?.quantity?.message}
+      />
+      <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
+        <Button variant="ghost" onClick={onClose} disabled={refund.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="destructive" disabled={refund.isPending}>
+          {refund.isPending ? 'Refunding…' : 'Refund'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function RefundDialog({ order, open, onClose }: { order: OrderView; open: boolean; onClose: () => void }) {
+  const lines = useOrderStockLines(order.id);
+  return (
     <Dialog open={open} onClose={onClose} title={`Refund order ${order.orderNumber}`}>
-      <form className="flex flex-col gap-4" onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
-        <p className="text-sm text-stone-700">
-          Paid {formatCents(order.totalCents)}
-          {(order.refundedCents ?? 0) > 0 && <>, refunded {formatCents(order.refundedCents ?? 0)}</>}. The refund goes back through{' '}
-          {order.paymentProvider === 'stripe' ? 'Stripe' : 'the test payment provider'}.
-        </p>
-        <Field label="Amount ($)" htmlFor="refund-amount" required error={error} hint={`Up to ${formatCents(left)}`}>
-          <DollarInput id="refund-amount" min="0.01" {...register('amountCents')} {...fieldAria(error, 'refund-amount-error')} />
-        </Field>
-        <Field label="Reason (for the order's history)" htmlFor="refund-reason">
-          <input id="refund-reason" className={inputCls} maxLength={500} {...register('reason')} />
-        </Field>
-        {order.items.length > 0 && (
-          <label className="flex items-start gap-2 text-sm text-stone-800">
-            <input type="checkbox" className="mt-0.5 h-4 w-4" disabled={Boolean(order.restockedAt)} {...register('restock')} />
-            <span>{order.restockedAt ? 'The units are back in stock already.' : 'Return the units to stock'}</span>
-          </label>
-        )}
-        <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
-          <Button variant="ghost" onClick={onClose} disabled={refund.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="destructive" disabled={refund.isPending}>
-            {refund.isPending ? 'Refunding…' : 'Refund'}
-          </Button>
-        </div>
-      </form>
+      <ListState
+        isPending={lines.isPending}
+        error={lines.error && !lines.data ? lines.error : null}
+        onRetry={() => void lines.refetch()}
+        loadingLabel="Loading the order's lines"
+      >
+        {/* The lines as they were when the dialog opened: a refetch after the refund does not reset the form. */}
+        {lines.data && <RefundForm order={order} lines={lines.data} onClose={onClose} />}
+      </ListState>
     </Dialog>
   );
 }

@@ -34,6 +34,14 @@ const FIELD_NAMES: Record<string, string> = {
   discountCents: 'Discount',
 };
 
+/** A stock event's units, "2 × Cloth" each (returned on a refund or cancel, taken again on reopening). */
+function unitLines(units: unknown): string[] {
+  if (!Array.isArray(units)) return [];
+  return units.flatMap((u: unknown) =>
+    u && typeof u === 'object' && 'quantity' in u && 'name' in u ? [`${str(u.quantity)} × ${str(u.name)}`] : [],
+  );
+}
+
 /** "USPS " before a tracking number when the event names its carrier. */
 function carrierPrefix(code: unknown): string {
   const name = typeof code === 'string' ? carrierName(code) : null;
@@ -92,7 +100,9 @@ function describe(e: OrderEventView): { title: string; lines: string[] } {
     case 'cancelled':
       return { title: 'Order cancelled', lines: [] };
     case 'restocked':
-      return { title: 'Units returned to stock', lines: [] };
+      return { title: 'Units returned to stock', lines: unitLines(d.units) };
+    case 'stock.taken':
+      return { title: 'Units taken from stock again', lines: unitLines(d.units) };
     default:
       return { title: e.type, lines: [] };
   }

@@ -4,32 +4,50 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type InputHTMLAttributes } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { ProductForm } from '../../../shared/schemas/admin-forms.js';
-import type { Category, Product } from '../../../shared/schemas/catalog.js';
+import { ProductEditForm, ProductForm } from '../../../shared/schemas/admin-forms.js';
+import type { Category } from '../../../shared/schemas/catalog.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
-import { ProductResponse } from '../api/admin-schemas.js';
+import { ProductResponse, type AdminProduct } from '../api/admin-schemas.js';
 import { centsToText, Field, fieldAria, inputCls } from '../components/admin-ui.js';
 import { draftImages, ProductImagesField } from './product-images-field.js';
+import { ProductStock, StockLevel } from './product-stock.js';
 
 const numText = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
-export function ProductDialog({ product, categories, onClose }: { product: Product | null; categories: Category[]; onClose: () => void }) {
+/** What the dialog sends: a new product with its opening stock, an edited one without any stock figure. */
+type ProductBody = z.output<typeof ProductForm> | z.output<typeof ProductEditForm>;
+const DEFAULT_LOW_STOCK_THRESHOLD = 10;
+
+export function ProductDialog({
+  product,
+  categories,
+  onClose,
+}: {
+  product: AdminProduct | null;
+  categories: Category[];
+  onClose: () => void;
+}) {
   const qc = useQueryClient();
+  // The stock history's page: the read-only level above and the history below share its query.
+  const [stockPage, setStockPage] = useState(1);
+  const schema: z.ZodType<ProductBody, z.input<typeof ProductForm>> = product ? ProductEditForm : ProductForm;
   const {
     register,
     handleSubmit,
     control,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(ProductForm),
+    resolver: zodResolver(schema),
     defaultValues: {
       name: product?.name ?? '',
       description: product?.description ?? '',
       priceCents: product ? centsToText(product.priceCents) : '',
-      inventory: product ? String(product.inventory) : '',
+      // An edited product has no inventory field: its stock changes by adjustment only.
+      inventory: '',
+      lowStockThreshold: String(product?.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD),
       category: product?.category ?? '',
       featured: product?.featured ?? false,
       sku: product?.sku ?? '',
@@ -47,7 +65,7 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
 
   const save = useMutation({
     onError: logUnexpected,
-    mutationFn: (body: z.output<typeof ProductForm>) =>
+    mutationFn: (body: ProductBody) =>
       product
         ? adminSend('PUT', `/api/admin/products/${encodeURIComponent(product.id)}`, ProductResponse, body)
         : adminSend('POST', '/api/admin/products', ProductResponse, body),
@@ -55,7 +73,7 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
       Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]),
   });
 
-  const submit = (body: z.output<typeof ProductForm>) =>
+  const submit = (body: ProductBody) =>
     save.mutate(body, {
       onSuccess: () => {
         toast({ title: 'Product has been saved successfully.' });
@@ -65,14 +83,39 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
     });
 
   const busy = save.isPending;
-  type TextField = 'name' | 'priceCents' | 'inventory' | 'sku' | 'brand' | 'weightLbs' | `dimensions.${'length' | 'width' | 'height'}`;
+  type TextField =
+    | 'name'
+    | 'priceCents'
+    | 'inventory'
+    | 'lowStockThreshold'
+    | 'sku'
+    | 'brand'
+    | 'weightLbs'
+    | `dimensions.${'length' | 'width' | 'height'}`;
   const input = (k: TextField, id: string, error: string | undefined, extra: InputHTMLAttributes<HTMLInputElement> = {}) => (
     <input id={`product-${id}`} className={inputCls} {...register(k)} {...fieldAria(error, `product-${id}-error`)} {...extra} />
   );
 
   return (
-    <Dialog open onClose={onClose} title={product ? 'Edit Product' : 'Add Product'}>
-      <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
+    <Dialog
+      open
+      onClose={onClose}
+      title={product ? 'Edit Product' : 'Add Product'}
+      // An edited product's stock history is a table of six columns: wider, so they fit side by side.
+      className={product ? 'max-w-4xl!' : ''}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          {/* In the footer, outside the form (an edited product's stock has a form of its own below it). */}
+          <Button type="submit" form="product-form" disabled={busy || uploading}>
+            {busy ? 'Saving…' : uploading ? 'Uploading…' : 'Save Product'}
+          </Button>
+        </>
+      }
+    >
+      <form id="product-form" onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={busy} className="flex min-w-0 flex-col gap-4">
           {product && (
             <Field label="ID" htmlFor="product-id">
@@ -102,13 +145,36 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
                 required: true,
               })}
             </Field>
-            <Field label="Inventory" required htmlFor="product-inventory" error={errors.inventory?.message}>
-              {input('inventory', 'inventory', errors.inventory?.message, {
+            {product ? (
+              <StockLevel productId={product.id} page={stockPage} />
+            ) : (
+              <Field
+                label="Inventory"
+                required
+                htmlFor="product-inventory"
+                error={errors.inventory?.message}
+                hint="The opening stock. Later changes go through Adjust stock."
+              >
+                {input('inventory', 'inventory', errors.inventory?.message, {
+                  type: 'number',
+                  step: '1',
+                  min: '0',
+                  inputMode: 'numeric',
+                  required: true,
+                })}
+              </Field>
+            )}
+            <Field
+              label="Low-stock threshold"
+              htmlFor="product-threshold"
+              error={errors.lowStockThreshold?.message}
+              hint="At or below it the shop says “Only N left” and the product is flagged Low."
+            >
+              {input('lowStockThreshold', 'threshold', errors.lowStockThreshold?.message, {
                 type: 'number',
                 step: '1',
                 min: '0',
                 inputMode: 'numeric',
-                required: true,
               })}
             </Field>
             <Field label="Category" htmlFor="product-category">
@@ -163,16 +229,9 @@ export function ProductDialog({ product, categories, onClose }: { product: Produ
           <p className="text-xs text-stone-600">
             <span className="text-red-700">*</span> Required
           </p>
-          <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
-            <Button variant="ghost" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={uploading}>
-              {busy ? 'Saving…' : uploading ? 'Uploading…' : 'Save Product'}
-            </Button>
-          </div>
         </fieldset>
       </form>
+      {product && <ProductStock productId={product.id} page={stockPage} onPage={setStockPage} />}
     </Dialog>
   );
 }

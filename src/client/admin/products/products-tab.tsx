@@ -1,34 +1,99 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
-import type { Product } from '../../../shared/schemas/catalog.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
-import { AdminProductPage, OkResponse } from '../api/admin-schemas.js';
+import { AdminProductPage, OkResponse, type AdminProduct } from '../api/admin-schemas.js';
 import { useAllCategories } from '../api/use-categories.js';
 import { ConfirmDialog, DataTable, ListState, PageNav, Panel, RowActions } from '../components/admin-ui.js';
 import { ProductDialog } from './product-dialog.js';
+import { StockBadge } from './stock-badge.js';
 
 const PAGE_SIZE = 20;
 
-export function useAdminProducts(page: number, pageSize = PAGE_SIZE) {
+/** The list's stock filter and order, as the server's AdminProductListQuery names them. */
+const STOCK_FILTERS = [
+  ['all', 'All'],
+  ['low', 'Low stock'],
+  ['out', 'Sold out'],
+] as const;
+const SORTS = [
+  ['newest', 'Newest'],
+  ['stock-asc', 'Lowest stock first'],
+] as const;
+type StockFilter = (typeof STOCK_FILTERS)[number][0];
+type ProductSort = (typeof SORTS)[number][0];
+
+const oneOf = <T extends string>(options: readonly (readonly [T, string])[], value: string | null, fallback: T): T =>
+  options.find(([v]) => v === value)?.[0] ?? fallback;
+
+type ProductListFilter = { page: number; stock: StockFilter; sort: ProductSort };
+
+export function useAdminProducts({ page, stock, sort }: ProductListFilter, pageSize = PAGE_SIZE) {
   return useQuery({
-    queryKey: ['admin', 'products', { page, pageSize }] as const,
-    queryFn: ({ signal }) => adminGet('/api/admin/products', AdminProductPage, { page, pageSize }, signal),
+    queryKey: ['admin', 'products', 'list', { page, pageSize, stock, sort }] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/products', AdminProductPage, { page, pageSize, stock, sort }, signal),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
 }
 
+/** A labelled select of the list (stock, sort). */
+function ListSelect<T extends string>({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: T;
+  options: readonly (readonly [T, string])[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-sm font-medium text-stone-900">
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(oneOf(options, e.target.value, value))}
+        className="rounded-md border border-stone-300 bg-white px-2 py-2 text-sm"
+      >
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export default function ProductsTab() {
+  // The filter and order live in the URL (`?tab=products&stock=low&sort=stock-asc`): reload and Back keep them.
+  const [params, setParams] = useSearchParams();
+  const stock = oneOf(STOCK_FILTERS, params.get('stock'), 'all');
+  const sort = oneOf(SORTS, params.get('sort'), 'newest');
   const [page, setPage] = useState(1);
-  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminProducts(page);
+  const update = (key: 'stock' | 'sort', value: string, fallback: string) => {
+    const next = new URLSearchParams(params);
+    if (value === fallback) next.delete(key);
+    else next.set(key, value);
+    setParams(next);
+    setPage(1);
+  };
+  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminProducts({ page, stock, sort });
   const categories = useAllCategories();
   const categoryName = (id: string | null) => (id ? (categories.data?.items.find((c) => c.id === id)?.name ?? id) : '—');
   const qc = useQueryClient();
-  const [editing, setEditing] = useState<Product | 'new' | null>(null);
-  const [toDelete, setToDelete] = useState<Product | null>(null);
+  const [editing, setEditing] = useState<AdminProduct | 'new' | null>(null);
+  const [toDelete, setToDelete] = useState<AdminProduct | null>(null);
   const del = useMutation({
     onError: logUnexpected,
     mutationFn: (id: string) => adminSend('DELETE', `/api/admin/products/${encodeURIComponent(id)}`, OkResponse),
@@ -48,18 +113,34 @@ export default function ProductsTab() {
         </>
       }
     >
+      <div className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-2">
+        <ListSelect
+          id="product-stock-filter"
+          label="Stock"
+          value={stock}
+          options={STOCK_FILTERS}
+          onChange={(v) => update('stock', v, 'all')}
+        />
+        <ListSelect id="product-sort" label="Sort" value={sort} options={SORTS} onChange={(v) => update('sort', v, 'newest')} />
+      </div>
       <ListState
         isPending={isPending}
         error={error && !data ? error : null}
         onRetry={() => void refetch()}
         loadingLabel="Loading products"
         isEmpty={data?.items.length === 0}
-        empty={<p>No products yet. Add the first one.</p>}
+        empty={
+          stock === 'all' ? (
+            <p>No products yet. Add the first one.</p>
+          ) : (
+            <p>{stock === 'low' ? 'No product is at or below its low-stock threshold.' : 'No product is sold out.'}</p>
+          )
+        }
       >
         {data && (
           <>
             <DataTable
-              caption="Products, newest first"
+              caption={`Products${stock === 'low' ? ' with low stock' : stock === 'out' ? ', sold out' : ''}, ${sort === 'newest' ? 'newest' : 'lowest stock'} first`}
               rows={data.items}
               rowKey={(p) => p.id}
               busy={isPlaceholderData}
@@ -85,7 +166,16 @@ export default function ProductsTab() {
                   ),
                 },
                 { header: 'Price', numeric: true, cell: (p) => formatCents(p.priceCents) },
-                { header: 'Inventory', numeric: true, cell: (p) => p.inventory },
+                {
+                  header: 'Inventory',
+                  numeric: true,
+                  cell: (p) => (
+                    <span className="inline-flex items-center justify-end gap-2">
+                      <StockBadge onHand={p.inventory} threshold={p.lowStockThreshold} />
+                      {p.inventory}
+                    </span>
+                  ),
+                },
                 { header: 'Category', cell: (p) => categoryName(p.category) },
                 { header: 'Featured', cell: (p) => (p.featured ? 'Yes' : 'No') },
               ]}

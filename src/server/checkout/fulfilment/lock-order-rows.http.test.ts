@@ -56,9 +56,9 @@ describe(`lockOrderRows on ${testDialect()}`, () => {
     expect(rows.session).toMatchObject({ id: sessionId, status: 'open' });
     expect(rows.items.map((i) => i.product_id)).toEqual(['lor-a', 'lor-b']);
     expect(rows.productIds).toEqual(['lor-a', 'lor-b']);
-    expect(rows.products).toEqual([
-      { id: 'lor-a', inventory: 7 },
-      { id: 'lor-b', inventory: 5 },
+    expect([...rows.stock.values()].map((s) => [s.productId, s.onHand])).toEqual([
+      ['lor-a', 7],
+      ['lor-b', 5],
     ]);
     expect(rows.coupon?.code).toBe('LOCKSTEP');
     expect(rows.user?.id).toBe(user.id);
@@ -69,6 +69,7 @@ describe(`lockOrderRows on ${testDialect()}`, () => {
       { table: 'orders', locked: false },
       { table: 'order_items', locked: false },
       { table: 'products', locked: locks },
+      { table: 'stock_items', locked: false },
       { table: 'coupons', locked: locks },
       { table: 'orders', locked: locks },
       { table: 'payment_sessions', locked: locks },
@@ -95,7 +96,15 @@ describe(`lockOrderRows on ${testDialect()}`, () => {
     const result = await t.db.transaction().execute((trx) => lockOrderRows(trx.withPlugin(recorder(reads)), t.dialect, sessionId));
     expect(result.alreadyPaid).toBe(false);
     if (!result.alreadyPaid) expect([result.rows.coupon, result.rows.user]).toEqual([undefined, undefined]);
-    expect(reads.map((r) => r.table)).toEqual(['payment_sessions', 'orders', 'order_items', 'products', 'orders', 'payment_sessions']);
+    expect(reads.map((r) => r.table)).toEqual([
+      'payment_sessions',
+      'orders',
+      'order_items',
+      'products',
+      'stock_items',
+      'orders',
+      'payment_sessions',
+    ]);
   });
 
   it('answers 404 for an unknown session', async () => {

@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.js';
 import { forUpdate } from '../../db/locks.js';
 import { HttpError } from '../../http/errors.js';
 import { lockCoupon } from '../../coupons/service.js';
+import { lockStock, type LockedStock } from '../../inventory/stock.js';
 
 /** Everything fulfilment reads and writes, locked. */
 export type LockedOrderRows = {
@@ -13,8 +14,8 @@ export type LockedOrderRows = {
   items: Selectable<OrderItemsTable>[];
   /** The distinct product ids of the lines, sorted. */
   productIds: string[];
-  /** The products still in the catalogue, locked, by id. */
-  products: { id: string; inventory: number }[];
+  /** The stock of the products still in the catalogue, locked, by product id. */
+  stock: Map<string, LockedStock>;
   coupon: Selectable<CouponsTable> | undefined;
   /** The signed-up customer, locked; undefined for a guest (or an account since erased). */
   user: Selectable<UsersTable> | undefined;
@@ -42,9 +43,7 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   if (settled(orderSeen.payment_status)) return { alreadyPaid: true, orderId: orderSeen.id };
   const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderSeen.id).orderBy('product_id').execute();
   const productIds = [...new Set(items.map((i) => i.product_id))].sort();
-  const products = productIds.length
-    ? await forUpdate(trx.selectFrom('products').select(['id', 'inventory']).where('id', 'in', productIds).orderBy('id'), dialect).execute()
-    : [];
+  const stock = await lockStock(trx, dialect, productIds);
   const coupon = orderSeen.coupon_code ? await lockCoupon(trx, dialect, orderSeen.coupon_code) : undefined;
   const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderSeen.id), dialect).executeTakeFirstOrThrow();
   if (settled(order.payment_status)) return { alreadyPaid: true, orderId: order.id };
@@ -55,5 +54,5 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   const user = order.user_id
     ? await forUpdate(trx.selectFrom('users').selectAll().where('id', '=', order.user_id), dialect).executeTakeFirst()
     : undefined;
-  return { alreadyPaid: false, rows: { order, session, items, productIds, products, coupon, user } };
+  return { alreadyPaid: false, rows: { order, session, items, productIds, stock, coupon, user } };
 }

@@ -29,7 +29,7 @@ describe(`markOrderPaid on ${testDialect()}`, () => {
       items: [{ productId: p.id, quantity: 2 }],
       couponCode: coupon.code,
     });
-    expect(await t.db.selectFrom('stock_holds').select('order_id').where('order_id', '=', orderId).execute()).toHaveLength(1);
+    expect(await t.db.selectFrom('stock_reservations').select('order_id').where('order_id', '=', orderId).execute()).toHaveLength(1);
     expect(await t.db.selectFrom('coupon_holds').select('order_id').where('order_id', '=', orderId).execute()).toHaveLength(1);
     const now = new Date('2026-05-01T12:00:00.000Z');
     await markPaid(sessionId, [], now);
@@ -44,7 +44,7 @@ describe(`markOrderPaid on ${testDialect()}`, () => {
     });
     const session = await t.db.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
     expect(session).toMatchObject({ status: 'complete', completed_at: now.toISOString() });
-    expect(await t.db.selectFrom('stock_holds').select('order_id').where('order_id', '=', orderId).execute()).toEqual([]);
+    expect(await t.db.selectFrom('stock_reservations').select('order_id').where('order_id', '=', orderId).execute()).toEqual([]);
     expect(await t.db.selectFrom('coupon_holds').select('order_id').where('order_id', '=', orderId).execute()).toEqual([]);
     const paid = await t.db.selectFrom('order_events').selectAll().where('order_id', '=', orderId).where('type', '=', 'paid').execute();
     expect(paid).toHaveLength(1);

@@ -27,7 +27,7 @@ export async function markOrderPaid(
     .where('id', '=', order.id)
     .execute();
   await trx.updateTable('payment_sessions').set({ status: 'complete', completed_at: at }).where('id', '=', session.id).execute();
-  await releaseHolds(trx, order.id);
+  await releaseHolds(trx, order.id, 'sold');
   await recordOrderEvent(
     trx,
     order.id,

@@ -4,6 +4,7 @@ import { leadingNumber } from '../../../shared/schemas/catalog.js';
 import { randomString, nowIso } from '../../lib/ids.js';
 import { hashPassword } from '../../accounts/password.js';
 import { noteShopChange } from '../../http/shop-changes.js';
+import { openStock } from '../../inventory/stock.js';
 import type { SeedCategory, SeedCoupon, SeedFaq, SeedProduct, SeedShippingOption } from './catalog-data.js';
 
 /**
@@ -61,7 +62,7 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
       category_id: p.categoryId,
       images: JSON.stringify(p.images),
       featured: p.featured ? 1 : 0,
-      inventory: p.inventory,
+      inventory: 0,
       sort_number: leadingNumber(p.name),
       sku: p.sku ?? null,
       brand: p.brand ?? null,
@@ -74,6 +75,7 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
       updated_at: at,
     })
     .execute();
+  await openStock(db, p.id, { quantity: p.inventory, actor: { userId: null, label: 'Shop' }, at: new Date(at) });
   // Written outside the back office: the running shop is told, as after an admin write.
   await noteShopChange(db);
   return p;

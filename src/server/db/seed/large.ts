@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { adoptUnstockedProducts } from '../../inventory/stock.js';
 import type { Database, OrderItemsTable, OrdersTable, ProductsTable, UsersTable } from '../schema.js';
 import { hashPassword } from '../../accounts/password.js';
 import { searchTermsOf } from '../../orders/search-terms.js';
@@ -118,6 +119,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
     },
     progress('products', counts.products),
   );
+  await adoptUnstockedProducts(db);
 
   const userNames: string[] = [];
   const userEmails: string[] = [];

@@ -1,0 +1,230 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, StockMovementKind } from '../db/schema.js';
+import type { Dialect } from '../db/database.js';
+import { forUpdate } from '../db/locks.js';
+import { HttpError } from '../http/errors.js';
+import { randomString } from '../lib/ids.js';
+import { afterLevelChange } from './alerts.js';
+
+/*
+ * The inventory module owns stock (decision 0022): the stocked units (`stock_items`, one per
+ * product today, one per variant later), their ledger (`stock_movements`), what open checkouts
+ * reserve (`stock_reservations`) and who waits for a product to come back. No other module reads or
+ * writes those tables or `products.inventory` (the copy of a product's level the catalogue shows);
+ * lint enforces it.
+ *
+ * Locks: a product's row is the lock on its stock, taken first in the shop's one lock order
+ * (products by id, then the coupon, the shopper's keys, orders, payment sessions, the user;
+ * decision 0005). Every level change runs under it, in the caller's transaction, and writes its
+ * ledger row in the same statement batch: a level is always the sum of its ledger.
+ */
+
+/** Who moved stock: an account (id and e-mail as they were), or the shop itself, or the customer. */
+export type StockActor = { userId: string | null; label: string };
+
+/** A product's stock as locked for a change. */
+export type LockedStock = { itemId: string; productId: string; onHand: number; threshold: number; alertState: 'ok' | 'low' | 'out' };
+
+/** The id of a product's stock item (one per product today). */
+export function stockItemIdOf(productId: string): string {
+  return `stk_${productId}`;
+}
+
+/**
+ * Locks the products' stock, by product id (the first locks of the shop's one lock order), and
+ * reads the levels. Products no longer in the catalogue are absent from the answer. On SQLite the
+ * write transaction already runs alone.
+ */
+export async function lockStock(trx: Kysely<Database>, dialect: Dialect, productIds: readonly string[]): Promise<Map<string, LockedStock>> {
+  const ids = [...new Set(productIds)].sort();
+  if (ids.length === 0) return new Map();
+  await forUpdate(trx.selectFrom('products').select('id').where('id', 'in', ids).orderBy('id'), dialect).execute();
+  return readStock(trx, ids);
+}
+
+/** The products' stock items as they are (unlocked). */
+export async function readStock(db: Kysely<Database>, productIds: readonly string[]): Promise<Map<string, LockedStock>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('stock_items')
+    .select(['id', 'product_id', 'on_hand', 'low_stock_threshold', 'alert_state'])
+    .where('product_id', 'in', [...productIds])
+    .orderBy('product_id')
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.product_id,
+      {
+        itemId: r.id,
+        productId: r.product_id,
+        onHand: Number(r.on_hand),
+        threshold: Number(r.low_stock_threshold),
+        alertState: r.alert_state,
+      },
+    ]),
+  );
+}
+
+/** The products' levels (on hand, before reservations), unlocked: 0 for an unknown product. */
+export async function levelsOf(db: Kysely<Database>, productIds: readonly string[]): Promise<Map<string, number>> {
+  const stock = await readStock(db, productIds);
+  return new Map([...stock].map(([id, s]) => [id, s.onHand]));
+}
+
+export type Movement = {
+  kind: StockMovementKind;
+  /** Signed: what the level gains (received, returned) or loses (sold, damaged, taken). */
+  quantity: number;
+  actor: StockActor;
+  orderId?: string | null;
+  reference?: string | null;
+  note?: string | null;
+  at?: Date;
+};
+
+let sequence = 0;
+/** Movement ids sort by time, then by the order they were written in this process. */
+function movementId(at: Date): string {
+  sequence = (sequence + 1) % 36 ** 4;
+  return `mv_${at.getTime().toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${randomString(6)}`;
+}
+
+/**
+ * Moves a locked item's level and writes the ledger row, in the caller's transaction (lockStock
+ * first). The level never goes below zero (409). The product's shown copy follows, and the
+ * threshold and back-in-stock watchers see the change (alerts.ts). `stock` is updated in place.
+ */
+export async function recordMovement(trx: Kysely<Database>, stock: LockedStock, movement: Movement): Promise<void> {
+  const at = movement.at ?? new Date();
+  const before = stock.onHand;
+  const after = before + movement.quantity;
+  if (after < 0) throw new HttpError(409, `Only ${before} in stock: cannot take ${-movement.quantity}.`);
+  const iso = at.toISOString();
+  await trx
+    .insertInto('stock_movements')
+    .values({
+      id: movementId(at),
+      stock_item_id: stock.itemId,
+      kind: movement.kind,
+      quantity: movement.quantity,
+      order_id: movement.orderId ?? null,
+      actor_user_id: movement.actor.userId,
+      actor_label: movement.actor.label,
+      reference: movement.reference ?? null,
+      note: movement.note ?? null,
+      created_at: iso,
+    })
+    .execute();
+  if (movement.quantity === 0) return;
+  await trx
+    .updateTable('stock_items')
+    .set({ on_hand: sql`on_hand + ${movement.quantity}`, updated_at: iso })
+    .where('id', '=', stock.itemId)
+    .execute();
+  await trx
+    .updateTable('products')
+    .set({ inventory: sql`inventory + ${movement.quantity}`, updated_at: iso })
+    .where('id', '=', stock.productId)
+    .execute();
+  stock.onHand = after;
+  await afterLevelChange(trx, stock, before, at);
+}
+
+/**
+ * A new product's stock item, with its opening level as the ledger's first row (the product row is
+ * new in this transaction, so nobody else can hold its lock).
+ */
+export async function openStock(
+  trx: Kysely<Database>,
+  productId: string,
+  opening: { quantity: number; threshold?: number; actor: StockActor; at?: Date },
+): Promise<void> {
+  const at = opening.at ?? new Date();
+  const iso = at.toISOString();
+  const threshold = opening.threshold ?? DEFAULT_LOW_STOCK_THRESHOLD;
+  const itemId = stockItemIdOf(productId);
+  await trx
+    .insertInto('stock_items')
+    .values({
+      id: itemId,
+      product_id: productId,
+      on_hand: 0,
+      low_stock_threshold: threshold,
+      alert_state: 'ok',
+      created_at: iso,
+      updated_at: iso,
+    })
+    .execute();
+  await trx.updateTable('products').set({ inventory: 0 }).where('id', '=', productId).execute();
+  const stock: LockedStock = { itemId, productId, onHand: 0, threshold, alertState: 'ok' };
+  await recordMovement(trx, stock, { kind: 'opening', quantity: opening.quantity, actor: opening.actor, at });
+  // A product opened at or below its threshold is not news: the state starts where the level is.
+  await trx
+    .updateTable('stock_items')
+    .set({ alert_state: alertStateOf(stock.onHand, threshold) })
+    .where('id', '=', itemId)
+    .execute();
+}
+
+/** The storefront's "Only N left" line and the owner's low-stock flag start here unless the owner sets another. */
+export const DEFAULT_LOW_STOCK_THRESHOLD = 10;
+
+/** Where a level stands against its threshold. */
+export function alertStateOf(onHand: number, threshold: number): 'ok' | 'low' | 'out' {
+  if (onHand <= 0) return 'out';
+  if (onHand <= threshold) return 'low';
+  return 'ok';
+}
+
+/**
+ * Products written without a stock item (the seeds' bulk inserts, which set `inventory` as the
+ * opening level): each gets its item and an `opening` ledger row for that level, in two statements.
+ */
+export async function adoptUnstockedProducts(db: Kysely<Database>, actorLabel = 'Shop'): Promise<void> {
+  const at = new Date().toISOString();
+  await db
+    .insertInto('stock_items')
+    .columns(['id', 'product_id', 'on_hand', 'low_stock_threshold', 'alert_state', 'created_at', 'updated_at'])
+    .expression(
+      db
+        .selectFrom('products as p')
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('stock_items as s').select('s.id').whereRef('s.product_id', '=', 'p.id'))),
+        )
+        .select([
+          sql`'stk_' || p.id`.as('id'),
+          'p.id as product_id',
+          'p.inventory as on_hand',
+          sql`${DEFAULT_LOW_STOCK_THRESHOLD}`.as('low_stock_threshold'),
+          sql`case when p.inventory <= 0 then 'out' when p.inventory <= ${DEFAULT_LOW_STOCK_THRESHOLD} then 'low' else 'ok' end`.as(
+            'alert_state',
+          ),
+          'p.created_at',
+          sql`${at}`.as('updated_at'),
+        ]),
+    )
+    .execute();
+  await db
+    .insertInto('stock_movements')
+    .columns(['id', 'stock_item_id', 'kind', 'quantity', 'order_id', 'actor_user_id', 'actor_label', 'reference', 'note', 'created_at'])
+    .expression(
+      db
+        .selectFrom('stock_items as s')
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('stock_movements as m').select('m.id').whereRef('m.stock_item_id', '=', 's.id'))),
+        )
+        .select([
+          sql`'mv_opening_' || s.id`.as('id'),
+          's.id as stock_item_id',
+          sql`'opening'`.as('kind'),
+          's.on_hand as quantity',
+          sql`null`.as('order_id'),
+          sql`null`.as('actor_user_id'),
+          sql`${actorLabel}`.as('actor_label'),
+          sql`null`.as('reference'),
+          sql`null`.as('note'),
+          's.created_at',
+        ]),
+    )
+    .execute();
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { pageOf } from './paging.js';
+
+/*
+ * Stock as the back office and the shop see it (src/server/inventory, decision 0022).
+ */
+
+/** Why the owner changes a level: units arrived, were damaged, a correction, or a count of the shelf. */
+export const STOCK_REASONS = ['received', 'damaged', 'correction', 'counted'] as const;
+export type StockReason = (typeof STOCK_REASONS)[number];
+
+export const STOCK_REASON_LABELS: Record<StockReason, string> = {
+  received: 'Received',
+  damaged: 'Damaged or lost',
+  correction: 'Correction (+/−)',
+  counted: 'Counted (set the level)',
+};
+
+/** Every kind of ledger row, as the history names it. */
+export const STOCK_MOVEMENT_LABELS = {
+  opening: 'Opening stock',
+  received: 'Received',
+  counted: 'Counted',
+  damaged: 'Damaged or lost',
+  correction: 'Correction',
+  sold: 'Sold',
+  returned: 'Returned',
+  taken: 'Taken again',
+} as const;
+export type StockMovementKindName = keyof typeof STOCK_MOVEMENT_LABELS;
+
+export const MAX_STOCK_LEVEL = 1_000_000;
+
+export const INVENTORY_MESSAGES = {
+  productNotFound: 'Product not found',
+  quantityNeeded: 'Enter how many units (1 or more)',
+  correctionNeeded: 'Enter a correction other than 0 (use − to take units away)',
+  countNeeded: 'Enter the number of units you counted (0 or more)',
+  tooLarge: `Stock cannot exceed ${MAX_STOCK_LEVEL.toLocaleString('en-US')} units`,
+  /** Checkout refused for units other shoppers' unpaid checkouts keep (for 10 minutes at most). */
+  reservedElsewhere: (name: string, available: number, reserved: number) =>
+    available > 0
+      ? `Only ${available} of ${name} left: ${reserved} more ${reserved === 1 ? 'is' : 'are'} in other shoppers' checkouts and may be back within 10 minutes`
+      : `${name}: the last ${reserved === 1 ? 'one is' : `${reserved} are`} in other shoppers' checkouts and may be back within 10 minutes`,
+  belowZero: (onHand: number, change: number) =>
+    `Only ${onHand} in stock: a change of ${change} would take the level below 0. Count the shelf and enter what is there instead.`,
+} as const;
+
+/**
+ * One stock change by the owner. `quantity` is the units received, the units damaged or lost, the
+ * signed correction, or the level counted on the shelf (turned into a change under lock).
+ */
+export const StockAdjustmentInput = z
+  .object({
+    reason: z.enum(STOCK_REASONS, { message: `Choose a reason: ${STOCK_REASONS.join(', ')}` }),
+    quantity: z
+      .number({ message: 'Quantity must be a number' })
+      .int('Quantity must be a whole number')
+      .min(-MAX_STOCK_LEVEL, INVENTORY_MESSAGES.tooLarge)
+      .max(MAX_STOCK_LEVEL, INVENTORY_MESSAGES.tooLarge),
+    note: z
+      .string()
+      .trim()
+      .max(500, 'A note cannot exceed 500 characters')
+      .optional()
+      .transform((v) => v || undefined),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const bad = (message: string) => ctx.addIssue({ code: 'custom', path: ['quantity'], message });
+    if ((v.reason === 'received' || v.reason === 'damaged') && v.quantity < 1) bad(INVENTORY_MESSAGES.quantityNeeded);
+    if (v.reason === 'correction' && v.quantity === 0) bad(INVENTORY_MESSAGES.correctionNeeded);
+    if (v.reason === 'counted' && v.quantity < 0) bad(INVENTORY_MESSAGES.countNeeded);
+  });
+export type StockAdjustmentInput = z.infer<typeof StockAdjustmentInput>;
+
+export const LowStockThreshold = z
+  .number({ message: 'Low-stock threshold must be a number' })
+  .int('Low-stock threshold must be a whole number')
+  .min(0, 'Low-stock threshold cannot be negative')
+  .max(MAX_STOCK_LEVEL, INVENTORY_MESSAGES.tooLarge);
+
+export const StockThresholdInput = z.object({ lowStockThreshold: LowStockThreshold }).strict();
+
+/** A product's stock now: on hand, kept by open checkouts, buyable, and its low-stock line. */
+export const StockView = z.object({
+  productId: z.string(),
+  onHand: z.number().int(),
+  reserved: z.number().int(),
+  available: z.number().int(),
+  lowStockThreshold: z.number().int(),
+  alertState: z.enum(['ok', 'low', 'out']),
+});
+export type StockView = z.infer<typeof StockView>;
+
+/** One ledger row, with the level it left. */
+export const StockMovementView = z.object({
+  id: z.string(),
+  kind: z.enum(Object.keys(STOCK_MOVEMENT_LABELS) as [StockMovementKindName, ...StockMovementKindName[]]),
+  quantity: z.number().int(),
+  levelAfter: z.number().int(),
+  orderId: z.string().nullable(),
+  reference: z.string().nullable(),
+  actor: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type StockMovementView = z.infer<typeof StockMovementView>;
+
+export const StockHistoryPage = pageOf(StockMovementView).extend({ stock: StockView });
+export type StockHistoryPage = z.infer<typeof StockHistoryPage>;
+
+/** What the shop tells a shopper about a product's stock beyond the buyable count (the product page). */
+export const StockNotice = z.object({
+  /** Units kept in other shoppers' unpaid checkouts. */
+  reserved: z.number().int(),
+  /** When the first of them may be on sale again (ISO), or null. */
+  reservedUntil: z.string().nullable(),
+  /** At or below it the product page says "Only N left" (the owner's per-product threshold, default 10). */
+  lowStockThreshold: z.number().int(),
+});
+export type StockNotice = z.infer<typeof StockNotice>;
+
+/** "Notify me when it's back". */
+export const BackInStockInput = z
+  .object({
+    email: z.string({ message: 'Enter your e-mail address' }).trim().max(254).email('Enter a valid e-mail address'),
+  })
+  .strict();
+
+/** Returning an order's units: never more than the order has out of stock (the server's rule, the dialogs' check). */
+export const ORDER_STOCK_MESSAGES = {
+  notOut: (name: string, asked: number, out: number) =>
+    out === 0
+      ? `${name}: none of this order's units are out of stock to return.`
+      : `${name}: only ${out} of this order's units can be returned (asked ${asked}).`,
+  notInOrder: 'Choose lines of this order to return.',
+} as const;
+
+/** A line of an order to return to stock, on a refund or a cancel. */
+export const ReturnLine = z
+  .object({
+    productId: z.string().min(1).max(100),
+    quantity: z
+      .number({ message: 'Quantity to return must be a number' })
+      .int('Quantity to return must be a whole number')
+      .min(0, 'Quantity to return cannot be negative')
+      .max(10_000),
+  })
+  .strict();
+export const ReturnLines = z.array(ReturnLine).max(200);
+export type ReturnLine = z.infer<typeof ReturnLine>;
+
+/** The order's lines as the refund and cancel dialogs list them. */
+export const OrderStockLine = z.object({
+  productId: z.string(),
+  name: z.string(),
+  ordered: z.number().int(),
+  /** Units of this line out of stock for the order now (what can still be returned). */
+  out: z.number().int(),
+  returned: z.number().int(),
+});
+export type OrderStockLine = z.infer<typeof OrderStockLine>;
