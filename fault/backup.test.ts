@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/server/db/database.js';
 import type { Database } from '../src/server/db/schema.js';
 import { createTestDatabase } from '../src/server/test/harness.js';
+import { adjustStock } from '../src/server/inventory/admin.js';
 import { sqliteUrl, startServer, type ServerProcess } from './server-process.js';
 
 /**
@@ -151,7 +152,8 @@ describe.each(HAS_PG ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)
     const server: ServerProcess = await startServer(sourceUrl, { UPLOAD_DIR: uploads, TRUST_PROXY: 'true' });
     cleanups.push(() => server.stop('SIGKILL'));
     const { db: source } = open(sourceUrl);
-    await source.updateTable('products').set({ inventory: STOCK }).where('id', '=', PRODUCT).execute();
+    // Set as the owner sets it: a shelf count, a ledger row (decision 0022).
+    await adjustStock(source, PRODUCT, { reason: 'counted', quantity: STOCK }, { userId: null, label: 'fault test' });
     const stockAtStart = await shelfPlusSold(source);
     const image = crypto.randomBytes(4096);
     fs.mkdirSync(path.join(uploads, 'products'), { recursive: true });

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { applicationName, openDatabase } from '../src/server/db/database.js';
 import type { Database } from '../src/server/db/schema.js';
 import { createTestDatabase } from '../src/server/test/harness.js';
+import { adjustStock } from '../src/server/inventory/admin.js';
 import { freePort } from '../src/server/test/free-port.js';
 import { stockAndPaidUnits } from '../src/server/test/stock-checks.js';
 import { DEMO_CUSTOMER } from '../src/server/db/seed/demo-accounts.js';
@@ -118,7 +119,8 @@ describe.skipIf(!HAS_PG)('the shop’s PostgreSQL connections are ended under lo
     const [a, b] = servers as [ServerProcess, ServerProcess];
 
     const TOTAL = 400;
-    await db.updateTable('products').set({ inventory: TOTAL }).where('id', '=', PRODUCT).execute();
+    // Set as the owner sets it: a shelf count, a ledger row (decision 0022).
+    await adjustStock(db, PRODUCT, { reason: 'counted', quantity: TOTAL }, { userId: null, label: 'fault test' });
     // A signed-in shopper whose session is read from the database on every request.
     const shopper = new Browserish(a.base);
     const signIn = await shopper.request('POST', '/api/auth/sign-in', {

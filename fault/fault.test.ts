@@ -9,6 +9,12 @@ import { createTestDatabase, type TestDb } from '../src/server/test/harness.js';
 import { freePort } from '../src/server/test/free-port.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../src/server/db/seed/demo-accounts.js';
 import { Browserish, sqliteUrl, startServer, type ServerProcess } from './server-process.js';
+import { adjustStock } from '../src/server/inventory/admin.js';
+
+/** The product's level, set as the owner sets it: a shelf count, a ledger row (decision 0022). */
+async function setStock(db: Kysely<Database>, units: number): Promise<void> {
+  await adjustStock(db, PRODUCT, { reason: 'counted', quantity: units }, { userId: null, label: 'fault test' });
+}
 
 /**
  * What happens when things go wrong, with real server processes: two of them on one database
@@ -104,7 +110,7 @@ describe.skipIf(!HAS_PG)('two server processes on one PostgreSQL', () => {
     const onA = (await (await shopper.pointAt(a.base).request('GET', '/api/session')).json()) as { user: unknown };
     expect(onA.user).toBeNull();
 
-    await db.updateTable('products').set({ inventory: 5 }).where('id', '=', PRODUCT).execute();
+    await setStock(db, 5);
     const attempts = await Promise.all(Array.from({ length: 20 }, (_, i) => checkout(i % 2 ? a.base : b.base)));
     const won = attempts.filter((r) => r.ok);
     expect(won).toHaveLength(5);
@@ -123,7 +129,7 @@ describe.each(HAS_PG ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)
     const { url, db } = await database(kind);
     const first = await server(url);
     const TOTAL = 40;
-    await db.updateTable('products').set({ inventory: TOTAL }).where('id', '=', PRODUCT).execute();
+    await setStock(db, TOTAL);
     const sessions: string[] = [];
     for (let i = 0; i < TOTAL; i++) {
       const r = await checkout(first.base);

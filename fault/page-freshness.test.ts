@@ -5,6 +5,7 @@ import type { Database } from '../src/server/db/schema.js';
 import { createTestDatabase, type TestDb } from '../src/server/test/harness.js';
 import { DEMO_ADMIN } from '../src/server/db/seed/demo-accounts.js';
 import { Browserish, startServer, type ServerProcess } from './server-process.js';
+import { adjustStock } from '../src/server/inventory/admin.js';
 
 /**
  * Cached storefront pages with two real server processes on one PostgreSQL: each keeps the HTML it
@@ -134,15 +135,15 @@ describe.skipIf(!HAS_PG)('cached pages across two processes on one PostgreSQL', 
       name,
       description: 'Soft and kind.',
       priceCents: 650,
-      inventory: 9,
       category: 'cleaning-cloths',
       featured: false,
     });
     expect(priced.status).toBe(200);
     console.log(`new price searched on the other process after ${await until('quokka', (f) => f.items[0]?.priceCents === 650)} ms`);
 
-    // A payment whose hold had lapsed takes stock without touching any hold: only the product row moves.
-    await db.updateTable('products').set({ inventory: 4, updated_at: new Date().toISOString() }).where('id', '=', product.id).execute();
+    // Stock moved without touching any reservation (a payment whose hold had lapsed, or the owner's
+    // count, written here by another process): only the product's level moves.
+    await adjustStock(db, product.id, { reason: 'counted', quantity: 4 }, { userId: null, label: 'fault test' });
     console.log(
       `stock taken without a hold seen by the other process after ${await until('quokka', (f) => f.items[0]?.inventory === 4)} ms`,
     );

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
-import { CART_STOCK_MESSAGES, CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
+import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
 import type { QuoteLine } from '../../shared/schemas/checkout.js';
 import { paths } from '../lib/paths.js';
 import { Skeleton } from '../ui/skeleton.js';
@@ -13,13 +13,14 @@ import { CartIcon, TrashIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { toast } from '../ui/toast.js';
-import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine, type StockShortfall } from '../lib/cart-store.js';
+import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from '../lib/cart-store.js';
 import { CouponForm } from './coupon-form.js';
 import { FreeGiftBadge, refuseFreeGiftIncrease } from '../ui/free-gift.js';
 import { FreeShippingLine } from '../ui/free-shipping-line.js';
 import { OrderSummaryTotals } from '../ui/order-summary.js';
 import { useCartQuote } from '../lib/use-cart-quote.js';
 import { useCartFollowsStock } from './use-cart-follows-stock.js';
+import { StockChangedNotice } from '../ui/stock-changed-notice.js';
 
 /** ?canceled=true (back from the payment page): say so once, then take the query off the URL. */
 function useCanceledToast() {
@@ -206,23 +207,6 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
         </div>
       </div>
     </li>
-  );
-}
-
-/** What the cart lowered to follow stock, product by product (it stays until the shopper leaves the page). */
-function StockChangedNotice({ changed }: { changed: StockShortfall[] }) {
-  return (
-    <div className="mb-6">
-      <Alert title={CART_STOCK_MESSAGES.cartUpdatedTitle}>
-        <ul className="flex flex-col gap-1">
-          {changed.map((c) => (
-            <li key={c.productId}>
-              {c.available > 0 ? CART_STOCK_MESSAGES.lowered(c.name, c.available) : CART_STOCK_MESSAGES.removed(c.name)}
-            </li>
-          ))}
-        </ul>
-      </Alert>
-    </div>
   );
 }
 

@@ -13,6 +13,7 @@ import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
 import { signInPathFor } from '../lib/safe-redirect.js';
 import { Alert } from '../ui/alert.js';
+import { StockChangedNotice } from '../ui/stock-changed-notice.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -232,19 +233,7 @@ export default function CheckoutPage() {
           </Alert>
         </div>
       ) : (
-        fitted.length > 0 && (
-          <div className="mb-6">
-            <Alert title={CART_STOCK_MESSAGES.cartUpdatedTitle}>
-              <ul className="flex flex-col gap-1">
-                {fitted.map((c) => (
-                  <li key={c.productId}>
-                    {c.available > 0 ? CART_STOCK_MESSAGES.lowered(c.name, c.available) : CART_STOCK_MESSAGES.removed(c.name)}
-                  </li>
-                ))}
-              </ul>
-            </Alert>
-          </div>
-        )
+        fitted.length > 0 && <StockChangedNotice changed={fitted} />
       )}
 
       <form

@@ -457,13 +457,13 @@ ${textFooter}`,
         p(
           '<strong>{{productName}}</strong>{{#if sku}} (SKU {{sku}}){{/if}} is down to <strong>{{onHand}}</strong>, at or below its low-stock threshold of {{threshold}}.',
         ),
-        button('{{productAdminUrl}}', 'Open the product'),
+        button('{{productAdminUrl}}', 'See low stock in the shop'),
         p('You get this e-mail once each time the level falls to the threshold, not for every sale.'),
       ].join('\n'),
     ),
     text: `{{productName}}{{#if sku}} (SKU {{sku}}){{/if}} is down to {{onHand}}, at or below its low-stock threshold of {{threshold}}.
 
-Open the product: {{productAdminUrl}}
+See low stock in the shop: {{productAdminUrl}}
 
 You get this e-mail once each time the level falls to the threshold, not for every sale.
 ${textFooter}`,
@@ -478,12 +478,12 @@ ${textFooter}`,
       'Sold out',
       [
         p('<strong>{{productName}}</strong>{{#if sku}} (SKU {{sku}}){{/if}} has sold out: shoppers can ask to be told when it is back.'),
-        button('{{productAdminUrl}}', 'Open the product'),
+        button('{{productAdminUrl}}', 'See sold-out products'),
       ].join('\n'),
     ),
     text: `{{productName}}{{#if sku}} (SKU {{sku}}){{/if}} has sold out: shoppers can ask to be told when it is back.
 
-Open the product: {{productAdminUrl}}
+See sold-out products: {{productAdminUrl}}
 ${textFooter}`,
   },
 ];

@@ -23,8 +23,9 @@ export function setInventoryShopUrl(url: string): void {
 export function productUrl(productId: string): string {
   return `${shopUrl}/products/${encodeURIComponent(productId)}`;
 }
-export function adminProductUrl(productId: string): string {
-  return `${shopUrl}/admin?tab=products&product=${encodeURIComponent(productId)}`;
+/** The Products tab filtered to the products in that state (the one e-mailed about among them). */
+function adminStockUrl(state: 'low' | 'out'): string {
+  return `${shopUrl}/admin?tab=products&stock=${state}`;
 }
 
 async function contactAddress(trx: Kysely<Database>): Promise<string | null> {
@@ -54,7 +55,7 @@ export async function afterLevelChange(trx: Kysely<Database>, stock: LockedStock
             sku: product.sku ?? '',
             onHand: after,
             threshold: stock.threshold,
-            productAdminUrl: adminProductUrl(stock.productId),
+            productAdminUrl: adminStockUrl(state === 'out' ? 'out' : 'low'),
           },
         });
       }
