@@ -16,6 +16,7 @@ const couponTerms = new MicroCache<Selectable<CouponsTable> | undefined>(QUOTE_T
 const shippingTerms = new MicroCache<Selectable<ShippingOptionsTable>[]>(QUOTE_TERMS_MS);
 const productTerms = new MicroCache<Pick<Selectable<ProductsTable>, 'id' | 'name' | 'price_cents' | 'images'>[]>(QUOTE_TERMS_MS);
 const stockTerms = new MicroCache<[Map<string, number>, Map<string, number>]>(QUOTE_TERMS_MS);
+const ownStock = new MicroCache<Map<string, number>>(QUOTE_TERMS_MS);
 
 /** Who is pricing: the shopper, for the coupon's one-per-customer rule (coupons/service.ts). */
 export type PricingContext = CouponCustomer;
@@ -98,7 +99,9 @@ export async function priceCart(
       stockTerms.get(idsKey, () => Promise.all([levelsOf(db, ids), reservedUnits(db, ids, ctx.now)])),
       // The shopper's own unpaid checkout (back from the payment page) is not someone else's: its
       // units count as theirs, as checkout counts them (it ends that checkout first).
-      ctx.deviceHash ? reservedByDevice(db, ids, ctx.deviceHash, ctx.now) : new Map<string, number>(),
+      ctx.deviceHash
+        ? ownStock.get(`${ctx.deviceHash}\n${idsKey}`, () => reservedByDevice(db, ids, ctx.deviceHash!, ctx.now))
+        : new Map<string, number>(),
     ]);
     if (own.size) held = new Map([...held].map(([id, n]) => [id, Math.max(0, n - (own.get(id) ?? 0))]));
   }
