@@ -14,6 +14,7 @@ import { pruneRateLimits } from './http/rate-limit.js';
 import { expireStaleSessions } from './checkout/service.js';
 import { forwardDueMessages } from './content/contact.js';
 import { setRetryBaseMs } from './lib/retry.js';
+import { backfillImageVariants } from './catalog/image-variants.js';
 
 async function main(): Promise<void> {
   let config;
@@ -54,6 +55,10 @@ async function main(): Promise<void> {
     expireStaleSessions(db).catch((err) => app.log.error({ err }, 'payment session cleanup failed'));
   }, 60_000);
   sessionSweep.unref();
+  // Images uploaded before variants existed get them now, in the background: the server starts at once.
+  void backfillImageVariants(config.uploadDir, (msg, err) => app.log.warn({ err }, msg))
+    .then((made) => made && app.log.info(`made ${made} missing image variants`))
+    .catch((err) => app.log.error({ err }, 'image variant backfill failed'));
 
   const shutdown = async () => {
     clearInterval(housekeeping);

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type ImgHTMLAttributes } from 'react';
+import type { ImageVariants } from '../../shared/image-variants.js';
 
 /** The spec: lazy images start loading 50 px before they become visible. */
 const LAZY_ROOT_MARGIN = '50px';
 /** A transparent pixel until the image is near: an <img> without src would draw its alt text and a broken-image icon. */
 const BLANK = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
-export type LazyImageProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src' | 'width' | 'height' | 'loading'> & {
+export type LazyImageProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src' | 'srcSet' | 'width' | 'height' | 'loading'> & {
   src: string;
   alt: string;
   width: number;
@@ -13,16 +14,39 @@ export type LazyImageProps = Omit<ImgHTMLAttributes<HTMLImageElement>, 'src' | '
   /** Above-the-fold images load at once; `priority` also marks the LCP image with fetchPriority="high". */
   eager?: boolean;
   priority?: boolean;
+  /** Smaller copies of `src` (shared/image-variants.ts), picked by the browser for `sizes`. */
+  variants?: ImageVariants | null;
+  /** The picture could not be loaded (also when that happened in the server's HTML, before the scripts ran). */
+  onFail?: () => void;
 };
 
 /**
  * An <img> that waits for an IntersectionObserver (rootMargin 50px) instead of native
  * loading="lazy", whose browser-chosen margin is far larger than the spec's.
  */
-export function LazyImage({ src, alt, width, height, eager = false, priority = false, className = '', ...rest }: LazyImageProps) {
+export function LazyImage({
+  src,
+  alt,
+  width,
+  height,
+  eager = false,
+  priority = false,
+  variants,
+  sizes,
+  onFail,
+  className = '',
+  ...rest
+}: LazyImageProps) {
   const ref = useRef<HTMLImageElement>(null);
   const loadNow = eager || priority;
   const [visible, setVisible] = useState(loadNow);
+
+  useEffect(() => {
+    // An image that failed before hydration fired its error event before React listened for it.
+    const el = ref.current;
+    if (variants && el?.complete && el.naturalWidth === 0) onFail?.();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration; later failures come as error events
+  }, []);
 
   useEffect(() => {
     if (visible) return;
@@ -46,10 +70,12 @@ export function LazyImage({ src, alt, width, height, eager = false, priority = f
     return () => observer.disconnect();
   }, [visible]);
 
-  return (
+  const img = (
     <img
       ref={ref}
       src={visible ? src : BLANK}
+      srcSet={visible && variants?.fallback ? variants.fallback : undefined}
+      sizes={variants ? sizes : undefined}
       alt={alt}
       width={width}
       height={height}
@@ -57,7 +83,16 @@ export function LazyImage({ src, alt, width, height, eager = false, priority = f
       loading={loadNow ? 'eager' : undefined}
       fetchPriority={priority ? 'high' : undefined}
       className={`${visible ? '' : 'bg-stone-100'} ${className}`}
+      onError={onFail}
       {...rest}
     />
+  );
+  if (!variants) return img;
+  // `contents`: the <picture> adds no box, so the <img> is laid out as it is without one.
+  return (
+    <picture className="contents">
+      {visible && <source type="image/webp" srcSet={variants.webp} sizes={sizes} />}
+      {img}
+    </picture>
   );
 }

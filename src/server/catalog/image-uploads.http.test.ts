@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
-import { exifSegment, jpeg, jpegSegment, png, pngChunk, webpExtended } from '../test/images.js';
+import { exifSegment, jpeg, jpegSegment, png, pngChunk, webpExtended, uploadAsAdmin } from '../test/images.js';
 
 /**
  * Uploaded images: a picture too large to draw is refused by its declared pixels however small
@@ -27,24 +27,7 @@ afterAll(async () => {
   fs.rmSync(uploadRoot, { recursive: true, force: true });
 });
 
-function upload(content: Buffer, kind = 'products') {
-  const boundary = `----shoptest${Math.random().toString(16).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo"\r\nContent-Type: image/png\r\n\r\n`),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/admin/uploads?kind=${kind}`,
-    payload,
-    headers: {
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-      origin: 'http://shop.test',
-    },
-  });
-}
+const upload = (content: Buffer, kind = 'products') => uploadAsAdmin(t.app, admin.cookies, content, { kind, type: 'image/png' });
 
 const storedFiles = (kind = 'products') => {
   const dir = path.resolve(t.config.uploadDir, kind);

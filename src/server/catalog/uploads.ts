@@ -4,6 +4,7 @@ import { HttpError } from '../http/errors.js';
 import { randomString } from '../lib/ids.js';
 import { ADMIN_MESSAGES, IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE } from '../../shared/schemas/admin.js';
 import { MalformedImageError, readImage } from './image-files.js';
+import { writeImageVariants } from './image-variants.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.js';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -16,7 +17,8 @@ export function imageFitsLimits(width: number, height: number): boolean {
 /**
  * Stores an uploaded image under the uploads folder with a random name; answers its public path.
  * The type comes from the bytes, the pixel dimensions from the file's header (refused beyond the
- * limits, however small the file), and what is stored is the file without its metadata.
+ * limits, however small the file), and what is stored is the file without its metadata. Beside
+ * it go its smaller variants (image-variants.ts), named from it, for the storefront's srcset.
  */
 export async function storeImage(uploadDir: string, folder: 'products' | 'categories' | 'content', buf: Buffer): Promise<string> {
   if (buf.length > MAX_IMAGE_BYTES) throw new HttpError(413, ADMIN_MESSAGES.imageSize);
@@ -34,6 +36,10 @@ export async function storeImage(uploadDir: string, folder: 'products' | 'catego
   const dir = path.resolve(uploadDir, folder);
   await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const name = `${Date.now().toString(36)}-${randomString(12)}.${type}`;
-  await fs.writeFile(path.join(dir, name), image.stripped(), { flag: 'wx', mode: PRIVATE_FILE_MODE });
+  const file = path.join(dir, name);
+  await fs.writeFile(file, image.stripped(), { flag: 'wx', mode: PRIVATE_FILE_MODE });
+  // A file whose headers hold together but whose pixels do not decode keeps no variants (a browser
+  // could not draw it either); the backfill at the next start tries again and logs it.
+  await writeImageVariants(file).catch(() => 0);
   return `/uploads/${folder}/${name}`;
 }

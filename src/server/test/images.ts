@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import zlib from 'node:zlib';
 
 /** Image files built byte by byte for the upload tests: valid structure, any declared size, any metadata. */
@@ -137,4 +138,29 @@ export function webpExtended(width: number, height: number, exif: string, xmp: s
     webpChunk('EXIF', Buffer.from(exif, 'latin1')),
     webpChunk('XMP ', Buffer.from(xmp, 'latin1')),
   ]);
+}
+
+/** Uploads `content` as a signed-in admin would, through the multipart upload route (`kind`: its folder). */
+export function uploadAsAdmin(
+  app: FastifyInstance,
+  cookies: Map<string, string>,
+  content: Buffer,
+  { kind = 'products', type = 'image/png' }: { kind?: string; type?: string } = {},
+) {
+  const boundary = `----shoptest${Math.random().toString(16).slice(2)}`;
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo"\r\nContent-Type: ${type}\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return app.inject({
+    method: 'POST',
+    url: `/api/admin/uploads?kind=${kind}`,
+    payload,
+    headers: {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      origin: 'http://shop.test',
+    },
+  });
 }

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { IMAGE_SIZES } from '../../../shared/image-variants.js';
 import { formatCents } from '../../../shared/money.js';
 import type { ProductCardItem } from '../../../shared/product-card.js';
 import { useAddToCart } from '../../lib/use-add-to-cart.js';
@@ -29,6 +30,7 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
           alt={product.name}
           width={400}
           height={400}
+          sizes={IMAGE_SIZES.card}
           eager={eager}
           priority={priority}
           className="aspect-square w-full object-cover"

@@ -1,4 +1,5 @@
 import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
+import { IMAGE_SIZES } from '../../../shared/image-variants.js';
 import { productImageAlt } from '../../../shared/product-images.js';
 import { ChevronRightIcon } from '../../ui/icons.js';
 import { ProductImage } from '../../ui/product-image.js';
@@ -85,6 +86,7 @@ export function ProductGallery({ product }: { product: GalleryProduct }) {
           alt={alt}
           width={800}
           height={800}
+          sizes={IMAGE_SIZES.gallery}
           priority={current === 0}
           eager
           data-testid="gallery-main"
@@ -124,7 +126,7 @@ export function ProductGallery({ product }: { product: GalleryProduct }) {
                 i === current ? 'border-brand-600' : 'border-transparent opacity-80 hover:opacity-100'
               }`}
             >
-              <ProductImage src={image} alt="" width={64} height={64} className="h-16 w-16 object-cover" />
+              <ProductImage src={image} alt="" width={64} height={64} sizes={IMAGE_SIZES.thumb} className="h-16 w-16 object-cover" />
             </button>
           ))}
         </div>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { IMAGE_SIZES } from '../../../shared/image-variants.js';
 import { formatCents } from '../../../shared/money.js';
 import type { ProductCardItem } from '../../../shared/product-card.js';
 import { paths } from '../../lib/paths.js';
@@ -46,7 +47,14 @@ function RelatedCard({ product }: { product: ProductCardItem }) {
   return (
     <article className="relative flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md">
       <div className="relative">
-        <ProductImage src={product.images[0]} alt={product.name} width={400} height={400} className="aspect-square w-full object-cover" />
+        <ProductImage
+          src={product.images[0]}
+          alt={product.name}
+          width={400}
+          height={400}
+          sizes={IMAGE_SIZES.related}
+          className="aspect-square w-full object-cover"
+        />
         <LowStockBadge inventory={product.inventory} className="absolute left-3 top-3" />
       </div>
       <div className="flex flex-1 flex-col gap-1 p-3 sm:p-4">
