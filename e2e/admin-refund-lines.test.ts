@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, call, checkout, signInThroughForm, toast } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, settle } from './browser.js';
+import { DESKTOP, dialogShots, launchBrowser, openPage } from './browser.js';
 import type { OrderStockLine, StockHistoryPage } from '../src/shared/schemas/inventory.js';
 
 /**
@@ -11,7 +10,6 @@ import type { OrderStockLine, StockHistoryPage } from '../src/shared/schemas/inv
  * history follow, each return linked to its order. A shipped order offers nothing back by default.
  */
 const RUN = Date.now().toString(36);
-const SHOTS_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 const PRICE_CENTS = 1000;
 let browser: Browser;
 let admin: { context: BrowserContext; page: Page; errors: string[] };
@@ -58,33 +56,6 @@ async function orderNumber(orderId: string): Promise<string> {
   return (res.json.order as { orderNumber: string }).orderNumber;
 }
 
-/** Boxes in the open dialog whose content is wider than they are (a column cut off, a line to scroll sideways). */
-function sidewaysScrolling(page: Page): Promise<string[]> {
-  return page
-    .getByRole('dialog')
-    .evaluate((dialog) =>
-      [dialog, ...dialog.querySelectorAll<HTMLElement>('*')]
-        .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
-        .map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().split(' ').slice(0, 3).join('.')}`),
-    );
-}
-
-/** A dialog is fixed to the screen: pictures of the screen at 1280 and 390 px, the dialog scrolled to `at`. */
-async function dialogShots(page: Page, at: Locator, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['1280', DESKTOP],
-    ['390', MOBILE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await at.scrollIntoViewIfNeeded();
-    await settle(page);
-    await page.screenshot({ path: path.join(SHOTS_DIR, `admin-refund-lines-${name}-${size}.png`) });
-    expect(await sidewaysScrolling(page), `${name} at ${size} px`).toEqual([]);
-  }
-  await page.setViewportSize(DESKTOP);
-  await settle(page);
-}
-
 describe('returning chosen units on a refund and a cancel', () => {
   it('refunds part of a paid order returning 1 of 3 units, then cancels it returning 1 more', async () => {
     const { page, errors } = admin;
@@ -106,7 +77,7 @@ describe('returning chosen units on a refund and a cancel', () => {
     await dialog.getByLabel(/^Amount/).fill((PRICE_CENTS / 100).toFixed(2));
     await dialog.getByLabel(/^Reason/).fill('One scrubber came back');
     await line.fill('1');
-    await dialogShots(page, line, 'refund-dialog');
+    await dialogShots(page, line, 'admin-refund-lines-refund-dialog');
     const sent = page.waitForRequest((r) => r.url().endsWith(`/api/admin/orders/${orderId}/refunds`) && r.method() === 'POST');
     await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
     expect((await sent).postDataJSON()).toEqual({
@@ -148,7 +119,7 @@ describe('returning chosen units on a refund and a cancel', () => {
     const cancelLine = ask.getByLabel(product.name, { exact: true });
     expect(await cancelLine.inputValue()).toBe('2');
     await cancelLine.fill('1');
-    await dialogShots(page, cancelLine, 'cancel-dialog');
+    await dialogShots(page, cancelLine, 'admin-refund-lines-cancel-dialog');
     const patched = page.waitForRequest((r) => r.url().endsWith(`/api/admin/orders/${orderId}/status`) && r.method() === 'PATCH');
     await ask.getByRole('button', { name: 'Change and e-mail' }).click();
     expect((await patched).postDataJSON()).toEqual({ status: 'cancelled', returnLines: [{ productId: product.id, quantity: 1 }] });

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ADMIN, call, signInThroughForm, toast } from './helpers.js';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotBothWidths, settle } from './browser.js';
+import { DESKTOP, dialogShots, launchBrowser, openPage, screenshotBothWidths } from './browser.js';
 import { INVENTORY_MESSAGES, type StockHistoryPage } from '../src/shared/schemas/inventory.js';
 
 /**
@@ -12,7 +11,6 @@ import { INVENTORY_MESSAGES, type StockHistoryPage } from '../src/shared/schemas
  * order and badges.
  */
 const RUN = Date.now().toString(36);
-const SHOTS_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 let browser: Browser;
 let admin: { context: BrowserContext; page: Page; errors: string[] };
 
@@ -39,36 +37,6 @@ async function historyRows(dialog: Locator): Promise<string[][]> {
   return table.evaluate((t) =>
     [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
   );
-}
-
-/** Boxes in the open dialog whose content is wider than they are (a column cut off, a line to scroll sideways). */
-function sidewaysScrolling(page: Page): Promise<string[]> {
-  return page
-    .getByRole('dialog')
-    .evaluate((dialog) =>
-      [dialog, ...dialog.querySelectorAll<HTMLElement>('*')]
-        .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
-        .map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().split(' ').slice(0, 3).join('.')}`),
-    );
-}
-
-/**
- * The dialog at 1280 and 390 px, its body scrolled to `at`. A dialog is fixed to the screen, so
- * these are pictures of the screen (a full-page one would draw it over the wrong part of the page).
- */
-async function dialogShots(page: Page, at: Locator, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['1280', DESKTOP],
-    ['390', MOBILE],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await at.scrollIntoViewIfNeeded();
-    await settle(page);
-    await page.screenshot({ path: path.join(SHOTS_DIR, `admin-stock-${name}-${size}.png`) });
-    expect(await sidewaysScrolling(page), `${name} at ${size} px`).toEqual([]);
-  }
-  await page.setViewportSize(DESKTOP);
-  await settle(page);
 }
 
 describe('stock in the back office', () => {
@@ -149,9 +117,9 @@ describe('stock in the back office', () => {
       ['received', 5, 17],
       ['opening', 12, 12],
     ]);
-    await dialogShots(page, dialog.getByRole('heading', { name: 'Adjust stock' }), 'dialog');
-    await dialogShots(page, dialog.getByRole('table', { name: 'Stock history, newest first' }), 'history');
-    await dialogShots(page, dialog.getByTestId('stock-level'), 'level');
+    await dialogShots(page, dialog.getByRole('heading', { name: 'Adjust stock' }), 'admin-stock-dialog');
+    await dialogShots(page, dialog.getByRole('table', { name: 'Stock history, newest first' }), 'admin-stock-history');
+    await dialogShots(page, dialog.getByTestId('stock-level'), 'admin-stock-level');
 
     // ---- Save Product: a new price and threshold, never a stock figure; the level stays.
     await dialog.getByLabel('Price ($)').fill('3.75');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -88,4 +88,36 @@ export async function settle(page: Page): Promise<void> {
     await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   });
+}
+
+/** Boxes in the open dialog whose content is wider than they are (a column cut off, a line to scroll sideways). */
+function sidewaysScrolling(page: Page): Promise<string[]> {
+  return page
+    .getByRole('dialog')
+    .evaluate((dialog) =>
+      [dialog, ...dialog.querySelectorAll<HTMLElement>('*')]
+        .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().split(' ').slice(0, 3).join('.')}`),
+    );
+}
+
+/**
+ * The open dialog at 1280 and 390 px, its body scrolled to `at`, as `<name>-<width>.png`; nothing in
+ * it may scroll sideways. A dialog is fixed to the screen, so these are pictures of the screen (a
+ * full-page one would draw it over the wrong part of the page).
+ */
+export async function dialogShots(page: Page, at: Locator, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  for (const [size, viewport] of [
+    ['1280', DESKTOP],
+    ['390', MOBILE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await at.scrollIntoViewIfNeeded();
+    await settle(page);
+    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${size}.png`) });
+    expect(await sidewaysScrolling(page), `${name} at ${size} px`).toEqual([]);
+  }
+  await page.setViewportSize(DESKTOP);
+  await settle(page);
 }
