@@ -38,6 +38,10 @@ const EnvSchema = z.object({
   WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   SHOP_CHANGE_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(250),
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
+  QUERY_PROFILE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   CHECKOUT_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(20),
   CHECKOUT_LIMIT_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(10),
   CHECKOUT_MAX_UNITS_HELD: z.coerce.number().int().min(1).max(100_000_000).default(250),
@@ -82,6 +86,8 @@ export type Config = {
   shopChangePollMs: number;
   /** The most rendered storefront HTML one process keeps (0 turns the page cache off). */
   pageCacheMb: number;
+  /** Measuring only: every statement's time added up by its SQL, printed at exit (db/database.ts). */
+  queryProfile: boolean;
   /** Checkout sessions one IP, and one browser, may start per 10 minutes (attempts, counted before the work). */
   checkoutLimitPerIp: number;
   checkoutLimitPerDevice: number;
@@ -188,6 +194,7 @@ function toConfig(e: Env): Config {
     workerIntervalMs: e.WORKER_INTERVAL_MS,
     shopChangePollMs: e.SHOP_CHANGE_POLL_MS,
     pageCacheMb: e.PAGE_CACHE_MB,
+    queryProfile: e.QUERY_PROFILE,
     checkoutLimitPerIp: e.CHECKOUT_LIMIT_PER_IP,
     checkoutLimitPerDevice: e.CHECKOUT_LIMIT_PER_DEVICE,
     checkoutMaxUnitsHeld: e.CHECKOUT_MAX_UNITS_HELD,

@@ -4,6 +4,7 @@ import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
 import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
+import { HydrateWhenVisible } from '../lib/hydrate-when-visible.js';
 import { ProductImage } from '../ui/product-image.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { useCategories } from './api/get-categories.js';
@@ -47,37 +48,44 @@ export default function HomePage() {
         </Container>
       </section>
 
-      <FeaturedProducts />
-      <ShopByCategory />
-
-      <section aria-labelledby="home-about-title" className="bg-brand-50 py-12 md:py-16">
-        <Container className="grid items-center gap-8 md:grid-cols-2 md:gap-12">
-          <div className="order-2 md:order-1">
-            <ProductImage
-              src={settingValue(settings, 'homepage_about_image')}
-              alt=""
-              width={800}
-              height={600}
-              className="aspect-[4/3] w-full rounded-2xl object-cover shadow"
-            />
-          </div>
-          <div className="order-1 space-y-4 md:order-2">
-            <h2 id="home-about-title" className="text-2xl font-bold text-stone-900 sm:text-3xl">
-              {settingValue(settings, 'homepage_about_title') ?? 'About EcoClean'}
-            </h2>
-            {paragraphs(settingValue(settings, 'homepage_about_description')).map((p, i) => (
-              <p key={i} className="leading-relaxed text-stone-700">
-                {p}
-              </p>
-            ))}
-            <Link to={paths.about} className={buttonClasses('primary', 'lg')}>
-              Learn More
-              <span className="sr-only"> about EcoClean</span>
-            </Link>
-          </div>
-        </Container>
-      </section>
+      {/* On a phone the first screen is the hero: the sections under it hydrate as they come near. */}
+      <HydrateWhenVisible selector='section[aria-labelledby="featured-title"]' part={FeaturedProducts} />
+      <HydrateWhenVisible selector='section[aria-labelledby="categories-title"]' part={ShopByCategory} />
+      <HydrateWhenVisible selector='section[aria-labelledby="home-about-title"]' part={AboutEcoClean} />
     </>
+  );
+}
+
+function AboutEcoClean() {
+  const { data: settings } = useSettings();
+  return (
+    <section aria-labelledby="home-about-title" className="bg-brand-50 py-12 md:py-16">
+      <Container className="grid items-center gap-8 md:grid-cols-2 md:gap-12">
+        <div className="order-2 md:order-1">
+          <ProductImage
+            src={settingValue(settings, 'homepage_about_image')}
+            alt=""
+            width={800}
+            height={600}
+            className="aspect-[4/3] w-full rounded-2xl object-cover shadow"
+          />
+        </div>
+        <div className="order-1 space-y-4 md:order-2">
+          <h2 id="home-about-title" className="text-2xl font-bold text-stone-900 sm:text-3xl">
+            {settingValue(settings, 'homepage_about_title') ?? 'About EcoClean'}
+          </h2>
+          {paragraphs(settingValue(settings, 'homepage_about_description')).map((p, i) => (
+            <p key={i} className="leading-relaxed text-stone-700">
+              {p}
+            </p>
+          ))}
+          <Link to={paths.about} className={buttonClasses('primary', 'lg')}>
+            Learn More
+            <span className="sr-only"> about EcoClean</span>
+          </Link>
+        </div>
+      </Container>
+    </section>
   );
 }
 

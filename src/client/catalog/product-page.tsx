@@ -23,6 +23,7 @@ import { NotifyMe } from './components/notify-me.js';
 import { ProductGallery } from './components/product-gallery.js';
 import { RelatedProducts } from './components/related-products.js';
 import { FreeShippingLine } from '../ui/free-shipping-line.js';
+import { HydrateWhenVisible } from '../lib/hydrate-when-visible.js';
 import { SHOP_LOAD_ERROR } from './shop-page.js';
 
 export default function ProductPage() {
@@ -191,7 +192,8 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
           )}
         </div>
       </div>
-      <RelatedProducts productId={product.id} />
+      {/* Under the product, past a phone's first screen: hydrated as it comes near. */}
+      <HydrateWhenVisible selector='section[aria-labelledby="related-title"]' part={RelatedProducts} props={{ productId: product.id }} />
     </Container>
   );
 }

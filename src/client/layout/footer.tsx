@@ -1,12 +1,12 @@
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
 import { useSettings } from '../lib/get-settings.js';
-import { PrivacyContent, TermsContent } from '../ui/legal-content.js';
 import { SocialLinks } from '../ui/social-links.js';
 import { paths } from '../lib/paths.js';
 import { checkoutProviderFrom, paymentTexts } from '../../shared/payment-provider.js';
 import { Dialog } from '../ui/dialog.js';
 import { LeafIcon, LockIcon } from '../ui/icons.js';
+import type * as LegalContent from '../ui/legal-content.js';
 
 const CATEGORY_SHORTCUTS = [
   { id: 'cleaning-cloths', label: 'Cleaning Cloths' },
@@ -25,10 +25,25 @@ const linkCls =
 
 type LegalDialog = 'privacy' | 'terms' | null;
 
+/**
+ * The legal texts are in a chunk of their own, loaded when the shopper reaches for a dialog (or,
+ * failing that, as it opens): no page's first screen shows them. The dialog opens with its text.
+ */
+let legalTexts: typeof LegalContent | undefined;
+const loadLegalTexts = () => import('../ui/legal-content.js').then((m) => (legalTexts = m));
+
 export function Footer() {
   const { data: settings } = useSettings();
   const [dialog, setDialog] = useState<LegalDialog>(null);
   const close = useCallback(() => setDialog(null), []);
+  const open = (which: 'privacy' | 'terms') => {
+    void loadLegalTexts().then(
+      () => setDialog(which),
+      // Without its text (the chunk could not load), the page of the same name has it.
+      () => window.location.assign(paths[which]),
+    );
+  };
+  const prefetch = () => void loadLegalTexts().catch(() => undefined);
   const year = new Date().getFullYear();
 
   return (
@@ -76,12 +91,12 @@ export function Footer() {
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-white">Legal</h2>
           <ul className="space-y-2 text-sm">
             <li>
-              <button type="button" className={linkCls} onClick={() => setDialog('privacy')}>
+              <button type="button" className={linkCls} onPointerDown={prefetch} onFocus={prefetch} onClick={() => open('privacy')}>
                 Privacy Policy
               </button>
             </li>
             <li>
-              <button type="button" className={linkCls} onClick={() => setDialog('terms')}>
+              <button type="button" className={linkCls} onPointerDown={prefetch} onFocus={prefetch} onClick={() => open('terms')}>
                 Terms of Service
               </button>
             </li>
@@ -100,10 +115,10 @@ export function Footer() {
       </div>
 
       <Dialog open={dialog === 'privacy'} onClose={close} title="Privacy Policy">
-        <PrivacyContent level={3} />
+        {legalTexts && <legalTexts.PrivacyContent level={3} />}
       </Dialog>
       <Dialog open={dialog === 'terms'} onClose={close} title="Terms of Service">
-        <TermsContent level={3} />
+        {legalTexts && <legalTexts.TermsContent level={3} />}
       </Dialog>
     </footer>
   );

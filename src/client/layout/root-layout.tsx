@@ -7,8 +7,10 @@ import { Header } from './header.js';
 import { ImpersonationBanner } from './impersonation-banner.js';
 import { ScrollToTop } from './scroll-to-top.js';
 import { RecoveryHashRedirect } from '../lib/recovery-hash-redirect.js';
+import { HydrateWhenVisible, useFirstPageEnd } from '../lib/hydrate-when-visible.js';
 
 export function RootLayout() {
+  useFirstPageEnd();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -26,7 +28,7 @@ export function RootLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <Footer />
+      <HydrateWhenVisible selector="#main ~ footer" part={Footer} />
       <Toaster />
     </div>
   );

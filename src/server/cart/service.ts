@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { CouponsTable, Database, ProductsTable, ShippingOptionsTable } from '../db/schema.js';
 import { MicroCache } from '../http/micro-cache.js';
 import type { Dialect } from '../db/database.js';
-import { lockStock, levelsOf, type LockedStock } from '../inventory/stock.js';
+import { levelsOf } from '../inventory/stock.js';
 import { reservedByDevice, reservedUnits } from '../inventory/reservations.js';
 import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
@@ -15,8 +15,8 @@ const QUOTE_TERMS_MS = 1000;
 const couponTerms = new MicroCache<Selectable<CouponsTable> | undefined>(QUOTE_TERMS_MS);
 const shippingTerms = new MicroCache<Selectable<ShippingOptionsTable>[]>(QUOTE_TERMS_MS);
 const productTerms = new MicroCache<Pick<Selectable<ProductsTable>, 'id' | 'name' | 'price_cents' | 'images'>[]>(QUOTE_TERMS_MS);
-const stockTerms = new MicroCache<[Map<string, number>, Map<string, number>]>(QUOTE_TERMS_MS);
-const ownStock = new MicroCache<Map<string, number>>(QUOTE_TERMS_MS);
+const stockTerms = new MicroCache<[Map<string, number>, Map<string, number>]>(QUOTE_TERMS_MS, 1000, 0, true);
+const ownStock = new MicroCache<Map<string, number>>(QUOTE_TERMS_MS, 1000, 0, true);
 
 /** Who is pricing: the shopper, for the coupon's one-per-customer rule (coupons/service.ts). */
 export type PricingContext = CouponCustomer;
@@ -37,61 +37,44 @@ function mergeLines(lines: CartLineInput[]): { productId: string; quantity: numb
 export type PricedCart = Quote & { couponId: string | null };
 
 /**
- * Prices a cart from the database: current names, prices and stock (less what open payment
- * sessions hold), the coupon and its free gift, the shipping options the subtotal allows, and the
- * totals. With `lock`, product and coupon rows are locked for the rest of the transaction, in the
- * shop's one lock order (products by id, then the coupon; docs/decisions/0005), and `afterLocks`
- * runs once they are held, before anything is counted.
+ * Prices a cart from the database: current names, prices and stock (less what open checkouts
+ * keep), the coupon and its free gift, the shipping options the subtotal allows, and the totals.
+ * With `lock` (checkout), everything is read fresh and the coupon row is locked for the rest of the
+ * transaction (its limits are counted under it), then `afterLocks` runs. Stock is not locked: the
+ * checkout reserves it last, with one conditional update per item (inventory/reservations.ts,
+ * decision 0023); the figures here only let a cart already short be told so at once.
  */
 export async function priceCart(
   db: Kysely<Database>,
   dialect: Dialect,
   input: { lines: CartLineInput[]; couponCode: string | null; shippingOptionId?: string | null },
   ctx: PricingContext,
-  { lock = false, afterLocks }: { lock?: boolean; afterLocks?: (stock: Map<string, LockedStock>) => Promise<void> } = {},
+  { lock = false, afterLocks }: { lock?: boolean; afterLocks?: () => Promise<void> } = {},
 ): Promise<PricedCart> {
   const lines = mergeLines(input.lines);
   // Independent reads go out together (on PostgreSQL they overlap; SQLite runs them in turn).
-  // A quote may use terms a second old; checkout (lock) always reads and locks the rows themselves.
+  // A quote may use terms a second old; checkout (lock) always reads the rows themselves.
   const couponCode = input.couponCode;
   const [couponSeen, options] = await Promise.all([
-    !couponCode ? undefined : lock ? findCoupon(db, couponCode) : couponTerms.get(couponCode, () => findCoupon(db, couponCode)),
+    !couponCode ? undefined : lock ? lockCoupon(db, dialect, couponCode) : couponTerms.get(couponCode, () => findCoupon(db, couponCode)),
     lock ? readShippingOptionRows(db) : shippingTerms.get('all', () => readShippingOptionRows(db)),
   ]);
-  // The coupon is read unlocked first only to learn its free gift, whose product row is locked with the others.
-  let giftId = couponSeen?.free_product_id ?? null;
+  const coupon = couponSeen;
+  const giftId = coupon?.free_product_id ?? null;
   const ids = [...new Set([...lines.map((l) => l.productId), ...(giftId ? [giftId] : [])])].sort();
   const productQuery = (of: string[]) =>
     db
       .selectFrom('products')
       .select(['id', 'name', 'price_cents', 'images'])
       .where('id', 'in', of.length ? of : ['']);
-  // Under lock the stock is taken first (products by id, inventory/stock.ts), then the coupon, then
-  // what other checkouts keep is counted. A quote shows prices and stock at most a second old, like
-  // the catalogue; checkout re-reads them.
+  // A quote shows prices and stock at most a second old, like the catalogue; checkout re-reads them.
   const idsKey = ids.join('\n');
   let products: Awaited<ReturnType<ReturnType<typeof productQuery>['execute']>>;
   let levels: Map<string, number>;
   let held: Map<string, number>;
-  let coupon = couponSeen;
   if (lock) {
-    const locked = await lockStock(db, dialect, ids);
-    products = await productQuery(ids).orderBy('id').execute();
-    coupon = couponCode ? await lockCoupon(db, dialect, couponCode) : undefined;
-    const lockedGift = coupon?.free_product_id ?? null;
-    if (lockedGift !== giftId) {
-      // The owner changed the coupon's gift in between: lock that product too (rare; a deadlock
-      // this could cause is retried by transactionWithRetry).
-      giftId = lockedGift;
-      if (giftId && !ids.includes(giftId)) {
-        for (const [id, s] of await lockStock(db, dialect, [giftId])) locked.set(id, s);
-        products = [...products, ...(await productQuery([giftId]).execute())];
-        ids.push(giftId);
-      }
-    }
-    if (afterLocks) await afterLocks(locked);
-    levels = new Map([...locked].map(([id, s]) => [id, s.onHand]));
-    held = await reservedUnits(db, ids, ctx.now);
+    if (afterLocks) await afterLocks();
+    [products, levels, held] = await Promise.all([productQuery(ids).execute(), levelsOf(db, ids), reservedUnits(db, ids, ctx.now)]);
   } else {
     let own: Map<string, number>;
     [products, [levels, held], own] = await Promise.all([

@@ -58,10 +58,10 @@ function sendJson(reply: FastifyReply, body: string): FastifyReply {
 export async function registerCatalogRoutes(app: FastifyInstance, { db }: AppDeps): Promise<void> {
   // Past its second an answer is still served (for up to 4 s more) while one request rebuilds it,
   // so a slow rebuild never holds the others up.
-  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000, 4000);
+  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000, 4000, true);
   // The list's answers come from the in-memory index (search-index.ts); the few most asked are
   // kept whole for their second, so a popular search is not matched again for every shopper.
-  const lists = new MicroCache<string>(CATALOGUE_CACHE_MS, 200);
+  const lists = new MicroCache<string>(CATALOGUE_CACHE_MS, 200, 0, true);
   const json = (value: unknown) => JSON.stringify(value);
   // The index is built when the server is ready, not at the first shopper's request.
   app.addHook('onReady', async () => {
@@ -96,7 +96,7 @@ export async function registerCatalogRoutes(app: FastifyInstance, { db }: AppDep
 
 /** GET /api/products/:id/related → { items: ProductCardItem[] } (404 for an unknown product). */
 export async function registerRelatedProductRoutes(app: FastifyInstance, { db }: AppDeps): Promise<void> {
-  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000);
+  const cache = new MicroCache<string>(CATALOGUE_CACHE_MS, 1000, 0, true);
   app.get('/api/products/:id/related', access.public, async (req, reply) => {
     const { id } = parseInput(ProductIdParam, req.params);
     const body = await cache.get(id, async () => {

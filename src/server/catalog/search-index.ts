@@ -3,7 +3,8 @@ import type { Database, ProductRow } from '../db/schema.js';
 import type { Product, ProductListFilter, ProductPage } from '../../shared/schemas/catalog.js';
 import { onShopChange, type ShopChange } from '../http/shop-changes.js';
 import { toProduct } from './product-row.js';
-import { allReservedUnits } from '../inventory/reservations.js';
+import { allReservedUnits, reservedUnits } from '../inventory/reservations.js';
+import { levelsOf } from '../inventory/stock.js';
 
 /**
  * The shop list and its search, answered from memory (decision 0010).
@@ -83,10 +84,25 @@ type Found = { positions: number[]; total: number };
 /** Bumped by every change of the shop, and by every back-office one. */
 let changes = 0;
 let catalogueChanges = 0;
+/** The last stock changes, each with the value of `changes` it made and its products (each index reads what it has not seen). */
+const stockLog: { change: number; productIds: ReadonlySet<string> }[] = [];
+const STOCK_LOG_SIZE = 1000;
 onShopChange((change: ShopChange) => {
   changes++;
-  if (change === 'catalogue') catalogueChanges++;
+  if (change.kind === 'catalogue') catalogueChanges++;
+  else {
+    stockLog.push({ change: changes, productIds: change.productIds });
+    if (stockLog.length > STOCK_LOG_SIZE) stockLog.shift();
+  }
 });
+
+/** The products whose stock changed after change `seen` up to `upTo`, or null when the log no longer reaches back that far. */
+function stockMovedBetween(seen: number, upTo: number): Set<string> | null {
+  if (stockLog.length > 0 && stockLog[0]!.change > seen + 1) return null;
+  const moved = new Set<string>();
+  for (const entry of stockLog) if (entry.change > seen && entry.change <= upTo) for (const id of entry.productIds) moved.add(id);
+  return moved;
+}
 
 const STOCK_MARK = -987654321;
 
@@ -217,7 +233,11 @@ class CatalogueIndex {
     const seen = changes;
     const seenCatalogue = catalogueChanges;
     const built = this.built;
-    if (built === null || !(await this.refreshStock(built, seenCatalogue !== this.seenCatalogueChanges))) this.built = await this.build();
+    const catalogueChanged = seenCatalogue !== this.seenCatalogueChanges;
+    const moved = built !== null && !catalogueChanged ? stockMovedBetween(this.seenChanges, seen) : null;
+    // Only stock moved: those products' figures are read again, nothing else (a sale of one product costs one row).
+    if (built !== null && moved !== null) await this.refreshStockOf(built, moved);
+    else if (built === null || !(await this.refreshStock(built, catalogueChanged))) this.built = await this.build();
     this.seenChanges = seen;
     this.seenCatalogueChanges = seenCatalogue;
   }
@@ -380,6 +400,20 @@ class CatalogueIndex {
     built.readUpTo = seen < settled ? seen : settled;
     built.held = this.heldByPosition(holds, built.positionOf);
     return true;
+  }
+
+  /** The recorded stock and the units held of these products, read again. */
+  private async refreshStockOf(built: Built, productIds: ReadonlySet<string>): Promise<void> {
+    const ids = [...productIds].filter((id) => built.positionOf.has(id));
+    if (ids.length === 0) return;
+    const [levels, holds] = await Promise.all([levelsOf(this.db, ids), reservedUnits(this.db, ids, new Date())]);
+    for (const id of ids) {
+      const p = built.positionOf.get(id)!;
+      built.stock[p] = levels.get(id) ?? 0;
+      const units = holds.get(id) ?? 0;
+      if (units > 0) built.held.set(p, units);
+      else built.held.delete(p);
+    }
   }
 
   /** Builds the index ahead of the first request. */

@@ -4,7 +4,9 @@ import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { createCoupon, createProduct } from '../db/seed/factories.js';
 import { COUPON_MESSAGES } from '../../shared/coupons.js';
-import { ledgerAndLevel, stockAndPaidUnits } from '../test/stock-checks.js';
+import { ledgerAndLevel, reservedAndCounted, stockAndPaidUnits } from '../test/stock-checks.js';
+import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
+import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 
 /**
  * Checkouts and payments at once, all with one coupon (limited uses, with a free gift), through
@@ -116,5 +118,59 @@ describe('30 shoppers, 3 checkout+payment pairs each, one coupon', () => {
     expect(await t.db.selectFrom('coupon_holds').selectAll().execute()).toEqual([]);
     const open = await t.db.selectFrom('payment_sessions').select('id').where('status', '=', 'open').execute();
     expect(open).toEqual([]);
+  });
+});
+
+/**
+ * A sale (decision 0023): 300 shoppers at the same moment for the last 40 units of one product,
+ * each checking out and paying at once. Stock is reserved and taken with one conditional update
+ * each, with no lock held across the checkout: exactly 40 are sold, never 41, nobody gets a 5xx,
+ * and everyone else is told in the shop's words.
+ */
+describe('a sale: 300 shoppers at once for the last 40 units', () => {
+  it("sells exactly the 40, answers the rest 409 in the shop's words, no 5xx, books exact", { timeout: 120_000 }, async () => {
+    const UNITS = 40;
+    const BUYERS = 300;
+    await createProduct(t.db, { id: 'sale-last', name: 'Last Refill', inventory: UNITS, priceCents: 900 });
+    const answers: number[] = [];
+    const refusals = new Set<string>();
+    let paid = 0;
+    await Promise.all(
+      Array.from({ length: BUYERS }, async (_, n) => {
+        const browser = new TestClient(t.app, `10.61.${n >> 8}.${n & 255}`);
+        const res = await browser.post('/api/create-checkout-session', {
+          items: [{ productId: 'sale-last', quantity: 1 }],
+          customerEmail: `sale${n}@example.com`,
+          shippingAddress: address,
+        });
+        answers.push(res.statusCode);
+        if (res.statusCode !== 200) {
+          refusals.add(`${res.statusCode} ${String(res.json().error)}`);
+          return;
+        }
+        const pay = await browser.request('POST', `/pay/${res.json().sessionId}`, new URLSearchParams(card));
+        answers.push(pay.statusCode);
+        if (pay.statusCode === 303) paid++;
+      }),
+    );
+    console.log(
+      `${t.dialect}: a sale of ${UNITS} units to ${BUYERS} shoppers at once: ${paid} paid, refusals ${[...refusals].join(' | ')}`,
+    );
+    expect(answers.filter((s) => s >= 500)).toEqual([]);
+    expect(paid).toBe(UNITS);
+    // Refused while units were in other checkouts, or once they were all sold.
+    const allowed = new Set([
+      ...Array.from({ length: UNITS + 1 }, (_, free) =>
+        Array.from({ length: UNITS + 1 }, (_, held) => `409 ${INVENTORY_MESSAGES.reservedElsewhere('Last Refill', free, held)}`),
+      ).flat(),
+      `409 ${CHECKOUT_MESSAGES.outOfStock('Last Refill', 0)}`,
+    ]);
+    expect([...refusals].filter((r) => !allowed.has(r))).toEqual([]);
+    const { inventory, paidUnits } = await stockAndPaidUnits(t.db, 'sale-last');
+    expect({ inventory, paidUnits }).toEqual({ inventory: 0, paidUnits: UNITS });
+    expect(await ledgerAndLevel(t.db, 'sale-last')).toEqual({ level: 0, copy: 0, ledger: 0 });
+    expect(await reservedAndCounted(t.db, 'sale-last')).toEqual({ reserved: 0, counted: 0 });
+    const short = await t.db.selectFrom('orders').select('id').where('stock_shortfall', 'is not', null).execute();
+    expect(short).toEqual([]);
   });
 });

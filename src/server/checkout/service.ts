@@ -16,7 +16,6 @@ import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared
 import { priceCart, type PricedCart } from '../cart/service.js';
 import { holdCouponUse } from '../coupons/service.js';
 import { releaseHolds } from './release-holds.js';
-import { type LockedStock } from '../inventory/stock.js';
 import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
 import {
   ordersHeldByDevice,
@@ -24,10 +23,11 @@ import {
   reserveForCheckout,
   sweepReservations,
   unitsHeldBy,
+  type GiveBack,
   type Holder as StockHolder,
 } from '../inventory/reservations.js';
 import { lockOrderRows } from './fulfilment/lock-order-rows.js';
-import { takeStock } from './fulfilment/take-stock.js';
+import { stockShortfall, takeStock } from './fulfilment/take-stock.js';
 import { markOrderPaid } from './fulfilment/mark-order-paid.js';
 import { redeemCoupon } from './fulfilment/redeem-coupon.js';
 import { awardLoyalty } from './fulfilment/award-loyalty.js';
@@ -74,17 +74,16 @@ type Holder = StockHolder & { email: string };
 /**
  * The session reserves its units (kept from other shoppers for the holder's 10 minutes, theirs
  * while their payment page is open; inventory/reservations.ts) and holds its coupon use, in the
- * holder's name.
+ * holder's name. The stock comes last, so the items' rows are locked only until the commit right
+ * after (decision 0023); units the browser's earlier checkout gave back are netted in. 409 when a
+ * product is short (the transaction rolls back).
  */
 async function holdForSession(
   db: Kysely<Database>,
-  input: { orderId: string; priced: PricedCart; stock: Map<string, LockedStock>; now: Date; who: Holder },
+  input: { orderId: string; priced: PricedCart; now: Date; who: Holder; giveBack: GiveBack },
 ): Promise<void> {
   const { orderId, priced, who, now } = input;
   const expiresAt = new Date(now.getTime() + HOLD_TTL_MS);
-  const units = new Map<string, number>();
-  for (const l of priced.lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
-  await reserveForCheckout(db, { orderId, units, stock: input.stock, holder: who, now, expiresAt, windowMs: HOLD_TTL_MS });
   // The coupon's max_uses and one-per-customer checks ran under its row lock in priceCart (coupons/service.ts).
   if (priced.coupon) {
     await holdCouponUse(db, {
@@ -96,6 +95,32 @@ async function holdForSession(
       userId: who.userId,
     });
   }
+  const units = new Map<string, number>();
+  for (const l of priced.lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+  const { short } = await reserveForCheckout(db, {
+    orderId,
+    units,
+    holder: who,
+    now,
+    expiresAt,
+    windowMs: HOLD_TTL_MS,
+    giveBack: input.giveBack,
+  });
+  if (short) {
+    const name = priced.lines.find((l) => l.productId === short.productId)?.name ?? short.productId;
+    throw shortOfStock(name, short.onHand, short.reserved);
+  }
+}
+
+/** 409 for a product short of stock: units other checkouts keep are said to be so, not "out of stock" (decision 0022). */
+function shortOfStock(name: string, onHand: number, reserved: number): HttpError {
+  const available = Math.max(0, onHand - reserved);
+  return new HttpError(
+    409,
+    reserved > 0
+      ? INVENTORY_MESSAGES.reservedElsewhere(name, available, Math.min(reserved, onHand))
+      : CHECKOUT_MESSAGES.outOfStock(name, available),
+  );
 }
 
 /**
@@ -103,7 +128,13 @@ async function holdForSession(
  * (locking each order, then its session, in id order), so a shopper back from the payment page is
  * not refused by their own holds (stock, the unit cap, or the one-per-customer coupon).
  */
-async function endEarlierCheckouts(trx: Kysely<Database>, dialect: Dialect, deviceHash: string, now: Date): Promise<SupersededSession[]> {
+async function endEarlierCheckouts(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  deviceHash: string,
+  now: Date,
+  giveBack: GiveBack,
+): Promise<SupersededSession[]> {
   const held = await ordersHeldByDevice(trx, deviceHash, now);
   const ended: SupersededSession[] = [];
   for (const order_id of held) {
@@ -113,7 +144,7 @@ async function endEarlierCheckouts(trx: Kysely<Database>, dialect: Dialect, devi
       .where('order_id', '=', order_id)
       .where('status', '=', 'open')
       .executeTakeFirst();
-    if (session && (await endOpenSession(trx, dialect, order_id, session.id, 'expired'))) {
+    if (session && (await endOpenSession(trx, dialect, order_id, session.id, 'expired', giveBack))) {
       ended.push({ sessionId: session.id, provider: session.provider });
     }
   }
@@ -141,7 +172,8 @@ export async function createCheckout(
   const who: Holder = { ip: ctx.ip, deviceId: ctx.deviceHash, userId: ctx.userId, email: normalizeCouponEmail(input.customerEmail) };
   return transactionWithRetry(db, async (trx) => {
     const superseded: SupersededSession[] = [];
-    let stock = new Map<string, LockedStock>();
+    // Units of the browser's earlier checkout, given back with this one's reservation (one write per item).
+    const giveBack: GiveBack = new Map();
     const priced = await priceCart(
       trx,
       dialect,
@@ -149,30 +181,24 @@ export async function createCheckout(
       { userId: ctx.userId, deviceHash: ctx.deviceHash, now: ctx.now, email: who.email },
       {
         lock: true,
-        afterLocks: async (locked) => {
-          stock = locked;
+        afterLocks: async () => {
           await lockShopperKeys(trx, dialect, [
             `hold:ip:${who.ip}`,
             `hold:device:${who.deviceId}`,
             ...(who.userId ? [`hold:user:${who.userId}`] : []),
           ]);
-          superseded.push(...(await endEarlierCheckouts(trx, dialect, who.deviceId, ctx.now)));
+          superseded.push(...(await endEarlierCheckouts(trx, dialect, who.deviceId, ctx.now, giveBack)));
         },
       },
     );
     assertOrderWithinBounds(priced);
     if (priced.couponError) throw new HttpError(400, priced.couponError);
     if (priced.lines.some((l) => l.missing)) throw new HttpError(400, CHECKOUT_MESSAGES.missingProduct);
+    // Short already as read: said at once (the reservation at the end is what decides).
     const short = priced.lines.find((l) => l.insufficientStock);
     if (short) {
-      // Units other checkouts keep are said to be so, not "out of stock" (decision 0022).
       const reserved = (await reservedUnits(trx, [short.productId], ctx.now)).get(short.productId) ?? 0;
-      throw new HttpError(
-        409,
-        reserved > 0
-          ? INVENTORY_MESSAGES.reservedElsewhere(short.name, short.inventory, reserved)
-          : CHECKOUT_MESSAGES.outOfStock(short.name, short.inventory),
-      );
+      throw shortOfStock(short.name, short.inventory + reserved, reserved);
     }
     if (priced.shippingOptions.length > 0 && !priced.selectedShippingOptionId) {
       throw new HttpError(400, CHECKOUT_MESSAGES.noShipping);
@@ -184,6 +210,7 @@ export async function createCheckout(
 
     const orderId = newOrderId();
     const at = ctx.now.toISOString();
+    const sessionId = `cs_${ctx.provider === 'stripe' ? 'live' : 'test'}_${randomString(24)}`;
     const address = { ...input.shippingAddress, country: 'US', email: input.customerEmail };
     await trx
       .insertInto('orders')
@@ -195,7 +222,7 @@ export async function createCheckout(
         status: 'pending',
         payment_status: 'unpaid',
         payment_provider: ctx.provider,
-        payment_session_id: null,
+        payment_session_id: sessionId,
         shipping_address: JSON.stringify(address),
         billing_address: null,
         subtotal_cents: priced.subtotalCents,
@@ -213,7 +240,7 @@ export async function createCheckout(
         paid_at: null,
       })
       .execute();
-    await indexOrderSearch(trx, orderId);
+    await indexOrderSearch(trx, orderId, { isNew: true });
     await recordOrderEvent(
       trx,
       orderId,
@@ -241,7 +268,8 @@ export async function createCheckout(
           product_id: l.productId,
           product_name: l.name,
           product_image: l.image,
-          sku: null,
+          // The product's SKU as it is now, read by the insert itself.
+          sku: sql<string | null>`(select sku from products where products.id = ${l.productId})`,
           quantity: l.quantity,
           price_cents: l.priceCents,
           size: l.size,
@@ -250,14 +278,8 @@ export async function createCheckout(
         })),
       )
       .execute();
-    await trx
-      .updateTable('order_items')
-      .set({ sku: sql`(select sku from products where products.id = order_items.product_id)` })
-      .where('order_id', '=', orderId)
-      .execute();
 
     const expiresAt = new Date(ctx.now.getTime() + PAYMENT_SESSION_TTL_MS).toISOString();
-    const sessionId = `cs_${ctx.provider === 'stripe' ? 'live' : 'test'}_${randomString(24)}`;
     const url = ctx.sessionUrl(sessionId);
     await trx
       .insertInto('payment_sessions')
@@ -273,8 +295,7 @@ export async function createCheckout(
         completed_at: null,
       })
       .execute();
-    await trx.updateTable('orders').set({ payment_session_id: sessionId }).where('id', '=', orderId).execute();
-    await holdForSession(trx, { orderId, priced, stock, now: ctx.now, who });
+    await holdForSession(trx, { orderId, priced, now: ctx.now, who, giveBack });
     return { orderId, sessionId, url, amountCents: priced.totalCents, superseded };
   });
 }
@@ -304,13 +325,14 @@ type FulfilResult = {
 /**
  * The one step that turns a payment into an order, for every provider. Named steps
  * (./fulfilment/) run in order in one transaction: lock the order's rows in the shop's one lock
- * order (or stop: paid already), take the stock, mark the order paid, count the coupon use, award
- * loyalty points, queue the confirmation. Running it twice, or twice at once, changes nothing the
- * second time.
+ * order (or stop: paid already), mark the order paid, count the coupon use, award loyalty points,
+ * queue the confirmation, and last take the stock, with one conditional update per item, so a sale's
+ * stock row is locked only until the commit right after (decision 0023). Running it twice, or twice
+ * at once, changes nothing the second time.
  *
  * A payment that came after its reservation lapsed, for units someone else bought meanwhile (the
- * rare loser of a race, decision 0022), takes no stock, counts no coupon use and earns no points:
- * the order is recorded paid with what fell short, then refunded in full and cancelled, and the
+ * rare loser of a race, decision 0022), takes no stock, counts no coupon use and earns no points
+ * (that transaction is rolled back and the shortfall recorded in one of its own): the order is recorded paid with what fell short, then refunded in full and cancelled, and the
  * shopper gets the `order-sold-out` apology (orders/refunds.ts). Should the provider not refund, the
  * order keeps its "Stock short" flag and its failed or pending refund for the owner.
  */
@@ -321,18 +343,40 @@ export async function fulfilPaymentSession(
   ctx: { publicUrl: string; now?: Date; stripe?: Stripe | null; log?: { error: (o: object, msg: string) => void } },
 ): Promise<FulfilResult> {
   const now = ctx.now ?? new Date();
-  const result = await transactionWithRetry(db, async (trx): Promise<FulfilResult> => {
-    const locked = await lockOrderRows(trx, dialect, sessionId);
-    if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
-    const { rows } = locked;
-    const shortfall = await takeStock(trx, rows, now);
-    await markOrderPaid(trx, rows, shortfall, now);
-    if (shortfall.length) return { fulfilled: true, orderId: rows.order.id, soldOut: shortfall };
-    await redeemCoupon(trx, rows, now);
-    await awardLoyalty(trx, rows, now);
-    await queueConfirmation(trx, rows, ctx.publicUrl);
-    return { fulfilled: true, orderId: rows.order.id };
-  });
+  let result: FulfilResult | null = null;
+  // A shortfall found by the take is recorded in a transaction of its own (the take's writes are
+  // rolled back); should the units be back by then, the payment takes them after all.
+  for (let attempt = 1; result === null; attempt++) {
+    try {
+      result = await transactionWithRetry(db, async (trx): Promise<FulfilResult> => {
+        const locked = await lockOrderRows(trx, dialect, sessionId);
+        if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
+        const { rows } = locked;
+        await markOrderPaid(trx, rows, [], now);
+        await redeemCoupon(trx, rows, now);
+        await awardLoyalty(trx, rows, now);
+        await queueConfirmation(trx, rows, ctx.publicUrl);
+        // Last, so the stock rows stay locked only until the commit (decision 0023).
+        const shortfall = await takeStock(trx, rows, now);
+        if (shortfall.length) throw new SoldOutMeanwhile();
+        return { fulfilled: true, orderId: rows.order.id };
+      });
+    } catch (err) {
+      if (!(err instanceof SoldOutMeanwhile)) throw err;
+      result = await transactionWithRetry(db, async (trx): Promise<FulfilResult | null> => {
+        const locked = await lockOrderRows(trx, dialect, sessionId);
+        if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
+        const { rows } = locked;
+        const shortfall = await stockShortfall(trx, rows, now);
+        if (shortfall.length === 0 && attempt < 3) throw new UnitsBack();
+        await markOrderPaid(trx, rows, shortfall, now);
+        return { fulfilled: true, orderId: rows.order.id, soldOut: shortfall };
+      }).catch((e: unknown) => {
+        if (e instanceof UnitsBack) return null;
+        throw e;
+      });
+    }
+  }
   if (result.soldOut) {
     await refundSoldOutOrder(db, { stripe: ctx.stripe ?? null }, result.orderId, result.soldOut).catch((err: unknown) => {
       // The order keeps its "Stock short" flag and the refund its state: the owner settles it.
@@ -341,6 +385,11 @@ export async function fulfilPaymentSession(
   }
   return result;
 }
+
+/** Thrown to roll back a payment's transaction whose take found units gone. */
+class SoldOutMeanwhile extends Error {}
+/** Thrown to roll back the shortfall's transaction when the units were back: the payment takes them after all. */
+class UnitsBack extends Error {}
 
 /** A declined card leaves the order unpaid and the session open, so the shopper may try again. */
 export async function recordDeclinedPayment(db: Kysely<Database>, sessionId: string): Promise<void> {
@@ -365,6 +414,7 @@ export async function endOpenSession(
   orderId: string,
   sessionId: string,
   reason: 'cancelled' | 'expired',
+  giveBack?: GiveBack,
 ): Promise<boolean> {
   const order = await forUpdate(
     trx.selectFrom('orders').select(['id', 'payment_status']).where('id', '=', orderId),
@@ -379,7 +429,7 @@ export async function endOpenSession(
     .where('status', '=', 'open')
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) return false;
-  await releaseHolds(trx, orderId, 'ended');
+  await releaseHolds(trx, orderId, 'ended', giveBack);
   await trx
     .updateTable('orders')
     .set({ payment_status: 'expired', status: reason === 'cancelled' ? 'cancelled' : 'pending', updated_at: nowIso() })

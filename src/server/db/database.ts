@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.js';
 import { keepSqliteFilesPrivate, PRIVATE_DIR_MODE } from '../lib/private-files.js';
 
@@ -53,6 +53,8 @@ export type OpenOptions = {
   applicationName?: string;
   /** PostgreSQL: how long a query may wait for a connection before it fails. */
   connectTimeoutMs?: number;
+  /** Measuring only (QUERY_PROFILE=true): every statement's time is added up by its SQL and printed at exit. */
+  profileQueries?: boolean;
   /** PostgreSQL: told when a connection is lost (the server ended it, restarted, or the network dropped it). */
   onConnectionLost?: (err: Error) => void;
 };
@@ -108,9 +110,16 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // A checkpoint copies the log back into the database file, with a sync, inside the commit that
+    // crosses the mark: every 10,000 pages (40 MB) rather than SQLite's 1,000, so a busy shop's
+    // hot pages (stock, indexes) are copied once per many commits (commits a third cheaper, measured).
+    sqlite.pragma('wal_autocheckpoint = 10000');
     // Fresh planner statistics where they are missing or stale (cheap; SQLite's advice for long-lived connections).
     sqlite.pragma('optimize = 0x10002');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      log: queryProfile(options.profileQueries),
+    });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -130,7 +139,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     watchConnections(pool, options.onConnectionLost ?? reportConnectionLost);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryProfile(options.profileQueries) });
     return { db, dialect: 'postgres', schema: schema ?? undefined, close: () => db.destroy() };
   }
   throw new Error(`Unsupported DATABASE_URL: ${url}`);
@@ -159,4 +168,25 @@ export async function pingDatabase(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * QUERY_PROFILE=true (measuring only): every statement's time is added up by its SQL text, and the
+ * 40 costliest are printed to stderr when the process exits. How the sale-day work found its costs.
+ */
+function queryProfile(enabled = false): ((event: LogEvent) => void) | undefined {
+  if (!enabled) return undefined;
+  const totals = new Map<string, { ms: number; n: number }>();
+  process.once('exit', () => {
+    const rows = [...totals].sort((a, b) => b[1].ms - a[1].ms).slice(0, 40);
+    for (const [text, t] of rows)
+      process.stderr.write(`${t.ms.toFixed(0).padStart(8)} ms ${String(t.n).padStart(7)}× ${text.slice(0, 240)}\n`);
+  });
+  return (event) => {
+    const text = event.query.sql;
+    const t = totals.get(text) ?? { ms: 0, n: 0 };
+    t.ms += event.queryDurationMillis;
+    t.n++;
+    totals.set(text, t);
+  };
 }

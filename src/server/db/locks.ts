@@ -48,7 +48,13 @@ export async function transactionWithRetry<DB, T>(
  */
 export async function lockShopperKeys(trx: QueryExecutorProvider, dialect: Dialect, keys: string[]): Promise<void> {
   if (dialect !== 'postgres') return;
-  for (const key of [...new Set(keys)].sort()) {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-  }
+  const sorted = [...new Set(keys)].sort();
+  if (sorted.length === 0) return;
+  // One round trip. PostgreSQL evaluates a select list left to right, so the locks come in key order
+  // (not a promise of SQL's: a deadlock that could cause is retried by transactionWithRetry).
+  const calls = sql.join(
+    sorted.map((key) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`),
+    sql`, `,
+  );
+  await sql`select ${calls}`.execute(trx);
 }

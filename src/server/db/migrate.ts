@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014-product-image-alts.js';
 import * as m0015 from './migrations/0015-template-blocks.js';
 import * as m0016 from './migrations/0016-audit-log.js';
 import * as m0017 from './migrations/0017-inventory.js';
+import * as m0018 from './migrations/0018-stock-counters.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0015-template-blocks': m0015,
   '0016-audit-log': m0016,
   '0017-inventory': m0017,
+  '0018-stock-counters': m0018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -64,6 +64,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0015-template-blocks',
         '0016-audit-log',
         '0017-inventory',
+        '0018-stock-counters',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);

@@ -213,6 +213,8 @@ export interface StockItemsTable {
   product_id: string;
   /** The level: always the sum of the item's ledger rows (stock_movements). */
   on_hand: number;
+  /** Units firm reservations keep from other shoppers now (the sum of its `counted` reservations; migration 0018). */
+  reserved: Generated<number>;
   /** At or below this the shop shows "Only N left", the Products tab flags it and the owner is told. */
   low_stock_threshold: Generated<number>;
   /** Where the level stood against the threshold when last told: one e-mail per crossing. */
@@ -252,6 +254,8 @@ export interface StockReservationsTable {
   created_at: string;
   /** Set when the checkout ended unpaid (kept a while: the holder's window is counted from it). */
   released_at: string | null;
+  /** 1 while its units are part of its item's `reserved` (firm, not ended, not paid). */
+  counted: Generated<number>;
 }
 
 /** "Notify me when it's back": done once `notified_at` is set. */

@@ -2,14 +2,15 @@
  * A short-lived, in-process cache for things every shopper reads (the catalogue's answers, the
  * shipping options, a coupon's terms): each value is built once per key and per `ttlMs`, however
  * many requests ask at the same moment (concurrent misses share one build). Any successful
- * back-office write clears every cache in this process at once (see `clearAllCaches`); other
- * processes see a change within `ttlMs`. Rules that involve money or stock are never decided on
+ * back-office write clears every cache in this process at once (see `clearAllCaches`), a stock
+ * change only those that hold stock (`holdsStock`); other processes see a change within `ttlMs`. Rules that involve money or stock are never decided on
  * cached values: checkout re-reads and locks the rows.
  */
 const everyCache = new Set<MicroCache<unknown>>();
 
-export function clearAllCaches(): void {
-  for (const c of everyCache) c.clear();
+/** A `catalogue` change clears every cache; a `stock` change only the caches that hold stock. */
+export function clearAllCaches(kind: 'catalogue' | 'stock' = 'catalogue'): void {
+  for (const c of everyCache) if (kind === 'catalogue' || c.holdsStock) c.clear();
 }
 
 export class MicroCache<T> {
@@ -25,6 +26,8 @@ export class MicroCache<T> {
      * (stale-while-revalidate); 0 means callers wait for the fresh value.
      */
     private readonly staleForMs = 0,
+    /** Its values show stock (levels or units reserved): a stock change clears it too. */
+    readonly holdsStock = false,
   ) {
     everyCache.add(this as MicroCache<unknown>);
   }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type OnConflictBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -20,6 +20,15 @@ export type RateLimitHit = {
   windowStartedAt: string;
 };
 
+/** An existing counter counts one more in its window, or starts a new window at `at` once its own is over. */
+function countInWindow(at: string, windowStart: string) {
+  return (oc: OnConflictBuilder<Database, 'rate_limits'>) =>
+    oc.column('key').doUpdateSet({
+      hits: sql`case when rate_limits.window_started_at < ${windowStart} then 1 else rate_limits.hits + 1 end`,
+      window_started_at: sql`case when rate_limits.window_started_at < ${windowStart} then ${at} else rate_limits.window_started_at end`,
+    });
+}
+
 /** `hitRateLimit` that also answers when the window started, for a `Retry-After` or a schedule within the window. */
 export async function hitRateLimitWindow(db: Kysely<Database>, key: string, windowMs: number, now = new Date()): Promise<RateLimitHit> {
   const at = now.toISOString();
@@ -27,15 +36,28 @@ export async function hitRateLimitWindow(db: Kysely<Database>, key: string, wind
   const row = await db
     .insertInto('rate_limits')
     .values({ key, hits: 1, window_started_at: at })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        hits: sql`case when rate_limits.window_started_at < ${windowStart} then 1 else rate_limits.hits + 1 end`,
-        window_started_at: sql`case when rate_limits.window_started_at < ${windowStart} then ${at} else rate_limits.window_started_at end`,
-      }),
-    )
+    .onConflict(countInWindow(at, windowStart))
     .returning(['hits', 'window_started_at'])
     .executeTakeFirstOrThrow();
   return { hits: Number(row.hits), windowStartedAt: row.window_started_at };
+}
+
+/**
+ * `hitRateLimit` for several keys of one window in one statement (a checkout's per-address and
+ * per-browser limits): each counted, answered in the order given.
+ */
+export async function hitRateLimits(db: Kysely<Database>, keys: readonly string[], windowMs: number, now = new Date()): Promise<number[]> {
+  const at = now.toISOString();
+  const windowStart = new Date(now.getTime() - windowMs).toISOString();
+  const unique = [...new Set(keys)];
+  const rows = await db
+    .insertInto('rate_limits')
+    .values(unique.map((key) => ({ key, hits: 1, window_started_at: at })))
+    .onConflict(countInWindow(at, windowStart))
+    .returning(['key', 'hits'])
+    .execute();
+  const hits = new Map(rows.map((r) => [r.key, Number(r.hits)]));
+  return keys.map((k) => hits.get(k) ?? 0);
 }
 
 /** Whole seconds until a window that started at `windowStartedAt` ends (at least 1), for `Retry-After`. */

@@ -1,37 +1,41 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { clearAllCaches } from './micro-cache.js';
-import { reservationFingerprint } from '../inventory/reservations.js';
+import { anyReservationLapsed, lapseReservations } from '../inventory/reservations.js';
+import { stockWrittenSince } from '../inventory/stock.js';
 
 /**
  * How every process learns that what the storefront shows may have changed, within a moment:
  *
  * - A back-office write bumps `shop_changes.version` after it commits (`noteShopChange`), and
- *   clears this process's caches at once.
- * - Each process reads one small row every `pollMs` (`watchShopChanges`): the version, and a
- *   fingerprint of stock: the open holds (how many, how many units, the latest end) and the latest
- *   product write. A checkout taking units, a payment or cancel giving them back, a hold lapsing
- *   with time and a payment taking stock all change it, and that is what shop pages show as stock. A change clears every cache in the process:
- *   the cached pages (src/server/pages/page-cache.ts) and the short API caches (micro-cache.ts).
+ *   clears this process's caches at once: a `catalogue` change, which drops everything.
+ * - Each process looks every `pollMs` (`watchShopChanges`, 250 ms by default): first it counts out
+ *   reservations whose firm time has run out (inventory/reservations.ts, so what they kept is on
+ *   sale again within the poll), then it reads the version and the stock items written in the last
+ *   SETTLE_MS (index stock_items_changed_idx). An item whose level or reserved units differ from
+ *   what this process last saw is a `stock` change of that product only: the pages, lists and
+ *   answers that show it are dropped, nothing else (decision 0023). A sale of one product
+ *   re-renders that product's page and the lists holding it at most once per poll, not the shop.
  *
  * Shoppers' transactions never touch the version row, so checkouts never wait on one another for it.
  */
 /**
  * What changed: `catalogue`, anything the back office wrote (or an unknown change: the watcher
- * lost the database); `stock`, only stock (units held or given back, stock taken by a payment).
+ * lost the database); `stock`, only the stock of these products (units reserved or given back,
+ * taken by a payment, returned, counted).
  */
-export type ShopChange = 'catalogue' | 'stock';
+export type ShopChange = { kind: 'catalogue' } | { kind: 'stock'; productIds: ReadonlySet<string> };
 
 const listeners = new Set<(change: ShopChange) => void>();
 
-/** Called whenever this process drops its caches because the shop changed. */
+/** Called whenever this process drops cached things because the shop changed. */
 export function onShopChange(listener: (change: ShopChange) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
 function shopChanged(change: ShopChange): void {
-  clearAllCaches();
+  clearAllCaches(change.kind);
   for (const listener of listeners) {
     // One listener failing must not keep the others (the page cache) from forgetting.
     try {
@@ -44,7 +48,7 @@ function shopChanged(change: ShopChange): void {
 
 /** After a back-office write has committed: this process forgets at once, the others on their next poll. */
 export async function noteShopChange(db: Kysely<Database>): Promise<void> {
-  shopChanged('catalogue');
+  shopChanged({ kind: 'catalogue' });
   await db
     .updateTable('shop_changes')
     .set({ version: sql`version + 1` })
@@ -52,47 +56,57 @@ export async function noteShopChange(db: Kysely<Database>): Promise<void> {
     .execute();
 }
 
-type Fingerprint = { version: string; stock: string };
+/**
+ * A stock write is stamped (`updated_at`) before its transaction commits, so one stamped a moment
+ * ago may not be visible yet: each look reads again the items written in this last while, and
+ * compares them with what it saw.
+ */
+const SETTLE_MS = 10_000;
 
-async function readFingerprint(db: Kysely<Database>): Promise<Fingerprint | null> {
-  const now = new Date();
-  // Built with the query builder (not raw SQL), so a schema-qualified database (tests) reads its own tables.
-  const row = await db
-    .selectFrom('shop_changes')
-    .select((eb) => [
-      'version as v',
-      // The latest product write (index products_updated_at_idx): stock taken by a payment whose
-      // reservation had already lapsed changes no reservation, only the product.
-      eb
-        .selectFrom('products')
-        .select((p) => p.fn.max('updated_at').as('u'))
-        .as('u'),
-      reservationFingerprint(db, now).as('r'),
-    ])
-    .where('id', '=', 1)
-    .executeTakeFirst();
-  return row ? { version: String(row.v), stock: `${String(row.u)}|${String(row.r)}` } : null;
-}
+/** What one database's watcher last saw: the version, and each recently written item's level and reserved units. */
+type Seen = { version: string; items: Map<string, { state: string; at: string }> };
 
 /** What each database's watcher last saw (one entry per database handle). */
-const lastSeen = new WeakMap<Kysely<Database>, Fingerprint | null>();
+const lastSeen = new WeakMap<Kysely<Database>, Seen>();
 
-/**
- * Reads the version and the holds, and drops every cache when they changed since last seen. The
- * watcher calls it every `pollMs`; a page render calls it first, so what the page shows is never
- * older than what the watcher compares with: a hold taken and given back between two polls, seen
- * by a render, is seen as a change on the next poll.
- */
-export async function checkShopChanges(db: Kysely<Database>): Promise<void> {
-  const seen = await readFingerprint(db);
-  const last = lastSeen.get(db);
-  lastSeen.set(db, seen);
-  if (last === undefined) return;
-  if (seen?.version !== last?.version) shopChanged('catalogue');
-  else if (seen?.stock !== last?.stock) shopChanged('stock');
+async function look(
+  db: Kysely<Database>,
+  now: Date,
+): Promise<{ version: string; items: { productId: string; state: string; at: string }[] }> {
+  const since = new Date(now.getTime() - SETTLE_MS).toISOString();
+  // Built with the query builder (not raw SQL), so a schema-qualified database (tests) reads its own tables.
+  const [version, items] = await Promise.all([
+    db.selectFrom('shop_changes').select('version').where('id', '=', 1).executeTakeFirst(),
+    stockWrittenSince(db, since, 5000),
+  ]);
+  return { version: String(version?.version ?? ''), items };
 }
 
-/** Polls the version and the holds; stops with the returned function. */
+/**
+ * Counts out lapsed reservations, reads the version and the recent stock writes, and tells what
+ * changed since last seen. The watcher calls it every `pollMs`; a page render calls it first, so
+ * what the page shows is never older than what the watcher compares with: a change between two
+ * polls, seen by a render, is seen as a change on the next poll.
+ */
+export async function checkShopChanges(db: Kysely<Database>, now = new Date()): Promise<void> {
+  if (await anyReservationLapsed(db, now)) await db.transaction().execute((trx) => lapseReservations(trx, now));
+  const seen = await look(db, now);
+  const last = lastSeen.get(db);
+  const since = new Date(now.getTime() - SETTLE_MS).toISOString();
+  const items = new Map<string, { state: string; at: string }>();
+  if (last) for (const [id, item] of last.items) if (item.at > since) items.set(id, item);
+  const moved = new Set<string>();
+  for (const item of seen.items) {
+    if (items.get(item.productId)?.state !== item.state) moved.add(item.productId);
+    items.set(item.productId, { state: item.state, at: item.at });
+  }
+  lastSeen.set(db, { version: seen.version, items });
+  if (last === undefined) return;
+  if (seen.version !== last.version) shopChanged({ kind: 'catalogue' });
+  else if (moved.size) shopChanged({ kind: 'stock', productIds: moved });
+}
+
+/** Polls the version and the stock; stops with the returned function. */
 export function watchShopChanges(db: Kysely<Database>, pollMs: number, onError: (err: unknown) => void): () => void {
   let busy = false;
   let failing = false;
@@ -107,7 +121,7 @@ export function watchShopChanges(db: Kysely<Database>, pollMs: number, onError: 
       if (!failing) onError(err);
       failing = true;
       lastSeen.delete(db);
-      shopChanged('catalogue');
+      shopChanged({ kind: 'catalogue' });
     } finally {
       busy = false;
     }

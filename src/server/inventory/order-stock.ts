@@ -2,8 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { ORDER_STOCK_MESSAGES } from '../../shared/schemas/inventory.js';
-import { recordMovement, type LockedStock, type StockActor } from './stock.js';
-import { reservedUnits } from './reservations.js';
+import { recordMovement, stockItemIdOf, writeLedgerRow, type LockedStock, type StockActor } from './stock.js';
+import { consumeReservations } from './reservations.js';
+import { afterLevelChange } from './alerts.js';
 
 /*
  * An order's stock (decision 0022): units leave the shelf when it is paid (`sold`), come back when
@@ -16,31 +17,50 @@ import { reservedUnits } from './reservations.js';
 export type OrderUnits = { productId: string; name: string; quantity: number };
 
 /**
- * Takes the paid order's units from what other checkouts do not keep (the products locked by
- * lockStock). While the order's own reservation is firm that is always enough. After it lapsed, the
- * units may be gone: then nothing is taken and the answer lists what fell short ("Cloth: 2 ordered,
- * 1 in stock"), for the automatic refund.
+ * Takes the paid order's units, last in the payment's transaction (decision 0023): its reservations
+ * go, then for each product in id order its shown copy and its stock item move with one conditional
+ * update (`on_hand - (reserved - its own counted units) >= ordered`), so the rows are locked only
+ * until the commit right after. While the order's reservation is firm the units are always there.
+ * After it lapsed they may be gone: then the answer lists what fell short ("Cloth: 2 ordered, 1 in
+ * stock") and the caller must roll back (rows were written) and record the shortfall instead
+ * (recordShortfall), for the automatic refund.
  */
 export async function takeForOrder(
   trx: Kysely<Database>,
-  input: { orderId: string; orderNumber: string; units: OrderUnits[]; stock: Map<string, LockedStock>; now: Date; actor: StockActor },
+  input: { orderId: string; orderNumber: string; units: OrderUnits[]; now: Date; actor: StockActor },
 ): Promise<string[]> {
-  const { orderId, units, stock, now } = input;
-  const wanted = mergeUnits(units);
-  const othersKeep = await reservedUnits(trx, [...wanted.keys()], now, orderId);
-  const shortfall: string[] = [];
-  for (const [productId, u] of wanted) {
-    const item = stock.get(productId);
-    if (!item) {
-      shortfall.push(`${u.name}: ${u.quantity} ordered, product no longer in the catalogue`);
-      continue;
-    }
-    const free = Math.max(0, item.onHand - (othersKeep.get(productId) ?? 0));
-    if (free < u.quantity) shortfall.push(`${u.name}: ${u.quantity} ordered, ${free} in stock`);
-  }
-  if (shortfall.length) return shortfall;
-  for (const [productId, u] of wanted) {
-    await recordMovement(trx, stock.get(productId)!, {
+  const { orderId, now } = input;
+  const wanted = mergeUnits(input.units);
+  const own = await consumeReservations(trx, orderId);
+  const at = now.toISOString();
+  for (const productId of [...wanted.keys()].sort()) {
+    const u = wanted.get(productId)!;
+    const itemId = stockItemIdOf(productId);
+    const ownUnits = own.get(itemId) ?? 0;
+    // The product's row first, its stock item second: the order every stock change locks them in.
+    const shown = await trx
+      .updateTable('products')
+      .set({ inventory: sql`inventory - ${u.quantity}`, updated_at: at })
+      .where('id', '=', productId)
+      .where('inventory', '>=', u.quantity)
+      .executeTakeFirst();
+    if (Number(shown.numUpdatedRows) !== 1) return shortfallOf(trx, wanted, own);
+    const item = await trx
+      .updateTable('stock_items')
+      .set({ on_hand: sql`on_hand - ${u.quantity}`, reserved: sql`reserved - ${ownUnits}`, updated_at: at })
+      .where('id', '=', itemId)
+      .where(sql<boolean>`on_hand - (reserved - ${ownUnits}) >= ${u.quantity}`)
+      .returning(['on_hand', 'low_stock_threshold', 'alert_state'])
+      .executeTakeFirst();
+    if (!item) return shortfallOf(trx, wanted, own);
+    const stock: LockedStock = {
+      itemId,
+      productId,
+      onHand: Number(item.on_hand),
+      threshold: Number(item.low_stock_threshold),
+      alertState: item.alert_state,
+    };
+    await writeLedgerRow(trx, stock, {
       kind: 'sold',
       quantity: -u.quantity,
       orderId,
@@ -48,8 +68,53 @@ export async function takeForOrder(
       actor: input.actor,
       at: now,
     });
+    await afterLevelChange(trx, stock, stock.onHand + u.quantity, now);
   }
   return [];
+}
+
+/**
+ * A payment that found its units gone (takeForOrder answered a shortfall and was rolled back): its
+ * reservations go, what they still counted is given back, and the answer says what fell short.
+ * Empty when the units are there after all (freed in the meantime): then take them instead.
+ */
+export async function recordShortfall(
+  trx: Kysely<Database>,
+  input: { orderId: string; units: OrderUnits[]; now: Date },
+): Promise<string[]> {
+  const wanted = mergeUnits(input.units);
+  const own = await consumeReservations(trx, input.orderId);
+  const at = input.now.toISOString();
+  for (const itemId of [...own.keys()].sort()) {
+    await trx
+      .updateTable('stock_items')
+      .set({ reserved: sql`reserved - ${own.get(itemId)!}`, updated_at: at })
+      .where('id', '=', itemId)
+      .execute();
+  }
+  return shortfallOf(trx, wanted, new Map());
+}
+
+/** What falls short of the wanted units, as the shopper's apology names it; `own`: units still counted for the order itself. */
+async function shortfallOf(trx: Kysely<Database>, wanted: Map<string, OrderUnits>, own: Map<string, number>): Promise<string[]> {
+  const ids = [...wanted.keys()];
+  const rows = await trx
+    .selectFrom('stock_items')
+    .select(['id', 'product_id', 'on_hand', 'reserved'])
+    .where('product_id', 'in', ids)
+    .execute();
+  const byProduct = new Map(rows.map((r) => [r.product_id, r]));
+  const shortfall: string[] = [];
+  for (const [productId, u] of wanted) {
+    const item = byProduct.get(productId);
+    if (!item) {
+      shortfall.push(`${u.name}: ${u.quantity} ordered, product no longer in the catalogue`);
+      continue;
+    }
+    const free = Math.max(0, Number(item.on_hand) - (Number(item.reserved) - (own.get(item.id) ?? 0)));
+    if (free < u.quantity) shortfall.push(`${u.name}: ${u.quantity} ordered, ${free} in stock`);
+  }
+  return shortfall;
 }
 
 function mergeUnits(units: OrderUnits[]): Map<string, OrderUnits> {
@@ -160,31 +225,26 @@ export async function takeAgainForOrder(
   const out = await orderStockOut(trx, input.orderId);
   const wanted = [...out].filter(([, o]) => o.returned > 0).map(([productId, o]) => ({ productId, quantity: o.returned }));
   if (wanted.length === 0) return [];
-  const othersKeep = await reservedUnits(
-    trx,
-    wanted.map((w) => w.productId),
-    input.now,
-    input.orderId,
-  );
-  for (const w of wanted) {
-    const item = input.stock.get(w.productId);
-    if (!item) continue; // no longer in the catalogue: nothing to take
-    const free = Math.max(0, item.onHand - (othersKeep.get(w.productId) ?? 0));
-    if (free < w.quantity) throw new HttpError(409, input.refuse(input.names.get(w.productId) ?? w.productId, w.quantity, free));
-  }
   const taken: OrderUnits[] = [];
   for (const w of wanted) {
     const item = input.stock.get(w.productId);
-    if (!item) continue;
-    await recordMovement(trx, item, {
-      kind: 'taken',
-      quantity: -w.quantity,
-      orderId: input.orderId,
-      reference: input.orderNumber,
-      actor: input.actor,
-      note: 'Order reopened',
-      at: input.now,
-    });
+    if (!item) continue; // no longer in the catalogue: nothing to take
+    // Never from units open checkouts keep: the update itself checks (`reserved` moves without the product's lock).
+    const refuse = (free: number) => new HttpError(409, input.refuse(input.names.get(w.productId) ?? w.productId, w.quantity, free));
+    await recordMovement(
+      trx,
+      item,
+      {
+        kind: 'taken',
+        quantity: -w.quantity,
+        orderId: input.orderId,
+        reference: input.orderNumber,
+        actor: input.actor,
+        note: 'Order reopened',
+        at: input.now,
+      },
+      { keepReserved: refuse },
+    );
     taken.push({ productId: w.productId, name: input.names.get(w.productId) ?? w.productId, quantity: w.quantity });
   }
   return taken;

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { LockedStock } from './stock.js';
+import { stockItemIdOf } from './stock.js';
+import { isPostgres } from '../db/query-helpers.js';
 
 /*
  * What open checkouts hold (decision 0022).
@@ -30,25 +31,35 @@ function byHolder(holder: Holder) {
     eb.or([eb('ip', '=', holder.ip), eb('device_id', '=', holder.deviceId), ...(holder.userId ? [eb('user_id', '=', holder.userId)] : [])]);
 }
 
+/** Units to give back to items' `reserved`, by stock item id, applied later in the same transaction (reserveForCheckout). */
+export type GiveBack = Map<string, number>;
+
+/** What a checkout could not reserve: the first item short, with its level and what others keep. */
+export type ReserveShortfall = { productId: string; onHand: number; reserved: number };
+
 /**
- * Writes the checkout's reservations (the stock locked by lockStock). Each product's reservation is
- * firm until 10 minutes after the holder's first reservation of it within `windowMs`, never before
- * now. Returns when each stops keeping others out.
+ * Writes the checkout's reservations and raises each item's `reserved` with one conditional update
+ * (`on_hand - reserved >= wanted`), the items in id order and last in the transaction, so an item's
+ * row is locked only from that update to the commit (decision 0023). `giveBack` holds units the same
+ * transaction released (the browser's earlier checkout), netted here so each row is written once.
+ * Each product's reservation is firm until 10 minutes after the holder's first reservation of it
+ * within `windowMs`, never before now. Answers the first item short (the transaction must then be
+ * rolled back: its rows were written).
  */
 export async function reserveForCheckout(
   trx: Kysely<Database>,
   input: {
     orderId: string;
     units: Map<string, number>;
-    stock: Map<string, LockedStock>;
     holder: Holder;
     now: Date;
     expiresAt: Date;
     windowMs: number;
+    giveBack?: GiveBack;
   },
-): Promise<Map<string, string>> {
-  const { orderId, units, stock, holder, now } = input;
-  const productIds = [...units.keys()];
+): Promise<{ short: ReserveShortfall | null; firmUntil: Map<string, string> }> {
+  const { orderId, units, holder, now } = input;
+  const productIds = [...units.keys()].filter((id) => (units.get(id) ?? 0) > 0);
   const since = new Date(now.getTime() - input.windowMs).toISOString();
   const firstRows = productIds.length
     ? await trx
@@ -64,15 +75,17 @@ export async function reserveForCheckout(
   const at = now.toISOString();
   const firmUntil = new Map<string, string>();
   const rows = [];
-  for (const [productId, quantity] of units) {
-    const item = stock.get(productId);
-    if (!item || quantity <= 0) continue;
+  const delta = new Map<string, { productId: string; units: number; wanted: number }>();
+  for (const [itemId, n] of input.giveBack ?? []) delta.set(itemId, { productId: productOfItem(itemId), units: -n, wanted: 0 });
+  for (const productId of productIds) {
+    const quantity = units.get(productId)!;
+    const itemId = stockItemIdOf(productId);
     const started = Math.min(now.getTime(), Date.parse(first.get(productId) ?? at));
     const until = new Date(Math.max(now.getTime(), started + RESERVE_MS)).toISOString();
     firmUntil.set(productId, until);
     rows.push({
       order_id: orderId,
-      stock_item_id: item.itemId,
+      stock_item_id: itemId,
       product_id: productId,
       quantity,
       firm_until: until,
@@ -82,10 +95,126 @@ export async function reserveForCheckout(
       user_id: holder.userId,
       created_at: at,
       released_at: null,
+      counted: 1,
     });
+    const d = delta.get(itemId) ?? { productId, units: 0, wanted: 0 };
+    delta.set(itemId, { productId, units: d.units + quantity, wanted: quantity });
   }
   if (rows.length) await trx.insertInto('stock_reservations').values(rows).execute();
-  return firmUntil;
+  for (const itemId of [...delta.keys()].sort()) {
+    const d = delta.get(itemId)!;
+    if (d.units === 0) continue;
+    if (d.units < 0) {
+      await addReserved(trx, itemId, d.units, at);
+      continue;
+    }
+    if (await reserveUnits(trx, itemId, d.units, at)) continue;
+    // Reservations whose firm time ran out a moment ago may still be counted: count them out, once more.
+    await lapseReservations(trx, now, [itemId]);
+    if (await reserveUnits(trx, itemId, d.units, at)) continue;
+    const level = await trx.selectFrom('stock_items').select(['on_hand', 'reserved']).where('id', '=', itemId).executeTakeFirst();
+    // What others keep: this checkout's own units given back are no longer kept by anyone.
+    return {
+      short: { productId: d.productId, onHand: Number(level?.on_hand ?? 0), reserved: Number(level?.reserved ?? 0) },
+      firmUntil,
+    };
+  }
+  return { short: null, firmUntil };
+}
+
+/** The product of a stock item (one per product today: `stk_<product id>`). */
+function productOfItem(itemId: string): string {
+  return itemId.startsWith('stk_') ? itemId.slice(4) : itemId;
+}
+
+/** Raises an item's `reserved` by `units` when that many are free: true when it was. */
+async function reserveUnits(trx: Kysely<Database>, itemId: string, units: number, at: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('stock_items')
+    .set({ reserved: sql`reserved + ${units}`, updated_at: at })
+    .where('id', '=', itemId)
+    .where(sql<boolean>`on_hand - reserved >= ${units}`)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Moves an item's `reserved` by `units` (negative: given back). */
+async function addReserved(trx: Kysely<Database>, itemId: string, units: number, at: string): Promise<void> {
+  await trx
+    .updateTable('stock_items')
+    .set({ reserved: sql`reserved + ${units}`, updated_at: at })
+    .where('id', '=', itemId)
+    .execute();
+}
+
+/** Gives units back to items' `reserved` now (in item id order) or, with `deferTo`, adds them there for later. */
+async function giveBackUnits(trx: Kysely<Database>, back: GiveBack, at: string, deferTo?: GiveBack): Promise<void> {
+  for (const itemId of [...back.keys()].sort()) {
+    const n = back.get(itemId)!;
+    if (n <= 0) continue;
+    if (deferTo) deferTo.set(itemId, (deferTo.get(itemId) ?? 0) + n);
+    else await addReserved(trx, itemId, -n, at);
+  }
+}
+
+function sumByItem(rows: { stock_item_id: string; quantity: number }[]): GiveBack {
+  const by = new Map<string, number>();
+  for (const r of rows) by.set(r.stock_item_id, (by.get(r.stock_item_id) ?? 0) + Number(r.quantity));
+  return by;
+}
+
+/**
+ * Reservations whose firm time has run out stop counting: `counted` goes to 0 and their units come
+ * off their items' `reserved`, in the caller's transaction (only `itemIds`' when given). On
+ * PostgreSQL rows another transaction holds are skipped (it is ending or paying them), so this
+ * never waits. Answers the products whose reserved units changed.
+ */
+export async function lapseReservations(trx: Kysely<Database>, now: Date, itemIds?: readonly string[]): Promise<string[]> {
+  if (itemIds && itemIds.length === 0) return [];
+  const iso = now.toISOString();
+  let due = trx
+    .selectFrom('stock_reservations')
+    .select(['order_id', 'stock_item_id'])
+    .where('counted', '=', 1)
+    .where('firm_until', '<=', iso)
+    .limit(1000);
+  if (itemIds) due = due.where('stock_item_id', 'in', [...itemIds]);
+  if (isPostgres(trx)) due = due.forUpdate().skipLocked();
+  const lapsed = await trx
+    .updateTable('stock_reservations')
+    .set({ counted: 0 })
+    .where('counted', '=', 1)
+    .where((eb) => eb(eb.refTuple('order_id', 'stock_item_id'), 'in', due.$asTuple('order_id', 'stock_item_id')))
+    .returning(['stock_item_id', 'product_id', 'quantity'])
+    .execute();
+  if (lapsed.length === 0) return [];
+  await giveBackUnits(trx, sumByItem(lapsed), iso);
+  return [...new Set(lapsed.map((r) => r.product_id))];
+}
+
+/** Whether any counted reservation's firm time has run out (a cheap look before lapseReservations' writes). */
+export async function anyReservationLapsed(db: Kysely<Database>, now: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('stock_reservations')
+    .select('order_id')
+    .where('counted', '=', 1)
+    .where('firm_until', '<=', now.toISOString())
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * A paid order's reservations go, answering the units each item still counted for it (to come off
+ * `reserved` as the units are taken: order-stock.ts).
+ */
+export async function consumeReservations(trx: Kysely<Database>, orderId: string): Promise<GiveBack> {
+  const rows = await trx
+    .deleteFrom('stock_reservations')
+    .where('order_id', '=', orderId)
+    .returning(['stock_item_id', 'quantity', 'counted'])
+    .execute();
+  return sumByItem(rows.filter((r) => Number(r.counted) === 1));
 }
 
 /**
@@ -161,18 +290,6 @@ export async function allReservedUnits(db: Kysely<Database>, now: Date): Promise
   return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
 }
 
-/**
- * One text that changes whenever what is reserved changes (a checkout, an end, a reservation
- * lapsing with time): a scalar subquery for the shop-change watcher's single poll.
- */
-export function reservationFingerprint(db: Kysely<Database>, now: Date) {
-  return db
-    .selectFrom('stock_reservations')
-    .select(sql<string>`count(*) || '|' || coalesce(sum(quantity), 0) || '|' || coalesce(min(firm_until), '')`.as('f'))
-    .where('released_at', 'is', null)
-    .where('firm_until', '>', now.toISOString());
-}
-
 /** Units this shopper (same IP, browser or account) has waiting for payment now. */
 export async function unitsHeldBy(db: Kysely<Database>, holder: Holder, now: Date): Promise<number> {
   const row = await db
@@ -200,20 +317,36 @@ export async function ordersHeldByDevice(db: Kysely<Database>, deviceId: string,
 }
 
 /**
- * The checkout is over. Paid: its reservations go (the units left as `sold`). Cancelled or expired:
- * they stop counting and are kept a while, for the holder's window.
+ * The checkout is over. Paid: its reservations go (the units left as `sold`; consumeReservations
+ * reports what they still counted). Cancelled or expired: they stop counting (their units come off
+ * `reserved` now or, with `deferTo`, later in the transaction) and are kept a while, for the holder's window.
  */
-export async function releaseReservations(db: Kysely<Database>, orderId: string, how: 'sold' | 'ended', now = new Date()): Promise<void> {
+export async function releaseReservations(
+  db: Kysely<Database>,
+  orderId: string,
+  how: 'sold' | 'ended',
+  now = new Date(),
+  deferTo?: GiveBack,
+): Promise<void> {
+  const at = now.toISOString();
   if (how === 'sold') {
-    await db.deleteFrom('stock_reservations').where('order_id', '=', orderId).execute();
+    await giveBackUnits(db, await consumeReservations(db, orderId), at, deferTo);
     return;
   }
+  const counted = await db
+    .updateTable('stock_reservations')
+    .set({ counted: 0, released_at: at })
+    .where('order_id', '=', orderId)
+    .where('counted', '=', 1)
+    .returning(['stock_item_id', 'quantity'])
+    .execute();
   await db
     .updateTable('stock_reservations')
-    .set({ released_at: now.toISOString() })
+    .set({ released_at: at })
     .where('order_id', '=', orderId)
     .where('released_at', 'is', null)
     .execute();
+  await giveBackUnits(db, sumByItem(counted), at, deferTo);
 }
 
 /** Reservations whose window has long passed are deleted (housekeeping, with the session sweep). */
@@ -221,6 +354,8 @@ export async function sweepReservations(db: Kysely<Database>, now: Date, keepMs:
   const r = await db
     .deleteFrom('stock_reservations')
     .where('created_at', '<', new Date(now.getTime() - keepMs).toISOString())
+    // A counted one still holds units in its item's `reserved`: lapseReservations counts it out first.
+    .where('counted', '=', 0)
     .where((eb) => eb.or([eb('released_at', 'is not', null), eb('expires_at', '<', now.toISOString())]))
     .executeTakeFirst();
   return Number(r.numDeletedRows);

@@ -13,10 +13,13 @@ import { afterLevelChange } from './alerts.js';
  * writes those tables or `products.inventory` (the copy of a product's level the catalogue shows);
  * lint enforces it.
  *
- * Locks: a product's row is the lock on its stock, taken first in the shop's one lock order
- * (products by id, then the coupon, the shopper's keys, orders, payment sessions, the user;
- * decision 0005). Every level change runs under it, in the caller's transaction, and writes its
- * ledger row in the same statement batch: a level is always the sum of its ledger.
+ * Locks (decision 0023): a checkout and a payment never hold a stock row across their work. They
+ * reserve and take with one conditional update per item (`on_hand - reserved >= wanted`), the last
+ * statements of their transactions, so a row is locked only from that update to the commit right
+ * after. The back office's changes (adjust, return, take again) lock the product's row first
+ * (lockStock), then write the item: `on_hand` moves only under the product's lock (a payment updates
+ * the product's shown copy first), `reserved` also without it. Every level change writes its ledger
+ * row in the same transaction: a level is always the sum of its ledger.
  */
 
 /** Who moved stock: an account (id and e-mail as they were), or the shop itself, or the customer. */
@@ -65,6 +68,26 @@ export async function readStock(db: Kysely<Database>, productIds: readonly strin
   );
 }
 
+/**
+ * The stock items written after `since` (index stock_items_changed_idx), each with its product, its
+ * level and reserved units as one text, and when it was written: what the shop-change watcher
+ * compares (http/shop-changes.ts). At most `limit`, oldest first.
+ */
+export async function stockWrittenSince(
+  db: Kysely<Database>,
+  since: string,
+  limit: number,
+): Promise<{ productId: string; state: string; at: string }[]> {
+  const rows = await db
+    .selectFrom('stock_items')
+    .select(['product_id', 'on_hand', 'reserved', 'updated_at'])
+    .where('updated_at', '>', since)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ productId: r.product_id, state: `${r.on_hand}|${r.reserved}`, at: r.updated_at }));
+}
+
 /** The products' levels (on hand, before reservations), unlocked: 0 for an unknown product. */
 export async function levelsOf(db: Kysely<Database>, productIds: readonly string[]): Promise<Map<string, number>> {
   const stock = await readStock(db, productIds);
@@ -91,15 +114,48 @@ function movementId(at: Date): string {
 
 /**
  * Moves a locked item's level and writes the ledger row, in the caller's transaction (lockStock
- * first). The level never goes below zero (409). The product's shown copy follows, and the
- * threshold and back-in-stock watchers see the change (alerts.ts). `stock` is updated in place.
+ * first). The level never goes below zero (409). With `keepReserved`, it never goes below what open
+ * checkouts keep either (the update checks it: `reserved` moves without the product's lock), and
+ * that error is thrown with the units free. The product's shown copy follows, and the threshold and
+ * back-in-stock watchers see the change (alerts.ts). `stock` is updated in place.
  */
-export async function recordMovement(trx: Kysely<Database>, stock: LockedStock, movement: Movement): Promise<void> {
+export async function recordMovement(
+  trx: Kysely<Database>,
+  stock: LockedStock,
+  movement: Movement,
+  opts: { keepReserved?: (free: number) => Error } = {},
+): Promise<void> {
   const at = movement.at ?? new Date();
   const before = stock.onHand;
   const after = before + movement.quantity;
-  if (after < 0) throw new HttpError(409, `Only ${before} in stock: cannot take ${-movement.quantity}.`);
+  if (after < 0)
+    throw opts.keepReserved ? opts.keepReserved(before) : new HttpError(409, `Only ${before} in stock: cannot take ${-movement.quantity}.`);
   const iso = at.toISOString();
+  if (movement.quantity !== 0) {
+    let update = trx
+      .updateTable('stock_items')
+      .set({ on_hand: sql`on_hand + ${movement.quantity}`, updated_at: iso })
+      .where('id', '=', stock.itemId);
+    if (opts.keepReserved && movement.quantity < 0) update = update.where(sql<boolean>`on_hand - reserved >= ${-movement.quantity}`);
+    if (Number((await update.executeTakeFirst()).numUpdatedRows) !== 1) {
+      const level = await trx.selectFrom('stock_items').select(['on_hand', 'reserved']).where('id', '=', stock.itemId).executeTakeFirst();
+      throw opts.keepReserved!(Math.max(0, Number(level?.on_hand ?? 0) - Number(level?.reserved ?? 0)));
+    }
+  }
+  await writeLedgerRow(trx, stock, { ...movement, at });
+  if (movement.quantity === 0) return;
+  await trx
+    .updateTable('products')
+    .set({ inventory: sql`inventory + ${movement.quantity}`, updated_at: iso })
+    .where('id', '=', stock.productId)
+    .execute();
+  stock.onHand = after;
+  await afterLevelChange(trx, stock, before, at);
+}
+
+/** The ledger row of a level change already made (recordMovement, or a payment's conditional take). */
+export async function writeLedgerRow(trx: Kysely<Database>, stock: LockedStock, movement: Movement): Promise<void> {
+  const at = movement.at ?? new Date();
   await trx
     .insertInto('stock_movements')
     .values({
@@ -112,22 +168,9 @@ export async function recordMovement(trx: Kysely<Database>, stock: LockedStock, 
       actor_label: movement.actor.label,
       reference: movement.reference ?? null,
       note: movement.note ?? null,
-      created_at: iso,
+      created_at: at.toISOString(),
     })
     .execute();
-  if (movement.quantity === 0) return;
-  await trx
-    .updateTable('stock_items')
-    .set({ on_hand: sql`on_hand + ${movement.quantity}`, updated_at: iso })
-    .where('id', '=', stock.itemId)
-    .execute();
-  await trx
-    .updateTable('products')
-    .set({ inventory: sql`inventory + ${movement.quantity}`, updated_at: iso })
-    .where('id', '=', stock.productId)
-    .execute();
-  stock.onHand = after;
-  await afterLevelChange(trx, stock, before, at);
 }
 
 /**

@@ -99,14 +99,15 @@ export function searchRowsOf(o: OrderSearchRow): { term: string; order_id: strin
 }
 
 /** (Re)files one order under its terms; call inside the transaction that wrote the order. */
-export async function indexOrderSearch(db: Kysely<Database>, orderId: string): Promise<void> {
+export async function indexOrderSearch(db: Kysely<Database>, orderId: string, opts: { isNew?: boolean } = {}): Promise<void> {
   const o = await db
     .selectFrom('orders as o')
     .leftJoin('users as u', 'u.id', 'o.user_id')
     .select(['o.id', 'o.order_number', 'o.email', 'o.shipping_address', 'o.created_at', 'u.email as user_email', 'u.full_name'])
     .where('o.id', '=', orderId)
     .executeTakeFirst();
-  await db.deleteFrom('order_search_terms').where('order_id', '=', orderId).execute();
+  // An order written in this very transaction has no terms yet.
+  if (!opts.isNew) await db.deleteFrom('order_search_terms').where('order_id', '=', orderId).execute();
   if (!o) return;
   await db.insertInto('order_search_terms').values(searchRowsOf(o)).execute();
 }

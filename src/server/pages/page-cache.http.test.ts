@@ -4,7 +4,7 @@ import type { TestApp } from '../test/harness.js';
 import { TestClient, useAdminTestApp } from '../test/http-client.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { seedProducts } from '../db/seed/catalog-data.js';
-import { noteShopChange } from '../http/shop-changes.js';
+import { checkShopChanges, noteShopChange } from '../http/shop-changes.js';
 
 /**
  * Storefront HTML kept for visitors who are not signed in (pages/page-cache.ts): rendered once per
@@ -115,6 +115,58 @@ describe('cached storefront pages', () => {
         .execute(),
     ).toEqual([]);
     await showsStock(before);
+  });
+
+  it('a stock change drops only the pages showing that product: its page and the lists holding it, not the others', async () => {
+    const sold = seedProducts[1]!;
+    // A product whose page does not show the sold one (not among its "You may also like").
+    let other: (typeof seedProducts)[number] | undefined;
+    for (const p of seedProducts.slice(2)) {
+      if (!(await get(`/products/${p.id}`)).body.includes(`"${sold.id}"`)) {
+        other = p;
+        break;
+      }
+    }
+    if (!other) throw new Error('every product page shows the sold one');
+    const pages = {
+      sold: `/products/${sold.id}`,
+      other: `/products/${other.id}`,
+      list: '/products?search=' + encodeURIComponent(sold.name),
+    };
+    for (const path of Object.values(pages)) expect((await get(path)).statusCode, path).toBe(200);
+    const listed = async () => {
+      const entries = dataOf((await get(pages.list)).body).map((e) => e.data as { items?: { id: string; inventory: number }[] });
+      return entries.flatMap((d) => d.items ?? []).find((i) => i.id === sold.id)?.inventory;
+    };
+    const before = await listed();
+    expect(before).toBeGreaterThan(0);
+    // Renamed behind the shop's back: a kept page still shows the old name, a page drawn again the new one.
+    for (const p of [sold, other])
+      await t.db
+        .updateTable('products')
+        .set({ name: `${p.name} (renamed)` })
+        .where('id', '=', p.id)
+        .execute();
+    const shopper = new TestClient(t.app, '10.9.0.3');
+    const res = await shopper.post('/api/create-checkout-session', {
+      items: [{ productId: sold.id, quantity: 1 }],
+      customerEmail: 'per-product@example.com',
+      shippingAddress: { name: 'Cache Shopper', address: '1 Main St', city: 'Portland', state: 'OR', zip: '97201', country: 'US' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await checkShopChanges(t.db);
+    // The sold product's page and the list holding it are drawn again within a second (answered as
+    // they were for a moment, while one request draws them); the other product's page is kept.
+    const within = async (check: () => Promise<boolean>) => {
+      const started = Date.now();
+      while (!(await check()) && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 20));
+      return check();
+    };
+    expect(await within(async () => (await get(pages.sold)).body.includes(`${sold.name} (renamed)`))).toBe(true);
+    expect(await within(async () => (await listed()) === before! - 1)).toBe(true);
+    expect((await get(pages.other)).body).not.toContain(`${other.name} (renamed)`);
+    for (const p of [sold, other]) await t.db.updateTable('products').set({ name: p.name }).where('id', '=', p.id).execute();
+    await noteShopChange(t.db);
   });
 
   it('gives a signed-in visitor the kept page with their session beside it, gzipped from the kept blocks', async () => {

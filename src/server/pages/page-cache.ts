@@ -24,11 +24,17 @@ export type CachedPage = {
   prefixDeflated: Buffer;
   prefixCrc: number;
   suffix: string;
+  /** The products whose stock the page shows: a stock change of one of them drops the page (decision 0023). */
+  productIds: ReadonlySet<string>;
 };
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
-export async function compressPage(page: { status: number; noindex: boolean }, prefix: string, suffix: string): Promise<CachedPage> {
+export async function compressPage(
+  page: { status: number; noindex: boolean; productIds: ReadonlySet<string> },
+  prefix: string,
+  suffix: string,
+): Promise<CachedPage> {
   const head = Buffer.from(prefix, 'utf8');
   const raw = Buffer.concat([head, Buffer.from(suffix, 'utf8')]);
   const [gz, br, prefixDeflated] = await Promise.all([
@@ -73,18 +79,36 @@ function storedBlocks(data: Buffer): Buffer {
 const sizeOf = (p: CachedPage) => p.html.length + p.gzip.length + p.br.length + p.prefixDeflated.length + p.suffix.length;
 
 /**
+ * How long after a stock change a page showing that product may still be answered as it was, while
+ * one request draws it again: shoppers never see stock older than a second (this, plus the
+ * watcher's poll and the render), and a page whose product sells several times a second is drawn
+ * about twice a second, not on every poll (decision 0023).
+ */
+export const STOCK_STALE_MS = 400;
+
+type Entry = { page: CachedPage; staleSince: number | null };
+
+/**
  * Rendered storefront pages keyed by path and the query the page reads, least recently used
- * first out once `maxBytes` is reached. Concurrent misses of one key share one render; a clear
- * (the shop changed: shop-changes.ts) drops every page, and a render that was under way when it
- * happened is answered but not kept.
+ * first out once `maxBytes` is reached. Concurrent misses of one key share one render. A clear (the
+ * back office changed the shop: shop-changes.ts) drops every page, and a render under way then is
+ * answered but not kept. A stock change of some products marks the pages showing them stale
+ * (`forgetProducts`): for STOCK_STALE_MS such a page is still answered at once; the first request
+ * after that draws it again (the others are answered the stale page meanwhile), and the new page
+ * replaces it, stale again at once if the stock moved while it was drawn.
  */
 export class PageCache {
-  private readonly entries = new Map<string, CachedPage>();
+  private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<CachedPage>>();
   private bytes = 0;
   private generation = 0;
+  /** Each product's last stock change (ms), kept while renders are under way. */
+  private readonly stockChangedAt = new Map<string, number>();
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get(key: string, build: () => Promise<CachedPage>): Promise<CachedPage> {
     const hit = this.entries.get(key);
@@ -92,40 +116,80 @@ export class PageCache {
       // Most recently used last.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return Promise.resolve(hit);
+      if (hit.staleSince === null) return Promise.resolve(hit.page);
+      if (!this.pending.has(key) && this.now() - hit.staleSince >= STOCK_STALE_MS) void this.render(key, build).catch(() => undefined);
+      // Answered as it is while it is young enough, or while its new drawing is under way.
+      return Promise.resolve(hit.page);
     }
-    const waiting = this.pending.get(key);
-    if (waiting) return waiting;
+    return this.pending.get(key) ?? this.render(key, build);
+  }
+
+  private render(key: string, build: () => Promise<CachedPage>): Promise<CachedPage> {
     const generation = this.generation;
+    const started = this.now();
     const built = build()
       .then((page) => {
-        if (generation === this.generation) this.keep(key, page);
+        if (generation === this.generation) this.keep(key, page, this.movedSince(page, started));
         return page;
       })
       .finally(() => {
         if (this.pending.get(key) === built) this.pending.delete(key);
+        if (this.pending.size === 0) this.stockChangedAt.clear();
       });
     this.pending.set(key, built);
     return built;
   }
 
-  private keep(key: string, page: CachedPage): void {
+  /** When the stock of one of the page's products last changed after `since` (null: none did). */
+  private movedSince(page: CachedPage, since: number): number | null {
+    let at: number | null = null;
+    for (const id of page.productIds) {
+      const changed = this.stockChangedAt.get(id);
+      if (changed !== undefined && changed >= since && (at === null || changed > at)) at = changed;
+    }
+    return at;
+  }
+
+  private keep(key: string, page: CachedPage, staleSince: number | null): void {
     const size = sizeOf(page);
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old.page);
     if (size > this.maxBytes) return;
     this.bytes += size;
-    for (const [oldKey, old] of this.entries) {
+    for (const [oldKey, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldKey);
-      this.bytes -= sizeOf(old);
+      this.drop(oldKey, entry.page);
     }
-    this.entries.set(key, page);
+    this.entries.set(key, { page, staleSince });
+  }
+
+  private drop(key: string, page: CachedPage): void {
+    this.entries.delete(key);
+    this.bytes -= sizeOf(page);
   }
 
   clear(): void {
     this.generation++;
     this.entries.clear();
     this.pending.clear();
+    this.stockChangedAt.clear();
     this.bytes = 0;
+  }
+
+  /** The stock of these products changed: the pages showing them are stale (drawn again soon); the others stay. */
+  forgetProducts(productIds: ReadonlySet<string>): void {
+    if (productIds.size === 0) return;
+    const at = this.now();
+    if (this.pending.size > 0) for (const id of productIds) this.stockChangedAt.set(id, at);
+    for (const entry of this.entries.values()) {
+      if (entry.staleSince !== null) continue;
+      for (const id of entry.page.productIds) {
+        if (productIds.has(id)) {
+          entry.staleSince = at;
+          break;
+        }
+      }
+    }
   }
 
   get stats(): { pages: number; bytes: number } {

@@ -84,3 +84,24 @@ export async function resolvePageData(
   }
   return { data, initialData };
 }
+
+/**
+ * The products whose stock a page's data shows (anything with an `id` and an `inventory`: a
+ * product, a list's cards, related products), so a stock change drops only the pages showing that
+ * product (page-cache.ts).
+ */
+export function productIdsShown(initialData: InitialQuery[]): Set<string> {
+  const ids = new Set<string>();
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 5 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v, depth + 1);
+      return;
+    }
+    const o = value as Record<string, unknown>;
+    if (typeof o.id === 'string' && typeof o.inventory === 'number') ids.add(o.id);
+    for (const v of Object.values(o)) visit(v, depth + 1);
+  };
+  for (const q of initialData) visit(q.data, 0);
+  return ids;
+}

@@ -9,6 +9,7 @@ import { INITIAL_DATA_ELEMENT_ID, MISSING_IMAGES_KEY, VIEWER_SESSION_ELEMENT_ID 
 import { PAGES } from '../../shared/pages.js';
 import { sharedPageLocation } from '../../shared/page-declaration.js';
 import { compressPage, PageCache, pageWith, type CachedPage } from './page-cache.js';
+import { productIdsShown } from './page-data.js';
 import { ImageFiles } from './image-files.js';
 import { checkShopChanges, onShopChange } from '../http/shop-changes.js';
 import { buildPageMeta, type PageMeta } from './page-meta.js';
@@ -179,7 +180,8 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
   }
 
   const pageCache = new PageCache(config.pageCacheMb * 1024 * 1024);
-  const forget = onShopChange(() => pageCache.clear());
+  // A stock change drops the pages showing those products; anything else, every page.
+  const forget = onShopChange((change) => (change.kind === 'stock' ? pageCache.forgetProducts(change.productIds) : pageCache.clear()));
   app.addHook('onClose', async () => forget());
 
   // The image files the server has: a missing one is drawn as "Image not available" in the HTML.
@@ -191,7 +193,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
     ],
     ['/uploads/'],
   );
-  const forgetImages = onShopChange(() => imageFiles.forget());
+  const forgetImages = onShopChange((change) => change.kind === 'catalogue' && imageFiles.forget());
   app.addHook('onClose', async () => forgetImages());
   /** Names the page's images whose files are missing, for its first paint (ui/product-image.tsx). */
   const noteMissingImages = async (meta: PageMeta) => {
@@ -240,7 +242,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
       body,
       `${dataScript(jsonForScript(meta.initialData))}${VIEWER_SLOT}`,
     ).split(VIEWER_SLOT);
-    return compressPage({ status: meta.status, noindex: meta.noindex }, prefix, suffix);
+    return compressPage({ status: meta.status, noindex: meta.noindex, productIds: productIdsShown(meta.initialData) }, prefix, suffix);
   };
 
   const renderPage = async (req: FastifyRequest, reply: FastifyReply) => {

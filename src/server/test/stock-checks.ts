@@ -28,3 +28,18 @@ export async function ledgerAndLevel(db: Kysely<Database>, productId: string): P
   const copy = await db.selectFrom('products').select('inventory').where('id', '=', productId).executeTakeFirstOrThrow();
   return { level: Number(item.on_hand), copy: Number(copy.inventory), ledger: Number(sum.q) };
 }
+
+/**
+ * A stock item's `reserved` units beside the sum of its counted reservations (decision 0023): the
+ * two are one figure whenever no checkout is half done.
+ */
+export async function reservedAndCounted(db: Kysely<Database>, productId: string): Promise<{ reserved: number; counted: number }> {
+  const item = await db.selectFrom('stock_items').select(['id', 'reserved']).where('product_id', '=', productId).executeTakeFirstOrThrow();
+  const sum = await db
+    .selectFrom('stock_reservations')
+    .select(sql<number | string>`coalesce(sum(quantity), 0)`.as('q'))
+    .where('stock_item_id', '=', item.id)
+    .where('counted', '=', 1)
+    .executeTakeFirstOrThrow();
+  return { reserved: Number(item.reserved), counted: Number(sum.q) };
+}

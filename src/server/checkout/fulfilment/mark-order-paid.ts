@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { CUSTOMER_ACTOR, recordOrderEvent, STRIPE_ACTOR } from '../../orders/events.js';
-import { releaseHolds } from '../release-holds.js';
+import { releaseCouponHold } from '../../coupons/service.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
 
 /**
  * The order is paid (`completed`, payment `paid`, flagged with any stock shortfall), its payment
- * session complete, its stock and coupon holds released, and the timeline says who took the money.
+ * session complete, its coupon hold released, and the timeline says who took the money. Its stock
+ * reservations go with the units (takeStock) or with the shortfall (stockShortfall).
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
@@ -27,7 +28,7 @@ export async function markOrderPaid(
     .where('id', '=', order.id)
     .execute();
   await trx.updateTable('payment_sessions').set({ status: 'complete', completed_at: at }).where('id', '=', session.id).execute();
-  await releaseHolds(trx, order.id, 'sold');
+  if (order.coupon_code) await releaseCouponHold(trx, order.id);
   await recordOrderEvent(
     trx,
     order.id,
