@@ -1,13 +1,11 @@
 import crypto from 'node:crypto';
 import { uploadAsAdmin } from '../test/images.js';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness.js';
-import { TestClient } from '../test/http-client.js';
-import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../test/harness.js';
+import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import { IMAGE_VARIANT_WIDTHS, imageVariantPath } from '../../shared/image-variants.js';
 import { backfillImageVariants } from './image-variants.js';
 
@@ -18,17 +16,7 @@ import { backfillImageVariants } from './image-variants.js';
  */
 let t: TestApp;
 let admin: TestClient;
-let uploadRoot: string;
-beforeAll(async () => {
-  uploadRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-image-sizes-'));
-  t = await createTestApp({ env: { UPLOAD_DIR: path.join(uploadRoot, 'uploads') } });
-  admin = new TestClient(t.app);
-  await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(uploadRoot, { recursive: true, force: true });
-});
+useAdminTestApp((app) => ({ t, admin } = app), { uploadDirPrefix: 'shop-image-sizes-' });
 
 const upload = (content: Buffer, kind = 'products') => uploadAsAdmin(t.app, admin.cookies, content, { kind, type: 'image/jpeg' });
 

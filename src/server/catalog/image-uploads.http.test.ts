@@ -1,10 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness.js';
-import { TestClient } from '../test/http-client.js';
-import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../test/harness.js';
+import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 import { exifSegment, jpeg, jpegSegment, png, pngChunk, webpExtended, uploadAsAdmin } from '../test/images.js';
 
@@ -12,20 +10,10 @@ import { exifSegment, jpeg, jpegSegment, png, pngChunk, webpExtended, uploadAsAd
  * Uploaded images: a picture too large to draw is refused by its declared pixels however small
  * its file, and what the shop stores (and serves) has no camera or editor metadata.
  */
+// Its uploads in a folder the shop creates itself (the modes of one that already exists are the owner's).
 let t: TestApp;
 let admin: TestClient;
-let uploadRoot: string;
-beforeAll(async () => {
-  uploadRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-uploads-'));
-  // A folder the shop creates itself (the modes of one that already exists are the owner's).
-  t = await createTestApp({ env: { UPLOAD_DIR: path.join(uploadRoot, 'uploads') } });
-  admin = new TestClient(t.app);
-  await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(uploadRoot, { recursive: true, force: true });
-});
+useAdminTestApp((app) => ({ t, admin } = app), { uploadDirPrefix: 'shop-uploads-' });
 
 const upload = (content: Buffer, kind = 'products') => uploadAsAdmin(t.app, admin.cookies, content, { kind, type: 'image/png' });
 

@@ -23,6 +23,17 @@ const dataOf = (html: string) =>
     data: unknown;
   }[];
 
+/** Polls `read` until it answers `want`, for at most a second (the shop's promise), and answers what it saw last. */
+async function withinASecond<T>(read: () => Promise<T>, want: T): Promise<T> {
+  const started = Date.now();
+  let seen = await read();
+  while (seen !== want && Date.now() - started < 1000) {
+    await new Promise((r) => setTimeout(r, 20));
+    seen = await read();
+  }
+  return seen;
+}
+
 describe('cached storefront pages', () => {
   it('answers each page in the encoding asked for, the same page every time, with an ETag and 304', async () => {
     const plain = await get('/faq');
@@ -85,15 +96,7 @@ describe('cached storefront pages', () => {
     };
     const before = await stock();
     /** Polls until the page shows `units` in stock; fails after a second. */
-    const showsStock = async (units: number) => {
-      const started = Date.now();
-      let seen = await stock();
-      while (seen !== units && Date.now() - started < 1000) {
-        await new Promise((r) => setTimeout(r, 20));
-        seen = await stock();
-      }
-      expect(seen).toBe(units);
-    };
+    const showsStock = async (units: number) => expect(await withinASecond(stock, units)).toBe(units);
     const shopper = new TestClient(t.app, '10.9.0.1');
     const res = await shopper.post('/api/create-checkout-session', {
       items: [{ productId: product.id, quantity: 3 }],
@@ -157,13 +160,8 @@ describe('cached storefront pages', () => {
     await checkShopChanges(t.db);
     // The sold product's page and the list holding it are drawn again within a second (answered as
     // they were for a moment, while one request draws them); the other product's page is kept.
-    const within = async (check: () => Promise<boolean>) => {
-      const started = Date.now();
-      while (!(await check()) && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 20));
-      return check();
-    };
-    expect(await within(async () => (await get(pages.sold)).body.includes(`${sold.name} (renamed)`))).toBe(true);
-    expect(await within(async () => (await listed()) === before! - 1)).toBe(true);
+    expect(await withinASecond(async () => (await get(pages.sold)).body.includes(`${sold.name} (renamed)`), true)).toBe(true);
+    expect(await withinASecond(listed, before! - 1)).toBe(before! - 1);
     expect((await get(pages.other)).body).not.toContain(`${other.name} (renamed)`);
     for (const p of [sold, other]) await t.db.updateTable('products').set({ name: p.name }).where('id', '=', p.id).execute();
     await noteShopChange(t.db);
