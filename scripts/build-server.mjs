@@ -75,7 +75,10 @@ export async function ensureServerBuild({ force = false } = {}) {
  *   nothing that really needs more memory (an export, a large report) can run out.
  */
 export function serverNodeArgs() {
-  return ['--enable-source-maps', '--max-semi-space-size=4', '--heap-growing-percent=50'];
+  // SERVER_NODE_ARGS (measuring only) adds Node options such as `--cpu-prof --cpu-prof-dir=/tmp/prof`,
+  // which NODE_OPTIONS refuses.
+  const extra = process.env.SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  return ['--enable-source-maps', '--max-semi-space-size=4', '--heap-growing-percent=50', ...extra];
 }
 
 /**

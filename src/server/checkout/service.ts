@@ -1,14 +1,14 @@
 import type Stripe from 'stripe';
-import { indexOrderSearch } from '../orders/search-terms.js';
+import { newOrderSearchInsert } from '../orders/search-terms.js';
 import { refundSoldOutOrder } from '../orders/refunds.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate, lockShopperKeys, transactionWithRetry } from '../db/locks.js';
-import { isPostgres } from '../db/query-helpers.js';
+import { isPostgres, writeTogether, type PendingWrite } from '../db/query-helpers.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
-import { CUSTOMER_ACTOR, recordOrderEvent, type OrderEventActor } from '../orders/events.js';
+import { CUSTOMER_ACTOR, orderEventInsert, type OrderEventActor } from '../orders/events.js';
 import { recordAudit } from '../accounts/audit.js';
 import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { normalizeCouponEmail } from '../../shared/coupons.js';
@@ -80,12 +80,23 @@ type Holder = StockHolder & { email: string };
  */
 async function holdForSession(
   db: Kysely<Database>,
-  input: { orderId: string; priced: PricedCart; now: Date; who: Holder; giveBack: GiveBack },
+  input: {
+    orderId: string;
+    priced: PricedCart;
+    now: Date;
+    who: Holder;
+    giveBack: GiveBack;
+    /** The order's own rows, written with the reservation (one round trip on PostgreSQL) or, with a coupon, before its hold. */
+    orderWrites: PendingWrite[];
+  },
 ): Promise<void> {
   const { orderId, priced, who, now } = input;
   const expiresAt = new Date(now.getTime() + HOLD_TTL_MS);
+  let orderWrites = input.orderWrites;
   // The coupon's max_uses and one-per-customer checks ran under its row lock in priceCart (coupons/service.ts).
   if (priced.coupon) {
+    await writeTogether(db, orderWrites);
+    orderWrites = [];
     await holdCouponUse(db, {
       orderId,
       couponCode: priced.coupon.code,
@@ -105,6 +116,7 @@ async function holdForSession(
     expiresAt,
     windowMs: HOLD_TTL_MS,
     giveBack: input.giveBack,
+    writeWith: orderWrites,
   });
   if (short) {
     const name = priced.lines.find((l) => l.productId === short.productId)?.name ?? short.productId;
@@ -212,36 +224,35 @@ export async function createCheckout(
     const at = ctx.now.toISOString();
     const sessionId = `cs_${ctx.provider === 'stripe' ? 'live' : 'test'}_${randomString(24)}`;
     const address = { ...input.shippingAddress, country: 'US', email: input.customerEmail };
-    await trx
-      .insertInto('orders')
-      .values({
-        id: orderId,
-        order_number: orderId.slice(-8).toUpperCase(),
-        user_id: ctx.userId,
-        email: input.customerEmail.toLowerCase(),
-        status: 'pending',
-        payment_status: 'unpaid',
-        payment_provider: ctx.provider,
-        payment_session_id: sessionId,
-        shipping_address: JSON.stringify(address),
-        billing_address: null,
-        subtotal_cents: priced.subtotalCents,
-        discount_cents: priced.discountCents,
-        shipping_cents: priced.shippingCents,
-        tax_cents: priced.taxCents,
-        total_cents: priced.totalCents,
-        coupon_code: priced.coupon?.code ?? null,
-        shipping_option_id: priced.selectedShippingOptionId,
-        shipstation_data: null,
-        shipstation_tracking_number: null,
-        guest_token_hash: ctx.deviceHash,
-        created_at: at,
-        updated_at: at,
-        paid_at: null,
-      })
-      .execute();
-    await indexOrderSearch(trx, orderId, { isNew: true });
-    await recordOrderEvent(
+    const orderNumber = orderId.slice(-8).toUpperCase();
+    const email = input.customerEmail.toLowerCase();
+    const shippingAddress = JSON.stringify(address);
+    const orderInsert = trx.insertInto('orders').values({
+      id: orderId,
+      order_number: orderNumber,
+      user_id: ctx.userId,
+      email,
+      status: 'pending',
+      payment_status: 'unpaid',
+      payment_provider: ctx.provider,
+      payment_session_id: sessionId,
+      shipping_address: shippingAddress,
+      billing_address: null,
+      subtotal_cents: priced.subtotalCents,
+      discount_cents: priced.discountCents,
+      shipping_cents: priced.shippingCents,
+      tax_cents: priced.taxCents,
+      total_cents: priced.totalCents,
+      coupon_code: priced.coupon?.code ?? null,
+      shipping_option_id: priced.selectedShippingOptionId,
+      shipstation_data: null,
+      shipstation_tracking_number: null,
+      guest_token_hash: ctx.deviceHash,
+      created_at: at,
+      updated_at: at,
+      paid_at: null,
+    });
+    const placed = orderEventInsert(
       trx,
       orderId,
       'placed',
@@ -249,6 +260,56 @@ export async function createCheckout(
       { totalCents: priced.totalCents, provider: ctx.provider },
       ctx.now,
     );
+    const itemsInsert = trx.insertInto('order_items').values(
+      priced.lines.map((l, i) => ({
+        id: `${orderId}_item${i + 1}`,
+        order_id: orderId,
+        product_id: l.productId,
+        product_name: l.name,
+        product_image: l.image,
+        // The product's SKU as it is now, read by the insert itself.
+        sku: sql<string | null>`(select sku from products where products.id = ${l.productId})`,
+        quantity: l.quantity,
+        price_cents: l.priceCents,
+        size: l.size,
+        color: l.color,
+        is_free_gift: l.isFreeGift ? 1 : 0,
+      })),
+    );
+
+    const expiresAt = new Date(ctx.now.getTime() + PAYMENT_SESSION_TTL_MS).toISOString();
+    const url = ctx.sessionUrl(sessionId);
+    const sessionInsert = trx.insertInto('payment_sessions').values({
+      id: sessionId,
+      order_id: orderId,
+      provider: ctx.provider,
+      status: 'open',
+      amount_cents: priced.totalCents,
+      url,
+      created_at: at,
+      expires_at: expiresAt,
+      completed_at: null,
+    });
+    // The order, its search terms (from the row at hand and the account's e-mail and name), its
+    // lines, its timeline's first event and its payment session are written with the stock
+    // reservation: one round trip on PostgreSQL.
+    const account = ctx.userId
+      ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', ctx.userId).executeTakeFirst()
+      : undefined;
+    const orderWrites = [
+      orderInsert,
+      newOrderSearchInsert(trx, {
+        id: orderId,
+        order_number: orderNumber,
+        email,
+        shipping_address: shippingAddress,
+        user_email: account?.email ?? null,
+        full_name: account?.full_name ?? null,
+      }),
+      itemsInsert,
+      placed,
+      sessionInsert,
+    ];
     if (ctx.actor?.actingAsUserId) {
       const by = { actorId: ctx.actor.userId, actingAsId: ctx.actor.actingAsUserId };
       await recordAudit(trx, {
@@ -259,43 +320,7 @@ export async function createCheckout(
         at: ctx.now,
       });
     }
-    await trx
-      .insertInto('order_items')
-      .values(
-        priced.lines.map((l, i) => ({
-          id: `${orderId}_item${i + 1}`,
-          order_id: orderId,
-          product_id: l.productId,
-          product_name: l.name,
-          product_image: l.image,
-          // The product's SKU as it is now, read by the insert itself.
-          sku: sql<string | null>`(select sku from products where products.id = ${l.productId})`,
-          quantity: l.quantity,
-          price_cents: l.priceCents,
-          size: l.size,
-          color: l.color,
-          is_free_gift: l.isFreeGift ? 1 : 0,
-        })),
-      )
-      .execute();
-
-    const expiresAt = new Date(ctx.now.getTime() + PAYMENT_SESSION_TTL_MS).toISOString();
-    const url = ctx.sessionUrl(sessionId);
-    await trx
-      .insertInto('payment_sessions')
-      .values({
-        id: sessionId,
-        order_id: orderId,
-        provider: ctx.provider,
-        status: 'open',
-        amount_cents: priced.totalCents,
-        url,
-        created_at: at,
-        expires_at: expiresAt,
-        completed_at: null,
-      })
-      .execute();
-    await holdForSession(trx, { orderId, priced, now: ctx.now, who, giveBack });
+    await holdForSession(trx, { orderId, priced, now: ctx.now, who, giveBack, orderWrites });
     return { orderId, sessionId, url, amountCents: priced.totalCents, superseded };
   });
 }

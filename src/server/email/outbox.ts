@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { renderTemplate } from './render.js';
-import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
+import { orderEventInsert, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
+import { writeTogether } from '../db/query-helpers.js';
+import { MicroCache } from '../http/micro-cache.js';
 
 type QueueEmailInput = {
   to: string;
@@ -22,47 +24,55 @@ type QueuedEmail = { id: string; to: string; subject: string; text: string };
 class UnknownTemplateError extends Error {}
 
 /**
+ * Templates as last read, for a second: every paid order renders the confirmation, and its text
+ * changes only when the owner edits it (a write in the back office clears every cache at once, in
+ * every process within the shop-change poll).
+ */
+const templates = new MicroCache<{ subject: string; html: string; text: string | null } | undefined>(1000, 100);
+
+/**
  * Renders a stored template and writes the e-mail to the outbox. Nothing is sent here: the
  * delivery worker sends queued rows, so an e-mail queued inside a transaction exists exactly
  * when the change that caused it does.
  */
 export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): Promise<QueuedEmail> {
-  const template = await db
-    .selectFrom('email_templates')
-    .select(['subject', 'html', 'text'])
-    .where('id', '=', input.templateId)
-    .executeTakeFirst();
+  const template = await templates.get(input.templateId, () =>
+    db.selectFrom('email_templates').select(['subject', 'html', 'text']).where('id', '=', input.templateId).executeTakeFirst(),
+  );
   if (!template) throw new UnknownTemplateError(`E-mail template '${input.templateId}' does not exist`);
   const rendered = renderTemplate(template, input.variables, { ...input.variables, ...input.textVariables });
   const at = nowIso();
   const id = newId('mail');
-  await db
-    .insertInto('email_outbox')
-    .values({
-      id,
-      to_address: input.to,
-      subject: rendered.subject,
-      html: rendered.html,
-      text: rendered.text,
-      template_id: input.templateId,
-      status: 'queued',
-      attempts: 0,
-      last_error: null,
-      next_attempt_at: at,
-      created_at: at,
-      updated_at: at,
-      sent_at: null,
-      order_id: input.orderId ?? null,
-    })
-    .execute();
-  if (input.orderId) {
-    await recordOrderEvent(db, input.orderId, 'email.queued', input.actor ?? SYSTEM_ACTOR, {
-      emailId: id,
-      templateId: input.templateId,
-      to: input.to,
-      subject: rendered.subject,
-    });
-  }
+  const insert = db.insertInto('email_outbox').values({
+    id,
+    to_address: input.to,
+    subject: rendered.subject,
+    html: rendered.html,
+    text: rendered.text,
+    template_id: input.templateId,
+    status: 'queued',
+    attempts: 0,
+    last_error: null,
+    next_attempt_at: at,
+    created_at: at,
+    updated_at: at,
+    sent_at: null,
+    order_id: input.orderId ?? null,
+  });
+  // The e-mail and, for an order's, the timeline's note of it: one round trip on PostgreSQL.
+  await writeTogether(db, [
+    insert,
+    ...(input.orderId
+      ? [
+          orderEventInsert(db, input.orderId, 'email.queued', input.actor ?? SYSTEM_ACTOR, {
+            emailId: id,
+            templateId: input.templateId,
+            to: input.to,
+            subject: rendered.subject,
+          }),
+        ]
+      : []),
+  ]);
   return { id, to: input.to, subject: rendered.subject, text: rendered.text };
 }
 

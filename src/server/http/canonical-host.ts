@@ -16,6 +16,8 @@ type HostRule = {
   expected: string;
   /** Development compares names only: cookies are kept per host name, whatever the port. */
   nameOnly: boolean;
+  /** The last raw Host header found to name the shop (the one nearly every request sends). */
+  lastPublic?: string;
 };
 
 /**
@@ -46,7 +48,11 @@ function hostRule(config: Pick<Config, 'env' | 'publicUrl'>): HostRule | null {
 
 /** Whether a request's Host names the shop's public address. */
 function isPublicHost(rule: HostRule, raw: string | undefined, protocol: string): boolean {
-  return normalizeHost(raw, protocol, rule.nameOnly) === rule.expected;
+  // Nearly every request names the same host: answer it without parsing a URL each time.
+  if (raw !== undefined && raw === rule.lastPublic) return true;
+  const ok = normalizeHost(raw, protocol, rule.nameOnly) === rule.expected;
+  if (ok) rule.lastPublic = raw;
+  return ok;
 }
 
 const READS = new Set(['GET', 'HEAD']);

@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { ORDER_STOCK_MESSAGES } from '../../shared/schemas/inventory.js';
-import { recordMovement, stockItemIdOf, writeLedgerRow, type LockedStock, type StockActor } from './stock.js';
+import { newMovementId, recordMovement, stockItemIdOf, writeLedgerRow, type LockedStock, type StockActor } from './stock.js';
 import { consumeReservations } from './reservations.js';
 import { afterLevelChange } from './alerts.js';
 
@@ -33,26 +33,25 @@ export async function takeForOrder(
   const wanted = mergeUnits(input.units);
   const own = await consumeReservations(trx, orderId);
   const at = now.toISOString();
+  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
   for (const productId of [...wanted.keys()].sort()) {
     const u = wanted.get(productId)!;
     const itemId = stockItemIdOf(productId);
     const ownUnits = own.get(itemId) ?? 0;
-    // The product's row first, its stock item second: the order every stock change locks them in.
-    const shown = await trx
-      .updateTable('products')
-      .set({ inventory: sql`inventory - ${u.quantity}`, updated_at: at })
-      .where('id', '=', productId)
-      .where('inventory', '>=', u.quantity)
-      .executeTakeFirst();
-    if (Number(shown.numUpdatedRows) !== 1) return shortfallOf(trx, wanted, own);
-    const item = await trx
-      .updateTable('stock_items')
-      .set({ on_hand: sql`on_hand - ${u.quantity}`, reserved: sql`reserved - ${ownUnits}`, updated_at: at })
-      .where('id', '=', itemId)
-      .where(sql<boolean>`on_hand - (reserved - ${ownUnits}) >= ${u.quantity}`)
-      .returning(['on_hand', 'low_stock_threshold', 'alert_state'])
-      .executeTakeFirst();
-    if (!item) return shortfallOf(trx, wanted, own);
+    const taken = postgres
+      ? await takeInOneStatement(trx, {
+          productId,
+          itemId,
+          quantity: u.quantity,
+          ownUnits,
+          at: now,
+          orderId,
+          reference: input.orderNumber,
+          actor: input.actor,
+        })
+      : await takeStepByStep(trx, { productId, itemId, quantity: u.quantity, ownUnits, at });
+    if (!taken) return shortfallOf(trx, wanted, own);
+    const item = taken;
     const stock: LockedStock = {
       itemId,
       productId,
@@ -60,17 +59,68 @@ export async function takeForOrder(
       threshold: Number(item.low_stock_threshold),
       alertState: item.alert_state,
     };
-    await writeLedgerRow(trx, stock, {
-      kind: 'sold',
-      quantity: -u.quantity,
-      orderId,
-      reference: input.orderNumber,
-      actor: input.actor,
-      at: now,
-    });
+    if (!postgres)
+      await writeLedgerRow(trx, stock, {
+        kind: 'sold',
+        quantity: -u.quantity,
+        orderId,
+        reference: input.orderNumber,
+        actor: input.actor,
+        at: now,
+      });
     await afterLevelChange(trx, stock, stock.onHand + u.quantity, now);
   }
   return [];
+}
+
+type Take = { productId: string; itemId: string; quantity: number; ownUnits: number };
+type TakenItem = { on_hand: number; low_stock_threshold: number; alert_state: LockedStock['alertState'] };
+
+/** SQLite: the product's row first, its stock item second (the order every stock change locks them in). */
+async function takeStepByStep(trx: Kysely<Database>, t: Take & { at: string }): Promise<TakenItem | undefined> {
+  const shown = await trx
+    .updateTable('products')
+    .set({ inventory: sql`inventory - ${t.quantity}`, updated_at: t.at })
+    .where('id', '=', t.productId)
+    .where('inventory', '>=', t.quantity)
+    .executeTakeFirst();
+  if (Number(shown.numUpdatedRows) !== 1) return undefined;
+  return trx
+    .updateTable('stock_items')
+    .set({ on_hand: sql`on_hand - ${t.quantity}`, reserved: sql`reserved - ${t.ownUnits}`, updated_at: t.at })
+    .where('id', '=', t.itemId)
+    .where(sql<boolean>`on_hand - (reserved - ${t.ownUnits}) >= ${t.quantity}`)
+    .returning(['on_hand', 'low_stock_threshold', 'alert_state'])
+    .executeTakeFirst();
+}
+
+/**
+ * PostgreSQL: the same three writes (the product's copy, the stock item, the `sold` ledger row) in
+ * one statement, so the two rows every buyer of the product needs are locked for one round trip
+ * and the commit, not three. The item's update reads the product's (`exists (select from p)`), so
+ * the product's row is locked first, as everywhere; the ledger row is written only if the item moved.
+ */
+async function takeInOneStatement(
+  trx: Kysely<Database>,
+  t: Take & { at: Date; orderId: string; reference: string; actor: StockActor },
+): Promise<TakenItem | undefined> {
+  const at = t.at.toISOString();
+  const { rows } = await sql<TakenItem>`
+    with p as (
+      update products set inventory = inventory - ${t.quantity}, updated_at = ${at}
+      where id = ${t.productId} and inventory >= ${t.quantity}
+      returning id
+    ), s as (
+      update stock_items set on_hand = on_hand - ${t.quantity}, reserved = reserved - ${t.ownUnits}, updated_at = ${at}
+      where id = ${t.itemId} and exists (select 1 from p) and on_hand - (reserved - ${t.ownUnits}) >= ${t.quantity}
+      returning on_hand, low_stock_threshold, alert_state
+    ), m as (
+      insert into stock_movements (id, stock_item_id, kind, quantity, order_id, actor_user_id, actor_label, reference, note, created_at)
+      select ${newMovementId(t.at)}, ${t.itemId}, 'sold', ${-t.quantity}::integer, ${t.orderId}, ${t.actor.userId}, ${t.actor.label}, ${t.reference}, null, ${at}
+      from s
+    )
+    select on_hand, low_stock_threshold, alert_state from s`.execute(trx);
+  return rows[0];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { stockItemIdOf } from './stock.js';
-import { isPostgres } from '../db/query-helpers.js';
+import { isPostgres, writeTogether, type PendingWrite } from '../db/query-helpers.js';
 
 /*
  * What open checkouts hold (decision 0022).
@@ -56,6 +56,8 @@ export async function reserveForCheckout(
     expiresAt: Date;
     windowMs: number;
     giveBack?: GiveBack;
+    /** Writes of the caller's (the new order's rows) to run with the reservation rows' insert: one round trip on PostgreSQL. */
+    writeWith?: PendingWrite[];
   },
 ): Promise<{ short: ReserveShortfall | null; firmUntil: Map<string, string> }> {
   const { orderId, units, holder, now } = input;
@@ -100,7 +102,7 @@ export async function reserveForCheckout(
     const d = delta.get(itemId) ?? { productId, units: 0, wanted: 0 };
     delta.set(itemId, { productId, units: d.units + quantity, wanted: quantity });
   }
-  if (rows.length) await trx.insertInto('stock_reservations').values(rows).execute();
+  await writeTogether(trx, [...(input.writeWith ?? []), ...(rows.length ? [trx.insertInto('stock_reservations').values(rows)] : [])]);
   for (const itemId of [...delta.keys()].sort()) {
     const d = delta.get(itemId)!;
     if (d.units === 0) continue;

@@ -107,7 +107,8 @@ export type Movement = {
 
 let sequence = 0;
 /** Movement ids sort by time, then by the order they were written in this process. */
-function movementId(at: Date): string {
+/** A ledger row's id: sortable by time, unique within the process and beyond. */
+export function newMovementId(at: Date): string {
   sequence = (sequence + 1) % 36 ** 4;
   return `mv_${at.getTime().toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${randomString(6)}`;
 }
@@ -159,7 +160,7 @@ export async function writeLedgerRow(trx: Kysely<Database>, stock: LockedStock, 
   await trx
     .insertInto('stock_movements')
     .values({
-      id: movementId(at),
+      id: newMovementId(at),
       stock_item_id: stock.itemId,
       kind: movement.kind,
       quantity: movement.quantity,

@@ -75,7 +75,12 @@ export type OrderEvent = {
  * Appends one event to an order's timeline, inside the caller's transaction, so the event exists
  * exactly when what it records does.
  */
-export async function recordOrderEvent(
+export async function recordOrderEvent(...event: Parameters<typeof orderEventInsert>): Promise<void> {
+  await orderEventInsert(...event).execute();
+}
+
+/** recordOrderEvent's insert, not run yet: for writeTogether (db/query-helpers.ts). */
+export function orderEventInsert(
   db: Kysely<Database> | Transaction<Database>,
   orderId: string,
   type: OrderEventType,
@@ -83,20 +88,17 @@ export async function recordOrderEvent(
   data: Record<string, unknown> = {},
   at: Date = new Date(),
   { customerVisible }: { customerVisible?: boolean } = {},
-): Promise<void> {
-  await db
-    .insertInto('order_events')
-    .values({
-      id: eventId(at),
-      order_id: orderId,
-      type,
-      actor_user_id: actor.userId,
-      actor_label: actor.label,
-      data: JSON.stringify(data),
-      customer_visible: (customerVisible ?? CUSTOMER_VISIBLE.has(type)) ? 1 : 0,
-      created_at: at.toISOString(),
-    })
-    .execute();
+) {
+  return db.insertInto('order_events').values({
+    id: eventId(at),
+    order_id: orderId,
+    type,
+    actor_user_id: actor.userId,
+    actor_label: actor.label,
+    data: JSON.stringify(data),
+    customer_visible: (customerVisible ?? CUSTOMER_VISIBLE.has(type)) ? 1 : 0,
+    created_at: at.toISOString(),
+  });
 }
 
 /** An order's timeline, newest first; `customerOnly` keeps what the customer's receipt shows. */

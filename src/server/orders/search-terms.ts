@@ -77,7 +77,7 @@ export function ordersMatching(
 }
 
 /** An order row as the index reads it (orders joined to their account). */
-type OrderSearchRow = {
+export type OrderSearchRow = {
   id: string;
   order_number: string;
   email: string | null;
@@ -99,17 +99,21 @@ export function searchRowsOf(o: OrderSearchRow): { term: string; order_id: strin
 }
 
 /** (Re)files one order under its terms; call inside the transaction that wrote the order. */
-export async function indexOrderSearch(db: Kysely<Database>, orderId: string, opts: { isNew?: boolean } = {}): Promise<void> {
+export async function indexOrderSearch(db: Kysely<Database>, orderId: string): Promise<void> {
   const o = await db
     .selectFrom('orders as o')
     .leftJoin('users as u', 'u.id', 'o.user_id')
     .select(['o.id', 'o.order_number', 'o.email', 'o.shipping_address', 'o.created_at', 'u.email as user_email', 'u.full_name'])
     .where('o.id', '=', orderId)
     .executeTakeFirst();
-  // An order written in this very transaction has no terms yet.
-  if (!opts.isNew) await db.deleteFrom('order_search_terms').where('order_id', '=', orderId).execute();
+  await db.deleteFrom('order_search_terms').where('order_id', '=', orderId).execute();
   if (!o) return;
   await db.insertInto('order_search_terms').values(searchRowsOf(o)).execute();
+}
+
+/** The insert that files a new order from its row at hand (and its account's e-mail and name), not run yet: for writeTogether. */
+export function newOrderSearchInsert(db: Kysely<Database>, o: OrderSearchRow) {
+  return db.insertInto('order_search_terms').values(searchRowsOf(o));
 }
 
 /** After a customer's name or e-mail changes: refile their orders (a per-customer amount of work). */

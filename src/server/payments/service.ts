@@ -32,18 +32,18 @@ type PayableTestSession = {
 
 /** A session of the built-in test checkout with its order, or null for no such session. */
 export async function findPayableTestSession(db: Kysely<Database>, id: string, now = new Date()): Promise<PayableTestSession | null> {
-  const session = await db
-    .selectFrom('payment_sessions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('provider', '=', 'test')
+  // One read: the session and its order's payment state together.
+  const row = await db
+    .selectFrom('payment_sessions as s')
+    .innerJoin('orders as o', 'o.id', 's.order_id')
+    .selectAll('s')
+    .select(['o.email as order_email', 'o.payment_status as order_payment_status'])
+    .where('s.id', '=', id)
+    .where('s.provider', '=', 'test')
     .executeTakeFirst();
-  if (!session) return null;
-  const order = await db
-    .selectFrom('orders')
-    .select(['id', 'email', 'payment_status'])
-    .where('id', '=', session.order_id)
-    .executeTakeFirstOrThrow();
+  if (!row) return null;
+  const { order_email, order_payment_status, ...session } = row;
+  const order = { id: session.order_id, email: order_email, payment_status: order_payment_status };
   let closed: string | null = null;
   if (order.payment_status === 'paid' || order.payment_status === 'refunded') closed = CARD_MESSAGES.paid;
   else if (session.status !== 'open' || session.expires_at <= now.toISOString()) closed = CARD_MESSAGES.expired;

@@ -42,14 +42,71 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderSeen.id).orderBy('product_id').execute();
   const productIds = [...new Set(items.map((i) => i.product_id))].sort();
   const coupon = orderSeen.coupon_code ? await lockCoupon(trx, dialect, orderSeen.coupon_code) : undefined;
-  const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderSeen.id), dialect).executeTakeFirstOrThrow();
+  const { order, session } = await lockOrderAndSession(trx, dialect, orderSeen.id, sessionId);
   if (settled(order.payment_status)) return { alreadyPaid: true, orderId: order.id };
-  const session = await forUpdate(
-    trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId),
-    dialect,
-  ).executeTakeFirstOrThrow();
   const user = order.user_id
     ? await forUpdate(trx.selectFrom('users').selectAll().where('id', '=', order.user_id), dialect).executeTakeFirst()
     : undefined;
   return { alreadyPaid: false, rows: { order, session, items, productIds, coupon, user } };
+}
+
+/**
+ * The order's row, then its session's, locked (FOR UPDATE on PostgreSQL). On PostgreSQL one
+ * statement locks both, in the order its FROM names them (orders first: the lock order holds).
+ */
+async function lockOrderAndSession(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  orderId: string,
+  sessionId: string,
+): Promise<{ order: Selectable<OrdersTable>; session: Selectable<PaymentSessionsTable> }> {
+  if (dialect !== 'postgres') {
+    const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+    const session = await trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
+    return { order, session };
+  }
+  const row = await trx
+    .selectFrom('orders as o')
+    .innerJoin('payment_sessions as s', (j) => j.on('s.id', '=', sessionId))
+    .selectAll('o')
+    .select([
+      's.id as session_id',
+      's.order_id as session_order_id',
+      's.provider as session_provider',
+      's.status as session_status',
+      's.amount_cents as session_amount_cents',
+      's.url as session_url',
+      's.created_at as session_created_at',
+      's.expires_at as session_expires_at',
+      's.completed_at as session_completed_at',
+    ])
+    .where('o.id', '=', orderId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const {
+    session_id,
+    session_order_id,
+    session_provider,
+    session_status,
+    session_amount_cents,
+    session_url,
+    session_created_at,
+    session_expires_at,
+    session_completed_at,
+    ...order
+  } = row;
+  return {
+    order,
+    session: {
+      id: session_id,
+      order_id: session_order_id,
+      provider: session_provider,
+      status: session_status,
+      amount_cents: session_amount_cents,
+      url: session_url,
+      created_at: session_created_at,
+      expires_at: session_expires_at,
+      completed_at: session_completed_at,
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { CUSTOMER_ACTOR, recordOrderEvent, STRIPE_ACTOR } from '../../orders/events.js';
+import { CUSTOMER_ACTOR, orderEventInsert, STRIPE_ACTOR } from '../../orders/events.js';
+import { writeTogether } from '../../db/query-helpers.js';
 import { releaseCouponHold } from '../../coupons/service.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
 
@@ -16,30 +17,32 @@ export async function markOrderPaid(
   now: Date,
 ): Promise<void> {
   const at = now.toISOString();
-  await trx
-    .updateTable('orders')
-    .set({
-      payment_status: 'paid',
-      status: 'completed',
-      paid_at: at,
-      updated_at: at,
-      stock_shortfall: shortfall.length ? shortfall.join('; ') : null,
-    })
-    .where('id', '=', order.id)
-    .execute();
-  await trx.updateTable('payment_sessions').set({ status: 'complete', completed_at: at }).where('id', '=', session.id).execute();
   if (order.coupon_code) await releaseCouponHold(trx, order.id);
-  await recordOrderEvent(
-    trx,
-    order.id,
-    'paid',
-    order.payment_provider === 'stripe' ? STRIPE_ACTOR : CUSTOMER_ACTOR,
-    {
-      amountCents: order.total_cents,
-      provider: order.payment_provider,
-      sessionId: session.id,
-      ...(shortfall.length ? { stockShortfall: shortfall.join('; ') } : {}),
-    },
-    now,
-  );
+  // The order, its session and its timeline: one round trip on PostgreSQL.
+  await writeTogether(trx, [
+    trx
+      .updateTable('orders')
+      .set({
+        payment_status: 'paid',
+        status: 'completed',
+        paid_at: at,
+        updated_at: at,
+        stock_shortfall: shortfall.length ? shortfall.join('; ') : null,
+      })
+      .where('id', '=', order.id),
+    trx.updateTable('payment_sessions').set({ status: 'complete', completed_at: at }).where('id', '=', session.id),
+    orderEventInsert(
+      trx,
+      order.id,
+      'paid',
+      order.payment_provider === 'stripe' ? STRIPE_ACTOR : CUSTOMER_ACTOR,
+      {
+        amountCents: order.total_cents,
+        provider: order.payment_provider,
+        sessionId: session.id,
+        ...(shortfall.length ? { stockShortfall: shortfall.join('; ') } : {}),
+      },
+      now,
+    ),
+  ]);
 }
