@@ -74,7 +74,23 @@ export async function priceCart(
   let held: Map<string, number>;
   if (lock) {
     if (afterLocks) await afterLocks();
-    [products, levels, held] = await Promise.all([productQuery(ids).execute(), levelsOf(db, ids), reservedUnits(db, ids, ctx.now)]);
+    // One read of the products with their stock items' level and units kept for checkouts (the
+    // counter every reservation moves). The counter may still count a reservation that lapsed in
+    // the last poll, never fewer than are kept, so it can only make stock look short: then, and only
+    // then, the reservations themselves are summed, as before.
+    const rows = await db
+      .selectFrom('products as p')
+      .leftJoin('stock_items as si', 'si.product_id', 'p.id')
+      .select(['p.id', 'p.name', 'p.price_cents', 'p.images', 'si.on_hand', 'si.reserved'])
+      .where('p.id', 'in', ids.length ? ids : [''])
+      .execute();
+    products = rows.map(({ id, name, price_cents, images }) => ({ id, name, price_cents, images }));
+    levels = new Map(rows.map((r) => [r.id, Number(r.on_hand ?? 0)]));
+    held = new Map(rows.map((r) => [r.id, Number(r.reserved ?? 0)]));
+    const want = new Map<string, number>(giftId ? [[giftId, 1]] : []);
+    for (const l of lines) want.set(l.productId, (want.get(l.productId) ?? 0) + l.quantity);
+    const looksShort = [...want].some(([id, n]) => (levels.get(id) ?? 0) - (held.get(id) ?? 0) < n);
+    if (looksShort) held = await reservedUnits(db, ids, ctx.now);
   } else {
     let own: Map<string, number>;
     [products, [levels, held], own] = await Promise.all([

@@ -62,12 +62,16 @@ export async function createTestApp(
   options: { seed?: boolean; env?: Record<string, string>; logStream?: AppDeps['logStream'] } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase();
+  // Uploads go to a folder of this app's own, never the shop's data/uploads (a test's files there
+  // would be served, and re-sized, by the next `npm start`).
+  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-uploads-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: testDb.url,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://shop.test',
     CLIENT_DIR: 'dist/client-absent-in-tests',
+    UPLOAD_DIR: uploads,
     ...options.env,
   });
   const { db, schema, close } = openDatabase(testDb.url);
@@ -84,6 +88,7 @@ export async function createTestApp(
       await app.close();
       await close();
       await testDb.drop();
+      fs.rmSync(uploads, { recursive: true, force: true });
     },
   };
 }
