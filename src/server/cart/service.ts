@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { CouponsTable, Database, ProductsTable, ShippingOptionsTable } from '../db/schema.js';
 import { MicroCache } from '../http/micro-cache.js';
 import type { Dialect } from '../db/database.js';
-import { levelsOf } from '../inventory/stock.js';
+import { levelsOf, productsWithStockCounters } from '../inventory/stock.js';
 import { reservedByDevice, reservedUnits } from '../inventory/reservations.js';
 import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
@@ -78,15 +78,10 @@ export async function priceCart(
     // counter every reservation moves). The counter may still count a reservation that lapsed in
     // the last poll, never fewer than are kept, so it can only make stock look short: then, and only
     // then, the reservations themselves are summed, as before.
-    const rows = await db
-      .selectFrom('products as p')
-      .leftJoin('stock_items as si', 'si.product_id', 'p.id')
-      .select(['p.id', 'p.name', 'p.price_cents', 'p.images', 'si.on_hand', 'si.reserved'])
-      .where('p.id', 'in', ids.length ? ids : [''])
-      .execute();
+    const rows = await productsWithStockCounters(db, ids);
     products = rows.map(({ id, name, price_cents, images }) => ({ id, name, price_cents, images }));
-    levels = new Map(rows.map((r) => [r.id, Number(r.on_hand ?? 0)]));
-    held = new Map(rows.map((r) => [r.id, Number(r.reserved ?? 0)]));
+    levels = new Map(rows.map((r) => [r.id, r.onHand]));
+    held = new Map(rows.map((r) => [r.id, r.reserved]));
     const want = new Map<string, number>(giftId ? [[giftId, 1]] : []);
     for (const l of lines) want.set(l.productId, (want.get(l.productId) ?? 0) + l.quantity);
     const looksShort = [...want].some(([id, n]) => (levels.get(id) ?? 0) - (held.get(id) ?? 0) < n);

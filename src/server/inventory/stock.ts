@@ -94,6 +94,25 @@ export async function levelsOf(db: Kysely<Database>, productIds: readonly string
   return new Map([...stock].map(([id, s]) => [id, s.onHand]));
 }
 
+/**
+ * Products as a checkout prices them, with their stock item's level and the units its counter says
+ * checkouts keep (`reserved`), in one read. The counter never counts fewer units than are kept (a
+ * reservation that lapsed since the last sweep still counts): a caller deciding that stock is short
+ * must sum the reservations themselves (reservedUnits) before it says so.
+ */
+export async function productsWithStockCounters(
+  db: Kysely<Database>,
+  productIds: readonly string[],
+): Promise<{ id: string; name: string; price_cents: number; images: string; onHand: number; reserved: number }[]> {
+  const rows = await db
+    .selectFrom('products as p')
+    .leftJoin('stock_items as si', 'si.product_id', 'p.id')
+    .select(['p.id', 'p.name', 'p.price_cents', 'p.images', 'si.on_hand', 'si.reserved'])
+    .where('p.id', 'in', productIds.length ? [...productIds] : [''])
+    .execute();
+  return rows.map(({ on_hand, reserved, ...p }) => ({ ...p, onHand: Number(on_hand ?? 0), reserved: Number(reserved ?? 0) }));
+}
+
 export type Movement = {
   kind: StockMovementKind;
   /** Signed: what the level gains (received, returned) or loses (sold, damaged, taken). */
