@@ -49,7 +49,7 @@ export type SaleContext = {
   shoppers: number;
   /** Starts the compiled server as the bench does, with these settings on top. */
   startServer: (url: string, env: Record<string, string>) => Promise<Server>;
-  memoryOf: (child: ChildProcess) => { rssMb: number; peakMb: number } | null;
+  memoryOf: (child: ChildProcess) => { rssMb: number; peakMb: number; parts: string } | null;
   /** The admin's cookies on this server. */
   adminCookie: (base: string) => Promise<string>;
   autocannon: typeof Autocannon;
@@ -554,7 +554,7 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
     if (memory)
       row(
         'resident memory after the sale',
-        `${memory.rssMb} MB (peak ${memory.peakMb} MB)`,
+        `${memory.rssMb} MB (${memory.parts}; peak ${memory.peakMb} MB)`,
         `≤ ${GOALS.memoryMb} MB`,
         memory.rssMb <= GOALS.memoryMb,
         `resident memory ${memory.rssMb} MB (goal ≤ ${GOALS.memoryMb} MB)`,

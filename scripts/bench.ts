@@ -68,7 +68,8 @@ type Result = {
   ratio: number;
 };
 /** Resident memory of the server process after the load, in MB: now (VmRSS) and its peak (VmHWM). */
-type Memory = { rssMb: number; peakMb: number };
+/** `parts`: what the resident memory is made of (the kernel's RssAnon, RssFile, RssShmem), e.g. "anonymous 120, files 45, shared 7 MB". */
+type Memory = { rssMb: number; peakMb: number; parts: string };
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -346,7 +347,11 @@ function memoryOf(child: ChildProcess): Memory | null {
   try {
     const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
     const mb = (field: string) => Math.round(Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) / 1024);
-    return { rssMb: mb('VmRSS'), peakMb: mb('VmHWM') };
+    return {
+      rssMb: mb('VmRSS'),
+      peakMb: mb('VmHWM'),
+      parts: `anonymous ${mb('RssAnon')}, files ${mb('RssFile')}, shared ${mb('RssShmem')} MB`,
+    };
   } catch {
     return null;
   }
@@ -492,7 +497,7 @@ async function run(db: 'sqlite' | 'postgres'): Promise<{ small: Run; large: Run 
 
 function table(title: string, { results, memory }: Run): void {
   console.log(`\n### ${title} (${CONNECTIONS} connections, ${DURATION} s each)\n`);
-  if (memory) console.log(`Server's resident memory after the load: ${memory.rssMb} MB (peak ${memory.peakMb} MB)\n`);
+  if (memory) console.log(`Server's resident memory after the load: ${memory.rssMb} MB (${memory.parts}; peak ${memory.peakMb} MB)\n`);
   console.log('| endpoint | req/s | p50 ms | p99 ms | × hello-world | non-2xx |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of results) {

@@ -1,8 +1,19 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { IMAGE_VARIANT_WIDTHS, VARIANT_SUFFIX, imageVariantPath } from '../../shared/image-variants.js';
 import { PRIVATE_FILE_MODE } from '../lib/private-files.js';
+
+/**
+ * sharp (libvips) is loaded the first time an image needs its variants, not when the shop starts:
+ * it adds some 14 MB to the process (its libraries and their set-up), which a shop that is not
+ * receiving photos at that moment does not need.
+ */
+let loaded: Promise<typeof Sharp> | undefined;
+function loadSharp(): Promise<typeof Sharp> {
+  loaded ??= import('sharp').then((m) => m.default);
+  return loaded;
+}
 
 /** Originals that get variants, by extension (what storeImage names them). */
 const RASTER = /\.(jpg|jpeg|png|webp)$/i;
@@ -46,6 +57,7 @@ export async function writeImageVariants(file: string, { onlyMissing = false } =
   }
   // Decoded and turned upright once, at the largest width needed; the smaller ones are made from that.
   const largest = Math.max(...planned.map((v) => v.width));
+  const sharp = await loadSharp();
   const { data, info } = await sharp(await fs.readFile(file), { failOn: 'error' })
     .autoOrient()
     .resize({ width: largest, withoutEnlargement: true })
