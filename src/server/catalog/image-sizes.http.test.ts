@@ -16,7 +16,7 @@ import { backfillImageVariants } from './image-variants.js';
  */
 let t: TestApp;
 let admin: TestClient;
-useAdminTestApp((app) => ({ t, admin } = app), { uploadDirPrefix: 'shop-image-sizes-' });
+useAdminTestApp((app) => ({ t, admin } = app));
 
 const upload = (content: Buffer, kind = 'products') => uploadAsAdmin(t.app, admin.cookies, content, { kind, type: 'image/jpeg' });
 

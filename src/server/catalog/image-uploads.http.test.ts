@@ -13,7 +13,7 @@ import { exifSegment, jpeg, jpegSegment, png, pngChunk, webpExtended, uploadAsAd
 // Its uploads in a folder the shop creates itself (the modes of one that already exists are the owner's).
 let t: TestApp;
 let admin: TestClient;
-useAdminTestApp((app) => ({ t, admin } = app), { uploadDirPrefix: 'shop-uploads-' });
+useAdminTestApp((app) => ({ t, admin } = app));
 
 const upload = (content: Buffer, kind = 'products') => uploadAsAdmin(t.app, admin.cookies, content, { kind, type: 'image/png' });
 

@@ -63,15 +63,16 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const testDb = await createTestDatabase();
   // Uploads go to a folder of this app's own, never the shop's data/uploads (a test's files there
-  // would be served, and re-sized, by the next `npm start`).
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-uploads-'));
+  // would be served, and re-sized, by the next `npm start`). The shop creates `uploads` itself, with
+  // its own modes, as on a first start.
+  const uploadRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-uploads-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: testDb.url,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://shop.test',
     CLIENT_DIR: 'dist/client-absent-in-tests',
-    UPLOAD_DIR: uploads,
+    UPLOAD_DIR: path.join(uploadRoot, 'uploads'),
     ...options.env,
   });
   const { db, schema, close } = openDatabase(testDb.url);
@@ -88,7 +89,7 @@ export async function createTestApp(
       await app.close();
       await close();
       await testDb.drop();
-      fs.rmSync(uploads, { recursive: true, force: true });
+      fs.rmSync(uploadRoot, { recursive: true, force: true });
     },
   };
 }

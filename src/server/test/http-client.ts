@@ -1,6 +1,3 @@
-import path from 'node:path';
-import os from 'node:os';
-import fs from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from './harness.js';
@@ -51,8 +48,8 @@ export class TestClient {
 }
 
 /** A fresh app with the demo admin signed in: the set-up of every back-office test file. */
-async function createAdminTestApp(env: Record<string, string> = {}): Promise<{ t: TestApp; admin: TestClient }> {
-  const t = await createTestApp({ env });
+async function createAdminTestApp(): Promise<{ t: TestApp; admin: TestClient }> {
+  const t = await createTestApp();
   const admin = new TestClient(t.app);
   await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
   return { t, admin };
@@ -60,23 +57,16 @@ async function createAdminTestApp(env: Record<string, string> = {}): Promise<{ t
 
 /**
  * A test file's set-up: before its tests, a fresh app with the demo admin signed in, handed to
- * `receive`; after them, the app closed. With `uploadDirPrefix`, its uploads go to a folder of
- * their own under the system's temporary folder (one the shop creates itself), removed after.
+ * `receive`; after them, the app closed (its uploads, in a folder of its own, removed with it).
  */
-export function useAdminTestApp(
-  receive: (app: { t: TestApp; admin: TestClient }) => void,
-  options: { uploadDirPrefix?: string } = {},
-): void {
+export function useAdminTestApp(receive: (app: { t: TestApp; admin: TestClient }) => void): void {
   let t: TestApp | undefined;
-  let uploadRoot: string | undefined;
   beforeAll(async () => {
-    if (options.uploadDirPrefix) uploadRoot = fs.mkdtempSync(path.join(os.tmpdir(), options.uploadDirPrefix));
-    const app = await createAdminTestApp(uploadRoot ? { UPLOAD_DIR: path.join(uploadRoot, 'uploads') } : {});
+    const app = await createAdminTestApp();
     t = app.t;
     receive(app);
   });
   afterAll(async () => {
     await t?.close();
-    if (uploadRoot) fs.rmSync(uploadRoot, { recursive: true, force: true });
   });
 }
