@@ -346,6 +346,9 @@ function load(base: string, e: Endpoint, duration: number): Promise<Autocannon.R
 function memoryOf(child: ChildProcess): Memory | null {
   try {
     const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    // BENCH_SMAPS=<folder> (measuring only): the server's memory map at this moment, to see what holds it.
+    if (process.env.BENCH_SMAPS)
+      fs.writeFileSync(path.join(process.env.BENCH_SMAPS, `smaps-${child.pid}`), fs.readFileSync(`/proc/${child.pid}/smaps`));
     const mb = (field: string) => Math.round(Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) / 1024);
     return {
       rssMb: mb('VmRSS'),

@@ -42,6 +42,10 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  PG_PREPARED_STATEMENTS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   CHECKOUT_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(20),
   CHECKOUT_LIMIT_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(10),
   CHECKOUT_MAX_UNITS_HELD: z.coerce.number().int().min(1).max(100_000_000).default(250),
@@ -88,6 +92,8 @@ export type Config = {
   pageCacheMb: number;
   /** Measuring only: every statement's time added up by its SQL, printed at exit (db/database.ts). */
   queryProfile: boolean;
+  /** PostgreSQL: statements prepared per connection (db/pg-driver.ts); off behind a pooler that cannot keep them. */
+  pgPreparedStatements: boolean;
   /** Checkout sessions one IP, and one browser, may start per 10 minutes (attempts, counted before the work). */
   checkoutLimitPerIp: number;
   checkoutLimitPerDevice: number;
@@ -195,6 +201,7 @@ function toConfig(e: Env): Config {
     shopChangePollMs: e.SHOP_CHANGE_POLL_MS,
     pageCacheMb: e.PAGE_CACHE_MB,
     queryProfile: e.QUERY_PROFILE,
+    pgPreparedStatements: e.PG_PREPARED_STATEMENTS,
     checkoutLimitPerIp: e.CHECKOUT_LIMIT_PER_IP,
     checkoutLimitPerDevice: e.CHECKOUT_LIMIT_PER_DEVICE,
     checkoutMaxUnitsHeld: e.CHECKOUT_MAX_UNITS_HELD,

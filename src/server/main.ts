@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const { db, dialect, schema, close } = openDatabase(config.databaseUrl, { profileQueries: config.queryProfile });
+  const { db, dialect, schema, close } = openDatabase(config.databaseUrl, {
+    profileQueries: config.queryProfile,
+    preparedStatements: config.pgPreparedStatements,
+  });
   await waitForDatabase(db);
   const applied = await migrateToLatest(db, schema);
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);

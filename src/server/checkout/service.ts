@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate, lockShopperKeys, transactionWithRetry } from '../db/locks.js';
+import { GuardFailedAtCommit } from '../db/pg-commit-tail.js';
 import { isPostgres, writeTogether, type PendingWrite } from '../db/query-helpers.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
@@ -18,17 +19,17 @@ import { holdCouponUse } from '../coupons/service.js';
 import { releaseHolds } from './release-holds.js';
 import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
 import {
-  ordersHeldByDevice,
+  holderReservations,
   reservedUnits,
   reserveForCheckout,
   sweepReservations,
-  unitsHeldBy,
   type GiveBack,
+  type HolderReservations,
   type Holder as StockHolder,
 } from '../inventory/reservations.js';
 import { lockOrderRows } from './fulfilment/lock-order-rows.js';
 import { stockShortfall, takeStock } from './fulfilment/take-stock.js';
-import { markOrderPaid } from './fulfilment/mark-order-paid.js';
+import { markOrderPaid, markOrderPaidWrites } from './fulfilment/mark-order-paid.js';
 import { redeemCoupon } from './fulfilment/redeem-coupon.js';
 import { awardLoyalty } from './fulfilment/award-loyalty.js';
 import { queueConfirmation } from './fulfilment/queue-confirmation.js';
@@ -61,7 +62,7 @@ type CheckoutContext = {
 };
 
 /** An earlier unpaid checkout of the same browser that a new checkout ended (a Stripe one is also expired at Stripe). */
-type SupersededSession = { sessionId: string; provider: string };
+type SupersededSession = { sessionId: string; provider: string; orderId: string };
 
 type CreatedCheckout = { orderId: string; sessionId: string; url: string; amountCents: number; superseded: SupersededSession[] };
 
@@ -88,6 +89,10 @@ async function holdForSession(
     giveBack: GiveBack;
     /** The order's own rows, written with the reservation (one round trip on PostgreSQL) or, with a coupon, before its hold. */
     orderWrites: PendingWrite[];
+    /** PostgreSQL: the stock is reserved with the COMMIT (reserveForCheckout). */
+    atCommit: boolean;
+    /** The holder's first reservation of each product in the window (holderReservations). */
+    firstByProduct?: Map<string, string>;
   },
 ): Promise<void> {
   const { orderId, priced, who, now } = input;
@@ -117,6 +122,8 @@ async function holdForSession(
     windowMs: HOLD_TTL_MS,
     giveBack: input.giveBack,
     writeWith: orderWrites,
+    atCommit: input.atCommit,
+    firstByProduct: input.firstByProduct,
   });
   if (short) {
     const name = priced.lines.find((l) => l.productId === short.productId)?.name ?? short.productId;
@@ -143,11 +150,9 @@ function shortOfStock(name: string, onHand: number, reserved: number): HttpError
 async function endEarlierCheckouts(
   trx: Kysely<Database>,
   dialect: Dialect,
-  deviceHash: string,
-  now: Date,
+  held: readonly string[],
   giveBack: GiveBack,
 ): Promise<SupersededSession[]> {
-  const held = await ordersHeldByDevice(trx, deviceHash, now);
   const ended: SupersededSession[] = [];
   for (const order_id of held) {
     const session = await trx
@@ -157,7 +162,7 @@ async function endEarlierCheckouts(
       .where('status', '=', 'open')
       .executeTakeFirst();
     if (session && (await endOpenSession(trx, dialect, order_id, session.id, 'expired', giveBack))) {
-      ended.push({ sessionId: session.id, provider: session.provider });
+      ended.push({ sessionId: session.id, provider: session.provider, orderId: order_id });
     }
   }
   return ended;
@@ -181,9 +186,30 @@ export async function createCheckout(
   input: CreateCheckoutSessionInput & { appliedCouponCode: string | null },
   ctx: CheckoutContext,
 ): Promise<CreatedCheckout> {
+  // On PostgreSQL the stock is reserved with the COMMIT, guarded (db/pg-commit-tail.ts); should a
+  // unit be gone by then, the checkout runs again the careful way, which says what is short.
+  if (dialect === 'postgres') {
+    try {
+      return await createCheckoutOnce(db, dialect, input, ctx, true);
+    } catch (err) {
+      if (!(err instanceof GuardFailedAtCommit)) throw err;
+    }
+  }
+  return createCheckoutOnce(db, dialect, input, ctx, false);
+}
+
+async function createCheckoutOnce(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  input: CreateCheckoutSessionInput & { appliedCouponCode: string | null },
+  ctx: CheckoutContext,
+  reserveAtCommit: boolean,
+): Promise<CreatedCheckout> {
   const who: Holder = { ip: ctx.ip, deviceId: ctx.deviceHash, userId: ctx.userId, email: normalizeCouponEmail(input.customerEmail) };
   return transactionWithRetry(db, async (trx) => {
     const superseded: SupersededSession[] = [];
+    // The shopper's reservations, read once under their locks (one statement).
+    let mine: HolderReservations | undefined;
     // Units of the browser's earlier checkout, given back with this one's reservation (one write per item).
     const giveBack: GiveBack = new Map();
     const priced = await priceCart(
@@ -199,7 +225,8 @@ export async function createCheckout(
             `hold:device:${who.deviceId}`,
             ...(who.userId ? [`hold:user:${who.userId}`] : []),
           ]);
-          superseded.push(...(await endEarlierCheckouts(trx, dialect, who.deviceId, ctx.now, giveBack)));
+          mine = await holderReservations(trx, who, ctx.now, HOLD_TTL_MS);
+          superseded.push(...(await endEarlierCheckouts(trx, dialect, mine.ordersOfDevice, giveBack)));
         },
       },
     );
@@ -216,7 +243,11 @@ export async function createCheckout(
       throw new HttpError(400, CHECKOUT_MESSAGES.noShipping);
     }
     const units = priced.lines.reduce((n, l) => n + l.quantity, 0);
-    if ((await unitsHeldBy(trx, who, ctx.now)) + units > ctx.maxUnitsHeld) {
+    // Units still held: what the shopper's checkouts hold, less those of the checkouts just ended.
+    mine ??= await holderReservations(trx, who, ctx.now, HOLD_TTL_MS);
+    const ended = new Set(superseded.map((x) => x.orderId));
+    const held = [...mine.unitsByOrder].reduce((n, [orderId, u]) => (ended.has(orderId) ? n : n + u), 0);
+    if (held + units > ctx.maxUnitsHeld) {
       throw new HttpError(409, CHECKOUT_MESSAGES.holdLimit(ctx.maxUnitsHeld));
     }
 
@@ -320,7 +351,16 @@ export async function createCheckout(
         at: ctx.now,
       });
     }
-    await holdForSession(trx, { orderId, priced, now: ctx.now, who, giveBack, orderWrites });
+    await holdForSession(trx, {
+      orderId,
+      priced,
+      now: ctx.now,
+      who,
+      giveBack,
+      orderWrites,
+      atCommit: reserveAtCommit,
+      firstByProduct: mine.firstByProduct,
+    });
     return { orderId, sessionId, url, amountCents: priced.totalCents, superseded };
   });
 }
@@ -369,6 +409,9 @@ export async function fulfilPaymentSession(
 ): Promise<FulfilResult> {
   const now = ctx.now ?? new Date();
   let result: FulfilResult | null = null;
+  // On PostgreSQL the take goes with the COMMIT, guarded (db/pg-commit-tail.ts); when its guard
+  // fails (units short, or an alert to send), the payment runs again taking the careful way.
+  let takeAtCommit = dialect === 'postgres';
   // A shortfall found by the take is recorded in a transaction of its own (the take's writes are
   // rolled back); should the units be back by then, the payment takes them after all.
   for (let attempt = 1; result === null; attempt++) {
@@ -377,16 +420,21 @@ export async function fulfilPaymentSession(
         const locked = await lockOrderRows(trx, dialect, sessionId);
         if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
         const { rows } = locked;
-        await markOrderPaid(trx, rows, [], now);
+        // The order marked paid is written with its confirmation e-mail (one round trip on PostgreSQL).
+        const paid = await markOrderPaidWrites(trx, rows, [], now);
         await redeemCoupon(trx, rows, now);
         await awardLoyalty(trx, rows, now);
-        await queueConfirmation(trx, rows, ctx.publicUrl);
+        await queueConfirmation(trx, rows, ctx.publicUrl, paid);
         // Last, so the stock rows stay locked only until the commit (decision 0023).
-        const shortfall = await takeStock(trx, rows, now);
+        const shortfall = await takeStock(trx, rows, now, takeAtCommit);
         if (shortfall.length) throw new SoldOutMeanwhile();
         return { fulfilled: true, orderId: rows.order.id };
       });
     } catch (err) {
+      if (err instanceof GuardFailedAtCommit && takeAtCommit) {
+        takeAtCommit = false;
+        continue;
+      }
       if (!(err instanceof SoldOutMeanwhile)) throw err;
       result = await transactionWithRetry(db, async (trx): Promise<FulfilResult | null> => {
         const locked = await lockOrderRows(trx, dialect, sessionId);

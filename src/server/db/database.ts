@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, type LogEvent, PostgresDialect, sql, type SqliteDatabase } from 'kysely';
+import { Kysely, type LogEvent, sql, type SqliteDatabase } from 'kysely';
+import { ShopPostgresDialect } from './pg-driver.js';
 import type { Database } from './schema.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
@@ -56,6 +57,8 @@ export type OpenOptions = {
   connectTimeoutMs?: number;
   /** Measuring only (QUERY_PROFILE=true): every statement's time is added up by its SQL and printed at exit. */
   profileQueries?: boolean;
+  /** PostgreSQL: prepare each statement once per connection (default); off behind a pooler that cannot keep them (PG_PREPARED_STATEMENTS=false). */
+  preparedStatements?: boolean;
   /** PostgreSQL: told when a connection is lost (the server ended it, restarted, or the network dropped it). */
   onConnectionLost?: (err: Error) => void;
 };
@@ -147,7 +150,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     watchConnections(pool, options.onConnectionLost ?? reportConnectionLost);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryProfile(options.profileQueries) });
+    const db = new Kysely<Database>({
+      dialect: new ShopPostgresDialect(pool, { prepare: options.preparedStatements ?? true }),
+      log: queryProfile(options.profileQueries),
+    });
     return { db, dialect: 'postgres', schema: schema ?? undefined, close: () => db.destroy() };
   }
   throw new Error(`Unsupported DATABASE_URL: ${url}`);

@@ -18,6 +18,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 100');
+db.pragma('cache_size = 16');
 function checkpoint() {
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
 }
@@ -36,7 +37,12 @@ export type Checkpointer = { stop: () => Promise<void> };
 /** Starts checkpointing `file` every `everyMs` on a worker thread. */
 export function startCheckpointer(file: string, everyMs = 200): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, everyMs } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, driver, everyMs },
+    // It holds next to nothing: a small heap of its own keeps its memory small (a few MB, not ten).
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8, codeRangeSizeMb: 2, stackSizeMb: 1 },
+  });
   // Its thread must not keep a process alive that has nothing else to do.
   worker.unref();
   let failed = false;

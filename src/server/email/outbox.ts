@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { renderTemplate } from './render.js';
 import { orderEventInsert, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
-import { writeTogether } from '../db/query-helpers.js';
+import { writeTogether, type PendingWrite } from '../db/query-helpers.js';
 import { MicroCache } from '../http/micro-cache.js';
 
 type QueueEmailInput = {
@@ -17,6 +17,8 @@ type QueueEmailInput = {
   orderId?: string;
   /** Who caused it, for that timeline (the shop itself by default). */
   actor?: OrderEventActor;
+  /** The caller's writes to run with the e-mail's (one round trip on PostgreSQL). */
+  writeWith?: PendingWrite[];
 };
 
 type QueuedEmail = { id: string; to: string; subject: string; text: string };
@@ -61,6 +63,7 @@ export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): 
   });
   // The e-mail and, for an order's, the timeline's note of it: one round trip on PostgreSQL.
   await writeTogether(db, [
+    ...(input.writeWith ?? []),
     insert,
     ...(input.orderId
       ? [

@@ -5,6 +5,7 @@ import { ORDER_STOCK_MESSAGES } from '../../shared/schemas/inventory.js';
 import { newMovementId, recordMovement, stockItemIdOf, writeLedgerRow, type LockedStock, type StockActor } from './stock.js';
 import { consumeReservations } from './reservations.js';
 import { afterLevelChange } from './alerts.js';
+import { writeAtCommit } from '../db/pg-commit-tail.js';
 
 /*
  * An order's stock (decision 0022): units leave the shelf when it is paid (`sold`), come back when
@@ -27,13 +28,35 @@ export type OrderUnits = { productId: string; name: string; quantity: number };
  */
 export async function takeForOrder(
   trx: Kysely<Database>,
-  input: { orderId: string; orderNumber: string; units: OrderUnits[]; now: Date; actor: StockActor },
+  input: {
+    orderId: string;
+    orderNumber: string;
+    units: OrderUnits[];
+    now: Date;
+    actor: StockActor;
+    /**
+     * PostgreSQL: each product's take goes with the COMMIT (db/pg-commit-tail.ts), guarded so it
+     * holds only when the units are there and the level crosses no alert threshold (then nothing
+     * else is written). Otherwise `GuardFailedAtCommit` comes out of the transaction, and the caller
+     * runs it again without this, to learn what is short or to send the alert.
+     */
+    atCommit?: boolean;
+  },
 ): Promise<string[]> {
   const { orderId, now } = input;
   const wanted = mergeUnits(input.units);
+  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+  if (postgres && input.atCommit) {
+    // Each product's reservations go in its own statement, which reads the units they counted.
+    for (const productId of [...wanted.keys()].sort()) {
+      const t = { productId, itemId: stockItemIdOf(productId), quantity: wanted.get(productId)!.quantity, ownUnits: 0 };
+      await writeAtCommit(trx, takeStatement(t, now, orderId, input.orderNumber, input.actor, 'at commit'));
+    }
+    await writeAtCommit(trx, sql`delete from stock_reservations where order_id = ${orderId}`);
+    return [];
+  }
   const own = await consumeReservations(trx, orderId);
   const at = now.toISOString();
-  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
   for (const productId of [...wanted.keys()].sort()) {
     const u = wanted.get(productId)!;
     const itemId = stockItemIdOf(productId);
@@ -104,23 +127,48 @@ async function takeInOneStatement(
   trx: Kysely<Database>,
   t: Take & { at: Date; orderId: string; reference: string; actor: StockActor },
 ): Promise<TakenItem | undefined> {
-  const at = t.at.toISOString();
-  const { rows } = await sql<TakenItem>`
-    with p as (
+  const { rows } = await takeStatement(t, t.at, t.orderId, t.reference, t.actor, 'now').execute(trx);
+  return rows[0];
+}
+
+/**
+ * The take as one statement. `now`: answers the item's new level. `at commit`: a guarded write
+ * (db/pg-commit-tail.ts) that also holds only when the level stays in its alert state (`ok`, `low`
+ * or `out`, as alerts.ts ranks it), so that nothing else would have to be written.
+ */
+function takeStatement(t: Take, when: Date, orderId: string, reference: string, actor: StockActor, mode: 'now' | 'at commit') {
+  const at = when.toISOString();
+  // At commit the order's reservations of the item go in the statement, and the units they still
+  // counted come off `reserved`; now, the caller removed them and passes those units.
+  const reservations =
+    mode === 'at commit'
+      ? sql`r as (
+          delete from stock_reservations where order_id = ${orderId} and stock_item_id = ${t.itemId}
+          returning quantity, counted
+        ), `
+      : sql``;
+  const ownUnits = mode === 'at commit' ? sql`(select coalesce(sum(quantity), 0) from r where counted = 1)` : sql`${t.ownUnits}`;
+  const sameAlertState =
+    mode === 'at commit'
+      ? sql`and (case when on_hand - ${t.quantity} <= 0 then 'out' when on_hand - ${t.quantity} <= low_stock_threshold then 'low' else 'ok' end) = alert_state`
+      : sql``;
+  const answer =
+    mode === 'at commit' ? sql`select 1 / (select count(*)::integer from s)` : sql`select on_hand, low_stock_threshold, alert_state from s`;
+  return sql<TakenItem>`
+    with ${reservations}p as (
       update products set inventory = inventory - ${t.quantity}, updated_at = ${at}
       where id = ${t.productId} and inventory >= ${t.quantity}
       returning id
     ), s as (
-      update stock_items set on_hand = on_hand - ${t.quantity}, reserved = reserved - ${t.ownUnits}, updated_at = ${at}
-      where id = ${t.itemId} and exists (select 1 from p) and on_hand - (reserved - ${t.ownUnits}) >= ${t.quantity}
+      update stock_items set on_hand = on_hand - ${t.quantity}, reserved = reserved - ${ownUnits}, updated_at = ${at}
+      where id = ${t.itemId} and exists (select 1 from p) and on_hand - (reserved - ${ownUnits}) >= ${t.quantity} ${sameAlertState}
       returning on_hand, low_stock_threshold, alert_state
     ), m as (
       insert into stock_movements (id, stock_item_id, kind, quantity, order_id, actor_user_id, actor_label, reference, note, created_at)
-      select ${newMovementId(t.at)}, ${t.itemId}, 'sold', ${-t.quantity}::integer, ${t.orderId}, ${t.actor.userId}, ${t.actor.label}, ${t.reference}, null, ${at}
+      select ${newMovementId(when)}, ${t.itemId}, 'sold', ${-t.quantity}::integer, ${orderId}, ${actor.userId}, ${actor.label}, ${reference}, null, ${at}
       from s
     )
-    select on_hand, low_stock_threshold, alert_state from s`.execute(trx);
-  return rows[0];
+    ${answer}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { stockItemIdOf } from './stock.js';
 import { isPostgres, writeTogether, type PendingWrite } from '../db/query-helpers.js';
+import { writeAtCommit } from '../db/pg-commit-tail.js';
 
 /*
  * What open checkouts hold (decision 0022).
@@ -58,21 +59,32 @@ export async function reserveForCheckout(
     giveBack?: GiveBack;
     /** Writes of the caller's (the new order's rows) to run with the reservation rows' insert: one round trip on PostgreSQL. */
     writeWith?: PendingWrite[];
+    /** The holder's first reservation of each product within `windowMs`, when the caller read it already (holderReservations). */
+    firstByProduct?: Map<string, string>;
+    /**
+     * PostgreSQL: the items' conditional updates go with the COMMIT (db/pg-commit-tail.ts), so a
+     * sale's row is locked for no round trip at all. A unit short then shows as `GuardFailedAtCommit`
+     * out of the transaction, and the caller runs it again without this, to learn what is short.
+     * Ignored when units are given back (their rows are written at once, in id order with the rest).
+     */
+    atCommit?: boolean;
   },
 ): Promise<{ short: ReserveShortfall | null; firmUntil: Map<string, string> }> {
   const { orderId, units, holder, now } = input;
   const productIds = [...units.keys()].filter((id) => (units.get(id) ?? 0) > 0);
   const since = new Date(now.getTime() - input.windowMs).toISOString();
-  const firstRows = productIds.length
-    ? await trx
-        .selectFrom('stock_reservations')
-        .select(['product_id', sql<string>`min(created_at)`.as('first')])
-        .where('product_id', 'in', productIds)
-        .where('created_at', '>', since)
-        .where(byHolder(holder))
-        .groupBy('product_id')
-        .execute()
-    : [];
+  const firstRows = input.firstByProduct
+    ? [...input.firstByProduct].map(([product_id, first]) => ({ product_id, first }))
+    : productIds.length
+      ? await trx
+          .selectFrom('stock_reservations')
+          .select(['product_id', sql<string>`min(created_at)`.as('first')])
+          .where('product_id', 'in', productIds)
+          .where('created_at', '>', since)
+          .where(byHolder(holder))
+          .groupBy('product_id')
+          .execute()
+      : [];
   const first = new Map(firstRows.map((r) => [r.product_id, r.first]));
   const at = now.toISOString();
   const firmUntil = new Map<string, string>();
@@ -103,6 +115,21 @@ export async function reserveForCheckout(
     delta.set(itemId, { productId, units: d.units + quantity, wanted: quantity });
   }
   await writeTogether(trx, [...(input.writeWith ?? []), ...(rows.length ? [trx.insertInto('stock_reservations').values(rows)] : [])]);
+  if (input.atCommit && isPostgres(trx) && [...delta.values()].every((d) => d.units >= 0)) {
+    for (const itemId of [...delta.keys()].sort()) {
+      const n = delta.get(itemId)!.units;
+      if (n === 0) continue;
+      await writeAtCommit(
+        trx,
+        sql`with u as (
+          update stock_items set reserved = reserved + ${n}, updated_at = ${at}
+          where id = ${itemId} and on_hand - reserved >= ${n}
+          returning 1
+        ) select 1 / (select count(*)::integer from u)`,
+      );
+    }
+    return { short: null, firmUntil };
+  }
   for (const itemId of [...delta.keys()].sort()) {
     const d = delta.get(itemId)!;
     if (d.units === 0) continue;
@@ -292,30 +319,41 @@ export async function allReservedUnits(db: Kysely<Database>, now: Date): Promise
   return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
 }
 
-/** Units this shopper (same IP, browser or account) has waiting for payment now. */
-export async function unitsHeldBy(db: Kysely<Database>, holder: Holder, now: Date): Promise<number> {
-  const row = await db
-    .selectFrom('stock_reservations')
-    .select(sql<number | string | null>`sum(quantity)`.as('units'))
-    .where('released_at', 'is', null)
-    .where('expires_at', '>', now.toISOString())
-    .where(byHolder(holder))
-    .executeTakeFirst();
-  return Number(row?.units ?? 0);
-}
+/** A shopper's reservations made within a checkout's life: what a new checkout of theirs needs to know. */
+export type HolderReservations = {
+  /** Orders of this browser whose checkout still holds units, in id order (to end them when it starts another). */
+  ordersOfDevice: string[];
+  /** Units held now (waiting for payment) by order, for the cap on units held. */
+  unitsByOrder: Map<string, number>;
+  /** Each product's first reservation by this shopper within the window (when its firm time started). */
+  firstByProduct: Map<string, string>;
+};
 
-/** Orders of this browser whose checkout still holds units (to end them when it starts another). */
-export async function ordersHeldByDevice(db: Kysely<Database>, deviceId: string, now: Date): Promise<string[]> {
+/**
+ * Everything a new checkout reads about its shopper's reservations (same IP, browser or account),
+ * with one statement: the rows made in the last `windowMs`. That is every one still held, since a
+ * reservation is held for the checkout's life (`expires_at` = its `created_at` plus `windowMs`,
+ * createCheckout), and every one whose firm time a new reservation continues.
+ */
+export async function holderReservations(db: Kysely<Database>, holder: Holder, now: Date, windowMs: number): Promise<HolderReservations> {
   const rows = await db
     .selectFrom('stock_reservations')
-    .select('order_id')
-    .distinct()
-    .where('device_id', '=', deviceId)
-    .where('released_at', 'is', null)
-    .where('expires_at', '>', now.toISOString())
-    .orderBy('order_id')
+    .select(['order_id', 'product_id', 'quantity', 'created_at', 'expires_at', 'released_at', 'device_id'])
+    .where('created_at', '>', new Date(now.getTime() - windowMs).toISOString())
+    .where(byHolder(holder))
     .execute();
-  return rows.map((r) => r.order_id);
+  const at = now.toISOString();
+  const devices = new Set<string>();
+  const unitsByOrder = new Map<string, number>();
+  const firstByProduct = new Map<string, string>();
+  for (const r of rows) {
+    const first = firstByProduct.get(r.product_id);
+    if (first === undefined || r.created_at < first) firstByProduct.set(r.product_id, r.created_at);
+    if (r.released_at !== null || r.expires_at <= at) continue;
+    unitsByOrder.set(r.order_id, (unitsByOrder.get(r.order_id) ?? 0) + Number(r.quantity));
+    if (r.device_id === holder.deviceId) devices.add(r.order_id);
+  }
+  return { ordersOfDevice: [...devices].sort(), unitsByOrder, firstByProduct };
 }
 
 /**

@@ -31,15 +31,24 @@ const settled = (paymentStatus: string) => paymentStatus === 'paid' || paymentSt
  * such, before any lock and again once the order is locked. 404 for an unknown session.
  */
 export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, sessionId: string): Promise<LockOrderRowsResult> {
-  const orderSeen = await trx
+  // The order as seen and its lines: one statement (a row per line).
+  const seen = await trx
     .selectFrom('payment_sessions as s')
     .innerJoin('orders as o', 'o.id', 's.order_id')
-    .select(['o.id', 'o.coupon_code', 'o.payment_status'])
+    .leftJoin('order_items as i', 'i.order_id', 'o.id')
+    .select(['o.id as seen_order_id', 'o.coupon_code as seen_coupon_code', 'o.payment_status as seen_payment_status'])
+    .selectAll('i')
     .where('s.id', '=', sessionId)
-    .executeTakeFirst();
-  if (!orderSeen) throw new HttpError(404, 'Payment session not found');
+    .orderBy('i.product_id')
+    .orderBy('i.id')
+    .execute();
+  const first = seen[0];
+  if (!first) throw new HttpError(404, 'Payment session not found');
+  const orderSeen = { id: first.seen_order_id, coupon_code: first.seen_coupon_code, payment_status: first.seen_payment_status };
   if (settled(orderSeen.payment_status)) return { alreadyPaid: true, orderId: orderSeen.id };
-  const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderSeen.id).orderBy('product_id').execute();
+  const items: Selectable<OrderItemsTable>[] = seen
+    .filter((r) => r.id !== null)
+    .map(({ seen_order_id: _o, seen_coupon_code: _c, seen_payment_status: _p, ...item }) => item as Selectable<OrderItemsTable>);
   const productIds = [...new Set(items.map((i) => i.product_id))].sort();
   const coupon = orderSeen.coupon_code ? await lockCoupon(trx, dialect, orderSeen.coupon_code) : undefined;
   const { order, session } = await lockOrderAndSession(trx, dialect, orderSeen.id, sessionId);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { CUSTOMER_ACTOR, orderEventInsert, STRIPE_ACTOR } from '../../orders/events.js';
-import { writeTogether } from '../../db/query-helpers.js';
+import { writeTogether, type PendingWrite } from '../../db/query-helpers.js';
 import { releaseCouponHold } from '../../coupons/service.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
 
@@ -12,14 +12,24 @@ import type { LockedOrderRows } from './lock-order-rows.js';
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
-  { order, session }: Pick<LockedOrderRows, 'order' | 'session'>,
+  rows: Pick<LockedOrderRows, 'order' | 'session'>,
   shortfall: string[],
   now: Date,
 ): Promise<void> {
+  // The order, its session and its timeline: one round trip on PostgreSQL.
+  await writeTogether(trx, await markOrderPaidWrites(trx, rows, shortfall, now));
+}
+
+/** markOrderPaid's writes of the order, its session and its timeline, not run yet (the coupon hold is released at once). */
+export async function markOrderPaidWrites(
+  trx: Kysely<Database>,
+  { order, session }: Pick<LockedOrderRows, 'order' | 'session'>,
+  shortfall: string[],
+  now: Date,
+): Promise<PendingWrite[]> {
   const at = now.toISOString();
   if (order.coupon_code) await releaseCouponHold(trx, order.id);
-  // The order, its session and its timeline: one round trip on PostgreSQL.
-  await writeTogether(trx, [
+  return [
     trx
       .updateTable('orders')
       .set({
@@ -44,5 +54,5 @@ export async function markOrderPaid(
       },
       now,
     ),
-  ]);
+  ];
 }

@@ -18,6 +18,8 @@ export async function takeStock(
   trx: Kysely<Database>,
   { order, items }: Pick<LockedOrderRows, 'order' | 'items'>,
   now: Date,
+  /** PostgreSQL: the take goes with the COMMIT, guarded (inventory/order-stock.ts, takeForOrder). */
+  atCommit = false,
 ): Promise<string[]> {
   return takeForOrder(trx, {
     orderId: order.id,
@@ -25,6 +27,7 @@ export async function takeStock(
     units: unitsOf(items),
     now,
     actor: order.payment_provider === 'stripe' ? STRIPE_ACTOR : CUSTOMER_ACTOR,
+    atCommit,
   });
 }
 
