@@ -11,8 +11,29 @@ export const ORDER_STATUS_TONE: Record<OrderView['status'], string> = {
   cancelled: 'bg-red-100 text-red-900',
 };
 
-/** An order's status in its colour; `compact` for the back office's tables and headers. */
-export function StatusBadge({ status, compact = false }: { status: OrderView['status']; compact?: boolean }) {
+/**
+ * An order's status in its colour; `compact` for the back office's tables and headers. There, a
+ * paid order not yet shipped (`toShip`) says "Paid · to ship" rather than "Completed" (the spec's
+ * status a paid checkout gets, which reads as done); its status stays `completed`.
+ */
+export function StatusBadge({
+  status,
+  compact = false,
+  toShip = false,
+}: {
+  status: OrderView['status'];
+  compact?: boolean;
+  toShip?: boolean;
+}) {
   const text = compact ? 'text-xs font-semibold' : 'text-sm font-medium';
+  if (toShip && status === 'completed')
+    return (
+      <span
+        className={`inline-flex whitespace-nowrap rounded-full px-2.5 py-0.5 ${text} bg-orange-100 text-orange-900`}
+        title="Status: Completed"
+      >
+        Paid · to ship
+      </span>
+    );
   return <span className={`inline-flex rounded-full px-2.5 py-0.5 ${text} ${ORDER_STATUS_TONE[status]}`}>{capitalize(status)}</span>;
 }

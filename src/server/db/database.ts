@@ -149,6 +149,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
       ...(u.searchParams.has('application_name') ? {} : { application_name: options.applicationName ?? applicationName(schema) }),
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
+    // A transaction's last writes go out with its COMMIT (pg-driver.ts), and may wait there for a
+    // row lock: should the shop's connection be cut meanwhile, PostgreSQL (14 and later) notices
+    // within half a second and rolls back, instead of committing work whose answer no one will read.
+    // Older servers do not know the setting; they are left as they are.
+    pool.on('connect', (client) => {
+      client.query('set client_connection_check_interval = 500').catch(() => undefined);
+    });
     watchConnections(pool, options.onConnectionLost ?? reportConnectionLost);
     const db = new Kysely<Database>({
       dialect: new ShopPostgresDialect(pool, { prepare: options.preparedStatements ?? true }),

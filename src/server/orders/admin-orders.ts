@@ -15,7 +15,8 @@ import { statusUpdateVariables, storedAddressLines } from '../email/order-email-
 import { listOrderEvents, recordOrderEvent, SYSTEM_ACTOR, type OrderEvent, type OrderEventActor } from './events.js';
 import { getOrderForViewer } from './service.js';
 import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './refunds.js';
-import type { PaymentFilter } from '../../shared/schemas/admin.js';
+import type { OrderStatusFilter, PaymentFilter } from '../../shared/schemas/admin.js';
+import { toShipSql } from './money-taken.js';
 import type { OrderPaymentStatus } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
 import { indexOrderSearch, ordersMatching } from './search-terms.js';
@@ -53,7 +54,7 @@ const orderCounts = new MicroCache<{ n: number | string } | undefined>(1000, 500
 
 function countOrders(
   db: Kysely<Database>,
-  status: OrdersTable['status'] | undefined,
+  status: OrderStatusFilter | undefined,
   matching: ReturnType<typeof ordersMatching>,
   search: string | undefined,
   payment: PaymentFilter | undefined,
@@ -69,7 +70,7 @@ function countOrders(
 
 function countOrdersNow(
   db: Kysely<Database>,
-  status: OrdersTable['status'] | undefined,
+  status: OrderStatusFilter | undefined,
   matching: ReturnType<typeof ordersMatching>,
   payment: PaymentFilter | undefined,
 ): Promise<{ n: number | string } | undefined> {
@@ -87,7 +88,7 @@ function countOrdersNow(
 
 function countWhere(
   db: Kysely<Database>,
-  status: OrdersTable['status'] | undefined,
+  status: OrderStatusFilter | undefined,
   matching: ReturnType<typeof ordersMatching>,
   paid: RawBuilder<SqlBool> | null,
 ): Promise<{ n: number | string } | undefined> {
@@ -105,13 +106,18 @@ function countWhere(
       .executeTakeFirst();
   }
   let counted = db.selectFrom('orders as o');
-  if (status) counted = counted.where('o.status', '=', status);
+  if (status) counted = counted.where(statusCondition(status));
   if (paid) counted = counted.where(paid);
   for (const ids of matching) counted = counted.where('o.id', 'in', ids);
   return counted.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst();
 }
 
-type AdminOrderQuery = { page: number; pageSize: number; search?: string; status?: OrdersTable['status']; payment?: PaymentFilter };
+type AdminOrderQuery = { page: number; pageSize: number; search?: string; status?: OrderStatusFilter; payment?: PaymentFilter };
+
+/** The list's status filter as a condition on `orders as o` (`to_ship`: money-taken.ts). */
+function statusCondition(status: OrderStatusFilter): RawBuilder<SqlBool> {
+  return status === 'to_ship' ? toShipSql('o') : sql<SqlBool>`o.status = ${status}`;
+}
 
 /** Not paid: still open, declined, or ended unpaid. */
 const UNPAID = sql<SqlBool>`o.payment_status in ('unpaid', 'failed', 'expired')`;
@@ -163,7 +169,7 @@ const orderPages = new MicroCache<AdminOrderPage>(1000, 200, 4000);
 
 async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promise<AdminOrderPage> {
   let base = db.selectFrom('orders as o');
-  if (q.status) base = base.where('o.status', '=', q.status);
+  if (q.status) base = base.where(statusCondition(q.status));
   // Most orders are paid: SQLite (without statistics) would read them all through the payment index
   // and sort them; the unary + keeps it walking the orders newest first. PostgreSQL's statistics do that.
   const paid =
@@ -560,9 +566,9 @@ export async function addOrderNote(db: Kysely<Database>, orderId: string, text: 
  * The list's filters (status, payment, search words) as a query on `orders as o`: the orders
  * GET /api/admin/orders shows, for the CSV export (orders/exports.ts), which pages them itself.
  */
-export function adminOrdersFiltered(db: Kysely<Database>, q: { search?: string; status?: OrdersTable['status']; payment?: PaymentFilter }) {
+export function adminOrdersFiltered(db: Kysely<Database>, q: { search?: string; status?: OrderStatusFilter; payment?: PaymentFilter }) {
   let base = db.selectFrom('orders as o');
-  if (q.status) base = base.where('o.status', '=', q.status);
+  if (q.status) base = base.where(statusCondition(q.status));
   const paid = paymentCondition(q.payment);
   if (paid) base = base.where(paid);
   if (q.search) for (const ids of ordersMatching(db, q.search)) base = base.where('o.id', 'in', ids);

@@ -2,6 +2,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { adminOrdersFiltered, orderAddressField } from './admin-orders.js';
 import { paymentStatusOf } from './refunds.js';
+import { netReceivedCents, tookMoney } from './money-taken.js';
 import { ordersMatching, searchWords } from './search-terms.js';
 
 /**
@@ -72,7 +73,7 @@ const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty point
 
 type OrderFilters = {
   search?: string;
-  status?: Database['orders']['status'];
+  status?: Parameters<typeof adminOrdersFiltered>[1]['status'];
   payment?: Parameters<typeof adminOrdersFiltered>[1]['payment'];
 };
 
@@ -220,7 +221,8 @@ export async function* ordersCsv(db: Kysely<Database>, q: OrderFilters): AsyncGe
         money(r.tax_cents),
         money(r.total_cents),
         money(refunded),
-        money(r.total_cents - refunded),
+        // Net is money received less refunds: none for a checkout that was never paid.
+        tookMoney(r) ? money(netReceivedCents(r)) : '',
         r.shipstation_tracking_number,
       ]);
     }

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
-import type { OrdersTable } from '../db/schema.js';
-import { randomString } from '../lib/ids.js';
+import { insertTestOrder, type TestOrderRow } from '../test/order-rows.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -19,46 +18,7 @@ const dateAgo = (daysAgo: number) => new Date(todayStart() - daysAgo * DAY_MS).t
 /** An instant on that day: noon unless a time is given. */
 const at = (daysAgo: number, time = '12:00:00.000') => `${dateAgo(daysAgo)}T${time}Z`;
 
-type OrderOpts = {
-  createdAt: string;
-  totalCents: number;
-  status?: OrdersTable['status'];
-  paymentStatus?: OrdersTable['payment_status'];
-  /** null for an order the shop entered itself; a provider for a checkout. */
-  provider?: string | null;
-};
-async function insertOrder(o: OrderOpts): Promise<string> {
-  const id = `order_ov${randomString(10)}`;
-  await t.db
-    .insertInto('orders')
-    .values({
-      id,
-      order_number: id.slice(-8).toUpperCase(),
-      user_id: null,
-      email: 'overview@example.com',
-      status: o.status ?? 'completed',
-      payment_status: o.paymentStatus ?? 'paid',
-      payment_provider: o.provider === undefined ? 'stripe' : o.provider,
-      payment_session_id: null,
-      shipping_address: null,
-      billing_address: null,
-      subtotal_cents: o.totalCents,
-      discount_cents: 0,
-      shipping_cents: 0,
-      tax_cents: 0,
-      total_cents: o.totalCents,
-      coupon_code: null,
-      shipping_option_id: null,
-      shipstation_data: null,
-      shipstation_tracking_number: null,
-      guest_token_hash: null,
-      created_at: o.createdAt,
-      updated_at: o.createdAt,
-      paid_at: null,
-    })
-    .execute();
-  return id;
-}
+const insertOrder = (o: TestOrderRow & { createdAt: string }) => insertTestOrder(t.db, o);
 
 type Overview = {
   days: { date: string; orders: number; revenueCents: number }[];
@@ -87,7 +47,8 @@ describe('GET /api/admin/orders/overview', () => {
   });
 
   it('sums orders and revenue per UTC day inside the window, zero-filling the rest', async () => {
-    // Today: a phone order the shop entered (no payment provider, unpaid) is a placed order.
+    // Today: a phone order the shop entered (no payment provider, unpaid) is a placed order, but
+    // brings in no money until its payment is recorded (orders/money-taken.ts).
     await insertOrder({
       createdAt: new Date().toISOString(),
       totalCents: 1000,
@@ -102,9 +63,10 @@ describe('GET /api/admin/orders/overview', () => {
     await insertOrder({ createdAt: at(3), totalCents: 9900, status: 'pending', paymentStatus: 'expired' });
     await insertOrder({ createdAt: at(3), totalCents: 9900, status: 'cancelled', paymentStatus: 'expired' });
     await insertOrder({ createdAt: at(3), totalCents: 9900, status: 'pending', paymentStatus: 'unpaid' });
-    // Five days ago a cancelled order, six days ago a refunded one: orders, but no revenue.
+    // Five days ago a paid order cancelled without a refund: the shop kept the money. Six days ago one
+    // refunded in full: an order, but no money.
     await insertOrder({ createdAt: at(5), totalCents: 3000, status: 'cancelled' });
-    await insertOrder({ createdAt: at(6), totalCents: 700, status: 'completed', paymentStatus: 'refunded' });
+    await insertOrder({ createdAt: at(6), totalCents: 700, status: 'completed', paymentStatus: 'refunded', refundedCents: 700 });
     // The window's first instant is in; the instant before it and 40 days ago are out.
     await insertOrder({ createdAt: at(29, '00:00:00.000'), totalCents: 1234, status: 'pending', paymentStatus: 'unpaid', provider: null });
     await insertOrder({ createdAt: at(30, '23:59:59.999'), totalCents: 5000, status: 'delivered' });
@@ -113,28 +75,28 @@ describe('GET /api/admin/orders/overview', () => {
     const o = await overview();
     expect(o.days).toHaveLength(30);
     expect(o.days.map((d) => d.date)).toEqual(Array.from({ length: 30 }, (_, i) => dateAgo(29 - i)));
-    expect(day(o, 0)).toEqual({ date: dateAgo(0), orders: 1, revenueCents: 1000 });
+    expect(day(o, 0)).toEqual({ date: dateAgo(0), orders: 1, revenueCents: 0 });
     expect(day(o, 1)).toEqual({ date: dateAgo(1), orders: 0, revenueCents: 0 });
     expect(day(o, 2)).toEqual({ date: dateAgo(2), orders: 2, revenueCents: 4000 });
     expect(day(o, 3)).toEqual({ date: dateAgo(3), orders: 0, revenueCents: 0 });
-    expect(day(o, 5)).toEqual({ date: dateAgo(5), orders: 1, revenueCents: 0 });
+    expect(day(o, 5)).toEqual({ date: dateAgo(5), orders: 1, revenueCents: 3000 });
     expect(day(o, 6)).toEqual({ date: dateAgo(6), orders: 1, revenueCents: 0 });
-    expect(day(o, 29)).toEqual({ date: dateAgo(29), orders: 1, revenueCents: 1234 });
+    expect(day(o, 29)).toEqual({ date: dateAgo(29), orders: 1, revenueCents: 0 });
     expect(o.days.filter((d) => d.orders > 0).map((d) => d.date)).toEqual([dateAgo(29), dateAgo(6), dateAgo(5), dateAgo(2), dateAgo(0)]);
-    expect(o.totals).toEqual({ orders: 6, revenueCents: 6234 });
+    expect(o.totals).toEqual({ orders: 6, revenueCents: 7000 });
     expect(statusCounts(o)).toEqual({ pending: 1, processing: 1, shipped: 1, delivered: 0, cancelled: 1, completed: 2 });
 
     const week = await overview('?days=7');
     expect(week.days).toHaveLength(7);
     expect(week.days[0]!.date).toBe(dateAgo(6));
-    expect(week.totals).toEqual({ orders: 5, revenueCents: 5000 });
+    expect(week.totals).toEqual({ orders: 5, revenueCents: 7000 });
     expect(statusCounts(week)).toEqual({ pending: 0, processing: 1, shipped: 1, delivered: 0, cancelled: 1, completed: 2 });
 
     const quarter = await overview('?days=90');
     expect(quarter.days).toHaveLength(90);
     expect(day(quarter, 30)).toEqual({ date: dateAgo(30), orders: 1, revenueCents: 5000 });
     expect(day(quarter, 40)).toEqual({ date: dateAgo(40), orders: 1, revenueCents: 8000 });
-    expect(quarter.totals).toEqual({ orders: 8, revenueCents: 19234 });
+    expect(quarter.totals).toEqual({ orders: 8, revenueCents: 20000 });
     expect(statusCounts(quarter).delivered).toBe(2);
   });
 
@@ -149,7 +111,8 @@ describe('GET /api/admin/orders/overview', () => {
       elapsedMs: 3000,
     });
     expect(created.statusCode).toBe(201);
-    expect(day(await overview(), 0)).toEqual({ date: dateAgo(0), orders: before.orders + 1, revenueCents: before.revenueCents + 1234 });
+    // Typed in by the owner and not paid yet: an order, no money received.
+    expect(day(await overview(), 0)).toEqual({ date: dateAgo(0), orders: before.orders + 1, revenueCents: before.revenueCents });
     await admin.request('PATCH', `/api/admin/orders/${created.json().order.id}/status`, { status: 'cancelled' });
     expect(day(await overview(), 0)).toEqual({ date: dateAgo(0), orders: before.orders + 1, revenueCents: before.revenueCents });
     await admin.request('DELETE', `/api/admin/orders/${created.json().order.id}`);

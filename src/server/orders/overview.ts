@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, OrdersTable } from '../db/schema.js';
 import { ORDER_STATUSES } from '../../shared/schemas/orders.js';
+import { netReceivedSql } from './money-taken.js';
 
 type OrdersOverview = {
   days: { date: string; orders: number; revenueCents: number }[];
@@ -24,9 +25,9 @@ const dayOf = sql<string>`substr(created_at, 1, 10)`;
  * refunded, or entered by the shop (no payment provider). A checkout that was never paid is an
  * abandoned attempt, not an order, so it counts nowhere here.
  *
- * Revenue: the order totals of placed orders that are not cancelled, less what was refunded of
- * them (a refund counts on the order's day). A cancelled order, or one refunded in full, still
- * counts as an order (per day and by status) but brings in no money.
+ * Revenue: money received net of refunds (orders/money-taken.ts, the rule every figure uses),
+ * counted on the order's day. An order the owner typed in and has not been paid for counts as an
+ * order but brings in no money; a cancelled one keeps what was not refunded.
  *
  * One aggregate query reads only the window's rows (a range on orders_created_at_idx), grouped by
  * day and status; the per-day and per-status sums are folded together here.
@@ -43,9 +44,7 @@ export async function ordersOverview(db: Kysely<Database>, days: number, now: Da
       dayOf.as('day'),
       'status',
       sql<number | string>`count(*)`.as('orders'),
-      sql<
-        number | string | null
-      >`sum(case when status <> 'cancelled' and payment_status <> 'refunded' then total_cents - refunded_cents else 0 end)`.as('revenue'),
+      sql<number | string | null>`sum(${netReceivedSql()})`.as('revenue'),
     ])
     .where('created_at', '>=', start)
     .where('created_at', '<', end)

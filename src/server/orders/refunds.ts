@@ -4,6 +4,7 @@ import { isStripeError } from '../payments/stripe-sdk.js';
 import type { Database, OrdersTable } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
+import { tookMoney } from './money-taken.js';
 import { isPostgres } from '../db/query-helpers.js';
 import { HttpError } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
@@ -38,10 +39,8 @@ export function paymentStatusOf(order: { payment_status: OrdersTable['payment_st
   return order.payment_status;
 }
 
-/** A payment was taken for the order (so its units left stock at payment and money may be refunded). */
-export function wasPaid(order: { payment_status: OrdersTable['payment_status'] }): boolean {
-  return order.payment_status === 'paid' || order.payment_status === 'refunded';
-}
+/** A payment was taken for the order (the one rule: money-taken.ts). */
+const wasPaid = tookMoney;
 
 /** The order's product ids and line names (merged by product, sorted: the lock order). */
 async function orderProducts(trx: Trx, orderId: string): Promise<Map<string, string>> {

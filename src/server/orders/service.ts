@@ -3,7 +3,8 @@ import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
 import { customerTimeline, customerTimelines } from './events.js';
-import { listRefunds, paymentStatusOf, wasPaid } from './refunds.js';
+import { listRefunds, paymentStatusOf } from './refunds.js';
+import { netReceivedCents, netReceivedSql, toShipSql } from './money-taken.js';
 import { shippingOptionName } from '../shipping/service.js';
 
 type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
@@ -47,7 +48,7 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
     ...(forAdmin
       ? {
           stockShortfall: order.stock_shortfall,
-          netCents: (wasPaid(order) ? Number(order.total_cents) : 0) - Number(order.refunded_cents),
+          netCents: netReceivedCents(order),
           restockedAt: order.restocked_at,
         }
       : {}),
@@ -198,8 +199,10 @@ export async function adminStats(db: Kysely<Database>) {
       sql<number | string>`sum(case when status = 'shipped' then 1 else 0 end)`.as('shipped'),
       sql<number | string>`sum(case when status = 'delivered' then 1 else 0 end)`.as('delivered'),
       sql<number | string>`sum(case when status = 'cancelled' then 1 else 0 end)`.as('cancelled'),
-      // Net of refunds: a partly refunded order (still 'paid') brings in what was kept; a refunded one nothing.
-      sql<number | string>`coalesce(sum(case when payment_status = 'paid' then total_cents - refunded_cents else 0 end), 0)`.as('revenue'),
+      sql<number | string>`sum(case when status = 'completed' then 1 else 0 end)`.as('completed'),
+      sql<number | string>`sum(case when ${toShipSql()} then 1 else 0 end)`.as('toShip'),
+      // Money received net of refunds, by the one rule (money-taken.ts).
+      sql<number | string>`coalesce(sum(${netReceivedSql()}), 0)`.as('revenue'),
     ])
     .executeTakeFirst();
   const users = await db
@@ -215,6 +218,9 @@ export async function adminStats(db: Kysely<Database>) {
     shippedOrders: n(orders?.shipped),
     deliveredOrders: n(orders?.delivered),
     cancelledOrders: n(orders?.cancelled),
+    completedOrders: n(orders?.completed),
+    /** Paid and not yet shipped (completed or processing): the owner's pile. */
+    toShipOrders: n(orders?.toShip),
     revenueCents: n(orders?.revenue),
     totalUsers: n(users?.n),
   };

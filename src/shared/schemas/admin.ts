@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from './paging.js';
 import { LowStockThreshold, ReturnLines } from './inventory.js';
 import { IMAGE_ALT_MAX, PRODUCT_IMAGES_MAX } from '../product-images.js';
-import { OrderStatus } from './orders.js';
+import { ORDER_STATUSES, OrderStatus } from './orders.js';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
 
 /** The most any price or amount may be: the order ceiling, $999,999.99 (shared/money.ts). */
@@ -72,12 +72,20 @@ const search = z
 export const PAYMENT_FILTERS = ['paid', 'unpaid', 'refunded', 'partially_refunded', 'abandoned', 'all'] as const;
 export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
 
+/**
+ * The order list's status filter: one of the spec's statuses, or `to_ship`, the pile the owner
+ * works from: paid orders (refunded in part or not at all) that are completed (paid, nothing done
+ * yet) or processing, not yet shipped.
+ */
+export const ORDER_STATUS_FILTERS = [...ORDER_STATUSES, 'to_ship'] as const;
+export type OrderStatusFilter = (typeof ORDER_STATUS_FILTERS)[number];
+
 export const AdminOrderListQuery = z
   .object({
     page,
     pageSize: pageSize(20),
     search,
-    status: OrderStatus.optional(),
+    status: z.enum(ORDER_STATUS_FILTERS, { message: `status must be one of ${ORDER_STATUS_FILTERS.join(', ')}` }).optional(),
     payment: z.enum(PAYMENT_FILTERS, { message: `payment must be one of ${PAYMENT_FILTERS.join(', ')}` }).optional(),
   })
   .strict();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
 import { ACCOUNT_MESSAGES } from '../../../shared/schemas/account.js';
 import { forgetUserData, sessionQueryKey } from '../../lib/get-session.js';
@@ -14,8 +14,10 @@ import { toast } from '../../ui/toast.js';
 import { startImpersonation, type AdminStatsResponse } from './api.js';
 import { Panel } from './panel.js';
 
+/** Every status the shop uses, so the rows add up to the orders counted ("Completed": paid at checkout). */
 const STATUS_ROWS = [
   { key: 'pendingOrders', label: 'Pending', dot: 'bg-yellow-400' },
+  { key: 'completedOrders', label: 'Completed', dot: 'bg-green-800' },
   { key: 'processingOrders', label: 'Processing', dot: 'bg-blue-500' },
   { key: 'shippedOrders', label: 'Shipped', dot: 'bg-purple-500' },
   { key: 'deliveredOrders', label: 'Delivered', dot: 'bg-green-500' },
@@ -34,6 +36,17 @@ export function AdminStatsPanel({ stats }: { stats: AdminStatsResponse['stats'] 
         </div>
       ) : (
         <dl className="flex flex-col gap-2 text-sm">
+          {/* The owner's pile: paid and not yet shipped (completed or processing), linked to the list filtered so. */}
+          <div className="flex items-center justify-between gap-3 rounded-md bg-orange-50 px-2 py-2">
+            <dt className="font-medium text-orange-950">
+              <Link to={`${paths.admin}?tab=orders&status=to_ship`} className="underline-offset-2 hover:underline">
+                To ship (paid, not shipped)
+              </Link>
+            </dt>
+            <dd className="text-lg font-bold text-orange-950" data-testid="admin-to-ship">
+              {stats.toShipOrders}
+            </dd>
+          </div>
           {STATUS_ROWS.map((row) => (
             <div key={row.key} className="flex items-center justify-between gap-3 border-b border-stone-100 pb-2">
               <dt className="flex items-center gap-2 text-stone-700">

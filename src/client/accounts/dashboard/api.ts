@@ -35,6 +35,8 @@ const AdminStatsResponse = z.object({
     shippedOrders: z.number().int(),
     deliveredOrders: z.number().int(),
     cancelledOrders: z.number().int(),
+    completedOrders: z.number().int(),
+    toShipOrders: z.number().int(),
     revenueCents: z.number().int(),
     totalUsers: z.number().int(),
   }),

@@ -18,7 +18,7 @@ export type Status = z.infer<typeof OrderStatus>;
 const ORDERS_PAGE_SIZE = 20;
 
 /** `payment`: '' shows placed orders; the rest as the server's PAYMENT_FILTERS (shared/schemas/admin.ts). */
-type OrderListFilter = { page: number; search: string; status: Status | ''; payment?: string };
+type OrderListFilter = { page: number; search: string; status: Status | 'to_ship' | ''; payment?: string };
 
 export function useAdminOrders(f: OrderListFilter) {
   return useQuery({

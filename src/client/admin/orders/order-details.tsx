@@ -12,7 +12,7 @@ import { useAdminOrder, useDeleteOrder, useGetTracking, useSendToShipStation, us
 import { OrderFigures } from './order-figures.js';
 import { OrderTimeline } from './order-timeline.js';
 import { isShippableOrder, type OrderView } from '../../../shared/schemas/orders.js';
-import { DeleteOrderDialog, StatusSelect } from './order-list.js';
+import { DeleteOrderDialog, isToShip, StatusSelect } from './order-list.js';
 import type { OrdersNav } from './orders-tab.js';
 import { StockShortfallBadge } from './status-badge.js';
 import { StatusBadge } from '../../ui/status-badge.js';
@@ -168,7 +168,7 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
         {order && (
           <div className="flex flex-col gap-6">
             <div className="flex flex-wrap items-center gap-3">
-              <StatusBadge status={order.status} compact />
+              <StatusBadge status={order.status} compact toShip={isToShip(order)} />
               <p className="text-sm text-stone-700">
                 Placed <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
               </p>

@@ -8,7 +8,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { ADMIN_MESSAGES } from '../../../shared/schemas/admin.js';
 import { messageOf } from '../api/admin-api.js';
 import type { AdminOrderRow } from '../api/admin-schemas.js';
-import { formatDate, formatDateTime } from '../../lib/format.js';
+import { capitalize, formatDate, formatDateTime } from '../../lib/format.js';
 import { ConfirmDialog, DataTable, inputCls, ListState, PageNav, Panel, type Column } from '../components/admin-ui.js';
 import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
@@ -58,6 +58,13 @@ export function DeleteOrderDialog({
       </Dialog>
       <ConfirmDialog open={order !== null && !kept} message={DELETE_ORDER_CONFIRM} busy={busy} onConfirm={onConfirm} onClose={onClose} />
     </>
+  );
+}
+
+/** Paid and not yet shipped (the server's rule, orders/money-taken.ts): the badge says so instead of "Completed". */
+export function isToShip(o: { status: string; paymentStatus: string }): boolean {
+  return (
+    (o.status === 'completed' || o.status === 'processing') && (o.paymentStatus === 'paid' || o.paymentStatus === 'partially_refunded')
   );
 }
 
@@ -284,7 +291,7 @@ const ORDER_COLUMNS: Column<AdminOrderRow>[] = [
     header: 'Status',
     cell: (o) => (
       <span className="flex flex-wrap gap-1 max-md:justify-end">
-        <StatusBadge status={o.status} compact />
+        <StatusBadge status={o.status} compact toShip={isToShip(o)} />
         <StockShortfallBadge shortfall={o.stockShortfall} />
       </span>
     ),
@@ -310,7 +317,7 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
   const page = Math.max(1, Number(params.get('ordersPage')) || 1);
   const search = params.get('q') ?? '';
   const statusParam = params.get('status');
-  const status: Status | '' = isStatus(statusParam) ? statusParam : '';
+  const status: Status | 'to_ship' | '' = statusParam === 'to_ship' ? 'to_ship' : isStatus(statusParam) ? statusParam : '';
   const [searchText, setSearchText] = useState(search);
   const paymentParam = params.get('payment') ?? '';
   const payment = PAYMENT_FILTER_OPTIONS.some(([v]) => v === paymentParam) ? paymentParam : '';
@@ -369,9 +376,12 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
             id="order-status-filter"
             label="Status"
             value={status}
-            options={[['', 'All statuses'], ...ORDER_STATUSES.map((s): [string, string] => [s, s])]}
+            options={[
+              ['', 'All statuses'],
+              ['to_ship', 'To ship (paid, not shipped)'],
+              ...ORDER_STATUSES.map((s): [string, string] => [s, capitalize(s)]),
+            ]}
             onChange={(v) => update({ status: v, ordersPage: null })}
-            className="capitalize"
           />
           <FilterSelect
             id="order-payment-filter"

@@ -16,7 +16,7 @@ let OverviewCharts = loadCharts();
 
 /** What the numbers mean; the same rule as the server's ordersOverview. */
 const OVERVIEW_LEGEND =
-  'Placed orders only (paid, refunded or entered by the shop; unpaid checkout attempts are left out). Revenue is net of refunds and leaves out cancelled orders. Days are UTC.';
+  'Placed orders only (paid, refunded or entered by the shop; unpaid checkout attempts are left out). Revenue is the money the shop received, net of refunds: orders you entered yourself count as orders but bring no revenue (the shop took no payment for them), and a cancelled order keeps what was not refunded. Days are UTC.';
 
 class ChartsBoundary extends Component<{ children: ReactNode; onRetry: () => void }, { failed: boolean }> {
   override state = { failed: false };

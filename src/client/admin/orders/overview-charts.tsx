@@ -127,7 +127,7 @@ export default function OverviewCharts({ data }: { data: OrdersOverview }) {
   return (
     <div className="grid min-w-0 gap-4 lg:grid-cols-2">
       <ChartFigure
-        caption="Revenue per day (cancelled and refunded orders excluded)"
+        caption="Revenue per day (money received, net of refunds)"
         heightClass="h-56"
         chart={
           <BarChart data={days} {...chartA11y(revenueSummary)} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
