@@ -129,6 +129,10 @@ describe('admin forms refuse with the shared messages', () => {
     await amount.fill(((total + 1) / 100).toFixed(2));
     await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
     await expectInvalid(amount, `At most ${formatCents(total)} is left to refund`);
+    // A third decimal is refused, not rounded into another amount.
+    await amount.fill('1.555');
+    await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expectInvalid(amount, 'Refund amount must be in whole cents (at most 2 decimals)');
     await shots(page, 'refund');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await payment.getByText('Paid', { exact: true }).waitFor();

@@ -189,6 +189,11 @@ describe('refunds through the built-in test provider', () => {
     await dialog.getByLabel(/^Reason/).fill('One towel arrived torn');
     await shots(page, 'refund-dialog');
     await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+    // The amount as the shop read it, confirmed before it is sent; Back returns to the form.
+    const confirm = dialog.getByRole('group', { name: 'Confirm the refund' });
+    await confirm.getByRole('button', { name: 'Back' }).click();
+    await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+    await confirm.getByRole('button', { name: `Refund ${formatCents(half)}` }).click();
     await toast(page, 'Refund sent').waitFor();
     await page
       .getByText(`${formatCents(half)} refunded; the customer has been e-mailed.`)
@@ -332,6 +337,9 @@ describe('refunds through Stripe (the local fake, on a second server)', () => {
     expect(await dialog.innerText()).toContain('The refund goes back through Stripe.');
     await dialog.getByLabel(/^Amount/).fill(dollars(half));
     await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+    const confirm = dialog.getByRole('group', { name: 'Confirm the refund' });
+    await confirm.getByText(`Send ${formatCents(half)} back to the customer through Stripe?`).waitFor();
+    await confirm.getByRole('button', { name: `Refund ${formatCents(half)}` }).click();
     await toast(page, 'Refund sent').waitFor();
     await payment.getByText('Partially refunded', { exact: true }).waitFor();
     expect(await figuresOf(page)).toMatchObject({ Refunded: `−${formatCents(half)}`, Net: formatCents(total - half) });
@@ -354,6 +362,7 @@ describe('refunds through Stripe (the local fake, on a second server)', () => {
     await payment.getByRole('button', { name: 'Refund' }).click();
     await dialog.getByLabel(/^Amount/).fill('1.00');
     await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Refund $1.00' }).click();
     const retry = payment.getByRole('button', { name: 'Retry refund' });
     await retry.waitFor({ timeout: 20_000 });
     stripeFake.loseRefundAnswers(0);

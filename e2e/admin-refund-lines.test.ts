@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, call, checkout, signInThroughForm, toast } from './helpers.js';
 import { DESKTOP, dialogShots, launchBrowser, openPage } from './browser.js';
+import { formatCents } from '../src/shared/money.js';
 import type { OrderStockLine, StockHistoryPage } from '../src/shared/schemas/inventory.js';
 
 /**
@@ -80,6 +81,12 @@ describe('returning chosen units on a refund and a cancel', () => {
     await dialogShots(page, line, 'admin-refund-lines-refund-dialog');
     const sent = page.waitForRequest((r) => r.url().endsWith(`/api/admin/orders/${orderId}/refunds`) && r.method() === 'POST');
     await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+    // Nothing goes out before the owner confirms the amount as the shop read it.
+    const confirm = dialog.getByRole('group', { name: 'Confirm the refund' });
+    await confirm.getByText(`Send ${formatCents(PRICE_CENTS)} back to the customer through the test payment provider?`).waitFor();
+    await confirm.getByText('Back to stock: 1 unit.').waitFor();
+    await dialogShots(page, confirm, 'admin-refund-lines-refund-confirm');
+    await confirm.getByRole('button', { name: `Refund ${formatCents(PRICE_CENTS)}` }).click();
     expect((await sent).postDataJSON()).toEqual({
       amountCents: PRICE_CENTS,
       reason: 'One scrubber came back',

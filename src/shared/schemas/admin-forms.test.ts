@@ -108,6 +108,14 @@ describe('admin form schemas: the body schema decides, with its messages', () =>
     expect(messages(form.safeParse({ amountCents: '12.51', reason: '', returnLines: none }))).toEqual({
       amountCents: 'At most $12.50 is left to refund',
     });
+    // A third decimal is refused, never rounded into another amount; trailing zeros are the same amount.
+    for (const typed of ['10.555', '0.001', '1.2345']) {
+      expect(messages(form.safeParse({ amountCents: typed, reason: '', returnLines: none })), typed).toEqual({
+        amountCents: 'Refund amount must be in whole cents (at most 2 decimals)',
+      });
+    }
+    expect(form.parse({ amountCents: '10.550', reason: '', returnLines: none }).amountCents).toBe(1055);
+    expect(form.parse({ amountCents: '0.29', reason: '', returnLines: none }).amountCents).toBe(29);
     const tooMany = form.safeParse({
       amountCents: '1',
       reason: '',

@@ -27,10 +27,17 @@ function textToNumber<T>(text: string, empty: T): number | T {
   return text.trim() === '' ? empty : Number(text);
 }
 
-/** Dollars typed as text → integer cents ('' → `empty`). */
+/**
+ * Dollars typed as text → integer cents ('' → `empty`). An amount with more than two decimals
+ * (10.555) is not rounded into a different amount: it stays a fraction of a cent, which the body
+ * schema refuses with its "in whole cents (at most 2 decimals)" message.
+ */
 function dollarsToCents<T>(text: string, empty: T): number | T {
   const n = textToNumber(text, empty);
-  return typeof n === 'number' && Number.isFinite(n) ? toCents(n) : n;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return n;
+  const cents = n * 100;
+  // 10.55 × 100 is 1055.0000000000002 in floating point: within a millionth of a cent is whole.
+  return Math.abs(cents - toCents(n)) < 1e-6 ? toCents(n) : cents;
 }
 
 /** A datetime-local input's value (local time) → ISO, or null when empty or unreadable. */

@@ -103,7 +103,7 @@ export const RefundInput = z
   .object({
     amountCents: z
       .number({ message: REFUND_AMOUNT_REQUIRED })
-      .int('Refund amount must be in whole cents')
+      .int('Refund amount must be in whole cents (at most 2 decimals)')
       .min(1, REFUND_AMOUNT_REQUIRED)
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Refund amount')),
     reason: z
@@ -240,7 +240,7 @@ export function splitAdminTotal(totalCents: number): { subtotalCents: number; ta
 const money = (label: string) =>
   z
     .number({ message: `${label} must be a number` })
-    .int(`${label} must be in whole cents`)
+    .int(`${label} must be in whole cents (at most 2 decimals)`)
     .min(0, `${label} cannot be negative`)
     .max(MAX_ORDER_TOTAL_CENTS, tooLarge(label));
 
@@ -380,12 +380,12 @@ export const CouponInput = z
     /** Percent for percentage coupons (0–100), cents for fixed ones. */
     discountValue: z
       .number({ message: 'Discount value is required' })
-      .int('Discount value must be a whole number (a percentage, or an amount to the cent)')
+      .int('Discount value must be a whole percentage, or an amount in whole cents (at most 2 decimals)')
       .min(0, 'Discount value cannot be negative')
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Discount value')),
     minOrderCents: z
       .number({ message: 'Minimum order must be a number' })
-      .int('Minimum order must be an amount to the cent')
+      .int('Minimum order must be in whole cents (at most 2 decimals)')
       .min(0, 'Minimum order cannot be negative')
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order'))
       .nullish()

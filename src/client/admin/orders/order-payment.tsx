@@ -1,7 +1,7 @@
 import '../../lib/zod-config.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { refundForm } from '../../../shared/schemas/admin-forms.js';
@@ -106,7 +106,12 @@ function RefundForm({ order, lines, onClose }: { order: OrderView; lines: OrderS
   });
   const error = errors.amountCents?.message;
   const refund = useRefundOrder(order.id);
-  const submit = (body: RefundInput) =>
+  // Money goes out only after the owner has seen the amount as the shop read it ("Refund $10.56?").
+  const [confirming, setConfirming] = useState<RefundInput | null>(null);
+  const focusConfirm = useCallback((el: HTMLDivElement | null) => el?.querySelector<HTMLButtonElement>('[data-confirm]')?.focus(), []);
+  const unitsBack = (confirming?.returnLines ?? []).reduce((n, l) => n + l.quantity, 0);
+  const provider = order.paymentProvider === 'stripe' ? 'Stripe' : 'the test payment provider';
+  const send = (body: RefundInput) =>
     refund.mutate(body, {
       onSuccess: () => {
         const back = (body.returnLines ?? []).reduce((n, l) => n + l.quantity, 0);
@@ -119,6 +124,7 @@ function RefundForm({ order, lines, onClose }: { order: OrderView; lines: OrderS
       // The server's refusal shows where it belongs: at the line it names ("Cloth: only 2 …"),
       // else at the amount (more than is left, the provider's answer).
       onError: (err) => {
+        setConfirming(null);
         const message = messageOf(err);
         const line = lines.findIndex((l) => message.startsWith(`${l.name}:`));
         if (line >= 0) setError(`returnLines.${line}.quantity`, { message });
@@ -126,33 +132,58 @@ function RefundForm({ order, lines, onClose }: { order: OrderView; lines: OrderS
       },
     });
   return (
-    <form className="flex flex-col gap-4" onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
+    <form className="flex flex-col gap-4" onSubmit={(e) => void handleSubmit((body) => setConfirming(body))(e)} noValidate>
       <p className="text-sm text-stone-700">
         Paid {formatCents(order.totalCents)}
-        {(order.refundedCents ?? 0) > 0 && <>, refunded {formatCents(order.refundedCents ?? 0)}</>}. The refund goes back through{' '}
-        {order.paymentProvider === 'stripe' ? 'Stripe' : 'the test payment provider'}.
+        {(order.refundedCents ?? 0) > 0 && <>, refunded {formatCents(order.refundedCents ?? 0)}</>}. The refund goes back through {provider}
+        .
       </p>
-      <Field label="Amount ($)" htmlFor="refund-amount" required error={error} hint={`Up to ${formatCents(left)}`}>
-        <DollarInput id="refund-amount" min="0.01" {...register('amountCents')} {...fieldAria(error, 'refund-amount-error')} />
-      </Field>
-      <Field label="Reason (for the order's history)" htmlFor="refund-reason">
-        <input id="refund-reason" className={inputCls} maxLength={500} {...register('reason')} />
-      </Field>
-      <ReturnLinesField
-        idPrefix="refund"
-        lines={lines}
-        shipped={shipped}
-        field={(i) => register(`returnLines.${i}.quantity`)}
-        errorOf={(i) => errors.returnLines?.[i]?.quantity?.message}
-      />
-      <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
-        <Button variant="ghost" onClick={onClose} disabled={refund.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="destructive" disabled={refund.isPending}>
-          {refund.isPending ? 'Refunding…' : 'Refund'}
-        </Button>
-      </div>
+      <fieldset disabled={confirming !== null} className="flex flex-col gap-4">
+        <Field label="Amount ($)" htmlFor="refund-amount" required error={error} hint={`Up to ${formatCents(left)}`}>
+          <DollarInput id="refund-amount" min="0.01" {...register('amountCents')} {...fieldAria(error, 'refund-amount-error')} />
+        </Field>
+        <Field label="Reason (for the order's history)" htmlFor="refund-reason">
+          <input id="refund-reason" className={inputCls} maxLength={500} {...register('reason')} />
+        </Field>
+        <ReturnLinesField
+          idPrefix="refund"
+          lines={lines}
+          shipped={shipped}
+          field={(i) => register(`returnLines.${i}.quantity`)}
+          errorOf={(i) => errors.returnLines?.[i]?.quantity?.message}
+        />
+      </fieldset>
+      {confirming ? (
+        <div
+          className="flex flex-col gap-3 rounded-md border border-red-200 bg-red-50 p-3"
+          role="group"
+          aria-label="Confirm the refund"
+          // The question takes the focus from the button that asked it (now gone).
+          ref={focusConfirm}
+        >
+          <p className="text-sm text-red-950">
+            Send <strong>{formatCents(confirming.amountCents)}</strong> back to the customer through {provider}? This cannot be undone, and
+            the customer is e-mailed.{unitsBack > 0 ? ` Back to stock: ${units(unitsBack)}.` : ''}
+          </p>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="ghost" onClick={() => setConfirming(null)} disabled={refund.isPending}>
+              Back
+            </Button>
+            <Button variant="destructive" onClick={() => send(confirming)} disabled={refund.isPending} data-confirm>
+              {refund.isPending ? 'Refunding…' : `Refund ${formatCents(confirming.amountCents)}`}
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
+          <Button variant="ghost" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="destructive">
+            Refund
+          </Button>
+        </div>
+      )}
     </form>
   );
 }
