@@ -325,13 +325,13 @@ describe('dashboard and orders journeys', () => {
     await shootBoth(page, 'dashboard-admin');
 
     // The pile to ship: its count links to the order list filtered to it, where such an order's
-    // badge says "Paid · to ship" rather than "Completed".
+    // badge says "To ship" rather than "Completed".
     const toShipCount = Number(await page.getByTestId('admin-to-ship').textContent());
     await page.getByRole('region', { name: 'Store Statistics' }).getByRole('link', { name: 'To ship (paid, not shipped)' }).click();
     await page.waitForURL(/[?&]status=to_ship/);
     await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
     expect(await page.locator('#order-status-filter').inputValue()).toBe('to_ship');
-    if (toShipCount > 0) await page.getByText('Paid · to ship').first().waitFor();
+    if (toShipCount > 0) await page.getByRole('table').getByText('To ship', { exact: true }).first().waitFor();
     await shootBoth(page, 'admin-orders-to-ship');
 
     const impersonateCustomer = async () => {

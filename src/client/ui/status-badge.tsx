@@ -13,7 +13,7 @@ export const ORDER_STATUS_TONE: Record<OrderView['status'], string> = {
 
 /**
  * An order's status in its colour; `compact` for the back office's tables and headers. There, a
- * paid order not yet shipped (`toShip`) says "Paid · to ship" rather than "Completed" (the spec's
+ * paid order not yet shipped (`toShip`) says "To ship" rather than "Completed" (the spec's
  * status a paid checkout gets, which reads as done); its status stays `completed`.
  */
 export function StatusBadge({
@@ -32,7 +32,7 @@ export function StatusBadge({
         className={`inline-flex whitespace-nowrap rounded-full px-2.5 py-0.5 ${text} bg-orange-100 text-orange-900`}
         title="Status: Completed"
       >
-        Paid · to ship
+        To ship
       </span>
     );
   return <span className={`inline-flex rounded-full px-2.5 py-0.5 ${text} ${ORDER_STATUS_TONE[status]}`}>{capitalize(status)}</span>;
