@@ -32,4 +32,35 @@ describe('admin coupons', () => {
     );
     expect((await admin.request('DELETE', `/api/admin/coupons/${c.id}`)).statusCode).toBe(200);
   });
+
+  it('refuses a coupon that ends before it starts, on create and on edit (with the saved start)', async () => {
+    const from = '2026-12-01T00:00:00.000Z';
+    const before = '2026-11-30T23:59:00.000Z';
+    const bad = await admin.post('/api/admin/coupons', { code: 'BACKWARDS', discountValue: 10, validFrom: from, validUntil: before });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toContain(ADMIN_MESSAGES.couponUntilBeforeFrom);
+    // The same instant is not after it either.
+    expect(
+      (await admin.post('/api/admin/coupons', { code: 'BACKWARDS', discountValue: 10, validFrom: from, validUntil: from })).statusCode,
+    ).toBe(400);
+    // No start given: it starts now, so an end in the past is refused too.
+    const past = await admin.post('/api/admin/coupons', { code: 'PASTEND', discountValue: 10, validUntil: '2020-01-01T00:00:00.000Z' });
+    expect(past.statusCode).toBe(400);
+    expect(past.json().error).toBe(ADMIN_MESSAGES.couponUntilBeforeFrom);
+
+    const ok = await admin.post('/api/admin/coupons', {
+      code: 'FORWARDS',
+      discountValue: 10,
+      validFrom: from,
+      validUntil: '2026-12-31T00:00:00.000Z',
+    });
+    expect(ok.statusCode).toBe(201);
+    const id = ok.json().coupon.id;
+    // An edit without a start keeps the saved one, and is checked against it.
+    const edit = await admin.request('PUT', `/api/admin/coupons/${id}`, { code: 'FORWARDS', discountValue: 10, validUntil: before });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().error).toBe(ADMIN_MESSAGES.couponUntilBeforeFrom);
+    const saved = await t.db.selectFrom('coupons').select(['valid_from', 'valid_until']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(saved).toEqual({ valid_from: from, valid_until: '2026-12-31T00:00:00.000Z' });
+  });
 });

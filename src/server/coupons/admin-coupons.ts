@@ -48,7 +48,10 @@ type CouponFields = {
   freeProductId: string | null;
 };
 
-async function checkCoupon(db: Kysely<Database>, input: CouponFields, id: string | null): Promise<void> {
+/** The code is free, the free product exists, and the coupon ends after it starts (`validFrom`: the start it will have). */
+async function checkCoupon(db: Kysely<Database>, input: CouponFields, id: string | null, validFrom: string): Promise<void> {
+  if (input.validUntil && Date.parse(input.validUntil) <= Date.parse(validFrom))
+    throw new HttpError(400, ADMIN_MESSAGES.couponUntilBeforeFrom);
   const clash = await db.selectFrom('coupons').select('id').where('code', '=', input.code).executeTakeFirst();
   if (clash && clash.id !== id) throw new HttpError(409, ADMIN_MESSAGES.couponCodeExists);
   if (input.freeProductId) {
@@ -84,8 +87,8 @@ export async function createCoupon(
   input: CouponFields,
   { stripe = null, syncStripe = false }: StripeOptions = {},
 ): Promise<{ coupon: AdminCouponView; stripe?: CouponStripeSync }> {
-  await checkCoupon(db, input, null);
   const at = nowIso();
+  await checkCoupon(db, input, null, input.validFrom ?? at);
   const id = `coupon-${Date.now()}-${randomString(6)}`;
   await db
     .insertInto('coupons')
@@ -138,7 +141,7 @@ export async function createCoupon(
 export async function updateCoupon(db: Kysely<Database>, id: string, input: CouponFields) {
   const existing = await db.selectFrom('coupons').select('valid_from').where('id', '=', id).executeTakeFirst();
   if (!existing) throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
-  await checkCoupon(db, input, id);
+  await checkCoupon(db, input, id, input.validFrom ?? existing.valid_from);
   await db
     .updateTable('coupons')
     .set({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   cancelOrderForm,
+  CouponForm,
   EmailTemplateForm,
   IntegrationSettingsForm,
   LoyaltyPointsForm,
@@ -12,6 +13,7 @@ import {
   TestEmailForm,
 } from './admin-forms.js';
 import { INVENTORY_MESSAGES } from './inventory.js';
+import { ADMIN_MESSAGES } from './admin.js';
 
 /** The first message at each top-level field, as the forms show them. */
 function messages(result: z.ZodSafeParseResult<unknown>): Record<string, string> {
@@ -193,6 +195,27 @@ describe('admin form schemas: the body schema decides, with its messages', () =>
     });
     expect(messages(StockAdjustmentForm.safeParse({ reason: 'counted', quantity: '2.5', note: '' }))).toEqual({
       quantity: 'Quantity must be a whole number',
+    });
+  });
+
+  it('coupon: a "valid until" before "valid from" is refused at "valid until"; a fixed amount has at most 2 decimals', () => {
+    const coupon = {
+      code: 'SPRING',
+      description: '',
+      discountType: 'percentage' as const,
+      discountValue: '10',
+      minOrderCents: '',
+      maxUses: '',
+      validFrom: '2026-12-01T10:00',
+      validUntil: '2026-12-01T09:00',
+      isActive: true,
+      freeProductId: 'none',
+      syncStripe: false,
+    };
+    expect(messages(CouponForm.safeParse(coupon))).toEqual({ validUntil: ADMIN_MESSAGES.couponUntilBeforeFrom });
+    expect(CouponForm.safeParse({ ...coupon, validUntil: '2026-12-02T09:00' }).success).toBe(true);
+    expect(messages(CouponForm.safeParse({ ...coupon, validUntil: '', discountType: 'fixed', discountValue: '5.555' }))).toEqual({
+      discountValue: 'Discount value must be a whole percentage, or an amount in whole cents (at most 2 decimals)',
     });
   });
 });

@@ -16,6 +16,7 @@ export const IMAGE_MAX_MEGAPIXELS = 25;
 export const ADMIN_MESSAGES = {
   orderNotFound: 'Order not found',
   couponNotFound: 'Coupon not found',
+  couponUntilBeforeFrom: 'Valid until must be after valid from',
   productNotFound: 'Product not found',
   categoryNotFound: 'Category not found',
   shippingNotFound: 'Shipping option not found',
@@ -414,6 +415,11 @@ export const CouponInput = z
   .refine((c) => c.discountType !== 'percentage' || c.discountValue <= 100, {
     message: 'A percentage cannot exceed 100',
     path: ['discountValue'],
+  })
+  // Without a "valid from" the server compares with the one it will use (now, or the saved one).
+  .refine((c) => !c.validFrom || !c.validUntil || Date.parse(c.validUntil) > Date.parse(c.validFrom), {
+    message: ADMIN_MESSAGES.couponUntilBeforeFrom,
+    path: ['validUntil'],
   });
 
 /** DELETE /api/admin/coupons/:id?syncStripe=true asks for the Stripe copy to go too, even when none is recorded. */
