@@ -185,8 +185,14 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
             <Field label="Valid from" htmlFor="coupon-validFrom">
               <input id="coupon-validFrom" type="datetime-local" className={inputCls} {...register('validFrom')} />
             </Field>
-            <Field label="Valid until" htmlFor="coupon-validUntil">
-              <input id="coupon-validUntil" type="datetime-local" className={inputCls} {...register('validUntil')} />
+            <Field label="Valid until" htmlFor="coupon-validUntil" error={errors.validUntil?.message}>
+              <input
+                id="coupon-validUntil"
+                type="datetime-local"
+                className={inputCls}
+                {...register('validUntil')}
+                {...aria('validUntil')}
+              />
             </Field>
           </div>
           <Field label="Description" htmlFor="coupon-description">
