@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
-import { useAdminTestApp, type TestClient } from '../test/http-client.js';
+import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import type { OrdersTable } from '../db/schema.js';
 import { insertTestOrder, type TestOrderRow } from '../test/order-rows.js';
 
@@ -130,6 +130,13 @@ describe('the pile to ship', () => {
     const csv = await admin.get('/api/admin/exports/orders.csv?status=to_ship');
     expect(csv.statusCode).toBe(200);
     expect(csv.body.trim().split('\n')).toHaveLength(1 + after.toShipOrders);
+    // The filter lives inside the admin surface: a path spelled another way, or no session, gets no orders.
+    const outsider = new TestClient(t.app);
+    for (const path of ['/api/admin/orders?status=to_ship', '/api/%61dmin/orders?status=to_ship', '//api/admin/orders?status=to_ship']) {
+      const res = await outsider.get(path);
+      expect(res.statusCode, path).toBeGreaterThanOrEqual(400);
+      expect(res.body, path).not.toContain('"items"');
+    }
     // An unknown status says which ones exist.
     const bad = await admin.get('/api/admin/orders?status=to_pack');
     expect(bad.statusCode).toBe(400);

@@ -39,9 +39,6 @@ export function paymentStatusOf(order: { payment_status: OrdersTable['payment_st
   return order.payment_status;
 }
 
-/** A payment was taken for the order (the one rule: money-taken.ts). */
-const wasPaid = tookMoney;
-
 /** The order's product ids and line names (merged by product, sorted: the lock order). */
 async function orderProducts(trx: Trx, orderId: string): Promise<Map<string, string>> {
   const rows = await trx
@@ -75,7 +72,7 @@ async function returnUnits(
   actor: OrderEventActor,
   cause: string,
 ): Promise<boolean> {
-  if (!wasPaid(order) || lines.every((l) => l.quantity <= 0)) return false;
+  if (!tookMoney(order) || lines.every((l) => l.quantity <= 0)) return false;
   const names = await orderProducts(trx, order.id);
   const back = await returnForOrder(trx, {
     orderId: order.id,
@@ -153,7 +150,7 @@ export async function applyStatusStock(
     await recordOrderEvent(trx, order.id, 'cancelled', actor, { from: order.status });
     const lines = returnLines ?? (hasShipped(order) ? [] : await allOut(trx, order.id));
     await returnUnits(trx, order, stock, lines, actor, 'cancelled');
-  } else if (order.status === 'cancelled' && wasPaid(order)) {
+  } else if (order.status === 'cancelled' && tookMoney(order)) {
     await takeAgain(trx, order, stock, actor, status);
   }
 }
@@ -252,7 +249,7 @@ export async function refundOrder(
   const pending = await transactionWithRetry(db, async (trx) => {
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ORDER_MONEY_MESSAGES.orderNotFound);
-    if (!order.payment_provider || !wasPaid(order)) throw new HttpError(409, ORDER_MONEY_MESSAGES.notPaid);
+    if (!order.payment_provider || !tookMoney(order)) throw new HttpError(409, ORDER_MONEY_MESSAGES.notPaid);
     const inFlight = await trx
       .selectFrom('refunds')
       .select(sql<number | string | null>`sum(amount_cents)`.as('n'))
@@ -544,7 +541,7 @@ export async function deleteOrderIfUnpaid(db: Kysely<Database>, orderId: string,
       dialect,
     ).executeTakeFirst();
     if (!order) throw new HttpError(404, ORDER_MONEY_MESSAGES.orderNotFound);
-    if (wasPaid(order) || Number(order.refunded_cents) > 0) throw new HttpError(409, ORDER_MONEY_MESSAGES.paidNotDeletable);
+    if (tookMoney(order) || Number(order.refunded_cents) > 0) throw new HttpError(409, ORDER_MONEY_MESSAGES.paidNotDeletable);
     const refunds = await trx.selectFrom('refunds').select('id').where('order_id', '=', orderId).limit(1).execute();
     if (refunds.length) throw new HttpError(409, ORDER_MONEY_MESSAGES.paidNotDeletable);
     await trx.deleteFrom('orders').where('id', '=', orderId).execute();
