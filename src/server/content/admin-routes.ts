@@ -23,6 +23,7 @@ import {
 import { forwardContactMessagesNow, listContactMessages, retryContactForward } from './contact.js';
 import { listFaqsForEditing } from './service.js';
 import { access } from '../http/access.js';
+import { TimeZoneSettingsInput } from '../../shared/schemas/reports.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const PageQuery = pageQuery(25);
@@ -41,6 +42,11 @@ export async function registerContentAdminRoutes(app: FastifyInstance, deps: App
   });
   app.put('/api/admin/settings/social', access.admin, async (req) => {
     await writeSettings(db, parseInput(SocialSettingsInput, req.body));
+    return { settings: await adminSettingsView(db) };
+  });
+  // The shop's time zone: its days in reports, the order list's period and the CSV dates (orders/shop-calendar.ts).
+  app.put('/api/admin/settings/time-zone', access.admin, async (req) => {
+    await writeSettings(db, parseInput(TimeZoneSettingsInput, req.body));
     return { settings: await adminSettingsView(db) };
   });
   app.put('/api/admin/settings/integrations', access.admin, async (req) => {

@@ -21,6 +21,8 @@ import type { OrderPaymentStatus } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
 import { indexOrderSearch, ordersMatching } from './search-terms.js';
 import { MicroCache } from '../http/micro-cache.js';
+import { inPeriodSql, periodOf, shopTimeZone } from './shop-calendar.js';
+import type { PeriodRange } from '../../shared/shop-time.js';
 
 const ADMIN = { userId: null, isAdmin: true, deviceHash: null } as const;
 
@@ -58,12 +60,13 @@ function countOrders(
   matching: ReturnType<typeof ordersMatching>,
   search: string | undefined,
   payment: PaymentFilter | undefined,
+  period: PeriodRange | null,
 ): Promise<{ n: number | string } | undefined> {
   // Counting a million orders takes PostgreSQL ~50 ms of both cores: a pager total that large is
   // recounted every 30 seconds (and at once after any back-office write), a small one every second.
   return orderCounts.get(
-    `${status ?? ''}|${search ?? ''}|${payment ?? ''}`,
-    () => countOrdersNow(db, status, matching, payment),
+    `${status ?? ''}|${search ?? ''}|${payment ?? ''}|${period?.start ?? ''}|${period?.end ?? ''}`,
+    () => countOrdersNow(db, status, matching, payment, period),
     (c) => (Number(c?.n ?? 0) > 10_000 ? 30_000 : 1000),
   );
 }
@@ -73,17 +76,18 @@ function countOrdersNow(
   status: OrderStatusFilter | undefined,
   matching: ReturnType<typeof ordersMatching>,
   payment: PaymentFilter | undefined,
+  period: PeriodRange | null,
 ): Promise<{ n: number | string } | undefined> {
   if (payment === undefined || payment === 'paid') {
     // The filters that keep most orders are counted as every order less the few they leave out
     // (placed: the unpaid checkouts; paid: the unpaid and refunded ones), so the big count is the
     // plain one (the narrowest index or the word index) and the small one a range of orders_payment_idx.
     const left = payment === 'paid' ? NOT_PAID_IN_FULL : paymentCondition('abandoned');
-    return Promise.all([countWhere(db, status, matching, null), countWhere(db, status, matching, left)]).then(([all, out]) => ({
+    return Promise.all([countWhere(db, status, matching, null, period), countWhere(db, status, matching, left, period)]).then(([all, out]) => ({
       n: Number(all?.n ?? 0) - Number(out?.n ?? 0),
     }));
   }
-  return countWhere(db, status, matching, paymentCondition(payment));
+  return countWhere(db, status, matching, paymentCondition(payment), period);
 }
 
 function countWhere(
@@ -91,9 +95,10 @@ function countWhere(
   status: OrderStatusFilter | undefined,
   matching: ReturnType<typeof ordersMatching>,
   paid: RawBuilder<SqlBool> | null,
+  period: PeriodRange | null,
 ): Promise<{ n: number | string } | undefined> {
   const [first, ...rest] = matching;
-  if (first && !status && !paid) {
+  if (first && !status && !paid && !period) {
     if (rest.length === 0)
       return first
         .clearSelect()
@@ -108,11 +113,21 @@ function countWhere(
   let counted = db.selectFrom('orders as o');
   if (status) counted = counted.where(statusCondition(status));
   if (paid) counted = counted.where(paid);
+  if (period) counted = counted.where(inPeriodSql(period, 'o'));
   for (const ids of matching) counted = counted.where('o.id', 'in', ids);
   return counted.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst();
 }
 
-type AdminOrderQuery = { page: number; pageSize: number; search?: string; status?: OrderStatusFilter; payment?: PaymentFilter };
+type AdminOrderQuery = {
+  page: number;
+  pageSize: number;
+  search?: string;
+  status?: OrderStatusFilter;
+  payment?: PaymentFilter;
+  /** Placed from one of the shop's days to another (its time zone), both counted. */
+  from?: string;
+  to?: string;
+};
 
 /** The list's status filter as a condition on `orders as o` (`to_ship`: money-taken.ts). */
 function statusCondition(status: OrderStatusFilter): RawBuilder<SqlBool> {
@@ -160,7 +175,7 @@ type AdminOrderPage = { items: AdminOrderRow[]; page: number; pageSize: number; 
  * own changes, and a new shop order appears within a second or two.
  */
 export function listAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promise<AdminOrderPage> {
-  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '', q.payment ?? '']), () =>
+  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '', q.payment ?? '', q.from ?? '', q.to ?? '']), () =>
     readAdminOrders(db, q),
   );
 }
@@ -170,6 +185,9 @@ const orderPages = new MicroCache<AdminOrderPage>(1000, 200, 4000);
 async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promise<AdminOrderPage> {
   let base = db.selectFrom('orders as o');
   if (q.status) base = base.where(statusCondition(q.status));
+  // A period is a range of the created_at index the list already walks.
+  const period = q.from && q.to ? periodOf(q, await shopTimeZone(db)) : null;
+  if (period) base = base.where(inPeriodSql(period, 'o'));
   // Most orders are paid: SQLite (without statistics) would read them all through the payment index
   // and sort them; the unary + keeps it walking the orders newest first. PostgreSQL's statistics do that.
   const paid =
@@ -214,7 +232,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize)
       .execute(),
-    countInPage ? undefined : countOrders(db, q.status, matching, q.search, q.payment),
+    countInPage ? undefined : countOrders(db, q.status, matching, q.search, q.payment, period),
   ]);
   const total = !countInPage
     ? Number(count?.n ?? 0)
@@ -222,7 +240,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
       ? Number(rows[0]!.total_n)
       : q.page === 1
         ? 0
-        : Number((await countOrders(db, q.status, matching, q.search, q.payment))?.n ?? 0);
+        : Number((await countOrders(db, q.status, matching, q.search, q.payment, period))?.n ?? 0);
   // Names and item counts only for the page's orders (not for every match the sort went through).
   const ids = rows.map((r) => r.id);
   const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is string => id !== null))];
@@ -566,9 +584,13 @@ export async function addOrderNote(db: Kysely<Database>, orderId: string, text: 
  * The list's filters (status, payment, search words) as a query on `orders as o`: the orders
  * GET /api/admin/orders shows, for the CSV export (orders/exports.ts), which pages them itself.
  */
-export function adminOrdersFiltered(db: Kysely<Database>, q: { search?: string; status?: OrderStatusFilter; payment?: PaymentFilter }) {
+export function adminOrdersFiltered(
+  db: Kysely<Database>,
+  q: { search?: string; status?: OrderStatusFilter; payment?: PaymentFilter; period?: PeriodRange | null },
+) {
   let base = db.selectFrom('orders as o');
   if (q.status) base = base.where(statusCondition(q.status));
+  if (q.period) base = base.where(inPeriodSql(q.period, 'o'));
   const paid = paymentCondition(q.payment);
   if (paid) base = base.where(paid);
   if (q.search) for (const ids of ordersMatching(db, q.search)) base = base.where('o.id', 'in', ids);

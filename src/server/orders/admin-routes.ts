@@ -30,6 +30,8 @@ import {
   updateOrderStatus,
 } from './admin-orders.js';
 import { ordersOverview } from './overview.js';
+import { lastDays, periodOf, shopTimeZone } from './shop-calendar.js';
+import { CustomerExportQuery } from '../../shared/schemas/reports.js';
 import { orderReturnLines, refundOrder, retryRefund } from './refunds.js';
 import { customersCsv, orderLinesCsv, ordersCsv } from './exports.js';
 import { listOrderEvents, sessionActor, type OrderEventActor } from './events.js';
@@ -65,17 +67,24 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
   // CSV exports of the filtered order list and of the customers, streamed (orders/exports.ts).
   app.get('/api/admin/exports/orders.csv', access.admin, async (req, reply) => {
     const { lines, ...filters } = parseInput(AdminOrderExportQuery, req.query);
-    return lines === '1' ? sendCsv(reply, 'order-lines', orderLinesCsv(db, filters)) : sendCsv(reply, 'orders', ordersCsv(db, filters));
+    const timeZone = await shopTimeZone(db);
+    const q = { ...filters, timeZone, period: periodOf(filters, timeZone) };
+    return lines === '1' ? sendCsv(reply, 'order-lines', orderLinesCsv(db, q)) : sendCsv(reply, 'orders', ordersCsv(db, q));
   });
-  app.get('/api/admin/exports/customers.csv', access.admin, async (_req, reply) => sendCsv(reply, 'customers', customersCsv(db)));
+  app.get('/api/admin/exports/customers.csv', access.admin, async (req, reply) => {
+    const query = parseInput(CustomerExportQuery, req.query);
+    const timeZone = await shopTimeZone(db);
+    return sendCsv(reply, 'customers', customersCsv(db, { timeZone, period: periodOf(query, timeZone) }));
+  });
 
   const refundStripe = createStripeClient(config);
   app.get('/api/admin/orders', access.admin, async (req) => listAdminOrders(db, parseInput(AdminOrderListQuery, req.query)));
   // A static path: find-my-way prefers it to /api/admin/orders/:id whatever the order; kept first anyway.
   app.get('/api/admin/orders/overview', access.admin, async (req, reply) => {
-    const { days } = parseInput(AdminOrdersOverviewQuery, req.query);
+    const query = parseInput(AdminOrdersOverviewQuery, req.query);
     reply.header('Cache-Control', 'no-store');
-    return ordersOverview(db, days);
+    const timeZone = await shopTimeZone(db);
+    return ordersOverview(db, periodOf(query, timeZone) ?? lastDays(query.days, timeZone), timeZone);
   });
   app.get('/api/admin/orders/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);

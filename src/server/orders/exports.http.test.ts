@@ -188,6 +188,7 @@ describe('CSV exports', () => {
       'Payment status',
       'Customer name',
       'E-mail',
+      'Shipping address',
       'Items',
       'Subtotal',
       'Discount',
@@ -197,17 +198,21 @@ describe('CSV exports', () => {
       'Total',
       'Refunded',
       'Net',
+      'Payment date',
+      'Carrier',
       'Tracking number',
     ]);
     expect(rows.slice(1).map((r) => r[1])).toEqual(['order_expAAAAAAAA', 'order_expCCCCCCCC']);
     expect(rows[1]).toEqual([
       'AAAAAAAA',
       'order_expAAAAAAAA',
-      '2026-01-02T10:00:00.000Z',
+      // The shop's clock (America/New_York by default), as a spreadsheet reads a date.
+      '2026-01-02 05:00',
       'processing',
       'partially_refunded',
       'Zed "Quill", Esq',
       'zed.export@example.org',
+      '',
       '3',
       '62.98',
       '5.00',
@@ -217,12 +222,14 @@ describe('CSV exports', () => {
       '63.02',
       '10.00',
       '53.02',
+      '',
+      '',
       '1Z999',
     ]);
     // The raw text: the name quoted with its quotes doubled; the e-mail starting with = escaped.
     expect(res.body).toContain(',"Zed ""Quill"", Esq",');
     expect(rows[2]![6]).toBe("'=cmd@example.org");
-    expect(rows[2]!.slice(8, 14)).toEqual(['104.93', '0.00', '', '9.88', '8.64', '123.45']);
+    expect(rows[2]!.slice(9, 15)).toEqual(['104.93', '0.00', '', '9.88', '8.64', '123.45']);
 
     // The list's filters apply: payment, status, search words.
     expect((await csv('/api/admin/exports/orders.csv?payment=all')).rows.length).toBe(4);
@@ -239,9 +246,9 @@ describe('CSV exports', () => {
     expect(lines.res.headers['content-disposition']).toMatch(/filename="order-lines-\d{4}-\d{2}-\d{2}\.csv"/);
     expect(lines.rows).toEqual([
       ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'],
-      ['BBBBBBBB', '2026-01-03T10:00:00.000Z', 'pending', 'exp-p1', 'Soap', 'S-1', '1', '10.00', '10.00'],
-      ['AAAAAAAA', '2026-01-02T10:00:00.000Z', 'processing', 'exp-p1', `'=HYPERLINK("http://x")`, 'SKU,1', '2', '19.99', '39.98'],
-      ['AAAAAAAA', '2026-01-02T10:00:00.000Z', 'processing', 'exp-p1', 'Line\nbreak', '', '1', '23.00', '23.00'],
+      ['BBBBBBBB', '2026-01-03 05:00', 'pending', 'exp-p1', 'Soap', 'S-1', '1', '10.00', '10.00'],
+      ['AAAAAAAA', '2026-01-02 05:00', 'processing', 'exp-p1', `'=HYPERLINK("http://x")`, 'SKU,1', '2', '19.99', '39.98'],
+      ['AAAAAAAA', '2026-01-02 05:00', 'processing', 'exp-p1', 'Line\nbreak', '', '1', '23.00', '23.00'],
     ]);
     expect(lines.res.body).toContain(`,"'=HYPERLINK(""http://x"")","SKU,1",2,19.99,39.98\r\n`);
     expect((await csv('/api/admin/exports/orders.csv?lines=1&status=cancelled')).rows.length).toBe(1);
@@ -251,13 +258,25 @@ describe('CSV exports', () => {
     expect((await admin.get('/api/admin/exports/orders.csv?status=lost')).statusCode).toBe(400);
     expect((await admin.get('/api/admin/exports/orders.csv?page=2')).statusCode).toBe(400);
 
-    // Customers, with their order counts.
+    // Customers, with their placed orders and money spent (net of refunds).
     const customers = await csv('/api/admin/exports/customers.csv');
     expect(customers.res.headers['content-disposition']).toMatch(/filename="customers-\d{4}-\d{2}-\d{2}\.csv"/);
-    expect(customers.rows[0]).toEqual(['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty points', 'Orders', 'Created']);
+    expect(customers.rows[0]).toEqual([
+      'Customer id',
+      'Name',
+      'E-mail',
+      'Phone',
+      'Address',
+      'Role',
+      'Loyalty points',
+      'Orders',
+      'Total spent',
+      'Created',
+    ]);
     const zedRow = customers.rows.find((r) => r[0] === zed.id)!;
-    expect(zedRow.slice(1, 6)).toEqual(['Zed "Quill", Esq', 'zed.export@example.org', 'client', '0', '1']);
-    expect(customers.rows.some((r) => r[3] === 'admin')).toBe(true);
+    expect(zedRow.slice(1, 9)).toEqual(['Zed "Quill", Esq', 'zed.export@example.org', '', '', 'client', '0', '1', '53.02']);
+    expect(zedRow[9]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(customers.rows.some((r) => r[5] === 'admin')).toBe(true);
 
     // Anonymous and customers are refused.
     const anonymous = new TestClient(t.app, '10.0.0.41');

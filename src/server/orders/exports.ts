@@ -2,14 +2,22 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { adminOrdersFiltered, orderAddressField } from './admin-orders.js';
 import { paymentStatusOf } from './refunds.js';
-import { netReceivedCents, tookMoney } from './money-taken.js';
+import { netReceivedCents, netReceivedSql, tookMoney } from './money-taken.js';
 import { ordersMatching, searchWords } from './search-terms.js';
+import { formatAddress } from '../../shared/address.js';
+import { carrierName } from '../../shared/carriers.js';
+import { localDateTimeText, type PeriodRange } from '../../shared/shop-time.js';
+import { parseJson } from '../lib/json.js';
+import { inPeriodSql } from './shop-calendar.js';
 
 /**
  * CSV exports of the back office (issue 16, item 9): the filtered order list (one row per order,
  * or per line item with `lines=1`) and the customers. Each is read in keyset-paginated batches
  * (newest first by (created_at, id)), a batch's related rows in one query, and written to the
  * reply as it is read: memory stays bounded however many orders there are.
+ *
+ * Dates are the shop's clock ("2026-11-27 14:05", in its time zone): a spreadsheet reads that as
+ * a date and time, where ISO text with its T and Z stays text and shows another day near midnight.
  */
 const EXPORT_BATCH = 1000;
 
@@ -24,6 +32,11 @@ function money(cents: number | string | null | undefined): Money {
 function dollars(cents: number): string {
   const abs = Math.abs(Math.round(cents));
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A stored address (checkout's object or the owner's free text) on one line. */
+function addressLine(raw: string | null): string {
+  return formatAddress(parseJson<Parameters<typeof formatAddress>[0]>(raw, raw), { trimLines: true }).join(', ');
 }
 
 /** One field: RFC 4180 quoting, and text that a spreadsheet would run as a formula gets a leading apostrophe. */
@@ -57,6 +70,7 @@ const ORDER_HEADER = [
   'Payment status',
   'Customer name',
   'E-mail',
+  'Shipping address',
   'Items',
   'Subtotal',
   'Discount',
@@ -66,15 +80,21 @@ const ORDER_HEADER = [
   'Total',
   'Refunded',
   'Net',
+  'Payment date',
+  'Carrier',
   'Tracking number',
 ];
 const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
-const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty points', 'Orders', 'Created'];
+const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Phone', 'Address', 'Role', 'Loyalty points', 'Orders', 'Total spent', 'Created'];
 
 type OrderFilters = {
   search?: string;
   status?: Parameters<typeof adminOrdersFiltered>[1]['status'];
   payment?: Parameters<typeof adminOrdersFiltered>[1]['payment'];
+  /** Placed within these instants (the shop's days from–to), or any time. */
+  period: PeriodRange | null;
+  /** The shop's time zone, for the dates written. */
+  timeZone: string;
 };
 
 /**
@@ -103,11 +123,13 @@ const ORDER_COLUMNS = [
   'o.total_cents',
   'o.refunded_cents',
   'o.shipstation_tracking_number',
+  'o.shipping_carrier',
+  'o.paid_at',
 ] as const;
 
 /** A batch of orders newest first, strictly before the cursor, under the list's filters except the search. */
 function readBatch(db: Kysely<Database>, q: OrderFilters, cursor: { at: string; id: string } | null) {
-  let query = adminOrdersFiltered(db, { status: q.status, payment: q.payment });
+  let query = adminOrdersFiltered(db, { status: q.status, payment: q.payment, period: q.period });
   const after = before('o', cursor);
   if (after) query = query.where(after);
   return query.select(ORDER_COLUMNS).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(EXPORT_BATCH).execute();
@@ -137,7 +159,7 @@ async function* orderBatches(db: Kysely<Database>, q: OrderFilters): AsyncGenera
   const ids: string[] = [];
   for (let i = 0; i < found.length; i += EXPORT_BATCH) {
     const chunk = found.slice(i, i + EXPORT_BATCH).map((f) => f.order_id);
-    const kept = await adminOrdersFiltered(db, { status: q.status, payment: q.payment })
+    const kept = await adminOrdersFiltered(db, { status: q.status, payment: q.payment, period: q.period })
       .select(['o.id', 'o.created_at'])
       .where('o.id', 'in', chunk)
       .execute();
@@ -208,11 +230,12 @@ export async function* ordersCsv(db: Kysely<Database>, q: OrderFilters): AsyncGe
       chunk += csvRow([
         r.order_number,
         r.id,
-        r.created_at,
+        localDateTimeText(r.created_at, q.timeZone),
         r.status,
         paymentStatusOf(r),
         user?.full_name || orderAddressField(r.shipping_address, 'name'),
         r.email ?? user?.email ?? orderAddressField(r.shipping_address, 'email'),
+        addressLine(r.shipping_address),
         counts.get(r.id) ?? 0,
         money(r.subtotal_cents),
         money(r.discount_cents),
@@ -223,6 +246,8 @@ export async function* ordersCsv(db: Kysely<Database>, q: OrderFilters): AsyncGe
         money(refunded),
         // Net is money received less refunds: none for a checkout that was never paid.
         tookMoney(r) ? money(netReceivedCents(r)) : '',
+        tookMoney(r) ? localDateTimeText(r.paid_at, q.timeZone) : '',
+        carrierName(r.shipping_carrier) ?? r.shipping_carrier,
         r.shipstation_tracking_number,
       ]);
     }
@@ -256,7 +281,7 @@ export async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): Asy
       for (const i of byOrder.get(r.id) ?? []) {
         chunk += csvRow([
           r.order_number,
-          r.created_at,
+          localDateTimeText(r.created_at, q.timeZone),
           r.status,
           i.product_id,
           i.product_name,
@@ -271,34 +296,79 @@ export async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): Asy
   }
 }
 
-/** Every customer as CSV text, with their order count, produced a batch at a time. */
-export async function* customersCsv(db: Kysely<Database>): AsyncGenerator<string> {
+const USER_COLUMNS = ['u.id', 'u.full_name', 'u.email', 'u.phone', 'u.shipping_address', 'u.role', 'u.loyalty_points', 'u.created_at'] as const;
+
+/** A placed order (paid or refunded, or entered by the shop), as the overview and the list count them. */
+const PLACED = sql<SqlBool>`(payment_status in ('paid', 'refunded') or payment_provider is null)`;
+
+/**
+ * Customers as CSV text, a batch at a time: with no period every customer (newest first) and their
+ * placed orders and money spent ever; with a period, the customers who placed an order in it (most
+ * spent first), counted over the period only. Total spent is money received net of refunds (the
+ * one rule, money-taken.ts).
+ */
+export async function* customersCsv(
+  db: Kysely<Database>,
+  { period, timeZone }: { period: PeriodRange | null; timeZone: string },
+): AsyncGenerator<string> {
   yield csvRow(CUSTOMER_HEADER);
+  const readUsers = (ids: string[]) => db.selectFrom('users as u').select(USER_COLUMNS).where('u.id', 'in', ids).execute();
+  const rowOf = (u: Awaited<ReturnType<typeof readUsers>>[number], figures: { n: number; spent: number } | undefined) =>
+    csvRow([
+      u.id,
+      u.full_name,
+      u.email,
+      u.phone,
+      addressLine(u.shipping_address),
+      u.role,
+      u.loyalty_points,
+      figures?.n ?? 0,
+      money(figures?.spent ?? 0),
+      localDateTimeText(u.created_at, timeZone),
+    ]);
+
+  if (period) {
+    // The period's orders only (orders_created_at_idx), summed per customer.
+    const buyers = await db
+      .selectFrom('orders')
+      .select(['user_id', sql<number | string>`count(*)`.as('n'), sql<number | string | null>`sum(${netReceivedSql()})`.as('spent')])
+      .where(inPeriodSql(period))
+      .where(PLACED)
+      .where('user_id', 'is not', null)
+      .groupBy('user_id')
+      .execute();
+    const figures = buyers
+      .map((b) => ({ userId: b.user_id!, n: Number(b.n), spent: Number(b.spent ?? 0) }))
+      .sort((a, b) => b.spent - a.spent || b.n - a.n || (a.userId < b.userId ? -1 : 1));
+    for (let i = 0; i < figures.length; i += EXPORT_BATCH) {
+      const batch = figures.slice(i, i + EXPORT_BATCH);
+      const users = new Map((await readUsers(batch.map((f) => f.userId))).map((u) => [u.id, u]));
+      yield batch.flatMap((f) => (users.has(f.userId) ? [rowOf(users.get(f.userId)!, f)] : [])).join('');
+    }
+    return;
+  }
+
   let cursor: { at: string; id: string } | null = null;
   for (;;) {
     let query = db.selectFrom('users as u');
     const after = before('u', cursor);
     if (after) query = query.where(after);
-    const users = await query
-      .select(['u.id', 'u.full_name', 'u.email', 'u.role', 'u.loyalty_points', 'u.created_at'])
-      .orderBy('u.created_at', 'desc')
-      .orderBy('u.id', 'desc')
-      .limit(EXPORT_BATCH)
-      .execute();
+    const users = await query.select(USER_COLUMNS).orderBy('u.created_at', 'desc').orderBy('u.id', 'desc').limit(EXPORT_BATCH).execute();
     if (users.length === 0) return;
-    // Read from orders_user_created_idx: the batch's customers' order counts in one query.
+    // Read from orders_user_created_idx: the batch's customers' placed orders and money in one query.
     const counts = await db
       .selectFrom('orders')
-      .select(['user_id', sql<number | string>`count(*)`.as('n')])
+      .select(['user_id', sql<number | string>`count(*)`.as('n'), sql<number | string | null>`sum(${netReceivedSql()})`.as('spent')])
       .where(
         'user_id',
         'in',
         users.map((u) => u.id),
       )
+      .where(PLACED)
       .groupBy('user_id')
       .execute();
-    const byUser = new Map(counts.map((c) => [c.user_id, Number(c.n)]));
-    yield users.map((u) => csvRow([u.id, u.full_name, u.email, u.role, u.loyalty_points, byUser.get(u.id) ?? 0, u.created_at])).join('');
+    const byUser = new Map(counts.map((c) => [c.user_id, { n: Number(c.n), spent: Number(c.spent ?? 0) }]));
+    yield users.map((u) => rowOf(u, byUser.get(u.id))).join('');
     if (users.length < EXPORT_BATCH) return;
     const last = users[users.length - 1]!;
     cursor = { at: last.created_at, id: last.id };

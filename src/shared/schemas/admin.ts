@@ -4,6 +4,7 @@ import { LowStockThreshold, ReturnLines } from './inventory.js';
 import { IMAGE_ALT_MAX, PRODUCT_IMAGES_MAX } from '../product-images.js';
 import { ORDER_STATUSES, OrderStatus } from './orders.js';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
+import { checkPeriod, PeriodFields, REPORT_MESSAGES } from './reports.js';
 
 /** The most any price or amount may be: the order ceiling, $999,999.99 (shared/money.ts). */
 const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
@@ -81,20 +82,25 @@ export type PaymentFilter = (typeof PAYMENT_FILTERS)[number];
 export const ORDER_STATUS_FILTERS = [...ORDER_STATUSES, 'to_ship'] as const;
 export type OrderStatusFilter = (typeof ORDER_STATUS_FILTERS)[number];
 
-export const AdminOrderListQuery = z
+const AdminOrderListFields = z
   .object({
     page,
     pageSize: pageSize(20),
     search,
     status: z.enum(ORDER_STATUS_FILTERS, { message: `status must be one of ${ORDER_STATUS_FILTERS.join(', ')}` }).optional(),
     payment: z.enum(PAYMENT_FILTERS, { message: `payment must be one of ${PAYMENT_FILTERS.join(', ')}` }).optional(),
+    // Placed from one of the shop's days to another (schemas/reports.ts).
+    ...PeriodFields,
   })
   .strict();
+export const AdminOrderListQuery = AdminOrderListFields.superRefine(checkPeriod);
 
 /** GET /api/admin/exports/orders.csv: the list's filters, and `lines=1` for one row per line item. */
-export const AdminOrderExportQuery = AdminOrderListQuery.omit({ page: true, pageSize: true }).extend({
-  lines: z.enum(['0', '1'], { message: 'lines must be 0 or 1' }).optional(),
-});
+export const AdminOrderExportQuery = AdminOrderListFields.omit({ page: true, pageSize: true })
+  .extend({
+    lines: z.enum(['0', '1'], { message: 'lines must be 0 or 1' }).optional(),
+  })
+  .superRefine(checkPeriod);
 
 /** A refund's amount missing, unreadable or not above zero (the refund dialog's own text). */
 const REFUND_AMOUNT_REQUIRED = 'Enter an amount greater than $0.00';
@@ -161,7 +167,10 @@ export const OrderNoteInput = z
   })
   .strict();
 
-/** The orders overview: how many days back, today included (7–90, 30 by default). */
+/**
+ * The orders overview: how many of the shop's days back, today included (7–90, 30 by default), or
+ * a period of the shop's days from one date to another (schemas/reports.ts), not both.
+ */
 const OVERVIEW_DAY_RANGE = { min: 7, max: 90, default: 30 } as const;
 export const AdminOrdersOverviewQuery = z
   .object({
@@ -170,9 +179,15 @@ export const AdminOrdersOverviewQuery = z
       .int('days must be a whole number')
       .min(OVERVIEW_DAY_RANGE.min, `days must be at least ${OVERVIEW_DAY_RANGE.min}`)
       .max(OVERVIEW_DAY_RANGE.max, `days cannot exceed ${OVERVIEW_DAY_RANGE.max}`)
-      .default(OVERVIEW_DAY_RANGE.default),
+      .optional(),
+    ...PeriodFields,
   })
-  .strict();
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.days !== undefined && (v.from || v.to)) ctx.addIssue({ code: 'custom', message: REPORT_MESSAGES.daysAndDates, path: ['days'] });
+    else checkPeriod(v, ctx);
+  })
+  .transform((v) => ({ ...v, days: v.days ?? OVERVIEW_DAY_RANGE.default }));
 
 /** A structured shipping address, as labels need it: name, street, city, state, ZIP and country. */
 export const AdminOrderAddress = z
