@@ -32,13 +32,26 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** An IANA time zone name the runtime knows ("Europe/Paris", "UTC"); its canonical spelling, or null. */
+/** The IANA names the runtime lists (the Settings form offers them). */
+export function timeZoneNames(): string[] {
+  return typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+}
+
+/**
+ * An IANA time zone name the runtime knows ("Europe/Paris", "UTC"), spelled as listed, or null.
+ * The name is kept rather than replaced by ICU's own id (which still says Asia/Calcutta for
+ * Asia/Kolkata); only its letter case is mended.
+ */
 export function canonicalTimeZone(name: string): string | null {
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
+  const lower = name.toLowerCase();
+  if (resolved.toLowerCase() === lower) return resolved;
+  return timeZoneNames().find((z) => z.toLowerCase() === lower) ?? name;
 }
 
 type Clock = { year: number; month: number; day: number; hour: number; minute: number; second: number };

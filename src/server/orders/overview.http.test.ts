@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
@@ -7,6 +7,10 @@ import { insertTestOrder, type TestOrderRow } from '../test/order-rows.js';
 let t: TestApp;
 let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));
+// These cases count UTC days; the shop's own time zone has its cases in reports.http.test.ts.
+beforeAll(async () => {
+  expect((await admin.request('PUT', '/api/admin/settings/time-zone', { shop_time_zone: 'UTC' })).statusCode).toBe(200);
+});
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const todayStart = () => {
@@ -21,6 +25,9 @@ const at = (daysAgo: number, time = '12:00:00.000') => `${dateAgo(daysAgo)}T${ti
 const insertOrder = (o: TestOrderRow & { createdAt: string }) => insertTestOrder(t.db, o);
 
 type Overview = {
+  from: string;
+  to: string;
+  timeZone: string;
   days: { date: string; orders: number; revenueCents: number }[];
   byStatus: { status: string; count: number }[];
   totals: { orders: number; revenueCents: number };
@@ -39,6 +46,7 @@ describe('GET /api/admin/orders/overview', () => {
     expect(o.days).toHaveLength(30);
     expect(o.days[0]!.date).toBe(dateAgo(29));
     expect(o.days[29]!.date).toBe(dateAgo(0));
+    expect([o.from, o.to, o.timeZone]).toEqual([dateAgo(29), dateAgo(0), 'UTC']);
     expect(o.days.every((d) => d.orders === 0 && d.revenueCents === 0)).toBe(true);
     expect(o.totals).toEqual({ orders: 0, revenueCents: 0 });
     expect(o.byStatus).toEqual(
