@@ -41,9 +41,14 @@ export const OrderSaveResponse = z.union([z.object({ order: OrderView }), z.obje
 export const ShipStationResponse = z.object({ order: OrderView, trackingNumber: z.string().nullable() });
 /** GET /api/admin/orders/overview: per UTC day (oldest first, today last), by status, totals. */
 export const OrdersOverview = z.object({
+  /** The period, as days of the shop's calendar in its time zone. */
+  from: z.string(),
+  to: z.string(),
+  timeZone: z.string(),
   days: z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), orders: z.number().int(), revenueCents: z.number().int() })),
   byStatus: z.array(z.object({ status: OrderStatus, count: z.number().int() })),
   totals: z.object({ orders: z.number().int(), revenueCents: z.number().int() }),
+  products: z.array(z.object({ productId: z.string(), name: z.string(), units: z.number().int(), netSalesCents: z.number().int() })),
 });
 export type OrdersOverview = z.infer<typeof OrdersOverview>;
 export const TrackingResponse = z.object({ trackingNumber: z.string().nullable(), tracking: z.unknown() });

@@ -18,7 +18,7 @@ export type Status = z.infer<typeof OrderStatus>;
 const ORDERS_PAGE_SIZE = 20;
 
 /** `payment`: '' shows placed orders; the rest as the server's PAYMENT_FILTERS (shared/schemas/admin.ts). */
-type OrderListFilter = { page: number; search: string; status: Status | 'to_ship' | ''; payment?: string };
+type OrderListFilter = { page: number; search: string; status: Status | 'to_ship' | ''; payment?: string; from?: string; to?: string };
 
 export function useAdminOrders(f: OrderListFilter) {
   return useQuery({
@@ -27,7 +27,7 @@ export function useAdminOrders(f: OrderListFilter) {
       adminGet(
         '/api/admin/orders',
         AdminOrderPage,
-        { page: f.page, pageSize: ORDERS_PAGE_SIZE, search: f.search, status: f.status, payment: f.payment ?? '' },
+        { page: f.page, pageSize: ORDERS_PAGE_SIZE, search: f.search, status: f.status, payment: f.payment ?? '', from: f.from ?? '', to: f.to ?? '' },
         signal,
       ),
     placeholderData: keepPreviousData,
@@ -43,17 +43,19 @@ export function useAdminOrder(id: string) {
   });
 }
 
-/** The overview's window: the server answers this many UTC days, today last. */
-export const OVERVIEW_DAYS = 30;
+/** The overview's period: the last 7, 30 or 90 of the shop's days (today last), or its days from one date to another. */
+export type OverviewPeriod = { days: number } | { from: string; to: string };
 
 /**
- * Per-day orders and revenue and orders by status. Its key sits under ['admin', 'orders'], so every
- * order mutation below (create, edit, status, delete, ShipStation) refetches it with the list.
+ * Per-day orders and revenue, orders by status and sales by product. Its key sits under
+ * ['admin', 'orders'], so every order mutation below (create, edit, status, delete, ShipStation)
+ * refetches it with the list.
  */
-export function useOrdersOverview(days = OVERVIEW_DAYS) {
+export function useOrdersOverview(period: OverviewPeriod) {
   return useQuery({
-    queryKey: ['admin', 'orders', 'overview', { days }] as const,
-    queryFn: ({ signal }) => adminGet('/api/admin/orders/overview', OrdersOverview, { days }, signal),
+    queryKey: ['admin', 'orders', 'overview', period] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/orders/overview', OrdersOverview, period, signal),
+    placeholderData: keepPreviousData,
     staleTime: 0,
   });
 }

@@ -1,10 +1,15 @@
 import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
+import { PeriodInput } from '../../../shared/schemas/reports.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { Skeleton } from '../../ui/skeleton.js';
+import { formatDay } from '../../lib/format.js';
 import { messageOf } from '../api/admin-api.js';
-import { OVERVIEW_DAYS, useOrdersOverview } from './order-api.js';
+import { useOrdersOverview, type OverviewPeriod } from './order-api.js';
+import { PeriodForm } from './period-form.js';
+import { SalesByProduct } from './sales-by-product.js';
 
 /**
  * The chart library (recharts) lives in its own lazy chunk, so neither the order table below nor
@@ -16,7 +21,56 @@ let OverviewCharts = loadCharts();
 
 /** What the numbers mean; the same rule as the server's ordersOverview. */
 const OVERVIEW_LEGEND =
-  'Placed orders only (paid, refunded or entered by the shop; unpaid checkout attempts are left out). Revenue is the money the shop received, net of refunds: orders you entered yourself count as orders but bring no revenue (the shop took no payment for them), and a cancelled order keeps what was not refunded. Days are UTC.';
+  'Placed orders only (paid, refunded or entered by the shop; unpaid checkout attempts are left out). Revenue is the money the shop received, net of refunds: orders you entered yourself count as orders but bring no revenue (the shop took no payment for them), and a cancelled order keeps what was not refunded.';
+
+/** The overview's preset periods, in the shop's days; 30 unless the owner picks another. */
+const PRESET_DAYS = [7, 30, 90] as const;
+const DEFAULT_DAYS = 30;
+const PERIOD_OPTIONS: [value: string, label: string][] = [
+  ...PRESET_DAYS.map((d): [string, string] => [String(d), `Last ${d} days`]),
+  ['custom', 'Custom dates'],
+];
+
+/**
+ * The period lives in the address (`period=7|30|90|custom`, `periodFrom`, `periodTo`), apart from
+ * the order list's own date filter, so reload and Back keep it. A custom pair the schema refuses
+ * (typed into the address by hand) falls back to the default period.
+ */
+function useOverviewPeriod() {
+  const [params, setParams] = useSearchParams();
+  const choice = params.get('period') ?? String(DEFAULT_DAYS);
+  const custom = { from: params.get('periodFrom') ?? '', to: params.get('periodTo') ?? '' };
+  const customOk = choice === 'custom' && custom.from !== '' && PeriodInput.safeParse(custom).success;
+  const days = PRESET_DAYS.find((d) => String(d) === choice) ?? DEFAULT_DAYS;
+  const period: OverviewPeriod = customOk ? custom : { days };
+  const set = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    next.set('tab', 'orders');
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) next.delete(k);
+      else next.set(k, v);
+    }
+    setParams(next, { replace: true });
+  };
+  return {
+    period,
+    choice: choice === 'custom' ? 'custom' : String(days),
+    custom,
+    pick: (value: string) => set(value === 'custom' ? { period: 'custom' } : { period: value, periodFrom: null, periodTo: null }),
+    setCustom: (p: { from: string; to: string }) => set({ period: 'custom', periodFrom: p.from, periodTo: p.to }),
+  };
+}
+
+/** "Nov 1 – Nov 27, 2026" (the year once, when both ends share it). */
+function spanText(from: string, to: string): string {
+  const sameYear = from.slice(0, 4) === to.slice(0, 4);
+  return sameYear
+    ? `${formatDay(from, 'short')} – ${formatDay(to, 'short')}, ${to.slice(0, 4)}`
+    : `${formatDay(from, 'short')}, ${from.slice(0, 4)} – ${formatDay(to, 'short')}, ${to.slice(0, 4)}`;
+}
+
+const exportLinkCls =
+  'inline-flex h-9 items-center justify-center whitespace-nowrap rounded-md border border-brand-600 bg-white px-3 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2';
 
 class ChartsBoundary extends Component<{ children: ReactNode; onRetry: () => void }, { failed: boolean }> {
   override state = { failed: false };
@@ -65,9 +119,10 @@ function Headline({ label, value }: { label: string; value: ReactNode }) {
   );
 }
 
-/** Headline numbers and charts of the last 30 days, at the top of the orders list. */
+/** Headline numbers, charts and sales by product for a period, at the top of the orders list. */
 export function OrdersOverviewSection() {
-  const { data, error, isPending, refetch, isFetching } = useOrdersOverview();
+  const { period, choice, custom, pick, setCustom } = useOverviewPeriod();
+  const { data, error, isPending, refetch, isFetching } = useOrdersOverview(period);
   const [, setChartsAttempt] = useState(0);
   // Fetch the chart chunk alongside the data rather than after it; a failure shows when rendering.
   useEffect(() => {
@@ -103,16 +158,31 @@ export function OrdersOverviewSection() {
     );
   } else {
     const { totals } = data;
+    const named = 'days' in period ? `last ${period.days} days` : spanText(data.from, data.to);
+    const span = spanText(data.from, data.to);
+    // The exports of the same period (its dates as the server resolved them in the shop's time zone).
+    const periodQuery = new URLSearchParams({ from: data.from, to: data.to });
     body = (
       <div className="flex flex-col gap-4" aria-busy={isFetching}>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-sm text-stone-700" data-testid="overview-period">
+            {span} <span className="text-stone-600">(days in {data.timeZone.replace(/_/g, ' ')})</span>
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <a href={`/api/admin/exports/orders.csv?${periodQuery}`} download className={exportLinkCls}>
+              Orders CSV<span className="sr-only">, {span}</span>
+            </a>
+            <a href={`/api/admin/exports/customers.csv?${periodQuery}`} download className={exportLinkCls}>
+              Customers CSV<span className="sr-only">, {span}</span>
+            </a>
+          </div>
+        </div>
         <dl className="grid grid-cols-2 gap-3">
-          <Headline label={`Orders, last ${OVERVIEW_DAYS} days`} value={totals.orders.toLocaleString('en-US')} />
-          <Headline label={`Revenue, last ${OVERVIEW_DAYS} days`} value={formatCents(totals.revenueCents)} />
+          <Headline label={`Orders, ${named}`} value={totals.orders.toLocaleString('en-US')} />
+          <Headline label={`Revenue, ${named}`} value={formatCents(totals.revenueCents)} />
         </dl>
         {totals.orders === 0 ? (
-          <p className="rounded-lg border border-dashed border-stone-300 py-8 text-center text-stone-700">
-            No orders in the last {OVERVIEW_DAYS} days.
-          </p>
+          <p className="rounded-lg border border-dashed border-stone-300 py-8 text-center text-stone-700">No orders in this period.</p>
         ) : (
           <ChartsBoundary
             onRetry={() => {
@@ -125,6 +195,7 @@ export function OrdersOverviewSection() {
             </Suspense>
           </ChartsBoundary>
         )}
+        <SalesByProduct products={data.products} span={span} />
         <p className="text-xs text-stone-600">{OVERVIEW_LEGEND}</p>
       </div>
     );
@@ -132,9 +203,39 @@ export function OrdersOverviewSection() {
 
   return (
     <section aria-labelledby={headingId} className="min-w-0 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-6">
-      <h2 id={headingId} className="mb-4 text-xl font-semibold text-stone-900">
-        Overview
-      </h2>
+      <div className="mb-4 flex flex-col gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id={headingId} className="text-xl font-semibold text-stone-900">
+            Overview
+          </h2>
+          <div className="flex items-center gap-2">
+            <label htmlFor="overview-period-choice" className="text-sm font-medium text-stone-900">
+              Period
+            </label>
+            <select
+              id="overview-period-choice"
+              value={choice}
+              onChange={(e) => pick(e.target.value)}
+              className="h-10 rounded-md border border-stone-300 bg-white px-2 text-sm"
+            >
+              {PERIOD_OPTIONS.map(([v, text]) => (
+                <option key={v} value={v}>
+                  {text}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {choice === 'custom' && (
+          <PeriodForm
+            idPrefix="overview-period"
+            label="Overview period"
+            from={custom.from || (data?.from ?? '')}
+            to={custom.to || (data?.to ?? '')}
+            onApply={setCustom}
+          />
+        )}
+      </div>
       {body}
     </section>
   );

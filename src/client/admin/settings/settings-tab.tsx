@@ -6,6 +6,7 @@ import { ListState, Panel } from '../components/admin-ui.js';
 import { useAdminSettings } from '../content/content-api.js';
 import { GeneralSettingsForm, SocialSettingsForm } from './contact-settings-forms.js';
 import { IntegrationSettingsForm } from './integration-settings-form.js';
+import { TimeZoneSettingsForm } from './time-zone-form.js';
 
 const SECTIONS = [
   { id: 'general', label: 'General' },
@@ -92,6 +93,7 @@ export default function SettingsTab() {
                 hidden={s.id !== active}
               >
                 {s.id === 'general' && <GeneralSettingsForm settings={data} />}
+                {s.id === 'general' && <TimeZoneSettingsForm settings={data} />}
                 {s.id === 'social' && <SocialSettingsForm settings={data} />}
                 {s.id === 'integrations' && <IntegrationSettingsForm settings={data} />}
               </div>
