@@ -44,7 +44,8 @@ export function PeriodForm({
   const field = (name: 'from' | 'to', text: string) => {
     const id = `${idPrefix}-${name}`;
     return (
-      <div className="flex items-center gap-2">
+      // On a phone the label sits above its date, so both dates share one row.
+      <div className="flex min-w-0 flex-col gap-1 sm:flex-row sm:items-center sm:gap-2">
         <label htmlFor={id} className="text-sm font-medium text-stone-900">
           {text}
         </label>
@@ -53,7 +54,7 @@ export function PeriodForm({
           type="date"
           min="2000-01-01"
           max="2099-12-31"
-          className={dateCls}
+          className={`${dateCls} w-full min-w-0 sm:w-auto`}
           {...register(name)}
           {...fieldAria(errors[name]?.message, errorId)}
         />
@@ -67,10 +68,10 @@ export function PeriodForm({
       onSubmit={(e) => void handleSubmit((v) => onApply({ from: v.from ?? '', to: v.to ?? '' }))(e)}
       className="flex flex-col gap-1"
     >
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+      <div className="grid grid-cols-2 items-end gap-x-3 gap-y-2 sm:flex sm:flex-wrap sm:items-center">
         {field('from', 'From')}
         {field('to', 'To')}
-        <div className="flex gap-2">
+        <div className="col-span-2 flex gap-2">
           <Button type="submit" variant="outline">
             Apply
           </Button>

@@ -19,7 +19,7 @@ export function SalesByProduct({ products, span }: { products: OrdersOverview['p
       ) : (
         // Scrolls when long, so it takes focus for keyboard scrolling.
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        <div tabIndex={0} role="region" aria-label="Sales by product" className="max-h-96 overflow-y-auto rounded focus-visible:outline-2">
+        <div tabIndex={0} role="region" aria-label="Sales by product table" className="max-h-96 overflow-y-auto rounded focus-visible:outline-2">
           <table className="w-full border-collapse">
             <caption className="sr-only">Sales by product, {span}</caption>
             <thead className="sticky top-0 bg-stone-50">
@@ -27,10 +27,11 @@ export function SalesByProduct({ products, span }: { products: OrdersOverview['p
                 <th scope="col" className={th}>
                   Product
                 </th>
-                <th scope="col" className={`${th} text-right`}>
+                {/* The figures' headings may wrap on a phone, leaving the product its room. */}
+                <th scope="col" className={`${th} text-right max-sm:whitespace-normal`}>
                   Units sold
                 </th>
-                <th scope="col" className={`${th} text-right`}>
+                <th scope="col" className={`${th} text-right max-sm:whitespace-normal`}>
                   Net sales
                 </th>
               </tr>

@@ -63,7 +63,7 @@ export function TimeZoneSettingsForm({ settings }: { settings: AdminSettings }) 
         >
           <input
             id={id}
-            className={inputCls}
+            className={`${inputCls} max-w-md`}
             list={`${id}-names`}
             maxLength={TIME_ZONE_MAX}
             autoComplete="off"
