@@ -32,7 +32,7 @@ const dayFormats = {
   long: new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }),
 };
 
-/** A calendar day ("2026-11-25", as the order overview counts them, in UTC): "Nov 25" or "Wed, Nov 25, 2026". */
+/** A calendar day ("2026-11-25", as the order overview counts the shop's days): "Nov 25" or "Wed, Nov 25, 2026". */
 export function formatDay(day: string, style: keyof typeof dayFormats = 'short'): string {
   return formatWith(dayFormats[style], `${day}T00:00:00Z`);
 }

@@ -83,9 +83,11 @@ function countOrdersNow(
     // (placed: the unpaid checkouts; paid: the unpaid and refunded ones), so the big count is the
     // plain one (the narrowest index or the word index) and the small one a range of orders_payment_idx.
     const left = payment === 'paid' ? NOT_PAID_IN_FULL : paymentCondition('abandoned');
-    return Promise.all([countWhere(db, status, matching, null, period), countWhere(db, status, matching, left, period)]).then(([all, out]) => ({
-      n: Number(all?.n ?? 0) - Number(out?.n ?? 0),
-    }));
+    return Promise.all([countWhere(db, status, matching, null, period), countWhere(db, status, matching, left, period)]).then(
+      ([all, out]) => ({
+        n: Number(all?.n ?? 0) - Number(out?.n ?? 0),
+      }),
+    );
   }
   return countWhere(db, status, matching, paymentCondition(payment), period);
 }
@@ -175,8 +177,9 @@ type AdminOrderPage = { items: AdminOrderRow[]; page: number; pageSize: number; 
  * own changes, and a new shop order appears within a second or two.
  */
 export function listAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promise<AdminOrderPage> {
-  return orderPages.get(JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '', q.payment ?? '', q.from ?? '', q.to ?? '']), () =>
-    readAdminOrders(db, q),
+  return orderPages.get(
+    JSON.stringify([q.page, q.pageSize, q.status ?? '', q.search ?? '', q.payment ?? '', q.from ?? '', q.to ?? '']),
+    () => readAdminOrders(db, q),
   );
 }
 

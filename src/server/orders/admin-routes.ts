@@ -32,6 +32,7 @@ import {
 import { ordersOverview } from './overview.js';
 import { lastDays, periodOf, shopTimeZone } from './shop-calendar.js';
 import { CustomerExportQuery } from '../../shared/schemas/reports.js';
+import type { PeriodRange } from '../../shared/shop-time.js';
 import { orderReturnLines, refundOrder, retryRefund } from './refunds.js';
 import { customersCsv, orderLinesCsv, ordersCsv } from './exports.js';
 import { listOrderEvents, sessionActor, type OrderEventActor } from './events.js';
@@ -45,10 +46,12 @@ function adminActor(req: FastifyRequest): OrderEventActor {
 }
 const RefundRetryParams = Id.extend({ refundId: z.string().min(1).max(100) });
 
-function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>): FastifyReply {
+function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>, period?: PeriodRange | null): FastifyReply {
   const day = new Date().toISOString().slice(0, 10);
+  // A period's file says which days it holds (the shop's days), so two downloads are told apart.
+  const file = period ? `${name}-${period.from}-to-${period.to}` : `${name}-${day}`;
   reply.header('Content-Type', 'text/csv; charset=utf-8');
-  reply.header('Content-Disposition', `attachment; filename="${name}-${day}.csv"`);
+  reply.header('Content-Disposition', `attachment; filename="${file}.csv"`);
   return reply.send(Readable.from(rows));
 }
 
@@ -69,12 +72,15 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
     const { lines, ...filters } = parseInput(AdminOrderExportQuery, req.query);
     const timeZone = await shopTimeZone(db);
     const q = { ...filters, timeZone, period: periodOf(filters, timeZone) };
-    return lines === '1' ? sendCsv(reply, 'order-lines', orderLinesCsv(db, q)) : sendCsv(reply, 'orders', ordersCsv(db, q));
+    return lines === '1'
+      ? sendCsv(reply, 'order-lines', orderLinesCsv(db, q), q.period)
+      : sendCsv(reply, 'orders', ordersCsv(db, q), q.period);
   });
   app.get('/api/admin/exports/customers.csv', access.admin, async (req, reply) => {
     const query = parseInput(CustomerExportQuery, req.query);
     const timeZone = await shopTimeZone(db);
-    return sendCsv(reply, 'customers', customersCsv(db, { timeZone, period: periodOf(query, timeZone) }));
+    const period = periodOf(query, timeZone);
+    return sendCsv(reply, 'customers', customersCsv(db, { timeZone, period }), period);
   });
 
   const refundStripe = createStripeClient(config);

@@ -296,7 +296,16 @@ export async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): Asy
   }
 }
 
-const USER_COLUMNS = ['u.id', 'u.full_name', 'u.email', 'u.phone', 'u.shipping_address', 'u.role', 'u.loyalty_points', 'u.created_at'] as const;
+const USER_COLUMNS = [
+  'u.id',
+  'u.full_name',
+  'u.email',
+  'u.phone',
+  'u.shipping_address',
+  'u.role',
+  'u.loyalty_points',
+  'u.created_at',
+] as const;
 
 /** A placed order (paid or refunded, or entered by the shop), as the overview and the list count them. */
 const PLACED = sql<SqlBool>`(payment_status in ('paid', 'refunded') or payment_provider is null)`;

@@ -14,7 +14,7 @@ let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));
 
 describe('admin order list at 100,000 orders', () => {
-  it('answers the first page and a search in under 50 ms', { timeout: 180_000 }, async () => {
+  it('answers the first page and a search in under 50 ms', { timeout: 300_000 }, async () => {
     await seedLarge(t.db, { products: 200, users: 5_000, orders: 100_000 }, () => undefined);
     // As autovacuum would soon after a bulk load: statistics, and the visibility map that lets
     // PostgreSQL answer from the word index without visiting the table.
@@ -30,9 +30,9 @@ describe('admin order list at 100,000 orders', () => {
 
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     const [today, monthAgo, yearAgo] = [day(0), day(29), day(364)];
-    const median = async (url: string) => {
+    const median = async (url: string, runs = 13) => {
       const times: number[] = [];
-      for (let i = 0; i < 13; i++) {
+      for (let i = 0; i < runs; i++) {
         // Measure the database work, not the one-second page cache.
         clearAllCaches();
         const started = performance.now();
@@ -60,8 +60,8 @@ describe('admin order list at 100,000 orders', () => {
     // 24,000 lines, each read once from the created_at and order_id indexes (about 70 ms for the
     // daily sums and 100 ms for sales by product on a loaded 2-core machine); a year, four times that.
     const reports = {
-      overview90Days: await median('/api/admin/orders/overview?days=90'),
-      overviewYear: await median(`/api/admin/orders/overview?from=${yearAgo}&to=${today}`),
+      overview90Days: await median('/api/admin/orders/overview?days=90', 7),
+      overviewYear: await median(`/api/admin/orders/overview?from=${yearAgo}&to=${today}`, 5),
     };
     console.log(`admin order list, 100,000 orders on ${t.dialect} (median ms):`, figures);
     console.log(`orders overview, 100,000 orders on ${t.dialect} (median ms):`, reports);

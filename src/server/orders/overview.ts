@@ -133,7 +133,12 @@ async function salesByProduct(db: Kysely<Database>, period: PeriodRange): Promis
     for (let i = 0; i < orderIds.length; i += 1000) {
       const prices = await db
         .selectFrom('order_items')
-        .select(['order_id', 'product_id', sql<number | string>`sum(quantity)`.as('units'), sql<number | string>`sum(quantity * price_cents)`.as('cents')])
+        .select([
+          'order_id',
+          'product_id',
+          sql<number | string>`sum(quantity)`.as('units'),
+          sql<number | string>`sum(quantity * price_cents)`.as('cents'),
+        ])
         .where('order_id', 'in', orderIds.slice(i, i + 1000))
         .groupBy(['order_id', 'product_id'])
         .execute();

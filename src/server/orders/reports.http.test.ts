@@ -118,9 +118,9 @@ describe("the shop's time zone", () => {
       expect(res.json().error, zone).toContain(message);
     }
     expect((await admin.request('PUT', '/api/admin/settings/time-zone', { shop_time_zone: 'UTC', other: 1 })).statusCode).toBe(400);
-    expect((await new TestClient(t.app, '10.0.0.51').request('PUT', '/api/admin/settings/time-zone', { shop_time_zone: 'UTC' })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await new TestClient(t.app, '10.0.0.51').request('PUT', '/api/admin/settings/time-zone', { shop_time_zone: 'UTC' })).statusCode,
+    ).toBe(401);
     expect((await admin.get('/api/admin/settings')).json().settings.shop_time_zone).toBe('Europe/Paris');
   });
 
@@ -151,8 +151,11 @@ describe("the shop's time zone", () => {
     const total = await admin.get('/api/admin/orders?from=2026-01-15&to=2026-03-31');
     expect(total.json().total).toBe(4);
 
-    // The CSV: that day's order only, its date on the shop's clock.
+    // The CSV: that day's order only, its date on the shop's clock; the file named for its days.
     const rows = await csvLines('/api/admin/exports/orders.csv?from=2026-01-15&to=2026-01-15');
+    expect((await admin.get('/api/admin/exports/orders.csv?from=2026-01-15&to=2026-01-16')).headers['content-disposition']).toBe(
+      'attachment; filename="orders-2026-01-15-to-2026-01-16.csv"',
+    );
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain(`,${late},2026-01-15 23:30,`);
     expect(rows[1]).not.toMatch(/T\d\d:|Z,/);
@@ -179,7 +182,12 @@ describe('periods', () => {
       ['from=2026-01-01&to=tomorrow', REPORT_MESSAGES.dateFormat('End date')],
       ['from=1999-12-31&to=2000-01-01', REPORT_MESSAGES.dateRange('Start date')],
     ];
-    for (const path of ['/api/admin/orders/overview', '/api/admin/orders', '/api/admin/exports/orders.csv', '/api/admin/exports/customers.csv'])
+    for (const path of [
+      '/api/admin/orders/overview',
+      '/api/admin/orders',
+      '/api/admin/exports/orders.csv',
+      '/api/admin/exports/customers.csv',
+    ])
       for (const [q, message] of cases) {
         const res = await admin.get(`${path}?${q}`);
         expect(res.statusCode, `${path}?${q}`).toBe(400);
@@ -246,7 +254,9 @@ describe('sales by product', () => {
       .execute();
     // Took no money: an abandoned checkout and a phone order not paid yet.
     await insertOrder({ created_at: day(5), payment_status: 'expired', status: 'cancelled' }, [['rep-mop', 5, 3000]]);
-    await insertOrder({ created_at: day(5), payment_status: 'unpaid', payment_provider: null, status: 'processing' }, [['rep-mop', 2, 3000]]);
+    await insertOrder({ created_at: day(5), payment_status: 'unpaid', payment_provider: null, status: 'processing' }, [
+      ['rep-mop', 2, 3000],
+    ]);
     // Outside the period (the first instant of 1 June in New York).
     await insertOrder({ created_at: '2026-06-01T04:00:00.000Z' }, [['rep-mop', 9, 3000]]);
 
@@ -270,7 +280,14 @@ describe('the customers CSV', () => {
       .updateTable('users')
       .set({
         phone: '+1 555 0100',
-        shipping_address: JSON.stringify({ name: 'Ann Report', address: '1 Main St', city: 'Reno', state: 'NV', zip: '89501', country: 'US' }),
+        shipping_address: JSON.stringify({
+          name: 'Ann Report',
+          address: '1 Main St',
+          city: 'Reno',
+          state: 'NV',
+          zip: '89501',
+          country: 'US',
+        }),
       })
       .where('id', '=', ann.id)
       .execute();
@@ -278,11 +295,19 @@ describe('the customers CSV', () => {
     await insertOrder({ created_at: '2026-08-02T15:00:00.000Z', user_id: ann.id, total_cents: 2000 });
     // Not orders: a checkout never paid. An order the shop typed in counts, but brought no money.
     await insertOrder({ created_at: '2026-07-03T15:00:00.000Z', user_id: ann.id, payment_status: 'expired', total_cents: 9999 });
-    await insertOrder({ created_at: '2026-07-04T15:00:00.000Z', user_id: bob.id, payment_status: 'unpaid', payment_provider: null, total_cents: 800 });
+    await insertOrder({
+      created_at: '2026-07-04T15:00:00.000Z',
+      user_id: bob.id,
+      payment_status: 'unpaid',
+      payment_provider: null,
+      total_cents: 800,
+    });
 
     const all = await csvLines('/api/admin/exports/customers.csv');
     expect(all.find((r) => r.startsWith(`${ann.id},`))).toMatch(
-      new RegExp(`^${ann.id},Ann Report,ann\\.rep@example\\.org,'\\+1 555 0100,"Ann Report, 1 Main St, Reno, NV 89501, US",client,0,2,60\\.00,\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$`),
+      new RegExp(
+        `^${ann.id},Ann Report,ann\\.rep@example\\.org,'\\+1 555 0100,"Ann Report, 1 Main St, Reno, NV 89501, US",client,0,2,60\\.00,\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$`,
+      ),
     );
     expect(all.find((r) => r.startsWith(`${bob.id},`))).toContain(',client,0,1,0.00,');
 

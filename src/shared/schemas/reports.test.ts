@@ -37,7 +37,11 @@ describe('period messages', () => {
     expect(messageOf(CustomerExportQuery, { from: '2026-11-02' })).toBe(REPORT_MESSAGES.bothDates);
     expect(messageOf(AdminOrdersOverviewQuery, { days: '7', from: '2026-11-01', to: '2026-11-02' })).toBe(REPORT_MESSAGES.daysAndDates);
     expect(AdminOrdersOverviewQuery.parse({})).toEqual({ days: 30 });
-    expect(AdminOrdersOverviewQuery.parse({ from: '2026-11-01', to: '2026-11-02' })).toEqual({ days: 30, from: '2026-11-01', to: '2026-11-02' });
+    expect(AdminOrdersOverviewQuery.parse({ from: '2026-11-01', to: '2026-11-02' })).toEqual({
+      days: 30,
+      from: '2026-11-01',
+      to: '2026-11-02',
+    });
   });
 });
 

@@ -27,7 +27,15 @@ export function useAdminOrders(f: OrderListFilter) {
       adminGet(
         '/api/admin/orders',
         AdminOrderPage,
-        { page: f.page, pageSize: ORDERS_PAGE_SIZE, search: f.search, status: f.status, payment: f.payment ?? '', from: f.from ?? '', to: f.to ?? '' },
+        {
+          page: f.page,
+          pageSize: ORDERS_PAGE_SIZE,
+          search: f.search,
+          status: f.status,
+          payment: f.payment ?? '',
+          from: f.from ?? '',
+          to: f.to ?? '',
+        },
         signal,
       ),
     placeholderData: keepPreviousData,

@@ -4,7 +4,7 @@ import { td, th } from '../components/admin-ui.js';
 
 /** What the table counts; the same rule as the server's salesByProduct (orders/overview.ts). */
 const SALES_LEGEND =
-  "Orders that took money, each line at the price it sold for, less the units given back with a refund. Order discounts, shipping and tax belong to no product: they are in the revenue above, not here.";
+  'Orders that took money, each line at the price it sold for, less the units given back with a refund. Order discounts, shipping and tax belong to no product: they are in the revenue above, not here.';
 
 /** Units sold and net sales per product over the overview's period, best-selling first. */
 export function SalesByProduct({ products, span }: { products: OrdersOverview['products']; span: string }) {
@@ -19,7 +19,12 @@ export function SalesByProduct({ products, span }: { products: OrdersOverview['p
       ) : (
         // Scrolls when long, so it takes focus for keyboard scrolling.
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        <div tabIndex={0} role="region" aria-label="Sales by product table" className="max-h-96 overflow-y-auto rounded focus-visible:outline-2">
+        <div
+          tabIndex={0}
+          role="region"
+          aria-label="Sales by product table"
+          className="max-h-96 overflow-y-auto rounded focus-visible:outline-2"
+        >
           <table className="w-full border-collapse">
             <caption className="sr-only">Sales by product, {span}</caption>
             <thead className="sticky top-0 bg-stone-50">
