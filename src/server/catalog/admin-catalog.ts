@@ -81,7 +81,7 @@ export async function listAdminProducts(
   // Each order walks an index of its own (migration 0021: name, price), newest and stock as before.
   const rows =
     sort === 'name'
-      ? selected.orderBy('products.name')
+      ? selected.orderBy(sql`lower(products.name)`)
       : sort === 'price-asc'
         ? selected.orderBy('products.price_cents')
         : sort === 'price-desc'

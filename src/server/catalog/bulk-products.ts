@@ -33,7 +33,8 @@ export async function bulkProducts(db: Kysely<Database>, input: Parsed, log: Log
         results.push({ id, label: p.name, result: 'changed', message: null });
       } catch (err) {
         if (err instanceof HttpError && err.statusCode === 404) results.push(missing(id));
-        else if (err instanceof HttpError && err.statusCode < 500) results.push({ id, label: p.name, result: 'skipped', message: err.message });
+        else if (err instanceof HttpError && err.statusCode < 500)
+          results.push({ id, label: p.name, result: 'skipped', message: err.message });
         else {
           log.error({ err, productId: id }, 'a bulk product delete failed');
           results.push({ id, label: p.name, result: 'skipped', message: BULK_MESSAGES.unexpected });

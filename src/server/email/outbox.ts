@@ -47,10 +47,7 @@ export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): 
  * queueEmail's writes, not run yet, for a caller that runs them with its own (one round trip on
  * PostgreSQL): the e-mail, and for an order's, the timeline's note of it.
  */
-export async function emailWrites(
-  db: Kysely<Database>,
-  input: QueueEmailInput,
-): Promise<{ writes: PendingWrite[]; queued: QueuedEmail }> {
+export async function emailWrites(db: Kysely<Database>, input: QueueEmailInput): Promise<{ writes: PendingWrite[]; queued: QueuedEmail }> {
   const template = await templates.get(input.templateId, () =>
     db.selectFrom('email_templates').select(['subject', 'html', 'text']).where('id', '=', input.templateId).executeTakeFirst(),
   );

@@ -9,7 +9,11 @@ type Log = { error: (o: object, msg: string) => void };
 
 /** The selected orders that exist, by id (their number and status), read in one query. */
 export async function ordersByIds(db: Kysely<Database>, ids: readonly string[]) {
-  const rows = await db.selectFrom('orders').select(['id', 'order_number', 'status']).where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('orders')
+    .select(['id', 'order_number', 'status'])
+    .where('id', 'in', [...ids])
+    .execute();
   return new Map(rows.map((r) => [r.id, r]));
 }
 

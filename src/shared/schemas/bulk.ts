@@ -59,7 +59,9 @@ export const BulkOrderIdsInput = z.object({ ids: OrderIds }).strict();
 export const BulkProductInput = z.discriminatedUnion(
   'action',
   [
-    z.object({ action: z.literal('category'), ids: ProductIds, categoryId: z.string().max(50, BULK_MESSAGES.category).nullable() }).strict(),
+    z
+      .object({ action: z.literal('category'), ids: ProductIds, categoryId: z.string().max(50, BULK_MESSAGES.category).nullable() })
+      .strict(),
     z.object({ action: z.literal('featured'), ids: ProductIds, featured: z.boolean({ message: BULK_MESSAGES.featured }) }).strict(),
     z.object({ action: z.literal('delete'), ids: ProductIds }).strict(),
   ],

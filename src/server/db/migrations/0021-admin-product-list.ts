@@ -13,7 +13,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('products_name_idx').on('products').column('name').execute();
+  // By name as a person reads a list: 'apple' before 'Banana' (lower(name), on both databases).
+  await sql`create index products_name_idx on products (lower(name))`.execute(db);
   await db.schema.createIndex('products_price_idx').on('products').column('price_cents').execute();
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   const found = (
@@ -31,5 +32,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop index if exists products_admin_sku_trgm_idx`.execute(db);
   await sql`drop index if exists products_admin_name_trgm_idx`.execute(db);
   await db.schema.dropIndex('products_price_idx').ifExists().execute();
-  await db.schema.dropIndex('products_name_idx').ifExists().execute();
+  await sql`drop index if exists products_name_idx`.execute(db);
 }
