@@ -40,7 +40,7 @@ export type Selection = ReturnType<typeof useSelection>;
 const boxCls = 'h-5 w-5 cursor-pointer rounded border-stone-400 accent-brand-600';
 
 /** "Select all on this page": checked when every row is, mixed when some are. */
-function SelectAllBox({ selection, ids, label }: { selection: Selection; ids: readonly string[]; label: string }) {
+function SelectAllBox({ selection, ids, label }: { selection: Selection; ids: readonly string[]; label?: string }) {
   const ref = useRef<HTMLInputElement>(null);
   const count = ids.filter((id) => selection.has(id)).length;
   const all = ids.length > 0 && count === ids.length;
@@ -70,7 +70,7 @@ export function selectColumn<T>(
   return {
     header: 'Select',
     heading: <SelectAllBox selection={selection} ids={rows.map(rowKey)} label={names.all} />,
-    className: 'w-8',
+    className: 'w-8 max-md:w-auto',
     cell: (row) => (
       <input
         type="checkbox"
@@ -81,6 +81,16 @@ export function selectColumn<T>(
       />
     ),
   };
+}
+
+/** On a phone the table's heading is hidden (each row is a card): "select all" stands above the cards. */
+export function SelectPageBox({ selection, ids }: { selection: Selection; ids: readonly string[] }) {
+  return (
+    <label className="mb-3 flex items-center gap-2 text-sm font-medium text-stone-900 md:hidden">
+      <SelectAllBox selection={selection} ids={ids} />
+      Select all on this page
+    </label>
+  );
 }
 
 /** The bar over a list while rows are selected: how many, the actions, and Clear. */

@@ -54,4 +54,4 @@ export function NewOrdersNotice({ count, onDismiss }: { count: number; onDismiss
 }
 
 /** A row that just arrived. */
-export const NEW_ROW_CLS = 'bg-sky-50 max-md:border-sky-300';
+export const NEW_ROW_CLS = 'bg-sky-50 [&>td]:bg-sky-50 max-md:border-sky-300';

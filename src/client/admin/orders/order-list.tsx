@@ -18,7 +18,7 @@ import type { ReturnLine } from '../../../shared/schemas/inventory.js';
 import { CancelOrderDialog } from './cancel-order-dialog.js';
 import { PaymentBadge } from './order-payment.js';
 import { tookStock } from './return-lines-field.js';
-import { selectColumn, type Selection } from '../components/bulk.js';
+import { selectColumn, SelectPageBox, type Selection } from '../components/bulk.js';
 import { OrderBulkBar } from './order-bulk.js';
 import { NEW_ROW_CLS, NewOrdersNotice, useNewOrders } from './new-orders.js';
 
@@ -431,6 +431,7 @@ export function OrderList({ nav, selection }: { nav: OrdersNav; selection: Selec
           <>
             <NewOrdersNotice count={arrivals.arrived.size} onDismiss={arrivals.dismiss} />
             <OrderBulkBar selection={selection} onPrintSlips={nav.slips} />
+            <SelectPageBox selection={selection} ids={data.items.map((o) => o.id)} />
             <DataTable
               caption="Orders, newest first"
               rows={data.items}

@@ -8,7 +8,7 @@ import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.
 import { AdminProductPage, OkResponse, type AdminProduct } from '../api/admin-schemas.js';
 import { useAllCategories } from '../api/use-categories.js';
 import { ConfirmDialog, DataTable, inputCls, ListState, PageNav, Panel, RowActions } from '../components/admin-ui.js';
-import { selectColumn, useSelection } from '../components/bulk.js';
+import { selectColumn, SelectPageBox, useSelection } from '../components/bulk.js';
 import { ProductBulkBar } from './product-bulk.js';
 import { ProductDialog } from './product-dialog.js';
 import { StockBadge } from './stock-badge.js';
@@ -193,6 +193,7 @@ export default function ProductsTab() {
         {data && (
           <>
             <ProductBulkBar selection={selection} categories={categories.data?.items ?? []} />
+            <SelectPageBox selection={selection} ids={data.items.map((p) => p.id)} />
             <DataTable
               caption={`Products${stock === 'low' ? ' with low stock' : stock === 'out' ? ', sold out' : ''}, ${SORT_CAPTION[sort]}`}
               rows={data.items}
