@@ -29,15 +29,15 @@ export const BULK_MESSAGES = {
   unexpected: 'Something went wrong with this one; try it again on its own.',
 } as const;
 
-/** Ids as the lists send them: each checked, repeated ones counted once. */
+/** Ids as the lists send them: each checked, repeated ones counted once (then the limit). */
 const ids = (none: string, tooMany: string) =>
   z
     .array(z.string({ message: BULK_MESSAGES.badId }).min(1, BULK_MESSAGES.badId).max(100, BULK_MESSAGES.badId), {
       message: none,
     })
-    .min(1, none)
-    .max(BULK_MAX, tooMany)
-    .transform((list) => [...new Set(list)]);
+    .max(BULK_MAX * 10, tooMany)
+    .transform((list) => [...new Set(list)])
+    .pipe(z.array(z.string()).min(1, none).max(BULK_MAX, tooMany));
 
 const OrderIds = ids(BULK_MESSAGES.noOrders, BULK_MESSAGES.tooManyOrders);
 const ProductIds = ids(BULK_MESSAGES.noProducts, BULK_MESSAGES.tooManyProducts);
