@@ -139,6 +139,25 @@ for (const [size, viewport] of [
       await settle(page);
       await screenshot(page, `bulk-products-featured-${size}`);
 
+      // Settings → Notifications: the shop's own e-mails, each switched on or off, sent to the contact address.
+      await page.goto('/admin?tab=settings&section=notifications');
+      const panel = page.getByRole('tabpanel', { name: 'Notifications' });
+      await expect.poll(() => panel.innerText()).toContain('Sent to');
+      const newOrders = panel.getByRole('switch', { name: 'E-mail me each paid order' });
+      expect(await newOrders.isChecked()).toBe(true);
+      await newOrders.uncheck({ force: true });
+      await panel.getByRole('button', { name: 'Save Notification Settings' }).click();
+      await page.getByText('Notification settings have been saved successfully.').first().waitFor();
+      const saved = (await call(page, 'GET', '/api/admin/settings')).json.settings as Record<string, string>;
+      expect(saved.shop_email_new_order).toBe('false');
+      await settle(page);
+      await screenshot(page, `bulk-notification-settings-${size}`);
+      await newOrders.check({ force: true });
+      await panel.getByRole('button', { name: 'Save Notification Settings' }).click();
+      await expect
+        .poll(async () => ((await call(page, 'GET', '/api/admin/settings')).json.settings as Record<string, string>).shop_email_new_order)
+        .toBe('true');
+
       expect(errors).toEqual([]);
       await page.context().close();
       await customer.context.close();
