@@ -29,6 +29,7 @@ import { registerAdminInventoryRoutes } from './inventory/admin-routes.js';
 import { registerInventoryRoutes } from './inventory/routes.js';
 import { setInventoryShopUrl } from './inventory/alerts.js';
 import { registerAdminOrderRoutes } from './orders/admin-routes.js';
+import { registerBulkOrderRoutes } from './orders/bulk-routes.js';
 import { registerAdminCouponRoutes } from './coupons/admin-routes.js';
 import { registerAdminShippingRoutes } from './shipping/admin-routes.js';
 import { registerAdminUserRoutes } from './accounts/admin-routes.js';
@@ -156,6 +157,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     await admin.register(registerAdminCatalogRoutes, deps);
     await admin.register(registerAdminInventoryRoutes, deps);
     await admin.register(registerAdminOrderRoutes, deps);
+    await admin.register(registerBulkOrderRoutes, deps);
     await admin.register(registerAdminCouponRoutes, deps);
     await admin.register(registerAdminShippingRoutes, deps);
     await admin.register(registerAdminUserRoutes, deps);

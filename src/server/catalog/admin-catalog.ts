@@ -3,12 +3,14 @@ import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { leadingNumber, type Product } from '../../shared/schemas/catalog.js';
-import { ADMIN_MESSAGES, type ProductInput } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES, type ADMIN_PRODUCT_SORTS, type ProductInput } from '../../shared/schemas/admin.js';
 import { getProduct, toCategory, toProduct } from './service.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 import { alignImageAlts } from '../../shared/product-images.js';
 import { DEFAULT_LOW_STOCK_THRESHOLD, openStock, readStock, type StockActor } from '../inventory/stock.js';
 import { orderByStock, productsWithStock, setLowStockThreshold, stockColumns } from '../inventory/admin.js';
+
+type AdminProductSort = (typeof ADMIN_PRODUCT_SORTS)[number];
 
 /** New products get `prod-{timestamp}-{6 random characters}`. */
 function newProductId(): string {
@@ -62,7 +64,7 @@ async function checkCategory(db: Kysely<Database>, id: string | null | undefined
  */
 export async function listAdminProducts(
   db: Kysely<Database>,
-  q: { page: number; pageSize: number; search?: string; stock?: 'all' | 'low' | 'out'; sort?: 'newest' | 'stock-asc' },
+  q: { page: number; pageSize: number; search?: string; stock?: 'all' | 'low' | 'out'; sort?: AdminProductSort; category?: string },
 ) {
   let base = productsWithStock(db, q.stock ?? 'all');
   if (q.search) {
@@ -71,7 +73,20 @@ export async function listAdminProducts(
       eb.or([containsText('products.name', text), containsText('products.sku', text), eb('products.id', '=', text)]),
     );
   }
-  const rows = orderByStock(base.selectAll('products').select(stockColumns), q.sort === 'stock-asc');
+  // `none`: the products in no category (the filter's "No category").
+  if (q.category === 'none') base = base.where('products.category_id', 'is', null);
+  else if (q.category) base = base.where('products.category_id', '=', q.category);
+  const sort = q.sort ?? 'newest';
+  const selected = base.selectAll('products').select(stockColumns);
+  // Each order walks an index of its own (migration 0021: name, price), newest and stock as before.
+  const rows =
+    sort === 'name'
+      ? selected.orderBy(sql`lower(products.name)`)
+      : sort === 'price-asc'
+        ? selected.orderBy('products.price_cents')
+        : sort === 'price-desc'
+          ? selected.orderBy('products.price_cents', 'desc')
+          : orderByStock(selected, sort === 'stock-asc');
   return pageOf(
     rows
       .orderBy('products.id', 'desc')

@@ -12,6 +12,8 @@ import { HttpError, parseInput } from '../http/errors.js';
 import { access, declarePublicFiles } from '../http/access.js';
 import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './admin-catalog.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
+import { bulkProducts } from './bulk-products.js';
+import { BulkProductInput } from '../../shared/schemas/bulk.js';
 import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
@@ -39,6 +41,10 @@ export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, con
     await deleteProduct(db, parseInput(Id, req.params).id);
     return { ok: true };
   });
+  // Bulk: change category, set or unset featured, delete; each product reported (catalog/bulk-products.ts).
+  app.post('/api/admin/products/bulk', access.admin, async (req) => ({
+    results: await bulkProducts(db, parseInput(BulkProductInput, req.body), req.log),
+  }));
   app.post('/api/admin/categories', access.admin, async (req, reply) =>
     reply.code(201).send({ category: await upsertCategory(db, parseInput(CategoryInput, req.body), 'create') }),
   );

@@ -33,6 +33,7 @@ import { markOrderPaid, markOrderPaidWrites } from './fulfilment/mark-order-paid
 import { redeemCoupon } from './fulfilment/redeem-coupon.js';
 import { awardLoyalty } from './fulfilment/award-loyalty.js';
 import { queueConfirmation } from './fulfilment/queue-confirmation.js';
+import { newOrderShopEmailWrites } from '../email/shop-notifications.js';
 
 /** How long the shopper may pay: the built-in card page refuses after this. */
 export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
@@ -424,7 +425,8 @@ export async function fulfilPaymentSession(
         const paid = await markOrderPaidWrites(trx, rows, [], now);
         await redeemCoupon(trx, rows, now);
         await awardLoyalty(trx, rows, now);
-        await queueConfirmation(trx, rows, ctx.publicUrl, paid);
+        // The shop's own "new order" e-mail goes with them (email/shop-notifications.ts): once, as the payment is.
+        await queueConfirmation(trx, rows, ctx.publicUrl, [...paid, ...(await newOrderShopEmailWrites(trx, rows, ctx.publicUrl))]);
         // Last, so the stock rows stay locked only until the commit (decision 0023).
         const shortfall = await takeStock(trx, rows, now, takeAtCommit);
         if (shortfall.length) throw new SoldOutMeanwhile();

@@ -24,6 +24,7 @@ import { forwardContactMessagesNow, listContactMessages, retryContactForward } f
 import { listFaqsForEditing } from './service.js';
 import { access } from '../http/access.js';
 import { TimeZoneSettingsInput } from '../../shared/schemas/reports.js';
+import { NotificationSettingsInput } from '../../shared/schemas/shop-notifications.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const PageQuery = pageQuery(25);
@@ -52,6 +53,12 @@ export async function registerContentAdminRoutes(app: FastifyInstance, deps: App
   app.put('/api/admin/settings/integrations', access.admin, async (req) => {
     // An omitted, empty or masked secret keeps the stored one; null removes it.
     await saveIntegrationSettings(db, parseInput(IntegrationSettingsInput, req.body));
+    return { settings: await adminSettingsView(db) };
+  });
+
+  // The shop's own e-mails (a paid order, a contact message), each switched on or off (email/shop-notifications.ts).
+  app.put('/api/admin/settings/notifications', access.admin, async (req) => {
+    await writeSettings(db, parseInput(NotificationSettingsInput, req.body));
     return { settings: await adminSettingsView(db) };
   });
 

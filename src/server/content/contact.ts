@@ -8,6 +8,7 @@ import { newId, nowIso } from '../lib/ids.js';
 import { CONTACT_MIN_FILL_MS } from '../../shared/schemas/content.js';
 import { readSettings } from './admin.js';
 import { retryDelayMs } from '../lib/retry.js';
+import { queueContactShopEmail } from '../email/shop-notifications.js';
 
 export const CONTACT_LIMIT_PER_IP = 5;
 const WINDOW_MS = 15 * 60_000;
@@ -20,7 +21,12 @@ type ContactFields = { name: string; email: string; subject: string; message: st
  * answer as a person and nothing is stored. When the workflow endpoint is on, the message is also
  * queued for forwarding, so nothing is lost while the endpoint is down.
  */
-export async function submitContact(db: Kysely<Database>, input: ContactFields, ip: string): Promise<{ stored: boolean }> {
+export async function submitContact(
+  db: Kysely<Database>,
+  input: ContactFields,
+  ip: string,
+  publicUrl = 'http://localhost:3000',
+): Promise<{ stored: boolean }> {
   // The form always says how long it took; a submit that does not is treated as too fast.
   if (input.website || input.elapsedMs === undefined || input.elapsedMs < CONTACT_MIN_FILL_MS) return { stored: false };
   // Counted before anything is stored, in one statement: a simultaneous burst stores at most the limit.
@@ -34,23 +40,27 @@ export async function submitContact(db: Kysely<Database>, input: ContactFields, 
   const s = await readSettings(db, ['power_automate_enabled', 'power_automate_endpoint']);
   const forward = s.power_automate_enabled === 'true' && Boolean(s.power_automate_endpoint);
   const at = nowIso();
-  await db
-    .insertInto('contact_messages')
-    .values({
-      id: newId('msg'),
-      name: input.name,
-      email: input.email,
-      subject: input.subject,
-      message: input.message,
-      source: CONTACT_SOURCE,
-      forward_status: forward ? 'pending' : 'stored',
-      forward_attempts: 0,
-      last_error: null,
-      next_attempt_at: forward ? at : null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  // The message and the shop's e-mail about it (when switched on) exist together or not at all.
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('contact_messages')
+      .values({
+        id: newId('msg'),
+        name: input.name,
+        email: input.email,
+        subject: input.subject,
+        message: input.message,
+        source: CONTACT_SOURCE,
+        forward_status: forward ? 'pending' : 'stored',
+        forward_attempts: 0,
+        last_error: null,
+        next_attempt_at: forward ? at : null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await queueContactShopEmail(trx, input, publicUrl);
+  });
   return { stored: true };
 }
 

@@ -20,7 +20,7 @@ export async function registerContentRoutes(app: FastifyInstance, { db, config }
 
   app.post('/api/contact', access.public, async (req) => {
     const input = parseInput(ContactInput, req.body);
-    const { stored } = await submitContact(db, input, req.ip);
+    const { stored } = await submitContact(db, input, req.ip, config.publicUrl);
     if (stored) forwardContactMessagesNow(db, app.log);
     return { ok: true };
   });

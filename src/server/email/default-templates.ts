@@ -486,4 +486,68 @@ ${textFooter}`,
 See sold-out products: {{productAdminUrl}}
 ${textFooter}`,
   },
+  {
+    id: 'shop-new-order',
+    name: 'New Order (to the shop)',
+    subject: 'New order #{{orderNumber}}: {{total}}',
+    variables: ['orderNumber', 'customerName', 'customerEmail', 'items', 'total', 'shippingAddressLines', 'orderAdminUrl'],
+    html: layout(
+      'Order #{{orderNumber}} is paid: {{total}}.',
+      'New order',
+      [
+        p(
+          'Order <strong>#{{orderNumber}}</strong> from {{customerName}}{{#if customerEmail}} ({{customerEmail}}){{/if}} is paid: <strong>{{total}}</strong>.',
+        ),
+        `            <table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse">
+              {{#each items}}
+              <tr><td>{{name}}{{#if isFreeGift}} (Free Gift){{/if}} &times; {{quantity}}</td><td align="right">{{lineTotal}}</td></tr>
+              {{/each}}
+            </table>`,
+        addressBlock('Ship to:'),
+        button('{{orderAdminUrl}}', 'Open the order'),
+        p('You get this e-mail for each paid order. Turn it off in Settings → Notifications.'),
+      ].join('\n'),
+    ),
+    text: `Order #{{orderNumber}} from {{customerName}}{{#if customerEmail}} ({{customerEmail}}){{/if}} is paid: {{total}}.
+
+Items:
+{{#each items}}
+{{name}} x {{quantity}}  {{lineTotal}}
+{{/each}}
+
+Ship to:
+${addressText}
+
+Open the order: {{orderAdminUrl}}
+
+You get this e-mail for each paid order. Turn it off in Settings → Notifications.
+${textFooter}`,
+  },
+  {
+    id: 'shop-contact-message',
+    name: 'New Contact Message (to the shop)',
+    subject: 'Contact form: {{messageSubject}}',
+    variables: ['senderName', 'senderEmail', 'messageSubject', 'message', 'messagesAdminUrl'],
+    html: layout(
+      '{{senderName}} wrote through the contact form.',
+      'New contact message',
+      [
+        p('<strong>{{senderName}}</strong> (<a href="mailto:{{senderEmail}}">{{senderEmail}}</a>) wrote through the contact form.'),
+        p('<strong>Subject:</strong> {{messageSubject}}'),
+        `            <p style="margin:0 0 16px 0;white-space:pre-wrap;border-left:3px solid #e3ebe6;padding-left:12px;">{{message}}</p>`,
+        button('{{messagesAdminUrl}}', 'See all messages'),
+        p('Reply to {{senderEmail}} to answer. You get this e-mail for each message; turn it off in Settings → Notifications.'),
+      ].join('\n'),
+    ),
+    text: `{{senderName}} ({{senderEmail}}) wrote through the contact form.
+
+Subject: {{messageSubject}}
+
+{{message}}
+
+See all messages: {{messagesAdminUrl}}
+
+Reply to {{senderEmail}} to answer. You get this e-mail for each message; turn it off in Settings → Notifications.
+${textFooter}`,
+  },
 ];

@@ -23,7 +23,7 @@ type QueueEmailInput = {
 
 type QueuedEmail = { id: string; to: string; subject: string; text: string };
 
-class UnknownTemplateError extends Error {}
+export class UnknownTemplateError extends Error {}
 
 /**
  * Templates as last read, for a second: every paid order renders the confirmation, and its text
@@ -38,6 +38,16 @@ const templates = new MicroCache<{ subject: string; html: string; text: string |
  * when the change that caused it does.
  */
 export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): Promise<QueuedEmail> {
+  const { writes, queued } = await emailWrites(db, input);
+  await writeTogether(db, writes);
+  return queued;
+}
+
+/**
+ * queueEmail's writes, not run yet, for a caller that runs them with its own (one round trip on
+ * PostgreSQL): the e-mail, and for an order's, the timeline's note of it.
+ */
+export async function emailWrites(db: Kysely<Database>, input: QueueEmailInput): Promise<{ writes: PendingWrite[]; queued: QueuedEmail }> {
   const template = await templates.get(input.templateId, () =>
     db.selectFrom('email_templates').select(['subject', 'html', 'text']).where('id', '=', input.templateId).executeTakeFirst(),
   );
@@ -62,7 +72,7 @@ export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): 
     order_id: input.orderId ?? null,
   });
   // The e-mail and, for an order's, the timeline's note of it: one round trip on PostgreSQL.
-  await writeTogether(db, [
+  const writes: PendingWrite[] = [
     ...(input.writeWith ?? []),
     insert,
     ...(input.orderId
@@ -75,8 +85,8 @@ export async function queueEmail(db: Kysely<Database>, input: QueueEmailInput): 
           }),
         ]
       : []),
-  ]);
-  return { id, to: input.to, subject: rendered.subject, text: rendered.text };
+  ];
+  return { writes, queued: { id, to: input.to, subject: rendered.subject, text: rendered.text } };
 }
 
 type OutboxEntry = {

@@ -62,6 +62,13 @@ export const SAMPLE_VARIABLES: Record<string, unknown> = {
   contactUrl: 'https://shop.example/contact',
   changedAt: '14 March 2026, 09:30 UTC',
   resetRequestUrl: 'https://shop.example/password-reset',
+  customerEmail: 'jamie@example.com',
+  orderAdminUrl: 'https://shop.example/admin?tab=orders&view=details&order=order_sample_A1B2C3D4',
+  senderName: 'Jamie Sample',
+  senderEmail: 'jamie@example.com',
+  messageSubject: 'Refills for the mop',
+  message: 'Hello,\nDo you sell the mop refills in packs of three?\nThanks, Jamie',
+  messagesAdminUrl: 'https://shop.example/admin?tab=email&view=messages',
 };
 const SAMPLE_TEXT: Record<string, unknown> = {
   ...sampleShipping.textVariables,

@@ -328,6 +328,8 @@ type StatusChangeOptions = {
   refuseUnpaidShipping?: boolean;
   /** Cancelling a paid order: the units the owner chose to return (default: all when not shipped, none when shipped). */
   returnLines?: ReturnLine[];
+  /** E-mail the customer about the change (default: yes, as the specification does). */
+  notify?: boolean;
 };
 
 /**
@@ -338,7 +340,7 @@ export async function updateOrderStatus(
   db: Kysely<Database>,
   orderId: string,
   status: OrdersTable['status'],
-  { actor = SYSTEM_ACTOR, refuseUnpaidShipping = false, returnLines }: StatusChangeOptions = {},
+  { actor = SYSTEM_ACTOR, refuseUnpaidShipping = false, returnLines, notify = true }: StatusChangeOptions = {},
 ): Promise<OrderView> {
   const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
@@ -379,7 +381,7 @@ export async function updateOrderStatus(
       ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst()
       : undefined;
     const to = order.email ?? user?.email;
-    if (!to) return;
+    if (!to || !notify) return;
     await queueEmail(trx, { to, orderId, actor, templateId: 'order-status-update', ...statusUpdateVariables(order, status, user) });
   });
   return (await getOrderForViewer(db, orderId, ADMIN))!;

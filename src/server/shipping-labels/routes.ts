@@ -9,6 +9,8 @@ import { accountActor } from '../orders/events.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { ShipStationError } from './client.js';
 import { SHIPSTATION_MESSAGES as M } from './messages.js';
+import { BulkOrderIdsInput } from '../../shared/schemas/bulk.js';
+import { eachOrder } from '../orders/bulk-orders.js';
 import { loadShipStation, orderTracking, sendOrderToShipStation, shipStationVersion, voidOrderLabel } from './service.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
@@ -118,6 +120,18 @@ export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps)
     const actor = accountActor(requireAdmin(req));
     const c = await client();
     return voidOrderLabel(db, dialect, c, id, actor);
+  });
+
+  // The order list's "Buy labels": each selected order's one label, bought as above, each reported.
+  app.post('/api/admin/orders/bulk/labels', access.admin, async (req) => {
+    const { ids } = parseInput(BulkOrderIdsInput, req.body);
+    const actor = accountActor(requireAdmin(req));
+    const c = await client();
+    const results = await eachOrder(db, ids, req.log, async (order) => {
+      await sendOrderToShipStation(db, dialect, c, order.id, actor);
+      return 'changed';
+    });
+    return { results };
   });
 
   app.get('/api/admin/orders/:id/tracking', access.admin, async (req) => {

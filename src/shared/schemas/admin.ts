@@ -323,10 +323,20 @@ function imageAltsRule(p: { images?: string[]; imageAlts?: string[] }, ctx: z.Re
 /** A new product: its inventory is the opening stock (the ledger's first row). */
 export const ProductInput = ProductFields.superRefine(imageAltsRule);
 
-/** The Products tab's list: search, a stock filter (low: at or below the threshold; out: sold out) and sort. */
+/** The Products tab's orders: newest first, by name, by price either way, lowest stock first. */
+export const ADMIN_PRODUCT_SORTS = ['newest', 'name', 'price-asc', 'price-desc', 'stock-asc'] as const;
+
+/** The Products tab's list: search, a stock filter (low: at or below the threshold; out: sold out), a category and sort. */
 export const AdminProductListQuery = pageQuery(50).extend({
   stock: z.enum(['all', 'low', 'out'], { message: 'stock must be all, low or out' }).default('all'),
-  sort: z.enum(['newest', 'stock-asc'], { message: 'sort must be newest or stock-asc' }).default('newest'),
+  sort: z.enum(ADMIN_PRODUCT_SORTS, { message: `sort must be one of ${ADMIN_PRODUCT_SORTS.join(', ')}` }).default('newest'),
+  /** A category's id, or `none` for the products in no category. */
+  category: z
+    .string()
+    .trim()
+    .max(50, 'category cannot exceed 50 characters')
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 export const STOCK_NOT_IN_PRODUCT_FORM =

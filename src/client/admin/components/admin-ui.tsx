@@ -238,6 +238,8 @@ export type Column<T> = {
   numeric?: boolean;
   /** The card's title on a phone: shown first, bold, without its label. */
   primary?: boolean;
+  /** Drawn in the heading cell instead of `header` (a select-all box); `header` still labels it. */
+  heading?: ReactNode;
 };
 
 const cardCell =
@@ -259,6 +261,7 @@ export function DataTable<T>({
   actionsLabel = 'Actions',
   busy,
   dense = false,
+  rowClassName,
 }: {
   caption: string;
   rows: readonly T[];
@@ -269,6 +272,8 @@ export function DataTable<T>({
   busy?: boolean;
   /** Narrower cell padding on a desktop, for a table with many columns (it keeps them all in view at 1280 px). */
   dense?: boolean;
+  /** Extra classes for a row (a new order's highlight). */
+  rowClassName?: (row: T) => string;
 }) {
   const thCls = dense ? th.replace('px-3', 'px-2') : th;
   const tdCls = dense ? td.replace('px-3', 'px-2') : td;
@@ -283,7 +288,7 @@ export function DataTable<T>({
           <tr role="row">
             {columns.map((c) => (
               <th key={c.header} role="columnheader" scope="col" className={`${thCls}${c.numeric ? ' text-right' : ''}`}>
-                {c.header}
+                {c.heading ?? c.header}
               </th>
             ))}
             {actions && (
@@ -298,7 +303,7 @@ export function DataTable<T>({
             <tr
               key={rowKey(row)}
               role="row"
-              className="border-t border-stone-200 max-md:flex max-md:flex-col max-md:rounded-lg max-md:border max-md:border-stone-200 max-md:px-3 max-md:py-2"
+              className={`border-t border-stone-200 max-md:flex max-md:flex-col max-md:rounded-lg max-md:border max-md:border-stone-200 max-md:px-3 max-md:py-2 ${rowClassName?.(row) ?? ''}`}
             >
               {columns.map((c) =>
                 c.primary ? (

@@ -1,3 +1,4 @@
+import type { NotificationSettingsInput } from '../../../shared/schemas/shop-notifications.js';
 import '../../lib/zod-config.js';
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -47,6 +48,7 @@ type SaveBodies = {
   general: GeneralSettingsInput;
   social: SocialSettingsInput;
   integrations: IntegrationSettingsInput;
+  notifications: NotificationSettingsInput;
   homepage: HomepageContentInput;
   about: AboutContentInput;
 };
@@ -58,6 +60,7 @@ const SAVE_PATHS: Record<SettingsSection, string> = {
   general: '/api/admin/settings/general',
   social: '/api/admin/settings/social',
   integrations: '/api/admin/settings/integrations',
+  notifications: '/api/admin/settings/notifications',
   homepage: '/api/admin/content/homepage',
   about: '/api/admin/content/about',
 };

@@ -16,6 +16,8 @@ import {
 
 export type Status = z.infer<typeof OrderStatus>;
 const ORDERS_PAGE_SIZE = 20;
+/** 'Server orders refresh 30000 ms' (spec section 9). */
+export const ORDERS_REFRESH_MS = 30_000;
 
 /** `payment`: '' shows placed orders; the rest as the server's PAYMENT_FILTERS (shared/schemas/admin.ts). */
 type OrderListFilter = { page: number; search: string; status: Status | 'to_ship' | ''; payment?: string; from?: string; to?: string };
@@ -40,6 +42,8 @@ export function useAdminOrders(f: OrderListFilter) {
       ),
     placeholderData: keepPreviousData,
     staleTime: 0,
+    // The specification's order list refreshes every 30 s: new orders reach the open list.
+    refetchInterval: ORDERS_REFRESH_MS,
   });
 }
 

@@ -19,6 +19,9 @@ import { CancelOrderDialog } from './cancel-order-dialog.js';
 import { PaymentBadge } from './order-payment.js';
 import { tookStock } from './return-lines-field.js';
 import { PeriodForm } from './period-form.js';
+import { selectColumn, SelectPageBox, type Selection } from '../components/bulk.js';
+import { OrderBulkBar } from './order-bulk.js';
+import { NEW_ROW_CLS, NewOrdersNotice, useNewOrders } from './new-orders.js';
 
 const PAYMENT_STATUSES = OrderView.shape.paymentStatus.options;
 
@@ -313,7 +316,7 @@ const ORDER_COLUMNS: Column<AdminOrderRow>[] = [
 const exportLinkCls =
   'inline-flex h-10 items-center justify-center whitespace-nowrap rounded-md border border-brand-600 bg-white px-3 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2';
 
-export function OrderList({ nav }: { nav: OrdersNav }) {
+export function OrderList({ nav, selection }: { nav: OrdersNav; selection: Selection }) {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('ordersPage')) || 1);
   const search = params.get('q') ?? '';
@@ -328,6 +331,8 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
   const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminOrders({ page, search, status, payment, from, to });
   const del = useDeleteOrder();
   const [toDelete, setToDelete] = useState<string | null>(null);
+  // The list refreshes every 30 s (order-api.ts): orders placed since are counted and highlighted.
+  const arrivals = useNewOrders(data?.items, JSON.stringify([page, search, status, payment]));
 
   const update = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -436,11 +441,21 @@ export function OrderList({ nav }: { nav: OrdersNav }) {
       >
         {data && (
           <>
+            <NewOrdersNotice count={arrivals.arrived.size} onDismiss={arrivals.dismiss} />
+            <OrderBulkBar selection={selection} onPrintSlips={nav.slips} />
+            <SelectPageBox selection={selection} ids={data.items.map((o) => o.id)} />
             <DataTable
               caption="Orders, newest first"
               rows={data.items}
               rowKey={(o) => o.id}
-              columns={ORDER_COLUMNS}
+              columns={[
+                selectColumn(selection, data.items, (o) => o.id, {
+                  all: 'Select all orders on this page',
+                  row: (o) => `Select order ${o.orderNumber}`,
+                }),
+                ...ORDER_COLUMNS,
+              ]}
+              rowClassName={(o) => (arrivals.arrived.has(o.id) ? NEW_ROW_CLS : '')}
               actions={(o) => <RowActions o={o} nav={nav} onDelete={setToDelete} />}
               busy={isPlaceholderData}
               dense

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
@@ -7,7 +7,9 @@ import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminProductPage, OkResponse, type AdminProduct } from '../api/admin-schemas.js';
 import { useAllCategories } from '../api/use-categories.js';
-import { ConfirmDialog, DataTable, ListState, PageNav, Panel, RowActions } from '../components/admin-ui.js';
+import { ConfirmDialog, DataTable, inputCls, ListState, PageNav, Panel, RowActions } from '../components/admin-ui.js';
+import { selectColumn, SelectPageBox, useSelection } from '../components/bulk.js';
+import { ProductBulkBar } from './product-bulk.js';
 import { ProductDialog } from './product-dialog.js';
 import { StockBadge } from './stock-badge.js';
 
@@ -21,20 +23,31 @@ const STOCK_FILTERS = [
 ] as const;
 const SORTS = [
   ['newest', 'Newest'],
+  ['name', 'Name (A–Z)'],
+  ['price-asc', 'Price: low to high'],
+  ['price-desc', 'Price: high to low'],
   ['stock-asc', 'Lowest stock first'],
 ] as const;
+const SORT_CAPTION: Record<ProductSort, string> = {
+  newest: 'newest first',
+  name: 'by name',
+  'price-asc': 'by price, lowest first',
+  'price-desc': 'by price, highest first',
+  'stock-asc': 'lowest stock first',
+};
 type StockFilter = (typeof STOCK_FILTERS)[number][0];
 type ProductSort = (typeof SORTS)[number][0];
 
 const oneOf = <T extends string>(options: readonly (readonly [T, string])[], value: string | null, fallback: T): T =>
   options.find(([v]) => v === value)?.[0] ?? fallback;
 
-type ProductListFilter = { page: number; stock: StockFilter; sort: ProductSort };
+/** `category`: '' every category, `none` the products in no category. */
+type ProductListFilter = { page: number; stock: StockFilter; sort: ProductSort; search?: string; category?: string };
 
-export function useAdminProducts({ page, stock, sort }: ProductListFilter, pageSize = PAGE_SIZE) {
+export function useAdminProducts({ page, stock, sort, search = '', category = '' }: ProductListFilter, pageSize = PAGE_SIZE) {
   return useQuery({
-    queryKey: ['admin', 'products', 'list', { page, pageSize, stock, sort }] as const,
-    queryFn: ({ signal }) => adminGet('/api/admin/products', AdminProductPage, { page, pageSize, stock, sort }, signal),
+    queryKey: ['admin', 'products', 'list', { page, pageSize, stock, sort, search, category }] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/products', AdminProductPage, { page, pageSize, stock, sort, search, category }, signal),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -76,19 +89,27 @@ function ListSelect<T extends string>({
 }
 
 export default function ProductsTab() {
-  // The filter and order live in the URL (`?tab=products&stock=low&sort=stock-asc`): reload and Back keep them.
+  // The search, filters and order live in the URL (`?tab=products&q=mop&category=mops&sort=name`): reload and Back keep them.
   const [params, setParams] = useSearchParams();
   const stock = oneOf(STOCK_FILTERS, params.get('stock'), 'all');
   const sort = oneOf(SORTS, params.get('sort'), 'newest');
+  const search = params.get('q') ?? '';
+  const category = params.get('category') ?? '';
+  const [searchText, setSearchText] = useState(search);
   const [page, setPage] = useState(1);
-  const update = (key: 'stock' | 'sort', value: string, fallback: string) => {
+  const selection = useSelection();
+  const update = (key: 'stock' | 'sort' | 'q' | 'category', value: string, fallback: string) => {
     const next = new URLSearchParams(params);
     if (value === fallback) next.delete(key);
     else next.set(key, value);
     setParams(next);
     setPage(1);
   };
-  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminProducts({ page, stock, sort });
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    update('q', searchText.trim(), '');
+  };
+  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useAdminProducts({ page, stock, sort, search, category });
   const categories = useAllCategories();
   const categoryName = (id: string | null) => (id ? (categories.data?.items.find((c) => c.id === id)?.name ?? id) : '—');
   const qc = useQueryClient();
@@ -113,15 +134,45 @@ export default function ProductsTab() {
         </>
       }
     >
-      <div className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-2">
-        <ListSelect
-          id="product-stock-filter"
-          label="Stock"
-          value={stock}
-          options={STOCK_FILTERS}
-          onChange={(v) => update('stock', v, 'all')}
-        />
-        <ListSelect id="product-sort" label="Sort" value={sort} options={SORTS} onChange={(v) => update('sort', v, 'newest')} />
+      <div className="mb-4 flex flex-col gap-3 lg:flex-row lg:flex-wrap lg:items-center">
+        <form role="search" onSubmit={onSearch} className="flex min-w-0 flex-1 gap-2 lg:min-w-72">
+          <label htmlFor="product-search" className="sr-only">
+            Search products
+          </label>
+          <input
+            id="product-search"
+            type="search"
+            value={searchText}
+            maxLength={100}
+            onChange={(e) => setSearchText(e.target.value)}
+            placeholder="Search by name or SKU"
+            className={inputCls}
+          />
+          <Button type="submit" variant="outline">
+            Search
+          </Button>
+        </form>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <ListSelect
+            id="product-category-filter"
+            label="Category"
+            value={category}
+            options={[
+              ['', 'All categories'],
+              ...(categories.data?.items ?? []).map((c): [string, string] => [c.id, c.name]),
+              ['none', 'No category'],
+            ]}
+            onChange={(v) => update('category', v, '')}
+          />
+          <ListSelect
+            id="product-stock-filter"
+            label="Stock"
+            value={stock}
+            options={STOCK_FILTERS}
+            onChange={(v) => update('stock', v, 'all')}
+          />
+          <ListSelect id="product-sort" label="Sort" value={sort} options={SORTS} onChange={(v) => update('sort', v, 'newest')} />
+        </div>
       </div>
       <ListState
         isPending={isPending}
@@ -130,7 +181,9 @@ export default function ProductsTab() {
         loadingLabel="Loading products"
         isEmpty={data?.items.length === 0}
         empty={
-          stock === 'all' ? (
+          search || category ? (
+            <p>No products match your search.</p>
+          ) : stock === 'all' ? (
             <p>No products yet. Add the first one.</p>
           ) : (
             <p>{stock === 'low' ? 'No product is at or below its low-stock threshold.' : 'No product is sold out.'}</p>
@@ -139,12 +192,18 @@ export default function ProductsTab() {
       >
         {data && (
           <>
+            <ProductBulkBar selection={selection} categories={categories.data?.items ?? []} />
+            <SelectPageBox selection={selection} ids={data.items.map((p) => p.id)} />
             <DataTable
-              caption={`Products${stock === 'low' ? ' with low stock' : stock === 'out' ? ', sold out' : ''}, ${sort === 'newest' ? 'newest' : 'lowest stock'} first`}
+              caption={`Products${stock === 'low' ? ' with low stock' : stock === 'out' ? ', sold out' : ''}, ${SORT_CAPTION[sort]}`}
               rows={data.items}
               rowKey={(p) => p.id}
               busy={isPlaceholderData}
               columns={[
+                selectColumn(selection, data.items, (p) => p.id, {
+                  all: 'Select all products on this page',
+                  row: (p) => `Select ${p.name}`,
+                }),
                 {
                   header: 'Image',
                   cell: (p) =>

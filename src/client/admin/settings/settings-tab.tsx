@@ -7,11 +7,13 @@ import { useAdminSettings } from '../content/content-api.js';
 import { GeneralSettingsForm, SocialSettingsForm } from './contact-settings-forms.js';
 import { IntegrationSettingsForm } from './integration-settings-form.js';
 import { TimeZoneSettingsForm } from './time-zone-form.js';
+import { NotificationSettingsForm } from './notification-settings-form.js';
 
 const SECTIONS = [
   { id: 'general', label: 'General' },
   { id: 'social', label: 'Social Media' },
   { id: 'integrations', label: 'Integrations' },
+  { id: 'notifications', label: 'Notifications' },
 ] as const;
 type SectionId = (typeof SECTIONS)[number]['id'];
 
@@ -96,6 +98,7 @@ export default function SettingsTab() {
                 {s.id === 'general' && <TimeZoneSettingsForm settings={data} />}
                 {s.id === 'social' && <SocialSettingsForm settings={data} />}
                 {s.id === 'integrations' && <IntegrationSettingsForm settings={data} />}
+                {s.id === 'notifications' && <NotificationSettingsForm settings={data} />}
               </div>
             ))}
           </>
