@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015-template-blocks.js';
 import * as m0016 from './migrations/0016-audit-log.js';
 import * as m0017 from './migrations/0017-inventory.js';
 import * as m0018 from './migrations/0018-stock-counters.js';
+import * as m0023 from './migrations/0023-order-search-and-reference.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016-audit-log': m0016,
   '0017-inventory': m0017,
   '0018-stock-counters': m0018,
+  '0023-order-search-and-reference': m0023,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -4,6 +4,7 @@ import { LowStockThreshold, ReturnLines } from './inventory.js';
 import { IMAGE_ALT_MAX, PRODUCT_IMAGES_MAX } from '../product-images.js';
 import { ORDER_STATUSES, OrderStatus } from './orders.js';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
+import { OrderSearchText } from './order-search.js';
 
 /** The most any price or amount may be: the order ceiling, $999,999.99 (shared/money.ts). */
 const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
@@ -85,7 +86,7 @@ export const AdminOrderListQuery = z
   .object({
     page,
     pageSize: pageSize(20),
-    search,
+    search: OrderSearchText,
     status: z.enum(ORDER_STATUS_FILTERS, { message: `status must be one of ${ORDER_STATUS_FILTERS.join(', ')}` }).optional(),
     payment: z.enum(PAYMENT_FILTERS, { message: `payment must be one of ${PAYMENT_FILTERS.join(', ')}` }).optional(),
   })
