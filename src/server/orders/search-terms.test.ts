@@ -19,15 +19,31 @@ describe('order search terms', () => {
       id: 'order_abc15luvmn4',
       orderNumber: '15LUVMN4',
       email: null,
-      shippingAddress: JSON.stringify({ name: 'Rita Reader', city: 'Klamath Falls' }),
+      shippingAddress: JSON.stringify({ name: 'Rita Reader', city: 'Winston-Salem' }),
       lines: [
-        { name: 'Lavender Glass-Cloth', sku: ' LAV-7 ' },
+        { name: 'Lavender Glass-Cloth (40-Pack)', sku: ' LAV-7 ' },
         { name: 'Mop', sku: null },
       ],
       trackingNumber: '9400TRACK1',
       totalCents: 1234,
     });
-    for (const t of ['lavender', 'glass', 'cloth', 'lav-7', 'mop', '9400track1', 'klamath', 'falls', '$12.34', 'ecluvmn4', '15luvmn4'])
+    for (const t of [
+      'lavender',
+      'glass',
+      'cloth',
+      'lav-7',
+      'mop',
+      '9400track1',
+      'winston',
+      'salem',
+      'winston-salem',
+      'glass-cloth',
+      '40-pack',
+      '40',
+      '$12.34',
+      'ecluvmn4',
+      '15luvmn4',
+    ])
       expect(terms).toContain(t);
     expect(terms).not.toContain('');
   });

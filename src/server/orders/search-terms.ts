@@ -22,6 +22,19 @@ function words(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+/**
+ * The whitespace-separated tokens of a text that keep punctuation inside them ("40-pack" of
+ * "(40-Pack)", "winston-salem"): a search word is split only at spaces, so one typed with its
+ * hyphen must find them whole, as well as by their words.
+ */
+function joinedTokens(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter((t) => /[^\p{L}\p{N}]/u.test(t));
+}
+
 function emailTerms(email: string | null | undefined): string[] {
   if (!email) return [];
   const e = email.trim().toLowerCase();
@@ -64,7 +77,7 @@ export function amountOfWord(word: string): string | null {
 /** The terms of an order's lines: the words of each product's name, and its whole SKU. */
 export function lineTermsOf(lines: readonly SearchableLine[]): string[] {
   return lines
-    .flatMap((l) => [...words(l.name), l.sku?.trim().toLowerCase() ?? ''])
+    .flatMap((l) => [...words(l.name), ...joinedTokens(l.name), l.sku?.trim().toLowerCase() ?? ''])
     .filter((t) => t.length > 0)
     .map((t) => t.slice(0, MAX_TERM));
 }
@@ -83,6 +96,7 @@ export function searchTermsOf(o: SearchableOrder): string[] {
     ...words(field('name')),
     ...words(o.userName ?? ''),
     ...words(field('city')),
+    ...joinedTokens(field('city')),
     ...lineTermsOf(o.lines ?? []),
     o.trackingNumber?.trim().toLowerCase() ?? '',
     ...(o.totalCents != null && o.totalCents >= 0 ? [amountTerm(o.totalCents)] : []),

@@ -21,6 +21,12 @@ const words = (text: string) =>
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0);
+const joinedTokens = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/\s+/)
+    .map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter((t) => /[^\p{L}\p{N}]/u.test(t));
 const amountTerm = (cents: number) => `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 type OrderRow = { id: string; shipping_address: string | null; shipstation_tracking_number: string | null; total_cents: number };
@@ -37,7 +43,8 @@ function newTermsOf(o: OrderRow, lines: LineRow[]): string[] {
   const total = Number(o.total_cents);
   const terms = new Set<string>([
     ...words(typeof city === 'string' ? city : ''),
-    ...lines.flatMap((l) => [...words(l.product_name), l.sku?.trim().toLowerCase() ?? '']),
+    ...joinedTokens(typeof city === 'string' ? city : ''),
+    ...lines.flatMap((l) => [...words(l.product_name), ...joinedTokens(l.product_name), l.sku?.trim().toLowerCase() ?? '']),
     o.shipstation_tracking_number?.trim().toLowerCase() ?? '',
     ...(total >= 0 ? [amountTerm(total)] : []),
   ]);
