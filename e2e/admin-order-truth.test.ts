@@ -75,14 +75,14 @@ describe("the owner's busy day: finding, packing, and a phone", () => {
     await page.goto('/admin?tab=orders');
     await search(page, 'klamath');
     await rowOf(page, klamath).first().waitFor();
-    expect(await rowOf(page, astoria).count()).toBe(0);
+    await rowOf(page, astoria).first().waitFor({ state: 'detached' });
     await screenshot(page, 'truth-search-city-1280');
     await search(page, 'ECO-CC-040');
     await rowOf(page, astoria).first().waitFor();
-    expect(await rowOf(page, klamath).count()).toBe(0);
+    await rowOf(page, klamath).first().waitFor({ state: 'detached' });
     await search(page, '40-Pack cleaning');
     await rowOf(page, astoria).first().waitFor();
-    expect(await rowOf(page, klamath).count()).toBe(0);
+    await rowOf(page, klamath).first().waitFor({ state: 'detached' });
 
     // A search longer than the limit says so under the box, and the list is not replaced.
     await search(page, 'x'.repeat(140));
@@ -134,7 +134,7 @@ describe("the owner's busy day: finding, packing, and a phone", () => {
     await screenshot(page, 'truth-packing-slip-gift-390');
     for (const tab of ['email', 'homepage', 'categories']) {
       await page.goto(`/admin?tab=${tab}`);
-      const selected = page.getByRole('tab', { selected: true });
+      const selected = page.getByRole('tablist', { name: 'Admin sections' }).getByRole('tab', { selected: true });
       await selected.waitFor();
       await settle(page);
       const box = (await selected.boundingBox())!;
@@ -143,11 +143,12 @@ describe("the owner's busy day: finding, packing, and a phone", () => {
       if (tab === 'email') await screenshot(page, 'truth-tab-strip-email-390');
     }
     // Changing tab with the keyboard keeps the new one in view.
-    await page.getByRole('tab', { selected: true }).focus();
+    const strip = page.getByRole('tablist', { name: 'Admin sections' });
+    await strip.getByRole('tab', { selected: true }).focus();
     await page.keyboard.press('End');
-    await page.getByRole('tab', { name: 'Email', selected: true }).waitFor();
+    await strip.getByRole('tab', { name: 'Email', selected: true }).waitFor();
     await settle(page);
-    const end = (await page.getByRole('tab', { selected: true }).boundingBox())!;
+    const end = (await strip.getByRole('tab', { selected: true }).boundingBox())!;
     expect(end.x + end.width).toBeLessThanOrEqual(MOBILE.width);
 
     await page.goto('/admin?tab=orders');
@@ -159,7 +160,7 @@ describe("the owner's busy day: finding, packing, and a phone", () => {
     const listY = (await listHeading.boundingBox())!.y;
     const overviewY = (await overviewHeading.boundingBox())!.y;
     expect(listY).toBeLessThan(overviewY);
-    const orderTab = (await page.getByRole('tab', { name: 'Orders', selected: true }).boundingBox())!;
+    const orderTab = (await strip.getByRole('tab', { name: 'Orders', selected: true }).boundingBox())!;
     expect(orderTab.x).toBeGreaterThanOrEqual(0);
     await screenshot(page, 'truth-orders-list-first-390');
     await search(page, 'astoria');
@@ -170,6 +171,39 @@ describe("the owner's busy day: finding, packing, and a phone", () => {
     await page.setViewportSize(DESKTOP);
     await settle(page);
     expect((await listHeading.boundingBox())!.y).toBeGreaterThan((await overviewHeading.boundingBox())!.y);
+
+    // A label, then the address changes: the edit form warns before saving, the order after.
+    const settings = await call(page, 'PUT', '/api/admin/settings/integrations', {
+      shipstation_api_key: 'ss-key',
+      shipstation_api_secret: 'ss-secret',
+      shipstation_enabled: true,
+      shipstation_api_version: 'v2',
+    });
+    expect(settings.status).toBe(200);
+    expect((await call(page, 'POST', `/api/admin/orders/${klamath}/shipstation`)).status).toBe(200);
+    await page.goto(`/admin?tab=orders&view=details&order=${klamath}`);
+    const tracking = page.getByTestId('admin-tracking');
+    await tracking.waitFor();
+    expect(await tracking.innerText()).toMatch(/tracking number: \S+/i);
+    expect(await tracking.getByRole('link').count()).toBe(1);
+    expect(await page.getByTestId('label-address-warning').count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Order' }).waitFor();
+    expect(await page.getByTestId('label-address-notice').count()).toBe(0);
+    await page.locator('#order-city').fill('Coos Bay');
+    await page.getByTestId('label-address-notice').waitFor();
+    await screenshot(page, 'truth-edit-address-after-label-1280');
+    await page.waitForTimeout(1200);
+    await page.getByRole('button', { name: 'Update Order' }).click();
+    await page.getByText('Order updated', { exact: true }).first().waitFor();
+    await page.goto(`/admin?tab=orders&view=details&order=${klamath}`);
+    await page.getByTestId('label-address-warning').waitFor();
+    expect(await page.getByTestId('label-address-warning').innerText()).toContain('Void the label and buy a new one');
+    expect(await page.getByRole('tabpanel').innerText()).toContain(`Order reference`);
+    await screenshot(page, 'truth-order-address-warning-1280');
+    await page.setViewportSize(MOBILE);
+    await settle(page);
+    await screenshot(page, 'truth-order-address-warning-390');
 
     expect(errors).toEqual([]);
     expect(customer.errors).toEqual([]);
