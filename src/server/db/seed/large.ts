@@ -251,7 +251,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
     db,
     'order_items',
     itemCount,
-    9,
+    10,
     (j): Insertable<OrderItemsTable> => {
       const p = Math.floor(r() * Math.max(1, counts.products));
       return {
