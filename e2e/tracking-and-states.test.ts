@@ -69,7 +69,7 @@ describe('real tracking and honest order states', () => {
     await page.getByRole('button', { name: 'Send to ShipStation' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Buy label' }).click();
     await toast(page, 'Sent to ShipStation').waitFor();
-    await page.getByText('(USPS)').first().waitFor();
+    await page.getByTestId('admin-tracking').getByText('USPS tracking number:').waitFor();
     // The owner's timeline names the carrier with the number.
     await page.getByText('Tracking USPS 9400TRACK1').first().waitFor();
     await shots(page, 'admin-order-detail');

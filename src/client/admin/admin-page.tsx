@@ -1,5 +1,5 @@
 import { tabForKey } from '../ui/roving-tabs.js';
-import { lazy, Suspense, useRef, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, type KeyboardEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RequireAuth } from '../lib/require-auth.js';
 import { useSession } from '../lib/get-session.js';
@@ -44,7 +44,18 @@ function useActiveTab(): [TabId, (tab: TabId) => void] {
 function AdminTabs() {
   const [active, select] = useActiveTab();
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const strip = useRef<HTMLDivElement | null>(null);
   const current = TABS.find((t) => t.id === active) ?? TABS[0];
+
+  // On a narrow screen the strip scrolls sideways: bring the selected tab into its middle, on load
+  // and on every change, without moving the page itself (scrollIntoView would).
+  useEffect(() => {
+    const box = strip.current;
+    const tab = refs.current[active];
+    if (!box || !tab || box.scrollWidth <= box.clientWidth) return;
+    const left = tab.offsetLeft - (box.clientWidth - tab.offsetWidth) / 2;
+    box.scrollTo({ left: Math.max(0, left), behavior: 'instant' });
+  }, [active]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const tab = tabForKey(e.key, TABS, active);
@@ -59,10 +70,11 @@ function AdminTabs() {
       {/* Arrow keys, Home and End move between the tabs (WAI-ARIA tabs pattern): the tab buttons are what takes focus. */}
       {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus */}
       <div
+        ref={strip}
         role="tablist"
         aria-label="Admin sections"
         onKeyDown={onKeyDown}
-        className="-mx-4 flex gap-1 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0"
+        className="relative -mx-4 flex gap-1 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0"
       >
         {TABS.map((t) => {
           const selected = t.id === active;

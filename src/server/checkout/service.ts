@@ -328,6 +328,17 @@ async function createCheckoutOnce(
     const account = ctx.userId
       ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', ctx.userId).executeTakeFirst()
       : undefined;
+    // The lines' SKUs for the search index (the line rows read theirs inside their own insert).
+    const skus = new Map(
+      (priced.lines.length === 0
+        ? []
+        : await trx
+            .selectFrom('products')
+            .select(['id', 'sku'])
+            .where('id', 'in', [...new Set(priced.lines.map((l) => l.productId))])
+            .execute()
+      ).map((p) => [p.id, p.sku]),
+    );
     const orderWrites = [
       orderInsert,
       newOrderSearchInsert(trx, {
@@ -337,6 +348,8 @@ async function createCheckoutOnce(
         shipping_address: shippingAddress,
         user_email: account?.email ?? null,
         full_name: account?.full_name ?? null,
+        total_cents: priced.totalCents,
+        lines: priced.lines.map((l) => ({ name: l.name, sku: skus.get(l.productId) ?? null })),
       }),
       itemsInsert,
       placed,

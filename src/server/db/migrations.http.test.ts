@@ -66,6 +66,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0017-inventory',
         '0018-stock-counters',
         '0021-admin-product-list',
+        '0023-order-search-and-reference',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);

@@ -147,13 +147,17 @@ ${textFooter}`,
     id: 'order-status-update',
     name: 'Order Status Update',
     subject: 'Order #{{orderNumber}} is now {{status}}',
-    variables: ['orderNumber', 'customerName', 'status', 'tracking', 'shippingAddressLines'],
+    variables: ['orderNumber', 'orderReference', 'customerName', 'status', 'tracking', 'shippingAddressLines'],
     html: layout(
       'Your order #{{orderNumber}} is now {{status}}.',
       'Your order has been updated',
       [
         p('Hi {{customerName}},'),
         p('The status of your order <strong>#{{orderNumber}}</strong> is now: <strong>{{status}}</strong>.'),
+        // The brand code is the order's reference: no carrier knows it. Tracking is a carrier's number only.
+        `            {{#if orderReference}}
+${p('Order reference: <strong>{{orderReference}}</strong>')}
+            {{/if}}`,
         `            {{#if tracking}}
             <p>{{#if tracking.carrier}}Carrier: <strong>{{tracking.carrier}}</strong><br>{{/if}}Tracking number: <strong>{{tracking.number}}</strong>{{#if tracking.url}}<br><a href="{{tracking.url}}">Track your package on the {{tracking.carrier}} website</a>{{/if}}</p>
             {{/if}}`,
@@ -164,6 +168,9 @@ ${textFooter}`,
     text: `Hi {{customerName}},
 
 The status of your order #{{orderNumber}} is now: {{status}}.
+{{#if orderReference}}
+Order reference: {{orderReference}}
+{{/if}}
 
 {{#if tracking}}
 {{#if tracking.carrier}}

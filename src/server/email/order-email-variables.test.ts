@@ -64,23 +64,30 @@ describe('the built-in order e-mails, drawn from data', () => {
     expect(mail.html).toContain('Hi Jo Green,');
     expect(mail.html).toContain('Jo Green<br>12 Green Lane<br>Portland, OR 97201<br>US</p>');
     expect(mail.text).toContain(
-      `is now: Shipped.\n\nCarrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}\n\nShipping address:\nJo Green\n12 Green Lane\nPortland, OR 97201\nUS\n\n`,
+      `is now: Shipped.\nOrder reference: ECDEFGHI\n\nCarrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}\n\nShipping address:\nJo Green\n12 Green Lane\nPortland, OR 97201\nUS\n\n`,
     );
   });
 
-  it("status update without a label: the shop's own code, no carrier and no link; nothing while pending", () => {
+  it('status update without a label: the order reference, never called a tracking number; no carrier, no link', () => {
     const unlabelled = { ...ORDER, shipstation_tracking_number: null, shipping_carrier: null };
-    const processing = render(
-      builtIn('order-status-update'),
-      statusUpdateVariables(unlabelled, 'processing', { full_name: 'Account Name' }),
-    );
-    expect(processing.html).toContain('Hi Account Name,');
-    expect(processing.html).toContain('Tracking number: <strong>ECDEFGHI</strong>');
-    expect(processing.html).not.toContain('Carrier:');
-    expect(hrefs(processing.html)).toEqual([]);
-    const pending = render(builtIn('order-status-update'), statusUpdateVariables(unlabelled, 'pending', undefined));
-    expect(pending.html).not.toContain('Tracking number');
-    expect(pending.text).not.toContain('Tracking number');
+    for (const status of ['pending', 'processing', 'shipped', 'delivered']) {
+      const mail = render(builtIn('order-status-update'), statusUpdateVariables(unlabelled, status, { full_name: 'Account Name' }));
+      expect(mail.html).toContain('Hi Account Name,');
+      expect(mail.html).toContain('Order reference: <strong>ECDEFGHI</strong>');
+      expect(mail.text).toContain('Order reference: ECDEFGHI\n');
+      for (const body of [mail.html, mail.text ?? '']) {
+        expect(body).not.toContain('Tracking number');
+        expect(body).not.toContain('Carrier:');
+      }
+      expect(hrefs(mail.html)).toEqual([]);
+    }
+  });
+
+  it('status update of a cancelled order: no tracking, even with a label', () => {
+    const mail = render(builtIn('order-status-update'), statusUpdateVariables(ORDER, 'cancelled', undefined));
+    expect(mail.html).toContain('Order reference: <strong>ECDEFGHI</strong>');
+    expect(`${mail.html}${mail.text}`).not.toContain('Tracking number');
+    expect(hrefs(mail.html)).toEqual([]);
   });
 
   it('shipping notification: carrier, tracking number escaped, link, the ship-to lines', () => {

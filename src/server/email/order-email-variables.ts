@@ -3,7 +3,7 @@ import { formatAddress } from '../../shared/address.js';
 import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
 import { formatCents } from '../../shared/money.js';
 import { carrierName, trackingUrl } from '../../shared/carriers.js';
-import { trackingCodeOf } from '../../shared/schemas/orders.js';
+import { orderReferenceOf } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
 import { escapeHtml } from '../pages/html.js';
 
@@ -113,18 +113,15 @@ type StatusOrder = Pick<
 >;
 
 /**
- * The status update e-mail ('order-status-update'). Past pending it carries tracking: the
- * carrier's number with a link to the carrier's own page (never a search engine), or else the
- * shop's own code without one.
+ * The status update e-mail ('order-status-update'). Tracking is only ever the carrier's number
+ * from a bought label, with a link to the carrier's own page (never a search engine); before a
+ * label, or on a cancelled order, there is none. The specification's brand code goes out as the
+ * order's reference (`orderReference`), which no carrier knows.
  */
 export function statusUpdateVariables(order: StatusOrder, status: string, customer: { full_name: string } | undefined): EmailVariables {
-  const number = order.shipstation_tracking_number ?? (status !== 'pending' ? trackingCodeOf(order.id) : null);
+  const number = status === 'cancelled' ? null : (order.shipstation_tracking_number?.trim() ?? '') || null;
   const tracking: EmailTracking | null = number
-    ? {
-        number,
-        carrier: order.shipstation_tracking_number ? carrierName(order.shipping_carrier) : null,
-        url: order.shipstation_tracking_number ? trackingUrl(order.shipping_carrier, order.shipstation_tracking_number) : null,
-      }
+    ? { number, carrier: carrierName(order.shipping_carrier), url: trackingUrl(order.shipping_carrier, number) }
     : null;
   const address = storedAddressLines(order.shipping_address);
   const section = legacyTrackingSection(tracking);
@@ -132,6 +129,7 @@ export function statusUpdateVariables(order: StatusOrder, status: string, custom
     variables: {
       orderNumber: order.order_number,
       customerName: customer?.full_name ?? storedAddressName(order.shipping_address) ?? 'Customer',
+      orderReference: orderReferenceOf(order.id),
       status: status.charAt(0).toUpperCase() + status.slice(1),
       tracking,
       shippingAddressLines: address,

@@ -16,6 +16,7 @@ import { queueEmail } from '../email/outbox.js';
 import { shippingNotificationVariables } from '../email/order-email-variables.js';
 import { getOrderForViewer } from '../orders/service.js';
 import { recordOrderEvent, type OrderEventActor } from '../orders/events.js';
+import { indexOrderSearch } from '../orders/search-terms.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 import { isShippableOrder } from '../../shared/schemas/orders.js';
 import { ShipStationClient, ShipStationError, type LabelOrder } from './client.js';
@@ -163,6 +164,8 @@ export async function sendOrderToShipStation(
       })
       .where('id', '=', id)
       .execute();
+    // The carrier's number is searchable from now on (orders/search-terms.ts).
+    await indexOrderSearch(trx, id);
     await recordOrderEvent(
       trx,
       id,
@@ -245,6 +248,7 @@ export async function voidOrderLabel(db: Kysely<Database>, dialect: Dialect, c: 
       })
       .where('id', '=', id)
       .execute();
+    await indexOrderSearch(trx, id);
     await recordOrderEvent(
       trx,
       id,

@@ -5,6 +5,7 @@ import { IMAGE_ALT_MAX, PRODUCT_IMAGES_MAX } from '../product-images.js';
 import { ORDER_STATUSES, OrderStatus } from './orders.js';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
 import { checkPeriod, PeriodFields, REPORT_MESSAGES } from './reports.js';
+import { OrderSearchText } from './order-search.js';
 
 /** The most any price or amount may be: the order ceiling, $999,999.99 (shared/money.ts). */
 const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
@@ -86,7 +87,7 @@ const AdminOrderListFields = z
   .object({
     page,
     pageSize: pageSize(20),
-    search,
+    search: OrderSearchText,
     status: z.enum(ORDER_STATUS_FILTERS, { message: `status must be one of ${ORDER_STATUS_FILTERS.join(', ')}` }).optional(),
     payment: z.enum(PAYMENT_FILTERS, { message: `payment must be one of ${PAYMENT_FILTERS.join(', ')}` }).optional(),
     // Placed from one of the shop's days to another (schemas/reports.ts).

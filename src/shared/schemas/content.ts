@@ -84,6 +84,10 @@ export function toEmbedVideoUrl(url: string): string {
 
 const AnyEmail = z.email();
 
+/** The shop's return address (setting `shop_return_address`, lines of text): its limit and sentence. */
+export const SHOP_RETURN_ADDRESS_MAX = 300;
+export const SHOP_RETURN_ADDRESS_TOO_LONG = `Return address cannot exceed ${SHOP_RETURN_ADDRESS_MAX} characters`;
+
 export const GeneralSettingsInput = z
   .object({
     contact_email: z
@@ -93,6 +97,8 @@ export const GeneralSettingsInput = z
       .refine((v) => v === '' || AnyEmail.safeParse(v).success, 'Please enter a valid email address'),
     contact_phone: z.string().trim().max(50),
     contact_hours: z.string().trim().max(100),
+    /** Printed on packing slips (the parcel's sender); optional so older forms still save. */
+    shop_return_address: z.string().trim().max(SHOP_RETURN_ADDRESS_MAX, SHOP_RETURN_ADDRESS_TOO_LONG).optional(),
   })
   .strict();
 export type GeneralSettingsInput = z.input<typeof GeneralSettingsInput>;

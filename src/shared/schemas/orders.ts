@@ -73,6 +73,8 @@ export const OrderView = z.object({
   paidCents: z.number().int().optional(),
   /** Admins only: the order's one shipping label: 'bought', being bought, or none (null). */
   labelState: z.enum(['buying', 'bought', 'voiding']).nullable().optional(),
+  /** Admins only: the shipping address changed after the label was bought (void it and buy a new one). */
+  labelAddressChanged: z.boolean().optional(),
 });
 export type OrderView = z.infer<typeof OrderView>;
 export type OrderPaymentStatus = OrderView['paymentStatus'];
@@ -136,7 +138,17 @@ export function orderNumberOf(id: string): string {
   return id.slice(-8);
 }
 
-/** The tracking code shown to customers: a two-letter brand prefix and the id's last 6 characters, upper-cased. */
-export function trackingCodeOf(id: string): string {
+/**
+ * The specification's "tracking code": a two-letter brand prefix and the id's last 6 characters,
+ * upper-cased. No carrier knows it, so the shop shows it as the order's reference, never as a
+ * tracking number (that is only ever a carrier's number: `trackingNumber`).
+ */
+export function orderReferenceOf(id: string): string {
   return `EC${id.slice(-6)}`.toUpperCase();
 }
+
+/** Label for the brand code wherever it is shown (e-mails, back office, the customer's pages). */
+export const ORDER_REFERENCE_LABEL = 'Order reference';
+
+/** @deprecated The brand code is an order reference, not tracking: use `orderReferenceOf`. */
+export const trackingCodeOf = orderReferenceOf;

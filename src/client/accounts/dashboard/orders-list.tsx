@@ -1,6 +1,7 @@
 import { carrierName, trackingUrl } from '../../../shared/carriers.js';
 import { formatCents } from '../../../shared/money.js';
-import { orderNumberOf, trackingCodeOf, type OrderView } from '../../../shared/schemas/orders.js';
+import { orderNumberOf, orderReferenceOf, type OrderView } from '../../../shared/schemas/orders.js';
+import { TRACKING_TEXTS } from '../../../shared/tracking-texts.js';
 import { formatAddress } from '../../../shared/address.js';
 import { formatDate } from '../../lib/format.js';
 import { StatusBadge } from '../../ui/status-badge.js';
@@ -10,22 +11,22 @@ import { AddressLines } from '../../ui/address-lines.js';
 import { NoOrders, useReceipt } from './recent-orders.js';
 import { ReceiptDialog } from './receipt-dialog.js';
 
-/** ShipStation's tracking number once there is one, else the shop's own code. */
-function trackingFor(order: OrderView): string {
-  return order.trackingNumber ?? trackingCodeOf(order.id);
-}
-
-/** The carrier's own tracking page for the order's label, or null (no label, or a carrier without a known page). */
-function trackingLinkFor(order: OrderView): string | null {
-  return trackingUrl(order.carrier, order.trackingNumber);
+/**
+ * The carrier's number from the order's label, or null: before a label there is none, and a
+ * cancelled order is not tracked (the specification's brand code is the order's reference).
+ */
+function carrierTrackingOf(order: OrderView): string | null {
+  return order.status === 'cancelled' ? null : order.trackingNumber?.trim() || null;
 }
 
 function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => void }) {
   const number = orderNumberOf(order.id);
   const address = formatAddress(order.shippingAddress);
-  const tracking = order.status === 'pending' ? null : trackingFor(order);
-  const carrier = order.trackingNumber ? carrierName(order.carrier) : null;
-  const trackLink = trackingLinkFor(order);
+  // The specification shows its code for every status but pending: it is the order's reference.
+  const reference = order.status === 'pending' ? null : orderReferenceOf(order.id);
+  const tracking = carrierTrackingOf(order);
+  const carrier = tracking ? carrierName(order.carrier) : null;
+  const trackLink = tracking ? trackingUrl(order.carrier, tracking) : null;
   return (
     <article
       aria-labelledby={`order-${order.id}`}
@@ -46,12 +47,33 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
               Carrier: <span className="font-medium text-stone-900">{carrier}</span>
             </p>
           )}
+          {reference && (
+            <p className="text-sm text-stone-700">
+              {TRACKING_TEXTS.orderReference}:{' '}
+              <span className="font-mono font-medium text-stone-900" data-testid="order-reference">
+                {reference}
+              </span>
+            </p>
+          )}
           {tracking && (
             <p className="text-sm text-stone-700">
-              {order.trackingNumber ? 'Tracking number' : 'Tracking'}:{' '}
-              <span className="font-mono font-medium break-all text-stone-900" data-testid="tracking-number">
-                {tracking}
-              </span>
+              {TRACKING_TEXTS.trackingNumber}:{' '}
+              {trackLink ? (
+                <a
+                  href={trackLink}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="font-mono font-medium break-all text-brand-700 underline"
+                  data-testid="tracking-number"
+                >
+                  {tracking}
+                  <span className="sr-only"> (opens the {carrier} website in a new tab)</span>
+                </a>
+              ) : (
+                <span className="font-mono font-medium break-all text-stone-900" data-testid="tracking-number">
+                  {tracking}
+                </span>
+              )}
             </p>
           )}
         </div>

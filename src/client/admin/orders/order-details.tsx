@@ -17,7 +17,9 @@ import type { OrdersNav } from './orders-tab.js';
 import { StockShortfallBadge } from './status-badge.js';
 import { StatusBadge } from '../../ui/status-badge.js';
 import { OrderPayment } from './order-payment.js';
-import { carrierName } from '../../../shared/carriers.js';
+import { orderReferenceOf } from '../../../shared/schemas/orders.js';
+import { TRACKING_TEXTS } from '../../../shared/tracking-texts.js';
+import { LabelAddressWarning, LabelTracking } from './label-tracking.js';
 
 const SHIPSTATION_DISABLED = 'Info: ShipStation service temporarily disabled';
 
@@ -50,9 +52,8 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
       <h3 id="ship-service-title" className="mb-1 font-semibold text-stone-900">
         Shipping service
       </h3>
-      <p className="mb-3 text-sm text-stone-700">
-        Tracking number: <span className="font-mono">{order.trackingNumber ?? 'none yet'}</span>
-        {order.trackingNumber && order.carrier && <span className="ml-1">({carrierName(order.carrier)})</span>}
+      <p className="mb-3 text-sm text-stone-700" data-testid="admin-tracking">
+        <LabelTracking order={order} />
         {hasLabel && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">Label bought</span>}
       </p>
       {!paid && (
@@ -180,6 +181,7 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
                 paymentStatus={order.paymentStatus}
               />
             </div>
+            {order.labelAddressChanged && <LabelAddressWarning />}
             {order.stockShortfall && (
               <div role="alert" className="flex flex-col gap-1 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
                 <p className="flex items-center gap-2 font-semibold">
@@ -195,6 +197,10 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
               <div>
                 <dt className="text-sm font-medium text-stone-600">Order ID</dt>
                 <dd className="break-all font-mono text-sm">{order.id}</dd>
+              </div>
+              <div>
+                <dt className="text-sm font-medium text-stone-600">{TRACKING_TEXTS.orderReference}</dt>
+                <dd className="font-mono text-sm">{orderReferenceOf(order.id)}</dd>
               </div>
               <div>
                 <dt className="text-sm font-medium text-stone-600">Customer user ID</dt>

@@ -14,6 +14,7 @@ import { messageOf } from '../api/admin-api.js';
 import { DollarInput, Field, fieldAria, inputCls, ListState, Panel } from '../components/admin-ui.js';
 import { CustomerPicker, GUEST, type PickedCustomer } from './customer-picker.js';
 import { useAdminOrder, useSaveOrder, type Status } from './order-api.js';
+import { LabelAddressNotice } from './label-tracking.js';
 import type { OrdersNav } from './orders-tab.js';
 import type { OrderView } from '../../../shared/schemas/orders.js';
 
@@ -142,6 +143,7 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
               </div>
             ))}
           </div>
+          <LabelAddressNotice order={order} address={address} />
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
           {totalEditable ? (

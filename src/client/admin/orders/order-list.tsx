@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ORDER_STATUSES, OrderView, type OrderPaymentStatus } from '../../../shared/schemas/orders.js';
 import { formatCents } from '../../../shared/money.js';
@@ -9,7 +9,7 @@ import { ADMIN_MESSAGES } from '../../../shared/schemas/admin.js';
 import { messageOf } from '../api/admin-api.js';
 import type { AdminOrderRow } from '../api/admin-schemas.js';
 import { capitalize, formatDate, formatDateTime } from '../../lib/format.js';
-import { ConfirmDialog, DataTable, inputCls, ListState, PageNav, Panel, type Column } from '../components/admin-ui.js';
+import { ConfirmDialog, DataTable, ListState, PageNav, Panel, type Column } from '../components/admin-ui.js';
 import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
 import { StockShortfallBadge } from './status-badge.js';
@@ -22,6 +22,7 @@ import { PeriodForm } from './period-form.js';
 import { selectColumn, SelectPageBox, type Selection } from '../components/bulk.js';
 import { OrderBulkBar } from './order-bulk.js';
 import { NEW_ROW_CLS, NewOrdersNotice, useNewOrders } from './new-orders.js';
+import { OrderSearchBox } from './order-search-box.js';
 
 const PAYMENT_STATUSES = OrderView.shape.paymentStatus.options;
 
@@ -322,7 +323,6 @@ export function OrderList({ nav, selection }: { nav: OrdersNav; selection: Selec
   const search = params.get('q') ?? '';
   const statusParam = params.get('status');
   const status: Status | 'to_ship' | '' = statusParam === 'to_ship' ? 'to_ship' : isStatus(statusParam) ? statusParam : '';
-  const [searchText, setSearchText] = useState(search);
   const paymentParam = params.get('payment') ?? '';
   const payment = PAYMENT_FILTER_OPTIONS.some(([v]) => v === paymentParam) ? paymentParam : '';
   // Placed from one of the shop's days to another (a bad pair is refused by the form and the server alike).
@@ -344,11 +344,6 @@ export function OrderList({ nav, selection }: { nav: OrdersNav; selection: Selec
     setParams(next);
   };
 
-  const onSearch = (e: FormEvent) => {
-    e.preventDefault();
-    update({ q: searchText.trim(), ordersPage: null });
-  };
-
   const confirmDelete = () => {
     if (!toDelete) return;
     del.mutate(toDelete, {
@@ -364,22 +359,7 @@ export function OrderList({ nav, selection }: { nav: OrdersNav; selection: Selec
   return (
     <Panel title="Orders" actions={<Button onClick={nav.create}>Create Order</Button>}>
       <div className="mb-4 flex flex-col gap-3 lg:flex-row lg:flex-wrap lg:items-center">
-        <form role="search" onSubmit={onSearch} className="flex min-w-0 flex-1 gap-2 lg:min-w-72">
-          <label htmlFor="order-search" className="sr-only">
-            Search orders
-          </label>
-          <input
-            id="order-search"
-            type="search"
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            placeholder="Search by order ID, number, e-mail or name"
-            className={inputCls}
-          />
-          <Button type="submit" variant="outline">
-            Search
-          </Button>
-        </form>
+        <OrderSearchBox search={search} error={error} onSearch={(q) => update({ q, ordersPage: null })} />
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <FilterSelect
             id="order-status-filter"

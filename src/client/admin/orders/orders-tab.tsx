@@ -55,7 +55,10 @@ export default function OrdersTab() {
   if (view === 'slips') return <PackingSlipsPrint orderIds={slipOrderIds(params.get('orders'))} nav={nav} />;
   return (
     <div className="flex min-w-0 flex-col gap-6">
-      <OrdersOverviewSection />
+      {/* On a phone the list comes first (the day's work), the charts after it. */}
+      <div className="min-w-0 max-md:order-last">
+        <OrdersOverviewSection />
+      </div>
       <OrderList nav={nav} selection={selection} />
     </div>
   );

@@ -1,5 +1,8 @@
+import { useState } from 'react';
 import { formatCents } from '../../../shared/money.js';
-import type { OrderView } from '../../../shared/schemas/orders.js';
+import { orderNumberOf, type OrderView } from '../../../shared/schemas/orders.js';
+import { SITE_NAME } from '../../../shared/page-declaration.js';
+import { useAdminSettings } from '../content/content-api.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
@@ -25,8 +28,57 @@ function itemCount(order: OrderView): number {
   return order.items.reduce((n, it) => n + it.quantity, 0);
 }
 
-/** A self-contained HTML document (inline style, no script) for the print window. */
-function printDocument(order: OrderView): string {
+/** What a slip prints besides the order: the sender, and whether money is left off (a gift). */
+export type PackingSlipOptions = { shopName?: string; returnAddress?: string; hideTotal?: boolean };
+
+/** The number the customer knows, as on their receipt (#15LUVMN4). */
+export function slipOrderNumber(order: Pick<OrderView, 'id'>): string {
+  return `#${orderNumberOf(order.id).toUpperCase()}`;
+}
+
+/** The order's state in words, as the back office's badges and the receipt say it. */
+export function slipStatusWords(order: Pick<OrderView, 'status' | 'paymentStatus'>): string {
+  if ((order.status === 'completed' || order.status === 'processing') && isPaidForSlip(order.paymentStatus))
+    return order.status === 'completed' ? 'Paid, to ship' : 'Processing (paid, to ship)';
+  return STATUS_WORDS[order.status];
+}
+
+const STATUS_WORDS: Record<OrderView['status'], string> = {
+  pending: 'Pending',
+  processing: 'Processing',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+  completed: 'Completed',
+};
+
+const PAYMENT_WORDS: Record<OrderView['paymentStatus'], string> = {
+  unpaid: 'Not paid yet',
+  paid: 'Paid',
+  failed: 'Payment failed',
+  expired: 'Payment not completed',
+  refunded: 'Refunded',
+  partially_refunded: 'Paid, partly refunded',
+};
+
+function isPaidForSlip(p: OrderView['paymentStatus']): boolean {
+  return p === 'paid' || p === 'partially_refunded';
+}
+
+/** The payment in words (an order the owner entered and has not recorded a payment for is "Not paid yet"). */
+export function slipPaymentWords(order: Pick<OrderView, 'paymentStatus'>): string {
+  return PAYMENT_WORDS[order.paymentStatus];
+}
+
+function returnLines(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+/** One slip's body (inline style, no script), for the print window; several make one print job. */
+function slipHtml(order: OrderView, options: PackingSlipOptions): string {
   const origin = window.location.origin;
   const abs = (src: string) => (/^(https?:|data:)/.test(src) ? src : `${origin}${src.startsWith('/') ? '' : '/'}${src}`);
   const rows = order.items
@@ -38,9 +90,32 @@ function printDocument(order: OrderView): string {
     )
     .join('');
   const address = formatAddress(order.shippingAddress, { email: true, trimLines: true }).map(esc).join('<br>') || '—';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Packing slip ${esc(order.id)}</title>
+  const from = returnLines(options.returnAddress)
+    .map((l) => `<br>${esc(l)}`)
+    .join('');
+  return `<section class="slip">
+<div class="head"><div class="from"><strong>${esc(options.shopName ?? SITE_NAME)}</strong>${from}</div>
+<div><h1>Packing Slip</h1><div class="number">Order ${esc(slipOrderNumber(order))}</div></div></div>
+<div class="meta"><div>Order ID: ${esc(order.id)}</div><div>Date: ${esc(formatDateTime(order.createdAt))}</div>
+<div>Status: <strong>${esc(slipStatusWords(order))}</strong></div><div>Payment: ${esc(slipPaymentWords(order))}</div><div>Items: ${itemCount(order)}</div></div>
+<h2>Ship To</h2><p>${address}</p>
+<h2>Items</h2><table><thead><tr><th>Image</th><th>Name</th><th>Size</th><th>Color</th><th>SKU</th><th class="num">Qty</th><th>Packed</th></tr></thead>
+<tbody>${rows || '<tr><td colspan="7">No items on this order.</td></tr>'}</tbody></table>
+<h2>Packing checklist</h2><ul>${CHECKLIST.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>
+${options.hideTotal ? '' : `<p class="total">Order total: ${esc(formatCents(order.totalCents))}</p>`}
+<div class="sign"><div>Packed by (signature)</div><div>Date</div></div>
+</section>`;
+}
+
+/** A self-contained HTML document of one or more slips, each on its own page. */
+function printDocument(orders: OrderView[], options: PackingSlipOptions): string {
+  const title = orders.length === 1 ? `Packing slip ${esc(slipOrderNumber(orders[0]!))}` : `Packing slips (${orders.length})`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <style>
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1c1917;margin:32px;font-size:14px}
+.slip+.slip{break-before:page;page-break-before:always;margin-top:32px}
+.head{display:flex;justify-content:space-between;gap:24px;align-items:flex-start;margin-bottom:16px}
+.head h1{text-align:right}.number{font-family:ui-monospace,monospace;font-size:18px;font-weight:700;text-align:right}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
 .meta{display:grid;grid-template-columns:repeat(2,1fr);gap:4px 24px}
 table{width:100%;border-collapse:collapse;margin-top:8px}th,td{border:1px solid #d6d3d1;padding:6px 8px;text-align:left;vertical-align:middle}
@@ -50,26 +125,22 @@ ul{list-style:none;padding:0}li{margin:6px 0}li:before{content:"";display:inline
 .total{font-size:18px;font-weight:700;text-align:right;margin-top:16px}.sign{margin-top:48px;display:flex;gap:48px}
 .sign div{flex:1;border-top:1px solid #1c1917;padding-top:4px;font-size:12px}
 </style></head><body>
-<h1>Packing Slip</h1>
-<div class="meta"><div>Order ID: <strong>${esc(order.id)}</strong></div><div>Date: ${esc(formatDateTime(order.createdAt))}</div>
-<div>Status: ${esc(order.status)}</div><div>Items: ${itemCount(order)}</div></div>
-<h2>Ship To</h2><p>${address}</p>
-<h2>Items</h2><table><thead><tr><th>Image</th><th>Name</th><th>Size</th><th>Color</th><th>SKU</th><th class="num">Qty</th><th>Packed</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="7">No items on this order.</td></tr>'}</tbody></table>
-<h2>Packing checklist</h2><ul>${CHECKLIST.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>
-<p class="total">Order total: ${esc(formatCents(order.totalCents))}</p>
-<div class="sign"><div>Packed by (signature)</div><div>Date</div></div>
+${orders.map((o) => slipHtml(o, options)).join('\n')}
 </body></html>`;
 }
 
-function printSlip(order: OrderView): void {
+/**
+ * Opens one print window for the given orders' slips (one page each) and prints it when its images
+ * have loaded. Bulk printing passes several orders: one print job.
+ */
+export function printPackingSlips(orders: OrderView[], options: PackingSlipOptions = {}): void {
   const w = window.open('', '_blank', 'width=900,height=1000');
   if (!w) {
     toast({ title: 'Could not open the print window', description: 'Allow pop-ups for this site and try again.', variant: 'destructive' });
     return;
   }
   w.document.open();
-  w.document.write(printDocument(order));
+  w.document.write(printDocument(orders, options));
   w.document.close();
   w.focus();
   // Let images load before the print dialog snapshots the page.
@@ -103,9 +174,29 @@ const SLIP_COLUMNS: Column<OrderView['items'][number]>[] = [
   },
 ];
 
-export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav }) {
+/**
+ * One order's packing slip on screen, with Print. `hideTotal` starts the gift option (the total
+ * left off screen and paper); `printable` false leaves out the Print button and the option, for a
+ * page that shows several slips and prints them together (printPackingSlips).
+ */
+export function PackingSlip({
+  orderId,
+  nav,
+  hideTotal: hideTotalAtFirst = false,
+  printable = true,
+}: {
+  orderId: string;
+  nav: OrdersNav;
+  hideTotal?: boolean;
+  printable?: boolean;
+}) {
   const { data, error, isPending, refetch } = useAdminOrder(orderId);
+  const settings = useAdminSettings();
+  const [hideTotal, setHideTotal] = useState(hideTotalAtFirst);
   const order = data?.order;
+  const returnAddress = settings.data?.shop_return_address ?? '';
+  const from = returnLines(returnAddress);
+  const options: PackingSlipOptions = { shopName: SITE_NAME, returnAddress, hideTotal };
   return (
     <Panel
       title="Packing Slip"
@@ -114,13 +205,45 @@ export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav 
           <Button variant="ghost" onClick={nav.list}>
             <ArrowLeftIcon size={16} /> Back to orders
           </Button>
-          {order && <Button onClick={() => printSlip(order)}>Print</Button>}
+          {order && printable && <Button onClick={() => printPackingSlips([order], options)}>Print</Button>}
         </>
       }
     >
       <ListState isPending={isPending} error={error} onRetry={() => void refetch()} loadingLabel="Loading order">
         {order && (
           <div className="flex flex-col gap-6 text-sm">
+            {printable && (
+              <label className="flex items-center gap-2 self-start rounded-md border border-stone-200 bg-stone-50 px-3 py-2">
+                <input
+                  type="checkbox"
+                  checked={hideTotal}
+                  onChange={(e) => setHideTotal(e.target.checked)}
+                  className="h-4 w-4 accent-brand-600"
+                />
+                Gift: leave the order total off this slip
+              </label>
+            )}
+            <div className="flex flex-wrap items-start justify-between gap-4">
+              <address className="not-italic" aria-label="Return address">
+                <span className="block font-semibold text-stone-900">{SITE_NAME}</span>
+                {from.map((l, i) => (
+                  <span key={i} className="block">
+                    {l}
+                  </span>
+                ))}
+                {settings.isSuccess && from.length === 0 && (
+                  <span className="block text-xs text-amber-800">
+                    No return address yet: add it in Settings → General to print it here.
+                  </span>
+                )}
+              </address>
+              <p className="text-right">
+                <span className="block text-xs uppercase tracking-wide text-stone-600">Order</span>
+                <span className="font-mono text-lg font-bold text-stone-900" data-testid="slip-order-number">
+                  {slipOrderNumber(order)}
+                </span>
+              </p>
+            </div>
             <dl className="grid gap-2 sm:grid-cols-2">
               <div>
                 <dt className="inline font-medium text-stone-600">Order ID: </dt>
@@ -132,7 +255,13 @@ export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav 
               </div>
               <div>
                 <dt className="inline font-medium text-stone-600">Status: </dt>
-                <dd className="inline capitalize">{order.status}</dd>
+                <dd className="inline" data-testid="slip-status">
+                  {slipStatusWords(order)}
+                </dd>
+              </div>
+              <div>
+                <dt className="inline font-medium text-stone-600">Payment: </dt>
+                <dd className="inline">{slipPaymentWords(order)}</dd>
               </div>
               <div>
                 <dt className="inline font-medium text-stone-600">Items: </dt>
@@ -165,7 +294,11 @@ export function PackingSlip({ orderId, nav }: { orderId: string; nav: OrdersNav 
                 ))}
               </ul>
             </section>
-            <p className="text-right text-lg font-bold">Order total: {formatCents(order.totalCents)}</p>
+            {!hideTotal && (
+              <p className="text-right text-lg font-bold" data-testid="slip-total">
+                Order total: {formatCents(order.totalCents)}
+              </p>
+            )}
             <div className="mt-6 flex gap-8">
               <p className="flex-1 border-t border-stone-900 pt-1 text-xs">Packed by (signature)</p>
               <p className="flex-1 border-t border-stone-900 pt-1 text-xs">Date</p>

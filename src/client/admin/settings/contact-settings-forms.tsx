@@ -1,4 +1,9 @@
-import { CONTENT_ADMIN_MESSAGES, GeneralSettingsInput, SocialSettingsInput } from '../../../shared/schemas/content.js';
+import {
+  CONTENT_ADMIN_MESSAGES,
+  GeneralSettingsInput,
+  SHOP_RETURN_ADDRESS_MAX,
+  SocialSettingsInput,
+} from '../../../shared/schemas/content.js';
 import type { AdminSettings } from '../content/content-api.js';
 import {
   FormSection,
@@ -10,7 +15,7 @@ import {
   ValidationSummary,
 } from '../content/content-form.js';
 
-const GENERAL_KEYS = ['contact_email', 'contact_phone', 'contact_hours'] as const;
+const GENERAL_KEYS = ['contact_email', 'contact_phone', 'contact_hours', 'shop_return_address'] as const;
 const SOCIAL_KEYS = ['social_media_facebook', 'social_media_youtube'] as const;
 
 /** Contact e-mail, phone and hours, shown on the Contact page. */
@@ -37,6 +42,16 @@ export function GeneralSettingsForm({ settings }: { settings: AdminSettings }) {
           <TextField form={form} name="contact_phone" label="Contact phone" type="tel" autoComplete="off" placeholder="(555) 123-4567" />
         </div>
         <TextField form={form} name="contact_hours" label="Business hours" placeholder="Mon-Fri, 9am-5pm EST" />
+      </FormSection>
+      <FormSection title="Return address" description="Printed on packing slips as the sender, under the shop's name.">
+        <TextField
+          form={form}
+          name="shop_return_address"
+          label="Return address"
+          rows={3}
+          placeholder={'12 Green Lane\nPortland, OR 97201'}
+          hint={`Street, city, state and ZIP, one per line (at most ${SHOP_RETURN_ADDRESS_MAX} characters).`}
+        />
       </FormSection>
       <SaveRow saving={save.isPending} dirty={form.dirty} label="Save General Settings" />
     </form>

@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { adoptUnstockedProducts } from '../../inventory/stock.js';
 import type { Database, OrderItemsTable, OrdersTable, ProductsTable, UsersTable } from '../schema.js';
 import { hashPassword } from '../../accounts/password.js';
-import { searchTermsOf } from '../../orders/search-terms.js';
+import { lineTermsOf, searchTermsOf } from '../../orders/search-terms.js';
 
 /**
  * `npm run db:seed -- --large`: a shop that has been trading for years, for measuring. Rows are
@@ -14,6 +14,29 @@ const LARGE_DEFAULTS: LargeSeedCounts = { products: 10_000, users: 50_000, order
 
 const FIRST = ['Ada', 'Ben', 'Cleo', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lea', 'Max', 'Noa', 'Oli', 'Pia'];
 const LAST = ['Moss', 'Reed', 'Birch', 'Fern', 'Stone', 'Brook', 'Hale', 'Lark', 'Vale', 'Wren', 'Ash', 'Marsh', 'Pike', 'Rowe'];
+/** Shipping cities, by order number (not drawn from the random stream, which the rest of the seed follows). */
+const CITIES = [
+  'Portland',
+  'Eugene',
+  'Salem',
+  'Bend',
+  'Seattle',
+  'Tacoma',
+  'Spokane',
+  'Boise',
+  'Reno',
+  'Sacramento',
+  'Fresno',
+  'Oakland',
+  'San Jose',
+  'Santa Rosa',
+  'Medford',
+  'Olympia',
+  'Yakima',
+  'Redding',
+  'Chico',
+  'Davis',
+];
 const KINDS = ['Cloth', 'Mop', 'Refill', 'Powder', 'Cleaner', 'Bundle', 'Brush', 'Sponge'];
 const CATEGORIES = ['cleaning-cloths', 'mops', 'cleaners', 'laundry', 'refills', 'bundles', 'accessories'];
 const STATUSES: OrdersTable['status'][] = [
@@ -184,7 +207,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
         shipping_address: JSON.stringify({
           name: `${first} ${last}`,
           address: `${i} Market St`,
-          city: 'Portland',
+          city: CITIES[i % CITIES.length],
           state: 'OR',
           zip: '97201',
           country: 'US',
@@ -210,6 +233,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
           shippingAddress: o.shipping_address ?? null,
           userEmail: userEmails[user] ?? null,
           userName: userNames[user] ?? null,
+          totalCents: o.total_cents ?? null,
         }).map((term) => ({ term, order_id: o.id }));
       });
       for (let k = 0; k < terms.length; k += 15_000)
@@ -227,7 +251,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
     db,
     'order_items',
     itemCount,
-    9,
+    10,
     (j): Insertable<OrderItemsTable> => {
       const p = Math.floor(r() * Math.max(1, counts.products));
       return {
@@ -235,6 +259,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
         order_id: orderIdOf(itemOwners[j] ?? 0),
         product_id: counts.products ? `prod-large-${p}` : 'unknown',
         product_name: `Large catalogue item ${p}`,
+        sku: counts.products ? `LRG-${p}` : null,
         quantity: 1 + Math.floor(r() * 3),
         price_cents: prices[p] ?? 999,
         size: 'One Size',
@@ -243,6 +268,21 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
       };
     },
     progress('order items', itemCount),
+    // The lines' product words and SKUs (an order's lines may straddle two statements: its terms may repeat).
+    async (trx, rows) => {
+      const terms = new Map<string, { term: string; order_id: string }>();
+      for (const l of rows) {
+        for (const term of lineTermsOf([{ name: l.product_name, sku: l.sku ?? null }]))
+          terms.set(`${term}\u0000${l.order_id}`, { term, order_id: l.order_id });
+      }
+      const values = [...terms.values()];
+      for (let k = 0; k < values.length; k += 15_000)
+        await trx
+          .insertInto('order_search_terms')
+          .values(values.slice(k, k + 15_000))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+    },
   );
   log('Large seed done.');
 }
