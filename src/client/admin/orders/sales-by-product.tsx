@@ -18,8 +18,8 @@ export function SalesByProduct({ products, span }: { products: OrdersOverview['p
         <p className="py-4 text-center text-sm text-stone-700">No products sold in this period.</p>
       ) : (
         // Scrolls when long, so it takes focus for keyboard scrolling.
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
         <div
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
           tabIndex={0}
           role="region"
           aria-label="Sales by product table"
