@@ -6,6 +6,7 @@ import { customerTimeline, customerTimelines } from './events.js';
 import { listRefunds, paymentStatusOf } from './refunds.js';
 import { netReceivedCents, netReceivedSql, toShipSql } from './money-taken.js';
 import { shippingOptionName } from '../shipping/service.js';
+import { openPaymentLink } from './owner-payments.js';
 
 type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
@@ -74,12 +75,13 @@ export async function getOrderForViewer(db: Kysely<Database>, orderId: string, w
 async function adminFigures(
   db: Kysely<Database>,
   order: Selectable<OrdersTable>,
-): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState'>> {
+): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState' | 'paymentLink'>> {
   const method = order.shipping_option_id ? await shippingOptionName(db, order.shipping_option_id) : undefined;
   return {
     shippingMethod: method ?? (order.shipping_option_id ? order.shipping_option_id : null),
     paidCents: order.paid_at && order.payment_status !== 'unpaid' ? order.total_cents : 0,
     labelState: order.label_state,
+    paymentLink: await openPaymentLink(db, order),
   };
 }
 

@@ -73,6 +73,8 @@ export const OrderView = z.object({
   paidCents: z.number().int().optional(),
   /** Admins only: the order's one shipping label: 'bought', being bought, or none (null). */
   labelState: z.enum(['buying', 'bought', 'voiding']).nullable().optional(),
+  /** Admins only: the open payment link of an order the owner typed in (orders/owner-payments.ts), or null. */
+  paymentLink: z.object({ url: z.string(), expiresAt: z.string(), amountCents: z.number().int() }).nullable().optional(),
 });
 export type OrderView = z.infer<typeof OrderView>;
 export type OrderPaymentStatus = OrderView['paymentStatus'];
