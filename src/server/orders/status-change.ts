@@ -11,6 +11,7 @@ import { statusUpdateVariables, storedAddressLines } from '../email/order-email-
 import { endOpenSession } from '../checkout/service.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
 import { isShippableOrder } from '../../shared/schemas/orders.js';
+import { notShippableMessage } from '../../shared/schemas/owner-orders.js';
 import { parseJson } from '../lib/json.js';
 import { recordOrderEvent, type OrderEventActor } from './events.js';
 import { applyStatusStock } from './refunds.js';
@@ -77,7 +78,7 @@ export async function changeStatusLocked(
 ): Promise<void> {
   if (order.status === status) return;
   if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.payment_provider))
-    throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+    throw new HttpError(409, notShippableMessage(order.payment_status, ADMIN_MESSAGES.unpaidNotShippable));
   // Cancelling a paid order returns its units to stock (once); reopening it takes them again, or 409.
   await applyStatusStock(trx, order, status, actor, stock, returnLines);
   if (status === 'cancelled') {

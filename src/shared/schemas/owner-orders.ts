@@ -46,6 +46,18 @@ export const OWNER_ORDER_MESSAGES = {
   refundNotPaid: 'Only a paid order can be refunded: this one has no payment to give back.',
 } as const;
 
+/** Refunded in full: it was paid, so "not paid yet" would be untrue (a reopened, refunded order). */
+export const REFUNDED_NOT_SHIPPABLE =
+  'This order was refunded in full: it cannot be marked shipped or given a label. Take the payment again as a new order if it should still ship.';
+
+/**
+ * Why an order may not be shipped, from its payment as it is: refunded in full, or not paid (yet).
+ * `unpaid`: the not-paid text (ADMIN_MESSAGES.unpaidNotShippable, passed in: admin.ts builds on this file).
+ */
+export function notShippableMessage(paymentStatus: string, unpaid: string): string {
+  return paymentStatus === 'refunded' ? REFUNDED_NOT_SHIPPABLE : unpaid;
+}
+
 /** How the owner took the money for an order typed in by hand. */
 export const RECORDED_PAYMENT_METHODS = ['cash', 'bank_transfer', 'card_phone'] as const;
 export type RecordedPaymentMethod = (typeof RECORDED_PAYMENT_METHODS)[number];
