@@ -43,18 +43,20 @@ function RecordPaymentDialog({ order, onClose }: { order: OrderView; onClose: ()
     resolver: zodResolver(RecordPaymentInput),
     defaultValues: { method: 'cash' as RecordedPaymentMethod, note: '' },
   });
-  const submit = handleSubmit((body) =>
-    record.mutate(body, {
-      onSuccess: () => {
-        toast({
-          title: 'Payment recorded',
-          description: `${formatCents(order.totalCents)} paid by ${PAYMENT_METHOD_NAMES[body.method]}.${order.email ? ` The confirmation has been e-mailed to ${order.email}.` : ''}`,
-        });
-        onClose();
-      },
-      onError: (err) => setError('method', { message: messageOf(err) }),
-    }),
-  );
+  // The promise, not per-call callbacks: once paid, the order's refetch unmounts this dialog first.
+  const submit = handleSubmit(async (body) => {
+    try {
+      await record.mutateAsync(body);
+    } catch (err) {
+      setError('method', { message: messageOf(err) });
+      return;
+    }
+    toast({
+      title: 'Payment recorded',
+      description: `${formatCents(order.totalCents)} paid by ${PAYMENT_METHOD_NAMES[body.method]}.${order.email ? ` The confirmation has been e-mailed to ${order.email}.` : ''}`,
+    });
+    onClose();
+  });
   return (
     <Dialog open onClose={onClose} title={`Record the payment of ${formatCents(order.totalCents)}`}>
       <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
@@ -118,14 +120,16 @@ function PaymentLinkDialog({ order, onClose }: { order: OrderView; onClose: () =
           <Button
             disabled={send.isPending || !order.email}
             onClick={() =>
-              send.mutate(
-                {},
-                {
-                  onSuccess: ({ link }) => {
-                    toast({ title: 'Payment link sent', description: `${link.sentTo} can pay ${formatCents(link.amountCents)} until ${formatDateTime(link.expiresAt)}.` });
-                    onClose();
-                  },
+              void send.mutateAsync({}).then(
+                ({ link }) => {
+                  toast({
+                    title: 'Payment link sent',
+                    description: `${link.sentTo} can pay ${formatCents(link.amountCents)} until ${formatDateTime(link.expiresAt)}.`,
+                  });
+                  onClose();
                 },
+                // Said in the dialog (send.isError).
+                () => undefined,
               )
             }
           >
