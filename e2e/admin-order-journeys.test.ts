@@ -59,7 +59,10 @@ describe('the owner takes a phone order with products', () => {
     await page.getByRole('heading', { name: 'Create Order' }).waitFor();
     await page.getByLabel('Customer e-mail').fill(guest);
     await page.getByLabel('Add a product').fill(SKU);
-    await page.getByRole('list', { name: 'Matching products' }).getByRole('button', { name: new RegExp(NAME) }).click();
+    await page
+      .getByRole('list', { name: 'Matching products' })
+      .getByRole('button', { name: new RegExp(NAME) })
+      .click();
     await page.getByLabel(NAME, { exact: true }).fill('2');
     await page.getByLabel('Discount ($)').fill('1.00');
     await page.getByLabel('Shipping ($)').fill('5.99');

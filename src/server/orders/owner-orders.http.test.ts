@@ -5,7 +5,7 @@ import { createCoupon, createProduct, createUser } from '../db/seed/factories.js
 import { placeCheckout } from '../test/checkout-orders.js';
 import { ledgerAndLevel } from '../test/stock-checks.js';
 import { fulfilPaymentSession, expireStaleSessions } from '../checkout/service.js';
-import { OWNER_ORDER_MESSAGES } from '../../shared/schemas/owner-orders.js';
+import { OWNER_ORDER_MESSAGES, REFUNDED_NOT_SHIPPABLE } from '../../shared/schemas/owner-orders.js';
 import { CARD_MESSAGES } from '../payments/test-checkout-page.js';
 
 let t: TestApp;
@@ -54,7 +54,14 @@ describe('orders the owner types in with products', () => {
       email: 'rita@example.com',
       status: 'pending',
     });
-    expect(order.items.map((i: { name: string; quantity: number; priceCents: number; sku: string | null }) => [i.name, i.quantity, i.priceCents, i.sku])).toEqual([
+    expect(
+      order.items.map((i: { name: string; quantity: number; priceCents: number; sku: string | null }) => [
+        i.name,
+        i.quantity,
+        i.priceCents,
+        i.sku,
+      ]),
+    ).toEqual([
       ['Glass Cloth', 2, 1250, 'GC-1'],
       ['Mop Refill', 1, 800, null],
     ]);
@@ -83,8 +90,12 @@ describe('orders the owner types in with products', () => {
     const both = await createWithLines({ lines: [{ productId: 'own-c', quantity: 1 }], total_amount: 10 });
     expect(both.json().error).toBe(OWNER_ORDER_MESSAGES.linesAndTotal);
     expect((await createWithLines({ shippingCents: 500, total_amount: 10 })).json().error).toBe(OWNER_ORDER_MESSAGES.moneyWithoutLines);
-    expect((await createWithLines({ lines: [{ productId: 'nope', quantity: 1 }] })).json().error).toBe(OWNER_ORDER_MESSAGES.productGone('nope'));
-    expect((await createWithLines({ lines: [{ productId: 'own-c', quantity: 0 }] })).json().error).toContain(OWNER_ORDER_MESSAGES.quantityMin);
+    expect((await createWithLines({ lines: [{ productId: 'nope', quantity: 1 }] })).json().error).toBe(
+      OWNER_ORDER_MESSAGES.productGone('nope'),
+    );
+    expect((await createWithLines({ lines: [{ productId: 'own-c', quantity: 0 }] })).json().error).toContain(
+      OWNER_ORDER_MESSAGES.quantityMin,
+    );
     expect((await createWithLines({ lines: [{ productId: 'own-c', quantity: 1 }], discountCents: 2000 })).json().error).toBe(
       OWNER_ORDER_MESSAGES.discountOverSubtotal(1500),
     );
@@ -213,7 +224,9 @@ describe('status changes say who hears about them', () => {
     expect(await outbox(order.id)).toHaveLength(1);
     await edit(true, 'processing');
     expect(await outbox(order.id)).toHaveLength(2);
-    expect((await admin.request('PATCH', `/api/admin/orders/${order.id}/status`, { status: 'shipped', notify: 'no' })).statusCode).toBe(400);
+    expect((await admin.request('PATCH', `/api/admin/orders/${order.id}/status`, { status: 'shipped', notify: 'no' })).statusCode).toBe(
+      400,
+    );
   });
 });
 
@@ -257,7 +270,18 @@ describe('cancel and refund together', () => {
     const mails = await outbox(orderId);
     const after = mails.filter((m) => m.template_id !== 'order-confirmation');
     expect(after.map((m) => m.template_id)).toEqual(['order-cancelled']);
-    expect(after[0]!.text).toContain(`We have refunded the $${(paid.total_cents / 100).toFixed(2)} you paid in full, to the card you paid with.`);
+    expect(after[0]!.text).toContain(
+      `We have refunded the $${(paid.total_cents / 100).toFixed(2)} you paid in full, to the card you paid with.`,
+    );
+
+    // Reopened after the refund: it was paid, so it is not called "not paid yet".
+    expect((await admin.request('PATCH', `/api/admin/orders/${orderId}/status`, { status: 'processing' })).statusCode).toBe(200);
+    const ship = await admin.request('PATCH', `/api/admin/orders/${orderId}/status`, { status: 'shipped' });
+    expect(ship.statusCode).toBe(409);
+    expect(ship.json().error).toBe(REFUNDED_NOT_SHIPPABLE);
+    // Reopening gave back nothing twice: the coupon and points stay given back.
+    expect(await couponUses('BACKAGAIN')).toBe(0);
+    expect(await pointsOf(user.id)).toBe(100);
   });
 
   it('refuses a refund with any other status, and more than was paid, before any money moves', async () => {

@@ -52,7 +52,12 @@ async function lockPayableOwnerOrder(trx: Kysely<Database>, dialect: Dialect, or
  * state is untouched. Call it with the order locked.
  */
 export async function expireOwnerPaymentLinks(trx: Kysely<Database>, orderId: string): Promise<void> {
-  await trx.updateTable('payment_sessions').set({ status: 'expired' }).where('order_id', '=', orderId).where('status', '=', 'open').execute();
+  await trx
+    .updateTable('payment_sessions')
+    .set({ status: 'expired' })
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'open')
+    .execute();
 }
 
 /**
@@ -90,11 +95,22 @@ export async function recordOwnerPayment(
       orderId,
       'paid',
       actor,
-      { amountCents: order.total_cents, provider: PAYMENT_METHOD_NAMES[input.method], method: input.method, ...(input.note ? { note: input.note } : {}) },
+      {
+        amountCents: order.total_cents,
+        provider: PAYMENT_METHOD_NAMES[input.method],
+        method: input.method,
+        ...(input.note ? { note: input.note } : {}),
+      },
       now,
     );
     await awardLoyalty(trx, { user, order: paid }, now);
-    const items = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('product_id').orderBy('id').execute();
+    const items = await trx
+      .selectFrom('order_items')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('product_id')
+      .orderBy('id')
+      .execute();
     await queueConfirmation(trx, { order: paid, items }, publicUrl);
   });
 }
@@ -177,7 +193,12 @@ async function queueLinkEmail(
   actor: OrderEventActor,
 ): Promise<void> {
   const named = parseJson<{ name?: string } | string | null>(order.shipping_address, null);
-  const items = await trx.selectFrom('order_items').select(['product_name', 'quantity', 'price_cents']).where('order_id', '=', order.id).orderBy('id').execute();
+  const items = await trx
+    .selectFrom('order_items')
+    .select(['product_name', 'quantity', 'price_cents'])
+    .where('order_id', '=', order.id)
+    .orderBy('id')
+    .execute();
   await queueEmail(trx, {
     to: link.sentTo,
     orderId: order.id,

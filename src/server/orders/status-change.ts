@@ -35,7 +35,9 @@ export type StatusChangeOptions = {
  * What the cancellation e-mail says about the money, from the order's payment as it stands: not
  * paid, refunded (in full or in part, and how), or kept.
  */
-export function cancellationMoneyLine(order: Pick<OrderRow, 'payment_status' | 'payment_provider' | 'total_cents' | 'refunded_cents'>): string {
+export function cancellationMoneyLine(
+  order: Pick<OrderRow, 'payment_status' | 'payment_provider' | 'total_cents' | 'refunded_cents'>,
+): string {
   if (!tookMoney(order)) return 'This order was not paid, so nothing was charged.';
   const refunded = Number(order.refunded_cents);
   const total = Number(order.total_cents);
@@ -53,7 +55,10 @@ export function cancellationMoneyLine(order: Pick<OrderRow, 'payment_status' | '
 }
 
 /** The customer's address for the order's e-mails: the order's own, or their account's. */
-async function recipientOf(trx: Kysely<Database>, order: OrderRow): Promise<{ to: string | null; user: { full_name: string } | undefined }> {
+async function recipientOf(
+  trx: Kysely<Database>,
+  order: OrderRow,
+): Promise<{ to: string | null; user: { full_name: string } | undefined }> {
   const user = order.user_id
     ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst()
     : undefined;

@@ -70,8 +70,8 @@ export function renderTestCheckoutPage(opts: {
   const body = opts.done
     ? `<p class="done" role="status">${escapeHtml(opts.done)}</p><a class="cancel" href="/">Return to the shop</a>`
     : opts.closed
-    ? `<p class="error" role="alert">${escapeHtml(opts.closed)}</p><a class="cancel" href="/">Return to the shop</a>`
-    : `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
+      ? `<p class="error" role="alert">${escapeHtml(opts.closed)}</p><a class="cancel" href="/">Return to the shop</a>`
+      : `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
       <form method="post" action="/pay/${encodeURIComponent(opts.sessionId)}" novalidate>
         ${field('cardNumber', 'Card number', 'inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242"')}
         <div class="row"><div>${field('expiry', 'Expiry', 'autocomplete="cc-exp" placeholder="MM / YY"')}</div>

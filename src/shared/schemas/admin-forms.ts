@@ -389,14 +389,12 @@ export function cancelWithRefundForm(lines: readonly OrderStockLine[], leftCents
       refunding: z.boolean(),
       refund: z.object({ amountCents: z.string(), reason: z.string() }),
     })
-    .transform(
-      (v): z.input<typeof OrderStatusInput> => ({
-        status: 'cancelled',
-        returnLines: returnLinesBody(v.returnLines),
-        notify: v.notify,
-        ...(v.refunding ? { refund: { amountCents: dollarsToCents(v.refund.amountCents, NaN), reason: v.refund.reason } } : {}),
-      }),
-    )
+    .transform((v): z.input<typeof OrderStatusInput> => ({
+      status: 'cancelled',
+      returnLines: returnLinesBody(v.returnLines),
+      notify: v.notify,
+      ...(v.refunding ? { refund: { amountCents: dollarsToCents(v.refund.amountCents, NaN), reason: v.refund.reason } } : {}),
+    }))
     .pipe(OrderStatusInput)
     .superRefine(returnAtMostOut(lines))
     .refine((v) => !v.refund || v.refund.amountCents <= leftCents, {

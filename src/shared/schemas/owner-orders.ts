@@ -30,7 +30,8 @@ export const OWNER_ORDER_MESSAGES = {
   linesAndTotal: 'An order with products takes its total from them: leave the total amount empty',
   moneyWithoutLines: 'A discount or shipping goes with product lines: add a product, or put it in the total amount',
   productGone: (id: string) => `The product ${id} is not in the catalogue (any more): remove its line`,
-  discountOverSubtotal: (subtotalCents: number) => `The discount cannot be more than the products' subtotal of ${formatCents(subtotalCents)}`,
+  discountOverSubtotal: (subtotalCents: number) =>
+    `The discount cannot be more than the products' subtotal of ${formatCents(subtotalCents)}`,
   newOrderCancelled: 'A new order with products cannot start cancelled: choose another status',
   productsFixed: 'The products of an order are set when it is created: cancel it and create a new one to change them',
   orderTooLarge: 'This order would be over $999,999.99: take some units off',

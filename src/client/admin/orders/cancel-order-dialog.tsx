@@ -78,14 +78,26 @@ function CancelForm({ lines, order, email, busy, onConfirm, onClose }: CancelPro
           <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-stone-200 p-3">
             <legend className="px-1 text-sm font-medium text-stone-900">Refund</legend>
             <div className="flex items-start gap-2">
-              <input id="cancel-refunding" type="checkbox" className="mt-0.5 h-4 w-4 shrink-0 accent-brand-600" {...register('refunding')} />
+              <input
+                id="cancel-refunding"
+                type="checkbox"
+                className="mt-0.5 h-4 w-4 shrink-0 accent-brand-600"
+                {...register('refunding')}
+              />
               <label htmlFor="cancel-refunding" className="text-sm text-stone-900">
-                Refund the customer with the cancel: {formatCents(left)} left of the {formatCents(order.totalCents)} paid, {refundRoute(order.paymentProvider)}.
+                Refund the customer with the cancel: {formatCents(left)} left of the {formatCents(order.totalCents)} paid,{' '}
+                {refundRoute(order.paymentProvider)}.
               </label>
             </div>
             {refunding && (
               <div className="grid gap-3 sm:grid-cols-2">
-                <Field label="Refund amount ($)" htmlFor="cancel-refund-amount" required error={amountError} hint={`Up to ${formatCents(left)}`}>
+                <Field
+                  label="Refund amount ($)"
+                  htmlFor="cancel-refund-amount"
+                  required
+                  error={amountError}
+                  hint={`Up to ${formatCents(left)}`}
+                >
                   <DollarInput
                     id="cancel-refund-amount"
                     min="0.01"
@@ -114,10 +126,15 @@ function CancelForm({ lines, order, email, busy, onConfirm, onClose }: CancelPro
         <NotifyCustomer id="cancel-notify" email={email} checked={notify} onChange={(v) => setValue('notify', v)} />
       </fieldset>
       {confirming ? (
-        <div className="flex flex-col gap-3 rounded-md border border-red-200 bg-red-50 p-3" role="group" aria-label="Confirm the refund" ref={focusConfirm}>
+        <div
+          className="flex flex-col gap-3 rounded-md border border-red-200 bg-red-50 p-3"
+          role="group"
+          aria-label="Confirm the refund"
+          ref={focusConfirm}
+        >
           <p className="text-sm text-red-950">
-            Cancel the order and send <strong>{formatCents(confirming.refund.amountCents)}</strong> {refundRoute(order.paymentProvider)}? This
-            cannot be undone.
+            Cancel the order and send <strong>{formatCents(confirming.refund.amountCents)}</strong> {refundRoute(order.paymentProvider)}?
+            This cannot be undone.
           </p>
           <div className="flex flex-wrap justify-end gap-2">
             <Button variant="ghost" onClick={() => setConfirming(null)} disabled={busy}>

@@ -167,11 +167,24 @@ export function OrderLinesField({
             })}
           </ul>
           <div className="grid gap-3 sm:grid-cols-2">
-            <Field label="Discount ($)" htmlFor="order-discount" error={errors.discountCents?.message} hint="Taken off the products' subtotal.">
-              <DollarInput id="order-discount" {...register('discountCents')} {...fieldAria(errors.discountCents?.message, 'order-discount-error')} />
+            <Field
+              label="Discount ($)"
+              htmlFor="order-discount"
+              error={errors.discountCents?.message}
+              hint="Taken off the products' subtotal."
+            >
+              <DollarInput
+                id="order-discount"
+                {...register('discountCents')}
+                {...fieldAria(errors.discountCents?.message, 'order-discount-error')}
+              />
             </Field>
             <Field label="Shipping ($)" htmlFor="order-shipping" error={errors.shippingCents?.message}>
-              <DollarInput id="order-shipping" {...register('shippingCents')} {...fieldAria(errors.shippingCents?.message, 'order-shipping-error')} />
+              <DollarInput
+                id="order-shipping"
+                {...register('shippingCents')}
+                {...fieldAria(errors.shippingCents?.message, 'order-shipping-error')}
+              />
             </Field>
           </div>
           <dl className="grid grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm text-stone-800" aria-label="Estimated total">

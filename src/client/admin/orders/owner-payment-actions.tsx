@@ -81,7 +81,13 @@ function RecordPaymentDialog({ order, onClose }: { order: OrderView; onClose: ()
           )}
         </fieldset>
         <Field label="Note (for the order's history)" htmlFor="pay-note" error={errors.note?.message}>
-          <input id="pay-note" className={inputCls} maxLength={500} {...register('note')} {...fieldAria(errors.note?.message, 'pay-note-error')} />
+          <input
+            id="pay-note"
+            className={inputCls}
+            maxLength={500}
+            {...register('note')}
+            {...fieldAria(errors.note?.message, 'pay-note-error')}
+          />
         </Field>
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="ghost" onClick={onClose} disabled={record.isPending}>
