@@ -440,8 +440,9 @@ export async function fulfilPaymentSession(
         await awardLoyalty(trx, rows, now);
         // The shop's own "new order" e-mail goes with them (email/shop-notifications.ts): once, as the payment is.
         await queueConfirmation(trx, rows, ctx.publicUrl, [...paid, ...(await newOrderShopEmailWrites(trx, rows, ctx.publicUrl))]);
-        // Last, so the stock rows stay locked only until the commit (decision 0023).
-        const shortfall = await takeStock(trx, rows, now, takeAtCommit);
+        // Last, so the stock rows stay locked only until the commit (decision 0023). An order the
+        // owner typed in took its units when it was entered (orders/owner-orders.ts).
+        const shortfall = rows.order.payment_provider === null ? [] : await takeStock(trx, rows, now, takeAtCommit);
         if (shortfall.length) throw new SoldOutMeanwhile();
         return { fulfilled: true, orderId: rows.order.id };
       });
@@ -505,10 +506,22 @@ export async function endOpenSession(
   giveBack?: GiveBack,
 ): Promise<boolean> {
   const order = await forUpdate(
-    trx.selectFrom('orders').select(['id', 'payment_status']).where('id', '=', orderId),
+    trx.selectFrom('orders').select(['id', 'payment_status', 'payment_provider']).where('id', '=', orderId),
     dialect,
   ).executeTakeFirst();
   if (!order || order.payment_status === 'paid') return false;
+  if (order.payment_provider === null) {
+    // A payment link the owner sent for an order they typed in: only the link ends; the order
+    // stays as it was (unpaid, its units out for it, its status the owner's).
+    const ended = await trx
+      .updateTable('payment_sessions')
+      .set({ status: 'expired' })
+      .where('id', '=', sessionId)
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+    return Number(ended.numUpdatedRows) === 1;
+  }
   const r = await trx
     .updateTable('payment_sessions')
     .set({ status: 'expired' })

@@ -186,6 +186,23 @@ export async function redeemCouponUse(
     .execute();
 }
 
+/**
+ * Gives back the coupon use an order redeemed (its sale was refunded in full or cancelled): the
+ * redemption goes, so the one-per-customer rule lets the customer use the code again, and the
+ * count comes down by one. Answers the codes given back (none when already given back).
+ */
+export async function releaseCouponUse(trx: Kysely<Database>, orderId: string, now: Date): Promise<number> {
+  const redemptions = await trx.deleteFrom('coupon_redemptions').where('order_id', '=', orderId).returning('coupon_id').execute();
+  for (const r of redemptions) {
+    await trx
+      .updateTable('coupons')
+      .set({ current_uses: sql`case when current_uses > 0 then current_uses - 1 else 0 end`, updated_at: now.toISOString() })
+      .where('id', '=', r.coupon_id)
+      .execute();
+  }
+  return redemptions.length;
+}
+
 /** A one-use loyalty reward coupon (LOYALTY_REWARD_PERCENT off, LOYALTY_REWARD_VALID_DAYS) that only its owner can use. */
 export async function createRewardCoupon(
   trx: Kysely<Database>,

@@ -260,6 +260,68 @@ The money goes back to the card you paid with. Depending on your bank, it can ta
 ${textFooter}`,
   },
   {
+    id: 'order-cancelled',
+    name: 'Order Cancelled',
+    subject: 'Order #{{orderNumber}} has been cancelled',
+    variables: ['orderNumber', 'customerName', 'moneyLine', 'shippingAddressLines'],
+    html: layout(
+      'Your order #{{orderNumber}} has been cancelled.',
+      'Your order has been cancelled',
+      [
+        p('Hi {{customerName}},'),
+        p('Your order <strong>#{{orderNumber}}</strong> has been cancelled.'),
+        p('<strong>{{moneyLine}}</strong>'),
+        p('If you did not expect this, just reply to this e-mail.'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+Your order #{{orderNumber}} has been cancelled.
+
+{{moneyLine}}
+
+If you did not expect this, just reply to this e-mail.
+${textFooter}`,
+  },
+  {
+    id: 'order-payment-link',
+    name: 'Order Payment Link',
+    subject: 'Pay {{total}} for order #{{orderNumber}}',
+    variables: ['orderNumber', 'customerName', 'total', 'payUrl', 'expiresAt', 'items', 'shippingAddressLines'],
+    html: layout(
+      'Your order #{{orderNumber}} is ready to be paid: {{total}}.',
+      'Your order is ready to be paid',
+      [
+        p('Hi {{customerName}},'),
+        p('Here is your order <strong>#{{orderNumber}}</strong>. You can pay <strong>{{total}}</strong> by card with the button below.'),
+        `            {{#if items.length}}
+            <table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse">
+              {{#each items}}
+              <tr><td>{{name}} &times; {{quantity}}</td><td align="right">{{lineTotal}}</td></tr>
+              {{/each}}
+            </table>
+            {{/if}}`,
+        button('{{payUrl}}', 'Pay {{total}}'),
+        p('The link works until {{expiresAt}}. If it has run out, reply to this e-mail and we will send a new one.'),
+        addressBlock('Shipping to:'),
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+Here is your order #{{orderNumber}}. You can pay {{total}} by card here:
+{{payUrl}}
+
+{{#each items}}
+{{name}} x {{quantity}}: {{lineTotal}}
+{{/each}}
+
+The link works until {{expiresAt}}. If it has run out, reply to this e-mail and we will send a new one.
+
+Shipping to:
+${addressText}
+${textFooter}`,
+  },
+  {
     id: 'welcome',
     name: 'Welcome',
     subject: 'Welcome to EcoClean, {{customerName}}!',

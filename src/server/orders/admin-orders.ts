@@ -1,20 +1,21 @@
 import { isPostgres } from '../db/query-helpers.js';
 import { reservationEnds } from '../inventory/reservations.js';
-import type { ReturnLine } from '../../shared/schemas/inventory.js';
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { Database, OrdersTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../lib/ids.js';
-import { queueEmail } from '../email/outbox.js';
-import { endOpenSession, newOrderId } from '../checkout/service.js';
+import { newOrderId } from '../checkout/service.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { ADMIN_MESSAGES, splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin.js';
-import { isShippableOrder, type OrderView } from '../../shared/schemas/orders.js';
-import { statusUpdateVariables, storedAddressLines } from '../email/order-email-variables.js';
+import type { OrderView } from '../../shared/schemas/orders.js';
+import { storedAddressLines } from '../email/order-email-variables.js';
 import { listOrderEvents, recordOrderEvent, SYSTEM_ACTOR, type OrderEvent, type OrderEventActor } from './events.js';
 import { getOrderForViewer } from './service.js';
-import { applyStatusStock, deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './refunds.js';
+import { changeStatusLocked, type StatusChangeOptions as StatusOptions } from './status-change.js';
+import { expireOwnerPaymentLinks } from './owner-payments.js';
+import { OWNER_ORDER_MESSAGES } from '../../shared/schemas/owner-orders.js';
+import { deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './refunds.js';
 import type { OrderStatusFilter, PaymentFilter } from '../../shared/schemas/admin.js';
 import { toShipSql } from './money-taken.js';
 import type { OrderPaymentStatus } from '../../shared/schemas/orders.js';
@@ -319,28 +320,18 @@ function addressText(raw: string | null): string {
   return storedAddressLines(raw).join('\n');
 }
 
-type StatusChangeOptions = {
-  actor?: OrderEventActor;
-  /**
-   * The list's and detail's "mark shipped": refused for an unpaid order. The edit form leaves it
-   * off (the owner may set any status by hand, as the specification allows).
-   */
-  refuseUnpaidShipping?: boolean;
-  /** Cancelling a paid order: the units the owner chose to return (default: all when not shipped, none when shipped). */
-  returnLines?: ReturnLine[];
-  /** E-mail the customer about the change (default: yes, as the specification does). */
-  notify?: boolean;
-};
+type StatusChangeOptions = Partial<Omit<StatusOptions, 'actor'>> & { actor?: OrderEventActor };
 
 /**
- * Any status may follow any other (the owner's call). A change queues the status-update e-mail
- * when the order has an e-mail address or a signed-up customer, and lands on the order's timeline.
+ * Any status may follow any other (the owner's call). A change e-mails the customer (when the
+ * order has an e-mail address or a signed-up customer) unless `notify` is false, and lands on the
+ * order's timeline either way (orders/status-change.ts). Bulk changes call this too.
  */
 export async function updateOrderStatus(
   db: Kysely<Database>,
   orderId: string,
   status: OrdersTable['status'],
-  { actor = SYSTEM_ACTOR, refuseUnpaidShipping = false, returnLines, notify = true }: StatusChangeOptions = {},
+  { actor = SYSTEM_ACTOR, ...options }: StatusChangeOptions = {},
 ): Promise<OrderView> {
   const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
@@ -349,55 +340,23 @@ export async function updateOrderStatus(
     const stock = await lockOrderProducts(trx, dialect, orderId);
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-    if (order.status === status) return;
-    if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.payment_provider))
-      throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
-    // Cancelling a paid order returns its units to stock (once); reopening it takes them again, or 409.
-    await applyStatusStock(trx, order, status, actor, stock, returnLines);
-    // Cancelling an order still waiting for payment ends its payment session and gives back what it held.
-    if (status === 'cancelled' && order.payment_status === 'unpaid' && order.payment_session_id) {
-      await endOpenSession(trx, dialect, order.id, order.payment_session_id, 'cancelled');
-    }
-    // The shipped date: set when the order first ships, cleared when it goes back before shipping.
-    const shippedAt =
-      status === 'shipped' ? (order.shipped_at ?? nowIso()) : status === 'pending' || status === 'processing' ? null : order.shipped_at;
-    await trx.updateTable('orders').set({ status, shipped_at: shippedAt, updated_at: nowIso() }).where('id', '=', orderId).execute();
-    // A shipment is news to the customer: it shows on their receipt (with its tracking number, if any).
-    await recordOrderEvent(
-      trx,
-      orderId,
-      'status.changed',
-      actor,
-      {
-        from: order.status,
-        to: status,
-        trackingNumber: status === 'shipped' ? order.shipstation_tracking_number : null,
-        carrierCode: status === 'shipped' ? order.shipping_carrier : null,
-      },
-      new Date(),
-      { customerVisible: status === 'shipped' },
-    );
-    const user = order.user_id
-      ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst()
-      : undefined;
-    const to = order.email ?? user?.email;
-    if (!to || !notify) return;
-    await queueEmail(trx, { to, orderId, actor, templateId: 'order-status-update', ...statusUpdateVariables(order, status, user) });
+    await changeStatusLocked(trx, dialect, order, status, stock, { actor, ...options });
   });
   return (await getOrderForViewer(db, orderId, ADMIN))!;
 }
 
-async function resolveUserId(db: Kysely<Database>, userId: string): Promise<{ id: string | null; email: string | null }> {
+/** The order's customer from the form's id ('guest': none); 400 for an unknown account. */
+export async function resolveUserId(db: Kysely<Database>, userId: string): Promise<{ id: string | null; email: string | null }> {
   if (userId === 'guest') return { id: null, email: null };
   const user = await db.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw new HttpError(400, ADMIN_MESSAGES.userNotFound);
   return { id: user.id, email: user.email };
 }
 
-type OrderAddressInput = string | z.output<typeof AdminOrderAddress>;
+export type OrderAddressInput = string | z.output<typeof AdminOrderAddress>;
 
 /** The stored form of an address from the form: an object as checkout stores it (keeping its e-mail), or text. */
-function storedAddress(input: OrderAddressInput, previous: string | null = null): string {
+export function storedAddress(input: OrderAddressInput, previous: string | null = null): string {
   if (typeof input === 'string') return JSON.stringify(input);
   const before = parseJson<Record<string, unknown> | string | null>(previous, null);
   const email = before && typeof before === 'object' && typeof before.email === 'string' ? before.email : undefined;
@@ -437,10 +396,13 @@ export async function createAdminOrder(
     status: OrdersTable['status'];
     email?: string;
     note?: string;
+    discountCents?: number;
+    shippingCents?: number;
   },
   actor: OrderEventActor = SYSTEM_ACTOR,
 ): Promise<OrderView> {
   if (input.total_amount === undefined) throw new HttpError(400, ADMIN_MESSAGES.totalRequired);
+  if (input.discountCents || input.shippingCents) throw new HttpError(400, OWNER_ORDER_MESSAGES.moneyWithoutLines);
   const user = await resolveUserId(db, input.user_id);
   const totalCents = Math.round(input.total_amount * 100);
   const split = splitAdminTotal(totalCents);
@@ -498,10 +460,16 @@ export async function updateAdminOrder(
     status: OrdersTable['status'];
     email?: string;
     note?: string;
+    lines?: unknown[];
+    discountCents?: number;
+    shippingCents?: number;
+    notify?: boolean;
   },
   actor: OrderEventActor = SYSTEM_ACTOR,
 ): Promise<OrderView> {
   const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  if (input.lines?.length || input.discountCents !== undefined || input.shippingCents !== undefined)
+    throw new HttpError(400, OWNER_ORDER_MESSAGES.productsFixed);
   const user = await resolveUserId(db, input.user_id);
   const existing = await transactionWithRetry(db, async (trx) => {
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
@@ -543,6 +511,8 @@ export async function updateAdminOrder(
         change('tax_cents', split.taxCents, 'taxCents');
         change('shipping_cents', split.shippingCents, 'shippingCents');
         change('discount_cents', 0, 'discountCents');
+        // A payment link sent for the old total pays nothing now.
+        await expireOwnerPaymentLinks(trx, orderId);
       }
     }
     if (Object.keys(changes).length > 0) {
@@ -558,7 +528,7 @@ export async function updateAdminOrder(
     return order;
   });
   // The owner may set any status by hand (the specification): the form shows a warning on unpaid ones.
-  if (existing.status !== input.status) return updateOrderStatus(db, orderId, input.status, { actor });
+  if (existing.status !== input.status) return updateOrderStatus(db, orderId, input.status, { actor, notify: input.notify });
   return (await getOrderForViewer(db, orderId, ADMIN))!;
 }
 

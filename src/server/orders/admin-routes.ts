@@ -34,10 +34,16 @@ import { lastDays, periodOf, shopTimeZone } from './shop-calendar.js';
 import { CustomerExportQuery } from '../../shared/schemas/reports.js';
 import type { PeriodRange } from '../../shared/shop-time.js';
 import { orderReturnLines, refundOrder, retryRefund } from './refunds.js';
+import { cancelWithRefund } from './cancel-order.js';
+import { createOrderWithLines } from './owner-orders.js';
+import { recordOwnerPayment, sendPaymentLink } from './owner-payments.js';
+import { OWNER_ORDER_MESSAGES, RecordPaymentInput } from '../../shared/schemas/owner-orders.js';
 import { customersCsv, orderLinesCsv, ordersCsv } from './exports.js';
 import { listOrderEvents, sessionActor, type OrderEventActor } from './events.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
+/** POST …/payment-link takes no fields: the amount is the order's, as the server has it. */
+const PaymentLinkRequest = z.object({}).strict();
 
 /** The admin at the keyboard, as the timeline, refunds and audit log name them. */
 function adminActor(req: FastifyRequest): OrderEventActor {
@@ -103,6 +109,11 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
     // The form's bot guard: too fast or a filled decoy is ignored without creating anything.
     if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
       return reply.code(202).send({ ignored: true });
+    // With product lines: priced from the catalogue, stock taken (orders/owner-orders.ts); else the spec's total-only order.
+    if (input.lines?.length) {
+      if (input.total_amount !== undefined) throw new HttpError(400, OWNER_ORDER_MESSAGES.linesAndTotal);
+      return reply.code(201).send({ order: await createOrderWithLines(db, { ...input, lines: input.lines }, adminActor(req)) });
+    }
     return reply.code(201).send({ order: await createAdminOrder(db, input, adminActor(req)) });
   });
   app.put('/api/admin/orders/:id', access.admin, async (req, reply) => {
@@ -114,9 +125,29 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
   });
   app.patch('/api/admin/orders/:id/status', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
-    const { status, returnLines } = parseInput(OrderStatusInput, req.body);
+    const { status, returnLines, notify, refund } = parseInput(OrderStatusInput, req.body);
+    // Cancelling a paid order with its refund: one step (orders/cancel-order.ts).
+    if (refund) {
+      await cancelWithRefund(db, { stripe: refundStripe }, id, { refund, returnLines, notify }, adminActor(req));
+      return { order: await getAdminOrder(db, id) };
+    }
     // The list's and detail's quick status change: "shipped" only for a paid order (the edit form may set any).
-    return { order: await updateOrderStatus(db, id, status, { actor: adminActor(req), refuseUnpaidShipping: true, returnLines }) };
+    return {
+      order: await updateOrderStatus(db, id, status, { actor: adminActor(req), refuseUnpaidShipping: true, returnLines, notify }),
+    };
+  });
+  // An order the owner typed in: the payment they took themselves, or a link to the card page (orders/owner-payments.ts).
+  app.post('/api/admin/orders/:id/payments', access.admin, async (req, reply) => {
+    const { id } = parseInput(Id, req.params);
+    const input = parseInput(RecordPaymentInput, req.body);
+    await recordOwnerPayment(db, id, input, adminActor(req), config.publicUrl);
+    return reply.code(201).send({ order: await getAdminOrder(db, id) });
+  });
+  app.post('/api/admin/orders/:id/payment-link', access.admin, async (req, reply) => {
+    const { id } = parseInput(Id, req.params);
+    parseInput(PaymentLinkRequest, req.body ?? {});
+    const link = await sendPaymentLink(db, id, adminActor(req), { publicUrl: config.publicUrl, stripe: refundStripe });
+    return reply.code(201).send({ link, order: await getAdminOrder(db, id) });
   });
   // The order's timeline, newest first, and the owner's notes on it.
   app.get('/api/admin/orders/:id/events', access.admin, async (req) => {

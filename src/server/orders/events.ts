@@ -21,7 +21,14 @@ export type OrderEventType =
   | 'viewed.impersonated'
   | 'stock.short'
   /** A cancelled order reopened: its units taken out of stock again (src/server/orders/refunds.ts). */
-  | 'stock.taken';
+  | 'stock.taken'
+  /** Loyalty points the order earned at payment, and their taking back on a full refund or a cancel (orders/give-back.ts). */
+  | 'points.earned'
+  | 'points.reversed'
+  /** The order's coupon use given back on a full refund or a cancel. */
+  | 'coupon.released'
+  /** The owner e-mailed the customer a link to the card page for an order typed in by hand. */
+  | 'payment.link_sent';
 
 /**
  * Who did it: an account (its id and e-mail as they were), or the shop itself, or the provider.

@@ -88,6 +88,8 @@ describe(`the order timeline on ${testDialect()}`, () => {
     let list = await events(orderId);
     expect(list.map((e) => [e.type, e.actor])).toEqual([
       ['email.queued', 'system'],
+      // What the order earned, so a full refund or a cancel can take back exactly that (orders/give-back.ts).
+      ['points.earned', 'system'],
       ['paid', 'customer'],
       ['placed', 'customer'],
     ]);

@@ -17,6 +17,7 @@ import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from './events.j
 import { recordAudit } from '../accounts/audit.js';
 import { stripeFailureMessage } from '../payments/stripe.js';
 import { formatCents } from '../../shared/money.js';
+import { giveBackCouponAndPoints } from './give-back.js';
 import { ORDER_MONEY_MESSAGES, type RefundInput } from '../../shared/schemas/admin.js';
 import type { OrderPaymentStatus, RefundView } from '../../shared/schemas/orders.js';
 
@@ -72,7 +73,7 @@ async function returnUnits(
   actor: OrderEventActor,
   cause: string,
 ): Promise<boolean> {
-  if (!tookMoney(order) || lines.every((l) => l.quantity <= 0)) return false;
+  if (!tookItsUnits(order) || lines.every((l) => l.quantity <= 0)) return false;
   const names = await orderProducts(trx, order.id);
   const back = await returnForOrder(trx, {
     orderId: order.id,
@@ -81,7 +82,7 @@ async function returnUnits(
     stock,
     actor,
     names,
-    note: cause === 'refunded' ? 'Returned with a refund' : 'Returned on cancel',
+    note: cause === 'refunded' ? 'Returned with a refund' : cause === 'deleted' ? 'Returned: the order was deleted' : 'Returned on cancel',
   });
   if (back.length === 0) return false;
   const at = new Date().toISOString();
@@ -92,6 +93,14 @@ async function returnUnits(
   }
   await recordOrderEvent(trx, order.id, 'restocked', actor, { cause, units: back });
   return true;
+}
+
+/**
+ * The order's units left the shelf for it: at payment for a checkout, or when the owner typed in an
+ * order with products (orders/owner-orders.ts takes them at once, paid or not).
+ */
+function tookItsUnits(order: Pick<OrderRow, 'payment_status' | 'payment_provider'>): boolean {
+  return tookMoney(order) || order.payment_provider === null;
 }
 
 /** Every unit the order still has out of stock (the "return everything" choice). */
@@ -150,7 +159,7 @@ export async function applyStatusStock(
     await recordOrderEvent(trx, order.id, 'cancelled', actor, { from: order.status });
     const lines = returnLines ?? (hasShipped(order) ? [] : await allOut(trx, order.id));
     await returnUnits(trx, order, stock, lines, actor, 'cancelled');
-  } else if (order.status === 'cancelled' && tookMoney(order)) {
+  } else if (order.status === 'cancelled' && tookItsUnits(order)) {
     await takeAgain(trx, order, stock, actor, status);
   }
 }
@@ -245,8 +254,25 @@ export async function refundOrder(
   actor: OrderEventActor,
   options: RefundOptions = {},
 ): Promise<{ refund: RefundView }> {
+  const pending = await openRefund(db, orderId, input, actor);
+  return settleRefund(db, deps, orderId, pending, actor, options);
+}
+
+/**
+ * Step 1 of a refund: under the order's lock, the amount is checked against what was paid less
+ * what is refunded or being refunded, the units to return are checked, and the refund is written
+ * 'pending' (so a second refund at the same moment sees it). `returnLater`: units the caller
+ * returns itself in the settling transaction (a cancel's), checked here, before any money moves.
+ */
+export async function openRefund(
+  db: Kysely<Database>,
+  orderId: string,
+  input: RefundInput,
+  actor: OrderEventActor,
+  { returnLater }: { returnLater?: ReturnLine[] } = {},
+): Promise<PendingRefund> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
-  const pending = await transactionWithRetry(db, async (trx) => {
+  return transactionWithRetry(db, async (trx) => {
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ORDER_MONEY_MESSAGES.orderNotFound);
     if (!order.payment_provider || !tookMoney(order)) throw new HttpError(409, ORDER_MONEY_MESSAGES.notPaid);
@@ -261,6 +287,7 @@ export async function refundOrder(
     if (input.amountCents > left)
       throw new HttpError(400, ORDER_MONEY_MESSAGES.tooMuch(input.amountCents, left, Number(order.total_cents)));
     const returnLines = await chosenReturnLines(trx, orderId, input);
+    if (returnLater?.length) await chosenReturnLines(trx, orderId, { ...input, returnLines: returnLater });
     const id = newId('refund');
     await trx
       .insertInto('refunds')
@@ -272,7 +299,7 @@ export async function refundOrder(
         provider_refund_id: null,
         status: 'pending',
         reason: input.reason ?? null,
-        restock: returnLines.length ? 1 : 0,
+        restock: returnLines.length || returnLater?.length ? 1 : 0,
         return_lines: returnLines.length ? JSON.stringify(returnLines) : null,
         error: null,
         actor_user_id: actor.userId,
@@ -281,16 +308,27 @@ export async function refundOrder(
         settled_at: null,
       })
       .execute();
-    return { id, provider: order.payment_provider, payment_session_id: order.payment_session_id, returnLines };
+    return {
+      id,
+      provider: order.payment_provider,
+      payment_session_id: order.payment_session_id,
+      returnLines,
+      amountCents: input.amountCents,
+      reason: input.reason ?? null,
+    };
   });
-
-  return settleRefund(db, deps, orderId, { ...pending, amountCents: input.amountCents, reason: input.reason ?? null }, actor, options);
 }
 
 type RefundOptions = {
   /** The customer's e-mail: `order-refunded` unless given (the sold-out apology). */
   templateId?: string;
   variables?: Record<string, unknown>;
+  /**
+   * More of the same step, in the settling transaction after the refund is recorded, with the
+   * order's products locked first: a cancel that refunds (orders/cancel-order.ts). It sends its own
+   * e-mail, so the refund's is not queued.
+   */
+  alsoInTransaction?: (trx: Kysely<Database>, order: OrderRow, stock: Map<string, LockedStock>) => Promise<void>;
 };
 
 /**
@@ -366,7 +404,7 @@ export async function refundSoldOutOrder(db: Kysely<Database>, deps: RefundDeps,
 /** How long after a refund was first asked a retry still reuses Stripe's idempotency key safely. */
 const RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
 
-type PendingRefund = {
+export type PendingRefund = {
   id: string;
   provider: string;
   payment_session_id: string | null;
@@ -381,7 +419,7 @@ type PendingRefund = {
  * settles it. The settling transaction re-reads the refund under the order's lock: when two
  * requests settle the same refund, the second finds it settled and changes nothing.
  */
-async function settleRefund(
+export async function settleRefund(
   db: Kysely<Database>,
   deps: RefundDeps,
   orderId: string,
@@ -419,7 +457,10 @@ async function settleRefund(
   }
 
   await transactionWithRetry(db, async (trx) => {
-    const stock = pending.returnLines.length ? await lockOrderProducts(trx, dialect, orderId) : new Map<string, LockedStock>();
+    const stock =
+      pending.returnLines.length || options.alsoInTransaction
+        ? await lockOrderProducts(trx, dialect, orderId)
+        : new Map<string, LockedStock>();
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirstOrThrow();
     const still = await trx.selectFrom('refunds').select('status').where('id', '=', pending.id).executeTakeFirst();
     if (still?.status !== 'pending') return;
@@ -456,12 +497,15 @@ async function settleRefund(
       }));
       await returnUnits(trx, order, stock, lines, actor, 'refunded');
     }
+    // Refunded in full: the sale is undone, so its coupon use comes back and its points go (once).
+    if (full) await giveBackCouponAndPoints(trx, order, actor, 'refunded');
     await recordAudit(trx, {
       by: { actorId: actor.userId, actingAsId: actor.actingAsUserId ?? null },
       action: 'order.refunded',
       targetUserId: order.user_id,
       details: { orderId, orderNumber: order.order_number, refundId: pending.id, amountCents: pending.amountCents, full },
     });
+    if (options.alsoInTransaction) return options.alsoInTransaction(trx, order, stock);
     const user = order.user_id
       ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst()
       : undefined;
@@ -536,14 +580,14 @@ export async function retryRefund(
 export async function deleteOrderIfUnpaid(db: Kysely<Database>, orderId: string, actor: OrderEventActor): Promise<void> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
-    const order = await forUpdate(
-      trx.selectFrom('orders').select(['id', 'order_number', 'user_id', 'payment_status', 'refunded_cents']).where('id', '=', orderId),
-      dialect,
-    ).executeTakeFirst();
+    // An order typed in with products holds its units: they go back before it goes (products locked first).
+    const stock = await lockOrderProducts(trx, dialect, orderId);
+    const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ORDER_MONEY_MESSAGES.orderNotFound);
     if (tookMoney(order) || Number(order.refunded_cents) > 0) throw new HttpError(409, ORDER_MONEY_MESSAGES.paidNotDeletable);
     const refunds = await trx.selectFrom('refunds').select('id').where('order_id', '=', orderId).limit(1).execute();
     if (refunds.length) throw new HttpError(409, ORDER_MONEY_MESSAGES.paidNotDeletable);
+    if (order.payment_provider === null) await returnUnits(trx, order, stock, await allOut(trx, orderId), actor, 'deleted');
     await trx.deleteFrom('orders').where('id', '=', orderId).execute();
     // The order's timeline goes with it: who deleted it stays in the audit log.
     await recordAudit(trx, {

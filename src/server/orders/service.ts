@@ -7,6 +7,7 @@ import { listRefunds, paymentStatusOf } from './refunds.js';
 import { netReceivedCents, netReceivedSql, toShipSql } from './money-taken.js';
 import { shippingOptionName } from '../shipping/service.js';
 import { labelAddressChanged } from './label-address.js';
+import { openPaymentLink } from './owner-payments.js';
 
 type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
@@ -75,13 +76,14 @@ export async function getOrderForViewer(db: Kysely<Database>, orderId: string, w
 async function adminFigures(
   db: Kysely<Database>,
   order: Selectable<OrdersTable>,
-): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState' | 'labelAddressChanged'>> {
+): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState' | 'labelAddressChanged' | 'paymentLink'>> {
   const method = order.shipping_option_id ? await shippingOptionName(db, order.shipping_option_id) : undefined;
   return {
     shippingMethod: method ?? (order.shipping_option_id ? order.shipping_option_id : null),
     paidCents: order.paid_at && order.payment_status !== 'unpaid' ? order.total_cents : 0,
     labelState: order.label_state,
     labelAddressChanged: order.label_state === 'bought' ? await labelAddressChanged(db, order.id) : false,
+    paymentLink: await openPaymentLink(db, order),
   };
 }
 

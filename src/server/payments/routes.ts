@@ -8,6 +8,7 @@ import { expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } fro
 import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from './test-checkout-page.js';
 import { createStripeClient } from './stripe.js';
 import { findPayableTestSession, isKnownPaymentSession } from './service.js';
+import { formatCents } from '../../shared/money.js';
 
 const IdParam = z.object({ id: z.string().min(1).max(100) });
 const CardForm = z.object({
@@ -58,6 +59,19 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
       );
     }
     await fulfilPaymentSession(db, dialect, id, { publicUrl: config.publicUrl, log: req.log });
+    // A link the shop e-mailed for an order it typed in: the payer may have no account nor this
+    // browser's checkout, so the thanks are said here rather than on the order page.
+    if (p.order.payment_provider === null)
+      return page(
+        reply,
+        200,
+        renderTestCheckoutPage({
+          sessionId: id,
+          amountCents: p.session.amount_cents,
+          email: p.order.email,
+          done: CARD_MESSAGES.linkPaid(formatCents(p.session.amount_cents), p.order.order_number),
+        }),
+      );
     return reply.redirect(`/order-confirmation?session_id=${encodeURIComponent(id)}&orderId=${encodeURIComponent(p.order.id)}`, 303);
   });
 
@@ -66,6 +80,8 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
   app.post('/pay/:id/cancel', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
     const p = await findPayableTestSession(db, id);
+    // A link the shop sent stays payable until it runs out: leaving its page only goes to the shop.
+    if (p?.order.payment_provider === null) return reply.redirect('/', 303);
     if (p && !p.closed) await expirePaymentSession(db, id, 'cancelled');
     return reply.redirect('/checkout?canceled=true', 303);
   });

@@ -25,7 +25,7 @@ export async function isKnownPaymentSession(db: Kysely<Database>, id: string): P
 
 type PayableTestSession = {
   session: PaymentSessionRow;
-  order: Pick<Selectable<OrdersTable>, 'id' | 'email' | 'payment_status'>;
+  order: Pick<Selectable<OrdersTable>, 'id' | 'email' | 'payment_status' | 'payment_provider' | 'order_number'>;
   /** Why the card page takes no payment (paid already, or ended), or null while it does. */
   closed: string | null;
 };
@@ -37,15 +37,29 @@ export async function findPayableTestSession(db: Kysely<Database>, id: string, n
     .selectFrom('payment_sessions as s')
     .innerJoin('orders as o', 'o.id', 's.order_id')
     .selectAll('s')
-    .select(['o.email as order_email', 'o.payment_status as order_payment_status'])
+    .select([
+      'o.email as order_email',
+      'o.payment_status as order_payment_status',
+      'o.payment_provider as order_payment_provider',
+      'o.order_number as order_number',
+      'o.total_cents as order_total_cents',
+    ])
     .where('s.id', '=', id)
     .where('s.provider', '=', 'test')
     .executeTakeFirst();
   if (!row) return null;
-  const { order_email, order_payment_status, ...session } = row;
-  const order = { id: session.order_id, email: order_email, payment_status: order_payment_status };
+  const { order_email, order_payment_status, order_payment_provider, order_number, order_total_cents, ...session } = row;
+  const order = {
+    id: session.order_id,
+    email: order_email,
+    payment_status: order_payment_status,
+    payment_provider: order_payment_provider,
+    order_number,
+  };
   let closed: string | null = null;
   if (order.payment_status === 'paid' || order.payment_status === 'refunded') closed = CARD_MESSAGES.paid;
   else if (session.status !== 'open' || session.expires_at <= now.toISOString()) closed = CARD_MESSAGES.expired;
+  // A link for an amount the order no longer has (its total was edited) pays nothing.
+  else if (Number(order_total_cents) !== Number(session.amount_cents)) closed = CARD_MESSAGES.expired;
   return { session, order, closed };
 }

@@ -41,6 +41,8 @@ export async function createStripeCheckoutSession(
   orderId: string,
   publicUrl: string,
   now = new Date(),
+  /** A payment link the owner sends (orders/owner-payments.ts): its own key (one per link) and a longer life. */
+  link?: { idempotencyKey: string; expiresAt: Date },
 ): Promise<{ id: string; url: string }> {
   const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
   const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
@@ -87,9 +89,9 @@ export async function createStripeCheckoutSession(
       cancel_url: `${publicUrl}/checkout?canceled=true`,
       // Stripe's shortest allowed life is 30 minutes; a minute more keeps clear of clock skew. The
       // order's holds outlive this by HOLD_MARGIN_MS, so a payment Stripe accepts finds its units held.
-      expires_at: Math.floor((now.getTime() + PROVIDER_SESSION_TTL_MS) / 1000),
+      expires_at: Math.floor((link ? link.expiresAt.getTime() : now.getTime() + PROVIDER_SESSION_TTL_MS) / 1000),
     },
-    { idempotencyKey: `checkout-${orderId}` },
+    { idempotencyKey: link?.idempotencyKey ?? `checkout-${orderId}` },
   );
   if (!session.url) throw new Error('Stripe answered without a checkout URL');
   return { id: session.id, url: session.url };

@@ -14,6 +14,9 @@ export const CARD_MESSAGES = {
   name: 'Please enter the name on the card.',
   expired: 'This payment page has expired. Return to the shop and check out again.',
   paid: 'This order has already been paid.',
+  /** A payment link the shop sent (an order it typed in), paid: there is no checkout to return to. */
+  linkPaid: (amount: string, orderNumber: string) =>
+    `Thank you: your payment of ${amount} for order #${orderNumber} has been received. A confirmation e-mail is on its way.`,
 } as const;
 
 export type CardInput = { cardNumber?: string; expiry?: string; cvc?: string; name?: string };
@@ -44,7 +47,7 @@ input{width:100%;padding:10px 12px;border:1px solid #8a968f;border-radius:8px;fo
 input:focus{outline:2px solid #2f7d4a;outline-offset:1px}
 .row{display:flex;gap:12px}.row>div{flex:1}
 button{margin-top:20px;width:100%;padding:12px;border:0;border-radius:8px;background:#2f7d4a;color:#fff;font-size:1rem;font-weight:700;cursor:pointer}
-button:hover{background:#24633a}.error{background:#fdecea;color:#8a1c12;border-radius:8px;padding:10px 12px;margin-bottom:12px}
+button:hover{background:#24633a}.done{background:#e7f4ec;color:#1c4a2c;border-radius:8px;padding:10px 12px;margin-bottom:12px}.error{background:#fdecea;color:#8a1c12;border-radius:8px;padding:10px 12px;margin-bottom:12px}
 .cancel{display:block;text-align:center;margin-top:16px;color:#1c2620}
 button.cancel{width:100%;margin-top:12px;padding:10px;background:transparent;border:0;text-decoration:underline;font-size:1rem;font-weight:400;cursor:pointer}
 button.cancel:hover{background:transparent;color:#000}.hint{font-size:.8rem;color:#4b5a52;margin-top:16px}
@@ -57,14 +60,18 @@ export function renderTestCheckoutPage(opts: {
   error?: string | null;
   values?: CardInput;
   closed?: string | null;
+  /** Paid just now: a thank-you instead of the form. */
+  done?: string | null;
 }): string {
   const amount = formatCents(opts.amountCents);
   const v = opts.values ?? {};
   const field = (name: keyof CardInput, label: string, attrs: string) =>
     `<label for="${name}">${label}</label><input id="${name}" name="${name}" ${attrs} value="${escapeHtml(name === 'cvc' || name === 'cardNumber' ? '' : (v[name] ?? ''))}" required>`;
-  const body = opts.closed
-    ? `<p class="error" role="alert">${escapeHtml(opts.closed)}</p><a class="cancel" href="/">Return to the shop</a>`
-    : `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
+  const body = opts.done
+    ? `<p class="done" role="status">${escapeHtml(opts.done)}</p><a class="cancel" href="/">Return to the shop</a>`
+    : opts.closed
+      ? `<p class="error" role="alert">${escapeHtml(opts.closed)}</p><a class="cancel" href="/">Return to the shop</a>`
+      : `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
       <form method="post" action="/pay/${encodeURIComponent(opts.sessionId)}" novalidate>
         ${field('cardNumber', 'Card number', 'inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242"')}
         <div class="row"><div>${field('expiry', 'Expiry', 'autocomplete="cc-exp" placeholder="MM / YY"')}</div>

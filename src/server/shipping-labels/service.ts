@@ -3,6 +3,7 @@
  * label bought, voided and tracked. The routes (./routes.ts) check the input and the admin; these
  * functions do the work and return the answer's data.
  */
+import { notShippableMessage } from '../../shared/schemas/owner-orders.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
@@ -103,7 +104,8 @@ export async function sendOrderToShipStation(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-  if (!isShippableOrder(row.payment_status, row.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+  if (!isShippableOrder(row.payment_status, row.payment_provider))
+    throw new HttpError(409, notShippableMessage(row.payment_status, ADMIN_MESSAGES.unpaidNotShippable));
   if (row.label_state === 'bought') throw new HttpError(409, ADMIN_MESSAGES.labelExists);
   const labelOrder = await toLabelOrder(db, id);
   const key = newId('lbl');
@@ -131,7 +133,8 @@ export async function sendOrderToShipStation(
       .where('id', '=', id)
       .executeTakeFirst();
     if (!now) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-    if (!isShippableOrder(now.payment_status, now.payment_provider)) throw new HttpError(409, ADMIN_MESSAGES.unpaidNotShippable);
+    if (!isShippableOrder(now.payment_status, now.payment_provider))
+      throw new HttpError(409, notShippableMessage(now.payment_status, ADMIN_MESSAGES.unpaidNotShippable));
     throw new HttpError(409, now.label_state === 'bought' ? ADMIN_MESSAGES.labelExists : ADMIN_MESSAGES.labelBusy);
   }
   const release = () =>

@@ -218,18 +218,38 @@ export const AdminOrderForm = z
     note: z.string(),
     elapsedMs: z.number(),
     website: z.string(),
+    /** A new order's product lines (quantities as typed); with any, the total comes from them. */
+    lines: z.array(z.object({ productId: z.string(), quantity: z.string() })).optional(),
+    /** Dollars (named after the body's keys, as the refund form's amount), with lines only. */
+    discountCents: z.string().optional(),
+    shippingCents: z.string().optional(),
+    /** A guest's e-mail ('' none). */
+    email: z.string().optional(),
+    /** Whether a status change e-mails the customer. */
+    notify: z.boolean().optional(),
   })
   .transform((v): z.input<typeof AdminOrderInput> => {
     const a = v.shipping_address;
     const touched = [a.name, a.address, a.city, a.state, a.zip].some((t) => t.trim() !== '');
+    const lines = v.lines ?? [];
     return {
       user_id: v.user_id,
       shipping_address: v.textAddress !== null && !touched ? v.textAddress : a,
-      ...(v.total_amount === null ? {} : { total_amount: textToNumber(v.total_amount, NaN) }),
+      ...(lines.length > 0
+        ? {
+            lines: lines.map((l) => ({ productId: l.productId, quantity: textToNumber(l.quantity, NaN) })),
+            discountCents: dollarsToCents(v.discountCents ?? '', undefined),
+            shippingCents: dollarsToCents(v.shippingCents ?? '', undefined),
+          }
+        : v.total_amount === null
+          ? {}
+          : { total_amount: textToNumber(v.total_amount, NaN) }),
       status: v.status,
       note: v.note,
       elapsedMs: v.elapsedMs,
       website: v.website,
+      ...(v.email !== undefined ? { email: v.email.trim() } : {}),
+      ...(v.notify !== undefined ? { notify: v.notify } : {}),
     };
   })
   .pipe(AdminOrderInput);
@@ -355,3 +375,31 @@ export function cancelOrderForm(lines: readonly OrderStockLine[]) {
     .superRefine(returnAtMostOut(lines));
 }
 export type CancelOrderForm = z.input<ReturnType<typeof cancelOrderForm>>;
+
+/**
+ * Cancelling an order, one dialog (orders/cancel-order.ts): the units to return, whether the
+ * customer is e-mailed, and for a paid order the refund that goes with it (`refunding`), at most
+ * what is left of the payment (`leftCents`).
+ */
+export function cancelWithRefundForm(lines: readonly OrderStockLine[], leftCents: number) {
+  return z
+    .object({
+      returnLines: ReturnLinesFields,
+      notify: z.boolean(),
+      refunding: z.boolean(),
+      refund: z.object({ amountCents: z.string(), reason: z.string() }),
+    })
+    .transform((v): z.input<typeof OrderStatusInput> => ({
+      status: 'cancelled',
+      returnLines: returnLinesBody(v.returnLines),
+      notify: v.notify,
+      ...(v.refunding ? { refund: { amountCents: dollarsToCents(v.refund.amountCents, NaN), reason: v.refund.reason } } : {}),
+    }))
+    .pipe(OrderStatusInput)
+    .superRefine(returnAtMostOut(lines))
+    .refine((v) => !v.refund || v.refund.amountCents <= leftCents, {
+      message: ORDER_MONEY_MESSAGES.atMostLeft(leftCents),
+      path: ['refund', 'amountCents'],
+    });
+}
+export type CancelWithRefundForm = z.input<ReturnType<typeof cancelWithRefundForm>>;

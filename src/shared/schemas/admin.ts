@@ -6,6 +6,7 @@ import { ORDER_STATUSES, OrderStatus } from './orders.js';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
 import { checkPeriod, PeriodFields, REPORT_MESSAGES } from './reports.js';
 import { OrderSearchText } from './order-search.js';
+import { CancelRefund, OWNER_ORDER_MESSAGES, OwnerOrderLineFields } from './owner-orders.js';
 
 /** The most any price or amount may be: the order ceiling, $999,999.99 (shared/money.ts). */
 const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
@@ -155,7 +156,17 @@ export const ORDER_MONEY_MESSAGES = {
  * A status change. Cancelling a paid order may say which units go back to stock; without it, an
  * order not yet shipped returns every unit and a shipped one none.
  */
-export const OrderStatusInput = z.object({ status: OrderStatus, returnLines: ReturnLines.optional() }).strict();
+export const OrderStatusInput = z
+  .object({
+    status: OrderStatus,
+    returnLines: ReturnLines.optional(),
+    /** false: the change is made without e-mailing the customer (recorded on the timeline). */
+    notify: OwnerOrderLineFields.notify,
+    /** Cancelling a paid order: the refund that goes with it, in the same request (orders/cancel-order.ts). */
+    refund: CancelRefund.optional(),
+  })
+  .strict()
+  .refine((v) => !v.refund || v.status === 'cancelled', { message: OWNER_ORDER_MESSAGES.refundOnlyOnCancel, path: ['refund'] });
 
 /** A note the owner adds to an order's timeline. */
 export const OrderNoteInput = z
@@ -243,6 +254,8 @@ export const AdminOrderInput = z
       .or(z.literal('').transform(() => undefined)),
     elapsedMs: z.number().int().min(0).optional(),
     website: z.string().max(200).optional(),
+    // Product lines priced from the catalogue, with a discount and shipping (owner-orders.ts).
+    ...OwnerOrderLineFields,
   })
   .strict();
 export type AdminOrderInput = z.input<typeof AdminOrderInput>;

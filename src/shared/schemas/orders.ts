@@ -75,6 +75,8 @@ export const OrderView = z.object({
   labelState: z.enum(['buying', 'bought', 'voiding']).nullable().optional(),
   /** Admins only: the shipping address changed after the label was bought (void it and buy a new one). */
   labelAddressChanged: z.boolean().optional(),
+  /** Admins only: the open payment link of an order the owner typed in (orders/owner-payments.ts), or null. */
+  paymentLink: z.object({ url: z.string(), expiresAt: z.string(), amountCents: z.number().int() }).nullable().optional(),
 });
 export type OrderView = z.infer<typeof OrderView>;
 export type OrderPaymentStatus = OrderView['paymentStatus'];

@@ -87,14 +87,22 @@ export function useInvalidateStock() {
   return () => Promise.all([qc.invalidateQueries({ queryKey: ['admin', 'products'] }), qc.invalidateQueries({ queryKey: ['products'] })]);
 }
 
-/** A status change; cancelling a paid order says which units go back to stock (`returnLines`). */
+/** A status change; cancelling a paid order says which units go back to stock (`returnLines`) and may refund it (`refund`). */
 export function useSetOrderStatus() {
   const invalidate = useInvalidateOrders();
   const invalidateStock = useInvalidateStock();
   return useMutation({
     onError: logUnexpected,
-    mutationFn: ({ id, status, returnLines }: { id: string; status: Status; returnLines?: ReturnLine[] }) =>
-      adminSend('PATCH', `/api/admin/orders/${encodeURIComponent(id)}/status`, OrderResponse, { status, returnLines }),
+    mutationFn: ({
+      id,
+      ...body
+    }: {
+      id: string;
+      status: Status;
+      returnLines?: ReturnLine[];
+      notify?: boolean;
+      refund?: { amountCents: number; reason?: string | undefined };
+    }) => adminSend('PATCH', `/api/admin/orders/${encodeURIComponent(id)}/status`, OrderResponse, body),
     onSettled: () => Promise.all([invalidate(), invalidateStock()]),
   });
 }

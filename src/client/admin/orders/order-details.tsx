@@ -58,7 +58,9 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
       </p>
       {!paid && (
         <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-          This order is not paid: no label can be bought for it and it cannot be marked shipped from here.
+          {order.paymentStatus === 'refunded'
+            ? 'This order was refunded in full: no label can be bought for it and it cannot be marked shipped from here.'
+            : 'This order is not paid: no label can be bought for it and it cannot be marked shipped from here.'}
         </p>
       )}
       <div className="flex flex-wrap gap-2">

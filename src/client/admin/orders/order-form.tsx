@@ -1,7 +1,7 @@
 import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { AdminOrderForm } from '../../../shared/schemas/admin-forms.js';
 import { isPaidOrder, ORDER_STATUSES } from '../../../shared/schemas/orders.js';
@@ -17,6 +17,8 @@ import { useAdminOrder, useSaveOrder, type Status } from './order-api.js';
 import { LabelAddressNotice } from './label-tracking.js';
 import type { OrdersNav } from './orders-tab.js';
 import type { OrderView } from '../../../shared/schemas/orders.js';
+import { NotifyCustomer } from './notify-customer.js';
+import { OrderLinesField, type LineProduct } from './order-lines-field.js';
 
 const ADDRESS_FIELDS = [
   { key: 'name', label: 'Name', required: true, autoComplete: 'name' },
@@ -71,8 +73,27 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
       note: '',
       elapsedMs: 0,
       website: '',
+      lines: [],
+      discountCents: '',
+      shippingCents: '',
+      email: '',
+      notify: true,
     },
   });
+  const lineArray = useFieldArray({ control, name: 'lines' });
+  // What each line shows (name, SKU, price, stock), as the product search found it.
+  const [lineProducts, setLineProducts] = useState(() => new Map<string, LineProduct>());
+  const lines = useWatch({ control, name: 'lines' }) ?? [];
+  const discount = useWatch({ control, name: 'discountCents' });
+  const shipping = useWatch({ control, name: 'shippingCents' });
+  const notify = useWatch({ control, name: 'notify' }) ?? true;
+  const withLines = !editing && lines.length > 0;
+  const addLine = (p: LineProduct) => {
+    setLineProducts((m) => new Map(m).set(p.id, p));
+    const at = lines.findIndex((l) => l.productId === p.id);
+    if (at >= 0) setValue(`lines.${at}.quantity`, String((Number(lines[at]!.quantity) || 0) + 1));
+    else lineArray.append({ productId: p.id, quantity: '1' });
+  };
   const address = useWatch({ control, name: 'shipping_address' });
   const status = useWatch({ control, name: 'status' });
   // A free-text address (older owner-entered orders) is kept as it is until the fields are filled in.
@@ -80,6 +101,9 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
   const keepText = textAddress !== null && !addressTouched;
   const unpaid = !order || !isPaidOrder(order.paymentStatus);
   const warnUnpaidShipped = unpaid && SHIPPED_LIKE.includes(status) && status !== order?.status;
+  // Who hears of a status change made here: the order's e-mail, else the chosen account's.
+  const statusChanged = editing && status !== order.status;
+  const customerEmail = order?.email ?? (customer.id !== GUEST.id ? customer.label : null);
 
   const submit = (body: z.output<typeof AdminOrderForm>) =>
     save.mutate(body, {
@@ -118,6 +142,36 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
             error={errors.user_id?.message}
           />
         </Field>
+        {!editing && customer.id === GUEST.id && (
+          <Field
+            label="Customer e-mail"
+            htmlFor="order-email"
+            error={errors.email?.message}
+            hint="For a guest: the order's e-mails (confirmation, payment link, status) go here."
+          >
+            <input
+              id="order-email"
+              type="email"
+              className={inputCls}
+              autoComplete="email"
+              maxLength={254}
+              {...register('email')}
+              {...fieldAria(errors.email?.message, 'order-email-error')}
+            />
+          </Field>
+        )}
+        {!editing && (
+          <OrderLinesField
+            lines={lines}
+            products={lineProducts}
+            register={register}
+            errors={errors}
+            discount={discount}
+            shipping={shipping}
+            onAdd={addLine}
+            onRemove={(i) => lineArray.remove(i)}
+          />
+        )}
         <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-stone-200 p-3">
           <legend className="px-1 text-sm font-medium text-stone-900">Shipping address</legend>
           {textAddress !== null && (
@@ -146,13 +200,18 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
           <LabelAddressNotice order={order} address={address} />
         </fieldset>
         <div className="grid gap-4 sm:grid-cols-2">
-          {totalEditable ? (
+          {withLines ? (
+            <div className="flex flex-col gap-1">
+              <p className="text-sm font-medium text-stone-900">Total</p>
+              <p className="text-sm text-stone-800">From the products above, priced by the shop when you create the order.</p>
+            </div>
+          ) : totalEditable ? (
             <Field
               label="Total amount ($)"
               required
               htmlFor="order-total_amount"
               error={errors.total_amount?.message}
-              hint="Split 85% subtotal, 8% tax, 7% shipping."
+              hint={editing ? 'Split 85% subtotal, 8% tax, 7% shipping.' : 'Without products: split 85% subtotal, 8% tax, 7% shipping.'}
             >
               <DollarInput
                 id="order-total_amount"
@@ -179,9 +238,14 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
             </select>
           </Field>
         </div>
+        {statusChanged && (
+          <NotifyCustomer id="order-notify" email={customerEmail} checked={notify} onChange={(v) => setValue('notify', v)} />
+        )}
         {warnUnpaidShipped && (
           <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-            This order is not paid. Setting it to {status} by hand is allowed, but no payment has arrived for it.
+            {order?.paymentStatus === 'refunded'
+              ? `This order was refunded in full. Setting it to ${status} by hand is allowed, but its payment has gone back to the customer.`
+              : `This order is not paid yet. Setting it to ${status} by hand is allowed, but no payment has arrived for it.`}
           </p>
         )}
         <Field label="Note (added to the order's timeline)" htmlFor="order-note">

@@ -15,7 +15,8 @@ import type { OrdersNav } from './orders-tab.js';
 import { StockShortfallBadge } from './status-badge.js';
 import { StatusBadge } from '../../ui/status-badge.js';
 import type { ReturnLine } from '../../../shared/schemas/inventory.js';
-import { CancelOrderDialog } from './cancel-order-dialog.js';
+import { CancelOrderDialog, type CancelRefundBody } from './cancel-order-dialog.js';
+import { StatusChangeDialog } from './notify-customer.js';
 import { PaymentBadge } from './order-payment.js';
 import { tookStock } from './return-lines-field.js';
 import { PeriodForm } from './period-form.js';
@@ -108,8 +109,8 @@ function CustomerCell({ o }: { o: AdminOrderRow }) {
 }
 
 /**
- * A status change e-mails the customer at once, so the list and the detail ask first, naming who
- * will be written to.
+ * A status change e-mails the customer unless the owner says not to, so the list and the detail
+ * ask first, naming who will be written to, with "Notify the customer" to turn it off.
  */
 export function StatusSelect({
   id,
@@ -126,13 +127,19 @@ export function StatusSelect({
 }) {
   const setStatus = useSetOrderStatus();
   const [asked, setAsked] = useState<Status | null>(null);
-  const change = (next: Status, returnLines?: ReturnLine[]) =>
+  const change = (next: Status, returnLines?: ReturnLine[], notify = true, refund?: CancelRefundBody) =>
     setStatus.mutate(
-      { id, status: next, returnLines },
+      // `notify` is sent only when the owner turned it off: e-mailing is the default (the specification's).
+      { id, status: next, returnLines, ...(notify ? {} : { notify: false }), ...(refund ? { refund } : {}) },
       {
         onSuccess: () => {
           setAsked(null);
-          toast({ title: 'Order updated', description: 'The order has been updated successfully.' });
+          toast({
+            title: 'Order updated',
+            description: refund
+              ? `The order has been cancelled and ${formatCents(refund.amountCents)} refunded.`
+              : 'The order has been updated successfully.',
+          });
         },
         onError: (err) => {
           setAsked(null);
@@ -158,27 +165,25 @@ export function StatusSelect({
           </option>
         ))}
       </select>
-      {/* Cancelling an order that took stock also asks which units go back. */}
+      {/* Cancelling an order that took stock also asks which units go back, and a paid one offers its refund. */}
       {asked === 'cancelled' && tookStock(paymentStatus) && (
         <CancelOrderDialog
           orderId={id}
           email={email}
           busy={setStatus.isPending}
-          onConfirm={(returnLines) => change('cancelled', returnLines)}
+          onConfirm={(returnLines, notify, refund) => change('cancelled', returnLines, notify, refund)}
           onClose={() => setAsked(null)}
         />
       )}
-      <ConfirmDialog
-        open={asked !== null && !(asked === 'cancelled' && tookStock(paymentStatus))}
-        title="Change the order's status?"
-        message={`The order will be marked ${asked ?? ''}${email ? `, and ${email} will be e-mailed about it at once` : ''}.`}
-        confirmLabel={email ? 'Change and e-mail' : 'Change status'}
-        busyLabel="Changing…"
-        confirmVariant="primary"
-        busy={setStatus.isPending}
-        onConfirm={() => asked && change(asked)}
-        onClose={() => setAsked(null)}
-      />
+      {asked !== null && !(asked === 'cancelled' && tookStock(paymentStatus)) && (
+        <StatusChangeDialog
+          status={asked}
+          email={email}
+          busy={setStatus.isPending}
+          onConfirm={(notify) => change(asked, undefined, notify)}
+          onClose={() => setAsked(null)}
+        />
+      )}
     </>
   );
 }

@@ -17,6 +17,8 @@ import { useOrderStockLines } from '../api/get-order-stock-lines.js';
 import { formatDateTime } from '../../lib/format.js';
 import { centsToText, DollarInput, Field, fieldAria, inputCls, ListState } from '../components/admin-ui.js';
 import { useInvalidateStock } from './order-api.js';
+import { OwnerPaymentActions } from './owner-payment-actions.js';
+import { PAYMENT_METHOD_NAMES } from '../../../shared/schemas/owner-orders.js';
 import { defaultReturnLines, hasShipped, ReturnLinesField } from './return-lines-field.js';
 
 const PAYMENT_LABELS: Record<OrderPaymentStatus, string> = {
@@ -44,6 +46,20 @@ export function PaymentBadge({ status, ownerEntered = false }: { status: OrderPa
       {label}
     </span>
   );
+}
+
+/** How the money was taken, as the payment line says it. */
+function paidBy(provider: string): string {
+  if (provider === 'stripe') return 'through Stripe';
+  if (provider === 'test') return 'through the test provider';
+  return `by ${PAYMENT_METHOD_NAMES[provider] ?? provider} (recorded by the shop)`;
+}
+
+/** Where a refund goes: back through the provider, or recorded for money the owner hands back. */
+function providerText(provider: string | null): string {
+  if (provider === 'stripe') return 'Stripe';
+  if (provider === 'test') return 'the test payment provider';
+  return `a refund recorded by the shop (you hand back the ${PAYMENT_METHOD_NAMES[provider ?? ''] ?? 'money'} payment yourself)`;
 }
 
 const RefundResponse = z.object({ refund: RefundView, order: OrderView });
@@ -110,7 +126,7 @@ function RefundForm({ order, lines, onClose }: { order: OrderView; lines: OrderS
   const [confirming, setConfirming] = useState<RefundInput | null>(null);
   const focusConfirm = useCallback((el: HTMLDivElement | null) => el?.querySelector<HTMLButtonElement>('[data-confirm]')?.focus(), []);
   const unitsBack = (confirming?.returnLines ?? []).reduce((n, l) => n + l.quantity, 0);
-  const provider = order.paymentProvider === 'stripe' ? 'Stripe' : 'the test payment provider';
+  const provider = providerText(order.paymentProvider);
   const send = (body: RefundInput) =>
     refund.mutate(body, {
       onSuccess: () => {
@@ -225,11 +241,12 @@ export function OrderPayment({ order }: { order: OrderView }) {
       </div>
       <p className="text-sm text-stone-700">
         {order.paymentProvider === null
-          ? 'Entered by the shop: no online payment to refund.'
+          ? 'Entered by the shop and not paid yet: record the payment you took, or send the customer a link to pay by card.'
           : order.paidAt
-            ? `${formatCents(order.totalCents)} paid ${formatDateTime(order.paidAt)} through ${order.paymentProvider === 'stripe' ? 'Stripe' : 'the test provider'}${refunded > 0 ? `; ${formatCents(refunded)} refunded` : ''}.`
+            ? `${formatCents(order.totalCents)} paid ${formatDateTime(order.paidAt)} ${paidBy(order.paymentProvider)}${refunded > 0 ? `; ${formatCents(refunded)} refunded` : ''}.`
             : 'Not paid: nothing to refund.'}
       </p>
+      <OwnerPaymentActions order={order} />
       {refunds.length > 0 && (
         <ul className="mt-3 flex flex-col gap-1 border-t border-stone-200 pt-3 text-sm" aria-label="Refunds">
           {refunds.map((r) => (

@@ -60,7 +60,29 @@ function describe(e: OrderEventView): { title: string; lines: string[] } {
     case 'paid':
       return {
         title: `Paid ${money(d.amountCents)}`,
-        lines: [d.provider ? `Through ${str(d.provider)}` : '', d.stockShortfall ? `Short: ${str(d.stockShortfall)}` : ''].filter(Boolean),
+        lines: [
+          d.method ? `By ${str(d.provider)}, recorded by the shop` : d.provider ? `Through ${str(d.provider)}` : '',
+          d.paymentLink ? 'Through the payment link the shop e-mailed' : '',
+          d.note ? str(d.note) : '',
+          d.stockShortfall ? `Short: ${str(d.stockShortfall)}` : '',
+        ].filter(Boolean),
+      };
+    case 'payment.link_sent':
+      return {
+        title: `Payment link sent for ${money(d.amountCents)}`,
+        lines: [`To ${str(d.to)}`, d.expiresAt ? `Works until ${formatDateTime(str(d.expiresAt))}` : ''].filter(Boolean),
+      };
+    case 'points.earned':
+      return { title: `${str(d.points)} loyalty points earned`, lines: [] };
+    case 'points.reversed':
+      return {
+        title: `${str(d.points)} loyalty points taken back`,
+        lines: [d.cause === 'refunded' ? 'Refunded in full' : 'Order cancelled'],
+      };
+    case 'coupon.released':
+      return {
+        title: `Coupon use given back${d.code ? `: ${str(d.code)}` : ''}`,
+        lines: [d.cause === 'refunded' ? 'Refunded in full: the code may be used again' : 'Order cancelled: the code may be used again'],
       };
     case 'email.queued':
       return { title: 'E-mail queued', lines: [`“${str(d.subject)}” to ${str(d.to)}`] };

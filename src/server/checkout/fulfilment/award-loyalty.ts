@@ -4,6 +4,7 @@ import { queueEmail } from '../../email/outbox.js';
 import { LOYALTY_REWARD_PERCENT, pointsForOrder, rewardsEarned } from '../../../shared/pricing.js';
 import { createRewardCoupon } from '../../coupons/service.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
+import { recordOrderEvent, SYSTEM_ACTOR } from '../../orders/events.js';
 
 /**
  * A signed-up customer earns the order's loyalty points; every 300-point mark crossed gives a
@@ -24,6 +25,8 @@ export async function awardLoyalty(
     .set({ loyalty_points: after, total_points_earned: user.total_points_earned + points, updated_at: at })
     .where('id', '=', user.id)
     .execute();
+  // What the order earned, so a full refund or a cancel takes back exactly that, once (orders/give-back.ts).
+  await recordOrderEvent(trx, order.id, 'points.earned', SYSTEM_ACTOR, { points, userId: user.id }, now);
   const rewards = rewardsEarned(user.loyalty_points, after);
   for (let i = 0; i < rewards; i++) {
     const { code, validUntil } = await createRewardCoupon(trx, user.id, now);

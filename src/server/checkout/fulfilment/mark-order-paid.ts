@@ -29,12 +29,16 @@ export async function markOrderPaidWrites(
 ): Promise<PendingWrite[]> {
   const at = now.toISOString();
   if (order.coupon_code) await releaseCouponHold(trx, order.id);
+  // An order the owner typed in, paid through the link they sent: it takes the link's provider (so
+  // it can be refunded through it) and keeps a status the owner already moved on from pending.
+  const ownerEntered = order.payment_provider === null;
   return [
     trx
       .updateTable('orders')
       .set({
         payment_status: 'paid',
-        status: 'completed',
+        ...(ownerEntered ? { payment_provider: session.provider } : {}),
+        status: ownerEntered && order.status !== 'pending' ? order.status : 'completed',
         paid_at: at,
         updated_at: at,
         stock_shortfall: shortfall.length ? shortfall.join('; ') : null,
@@ -45,10 +49,11 @@ export async function markOrderPaidWrites(
       trx,
       order.id,
       'paid',
-      order.payment_provider === 'stripe' ? STRIPE_ACTOR : CUSTOMER_ACTOR,
+      (order.payment_provider ?? session.provider) === 'stripe' ? STRIPE_ACTOR : CUSTOMER_ACTOR,
       {
         amountCents: order.total_cents,
-        provider: order.payment_provider,
+        provider: order.payment_provider ?? session.provider,
+        ...(ownerEntered ? { paymentLink: true } : {}),
         sessionId: session.id,
         ...(shortfall.length ? { stockShortfall: shortfall.join('; ') } : {}),
       },

@@ -1,0 +1,212 @@
+import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { formatCents } from '../../../shared/money.js';
+import { taxCents } from '../../../shared/pricing.js';
+import { OWNER_ORDER_MAX_LINES } from '../../../shared/schemas/owner-orders.js';
+import type { AdminOrderForm } from '../../../shared/schemas/admin-forms.js';
+import { Button } from '../../ui/button.js';
+import { adminGet } from '../api/admin-api.js';
+import { AdminProductPage, type AdminProduct } from '../api/admin-schemas.js';
+import { DollarInput, Field, fieldAria, inputCls } from '../components/admin-ui.js';
+
+/** What a line shows besides its quantity: the product as the search found it. */
+export type LineProduct = Pick<AdminProduct, 'id' | 'name' | 'sku' | 'priceCents' | 'inventory'>;
+
+const dollars = (text: string | undefined) => {
+  const n = Number(text ?? '');
+  return text && Number.isFinite(n) ? Math.round(n * 100) : 0;
+};
+
+/** Finds products by name or SKU with the Products tab's own search (GET /api/admin/products?search=). */
+function ProductSearch({ onPick, disabled }: { onPick: (p: LineProduct) => void; disabled: boolean }) {
+  const [text, setText] = useState('');
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const id = setTimeout(() => setSearch(text.trim()), 250);
+    return () => clearTimeout(id);
+  }, [text]);
+  const { data, isFetching } = useQuery({
+    queryKey: ['admin', 'products', 'order-picker', search] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/products', AdminProductPage, { page: 1, pageSize: 6, search }, signal),
+    enabled: search.length >= 2,
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });
+  const results = search.length >= 2 ? (data?.items ?? []) : [];
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor="order-product-search" className="text-sm font-medium text-stone-900">
+        Add a product
+      </label>
+      <input
+        id="order-product-search"
+        type="search"
+        className={inputCls}
+        placeholder="Search products by name or SKU"
+        value={text}
+        maxLength={100}
+        disabled={disabled}
+        onChange={(e) => setText(e.target.value)}
+        autoComplete="off"
+      />
+      {search.length >= 2 && (
+        <ul className="flex max-h-64 flex-col overflow-y-auto rounded-md border border-stone-200" aria-label="Matching products">
+          {results.length === 0 && <li className="p-2 text-sm text-stone-700">{isFetching ? 'Searching…' : 'No product matches.'}</li>}
+          {results.map((p) => (
+            <li key={p.id} className="border-t border-stone-100 first:border-t-0">
+              <button
+                type="button"
+                disabled={p.inventory <= 0}
+                className="flex w-full items-start justify-between gap-3 p-2 text-left hover:bg-stone-50 focus-visible:bg-stone-50 disabled:cursor-not-allowed disabled:opacity-60"
+                onClick={() => {
+                  onPick({ id: p.id, name: p.name, sku: p.sku, priceCents: p.priceCents, inventory: p.inventory });
+                  setText('');
+                }}
+              >
+                <span className="min-w-0">
+                  <span className="block break-words text-sm font-medium text-stone-900">{p.name}</span>
+                  <span className="block text-xs text-stone-700">
+                    {p.sku ? `SKU ${p.sku} · ` : ''}
+                    {p.inventory > 0 ? `${p.inventory} in stock` : 'Out of stock'}
+                  </span>
+                </span>
+                <span className="shrink-0 text-sm tabular-nums text-stone-900">{formatCents(p.priceCents)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A new order's products: searched by name or SKU, each with a quantity, then a discount and
+ * shipping. The figures shown are an estimate from the catalogue as the search read it; the server
+ * prices the order again from the catalogue and takes the stock, or says what is short.
+ */
+export function OrderLinesField({
+  lines,
+  products,
+  register,
+  errors,
+  discount,
+  shipping,
+  onAdd,
+  onRemove,
+}: {
+  lines: { productId: string; quantity: string }[];
+  products: Map<string, LineProduct>;
+  register: UseFormRegister<AdminOrderForm>;
+  errors: FieldErrors<AdminOrderForm>;
+  discount: string | undefined;
+  shipping: string | undefined;
+  onAdd: (p: LineProduct) => void;
+  onRemove: (index: number) => void;
+}) {
+  const subtotal = lines.reduce((n, l) => n + (products.get(l.productId)?.priceCents ?? 0) * (Number(l.quantity) || 0), 0);
+  const d = dollars(discount);
+  const s = dollars(shipping);
+  const tax = taxCents(subtotal, d, s);
+  const linesError = errors.lines?.message ?? errors.lines?.root?.message;
+  return (
+    <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-stone-200 p-3">
+      <legend className="px-1 text-sm font-medium text-stone-900">Products</legend>
+      <p className="text-xs text-stone-600">
+        Priced from the catalogue; the units leave stock when the order is created. Leave it empty to enter only a total.
+      </p>
+      <ProductSearch onPick={onAdd} disabled={lines.length >= OWNER_ORDER_MAX_LINES} />
+      {linesError && <p className="text-sm text-red-700">{linesError}</p>}
+      {lines.length > 0 && (
+        <>
+          <ul className="flex flex-col divide-y divide-stone-200 rounded-md border border-stone-200" aria-label="Order lines">
+            {lines.map((l, i) => {
+              const p = products.get(l.productId);
+              const id = `order-line-${i}`;
+              const error = errors.lines?.[i]?.quantity?.message ?? errors.lines?.[i]?.productId?.message;
+              return (
+                <li key={l.productId} className="flex flex-col gap-1 px-3 py-2">
+                  <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
+                    <div className="min-w-0 flex-1 basis-40">
+                      <label htmlFor={id} className="block break-words text-sm font-medium text-stone-900">
+                        {p?.name ?? l.productId}
+                      </label>
+                      <span className="block text-xs text-stone-600">
+                        {p?.sku ? `SKU ${p.sku} · ` : ''}
+                        {p ? `${formatCents(p.priceCents)} each · ${p.inventory} in stock` : ''}
+                      </span>
+                    </div>
+                    <div className="flex items-center gap-2">
+                      <input
+                        id={id}
+                        type="number"
+                        min="1"
+                        max={p?.inventory ?? 999}
+                        step="1"
+                        inputMode="numeric"
+                        className={`${inputCls} w-20! text-right`}
+                        {...register(`lines.${i}.quantity`)}
+                        {...fieldAria(error, `${id}-error`)}
+                      />
+                      <span className="w-20 text-right text-sm tabular-nums text-stone-900">
+                        {formatCents((p?.priceCents ?? 0) * (Number(l.quantity) || 0))}
+                      </span>
+                      <Button variant="ghost" size="sm" onClick={() => onRemove(i)} aria-label={`Remove ${p?.name ?? 'line'}`}>
+                        Remove
+                      </Button>
+                    </div>
+                  </div>
+                  {error && (
+                    <p id={`${id}-error`} className="text-sm text-red-700">
+                      {error}
+                    </p>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field
+              label="Discount ($)"
+              htmlFor="order-discount"
+              error={errors.discountCents?.message}
+              hint="Taken off the products' subtotal."
+            >
+              <DollarInput
+                id="order-discount"
+                {...register('discountCents')}
+                {...fieldAria(errors.discountCents?.message, 'order-discount-error')}
+              />
+            </Field>
+            <Field label="Shipping ($)" htmlFor="order-shipping" error={errors.shippingCents?.message}>
+              <DollarInput
+                id="order-shipping"
+                {...register('shippingCents')}
+                {...fieldAria(errors.shippingCents?.message, 'order-shipping-error')}
+              />
+            </Field>
+          </div>
+          <dl className="grid grid-cols-[1fr_auto] gap-x-6 gap-y-1 text-sm text-stone-800" aria-label="Estimated total">
+            <dt>Subtotal</dt>
+            <dd className="text-right tabular-nums">{formatCents(subtotal)}</dd>
+            {d > 0 && (
+              <>
+                <dt>Discount</dt>
+                <dd className="text-right tabular-nums">−{formatCents(d)}</dd>
+              </>
+            )}
+            <dt>Shipping</dt>
+            <dd className="text-right tabular-nums">{formatCents(s)}</dd>
+            <dt>Tax (8%)</dt>
+            <dd className="text-right tabular-nums">{formatCents(tax)}</dd>
+            <dt className="font-semibold text-stone-900">Total</dt>
+            <dd className="text-right font-semibold tabular-nums text-stone-900" data-testid="order-lines-total">
+              {formatCents(subtotal - d + s + tax)}
+            </dd>
+          </dl>
+        </>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,33 @@
+import type Stripe from 'stripe';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { isPostgres } from '../db/query-helpers.js';
+import type { ReturnLine } from '../../shared/schemas/inventory.js';
+import type { OrderEventActor } from './events.js';
+import { openRefund, settleRefund } from './refunds.js';
+import { changeStatusLocked } from './status-change.js';
+
+/**
+ * Cancels a paid order and refunds it in one step (one request from the one dialog). The refund
+ * is opened (checked and held pending, the units to return checked too) before any money moves;
+ * the provider is asked; then one transaction records the refund, cancels the order, returns the
+ * units the owner chose, gives back the coupon use and the points (on a full refund or the cancel,
+ * once), and queues one e-mail: the cancellation, saying what was refunded. Should the provider
+ * refuse, nothing is cancelled and the refund is kept as failed (refunds.ts), answered 502.
+ */
+export async function cancelWithRefund(
+  db: Kysely<Database>,
+  deps: { stripe: Stripe | null },
+  orderId: string,
+  input: { refund: { amountCents: number; reason?: string }; returnLines?: ReturnLine[]; notify?: boolean },
+  actor: OrderEventActor,
+): Promise<void> {
+  const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  const pending = await openRefund(db, orderId, { amountCents: input.refund.amountCents, reason: input.refund.reason }, actor, {
+    returnLater: input.returnLines,
+  });
+  await settleRefund(db, deps, orderId, pending, actor, {
+    alsoInTransaction: (trx, order, stock) =>
+      changeStatusLocked(trx, dialect, order, 'cancelled', stock, { actor, returnLines: input.returnLines, notify: input.notify }),
+  });
+}

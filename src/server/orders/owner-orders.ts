@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import type { Database, OrdersTable } from '../db/schema.js';
+import { transactionWithRetry } from '../db/locks.js';
+import { HttpError } from '../http/errors.js';
+import { parseJson } from '../lib/json.js';
+import { newOrderId } from '../checkout/service.js';
+import { takeForOrder } from '../inventory/order-stock.js';
+import { taxCents } from '../../shared/pricing.js';
+import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
+import { OWNER_ORDER_MESSAGES, type OwnerOrderLine } from '../../shared/schemas/owner-orders.js';
+import type { OrderView } from '../../shared/schemas/orders.js';
+import { recordOrderEvent, type OrderEventActor } from './events.js';
+import { indexOrderSearch } from './search-terms.js';
+import { getAdminOrder, resolveUserId, storedAddress, type OrderAddressInput } from './admin-orders.js';
+
+type OwnerOrderInput = {
+  user_id: string;
+  shipping_address: OrderAddressInput;
+  status: OrdersTable['status'];
+  email?: string;
+  note?: string;
+  lines: OwnerOrderLine[];
+  discountCents?: number;
+  shippingCents?: number;
+};
+
+/**
+ * An order the owner types in with products (a phone or counter sale). Each line is priced from
+ * the catalogue as it is now (never from the browser), with the owner's discount and shipping,
+ * and tax as at checkout (8% of subtotal − discount + shipping). The units leave stock at once,
+ * through the inventory module, last in the transaction as a payment takes them (decision 0023):
+ * never from units open checkouts keep; short, the whole order is refused (409, naming what is
+ * short). It stays unpaid until the owner records the payment or the customer pays the link
+ * (owner-payments.ts); cancelling or deleting it returns its units.
+ */
+export async function createOrderWithLines(db: Kysely<Database>, input: OwnerOrderInput, actor: OrderEventActor): Promise<OrderView> {
+  if (input.status === 'cancelled') throw new HttpError(400, OWNER_ORDER_MESSAGES.newOrderCancelled);
+  const user = await resolveUserId(db, input.user_id);
+  const wanted = new Map<string, number>();
+  for (const l of input.lines) wanted.set(l.productId, (wanted.get(l.productId) ?? 0) + l.quantity);
+  const products = await db
+    .selectFrom('products')
+    .select(['id', 'name', 'price_cents', 'images', 'sku'])
+    .where('id', 'in', [...wanted.keys()])
+    .execute();
+  const byId = new Map(products.map((p) => [p.id, p]));
+  for (const id of wanted.keys()) if (!byId.has(id)) throw new HttpError(400, OWNER_ORDER_MESSAGES.productGone(id));
+  const lines = [...wanted].map(([productId, quantity]) => ({ product: byId.get(productId)!, quantity }));
+  const subtotalCents = lines.reduce((n, l) => n + l.product.price_cents * l.quantity, 0);
+  const discountCents = input.discountCents ?? 0;
+  if (discountCents > subtotalCents) throw new HttpError(400, OWNER_ORDER_MESSAGES.discountOverSubtotal(subtotalCents));
+  const shippingCents = input.shippingCents ?? 0;
+  const tax = taxCents(subtotalCents, discountCents, shippingCents);
+  const totalCents = subtotalCents - discountCents + shippingCents + tax;
+  if (totalCents > MAX_ORDER_TOTAL_CENTS) throw new HttpError(400, OWNER_ORDER_MESSAGES.orderTooLarge);
+
+  const id = newOrderId();
+  const orderNumber = id.slice(-8).toUpperCase();
+  await transactionWithRetry(db, async (trx) => {
+    const now = new Date();
+    const at = now.toISOString();
+    await trx
+      .insertInto('orders')
+      .values({
+        id,
+        order_number: orderNumber,
+        user_id: user.id,
+        email: input.email ?? user.email,
+        status: input.status,
+        payment_status: 'unpaid',
+        payment_provider: null,
+        payment_session_id: null,
+        shipping_address: storedAddress(input.shipping_address),
+        billing_address: null,
+        subtotal_cents: subtotalCents,
+        discount_cents: discountCents,
+        shipping_cents: shippingCents,
+        tax_cents: tax,
+        total_cents: totalCents,
+        coupon_code: null,
+        shipping_option_id: null,
+        shipstation_data: null,
+        shipstation_tracking_number: null,
+        guest_token_hash: null,
+        created_at: at,
+        updated_at: at,
+        paid_at: null,
+      })
+      .execute();
+    await trx
+      .insertInto('order_items')
+      .values(
+        lines.map((l, i) => ({
+          id: `${id}_item${i + 1}`,
+          order_id: id,
+          product_id: l.product.id,
+          product_name: l.product.name,
+          product_image: parseJson<string[]>(l.product.images, [])[0] ?? null,
+          sku: l.product.sku,
+          quantity: l.quantity,
+          price_cents: l.product.price_cents,
+          size: 'One Size',
+          color: 'Default',
+          is_free_gift: 0,
+        })),
+      )
+      .execute();
+    await indexOrderSearch(trx, id);
+    await recordOrderEvent(
+      trx,
+      id,
+      'placed',
+      actor,
+      { totalCents, enteredByOwner: true, status: input.status, units: lines.reduce((n, l) => n + l.quantity, 0) },
+      now,
+    );
+    if (input.note) await recordOrderEvent(trx, id, 'note', actor, { text: input.note }, now);
+    const short = await takeForOrder(trx, {
+      orderId: id,
+      orderNumber,
+      units: lines.map((l) => ({ productId: l.product.id, name: l.product.name, quantity: l.quantity })),
+      now,
+      actor,
+    });
+    if (short.length) throw new HttpError(409, OWNER_ORDER_MESSAGES.notEnoughStock(short));
+  });
+  return (await getAdminOrder(db, id))!;
+}
