@@ -13,6 +13,8 @@ const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
 /** The largest image the shop takes, in pixels: a side, and the whole picture (megapixels). */
 export const IMAGE_MAX_SIDE = 8000;
 export const IMAGE_MAX_MEGAPIXELS = 25;
+/** The largest image file the shop takes: the upload route's limit, checked by the browser before it sends one. */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 export const ADMIN_MESSAGES = {
   orderNotFound: 'Order not found',
@@ -31,7 +33,7 @@ export const ADMIN_MESSAGES = {
   stripeFeatureDisabled: 'Feature Disabled',
   stripeCouponsDisabled: 'Stripe integration disabled in local mode',
   imageType: 'Images must be PNG, JPEG or WebP',
-  imageSize: 'Images must be 5 MB or smaller',
+  imageSize: `Images must be ${IMAGE_MAX_BYTES / (1024 * 1024)} MB or smaller`,
   /** An image whose pixels would take a browser's memory (and seconds) to draw, however small its file. */
   imageDimensions: (width: number, height: number) =>
     `This image is ${width} × ${height} pixels. Images can be at most ${IMAGE_MAX_SIDE} pixels wide or high and ${IMAGE_MAX_MEGAPIXELS} megapixels in all (e.g. 6000 × 4000): make it smaller and upload it again.`,

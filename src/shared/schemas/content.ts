@@ -215,6 +215,9 @@ export const EmailTemplateInput = z
   })
   .strict();
 
+/** Before a test send's subject, so a test in an inbox is never taken for a real order's e-mail. */
+export const TEST_EMAIL_SUBJECT_PREFIX = '[TEST] ';
+
 export const TestEmailInput = z
   .object({
     templateId: z.string().min(1, 'Choose a template').max(60, tooLong('Template ID', 60)),

@@ -33,3 +33,28 @@ export function maxLengthOf(schema: z.ZodType | undefined): number | undefined {
   };
   return walk(schema);
 }
+
+/** {@link maxLengthOf} for each field of an object schema: `maxLength={max.name}`. */
+export function maxLengths<S extends Record<string, z.ZodType>>(schema: { shape: S }): { [K in keyof S]: number | undefined } {
+  return Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [k, maxLengthOf(v)])) as { [K in keyof S]: number | undefined };
+}
+
+/**
+ * The longest text field `key` takes in a form's schema: an object schema, or a form schema piped
+ * into its body (the body's field of the same name decides, as it does on the server).
+ */
+export function fieldMaxLength(schema: unknown, key: string): number | undefined {
+  type Node = { shape?: Record<string, z.ZodType>; _zod?: { def: { in?: unknown; out?: unknown; innerType?: unknown } } };
+  const seen = new Set<unknown>();
+  const walk = (s: unknown): number | undefined => {
+    if (!s || typeof s !== 'object' || seen.has(s)) return undefined;
+    seen.add(s);
+    const node = s as Node;
+    const field = node.shape?.[key];
+    const own = field ? maxLengthOf(field) : undefined;
+    if (own !== undefined) return own;
+    const def = node._zod?.def;
+    return walk(def?.out) ?? walk(def?.in) ?? walk(def?.innerType);
+  };
+  return walk(schema);
+}
