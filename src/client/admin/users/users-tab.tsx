@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { LoyaltyPointsForm } from '../../../shared/schemas/admin-forms.js';
+import { LOYALTY_POINTS_MAX } from '../../../shared/schemas/admin.js';
 import { forgetUserData, sessionQueryKey, useSession } from '../../lib/get-session.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
@@ -61,8 +62,10 @@ function PointsEditor({ user }: { user: AdminUser }) {
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex items-center gap-1.5">
       <input
-        type="number"
-        step="1"
+        // Text, not type=number: a number field takes "1e3" and hands the form 1000.
+        type="text"
+        inputMode="numeric"
+        maxLength={String(LOYALTY_POINTS_MAX).length + 1}
         aria-label={`Loyalty points of ${user.email}`}
         title="Negative values are stored as 0"
         className={inputCls.replace('w-full', 'w-24')}
