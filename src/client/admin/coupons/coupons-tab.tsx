@@ -322,7 +322,8 @@ export default function CouponsTab() {
                         <span className="font-mono font-semibold">{c.code}</span>
                         {standing !== 'live' && standing !== 'inactive' && (
                           <span
-                            className={`ml-2 inline-flex rounded-full px-2 py-0.5 align-middle text-xs font-semibold ${STANDING_CLS[standing]}`}
+                            // On its own line: beside the code it widened the column until the row actions wrapped.
+                            className={`mt-1 flex w-fit rounded-full px-2 py-0.5 text-xs font-semibold ${STANDING_CLS[standing]}`}
                           >
                             {COUPON_STANDING_LABELS[standing]}
                           </span>

@@ -62,10 +62,10 @@ function PointsEditor({ user }: { user: AdminUser }) {
   return (
     <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex items-center gap-1.5">
       <input
-        // Text, not type=number: a number field takes "1e3" and hands the form 1000.
-        type="text"
-        inputMode="numeric"
-        maxLength={String(LOYALTY_POINTS_MAX).length + 1}
+        type="number"
+        step="1"
+        // A number field hands the form "1e3" as typed: the form's schema takes digits only.
+        max={LOYALTY_POINTS_MAX}
         aria-label={`Loyalty points of ${user.email}`}
         title="Negative values are stored as 0"
         className={inputCls.replace('w-full', 'w-24')}
