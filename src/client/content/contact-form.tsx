@@ -111,7 +111,13 @@ export function ContactForm() {
       <fieldset disabled={!hydrated} className="flex min-w-0 flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField id={fid('name')} label="Full Name" error={errors.name?.message}>
-            <input {...inputProps('name')} type="text" autoComplete="name" maxLength={MAX.name} className={inputClasses(Boolean(errors.name))} />
+            <input
+              {...inputProps('name')}
+              type="text"
+              autoComplete="name"
+              maxLength={MAX.name}
+              className={inputClasses(Boolean(errors.name))}
+            />
           </FormField>
           <FormField id={fid('email')} label="Email Address" error={errors.email?.message}>
             <input

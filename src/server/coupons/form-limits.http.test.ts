@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
-import { useAdminTestApp, TestClient } from '../test/http-client.js';
+import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import { ADMIN_MESSAGES, LOYALTY_POINTS_TOO_MANY } from '../../shared/schemas/admin.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 
@@ -58,7 +58,11 @@ describe('refusals a person can act on (issue 28: no silent failure)', () => {
   });
 
   it('loyalty points: a huge number is too big, a string like "1e3" is not a number of points; stored points unchanged', async () => {
-    const customer = await t.db.selectFrom('users').select(['id', 'loyalty_points']).where('email', '=', DEMO_CUSTOMER.email).executeTakeFirstOrThrow();
+    const customer = await t.db
+      .selectFrom('users')
+      .select(['id', 'loyalty_points'])
+      .where('email', '=', DEMO_CUSTOMER.email)
+      .executeTakeFirstOrThrow();
     const patch = (body: unknown) => admin.request('PATCH', `/api/admin/users/${customer.id}`, body);
     for (const loyaltyPoints of [1_000_001, 1e21]) {
       const res = await patch({ loyaltyPoints });

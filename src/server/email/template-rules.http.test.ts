@@ -91,7 +91,11 @@ describe('e-mail templates: unknown variables, restoring the default, test sends
       variables: welcome.variables,
       builtIn: true,
     });
-    const row = await t.db.selectFrom('email_templates').select(['created_at', 'updated_at']).where('id', '=', 'welcome').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('email_templates')
+      .select(['created_at', 'updated_at'])
+      .where('id', '=', 'welcome')
+      .executeTakeFirstOrThrow();
     expect(row.updated_at).toBe(row.created_at);
 
     const own = await admin.post('/api/admin/email-templates/spring-note/restore-default');

@@ -24,7 +24,10 @@ describe('template variables, read from the Handlebars parse tree', () => {
   it('blocks and the fields of items inside {{#each}} keep working; an unknown field there is named with the item fields', () => {
     const ok = '{{#each items}}{{name}} × {{quantity}}{{#if isFreeGift}} free{{/if}} {{lineTotal}} of #{{../orderNumber}}{{/each}}';
     expect(check('order-confirmation', [ok]).unknown).toEqual([]);
-    expect(check('order-confirmation', ['{{#each items}}{{@index}}{{this.name}}{{/each}}{{#each shippingAddressLines}}{{this}}{{/each}}']).unknown).toEqual([]);
+    expect(
+      check('order-confirmation', ['{{#each items}}{{@index}}{{this.name}}{{/each}}{{#each shippingAddressLines}}{{this}}{{/each}}'])
+        .unknown,
+    ).toEqual([]);
     const { message } = check('order-confirmation', ['{{#each items}}{{sku}}{{/each}}']);
     expect(message).toContain('Unknown field {{sku}} inside {{#each items}}');
     expect(message).toContain('{{lineTotal}}');

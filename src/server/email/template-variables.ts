@@ -68,7 +68,8 @@ function walkSources(
     if (path.data) return path.parts?.[0] === 'root' ? rootScope : undefined;
     return scopes[scopes.length - 1 - (path.depth ?? 0)];
   };
-  const headOf = (path: Node): string | undefined => (path.data ? (path.parts?.[0] === 'root' ? path.parts[1] : undefined) : path.parts?.[0]);
+  const headOf = (path: Node): string | undefined =>
+    path.data ? (path.parts?.[0] === 'root' ? path.parts[1] : undefined) : path.parts?.[0];
   const sampleAt = (path: Node, scopes: Scope[]): unknown => {
     const scope = resolve(path, scopes);
     const head = headOf(path);
@@ -115,7 +116,8 @@ function walkSources(
         let body = scopes;
         if (node.path?.type === 'PathExpression' && BUILT_IN_HELPERS.has(name)) {
           visitArgs(node, scopes);
-          if ((name === 'each' || name === 'with') && subject) body = [...scopes, inner(sampleAt(subject, scopes), `{{#${name} ${subject.original ?? ''}}}`)];
+          if ((name === 'each' || name === 'with') && subject)
+            body = [...scopes, inner(sampleAt(subject, scopes), `{{#${name} ${subject.original ?? ''}}}`)];
         } else if (node.path) {
           // {{#items}}…{{/items}}: a section over a variable (a list repeats, an object is entered).
           visit(node.path, scopes);

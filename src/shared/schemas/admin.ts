@@ -197,7 +197,11 @@ export const AdminOrderAddress = z
   })
   .strict();
 export type AdminOrderAddress = z.input<typeof AdminOrderAddress>;
-const ADDRESS_TEXT = z.string({ message: 'Shipping address is required' }).trim().min(1, 'Shipping address is required').max(500, tooLong('Shipping address', 500));
+const ADDRESS_TEXT = z
+  .string({ message: 'Shipping address is required' })
+  .trim()
+  .min(1, 'Shipping address is required')
+  .max(500, tooLong('Shipping address', 500));
 
 /**
  * The admin order form: user_id and shipping_address required (a structured address, or free text
@@ -302,7 +306,10 @@ const ProductFields = z
         height: z.number({ message: 'Height must be a number' }).positive('Height must be more than 0').nullish(),
       })
       .nullish(),
-    images: z.array(z.string().max(500, tooLong('An image address', 500))).max(PRODUCT_IMAGES_MAX, `A product can have at most ${PRODUCT_IMAGES_MAX} images`).optional(),
+    images: z
+      .array(z.string().max(500, tooLong('An image address', 500)))
+      .max(PRODUCT_IMAGES_MAX, `A product can have at most ${PRODUCT_IMAGES_MAX} images`)
+      .optional(),
     /** One per image, in the same order ('' for none); sent with `images`. */
     imageAlts: z
       .array(z.string().trim().max(IMAGE_ALT_MAX, `Alt text cannot exceed ${IMAGE_ALT_MAX} characters`))

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { CouponForm, FaqForm, LoyaltyPointsForm, ProductForm, ShippingOptionForm } from './admin-forms.js';
-import { ADMIN_MESSAGES, AdminOrderAddress, CategoryInput, CouponInput, LOYALTY_POINTS_TOO_MANY, ProductInput, UserPatchInput } from './admin.js';
+import {
+  ADMIN_MESSAGES,
+  AdminOrderAddress,
+  CategoryInput,
+  CouponInput,
+  LOYALTY_POINTS_TOO_MANY,
+  ProductInput,
+  UserPatchInput,
+} from './admin.js';
 import { AboutContentInput, ContactInput, EmailTemplateInput, HomepageContentInput } from './content.js';
 import { CheckoutForm } from './checkout.js';
 import { fieldMaxLength, maxLengthOf, maxLengths } from './limits.js';
@@ -97,7 +105,9 @@ describe('each limit says its own sentence (issue 28)', () => {
       homepage_about_title: 'A',
       homepage_about_description: 'B',
     };
-    expect(messages(HomepageContentInput.safeParse(home))).toEqual({ homepage_hero_subtitle: 'Hero subtitle cannot exceed 300 characters' });
+    expect(messages(HomepageContentInput.safeParse(home))).toEqual({
+      homepage_hero_subtitle: 'Hero subtitle cannot exceed 300 characters',
+    });
     expect(messages(AdminOrderAddress.safeParse({ name: long(5000), address: 'A', city: 'C', zip: '1' }))).toEqual({
       name: 'Name cannot exceed 100 characters',
     });

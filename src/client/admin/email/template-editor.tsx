@@ -288,8 +288,8 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
           )}
           {used.length > 0 && builtIn && (
             <p className="text-sm text-red-800">
-              The shop does not send this e-mail <span className="font-mono">{used.map((v) => `{{${v}}}`).join(', ')}</span>: saving
-              will be refused until {used.length > 1 ? 'they are' : 'it is'} removed or corrected.
+              The shop does not send this e-mail <span className="font-mono">{used.map((v) => `{{${v}}}`).join(', ')}</span>: saving will be
+              refused until {used.length > 1 ? 'they are' : 'it is'} removed or corrected.
             </p>
           )}
           {used.length > 0 && !builtIn && (

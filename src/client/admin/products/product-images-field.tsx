@@ -190,9 +190,7 @@ export function ProductImagesField({
           className="min-w-0 text-sm text-stone-800 file:mr-3 file:rounded-md file:border file:border-brand-600 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-brand-700 hover:file:bg-brand-50"
         />
         <p className="text-xs text-stone-600" aria-live="polite">
-          {uploading
-            ? 'Uploading images…'
-            : `${IMAGE_LIMIT_HINT} each; at most ${PRODUCT_IMAGES_MAX} images (${images.length} now).`}
+          {uploading ? 'Uploading images…' : `${IMAGE_LIMIT_HINT} each; at most ${PRODUCT_IMAGES_MAX} images (${images.length} now).`}
         </p>
         {error && (
           <p role="alert" className="text-sm text-red-700">
