@@ -16,6 +16,10 @@ import { botGuardValues, Card, DecoyField, FormError, SubmitButton, TextField } 
 import { errorMessage } from '../lib/error-message.js';
 import { safeRedirectPath } from '../lib/safe-redirect.js';
 import { useFormTimer } from '../lib/use-form-timer.js';
+import { maxLengths } from '../../shared/schemas/limits.js';
+
+const SIGN_IN_MAX = maxLengths(SignInInput);
+const SIGN_UP_MAX = maxLengths(SignUpInput);
 
 type Tab = 'signin' | 'signup' | 'reset';
 
@@ -188,6 +192,7 @@ function SignInForm({ onForgot, onStart, onDone }: FormProps & { onForgot: () =>
         type="email"
         autoComplete="email"
         required
+        maxLength={SIGN_IN_MAX.email}
         errorId={errorId}
         error={errors.email?.message}
         {...register('email')}
@@ -198,6 +203,7 @@ function SignInForm({ onForgot, onStart, onDone }: FormProps & { onForgot: () =>
         type="password"
         autoComplete="current-password"
         required
+        maxLength={SIGN_IN_MAX.password}
         errorId={errorId}
         error={errors.password?.message}
         {...register('password')}
@@ -258,6 +264,7 @@ function SignUpForm({ onStart, onDone }: FormProps) {
         label="Full Name"
         autoComplete="name"
         required
+        maxLength={SIGN_UP_MAX.fullName}
         errorId={errorId}
         error={errors.fullName?.message}
         {...register('fullName')}
@@ -268,6 +275,7 @@ function SignUpForm({ onStart, onDone }: FormProps) {
         type="email"
         autoComplete="email"
         required
+        maxLength={SIGN_UP_MAX.email}
         errorId={errorId}
         error={errors.email?.message}
         {...register('email')}
@@ -278,6 +286,7 @@ function SignUpForm({ onStart, onDone }: FormProps) {
         type="password"
         autoComplete="new-password"
         minLength={8}
+        maxLength={SIGN_UP_MAX.password}
         required
         errorId={errorId}
         error={errors.password?.message}

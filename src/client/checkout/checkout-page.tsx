@@ -4,7 +4,8 @@ import { useForm, type FieldErrors, type UseFormRegister, type UseFormRegisterRe
 import type { z } from 'zod';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CART_STOCK_MESSAGES, CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
-import type { CheckoutForm, Quote } from '../../shared/schemas/checkout.js';
+import { CheckoutForm, type Quote } from '../../shared/schemas/checkout.js';
+import { fieldMaxLength } from '../../shared/schemas/limits.js';
 import { fitCartToStock, lineKey, stockShortfalls, useCartKnown, type StockShortfall } from '../lib/cart-store.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { useSession } from '../lib/get-session.js';
@@ -341,7 +342,15 @@ function Field({
   return (
     <div className={`flex flex-col gap-1.5 ${wide ? 'sm:col-span-2' : ''}`}>
       <Label htmlFor={id} text={CHECKOUT_FIELD_LABELS[field]} />
-      <input id={id} {...register(field)} required {...fieldAria(error, `${id}-error`)} className={inputClasses(error)} {...rest} />
+      <input
+        id={id}
+        maxLength={fieldMaxLength(CheckoutForm, field)}
+        {...register(field)}
+        required
+        {...fieldAria(error, `${id}-error`)}
+        className={inputClasses(error)}
+        {...rest}
+      />
       {error && <FieldError id={`${id}-error`} message={error} />}
     </div>
   );

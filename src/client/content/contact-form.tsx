@@ -9,6 +9,9 @@ import { toast } from '../ui/toast.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { useSubmitContact } from './api/submit-contact.js';
 import { CONTACT_MIN_FILL_MS, CONTACT_MISSING, CONTENT_MESSAGES, ContactInput } from './contact-schemas.js';
+import { maxLengths } from '../../shared/schemas/limits.js';
+
+const MAX = maxLengths(ContactInput);
 
 type Key = 'name' | 'email' | 'subject' | 'message';
 const FIELDS: readonly Key[] = ['name', 'email', 'subject', 'message'];
@@ -108,26 +111,32 @@ export function ContactForm() {
       <fieldset disabled={!hydrated} className="flex min-w-0 flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField id={fid('name')} label="Full Name" error={errors.name?.message}>
-            <input {...inputProps('name')} type="text" autoComplete="name" maxLength={100} className={inputClasses(Boolean(errors.name))} />
+            <input
+              {...inputProps('name')}
+              type="text"
+              autoComplete="name"
+              maxLength={MAX.name}
+              className={inputClasses(Boolean(errors.name))}
+            />
           </FormField>
           <FormField id={fid('email')} label="Email Address" error={errors.email?.message}>
             <input
               {...inputProps('email')}
               type="email"
               autoComplete="email"
-              maxLength={254}
+              maxLength={MAX.email}
               className={inputClasses(Boolean(errors.email))}
             />
           </FormField>
         </div>
         <FormField id={fid('subject')} label="Subject" error={errors.subject?.message}>
-          <input {...inputProps('subject')} type="text" maxLength={200} className={inputClasses(Boolean(errors.subject))} />
+          <input {...inputProps('subject')} type="text" maxLength={MAX.subject} className={inputClasses(Boolean(errors.subject))} />
         </FormField>
         <FormField id={fid('message')} label="Message" error={errors.message?.message}>
           <textarea
             {...inputProps('message')}
             rows={5}
-            maxLength={5000}
+            maxLength={MAX.message}
             className={`${inputClasses(Boolean(errors.message)).replace('h-10 ', '')} py-2`}
           />
         </FormField>

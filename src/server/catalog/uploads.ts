@@ -2,12 +2,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { HttpError } from '../http/errors.js';
 import { randomString } from '../lib/ids.js';
-import { ADMIN_MESSAGES, IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES, IMAGE_MAX_BYTES, IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE } from '../../shared/schemas/admin.js';
 import { MalformedImageError, readImage } from './image-files.js';
 import { writeImageVariants } from './image-variants.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.js';
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Shared with the back office, which refuses a bigger file before sending it. */
+export const MAX_IMAGE_BYTES = IMAGE_MAX_BYTES;
 
 /** Whether a picture of this size can be drawn by a shopper's browser without trouble. */
 export function imageFitsLimits(width: number, height: number): boolean {

@@ -4,7 +4,16 @@ import type { AppDeps } from '../app.js';
 import { HttpError, parseInput } from '../http/errors.js';
 import { EmailTemplateInput, TestEmailInput, CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { listOutbox, queueEmail } from './outbox.js';
-import { deleteTemplate, listTemplates, previewTemplate, saveTemplate, SAMPLE_TEXT_VARIABLES, SAMPLE_VARIABLES } from './templates.js';
+import {
+  deleteTemplate,
+  listTemplates,
+  previewTemplate,
+  restoreDefaultTemplate,
+  saveTemplate,
+  SAMPLE_TEXT_VARIABLES,
+  SAMPLE_VARIABLES,
+} from './templates.js';
+import { TEST_EMAIL_SUBJECT_PREFIX } from '../../shared/schemas/content.js';
 import { deliverOne, retryEmail } from './delivery.js';
 import { access } from '../http/access.js';
 
@@ -20,13 +29,16 @@ const OutboxQuery = z
   })
   .strict();
 
-const Id = z.object({ id: z.string().min(1).max(100) });
+const Id = z.object({ id: z.string().min(1, 'id is required').max(100, 'id cannot exceed 100 characters') });
 
 /** The back office's e-mail: templates, test sends, the outbox (admin surface). */
 export async function registerEmailRoutes(app: FastifyInstance, { db, config, mailer }: AppDeps): Promise<void> {
   app.get('/api/admin/email-templates', access.admin, async () => ({ items: await listTemplates(db) }));
   app.post('/api/admin/email-templates', access.admin, async (req) => ({
     template: await saveTemplate(db, parseInput(EmailTemplateInput, req.body)),
+  }));
+  app.post('/api/admin/email-templates/:id/restore-default', access.admin, async (req) => ({
+    template: await restoreDefaultTemplate(db, parseInput(Id, req.params).id),
   }));
   app.delete('/api/admin/email-templates/:id', access.admin, async (req) => {
     await deleteTemplate(db, parseInput(Id, req.params).id);
@@ -41,6 +53,8 @@ export async function registerEmailRoutes(app: FastifyInstance, { db, config, ma
       templateId,
       variables: SAMPLE_VARIABLES,
       textVariables: SAMPLE_TEXT_VARIABLES,
+      // A test in the owner's inbox must not pass for a real order's e-mail.
+      subjectPrefix: TEST_EMAIL_SUBJECT_PREFIX,
     }).catch((err: Error) => {
       throw new HttpError(404, err.message.includes('does not exist') ? CONTENT_MESSAGES.templateNotFound : err.message);
     });

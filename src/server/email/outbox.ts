@@ -19,6 +19,8 @@ type QueueEmailInput = {
   actor?: OrderEventActor;
   /** The caller's writes to run with the e-mail's (one round trip on PostgreSQL). */
   writeWith?: PendingWrite[];
+  /** Put before the rendered subject (a test send's "[TEST] "). */
+  subjectPrefix?: string;
 };
 
 type QueuedEmail = { id: string; to: string; subject: string; text: string };
@@ -52,7 +54,8 @@ export async function emailWrites(db: Kysely<Database>, input: QueueEmailInput):
     db.selectFrom('email_templates').select(['subject', 'html', 'text']).where('id', '=', input.templateId).executeTakeFirst(),
   );
   if (!template) throw new UnknownTemplateError(`E-mail template '${input.templateId}' does not exist`);
-  const rendered = renderTemplate(template, input.variables, { ...input.variables, ...input.textVariables });
+  const drawn = renderTemplate(template, input.variables, { ...input.variables, ...input.textVariables });
+  const rendered = input.subjectPrefix ? { ...drawn, subject: `${input.subjectPrefix}${drawn.subject}` } : drawn;
   const at = nowIso();
   const id = newId('mail');
   const insert = db.insertInto('email_outbox').values({

@@ -6,6 +6,8 @@ import { parseJson } from '../lib/json.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { renderTemplate } from './render.js';
 import { orderConfirmationVariables, shippingNotificationVariables, statusUpdateVariables } from './order-email-variables.js';
+import { defaultEmailTemplates } from './default-templates.js';
+import { templateVocabulary, unknownVariables, unknownVariablesMessage } from './template-variables.js';
 
 /** A sample order for previews and test sends, drawn through the same builders as real e-mails. */
 const SAMPLE_ORDER = {
@@ -132,13 +134,21 @@ export async function saveTemplate(
   } catch (err) {
     throw new HttpError(400, `The template has an error: ${templateErrorText((err as Error).message)}`);
   }
+  // A built-in template's variables are what the shop sends it, whatever the form listed.
+  const vocabulary = templateVocabulary(input.id, input.variables, SAMPLE_VARIABLES);
+  const unknown = unknownVariables([input.subject, input.html, input.text ?? ''], {
+    names: vocabulary.names,
+    sample: SAMPLE_VARIABLES,
+    ...(vocabulary.nested ? { nested: vocabulary.nested } : {}),
+  });
+  if (unknown.length) throw new HttpError(400, unknownVariablesMessage(unknown, vocabulary.offered));
   const at = nowIso();
   const values = {
     name: input.name,
     subject: input.subject,
     html: input.html,
     text: input.text ?? null,
-    variables: JSON.stringify(input.variables),
+    variables: JSON.stringify(vocabulary.builtIn ? vocabulary.offered : input.variables),
     updated_at: at,
   };
   await db
@@ -155,6 +165,33 @@ export async function deleteTemplate(db: Kysely<Database>, id: string): Promise<
   // The shop sends the built-in ones on its own events; deleting one would silently stop those e-mails.
   if (t.built_in) throw new HttpError(409, 'Built-in templates are used by the shop and cannot be deleted; edit them instead.');
   await db.deleteFrom('email_templates').where('id', '=', id).execute();
+}
+
+export const NO_DEFAULT_TO_RESTORE = 'Only built-in templates have a default text to restore.';
+
+/**
+ * Puts a built-in template back to the shop's own text. Its `updated_at` returns to its
+ * `created_at`, the mark of an unedited copy (migration 0015), so a later change of the built-in
+ * text reaches it again like any template the owner never touched.
+ */
+export async function restoreDefaultTemplate(db: Kysely<Database>, id: string) {
+  const stored = await db.selectFrom('email_templates').select(['built_in']).where('id', '=', id).executeTakeFirst();
+  if (!stored) throw new HttpError(404, CONTENT_MESSAGES.templateNotFound);
+  const builtIn = defaultEmailTemplates.find((t) => t.id === id);
+  if (!builtIn || !stored.built_in) throw new HttpError(409, NO_DEFAULT_TO_RESTORE);
+  await db
+    .updateTable('email_templates')
+    .set((eb) => ({
+      name: builtIn.name,
+      subject: builtIn.subject,
+      html: builtIn.html,
+      text: builtIn.text,
+      variables: JSON.stringify(builtIn.variables),
+      updated_at: eb.ref('created_at'),
+    }))
+    .where('id', '=', id)
+    .execute();
+  return getTemplate(db, id);
 }
 
 export async function previewTemplate(db: Kysely<Database>, id: string) {

@@ -46,17 +46,17 @@ export const ContactInfoInput = z
       .trim()
       .toLowerCase()
       .min(1, ACCOUNT_MESSAGES.requiredFields)
-      .max(254)
+      .max(254, 'Email cannot exceed 254 characters')
       .pipe(z.email({ message: 'Please enter a valid email address' })),
     phone: z
       .string()
-      .max(20)
+      .max(20, 'Phone number cannot exceed 20 characters')
       .transform((v) => formatPhone(v))
       .refine((v) => v === '' || v.replace(/\D/g, '').length === 10, 'Phone number must have 10 digits')
       .nullish()
       .transform((v) => v || null),
     /** Needed only when the e-mail changes: whoever holds a session must not take over the account. */
-    currentPassword: z.string().max(200).optional(),
+    currentPassword: z.string().max(200, 'Password cannot exceed 200 characters').optional(),
   })
   .strict();
 export type ContactInfoInput = z.input<typeof ContactInfoInput>;

@@ -318,10 +318,16 @@ export const TestEmailForm = z
   .pipe(TestEmailInput);
 export type TestEmailForm = z.input<typeof TestEmailForm>;
 
-/** A customer's loyalty points as typed. */
+/**
+ * A customer's loyalty points as typed: digits only (an optional minus, which the server clamps to
+ * 0). Number('1e3') is 1000, but "1e3" is not how anyone writes a count of points, so it reads as
+ * not a whole number rather than being taken as something the owner did not type.
+ */
 export const LoyaltyPointsForm = z
   .object({ loyaltyPoints: z.string() })
-  .transform((v): z.input<typeof UserPatchInput> => ({ loyaltyPoints: textToNumber(v.loyaltyPoints, NaN) }))
+  .transform((v): z.input<typeof UserPatchInput> => ({
+    loyaltyPoints: /^\s*-?\d+\s*$/.test(v.loyaltyPoints) ? Number(v.loyaltyPoints) : NaN,
+  }))
   .pipe(UserPatchInput);
 export type LoyaltyPointsForm = z.input<typeof LoyaltyPointsForm>;
 

@@ -7,6 +7,7 @@ import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
 import { checkPeriod, PeriodFields, REPORT_MESSAGES } from './reports.js';
 import { OrderSearchText } from './order-search.js';
 import { CancelRefund, OWNER_ORDER_MESSAGES, OwnerOrderLineFields } from './owner-orders.js';
+import { tooLong, tooMany, tooManyItems } from './limits.js';
 
 /** The most any price or amount may be: the order ceiling, $999,999.99 (shared/money.ts). */
 const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
@@ -15,11 +16,14 @@ const tooLarge = (label: string) => `${label} cannot exceed $999,999.99`;
 /** The largest image the shop takes, in pixels: a side, and the whole picture (megapixels). */
 export const IMAGE_MAX_SIDE = 8000;
 export const IMAGE_MAX_MEGAPIXELS = 25;
+/** The largest image file the shop takes: the upload route's limit, checked by the browser before it sends one. */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 export const ADMIN_MESSAGES = {
   orderNotFound: 'Order not found',
   couponNotFound: 'Coupon not found',
   couponUntilBeforeFrom: 'Valid until must be after valid from',
+  couponCodeChars: 'Code can only contain letters, numbers, and dashes',
   productNotFound: 'Product not found',
   categoryNotFound: 'Category not found',
   shippingNotFound: 'Shipping option not found',
@@ -32,7 +36,7 @@ export const ADMIN_MESSAGES = {
   stripeFeatureDisabled: 'Feature Disabled',
   stripeCouponsDisabled: 'Stripe integration disabled in local mode',
   imageType: 'Images must be PNG, JPEG or WebP',
-  imageSize: 'Images must be 5 MB or smaller',
+  imageSize: `Images must be ${IMAGE_MAX_BYTES / (1024 * 1024)} MB or smaller`,
   /** An image whose pixels would take a browser's memory (and seconds) to draw, however small its file. */
   imageDimensions: (width: number, height: number) =>
     `This image is ${width} × ${height} pixels. Images can be at most ${IMAGE_MAX_SIDE} pixels wide or high and ${IMAGE_MAX_MEGAPIXELS} megapixels in all (e.g. 6000 × 4000): make it smaller and upload it again.`,
@@ -52,7 +56,12 @@ export const ADMIN_MESSAGES = {
   totalRequired: 'Total amount is required',
 } as const;
 
-const page = z.coerce.number({ message: 'page must be a number' }).int().min(1, 'page must be at least 1').max(100000).default(1);
+const page = z.coerce
+  .number({ message: 'page must be a number' })
+  .int('page must be a whole number')
+  .min(1, 'page must be at least 1')
+  .max(100000, 'page cannot exceed 100000')
+  .default(1);
 const pageSize = (d: number) =>
   z.coerce
     .number({ message: 'pageSize must be a number' })
@@ -204,18 +213,22 @@ export const AdminOrdersOverviewQuery = z
 /** A structured shipping address, as labels need it: name, street, city, state, ZIP and country. */
 export const AdminOrderAddress = z
   .object({
-    name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(100),
-    address: z.string({ message: 'Street is required' }).trim().min(1, 'Street is required').max(200),
-    city: z.string({ message: 'City is required' }).trim().min(1, 'City is required').max(100),
-    state: z.string().trim().max(50).default(''),
-    zip: z.string({ message: 'ZIP is required' }).trim().min(1, 'ZIP is required').max(20),
-    country: z.string().trim().min(2, 'Country is required').max(56).default('US'),
+    name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(100, tooLong('Name', 100)),
+    address: z.string({ message: 'Street is required' }).trim().min(1, 'Street is required').max(200, tooLong('Street', 200)),
+    city: z.string({ message: 'City is required' }).trim().min(1, 'City is required').max(100, tooLong('City', 100)),
+    state: z.string().trim().max(50, tooLong('State', 50)).default(''),
+    zip: z.string({ message: 'ZIP is required' }).trim().min(1, 'ZIP is required').max(20, tooLong('ZIP', 20)),
+    country: z.string().trim().min(2, 'Country is required').max(56, tooLong('Country', 56)).default('US'),
     /** The e-mail checkout keeps with the address (left as it was when absent). */
-    email: z.string().trim().max(254).optional(),
+    email: z.string().trim().max(254, tooLong('Email', 254)).optional(),
   })
   .strict();
 export type AdminOrderAddress = z.input<typeof AdminOrderAddress>;
-const ADDRESS_TEXT = z.string({ message: 'Shipping address is required' }).trim().min(1, 'Shipping address is required').max(500);
+const ADDRESS_TEXT = z
+  .string({ message: 'Shipping address is required' })
+  .trim()
+  .min(1, 'Shipping address is required')
+  .max(500, tooLong('Shipping address', 500));
 
 /**
  * The admin order form: user_id and shipping_address required (a structured address, or free text
@@ -225,7 +238,7 @@ const ADDRESS_TEXT = z.string({ message: 'Shipping address is required' }).trim(
  */
 export const AdminOrderInput = z
   .object({
-    user_id: z.string({ message: 'User ID is required' }).trim().min(1, 'User ID is required').max(100),
+    user_id: z.string({ message: 'User ID is required' }).trim().min(1, 'User ID is required').max(100, tooLong('User ID', 100)),
     shipping_address: z.unknown().transform((value, ctx): string | z.output<typeof AdminOrderAddress> => {
       // Text or an address object; the object's own messages ("City is required") reach the caller.
       const schema = value !== null && typeof value === 'object' ? AdminOrderAddress : ADDRESS_TEXT;
@@ -252,8 +265,8 @@ export const AdminOrderInput = z
       .email({ message: 'Please enter a valid email address' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
-    elapsedMs: z.number().int().min(0).optional(),
-    website: z.string().max(200).optional(),
+    elapsedMs: z.number().int().min(0, 'elapsedMs cannot be negative').optional(),
+    website: z.string().max(200, tooLong('website', 200)).optional(),
     // Product lines priced from the catalogue, with a discount and shipping (owner-orders.ts).
     ...OwnerOrderLineFields,
   })
@@ -276,34 +289,38 @@ const money = (label: string) =>
 
 const ProductFields = z
   .object({
-    name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(200),
-    description: z.string({ message: 'Description is required' }).trim().min(1, 'Description is required').max(5000),
+    name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(200, tooLong('Name', 200)),
+    description: z
+      .string({ message: 'Description is required' })
+      .trim()
+      .min(1, 'Description is required')
+      .max(5000, tooLong('Description', 5000)),
     priceCents: money('Price'),
     inventory: z
       .number({ message: 'Inventory must be a number' })
       .int('Inventory must be a whole number')
       .min(0, 'Inventory cannot be negative')
-      .max(1_000_000),
+      .max(1_000_000, tooMany('Inventory', 1_000_000)),
     /** At or below it the shop says "Only N left" and the owner is told (default 10). */
     lowStockThreshold: LowStockThreshold.optional(),
-    category: z.string().max(50).nullish(),
+    category: z.string().max(50, tooLong('Category', 50)).nullish(),
     featured: z.boolean().default(false),
     sku: z
       .string()
       .trim()
-      .max(100)
+      .max(100, tooLong('SKU', 100))
       .nullish()
       .transform((v) => v || null),
     brand: z
       .string()
       .trim()
-      .max(100)
+      .max(100, tooLong('Brand', 100))
       .nullish()
       .transform((v) => v || null),
     stripePriceId: z
       .string()
       .trim()
-      .max(100)
+      .max(100, tooLong('Stripe price ID', 100))
       .nullish()
       .transform((v) => v || null),
     weightLbs: z
@@ -318,11 +335,14 @@ const ProductFields = z
         height: z.number({ message: 'Height must be a number' }).positive('Height must be more than 0').nullish(),
       })
       .nullish(),
-    images: z.array(z.string().max(500)).max(PRODUCT_IMAGES_MAX, `A product can have at most ${PRODUCT_IMAGES_MAX} images`).optional(),
+    images: z
+      .array(z.string().max(500, tooLong('An image address', 500)))
+      .max(PRODUCT_IMAGES_MAX, `A product can have at most ${PRODUCT_IMAGES_MAX} images`)
+      .optional(),
     /** One per image, in the same order ('' for none); sent with `images`. */
     imageAlts: z
       .array(z.string().trim().max(IMAGE_ALT_MAX, `Alt text cannot exceed ${IMAGE_ALT_MAX} characters`))
-      .max(PRODUCT_IMAGES_MAX)
+      .max(PRODUCT_IMAGES_MAX, tooManyItems('alt texts (one per image)', PRODUCT_IMAGES_MAX))
       .optional(),
   })
   .strict();
@@ -390,13 +410,13 @@ export const CategoryInput = z
     description: z
       .string()
       .trim()
-      .max(500)
+      .max(500, tooLong('Description', 500))
       .nullish()
       .transform((v) => v || null),
     imageUrl: z
       .string()
       .trim()
-      .max(500)
+      .max(500, tooLong('Image address', 500))
       .nullish()
       .transform((v) => v || null),
   })
@@ -408,12 +428,14 @@ export const CouponInput = z
       .string({ message: 'Code is required' })
       .trim()
       .min(1, 'Code is required')
-      .max(50)
+      .max(50, tooLong('Code', 50))
+      // Shoppers type the code: no spaces or look-alike punctuation to get wrong (upper-cased, as the cart compares it).
+      .regex(/^[A-Za-z0-9-]+$/, ADMIN_MESSAGES.couponCodeChars)
       .transform((v) => v.toUpperCase()),
     description: z
       .string()
       .trim()
-      .max(500)
+      .max(500, tooLong('Description', 500))
       .nullish()
       .transform((v) => v || null),
     discountType: z.enum(['percentage', 'fixed']).default('percentage'),
@@ -444,7 +466,7 @@ export const CouponInput = z
     isActive: z.boolean().default(true),
     freeProductId: z
       .string()
-      .max(100)
+      .max(100, tooLong('Free product', 100))
       .nullish()
       .transform((v) => (v && v !== 'none' ? v : null)),
     /** On create: also create the coupon in Stripe (the local coupon is saved either way). Ignored on update. */
@@ -475,24 +497,24 @@ export type CouponStripeSync = z.infer<typeof CouponStripeSync>;
 
 export const ShippingOptionInput = z
   .object({
-    name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(100),
+    name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(100, tooLong('Name', 100)),
     description: z
       .string()
       .trim()
-      .max(500)
+      .max(500, tooLong('Description', 500))
       .nullish()
       .transform((v) => v || null),
     priceCents: money('Price'),
     estimatedDays: z
       .string()
       .trim()
-      .max(50)
+      .max(50, tooLong('Estimated days', 50))
       .optional()
       .transform((v) => v || '5-7'),
     enabled: z.boolean().default(true),
     minimumOrderCents: z
-      .number()
-      .int()
+      .number({ message: 'Minimum order must be a number' })
+      .int('Minimum order must be in whole cents (at most 2 decimals)')
       .min(0, 'Minimum order cannot be negative')
       .max(MAX_ORDER_TOTAL_CENTS, tooLarge('Minimum order'))
       .nullish()
@@ -505,6 +527,9 @@ export const ShippingEnabledInput = z.object({ enabled: z.boolean({ message: 'en
 export const AdminUserListQuery = z.object({ page, pageSize: pageSize(20), search }).strict();
 
 const LOYALTY_POINTS_WHOLE = 'Loyalty points must be a whole number.';
+/** A customer earns 10 points an order: a million is far past any real balance, and far from a typo's 1e21. */
+export const LOYALTY_POINTS_MAX = 1_000_000;
+export const LOYALTY_POINTS_TOO_MANY = `Loyalty points cannot exceed ${LOYALTY_POINTS_MAX.toLocaleString('en-US')}.`;
 
 export const UserPatchInput = z
   .object({
@@ -513,8 +538,9 @@ export const UserPatchInput = z
     /** Clamped to a minimum of 0. */
     loyaltyPoints: z
       .number({ message: LOYALTY_POINTS_WHOLE })
+      // Too big is said before "not whole": 1e21 is past the safe integers, and the owner should hear the limit.
+      .max(LOYALTY_POINTS_MAX, LOYALTY_POINTS_TOO_MANY)
       .int(LOYALTY_POINTS_WHOLE)
-      .max(10_000_000)
       .transform((v) => Math.max(0, v))
       .optional(),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tooLong } from './limits.js';
 
 /** Texts of spec section 8 (Auth) and 5, kept in one place for the UI, the server and the tests. */
 export const AUTH_MESSAGES = {
@@ -28,13 +29,14 @@ export const AUTH_MESSAGES = {
 /** The time a person needs at least, from the form appearing to submitting it. */
 export const FORM_MIN_FILL_MS = 1000;
 export const PASSWORD_MIN_LENGTH = 8;
+const EMAIL_TOO_LONG = 'Email cannot exceed 254 characters';
 
 const email = z
   .string({ message: AUTH_MESSAGES.requiredFields })
   .trim()
   .toLowerCase()
   .min(1, AUTH_MESSAGES.requiredFields)
-  .max(254, 'Email cannot exceed 254 characters')
+  .max(254, EMAIL_TOO_LONG)
   .pipe(z.email({ message: AUTH_MESSAGES.invalidEmail }));
 
 /**
@@ -42,8 +44,13 @@ const email = z
  * The forms always send `elapsedMs`; the server treats a submit without it as too fast.
  */
 const botGuard = {
-  elapsedMs: z.number({ message: AUTH_MESSAGES.tryAgain }).int().min(0).max(86_400_000).optional(),
-  website: z.string().max(200).optional(),
+  elapsedMs: z
+    .number({ message: AUTH_MESSAGES.tryAgain })
+    .int()
+    .min(0, AUTH_MESSAGES.tryAgain)
+    .max(86_400_000, AUTH_MESSAGES.tryAgain)
+    .optional(),
+  website: z.string().max(200, AUTH_MESSAGES.tryAgain).optional(),
 };
 
 export const SignUpInput = z
@@ -67,7 +74,10 @@ export type SignUpInput = z.infer<typeof SignUpInput>;
 export const SignInInput = z
   .object({
     email,
-    password: z.string({ message: AUTH_MESSAGES.requiredFields }).min(1, AUTH_MESSAGES.requiredFields).max(200),
+    password: z
+      .string({ message: AUTH_MESSAGES.requiredFields })
+      .min(1, AUTH_MESSAGES.requiredFields)
+      .max(200, 'Password cannot exceed 200 characters'),
     ...botGuard,
   })
   .strict();
@@ -80,7 +90,7 @@ export const PasswordResetRequestInput = z
       .trim()
       .toLowerCase()
       .min(1, AUTH_MESSAGES.resetEmailRequiredPage)
-      .max(254)
+      .max(254, EMAIL_TOO_LONG)
       .pipe(z.email({ message: AUTH_MESSAGES.invalidEmail })),
     ...botGuard,
   })
@@ -107,12 +117,20 @@ export function newPasswordProblem(password: string, confirm: string): string | 
 }
 
 export const ResetTokenInput = z
-  .object({ token: z.string({ message: AUTH_MESSAGES.missingToken }).min(1, AUTH_MESSAGES.missingToken).max(200) })
+  .object({
+    token: z
+      .string({ message: AUTH_MESSAGES.missingToken })
+      .min(1, AUTH_MESSAGES.missingToken)
+      .max(200, AUTH_MESSAGES.invalidOrExpiredToken),
+  })
   .strict();
 
 const PasswordResetConfirmFields = z
   .object({
-    token: z.string({ message: AUTH_MESSAGES.missingToken }).min(1, AUTH_MESSAGES.missingToken).max(200),
+    token: z
+      .string({ message: AUTH_MESSAGES.missingToken })
+      .min(1, AUTH_MESSAGES.missingToken)
+      .max(200, AUTH_MESSAGES.invalidOrExpiredToken),
     password: z.string().max(200, 'Password cannot exceed 200 characters'),
     confirmPassword: z.string().max(200, 'Password cannot exceed 200 characters'),
   })
@@ -142,12 +160,12 @@ export const NewPasswordForm = PasswordResetConfirmFields.superRefine((v, ctx) =
 export type NewPasswordForm = z.input<typeof NewPasswordForm>;
 
 export const Address = z.object({
-  name: z.string().max(100),
-  address: z.string().max(200),
-  city: z.string().max(100),
-  state: z.string().max(50),
-  zip: z.string().max(20),
-  country: z.string().max(2).default('US'),
+  name: z.string().max(100, tooLong('Name', 100)),
+  address: z.string().max(200, tooLong('Address', 200)),
+  city: z.string().max(100, tooLong('City', 100)),
+  state: z.string().max(50, tooLong('State', 50)),
+  zip: z.string().max(20, tooLong('ZIP code', 20)),
+  country: z.string().max(2, 'Country must be a two-letter code').default('US'),
 });
 export type Address = z.infer<typeof Address>;
 

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { pageOf } from './paging.js';
 
 const Dimensions = z.object({
-  length: z.number().positive(),
-  width: z.number().positive(),
-  height: z.number().positive(),
+  length: z.number().positive('Length must be more than 0'),
+  width: z.number().positive('Width must be more than 0'),
+  height: z.number().positive('Height must be more than 0'),
 });
 export type Dimensions = z.infer<typeof Dimensions>;
 

@@ -8,14 +8,14 @@ const required = (message: string, max = 100) => z.string({ message }).trim().mi
 
 export const CartLineInput = z
   .object({
-    productId: z.string().min(1, 'productId is required').max(100),
+    productId: z.string().min(1, 'productId is required').max(100, 'productId cannot exceed 100 characters'),
     quantity: z
       .number({ message: 'quantity must be a number' })
       .int('quantity must be a whole number')
       .min(1, 'quantity must be at least 1')
       .max(CHECKOUT_LIMITS.maxLineQuantity, CHECKOUT_MESSAGES.lineQuantity),
-    size: z.string().max(50).optional(),
-    color: z.string().max(50).optional(),
+    size: z.string().max(50, 'size cannot exceed 50 characters').optional(),
+    color: z.string().max(50, 'color cannot exceed 50 characters').optional(),
   })
   .strict();
 export type CartLineInput = z.infer<typeof CartLineInput>;
@@ -26,17 +26,29 @@ const couponCode = z
   .nullish()
   .transform((v) => (v == null ? null : v.trim().toUpperCase() || null));
 
+const CART_COOKIE_BAD = 'The cart cookie is not one this shop wrote';
+
 /** The `cart` cookie's JSON (see shared/cart-cookie.ts): the lines and coupon the browser's cart holds. */
 export const CartCookieValue = z.object({
-  l: z.array(z.tuple([z.string().min(1).max(100), z.number().int().min(1).max(10_000), z.string().max(50), z.string().max(50)])).max(100),
-  c: z.string().max(50).nullable(),
+  // The shop's own cookie: a bad one is dropped (never shown), so one sentence covers every limit.
+  l: z
+    .array(
+      z.tuple([
+        z.string().min(1, CART_COOKIE_BAD).max(100, CART_COOKIE_BAD),
+        z.number().int().min(1, CART_COOKIE_BAD).max(10_000, CART_COOKIE_BAD),
+        z.string().max(50, CART_COOKIE_BAD),
+        z.string().max(50, CART_COOKIE_BAD),
+      ]),
+    )
+    .max(100, CART_COOKIE_BAD),
+  c: z.string().max(50, CART_COOKIE_BAD).nullable(),
 });
 
 export const QuoteInput = z
   .object({
     lines: z.array(CartLineInput).max(100, 'A cart holds at most 100 lines'),
     couponCode,
-    shippingOptionId: z.string().max(100).nullish(),
+    shippingOptionId: z.string().max(100, 'shippingOptionId cannot exceed 100 characters').nullish(),
   })
   .strict();
 export type QuoteInput = z.input<typeof QuoteInput>;
@@ -121,9 +133,9 @@ export const CreateCheckoutSessionInput = z
     shippingAddress: ShippingAddressInput,
     appliedCouponCode: couponCode,
     appliedCouponDiscount: z.number().optional(),
-    orderId: z.string().max(100).optional(),
-    shippingOptionId: z.string().max(100).nullish(),
-    website: z.string().max(200).optional(),
+    orderId: z.string().max(100, 'orderId cannot exceed 100 characters').optional(),
+    shippingOptionId: z.string().max(100, 'shippingOptionId cannot exceed 100 characters').nullish(),
+    website: z.string().max(200, 'website cannot exceed 200 characters').optional(),
   })
   .strict();
 export type CreateCheckoutSessionInput = z.input<typeof CreateCheckoutSessionInput>;
@@ -159,7 +171,7 @@ export const CheckoutForm = z
 export type CheckoutForm = z.input<typeof CheckoutForm>;
 
 /** The answer of POST /api/create-checkout-session: where the shopper pays. */
-export const CheckoutSessionCreated = z.object({ url: z.string().min(1), sessionId: z.string(), orderId: z.string() });
+export const CheckoutSessionCreated = z.object({ url: z.string().min(1, 'url is required'), sessionId: z.string(), orderId: z.string() });
 export type CheckoutSessionCreated = z.infer<typeof CheckoutSessionCreated>;
 
 export const CheckoutSessionView = z.object({

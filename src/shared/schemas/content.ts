@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FAQ_PLACEHOLDERS, unknownPlaceholders } from '../shop-facts.js';
+import { tooLong, tooManyItems } from './limits.js';
 
 export const CONTENT_MESSAGES = {
   contactSuccessTitle: 'Message Sent!',
@@ -40,17 +41,18 @@ export const CONTACT_MISSING = {
   message: 'Please enter your message',
 } as const;
 
-const contactText = (missing: string, max: number) => z.string({ message: missing }).trim().min(1, missing).max(max);
+const contactText = (missing: string, max: number, label: string) =>
+  z.string({ message: missing }).trim().min(1, missing).max(max, tooLong(label, max));
 
 /** The contact form: all four fields required, a valid e-mail, and the bot guards. */
 export const ContactInput = z
   .object({
-    name: contactText(CONTACT_MISSING.name, 100),
-    email: contactText(CONTACT_MISSING.email, 254).pipe(z.email({ message: 'Please enter a valid email address' })),
-    subject: contactText(CONTACT_MISSING.subject, 200),
-    message: contactText(CONTACT_MISSING.message, 5000),
-    elapsedMs: z.number().int().min(0).optional(),
-    website: z.string().max(200).optional(),
+    name: contactText(CONTACT_MISSING.name, 100, 'Full name'),
+    email: contactText(CONTACT_MISSING.email, 254, 'Email address').pipe(z.email({ message: 'Please enter a valid email address' })),
+    subject: contactText(CONTACT_MISSING.subject, 200, 'Subject'),
+    message: contactText(CONTACT_MISSING.message, 5000, 'Message'),
+    elapsedMs: z.number().int().min(0, 'elapsedMs cannot be negative').optional(),
+    website: z.string().max(200, tooLong('website', 200)).optional(),
   })
   .strict();
 export type ContactInput = z.input<typeof ContactInput>;
@@ -93,10 +95,10 @@ export const GeneralSettingsInput = z
     contact_email: z
       .string()
       .trim()
-      .max(254)
+      .max(254, tooLong('Contact email', 254))
       .refine((v) => v === '' || AnyEmail.safeParse(v).success, 'Please enter a valid email address'),
-    contact_phone: z.string().trim().max(50),
-    contact_hours: z.string().trim().max(100),
+    contact_phone: z.string().trim().max(50, tooLong('Contact phone', 50)),
+    contact_hours: z.string().trim().max(100, tooLong('Contact hours', 100)),
     /** Printed on packing slips (the parcel's sender); optional so older forms still save. */
     shop_return_address: z.string().trim().max(SHOP_RETURN_ADDRESS_MAX, SHOP_RETURN_ADDRESS_TOO_LONG).optional(),
   })
@@ -106,7 +108,7 @@ export type GeneralSettingsInput = z.input<typeof GeneralSettingsInput>;
 const optionalUrl = z
   .string()
   .trim()
-  .max(500)
+  .max(500, tooLong('A link', 500))
   .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), 'Please enter a full link starting with https://');
 
 export const SocialSettingsInput = z.object({ social_media_facebook: optionalUrl, social_media_youtube: optionalUrl }).strict();
@@ -117,8 +119,8 @@ export const IntegrationSettingsInput = z
     power_automate_endpoint: optionalUrl.optional(),
     power_automate_enabled: z.boolean().optional(),
     // Omitted, empty or the masked hint the server sent: keep the stored secret. null: remove it.
-    shipstation_api_key: z.string().trim().max(200).nullable().optional(),
-    shipstation_api_secret: z.string().trim().max(200).nullable().optional(),
+    shipstation_api_key: z.string().trim().max(200, tooLong('API key', 200)).nullable().optional(),
+    shipstation_api_secret: z.string().trim().max(200, tooLong('API secret', 200)).nullable().optional(),
     shipstation_enabled: z.boolean().optional(),
     shipstation_api_version: z.enum(['v1', 'v2']).optional(),
   })
@@ -130,13 +132,13 @@ const requiredText = (label: string, max = 5000) =>
     .string({ message: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(max);
-const optionalText = (max = 5000) => z.string().trim().max(max).optional();
+    .max(max, tooLong(label, max));
+const optionalText = (label: string, max = 5000) => z.string().trim().max(max, tooLong(label, max)).optional();
 /** An uploaded image (a path on this site) or a full https:// link; never a javascript: or data: address. */
 const optionalImage = z
   .string()
   .trim()
-  .max(500)
+  .max(500, tooLong('An image address', 500))
   .refine(
     (v) => v === '' || /^\/(?!\/)\S*$/.test(v) || /^https?:\/\/\S+$/.test(v),
     'Please upload an image or enter a full link starting with https://',
@@ -163,27 +165,27 @@ export const AboutContentInput = z
   .object({
     about_title: requiredText('Title', 200),
     about_hero_image: optionalImage,
-    about_mission_title: optionalText(200),
-    about_mission_content: optionalText(),
-    about_mission_quote: optionalText(500),
-    about_history_title: optionalText(200),
-    about_history_content: optionalText(),
-    about_values_title: optionalText(200),
-    about_values_content: optionalText(),
-    about_commitment_title: optionalText(200),
-    about_commitment_content: optionalText(),
+    about_mission_title: optionalText('Mission title', 200),
+    about_mission_content: optionalText('Mission content'),
+    about_mission_quote: optionalText('Mission quote', 500),
+    about_history_title: optionalText('History title', 200),
+    about_history_content: optionalText('History content'),
+    about_values_title: optionalText('Values title', 200),
+    about_values_content: optionalText('Values content'),
+    about_commitment_title: optionalText('Commitment title', 200),
+    about_commitment_content: optionalText('Commitment content'),
   })
   .strict();
 export type AboutContentInput = z.input<typeof AboutContentInput>;
 
 export const FaqInput = z
   .object({
-    question: z.string({ message: 'Question is required' }).trim().min(1, 'Question is required').max(500),
+    question: z.string({ message: 'Question is required' }).trim().min(1, 'Question is required').max(500, tooLong('Question', 500)),
     answer: z
       .string({ message: 'Answer is required' })
       .trim()
       .min(1, 'Answer is required')
-      .max(5000)
+      .max(5000, tooLong('Answer', 5000))
       .refine((v) => unknownPlaceholders(v).length === 0, {
         error: (issue) =>
           `Unknown placeholder {{${unknownPlaceholders(String(issue.input))[0]}}}: use ${Object.keys(FAQ_PLACEHOLDERS)
@@ -193,7 +195,7 @@ export const FaqInput = z
     category: z
       .string()
       .trim()
-      .max(100)
+      .max(100, tooLong('Category', 100))
       .nullish()
       .transform((v) => (!v || v === 'No Category' ? null : v)),
   })
@@ -206,22 +208,25 @@ export const EmailTemplateInput = z
       .string()
       .trim()
       .min(3, 'Template ID must be at least 3 characters')
-      .max(60)
+      .max(60, tooLong('Template ID', 60))
       .regex(/^[a-z0-9-]+$/, 'Template ID can only contain lowercase letters, numbers, and hyphens'),
-    name: z.string().trim().min(1, 'Name is required').max(100),
-    subject: z.string().trim().min(1, 'Subject is required').max(200),
-    html: z.string().min(1, 'HTML is required').max(200_000),
-    text: z.string().max(200_000).nullish(),
+    name: z.string().trim().min(1, 'Name is required').max(100, tooLong('Name', 100)),
+    subject: z.string().trim().min(1, 'Subject is required').max(200, tooLong('Subject', 200)),
+    html: z.string().min(1, 'HTML is required').max(200_000, tooLong('HTML', 200_000)),
+    text: z.string().max(200_000, tooLong('Plain-text version', 200_000)).nullish(),
     variables: z
       .array(z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'Variable names are letters, digits and _'))
-      .max(50)
+      .max(50, tooManyItems('variables', 50))
       .default([]),
   })
   .strict();
 
+/** Before a test send's subject, so a test in an inbox is never taken for a real order's e-mail. */
+export const TEST_EMAIL_SUBJECT_PREFIX = '[TEST] ';
+
 export const TestEmailInput = z
   .object({
-    templateId: z.string().min(1).max(60),
+    templateId: z.string().min(1, 'Choose a template').max(60, tooLong('Template ID', 60)),
     testEmail: z.email({ message: 'Please enter a valid email address' }),
   })
   .strict();

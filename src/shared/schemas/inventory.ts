@@ -124,7 +124,11 @@ export type StockNotice = z.infer<typeof StockNotice>;
 /** "Notify me when it's back". */
 export const BackInStockInput = z
   .object({
-    email: z.string({ message: 'Enter your e-mail address' }).trim().max(254).email('Enter a valid e-mail address'),
+    email: z
+      .string({ message: 'Enter your e-mail address' })
+      .trim()
+      .max(254, 'An e-mail address cannot exceed 254 characters')
+      .email('Enter a valid e-mail address'),
   })
   .strict();
 
@@ -140,15 +144,15 @@ export const ORDER_STOCK_MESSAGES = {
 /** A line of an order to return to stock, on a refund or a cancel. */
 export const ReturnLine = z
   .object({
-    productId: z.string().min(1).max(100),
+    productId: z.string().min(1, 'productId is required').max(100, 'productId cannot exceed 100 characters'),
     quantity: z
       .number({ message: 'Quantity to return must be a number' })
       .int('Quantity to return must be a whole number')
       .min(0, 'Quantity to return cannot be negative')
-      .max(10_000),
+      .max(10_000, 'Quantity to return cannot exceed 10,000'),
   })
   .strict();
-export const ReturnLines = z.array(ReturnLine).max(200);
+export const ReturnLines = z.array(ReturnLine).max(200, 'At most 200 lines can be returned at once');
 export type ReturnLine = z.infer<typeof ReturnLine>;
 
 /** The order's lines as the refund and cancel dialogs list them. */

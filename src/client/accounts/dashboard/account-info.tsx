@@ -12,7 +12,8 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import type { z } from 'zod';
-import { ACCOUNT_MESSAGES, AddressInput, contactInfoForm, formatPhone } from '../../../shared/schemas/account.js';
+import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput, contactInfoForm, formatPhone } from '../../../shared/schemas/account.js';
+import { fieldMaxLength } from '../../../shared/schemas/limits.js';
 import { formatAddress } from '../../../shared/address.js';
 import type { Address, SessionUser } from '../../../shared/schemas/auth.js';
 import { US_STATES } from '../../../shared/schemas/checkout.js';
@@ -133,6 +134,7 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
         label={CONTACT_LABELS.fullName}
         autoComplete="name"
         required
+        maxLength={fieldMaxLength(ContactInfoInput, 'fullName')}
         {...field('fullName')}
         error={messages.field('fullName')}
       />
@@ -142,6 +144,7 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
         type="email"
         autoComplete="email"
         required
+        maxLength={fieldMaxLength(ContactInfoInput, 'email')}
         {...field('email', { deps: ['currentPassword'] })}
         error={messages.field('email')}
         // The sign-in e-mail is the customer's alone to change (the server refuses an admin acting as them).
@@ -230,6 +233,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
         label={ADDRESS_LABELS.name}
         autoComplete="name"
         required
+        maxLength={fieldMaxLength(AddressInput, 'name')}
         {...field('name')}
         error={messages.field('name')}
       />
@@ -238,6 +242,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
         label={ADDRESS_LABELS.address}
         autoComplete="street-address"
         required
+        maxLength={fieldMaxLength(AddressInput, 'address')}
         {...field('address')}
         error={messages.field('address')}
       />
@@ -247,6 +252,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
           label={ADDRESS_LABELS.city}
           autoComplete="address-level2"
           required
+          maxLength={fieldMaxLength(AddressInput, 'city')}
           {...field('city')}
           error={messages.field('city')}
         />
@@ -277,6 +283,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
           inputMode="numeric"
           autoComplete="postal-code"
           required
+          maxLength={fieldMaxLength(AddressInput, 'zip')}
           {...field('zip')}
           error={messages.field('zip')}
         />

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiError, apiRequest } from '../../lib/api-client.js';
 import { UploadResponse } from './admin-schemas.js';
+import { ADMIN_MESSAGES, IMAGE_MAX_BYTES } from '../../../shared/schemas/admin.js';
 
 type Query = Record<string, string | number | undefined>;
 
@@ -21,8 +22,22 @@ export function adminSend<S extends z.ZodType>(
 
 export type UploadKind = 'products' | 'categories' | 'content';
 
+/** "PNG, JPEG or WebP, up to 5 MB": the limit the server holds, for the hints beside file pickers. */
+export const IMAGE_LIMIT_HINT = `PNG, JPEG or WebP, up to ${IMAGE_MAX_BYTES / (1024 * 1024)} MB`;
+
+/**
+ * The server's refusal of a file too big, said before it is sent: a 20 MB photo would otherwise
+ * upload for a minute on a shop's connection only to be turned away.
+ */
+export function imageFileProblem(file: Pick<File, 'name' | 'size'>): string | null {
+  if (file.size <= IMAGE_MAX_BYTES) return null;
+  return `${ADMIN_MESSAGES.imageSize}: "${file.name}" is ${(file.size / (1024 * 1024)).toFixed(1)} MB.`;
+}
+
 /** Uploads one image (multipart field `file`) and answers its public URL. */
 export async function uploadImage(file: File, kind: UploadKind): Promise<string> {
+  const tooBig = imageFileProblem(file);
+  if (tooBig) throw new ApiError(tooBig, 413);
   const form = new FormData();
   form.append('file', file);
   const res = await fetch(`/api/admin/uploads?kind=${kind}`, {

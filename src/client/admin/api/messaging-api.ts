@@ -87,6 +87,22 @@ export function useEmailTemplatePreview(id: string | null) {
 
 type SaveTemplateBody = { id: string; name: string; subject: string; html: string; text: string | null; variables: string[] };
 
+/** Puts a built-in template back to the shop's own text. */
+export function useRestoreEmailTemplate() {
+  const qc = useQueryClient();
+  return useMutation({
+    onError: logUnexpected,
+    mutationFn: (id: string) => adminSend('POST', `/api/admin/email-templates/${enc(id)}/restore-default`, EmailTemplateResponse),
+    onSuccess: ({ template }) => {
+      qc.setQueryData<TemplatesData>(TEMPLATES_KEY, (old) =>
+        old ? { items: old.items.map((t) => (t.id === template.id ? template : t)) } : old,
+      );
+      // Its preview sits under the same key.
+      return qc.invalidateQueries({ queryKey: TEMPLATES_KEY });
+    },
+  });
+}
+
 export function useSaveEmailTemplate() {
   const qc = useQueryClient();
   return useMutation({

@@ -6,6 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { CategoryInput } from '../../../shared/schemas/admin.js';
 import type { Category } from '../../../shared/schemas/catalog.js';
+import { maxLengths } from '../../../shared/schemas/limits.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
@@ -14,6 +15,9 @@ import { CategoryResponse, OkResponse } from '../api/admin-schemas.js';
 import { ADMIN_CATEGORIES_KEY, useAllCategories } from '../api/use-categories.js';
 import { ConfirmDialog, DataTable, Field, fieldAria, inputCls, ListState, Panel, RowActions } from '../components/admin-ui.js';
 import { ImageUpload } from '../components/image-upload.js';
+import { UnplacedErrors } from '../components/form-errors.js';
+
+const MAX = maxLengths(CategoryInput);
 
 function useInvalidateCategories() {
   const qc = useQueryClient();
@@ -70,13 +74,27 @@ function CategoryDialog({ category, onClose }: { category: Category | null; onCl
             error={errors.id?.message}
             hint={category ? 'The ID cannot be changed.' : 'Lowercase letters, numbers and hyphens, 3-50 characters.'}
           >
-            <input id="category-id" className={`${inputCls} font-mono`} readOnly={Boolean(category)} {...register('id')} {...aria('id')} />
+            <input
+              id="category-id"
+              className={`${inputCls} font-mono`}
+              readOnly={Boolean(category)}
+              maxLength={MAX.id}
+              {...register('id')}
+              {...aria('id')}
+            />
           </Field>
           <Field label="Name" required htmlFor="category-name" error={errors.name?.message}>
-            <input id="category-name" className={inputCls} {...register('name')} {...aria('name')} />
+            <input id="category-name" className={inputCls} maxLength={MAX.name} {...register('name')} {...aria('name')} />
           </Field>
           <Field label="Description" htmlFor="category-description" error={errors.description?.message}>
-            <textarea id="category-description" rows={3} className={inputCls} {...register('description')} />
+            <textarea
+              id="category-description"
+              rows={3}
+              className={inputCls}
+              maxLength={MAX.description}
+              {...register('description')}
+              {...aria('description')}
+            />
           </Field>
           <ImageUpload
             kind="categories"
@@ -86,6 +104,7 @@ function CategoryDialog({ category, onClose }: { category: Category | null; onCl
             onBusy={setUploading}
             disabled={save.isPending}
           />
+          <UnplacedErrors id="category-form-errors" errors={errors} placed={['id', 'name', 'description']} />
           <p className="text-xs text-stone-600">
             <span className="text-red-700">*</span> Required
           </p>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { toast } from '../../ui/toast.js';
-import { messageOf, uploadImage, type UploadKind } from '../api/admin-api.js';
+import { IMAGE_LIMIT_HINT, messageOf, uploadImage, type UploadKind } from '../api/admin-api.js';
 
 /**
  * File input that uploads the chosen image at once and reports its URL; shows a preview of the
@@ -65,9 +65,13 @@ export function ImageUpload({
         />
       </div>
       <p className="text-xs text-stone-600" aria-live="polite">
-        {uploading ? 'Uploading image…' : 'PNG, JPEG or WebP, up to 5 MB.'}
+        {uploading ? 'Uploading image…' : `${IMAGE_LIMIT_HINT}.`}
       </p>
-      {error && <p className="text-sm text-red-700">{error}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

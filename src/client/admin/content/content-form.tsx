@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, type FormEvent, type ReactNode } from 'react';
 import { get, useController, useForm, type DefaultValues, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
+import { fieldMaxLength } from '../../../shared/schemas/limits.js';
 import { Alert } from '../../ui/alert.js';
 import { Button, buttonClasses } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
@@ -54,7 +55,9 @@ export function useSettingsForm<T extends FieldValues, O>(idPrefix: string, sche
   const errorOf = (name: FieldPath<T>) => messageAt(errors, name);
   /** Every field's message, in the form's order, for the summary above it. */
   const messages = (Object.keys(values) as FieldPath<T>[]).flatMap((k) => errorOf(k) ?? []);
-  return { ...form, dirty, idOf, errorOf, messages };
+  /** The field's `maxLength`, from the schema the server checks with. */
+  const maxLengthOf = (name: FieldPath<T>) => fieldMaxLength(schema, name);
+  return { ...form, dirty, idOf, errorOf, messages, maxLengthOf };
 }
 
 export type SettingsForm<T extends FieldValues, O = T> = UseFormReturn<T, unknown, O> & {
@@ -62,6 +65,7 @@ export type SettingsForm<T extends FieldValues, O = T> = UseFormReturn<T, unknow
   idOf: (name: FieldPath<T>) => string;
   errorOf: (name: FieldPath<T>) => string | undefined;
   messages: string[];
+  maxLengthOf: (name: FieldPath<T>) => number | undefined;
 };
 
 /**
@@ -159,6 +163,7 @@ export function TextField<T extends FieldValues, O>({
     className: inputCls,
     required,
     placeholder,
+    maxLength: form.maxLengthOf(name),
     ...form.register(name),
     ...fieldAria(error, `${id}-error`),
   };

@@ -10,7 +10,10 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { AdminCouponPage, AdminProductPage, CouponDeleteResponse, CouponResponse, type AdminCoupon } from '../api/admin-schemas.js';
-import { ADMIN_MESSAGES, type CouponStripeSync } from '../../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES, CouponInput, type CouponStripeSync } from '../../../shared/schemas/admin.js';
+import { maxLengths } from '../../../shared/schemas/limits.js';
+import { COUPON_STANDING_LABELS, couponStanding, type CouponStanding } from '../../../shared/coupon-status.js';
+import { usePaymentMode } from '../api/get-payment-mode.js';
 import { CouponForm } from '../../../shared/schemas/admin-forms.js';
 import { formatDate } from '../../lib/format.js';
 import {
@@ -28,8 +31,18 @@ import {
   RowActions,
   Switch,
 } from '../components/admin-ui.js';
+import { UnplacedErrors } from '../components/form-errors.js';
 
 const PAGE_SIZE = 20;
+const MAX = maxLengths(CouponInput);
+/** Said where the Stripe box would be, and after a create that asked for Stripe without it. */
+const SAVED_NOT_IN_STRIPE = 'The coupon was saved in the shop, but not created in Stripe: the shop runs without a Stripe key (local mode).';
+
+const STANDING_CLS: Record<Exclude<CouponStanding, 'live' | 'inactive'>, string> = {
+  expired: 'bg-red-100 text-red-900',
+  scheduled: 'bg-amber-100 text-amber-900',
+  'used-up': 'bg-stone-200 text-stone-800',
+};
 const KEY = ['admin', 'coupons'] as const;
 
 /** ISO → the value a datetime-local input shows (local time). */
@@ -51,7 +64,12 @@ function valueText(c: AdminCoupon): string {
  */
 function toastCouponResult(verb: 'create' | 'delete', stripe: CouponStripeSync | undefined): void {
   if (stripe?.status === 'disabled') {
-    toast({ title: ADMIN_MESSAGES.stripeFeatureDisabled, description: stripe.message ?? ADMIN_MESSAGES.stripeCouponsDisabled });
+    toast({
+      title: ADMIN_MESSAGES.stripeFeatureDisabled,
+      description: `${stripe.message ?? ADMIN_MESSAGES.stripeCouponsDisabled}. ${
+        verb === 'create' ? SAVED_NOT_IN_STRIPE : 'The coupon was deleted from the shop only.'
+      }`,
+    });
   } else if (stripe?.status === 'failed') {
     toast({
       title: `Failed to ${verb} coupon in Stripe: ${stripe.message ?? 'Stripe refused the request'}`,
@@ -74,6 +92,8 @@ function useProductChoices() {
 function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose: () => void }) {
   const qc = useQueryClient();
   const products = useProductChoices();
+  // Without a Stripe key the box could only fail: it is off, and says why.
+  const localMode = usePaymentMode().data?.provider === 'test';
   const {
     register,
     handleSubmit,
@@ -128,7 +148,14 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Code" required htmlFor="coupon-code" error={errors.code?.message}>
-              <input id="coupon-code" className={`${inputCls} uppercase`} {...register('code')} {...aria('code')} />
+              <input
+                id="coupon-code"
+                className={`${inputCls} uppercase`}
+                maxLength={MAX.code}
+                autoCapitalize="characters"
+                {...register('code')}
+                {...aria('code')}
+              />
             </Field>
             <Field label="Discount type" htmlFor="coupon-discountType">
               <select id="coupon-discountType" className={inputCls} {...register('discountType')}>
@@ -195,8 +222,15 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
               />
             </Field>
           </div>
-          <Field label="Description" htmlFor="coupon-description">
-            <textarea id="coupon-description" rows={2} className={inputCls} {...register('description')} />
+          <Field label="Description" htmlFor="coupon-description" error={errors.description?.message}>
+            <textarea
+              id="coupon-description"
+              rows={2}
+              className={inputCls}
+              maxLength={MAX.description}
+              {...register('description')}
+              {...aria('description')}
+            />
           </Field>
           <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
             <input type="checkbox" className="h-4 w-4 accent-brand-600" {...register('isActive')} />
@@ -209,15 +243,23 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
                   type="checkbox"
                   className="h-4 w-4 accent-brand-600"
                   {...register('syncStripe')}
+                  disabled={localMode}
                   aria-describedby="coupon-syncStripe-hint"
                 />
                 Also create this coupon in Stripe
               </label>
               <p id="coupon-syncStripe-hint" className="ml-6 text-sm text-stone-700">
-                Adds a matching one-time coupon to your Stripe account. The coupon is saved in the shop either way.
+                {localMode
+                  ? `Not available: ${ADMIN_MESSAGES.stripeCouponsDisabled}. Coupons are saved in the shop only.`
+                  : 'Adds a matching one-time coupon to your Stripe account. The coupon is saved in the shop either way.'}
               </p>
             </div>
           )}
+          <UnplacedErrors
+            id="coupon-form-errors"
+            errors={errors}
+            placed={['code', 'description', 'discountValue', 'minOrderCents', 'maxUses', 'validUntil']}
+          />
           <FormFooter onCancel={onClose} saving={save.isPending} saveLabel="Save Coupon" />
         </fieldset>
       </form>
@@ -228,7 +270,7 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
 export default function CouponsTab() {
   const qc = useQueryClient();
   const [page, setPage] = useState(1);
-  const { data, error, isPending, isFetching, refetch, isPlaceholderData } = useQuery({
+  const { data, error, isPending, isFetching, refetch, isPlaceholderData, dataUpdatedAt } = useQuery({
     queryKey: [...KEY, { page }] as const,
     queryFn: ({ signal }) => adminGet('/api/admin/coupons', AdminCouponPage, { page, pageSize: PAGE_SIZE }, signal),
     placeholderData: keepPreviousData,
@@ -272,19 +314,31 @@ export default function CouponsTab() {
                   header: 'Code',
                   primary: true,
                   className: 'whitespace-nowrap',
-                  cell: (c) => (
-                    <>
-                      <span className="font-mono font-semibold">{c.code}</span>
-                      {c.stripeCouponId && (
-                        <span
-                          className="ml-2 inline-flex rounded-full bg-indigo-100 px-2 py-0.5 align-middle text-xs font-semibold text-indigo-900"
-                          title={`Also in Stripe as ${c.stripeCouponId}`}
-                        >
-                          Stripe
-                        </span>
-                      )}
-                    </>
-                  ),
+                  cell: (c) => {
+                    // As of when the list was read: a coupon that ends while the tab is open shows it on the next refresh.
+                    const standing = couponStanding(c, new Date(dataUpdatedAt));
+                    return (
+                      <>
+                        <span className="font-mono font-semibold">{c.code}</span>
+                        {standing !== 'live' && standing !== 'inactive' && (
+                          <span
+                            // On its own line: beside the code it widened the column until the row actions wrapped.
+                            className={`mt-1 flex w-fit rounded-full px-2 py-0.5 text-xs font-semibold ${STANDING_CLS[standing]}`}
+                          >
+                            {COUPON_STANDING_LABELS[standing]}
+                          </span>
+                        )}
+                        {c.stripeCouponId && (
+                          <span
+                            className="ml-2 inline-flex rounded-full bg-indigo-100 px-2 py-0.5 align-middle text-xs font-semibold text-indigo-900"
+                            title={`Also in Stripe as ${c.stripeCouponId}`}
+                          >
+                            Stripe
+                          </span>
+                        )}
+                      </>
+                    );
+                  },
                 },
                 { header: 'Type', className: 'capitalize', cell: (c) => c.discountType },
                 { header: 'Value', numeric: true, cell: (c) => valueText(c) },

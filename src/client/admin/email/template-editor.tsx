@@ -4,11 +4,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { EmailTemplateForm, splitVariables } from '../../../shared/schemas/admin-forms.js';
+import { EmailTemplateInput } from '../../../shared/schemas/content.js';
+import { maxLengths } from '../../../shared/schemas/limits.js';
 import { ApiError } from '../../lib/api-client.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
-import { useDeleteEmailTemplate, useSaveEmailTemplate, type EmailTemplate } from '../api/messaging-api.js';
+import { useDeleteEmailTemplate, useRestoreEmailTemplate, useSaveEmailTemplate, type EmailTemplate } from '../api/messaging-api.js';
 import { ConfirmDialog, Field, fieldAria, inputCls } from '../components/admin-ui.js';
 import { messageAt } from '../content/content-form.js';
 import { variablesUsed } from './template-variables.js';
@@ -16,6 +18,10 @@ import { variablesUsed } from './template-variables.js';
 const TEMPLATE_SAVE_FAILED = 'Failed to save template. Please try again.';
 const TEMPLATE_DELETE_FAILED = 'Failed to delete template. Please try again.';
 const TEMPLATE_DELETE_CONFIRM = 'Are you sure you want to delete this template?';
+const TEMPLATE_RESTORE_CONFIRM =
+  'Restore the shop’s default name, subject and text of this template? Your edits to it are replaced and cannot be brought back.';
+const TEMPLATE_RESTORE_FAILED = 'Failed to restore the default template. Please try again.';
+const MAX = maxLengths(EmailTemplateInput);
 
 export type TemplateDraft = EmailTemplateForm;
 
@@ -67,6 +73,10 @@ type Props = {
 export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, onCancel }: Props) {
   const save = useSaveEmailTemplate();
   const del = useDeleteEmailTemplate();
+  const restore = useRestoreEmailTemplate();
+  const [restoring, setRestoring] = useState(false);
+  const [restoreError, setRestoreError] = useState<unknown>(null);
+  const builtIn = Boolean(template?.builtIn);
   const {
     register,
     handleSubmit,
@@ -144,6 +154,24 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
     });
   };
 
+  const onRestore = () => {
+    if (!template) return;
+    setSaveError(null);
+    setRestoreError(null);
+    restore.mutate(template.id, {
+      onSuccess: ({ template: restored }) => {
+        setRestoring(false);
+        reset(draftOf(restored));
+        toast({ title: 'Default restored', description: `'${restored.name}' has its default text again.` });
+        onSaved(restored);
+      },
+      onError: (err) => {
+        setRestoring(false);
+        setRestoreError(err);
+      },
+    });
+  };
+
   const errorOf = (k: keyof TemplateDraft) => messageAt(errors, k);
   const aria = (k: keyof TemplateDraft) => fieldAria(errorOf(k), `${fid(k)}-error`);
   const subject = register('subject');
@@ -158,11 +186,16 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
       }}
       noValidate
     >
-      <fieldset disabled={save.isPending || del.isPending} className="flex min-w-0 flex-col gap-4">
+      <fieldset disabled={save.isPending || del.isPending || restore.isPending} className="flex min-w-0 flex-col gap-4">
         <legend className="sr-only">{template ? `Edit ${template.name}` : 'New template'}</legend>
         {saveError !== null && (
           <Alert variant="destructive" title={TEMPLATE_SAVE_FAILED}>
             {reasonOf(saveError)}
+          </Alert>
+        )}
+        {restoreError !== null && (
+          <Alert variant="destructive" title={TEMPLATE_RESTORE_FAILED}>
+            {reasonOf(restoreError)}
           </Alert>
         )}
         {deleteError !== null && (
@@ -175,6 +208,7 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
             <input
               id={fid('name')}
               className={inputCls}
+              maxLength={MAX.name}
               {...register('name', {
                 onChange: (e: { target: { value: string } }) => {
                   if (!idTouched) setValue('id', slug(e.target.value), { shouldDirty: true });
@@ -192,6 +226,7 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
               <input
                 id={fid('id')}
                 className={`${inputCls} font-mono`}
+                maxLength={MAX.id}
                 {...register('id', {
                   onChange: () => setIdTouched(true),
                 })}
@@ -204,6 +239,7 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
           <input
             id={fid('subject')}
             className={inputCls}
+            maxLength={MAX.subject}
             {...subject}
             ref={(el) => {
               subject.ref(el);
@@ -219,9 +255,20 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
             label="Variables"
             htmlFor={fid('variables')}
             error={errorOf('variables')}
-            hint="Names separated by commas. Use them in the subject or HTML as {{name}}."
+            hint={
+              builtIn
+                ? 'What the shop sends this e-mail. Use them in the subject or HTML as {{name}}.'
+                : 'Names separated by commas. Use them in the subject or HTML as {{name}}.'
+            }
           >
-            <input id={fid('variables')} className={`${inputCls} font-mono`} {...register('variables')} {...aria('variables')} />
+            <input
+              id={fid('variables')}
+              className={`${inputCls} font-mono`}
+              // The shop decides what a built-in e-mail is sent; the owner decides for their own templates.
+              readOnly={builtIn}
+              {...register('variables')}
+              {...aria('variables')}
+            />
           </Field>
           {variables.length > 0 && (
             <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Insert a variable">
@@ -239,7 +286,13 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
               ))}
             </div>
           )}
-          {used.length > 0 && (
+          {used.length > 0 && builtIn && (
+            <p className="text-sm text-red-800">
+              The shop does not send this e-mail <span className="font-mono">{used.map((v) => `{{${v}}}`).join(', ')}</span>: saving will be
+              refused until {used.length > 1 ? 'they are' : 'it is'} removed or corrected.
+            </p>
+          )}
+          {used.length > 0 && !builtIn && (
             <p className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
               Used in the template but not listed: <span className="font-mono">{used.join(', ')}</span>
               <Button variant="ghost" size="sm" onClick={() => set('variables', [...variables, ...used].join(', '))}>
@@ -258,6 +311,7 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
             rows={18}
             spellCheck={false}
             className={`${inputCls} font-mono text-xs leading-relaxed`}
+            maxLength={MAX.html}
             {...html}
             ref={(el) => {
               html.ref(el);
@@ -278,6 +332,7 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
             rows={6}
             spellCheck={false}
             className={`${inputCls} font-mono text-xs leading-relaxed`}
+            maxLength={MAX.text}
             {...register('text')}
             {...aria('text')}
           />
@@ -293,7 +348,14 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
                 Delete
               </Button>
             )}
-            {template?.builtIn && <p className="text-sm text-stone-700">Built-in templates can be edited but not deleted.</p>}
+            {template?.builtIn && (
+              <div className="flex flex-wrap items-center gap-2">
+                <Button variant="outline" onClick={() => setRestoring(true)}>
+                  {restore.isPending ? 'Restoring…' : 'Restore default'}
+                </Button>
+                <p className="text-sm text-stone-700">Built-in templates can be edited but not deleted.</p>
+              </div>
+            )}
           </div>
           <div className="flex flex-wrap gap-2">
             <Button
@@ -316,6 +378,16 @@ export function TemplateEditor({ template, draft, onChange, onSaved, onDeleted, 
         busy={del.isPending}
         onConfirm={onDelete}
         onClose={() => setConfirming(false)}
+      />
+      <ConfirmDialog
+        open={restoring}
+        title="Restore default"
+        message={TEMPLATE_RESTORE_CONFIRM}
+        confirmLabel="Restore default"
+        busyLabel="Restoring…"
+        busy={restore.isPending}
+        onConfirm={onRestore}
+        onClose={() => setRestoring(false)}
       />
     </form>
   );

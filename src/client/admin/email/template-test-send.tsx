@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { TestEmailForm } from '../../../shared/schemas/admin-forms.js';
+import { TEST_EMAIL_SUBJECT_PREFIX } from '../../../shared/schemas/content.js';
 import { useSession } from '../../lib/get-session.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
@@ -43,7 +44,10 @@ export function TemplateTestSend({ templateId, hasUnsavedChanges }: { templateId
       noValidate
       className="flex max-w-xl flex-col gap-4"
     >
-      <p className="text-sm text-stone-700">Sends the saved template, filled with sample data, to the address below.</p>
+      <p className="text-sm text-stone-700">
+        Sends the saved template, filled with sample data, to the address below. Its subject starts with{' '}
+        <span className="font-mono">{TEST_EMAIL_SUBJECT_PREFIX.trim()}</span>.
+      </p>
       {hasUnsavedChanges && (
         <p className="rounded-md bg-yellow-50 px-3 py-2 text-sm text-yellow-900">
           You have unsaved changes; the test uses the saved version.

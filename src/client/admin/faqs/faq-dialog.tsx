@@ -4,12 +4,16 @@ import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { FAQ_CATEGORY_CHOICE, FaqForm } from '../../../shared/schemas/admin-forms.js';
 import type { Faq } from '../../../shared/schemas/catalog.js';
-import { CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
+import { CONTENT_ADMIN_MESSAGES, FaqInput } from '../../../shared/schemas/content.js';
+import { maxLengths } from '../../../shared/schemas/limits.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { Field, fieldAria, FormFooter, inputCls } from '../components/admin-ui.js';
 import { useSaveFaq } from '../content/content-api.js';
+import { UnplacedErrors } from '../components/form-errors.js';
+
+const MAX = maxLengths(FaqInput);
 
 export const NO_CATEGORY = 'No Category';
 /** Filled in when shoppers read the answer, so it stays true when the shipping options or the tax rule change (shop-facts.ts). */
@@ -76,10 +80,25 @@ export function FaqDialog({
       <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <Field label="Question" required htmlFor="faq-question" error={fieldErrors.question}>
-            <input id="faq-question" className={inputCls} {...register('question')} required {...aria('question')} />
+            <input
+              id="faq-question"
+              className={inputCls}
+              maxLength={MAX.question}
+              {...register('question')}
+              required
+              {...aria('question')}
+            />
           </Field>
           <Field label="Answer" required htmlFor="faq-answer" error={fieldErrors.answer} hint={ANSWER_HINT}>
-            <textarea id="faq-answer" rows={6} className={inputCls} {...register('answer')} required {...aria('answer')} />
+            <textarea
+              id="faq-answer"
+              rows={6}
+              className={inputCls}
+              maxLength={MAX.answer}
+              {...register('answer')}
+              required
+              {...aria('answer')}
+            />
           </Field>
           <Field label="Category" htmlFor="faq-category" hint="Customers can filter the FAQ page by category.">
             <select id="faq-category" className={inputCls} {...register('category')}>
@@ -97,6 +116,7 @@ export function FaqDialog({
               <input
                 id="faq-newCategory"
                 className={inputCls}
+                maxLength={MAX.category}
                 {...register('newCategory')}
                 required
                 // Shown because the owner just chose to add a category: the name is what they type next.
@@ -106,6 +126,7 @@ export function FaqDialog({
               />
             </Field>
           )}
+          <UnplacedErrors id="faq-form-errors" errors={errors} placed={['question', 'answer', 'newCategory', 'category']} />
           <FormFooter onCancel={onClose} saving={save.isPending} saveLabel="Save FAQ" />
         </fieldset>
       </form>

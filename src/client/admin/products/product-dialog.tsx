@@ -6,12 +6,15 @@ import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ProductEditForm, ProductForm } from '../../../shared/schemas/admin-forms.js';
 import type { Category } from '../../../shared/schemas/catalog.js';
+import { ProductInput } from '../../../shared/schemas/admin.js';
+import { maxLengths } from '../../../shared/schemas/limits.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, messageOf, logUnexpected } from '../api/admin-api.js';
 import { ProductResponse, type AdminProduct } from '../api/admin-schemas.js';
 import { centsToText, Field, fieldAria, inputCls } from '../components/admin-ui.js';
+import { UnplacedErrors } from '../components/form-errors.js';
 import { draftImages, ProductImagesField } from './product-images-field.js';
 import { ProductStock, StockLevel } from './product-stock.js';
 
@@ -20,6 +23,9 @@ const numText = (n: number | null | undefined) => (n === null || n === undefined
 /** What the dialog sends: a new product with its opening stock, an edited one without any stock figure. */
 type ProductBody = z.output<typeof ProductForm> | z.output<typeof ProductEditForm>;
 const DEFAULT_LOW_STOCK_THRESHOLD = 10;
+const MAX = maxLengths(ProductInput);
+/** The fields that show their own message; anything else the schema says appears above the footer. */
+const PLACED = ['name', 'description', 'priceCents', 'inventory', 'lowStockThreshold', 'sku', 'brand', 'weightLbs', 'dimensions'];
 
 export function ProductDialog({
   product,
@@ -123,13 +129,14 @@ export function ProductDialog({
             </Field>
           )}
           <Field label="Name" required htmlFor="product-name" error={errors.name?.message}>
-            {input('name', 'name', errors.name?.message, { required: true })}
+            {input('name', 'name', errors.name?.message, { required: true, maxLength: MAX.name })}
           </Field>
           <Field label="Description" required htmlFor="product-description" error={errors.description?.message}>
             <textarea
               id="product-description"
               rows={3}
               className={inputCls}
+              maxLength={MAX.description}
               {...register('description')}
               required
               {...fieldAria(errors.description?.message, 'product-description-error')}
@@ -193,11 +200,11 @@ export function ProductDialog({
                 Featured
               </label>
             </div>
-            <Field label="SKU" htmlFor="product-sku">
-              {input('sku', 'sku', errors.sku?.message)}
+            <Field label="SKU" htmlFor="product-sku" error={errors.sku?.message}>
+              {input('sku', 'sku', errors.sku?.message, { maxLength: MAX.sku })}
             </Field>
-            <Field label="Brand" htmlFor="product-brand">
-              {input('brand', 'brand', errors.brand?.message)}
+            <Field label="Brand" htmlFor="product-brand" error={errors.brand?.message}>
+              {input('brand', 'brand', errors.brand?.message, { maxLength: MAX.brand })}
             </Field>
             <Field label="Weight (lbs)" htmlFor="product-weight" error={errors.weightLbs?.message}>
               {input('weightLbs', 'weight', errors.weightLbs?.message, { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
@@ -226,6 +233,7 @@ export function ProductDialog({
               <ProductImagesField images={field.value} onChange={field.onChange} onBusy={setUploading} disabled={busy} />
             )}
           />
+          <UnplacedErrors id="product-form-errors" errors={errors} placed={PLACED} />
           <p className="text-xs text-stone-600">
             <span className="text-red-700">*</span> Required
           </p>

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { IMAGE_ALT_MAX, PRODUCT_IMAGES_MAX } from '../../../shared/product-images.js';
 import { ChevronDownIcon, TrashIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
-import { messageOf, uploadImage } from '../api/admin-api.js';
+import { IMAGE_LIMIT_HINT, imageFileProblem, messageOf, uploadImage } from '../api/admin-api.js';
 import { inputCls } from '../components/admin-ui.js';
 
 /** One picture of the product as the form holds it: where it is, and what it shows. */
@@ -60,6 +60,14 @@ export function ProductImagesField({
       const message = `A product can have at most ${PRODUCT_IMAGES_MAX} images: ${room === 0 ? 'remove one first' : `choose ${room} or fewer`}.`;
       setError(message);
       toast({ title: 'Error', description: message, variant: 'destructive' });
+      return;
+    }
+    // Every file is checked before any is sent, so a too-big one does not leave half the choice uploaded.
+    const tooBig = files.map(imageFileProblem).find((m) => m !== null);
+    if (tooBig) {
+      setError(tooBig);
+      toast({ title: 'Error', description: tooBig, variant: 'destructive' });
+      if (fileInput.current) fileInput.current.value = '';
       return;
     }
     setUploading(true);
@@ -182,11 +190,13 @@ export function ProductImagesField({
           className="min-w-0 text-sm text-stone-800 file:mr-3 file:rounded-md file:border file:border-brand-600 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-brand-700 hover:file:bg-brand-50"
         />
         <p className="text-xs text-stone-600" aria-live="polite">
-          {uploading
-            ? 'Uploading images…'
-            : `PNG, JPEG or WebP, up to 5 MB each; at most ${PRODUCT_IMAGES_MAX} images (${images.length} now).`}
+          {uploading ? 'Uploading images…' : `${IMAGE_LIMIT_HINT} each; at most ${PRODUCT_IMAGES_MAX} images (${images.length} now).`}
         </p>
-        {error && <p className="text-sm text-red-700">{error}</p>}
+        {error && (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
       </div>
     </fieldset>
   );

@@ -85,6 +85,7 @@ function SecretField({
         autoComplete="new-password"
         spellCheck={false}
         className={inputCls}
+        maxLength={form.maxLengthOf(name)}
         {...form.register(name)}
         disabled={removing}
         placeholder={removing ? 'Will be removed' : masked ? `Leave empty to keep the saved ${noun}` : `Paste the ${noun}`}

@@ -6,6 +6,8 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { formatCents } from '../../../shared/money.js';
 import { ShippingOptionForm } from '../../../shared/schemas/admin-forms.js';
+import { ShippingOptionInput } from '../../../shared/schemas/admin.js';
+import { maxLengths } from '../../../shared/schemas/limits.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
@@ -25,8 +27,10 @@ import {
   RowActions,
   Switch,
 } from '../components/admin-ui.js';
+import { UnplacedErrors } from '../components/form-errors.js';
 
 const KEY = ['admin', 'shipping-options'] as const;
+const MAX = maxLengths(ShippingOptionInput);
 
 function ShippingDialog({ option, onClose }: { option: AdminShippingOption | null; onClose: () => void }) {
   const qc = useQueryClient();
@@ -74,26 +78,50 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
       <form onSubmit={(e) => void handleSubmit(submit)(e)} noValidate>
         <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
           <Field label="Name" required htmlFor="shipping-name" error={errors.name?.message}>
-            <input id="shipping-name" className={inputCls} {...register('name')} {...aria('name', 'name')} />
+            <input id="shipping-name" className={inputCls} maxLength={MAX.name} {...register('name')} {...aria('name', 'name')} />
           </Field>
           <div className="grid gap-4 sm:grid-cols-3">
             <Field label="Price ($)" required htmlFor="shipping-price" error={errors.priceCents?.message}>
               <DollarInput id="shipping-price" {...register('priceCents')} {...aria('priceCents', 'price')} />
             </Field>
-            <Field label="Estimated days" required htmlFor="shipping-estimatedDays" hint="Defaults to 5-7.">
-              <input id="shipping-estimatedDays" className={inputCls} {...register('estimatedDays')} />
+            <Field
+              label="Estimated days"
+              required
+              htmlFor="shipping-estimatedDays"
+              hint="Defaults to 5-7."
+              error={errors.estimatedDays?.message}
+            >
+              <input
+                id="shipping-estimatedDays"
+                className={inputCls}
+                maxLength={MAX.estimatedDays}
+                {...register('estimatedDays')}
+                {...aria('estimatedDays', 'estimatedDays')}
+              />
             </Field>
             <Field label="Minimum order ($)" htmlFor="shipping-minimumOrder" error={errors.minimumOrderCents?.message}>
               <DollarInput id="shipping-minimumOrder" {...register('minimumOrderCents')} {...aria('minimumOrderCents', 'minimumOrder')} />
             </Field>
           </div>
-          <Field label="Description" htmlFor="shipping-description">
-            <textarea id="shipping-description" rows={2} className={inputCls} {...register('description')} />
+          <Field label="Description" htmlFor="shipping-description" error={errors.description?.message}>
+            <textarea
+              id="shipping-description"
+              rows={2}
+              className={inputCls}
+              maxLength={MAX.description}
+              {...register('description')}
+              {...aria('description', 'description')}
+            />
           </Field>
           <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
             <input type="checkbox" className="h-4 w-4 accent-brand-600" {...register('enabled')} />
             Enabled
           </label>
+          <UnplacedErrors
+            id="shipping-form-errors"
+            errors={errors}
+            placed={['name', 'priceCents', 'estimatedDays', 'minimumOrderCents', 'description']}
+          />
           <FormFooter onCancel={onClose} saving={save.isPending} saveLabel="Save Shipping Option" />
         </fieldset>
       </form>

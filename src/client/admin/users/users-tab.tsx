@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { LoyaltyPointsForm } from '../../../shared/schemas/admin-forms.js';
+import { LOYALTY_POINTS_MAX } from '../../../shared/schemas/admin.js';
 import { forgetUserData, sessionQueryKey, useSession } from '../../lib/get-session.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
@@ -63,6 +64,8 @@ function PointsEditor({ user }: { user: AdminUser }) {
       <input
         type="number"
         step="1"
+        // A number field hands the form "1e3" as typed: the form's schema takes digits only.
+        max={LOYALTY_POINTS_MAX}
         aria-label={`Loyalty points of ${user.email}`}
         title="Negative values are stored as 0"
         className={inputCls.replace('w-full', 'w-24')}
