@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { BulkOutcome } from '../../../shared/schemas/bulk.js';
 import { BULK_MAX } from '../../../shared/schemas/bulk.js';
 import { Button } from '../../ui/button.js';
@@ -40,7 +40,7 @@ export type Selection = ReturnType<typeof useSelection>;
 const boxCls = 'h-5 w-5 cursor-pointer rounded border-stone-400 accent-brand-600';
 
 /** "Select all on this page": checked when every row is, mixed when some are. */
-function SelectAllBox({ selection, ids, label }: { selection: Selection; ids: readonly string[]; label?: string }) {
+function SelectAllBox({ selection, ids, label, id }: { selection: Selection; ids: readonly string[]; label?: string; id?: string }) {
   const ref = useRef<HTMLInputElement>(null);
   const count = ids.filter((id) => selection.has(id)).length;
   const all = ids.length > 0 && count === ids.length;
@@ -50,6 +50,7 @@ function SelectAllBox({ selection, ids, label }: { selection: Selection; ids: re
   return (
     <input
       ref={ref}
+      id={id}
       type="checkbox"
       className={boxCls}
       aria-label={label}
@@ -85,11 +86,14 @@ export function selectColumn<T>(
 
 /** On a phone the table's heading is hidden (each row is a card): "select all" stands above the cards. */
 export function SelectPageBox({ selection, ids }: { selection: Selection; ids: readonly string[] }) {
+  const id = useId();
   return (
-    <label className="mb-3 flex items-center gap-2 text-sm font-medium text-stone-900 md:hidden">
-      <SelectAllBox selection={selection} ids={ids} />
-      Select all on this page
-    </label>
+    <div className="mb-3 flex items-center gap-2 md:hidden">
+      <SelectAllBox selection={selection} ids={ids} id={id} />
+      <label htmlFor={id} className="text-sm font-medium text-stone-900">
+        Select all on this page
+      </label>
+    </div>
   );
 }
 
