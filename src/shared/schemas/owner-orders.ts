@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../money.js';
+import { tooLong } from './limits.js';
 
 /*
  * Orders the owner handles by hand (issue [4/6]): an order typed in with product lines, the payment
@@ -73,7 +74,11 @@ export const PAYMENT_METHOD_NAMES: Record<string, string> = {
 /** One product line of an order the owner types in: the product and how many (its price is the catalogue's). */
 export const OwnerOrderLine = z
   .object({
-    productId: z.string({ message: OWNER_ORDER_MESSAGES.productRequired }).trim().min(1, OWNER_ORDER_MESSAGES.productRequired).max(100),
+    productId: z
+      .string({ message: OWNER_ORDER_MESSAGES.productRequired })
+      .trim()
+      .min(1, OWNER_ORDER_MESSAGES.productRequired)
+      .max(100, tooLong('Product id', 100)),
     quantity: z
       .number({ message: OWNER_ORDER_MESSAGES.quantityRequired })
       .int(OWNER_ORDER_MESSAGES.quantityRequired)
