@@ -502,6 +502,7 @@ const ORDER_HEADER = [
   'Payment status',
   'Customer name',
   'E-mail',
+  'Shipping address',
   'Items',
   'Subtotal',
   'Discount',
@@ -511,10 +512,12 @@ const ORDER_HEADER = [
   'Total',
   'Refunded',
   'Net',
+  'Payment date',
+  'Carrier',
   'Tracking number',
 ];
 const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
-const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Role', 'Loyalty points', 'Orders', 'Created'];
+const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Phone', 'Address', 'Role', 'Loyalty points', 'Orders', 'Total spent', 'Created'];
 
 describe('CSV exports', () => {
   it('the filtered order list, its line items and the customers, opened and parsed', async () => {

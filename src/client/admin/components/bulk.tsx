@@ -40,7 +40,19 @@ export type Selection = ReturnType<typeof useSelection>;
 const boxCls = 'h-5 w-5 cursor-pointer rounded border-stone-400 accent-brand-600';
 
 /** "Select all on this page": checked when every row is, mixed when some are. */
-function SelectAllBox({ selection, ids, label, id }: { selection: Selection; ids: readonly string[]; label?: string; id?: string }) {
+function SelectAllBox({
+  selection,
+  ids,
+  label,
+  id,
+  className = boxCls,
+}: {
+  selection: Selection;
+  ids: readonly string[];
+  label?: string;
+  id?: string;
+  className?: string;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   const count = ids.filter((id) => selection.has(id)).length;
   const all = ids.length > 0 && count === ids.length;
@@ -52,7 +64,7 @@ function SelectAllBox({ selection, ids, label, id }: { selection: Selection; ids
       ref={ref}
       id={id}
       type="checkbox"
-      className={boxCls}
+      className={className}
       aria-label={label}
       checked={all}
       disabled={ids.length === 0}
@@ -70,7 +82,8 @@ export function selectColumn<T>(
 ): Column<T> {
   return {
     header: 'Select',
-    heading: <SelectAllBox selection={selection} ids={rows.map(rowKey)} label={names.all} />,
+    // On a phone the heading row is visually hidden (rows are cards): SelectPageBox stands in for this box there.
+    heading: <SelectAllBox selection={selection} ids={rows.map(rowKey)} label={names.all} className={`${boxCls} max-md:hidden`} />,
     className: 'w-8 max-md:w-auto',
     cell: (row) => (
       <input
