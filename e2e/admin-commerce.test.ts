@@ -37,11 +37,7 @@ describe('back office changes reach the shop', () => {
     await page.goto('/admin?tab=orders');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     // The charts, or their empty state when this database has no placed order yet.
-    await page
-      .locator('figure figcaption')
-      .or(page.getByText('No orders in this period.'))
-      .first()
-      .waitFor();
+    await page.locator('figure figcaption').or(page.getByText('No orders in this period.')).first().waitFor();
 
     // ---- An order for the demo customer; moving it to shipped e-mails them.
     const users = (await (await page.request.get(`/api/admin/users?search=${encodeURIComponent(CUSTOMER.email)}`)).json()) as {
