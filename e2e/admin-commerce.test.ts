@@ -47,7 +47,7 @@ describe('back office changes reach the shop', () => {
     await page.getByRole('button', { name: 'Create Order' }).first().click();
     await page.getByRole('heading', { name: 'Create Order' }).waitFor();
     // The customer is picked by searching their e-mail (not by typing an internal id).
-    await page.getByLabel('Customer', { exact: true }).fill(CUSTOMER.email);
+    await page.getByRole('searchbox', { name: 'Customer' }).fill(CUSTOMER.email);
     await page
       .getByRole('list', { name: 'Matching customers' })
       .getByRole('button', { name: new RegExp(CUSTOMER.email) })
