@@ -331,7 +331,10 @@ export async function updateOrderStatus(
   db: Kysely<Database>,
   orderId: string,
   status: OrdersTable['status'],
-  { actor = SYSTEM_ACTOR, ...options }: StatusChangeOptions = {},
+  { actor = SYSTEM_ACTOR, alreadyThere, ...options }: StatusChangeOptions & {
+    /** Refuse (409 with this message) when the locked order is already in that status: a bulk run racing another tab. */
+    alreadyThere?: string;
+  } = {},
 ): Promise<OrderView> {
   const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
@@ -340,6 +343,7 @@ export async function updateOrderStatus(
     const stock = await lockOrderProducts(trx, dialect, orderId);
     const order = await forUpdate(trx.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
     if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+    if (alreadyThere !== undefined && order.status === status) throw new HttpError(409, alreadyThere);
     await changeStatusLocked(trx, dialect, order, status, stock, { actor, ...options });
   });
   return (await getOrderForViewer(db, orderId, ADMIN))!;

@@ -151,5 +151,39 @@ describe(`bulk order actions on ${testDialect()}`, () => {
     // A second run buys nothing: each order has its one label.
     const again = await admin.post('/api/admin/orders/bulk/labels', { ids: [a] });
     expect(again.json().results[0]).toMatchObject({ result: 'skipped', message: ADMIN_MESSAGES.labelExists });
+
+    // Two tabs buy labels for the same orders at the same moment: one label each, once.
+    const [c, d] = [await paidOrder(), await paidOrder()];
+    const before = fake.requests.filter((r) => r.method === 'POST' && /label/.test(r.path)).length;
+    const runs = await Promise.all([1, 2, 3].map(() => admin.post('/api/admin/orders/bulk/labels', { ids: [c, d] })));
+    expect(runs.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    for (const i of [0, 1]) {
+      const outcomes = runs.map((r) => r.json().results[i].result);
+      expect(outcomes.filter((o: string) => o === 'changed')).toHaveLength(1);
+    }
+    expect(fake.requests.filter((r) => r.method === 'POST' && /label/.test(r.path)).length - before).toBe(2);
+  });
+
+  it('two tabs changing the same orders at once: each order changes once, with one e-mail and one timeline entry', async () => {
+    const ids = [await paidOrder(), await paidOrder(), await paidOrder()];
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => admin.post('/api/admin/orders/bulk/status', { ids, status: 'processing', notify: true })),
+    );
+    expect(runs.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    for (const [i, id] of ids.entries()) {
+      const outcomes = runs.map((r) => r.json().results[i]);
+      expect(outcomes.filter((o: { result: string }) => o.result === 'changed')).toHaveLength(1);
+      for (const o of outcomes.filter((o: { result: string }) => o.result !== 'changed'))
+        expect(o).toMatchObject({ result: 'skipped', message: BULK_MESSAGES.alreadyStatus('processing') });
+      expect(await statusOf(id)).toBe('processing');
+      expect(await statusMails(id)).toHaveLength(1);
+      const events = await t.db
+        .selectFrom('order_events')
+        .select('id')
+        .where('order_id', '=', id)
+        .where('type', '=', 'status.changed')
+        .execute();
+      expect(events).toHaveLength(1);
+    }
   });
 });

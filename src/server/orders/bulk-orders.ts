@@ -66,7 +66,13 @@ export function bulkOrderStatus(
 ): Promise<BulkOutcome[]> {
   return eachOrder(db, input.ids, log, async (order) => {
     if (order.status === input.status) return BULK_MESSAGES.alreadyStatus(input.status);
-    await updateOrderStatus(db, order.id, input.status, { actor, refuseUnpaidShipping: true, notify: input.notify });
+    // Checked again under the order's lock: another tab's bulk run may have moved it since the read.
+    await updateOrderStatus(db, order.id, input.status, {
+      actor,
+      refuseUnpaidShipping: true,
+      notify: input.notify,
+      alreadyThere: BULK_MESSAGES.alreadyStatus(input.status),
+    });
     return 'changed';
   });
 }
