@@ -231,7 +231,7 @@ const compact = 'whitespace-nowrap md:px-2!';
 function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; onDelete: (id: string) => void }) {
   const short = o.orderNumber;
   return (
-    <div className="flex flex-wrap items-center gap-1 md:flex-nowrap">
+    <div className="flex flex-wrap items-center gap-1 md:max-w-[15rem]">
       <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} email={o.email} paymentStatus={o.paymentStatus} />
       <Button size="sm" variant="ghost" className={compact} onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>
         View
