@@ -1,6 +1,6 @@
 import { isPostgres } from '../db/query-helpers.js';
 import { reservationEnds } from '../inventory/reservations.js';
-import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { Database, OrdersTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
@@ -331,7 +331,11 @@ export async function updateOrderStatus(
   db: Kysely<Database>,
   orderId: string,
   status: OrdersTable['status'],
-  { actor = SYSTEM_ACTOR, alreadyThere, ...options }: StatusChangeOptions & {
+  {
+    actor = SYSTEM_ACTOR,
+    alreadyThere,
+    ...options
+  }: StatusChangeOptions & {
     /** Refuse (409 with this message) when the locked order is already in that status: a bulk run racing another tab. */
     alreadyThere?: string;
   } = {},
@@ -347,6 +351,46 @@ export async function updateOrderStatus(
     await changeStatusLocked(trx, dialect, order, status, stock, { actor, ...options });
   });
   return (await getOrderForViewer(db, orderId, ADMIN))!;
+}
+
+/**
+ * The row of an order the owner enters (with lines or as a bare total): unpaid, no payment
+ * provider (that is what marks it the shop's own), no session, coupon or shipping option.
+ */
+export function ownerEnteredOrderRow(o: {
+  id: string;
+  userId: string | null;
+  email: string | null;
+  status: OrdersTable['status'];
+  shippingAddress: string;
+  money: { subtotalCents: number; discountCents: number; shippingCents: number; taxCents: number; totalCents: number };
+  at: string;
+}): Insertable<OrdersTable> {
+  return {
+    id: o.id,
+    order_number: o.id.slice(-8).toUpperCase(),
+    user_id: o.userId,
+    email: o.email,
+    status: o.status,
+    payment_status: 'unpaid',
+    payment_provider: null,
+    payment_session_id: null,
+    shipping_address: o.shippingAddress,
+    billing_address: null,
+    subtotal_cents: o.money.subtotalCents,
+    discount_cents: o.money.discountCents,
+    shipping_cents: o.money.shippingCents,
+    tax_cents: o.money.taxCents,
+    total_cents: o.money.totalCents,
+    coupon_code: null,
+    shipping_option_id: null,
+    shipstation_data: null,
+    shipstation_tracking_number: null,
+    guest_token_hash: null,
+    created_at: o.at,
+    updated_at: o.at,
+    paid_at: null,
+  };
 }
 
 /** The order's customer from the form's id ('guest': none); 400 for an unknown account. */
@@ -415,31 +459,17 @@ export async function createAdminOrder(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('orders')
-      .values({
-        id,
-        order_number: id.slice(-8).toUpperCase(),
-        user_id: user.id,
-        email: input.email ?? user.email,
-        status: input.status,
-        payment_status: 'unpaid',
-        payment_provider: null,
-        payment_session_id: null,
-        shipping_address: storedAddress(input.shipping_address),
-        billing_address: null,
-        subtotal_cents: split.subtotalCents,
-        discount_cents: 0,
-        shipping_cents: split.shippingCents,
-        tax_cents: split.taxCents,
-        total_cents: totalCents,
-        coupon_code: null,
-        shipping_option_id: null,
-        shipstation_data: null,
-        shipstation_tracking_number: null,
-        guest_token_hash: null,
-        created_at: at,
-        updated_at: at,
-        paid_at: null,
-      })
+      .values(
+        ownerEnteredOrderRow({
+          id,
+          userId: user.id,
+          email: input.email ?? user.email,
+          status: input.status,
+          shippingAddress: storedAddress(input.shipping_address),
+          money: { ...split, discountCents: 0, totalCents },
+          at,
+        }),
+      )
       .execute();
     await indexOrderSearch(trx, id);
     await recordOrderEvent(trx, id, 'placed', actor, { totalCents, enteredByOwner: true, status: input.status }, new Date(at));

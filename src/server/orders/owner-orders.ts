@@ -11,7 +11,7 @@ import { OWNER_ORDER_MESSAGES, type OwnerOrderLine } from '../../shared/schemas/
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { recordOrderEvent, type OrderEventActor } from './events.js';
 import { indexOrderSearch } from './search-terms.js';
-import { getAdminOrder, resolveUserId, storedAddress, type OrderAddressInput } from './admin-orders.js';
+import { getAdminOrder, ownerEnteredOrderRow, resolveUserId, storedAddress, type OrderAddressInput } from './admin-orders.js';
 
 type OwnerOrderInput = {
   user_id: string;
@@ -61,31 +61,17 @@ export async function createOrderWithLines(db: Kysely<Database>, input: OwnerOrd
     const at = now.toISOString();
     await trx
       .insertInto('orders')
-      .values({
-        id,
-        order_number: orderNumber,
-        user_id: user.id,
-        email: input.email ?? user.email,
-        status: input.status,
-        payment_status: 'unpaid',
-        payment_provider: null,
-        payment_session_id: null,
-        shipping_address: storedAddress(input.shipping_address),
-        billing_address: null,
-        subtotal_cents: subtotalCents,
-        discount_cents: discountCents,
-        shipping_cents: shippingCents,
-        tax_cents: tax,
-        total_cents: totalCents,
-        coupon_code: null,
-        shipping_option_id: null,
-        shipstation_data: null,
-        shipstation_tracking_number: null,
-        guest_token_hash: null,
-        created_at: at,
-        updated_at: at,
-        paid_at: null,
-      })
+      .values(
+        ownerEnteredOrderRow({
+          id,
+          userId: user.id,
+          email: input.email ?? user.email,
+          status: input.status,
+          shippingAddress: storedAddress(input.shipping_address),
+          money: { subtotalCents, discountCents, shippingCents, taxCents: tax, totalCents },
+          at,
+        }),
+      )
       .execute();
     await trx
       .insertInto('order_items')

@@ -1,6 +1,4 @@
-import { useEffect, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { adminGet } from '../api/admin-api.js';
+import { usePickerSearch } from '../components/use-picker-search.js';
 import { AdminUserPage } from '../api/admin-schemas.js';
 import { inputCls } from '../components/admin-ui.js';
 
@@ -20,20 +18,7 @@ export function CustomerPicker({
   onChange: (c: PickedCustomer) => void;
   error?: string;
 }) {
-  const [text, setText] = useState('');
-  const [search, setSearch] = useState('');
-  useEffect(() => {
-    const id = setTimeout(() => setSearch(text.trim()), 250);
-    return () => clearTimeout(id);
-  }, [text]);
-  const { data, isFetching } = useQuery({
-    queryKey: ['admin', 'users', 'picker', search] as const,
-    queryFn: ({ signal }) => adminGet('/api/admin/users', AdminUserPage, { page: 1, pageSize: 6, search }, signal),
-    enabled: search.length >= 2,
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-  });
-  const results = search.length >= 2 ? (data?.items ?? []) : [];
+  const { text, setText, searching, results, isFetching } = usePickerSearch('/api/admin/users', AdminUserPage, 'users');
   return (
     <div className="flex flex-col gap-2">
       <p className="text-sm text-stone-800" aria-live="polite">
@@ -55,7 +40,7 @@ export function CustomerPicker({
         aria-describedby={error ? 'order-user_id-error' : undefined}
         autoComplete="off"
       />
-      {search.length >= 2 && (
+      {searching && (
         <ul className="flex max-h-56 flex-col overflow-y-auto rounded-md border border-stone-200" aria-label="Matching customers">
           {results.length === 0 && <li className="p-2 text-sm text-stone-700">{isFetching ? 'Searching…' : 'No customer matches.'}</li>}
           {results.map((u) => (

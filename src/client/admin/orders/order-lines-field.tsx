@@ -1,12 +1,10 @@
-import { useEffect, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { formatCents } from '../../../shared/money.js';
 import { taxCents } from '../../../shared/pricing.js';
 import { OWNER_ORDER_MAX_LINES } from '../../../shared/schemas/owner-orders.js';
 import type { AdminOrderForm } from '../../../shared/schemas/admin-forms.js';
 import { Button } from '../../ui/button.js';
-import { adminGet } from '../api/admin-api.js';
+import { usePickerSearch } from '../components/use-picker-search.js';
 import { AdminProductPage, type AdminProduct } from '../api/admin-schemas.js';
 import { DollarInput, Field, fieldAria, inputCls } from '../components/admin-ui.js';
 
@@ -20,20 +18,7 @@ const dollars = (text: string | undefined) => {
 
 /** Finds products by name or SKU with the Products tab's own search (GET /api/admin/products?search=). */
 function ProductSearch({ onPick, disabled }: { onPick: (p: LineProduct) => void; disabled: boolean }) {
-  const [text, setText] = useState('');
-  const [search, setSearch] = useState('');
-  useEffect(() => {
-    const id = setTimeout(() => setSearch(text.trim()), 250);
-    return () => clearTimeout(id);
-  }, [text]);
-  const { data, isFetching } = useQuery({
-    queryKey: ['admin', 'products', 'order-picker', search] as const,
-    queryFn: ({ signal }) => adminGet('/api/admin/products', AdminProductPage, { page: 1, pageSize: 6, search }, signal),
-    enabled: search.length >= 2,
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-  });
-  const results = search.length >= 2 ? (data?.items ?? []) : [];
+  const { text, setText, searching, results, isFetching } = usePickerSearch('/api/admin/products', AdminProductPage, 'products');
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor="order-product-search" className="text-sm font-medium text-stone-900">
@@ -50,7 +35,7 @@ function ProductSearch({ onPick, disabled }: { onPick: (p: LineProduct) => void;
         onChange={(e) => setText(e.target.value)}
         autoComplete="off"
       />
-      {search.length >= 2 && (
+      {searching && (
         <ul className="flex max-h-64 flex-col overflow-y-auto rounded-md border border-stone-200" aria-label="Matching products">
           {results.length === 0 && <li className="p-2 text-sm text-stone-700">{isFetching ? 'Searching…' : 'No product matches.'}</li>}
           {results.map((p) => (
