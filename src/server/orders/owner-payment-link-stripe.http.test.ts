@@ -10,6 +10,9 @@ import {
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { ledgerAndLevel } from '../test/stock-checks.js';
+import { CARD_MESSAGES } from '../payments/test-checkout-page.js';
+import { escapeHtml } from '../pages/html.js';
+import { formatCents } from '../../shared/money.js';
 
 const fake = fakeStripe();
 let t: TestApp;
@@ -63,6 +66,15 @@ describe('a payment link with Stripe configured', () => {
       .where('id', '=', order.id)
       .executeTakeFirstOrThrow();
     expect(link.url).toContain(sessionId);
+    // The payer comes back to the shop's thanks for this payment (they may have no account and
+    // not this order's checkout in their browser), and leaving Stripe's page goes to the shop.
+    expect(call.body.get('success_url')).toBe(`${t.config.publicUrl}/pay/{CHECKOUT_SESSION_ID}/done`);
+    expect(call.body.get('cancel_url')).toBe(`${t.config.publicUrl}/`);
+    const payer = new TestClient(t.app, '10.77.0.9');
+    const early = await payer.get(`/pay/${sessionId}/done`);
+    expect(early.statusCode).toBe(200);
+    expect(early.body).toContain(escapeHtml(CARD_MESSAGES.linkConfirming(order.orderNumber)));
+    expect((await payer.get('/pay/cs_live_nobody/done')).statusCode).toBe(404);
 
     const event = signedStripeEvent('checkout.session.completed', {
       id: sessionId,
@@ -82,6 +94,8 @@ describe('a payment link with Stripe configured', () => {
       .where('template_id', '=', 'order-confirmation')
       .execute();
     expect(confirmations).toHaveLength(1);
+    const thanks = await payer.get(`/pay/${sessionId}/done`);
+    expect(thanks.body).toContain(escapeHtml(CARD_MESSAGES.linkPaid(formatCents(order.totalCents), order.orderNumber)));
 
     const cancel = await admin.request('PATCH', `/api/admin/orders/${order.id}/status`, {
       status: 'cancelled',

@@ -7,7 +7,7 @@ import { access } from '../http/access.js';
 import { expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from '../checkout/service.js';
 import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from './test-checkout-page.js';
 import { createStripeClient } from './stripe.js';
-import { findPayableTestSession, isKnownPaymentSession } from './service.js';
+import { findPayableTestSession, isKnownPaymentSession, paymentLinkOutcome } from './service.js';
 import { formatCents } from '../../shared/money.js';
 
 const IdParam = z.object({ id: z.string().min(1).max(100) });
@@ -73,6 +73,26 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
         }),
       );
     return reply.redirect(`/order-confirmation?session_id=${encodeURIComponent(id)}&orderId=${encodeURIComponent(p.order.id)}`, 303);
+  });
+
+  // Stripe's page sends the payer of a link the shop e-mailed here (stripe.ts): the thanks for
+  // that payment, read from the shop's own record (the session's id is Stripe's, unguessable).
+  app.get('/pay/:id/done', access.owner, async (req, reply) => {
+    const { id } = parseInput(IdParam, req.params);
+    const found = await paymentLinkOutcome(db, id);
+    if (!found)
+      return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    const amount = formatCents(found.amountCents);
+    return page(
+      reply,
+      200,
+      renderTestCheckoutPage({
+        sessionId: id,
+        amountCents: found.amountCents,
+        email: found.email,
+        done: found.paid ? CARD_MESSAGES.linkPaid(amount, found.orderNumber) : CARD_MESSAGES.linkConfirming(found.orderNumber),
+      }),
+    );
   });
 
   // Cancelling changes state, so it is the card page's form button (a POST). A GET of the same

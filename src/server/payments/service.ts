@@ -63,3 +63,35 @@ export async function findPayableTestSession(db: Kysely<Database>, id: string, n
   else if (Number(order_total_cents) !== Number(session.amount_cents)) closed = CARD_MESSAGES.expired;
   return { session, order, closed };
 }
+
+/**
+ * A payment link's session as its payer may see it on coming back from the card page: the order's
+ * number, the amount and whether the shop has recorded the payment yet. Null for an unknown
+ * session or one that is not a link the shop sent (a checkout's own session shows its order page).
+ */
+export async function paymentLinkOutcome(
+  db: Kysely<Database>,
+  id: string,
+): Promise<{ orderNumber: string; amountCents: number; email: string | null; paid: boolean } | null> {
+  const row = await db
+    .selectFrom('payment_sessions as s')
+    .innerJoin('orders as o', 'o.id', 's.order_id')
+    .select(['s.amount_cents', 's.status', 'o.order_number', 'o.email', 'o.payment_status', 'o.id as order_id'])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const sent = await db
+    .selectFrom('order_events')
+    .select('id')
+    .where('order_id', '=', row.order_id)
+    .where('type', '=', 'payment.link_sent')
+    .limit(1)
+    .executeTakeFirst();
+  if (!sent) return null;
+  return {
+    orderNumber: row.order_number,
+    amountCents: Number(row.amount_cents),
+    email: row.email,
+    paid: row.status === 'complete' || row.payment_status === 'paid' || row.payment_status === 'refunded',
+  };
+}

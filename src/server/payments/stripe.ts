@@ -85,8 +85,13 @@ export async function createStripeCheckoutSession(
       customer_email: order.email ?? undefined,
       metadata: { orderId },
       payment_intent_data: { metadata: { orderId } },
-      success_url: `${publicUrl}/order-confirmation?session_id={CHECKOUT_SESSION_ID}&orderId=${encodeURIComponent(orderId)}`,
-      cancel_url: `${publicUrl}/checkout?canceled=true`,
+      // A link the shop e-mailed is paid by someone who may have no account nor this order's
+      // checkout in their browser: they come back to the shop's thanks for that payment, not to an
+      // order page they could not open, and leaving Stripe's page goes to the shop.
+      success_url: link
+        ? `${publicUrl}/pay/{CHECKOUT_SESSION_ID}/done`
+        : `${publicUrl}/order-confirmation?session_id={CHECKOUT_SESSION_ID}&orderId=${encodeURIComponent(orderId)}`,
+      cancel_url: link ? `${publicUrl}/` : `${publicUrl}/checkout?canceled=true`,
       // Stripe's shortest allowed life is 30 minutes; a minute more keeps clear of clock skew. The
       // order's holds outlive this by HOLD_MARGIN_MS, so a payment Stripe accepts finds its units held.
       expires_at: Math.floor((link ? link.expiresAt.getTime() : now.getTime() + PROVIDER_SESSION_TTL_MS) / 1000),

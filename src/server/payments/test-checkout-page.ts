@@ -17,6 +17,9 @@ export const CARD_MESSAGES = {
   /** A payment link the shop sent (an order it typed in), paid: there is no checkout to return to. */
   linkPaid: (amount: string, orderNumber: string) =>
     `Thank you: your payment of ${amount} for order #${orderNumber} has been received. A confirmation e-mail is on its way.`,
+  /** Back from Stripe's page before its word (the webhook) reached the shop. */
+  linkConfirming: (orderNumber: string) =>
+    `Thank you: your payment for order #${orderNumber} is being confirmed. A confirmation e-mail is on its way.`,
 } as const;
 
 export type CardInput = { cardNumber?: string; expiry?: string; cvc?: string; name?: string };
