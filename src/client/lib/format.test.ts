@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, shippingText } from './format.js';
+import { formatDate, formatDateIn, formatDateTime, shippingText } from './format.js';
 
 describe('format', () => {
+  it("dates an instant by the shop's day, wherever the browser is", () => {
+    // 03:00 UTC on Nov 27 is still Nov 26 in New York, and already Nov 27 in Paris.
+    expect(formatDateIn('2026-11-27T03:00:00Z', 'America/New_York')).toBe('Nov 26, 2026');
+    expect(formatDateIn('2026-11-27T03:00:00Z', 'Europe/Paris')).toBe('Nov 27, 2026');
+    expect(formatDateIn(null, 'Europe/Paris')).toBe('—');
+  });
+
   it('formats dates in en-US, medium by default or long, and a dash for none', () => {
     const iso = '2026-03-05T12:00:00Z';
     const d = new Date(iso);

@@ -15,6 +15,22 @@ function formatWith(format: Intl.DateTimeFormat, iso: string | null | undefined)
   return Number.isNaN(d.getTime()) ? '—' : format.format(d);
 }
 
+const zoned = new Map<string, Intl.DateTimeFormat>();
+
+/** "Mar 5, 2026" as the day is where `timeZone` is (the shop's calendar), not where this browser is. */
+export function formatDateIn(iso: string | null | undefined, timeZone: string): string {
+  let format = zoned.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone });
+    } catch {
+      format = dateFormats.medium;
+    }
+    zoned.set(timeZone, format);
+  }
+  return formatWith(format, iso);
+}
+
 /** "Mar 5, 2026" (medium, the default) or "March 5, 2026" (long); '—' for a missing or unreadable date. */
 export function formatDate(iso: string | null | undefined, style: keyof typeof dateFormats = 'medium'): string {
   return formatWith(dateFormats[style], iso);

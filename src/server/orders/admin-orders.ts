@@ -169,7 +169,15 @@ function paymentCondition(payment: PaymentFilter | undefined): RawBuilder<SqlBoo
 }
 
 /** A page of the back office's order list, with the pager's figures. */
-type AdminOrderPage = { items: AdminOrderRow[]; page: number; pageSize: number; total: number; totalPages: number };
+type AdminOrderPage = {
+  items: AdminOrderRow[];
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
+  /** The shop's time zone: the list dates its orders by the shop's days, as its period filter does. */
+  timeZone: string;
+};
 
 /**
  * Every order for the back office, newest first, searchable by id, e-mail or name, filterable by
@@ -190,7 +198,8 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
   let base = db.selectFrom('orders as o');
   if (q.status) base = base.where(statusCondition(q.status));
   // A period is a range of the created_at index the list already walks.
-  const period = q.from && q.to ? periodOf(q, await shopTimeZone(db)) : null;
+  const timeZone = await shopTimeZone(db);
+  const period = q.from && q.to ? periodOf(q, timeZone) : null;
   if (period) base = base.where(inPeriodSql(period, 'o'));
   // Most orders are paid: SQLite (without statistics) would read them all through the payment index
   // and sort them; the unary + keeps it walking the orders newest first. PostgreSQL's statistics do that.
@@ -287,6 +296,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
     pageSize: q.pageSize,
     total,
     totalPages: Math.max(1, Math.ceil(total / q.pageSize)),
+    timeZone,
   };
 }
 

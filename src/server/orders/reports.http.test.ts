@@ -101,6 +101,8 @@ describe("the shop's time zone", () => {
   it('is America/New_York until the owner chooses; a name the runtime does not know is refused with its own message', async () => {
     const before = await overview('?from=2026-01-01&to=2026-01-01');
     expect(before.timeZone).toBe('America/New_York');
+    // The order list dates its orders by the same days.
+    expect((await admin.get('/api/admin/orders?pageSize=1')).json().timeZone).toBe('America/New_York');
 
     const saved = await setZone('europe/paris');
     expect(saved.statusCode, saved.body).toBe(200);

@@ -34,7 +34,7 @@ export const AdminOrderRow = z.object({
   holdEndsAt: z.string().nullable().optional(),
 });
 export type AdminOrderRow = z.infer<typeof AdminOrderRow>;
-export const AdminOrderPage = pageOf(AdminOrderRow);
+export const AdminOrderPage = pageOf(AdminOrderRow).extend({ timeZone: z.string() });
 export type AdminOrderPage = z.infer<typeof AdminOrderPage>;
 export const OrderResponse = z.object({ order: OrderView });
 export const OrderSaveResponse = z.union([z.object({ order: OrderView }), z.object({ ignored: z.literal(true) })]);

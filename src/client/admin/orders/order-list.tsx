@@ -8,7 +8,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { ADMIN_MESSAGES } from '../../../shared/schemas/admin.js';
 import { messageOf } from '../api/admin-api.js';
 import type { AdminOrderRow } from '../api/admin-schemas.js';
-import { capitalize, formatDate, formatDateTime } from '../../lib/format.js';
+import { capitalize, formatDateIn, formatDateTime } from '../../lib/format.js';
 import { ConfirmDialog, DataTable, ListState, PageNav, Panel, type Column } from '../components/admin-ui.js';
 import { useAdminOrders, useDeleteOrder, useSetOrderStatus, type Status } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
@@ -287,15 +287,22 @@ function HoldEnds({ o }: { o: AdminOrderRow }) {
   );
 }
 
-/** The list's columns (the spec's, plus payment); on a phone each order is a card headed by its number. */
-const ORDER_COLUMNS: Column<AdminOrderRow>[] = [
+/**
+ * The list's columns (the spec's, plus payment); on a phone each order is a card headed by its
+ * number. Dates are the shop's days (its time zone), as the period filter and the overview count them.
+ */
+const orderColumns = (timeZone: string): Column<AdminOrderRow>[] => [
   {
     header: 'Order ID',
     primary: true,
     className: 'whitespace-nowrap font-mono max-md:font-semibold',
     cell: (o) => <span title={o.id}>{o.orderNumber}</span>,
   },
-  { header: 'Date', className: 'whitespace-nowrap', cell: (o) => <time dateTime={o.createdAt}>{formatDate(o.createdAt)}</time> },
+  {
+    header: 'Date',
+    className: 'whitespace-nowrap',
+    cell: (o) => <time dateTime={o.createdAt}>{formatDateIn(o.createdAt, timeZone)}</time>,
+  },
   { header: 'Customer', cell: (o) => <CustomerCell o={o} /> },
   {
     header: 'Status',
@@ -438,7 +445,7 @@ export function OrderList({ nav, selection }: { nav: OrdersNav; selection: Selec
                   all: 'Select all orders on this page',
                   row: (o) => `Select order ${o.orderNumber}`,
                 }),
-                ...ORDER_COLUMNS,
+                ...orderColumns(data.timeZone),
               ]}
               rowClassName={(o) => (arrivals.arrived.has(o.id) ? NEW_ROW_CLS : '')}
               actions={(o) => <RowActions o={o} nav={nav} onDelete={setToDelete} />}
