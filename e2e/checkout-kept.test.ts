@@ -190,6 +190,11 @@ describe.each(WIDTHS)('checkout kept at %s px', (width, viewport) => {
       expect(await field.getAttribute('aria-invalid')).not.toBe('true');
       expect(await field.inputValue()).toBe('');
       expect(await page.getByText(/Coupon discount/).count()).toBe(0);
+      // The picture is of the form, not of the earlier 'Coupon Applied!' toast over it.
+      await page
+        .getByRole('button', { name: 'Close notification' })
+        .click({ timeout: 1000 })
+        .catch(() => undefined);
       await settle(page);
       await screenshot(page, `checkout-kept-coupon-removed-${width}`);
       expect(errors).toEqual([]);

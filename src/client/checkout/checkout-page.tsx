@@ -342,7 +342,7 @@ export default function CheckoutPage() {
               <LockIcon size={16} className="shrink-0" />
               {paymentTexts(provider).checkoutNote}
             </p>
-            {noShipping && quote && <NoShippingNotice quote={quote} id={noShippingId} className="mb-4" />}
+            {noShipping && quote && <NoShippingNotice quote={quote} id={noShippingId} reasonOnly className="mb-4" />}
             {short.length > 0 && (
               <p className="mb-4 text-sm font-medium text-red-700">
                 {CART_STOCK_MESSAGES.checkoutShortTitle}. {CART_STOCK_MESSAGES.checkoutShortHelp}

@@ -17,12 +17,23 @@ export function shippingUnlockText(quote: Quote): string | null {
  * Why the shopper cannot go on (cart's Proceed, checkout's Pay): no option ships this subtotal,
  * the spend that would unlock one, and that checkout waits for it. `id` is for aria-describedby.
  */
-export function NoShippingNotice({ quote, id, className = '' }: { quote: Quote; id: string; className?: string }) {
+export function NoShippingNotice({
+  quote,
+  id,
+  reasonOnly = false,
+  className = '',
+}: {
+  quote: Quote;
+  id: string;
+  /** Only why the shopper cannot go on (the checkout's chooser above already says the rest). */
+  reasonOnly?: boolean;
+  className?: string;
+}) {
   const unlock = shippingUnlockText(quote);
   return (
     <div id={id} role="status" className={`flex flex-col gap-1 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ${className}`}>
-      <p className="font-medium">{CHECKOUT_MESSAGES.noShipping}</p>
-      {unlock && <p>{unlock}</p>}
+      {!reasonOnly && <p className="font-medium">{CHECKOUT_MESSAGES.noShipping}</p>}
+      {!reasonOnly && unlock && <p>{unlock}</p>}
       <p>{CHECKOUT_MESSAGES.noShippingBlocked}</p>
     </div>
   );
