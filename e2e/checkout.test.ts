@@ -469,11 +469,14 @@ describe('checkout journeys', () => {
       zip: '123',
     });
     await page.getByRole('button', { name: /^Pay \$/ }).click();
-    await page.getByText('Validation Error').waitFor();
-    await page.getByText('Please fix the following issues:').waitFor();
+    // The toast (a wide screen) and the list in the form both say it.
+    const toaster = page.locator('[role="status"][aria-atomic="true"]');
+    await toaster.getByText('Validation Error').waitFor();
+    await toaster.getByText(/Please fix the following issues:/).waitFor();
+    await toaster.getByText(/ZIP Code/).waitFor();
     await page
-      .getByRole('status')
-      .getByText(/ZIP Code/)
+      .getByTestId('checkout-problems')
+      .getByText(/ZIP Code: ZIP code must be 5 digits/)
       .waitFor();
     await page.locator('#checkout-zip-error').getByText('ZIP code must be 5 digits (e.g., 12345 or 12345-6789)').waitFor();
     expect(page.url()).toMatch(/\/checkout$/);

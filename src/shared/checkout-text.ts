@@ -76,6 +76,10 @@ export const CHECKOUT_MESSAGES = {
     available > 0 ? `Only ${available} of ${name} left in stock` : `${name} is out of stock`,
   missingProduct: 'A product in your cart is no longer available',
   noShipping: 'No shipping options available for your order total.',
+  /** The spec's hint: the extra spend that unlocks the next shipping option. */
+  shippingUnlock: (amount: string, optionName: string) => `Add ${amount} more to unlock ${optionName}.`,
+  /** Why Pay (and Proceed to Checkout) cannot be used while no option ships this order. */
+  noShippingBlocked: 'Checkout cannot continue until a shipping option is available for your order.',
   lineQuantity: 'A cart line can hold at most 10,000 units',
   orderTooLarge: 'An order cannot exceed $999,999.99. Please place it as several orders, or contact us.',
   tooManyCheckouts: 'Too many checkout attempts. Please wait a few minutes and try again.',

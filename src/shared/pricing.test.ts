@@ -46,8 +46,10 @@ describe('pricing rules', () => {
     expect(chooseShippingOption([], 1000)).toBeNull();
   });
 
-  it('uses $5.99 when no option applies', () => {
-    expect(computeTotals({ lines: [], coupon: null, shippingOptions: [] }).shippingCents).toBe(599);
+  it('charges no shipping when no option applies (the checkout is refused instead)', () => {
+    const t = computeTotals({ lines: [{ priceCents: 1299, quantity: 1 }], coupon: null, shippingOptions: [] });
+    expect(t.shippingCents).toBe(0);
+    expect(t.shippingOptionId).toBeNull();
   });
 
   it('names the smallest gap to the next option', () => {

@@ -4,8 +4,6 @@
  */
 
 export const TAX_RATE_PERCENT = 8;
-/** Shipping when no option applies (an empty cart, or no enabled option). */
-const FALLBACK_SHIPPING_CENTS = 599;
 
 type PricedLine = { priceCents: number; quantity: number; isFreeGift?: boolean };
 
@@ -94,7 +92,8 @@ export function computeTotals(input: {
   const subtotal = subtotalCents(input.lines);
   const discount = discountCents(subtotal, input.coupon);
   const option = chooseShippingOption(input.shippingOptions, subtotal, input.shippingOptionId);
-  const shipping = option ? option.priceCents : FALLBACK_SHIPPING_CENTS;
+  // No option for this subtotal: nothing is charged for shipping, and checkout is refused (it cannot ship).
+  const shipping = option ? option.priceCents : 0;
   const tax = taxCents(subtotal, discount, shipping);
   return {
     subtotalCents: subtotal,

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
 import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
@@ -7,7 +7,7 @@ import { paths } from '../lib/paths.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
-import { buttonClasses } from '../ui/button.js';
+import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { CartIcon, TrashIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
@@ -21,6 +21,7 @@ import { OrderSummaryTotals } from '../ui/order-summary.js';
 import { useCartQuote } from '../lib/use-cart-quote.js';
 import { useCartFollowsStock } from './use-cart-follows-stock.js';
 import { StockChangedNotice } from '../ui/stock-changed-notice.js';
+import { cannotShip, NoShippingNotice } from '../ui/no-shipping-notice.js';
 
 /** ?canceled=true (back from the payment page): say so once, then take the query off the URL. */
 function useCanceledToast() {
@@ -79,6 +80,7 @@ export default function CartPage() {
   // The cart lives in this browser; the server draws it when the cookie says what is in it, and an outline otherwise.
   const known = useCartKnown();
   const lowered = useCartFollowsStock(quote, updating);
+  const noShippingId = useId();
 
   return (
     <Container className="py-8">
@@ -128,10 +130,18 @@ export default function CartPage() {
             )}
             <FreeShippingLine subtotalCents={quote?.subtotalCents ?? null} />
             <CouponForm />
+            {quote && cannotShip(quote) && <NoShippingNotice quote={quote} id={noShippingId} />}
             <div className="flex flex-col gap-3">
-              <Link to={paths.checkout} className={buttonClasses('primary', 'lg', 'w-full')}>
-                Proceed to Checkout
-              </Link>
+              {quote && cannotShip(quote) ? (
+                // Nothing can ship this order: the checkout would be refused, so it is not offered.
+                <Button size="lg" className="w-full" disabled aria-describedby={noShippingId}>
+                  Proceed to Checkout
+                </Button>
+              ) : (
+                <Link to={paths.checkout} className={buttonClasses('primary', 'lg', 'w-full')}>
+                  Proceed to Checkout
+                </Link>
+              )}
               <Link to={paths.products} className={buttonClasses('outline', 'md', 'w-full')}>
                 Continue Shopping
               </Link>

@@ -77,12 +77,21 @@ export function CouponForm() {
         ) : (
           <input {...shared} {...register('couponCode')} disabled={isSubmitting} className={inputCls} />
         )}
+        {/* Two buttons, not one that changes: React would reuse Remove's element as the submit
+            button during its own click, and the click would then submit the emptied form. */}
         {appliedCouponCode ? (
-          <Button variant="outline" onClick={() => removeCoupon()}>
+          <Button
+            key="remove"
+            variant="outline"
+            onClick={(e) => {
+              e.preventDefault();
+              removeCoupon();
+            }}
+          >
             Remove
           </Button>
         ) : (
-          <Button type="submit" disabled={isSubmitting}>
+          <Button key="apply" type="submit" disabled={isSubmitting}>
             Apply
           </Button>
         )}

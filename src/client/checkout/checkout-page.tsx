@@ -37,6 +37,11 @@ import {
 import { afterZod } from '../lib/load-zod.js';
 import { lazyResolver } from '../lib/lazy-resolver.js';
 import { ShippingMethod } from './shipping-method.js';
+import { readCheckoutDraft, writeCheckoutDraft } from '../lib/checkout-draft.js';
+import { cannotShip, NoShippingNotice } from '../ui/no-shipping-notice.js';
+
+/** Below Tailwind's sm breakpoint: a phone, where a toast would cover the form. */
+const PHONE_QUERY = '(max-width: 639px)';
 
 /** The customer and address part of the order's body, as the form schema gives it. */
 type CheckoutBody = z.output<typeof CheckoutForm>;
@@ -83,8 +88,13 @@ export default function CheckoutPage() {
     handleSubmit,
     getValues,
     setValue,
+    subscribe,
     formState: { errors },
   } = useForm<CheckoutFormValues, unknown, CheckoutBody>({ defaultValues: EMPTY_CHECKOUT_VALUES, resolver });
+  // After a failed Pay: the problems listed in the form itself (they follow the fields as they are fixed).
+  const [listProblems, setListProblems] = useState(false);
+  const problemsId = useId();
+  const noShippingId = useId();
   const [processing, setProcessing] = useState(false);
   const paying = useRef(false);
   // What the cart wants more of than can be bought, by the quote of the cart as it is now: shown
@@ -95,6 +105,25 @@ export default function CheckoutPage() {
   const [fitted, setFitted] = useState<StockShortfall[]>([]);
   const shortId = useId();
 
+  // The form as this tab left it (Cancel on the card page, Back, a trip to the cart): restored once,
+  // then kept as the shopper types. Runs before the prefill, which fills only what the draft lacks.
+  const draftFields = useRef<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    const draft = readCheckoutDraft();
+    const kept = new Set<string>();
+    for (const f of CHECKOUT_FIELDS) {
+      const v = draft[f];
+      if (v !== undefined && v !== '') {
+        setValue(f, v);
+        kept.add(f);
+      }
+    }
+    draftFields.current = kept;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- sessionStorage is read once the page is live (the server cannot know it)
+    if (draft.shippingOptionId) setShippingOptionId(draft.shippingOptionId);
+    return subscribe({ formState: { values: true }, callback: ({ values }) => writeCheckoutDraft(values) });
+  }, [setValue, subscribe]);
+
   // Prefill once from the signed-in user, without overwriting what the shopper already typed.
   const prefilled = useRef(false);
   useEffect(() => {
@@ -102,9 +131,15 @@ export default function CheckoutPage() {
     prefilled.current = true;
     const typed = getValues();
     for (const [k, val] of Object.entries(valuesFromUser(user)) as [CheckoutField, string][]) {
+      if (draftFields.current.has(k)) continue;
       if (val && (typed[k] === '' || typed[k] === EMPTY_CHECKOUT_VALUES[k])) setValue(k, val);
     }
   }, [user, getValues, setValue]);
+
+  const pickShipping = (id: string) => {
+    setShippingOptionId(id);
+    writeCheckoutDraft({ shippingOptionId: id });
+  };
 
   // Back from the payment page through the browser's history (page restored from cache): pay again.
   useEffect(() => {
@@ -126,12 +161,19 @@ export default function CheckoutPage() {
 
   if (leaving) return <Spinner />;
 
-  /** A failed attempt: the 'Validation Error' toast lists every problem; each field shows its own. */
+  /**
+   * A failed attempt: each field shows its own problem and the form lists them all above the
+   * fields. On a wide screen the 'Validation Error' toast lists them too; on a phone it would
+   * cover half the form for its four seconds, so there the list in the form says it instead.
+   */
   const showProblems = (problems: FieldErrors<CheckoutFormValues>) => {
     paying.current = false;
-    toast({ title: CHECKOUT_MESSAGES.validationTitle, description: validationToastText(problems), variant: 'destructive' });
+    setListProblems(true);
+    if (!window.matchMedia(PHONE_QUERY).matches) {
+      toast({ title: CHECKOUT_MESSAGES.validationTitle, description: validationToastText(problems), variant: 'destructive' });
+    }
     // The form then focuses the first field to fix (shouldFocusError); it is scrolled to the middle
-    // of the screen first, clear of the sticky header above and of the toast at the bottom.
+    // of the screen first, clear of the sticky header above (and of the toast at the bottom).
     const first = CHECKOUT_FIELDS.find((f) => problems[f]);
     if (first) document.getElementById(`checkout-${first}`)?.scrollIntoView({ block: 'center' });
   };
@@ -185,7 +227,9 @@ export default function CheckoutPage() {
     });
   };
 
-  const canPay = Boolean(quote) && !updating && !processing && (quote?.shippingOptions.length ?? 0) > 0 && short.length === 0;
+  const noShipping = cannotShip(quote);
+  const canPay = Boolean(quote) && !updating && !processing && !noShipping && short.length === 0;
+  const problemLines = listProblems ? CHECKOUT_FIELDS.filter((f) => errors[f]?.message) : [];
 
   return (
     <Container className="py-8">
@@ -253,6 +297,24 @@ export default function CheckoutPage() {
             <p className="mb-5 text-sm text-stone-600">
               Fields marked <span className="text-red-700">*</span> are required.
             </p>
+            {problemLines.length > 0 && (
+              <div
+                id={problemsId}
+                role="alert"
+                className="mb-5 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+                data-testid="checkout-problems"
+              >
+                <p className="font-semibold">{CHECKOUT_MESSAGES.validationTitle}</p>
+                <p>{CHECKOUT_MESSAGES.validationIntro}</p>
+                <ul className="list-inside list-disc">
+                  {problemLines.map((f) => (
+                    <li key={f}>
+                      {CHECKOUT_FIELD_LABELS[f]}: {errors[f]?.message}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
             <div className="grid gap-4 sm:grid-cols-2">
               <Field field="firstName" register={register} error={errors.firstName?.message} autoComplete="given-name" />
               <Field field="lastName" register={register} error={errors.lastName?.message} autoComplete="family-name" />
@@ -269,12 +331,7 @@ export default function CheckoutPage() {
             <h2 id="shipping-method-title" className="mb-4 text-lg font-semibold text-stone-900">
               Shipping Method
             </h2>
-            <ShippingMethod
-              quote={quote}
-              selectedId={shippingOptionId ?? serverPick}
-              onSelect={setShippingOptionId}
-              disabled={processing}
-            />
+            <ShippingMethod quote={quote} selectedId={shippingOptionId ?? serverPick} onSelect={pickShipping} disabled={processing} />
           </section>
 
           <section aria-labelledby="payment-title" className="rounded-xl border border-stone-200 bg-white p-6">
@@ -285,6 +342,7 @@ export default function CheckoutPage() {
               <LockIcon size={16} className="shrink-0" />
               {paymentTexts(provider).checkoutNote}
             </p>
+            {noShipping && quote && <NoShippingNotice quote={quote} id={noShippingId} reasonOnly className="mb-4" />}
             {short.length > 0 && (
               <p className="mb-4 text-sm font-medium text-red-700">
                 {CART_STOCK_MESSAGES.checkoutShortTitle}. {CART_STOCK_MESSAGES.checkoutShortHelp}
@@ -296,7 +354,7 @@ export default function CheckoutPage() {
                 size="lg"
                 disabled={!canPay}
                 aria-busy={processing}
-                aria-describedby={short.length > 0 ? shortId : undefined}
+                aria-describedby={short.length > 0 ? shortId : noShipping ? noShippingId : undefined}
                 className="w-full sm:w-auto"
               >
                 {processing ? 'Processing...' : payButtonText(provider, quote ? quote.totalCents : null)}

@@ -1,8 +1,8 @@
-import { formatCents } from '../../shared/money.js';
 import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
 import type { Quote } from '../../shared/schemas/checkout.js';
 import { shippingText } from '../lib/format.js';
 import { Skeleton } from '../ui/skeleton.js';
+import { shippingUnlockText } from '../ui/no-shipping-notice.js';
 
 /** Admin-entered estimates may be bare ranges ('5-7', the spec's default). */
 function deliveryEstimate(estimatedDays: string): string {
@@ -33,12 +33,18 @@ export function ShippingMethod({
     );
   }
   const options = quote.shippingOptions;
+  const unlock = shippingUnlockText(quote);
   if (options.length === 0) {
-    return <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{CHECKOUT_MESSAGES.noShipping}</p>;
+    // The spec's empty chooser, with its hint: what to add for an option to ship the order.
+    return (
+      <div className="flex flex-col gap-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="no-shipping">
+        <p>{CHECKOUT_MESSAGES.noShipping}</p>
+        {unlock && <p>{unlock}</p>}
+      </div>
+    );
   }
   const hasFree = options.some((o) => o.priceCents === 0);
   const hasPaid = options.some((o) => o.priceCents > 0);
-  const unlock = quote.nextShippingUnlock;
   return (
     <div className="flex flex-col gap-3">
       <div role="radiogroup" aria-label="Shipping method" className="flex flex-col gap-3">
@@ -74,11 +80,7 @@ export function ShippingMethod({
           );
         })}
       </div>
-      {unlock && (
-        <p className="rounded-md bg-brand-50 px-3 py-2 text-sm text-brand-900">
-          Add {formatCents(unlock.amountCents)} more to unlock {unlock.optionName}.
-        </p>
-      )}
+      {unlock && <p className="rounded-md bg-brand-50 px-3 py-2 text-sm text-brand-900">{unlock}</p>}
       {hasFree && hasPaid && <p className="text-sm text-stone-700">Need it sooner? Choose a paid option for faster delivery.</p>}
     </div>
   );

@@ -6,6 +6,7 @@ import type { CheckoutSessionView } from '../../shared/schemas/checkout.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { formatAddress } from '../../shared/address.js';
 import { clearCart } from '../lib/cart-store.js';
+import { clearCheckoutDraft } from '../lib/checkout-draft.js';
 import { FreeGiftBadge } from '../ui/free-gift.js';
 import { AddressLines } from '../ui/address-lines.js';
 import { capitalize, shippingText } from '../lib/format.js';
@@ -58,6 +59,7 @@ function usePaidConfirmation(order: OrderView | undefined, paid: boolean) {
     if (!order || !paid || alreadyConfirmed(order.id)) return;
     rememberConfirmed(order.id);
     clearCart();
+    clearCheckoutDraft();
     if (order.couponCode) markCouponUsed(order.couponCode);
     toast({ title: 'Payment Successful!', description: 'Your order has been confirmed and payment processed.' });
   }, [order, paid]);

@@ -3,6 +3,7 @@ import { formatCents } from '../../shared/money.js';
 import type { Quote } from '../../shared/schemas/checkout.js';
 import { shippingText } from '../lib/format.js';
 import { Skeleton } from './skeleton.js';
+import { cannotShip } from './no-shipping-notice.js';
 
 function Row({ label, children, strong = false }: { label: ReactNode; children: ReactNode; strong?: boolean }) {
   return (
@@ -49,7 +50,10 @@ export function OrderSummaryTotals({
           <dd className="font-medium">-{formatCents(quote.discountCents)}</dd>
         </div>
       )}
-      <Row label="Shipping">{shippingText(quote.shippingCents)}</Row>
+      {/* No option ships this subtotal: nothing is charged, and the page says why it cannot go on. */}
+      <Row label="Shipping">
+        {cannotShip(quote) ? <span data-testid="shipping-unavailable">Not available</span> : shippingText(quote.shippingCents)}
+      </Row>
       <Row label="Tax">{formatCents(quote.taxCents)}</Row>
       <Row label="Total" strong>
         <span data-testid="order-total">{formatCents(quote.totalCents)}</span>

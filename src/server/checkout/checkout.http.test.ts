@@ -193,8 +193,8 @@ describe('checkout and the test payment page', () => {
     expect(pageRes.headers['content-security-policy']).toContain("script-src 'self'");
 
     const declined = await pay(c, sessionId, { ...card, cardNumber: '4000 0000 0000 0002' });
-    expect(declined.statusCode).toBe(402);
-    expect(declined.body).toContain(CARD_MESSAGES.declined);
+    expect(declined.statusCode).toBe(303);
+    expect((await c.get(declined.headers.location as string)).body).toContain(CARD_MESSAGES.declined);
     expect((await orderRow(orderId)).payment_status).toBe('unpaid');
     expect(await stock('co-c')).toBe(4);
 

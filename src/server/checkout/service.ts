@@ -11,7 +11,7 @@ import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { CUSTOMER_ACTOR, orderEventInsert, type OrderEventActor } from '../orders/events.js';
 import { recordAudit } from '../accounts/audit.js';
-import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
+import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { normalizeCouponEmail } from '../../shared/coupons.js';
 import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared/schemas/checkout.js';
 import { priceCart, type PricedCart } from '../cart/service.js';
@@ -240,8 +240,15 @@ async function createCheckoutOnce(
       const reserved = (await reservedUnits(trx, [short.productId], ctx.now)).get(short.productId) ?? 0;
       throw shortOfStock(short.name, short.inventory + reserved, reserved);
     }
-    if (priced.shippingOptions.length > 0 && !priced.selectedShippingOptionId) {
-      throw new HttpError(400, CHECKOUT_MESSAGES.noShipping);
+    // No option ships this subtotal: refused (nothing can be delivered), with the spend that unlocks one.
+    if (!priced.selectedShippingOptionId) {
+      const unlock = priced.nextShippingUnlock;
+      throw new HttpError(
+        409,
+        unlock
+          ? `${CHECKOUT_MESSAGES.noShipping} ${CHECKOUT_MESSAGES.shippingUnlock(formatCents(unlock.amountCents), unlock.optionName)}`
+          : CHECKOUT_MESSAGES.noShipping,
+      );
     }
     const units = priced.lines.reduce((n, l) => n + l.quantity, 0);
     // Units still held: what the shopper's checkouts hold, less those of the checkouts just ended.

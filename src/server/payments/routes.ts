@@ -11,6 +11,8 @@ import { findPayableTestSession, isKnownPaymentSession, paymentLinkOutcome } fro
 import { formatCents } from '../../shared/money.js';
 
 const IdParam = z.object({ id: z.string().min(1).max(100) });
+/** The card page's address after a declined card (?declined=1); other parameters (a link's tracking) are ignored. */
+const PayPageQuery = z.object({ declined: z.string().max(10).optional() });
 const CardForm = z.object({
   cardNumber: z.string().max(40).optional(),
   expiry: z.string().max(10).optional(),
@@ -27,13 +29,21 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
 
   app.get('/pay/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
+    const { declined } = parseInput(PayPageQuery, req.query);
     const p = await findPayableTestSession(db, id);
     if (!p)
       return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
     return page(
       reply,
       200,
-      renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }),
+      renderTestCheckoutPage({
+        sessionId: id,
+        amountCents: p.session.amount_cents,
+        email: p.order.email,
+        closed: p.closed,
+        // Where a declined card's POST sends the browser: the page again, saying so.
+        error: declined === '1' ? CARD_MESSAGES.declined : null,
+      }),
     );
   });
 
@@ -50,8 +60,14 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
         renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: p.closed }),
       );
     const problem = cardProblem(card);
+    // Declined: answered with a redirect (POST, 303, GET), so Back or reload shows the page again
+    // rather than offering to send the card form once more ("Confirm Form Resubmission").
+    if (problem === CARD_MESSAGES.declined) {
+      await recordDeclinedPayment(db, id);
+      return reply.header('Cache-Control', 'no-store').redirect(`/pay/${encodeURIComponent(id)}?declined=1`, 303);
+    }
+    // A typing slip: the page again at once, with what was typed (but never the card number or CVC).
     if (problem) {
-      if (problem === CARD_MESSAGES.declined) await recordDeclinedPayment(db, id);
       return page(
         reply,
         402,
