@@ -1,9 +1,10 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { Link } from 'react-router';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../lib/paths.js';
 import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
-import { Button } from '../ui/button.js';
+import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { useCategories } from './api/get-categories.js';
 import { productsFilterFromSearchParams, useProducts } from './api/get-products.js';
@@ -15,6 +16,34 @@ import { ShopOrderFilter } from './components/shop-order-filter.js';
 import { priceParam, type ProductsFilter } from '../../shared/products-filter.js';
 
 export const SHOP_LOAD_ERROR = "We couldn't load the product data. Please try again.";
+
+/** What the list says when the URL asks for something that is not there (decision 0033). */
+export const SHOP_MESSAGES = {
+  categoryNotFound: 'Category Not Found',
+  categoryNotFoundText: (id: string) => `There is no category "${id}" in the shop. It may have been renamed or removed.`,
+  pageNotFound: 'Page Not Found',
+  pageNotFoundText: (page: number, totalPages: number) =>
+    `There is no page ${page} of this list: it has ${totalPages} ${totalPages === 1 ? 'page' : 'pages'}.`,
+  allProducts: 'View All Products',
+  lastPage: (totalPages: number) => (totalPages === 1 ? 'Go to the List' : `Go to Page ${totalPages}`),
+} as const;
+
+/**
+ * After Next/Previous or another category (a pager or footer link: the page itself stays, only the
+ * query changes), the shopper is taken to the top of the list with focus on its heading, not left
+ * at the bottom of the page where the link was.
+ */
+function useTopOfListOnMove(key: string) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const last = useRef(key);
+  useEffect(() => {
+    if (last.current === key) return;
+    last.current = key;
+    window.scrollTo({ top: 0, left: 0 });
+    heading.current?.focus({ preventScroll: true });
+  }, [key]);
+  return heading;
+}
 
 type ShopLinkInput = Partial<Pick<ProductsFilter, 'search' | 'category' | 'sort' | 'minPriceCents' | 'maxPriceCents'>> & { page?: number };
 
@@ -40,6 +69,9 @@ export default function ShopPage() {
 
   const { data: categories } = useCategories();
   const { data, isPending, isError, isPlaceholderData } = useProducts(filter);
+  const activeCategory = category === undefined ? undefined : categories?.find((c) => c.id === category);
+  const unknownCategory = category !== undefined && categories !== undefined && activeCategory === undefined;
+  const heading = useTopOfListOnMove(`${category ?? ''}|${filter.page}`);
 
   const onSearch = useCallback(
     (text: string) => void navigate(shopHref({ ...kept, search: text, category }), { replace: true }),
@@ -49,8 +81,16 @@ export default function ShopPage() {
 
   return (
     <Container className="py-8">
-      <Breadcrumb items={[{ label: 'Home', to: paths.home }, { label: 'Shop' }]} />
-      <h1 className="mb-6 text-3xl font-bold text-stone-900">Shop All Products</h1>
+      <Breadcrumb
+        items={
+          activeCategory
+            ? [{ label: 'Home', to: paths.home }, { label: 'Shop', to: paths.products }, { label: activeCategory.name }]
+            : [{ label: 'Home', to: paths.home }, { label: 'Shop' }]
+        }
+      />
+      <h1 ref={heading} tabIndex={-1} className="mb-6 text-3xl font-bold text-stone-900 focus:outline-none">
+        {activeCategory ? activeCategory.name : 'Shop All Products'}
+      </h1>
 
       <div className="mb-6 space-y-4">
         <SearchBox value={search ?? ''} onSearch={onSearch} />
@@ -60,7 +100,14 @@ export default function ShopPage() {
         <ShopOrderFilter filter={filter} onChange={(choice) => void navigate(shopHref({ search, category, ...choice }))} />
       </div>
 
-      {isError ? (
+      {unknownCategory ? (
+        <NotThere
+          title={SHOP_MESSAGES.categoryNotFound}
+          text={SHOP_MESSAGES.categoryNotFoundText(category)}
+          to={paths.products}
+          action={SHOP_MESSAGES.allProducts}
+        />
+      ) : isError ? (
         <Alert
           variant="destructive"
           title={SHOP_LOAD_ERROR}
@@ -76,6 +123,13 @@ export default function ShopPage() {
             <ProductCardSkeleton key={i} />
           ))}
         </div>
+      ) : data.items.length === 0 && data.total > 0 ? (
+        <NotThere
+          title={SHOP_MESSAGES.pageNotFound}
+          text={SHOP_MESSAGES.pageNotFoundText(data.page, data.totalPages)}
+          to={shopHref({ ...kept, search, category, page: data.totalPages })}
+          action={SHOP_MESSAGES.lastPage(data.totalPages)}
+        />
       ) : data.items.length === 0 ? (
         <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">
           <h2 className="text-xl font-semibold text-stone-900">No products found</h2>
@@ -97,5 +151,17 @@ export default function ShopPage() {
         </>
       )}
     </Container>
+  );
+}
+
+function NotThere({ title, text, to, action }: { title: string; text: string; to: string; action: string }) {
+  return (
+    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">
+      <h2 className="text-xl font-semibold text-stone-900">{title}</h2>
+      <p className="max-w-md text-stone-700">{text}</p>
+      <Link to={to} className={buttonClasses('primary', 'md')}>
+        {action}
+      </Link>
+    </div>
   );
 }
