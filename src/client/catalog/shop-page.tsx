@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useRef } from 'react';
-import { Link } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../lib/paths.js';
 import { Alert } from '../ui/alert.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
-import { Button, buttonClasses } from '../ui/button.js';
+import { Button } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { useCategories } from './api/get-categories.js';
 import { productsFilterFromSearchParams, useProducts } from './api/get-products.js';
@@ -12,21 +11,17 @@ import { CategoryTabs } from './components/category-tabs.js';
 import { Pagination } from '../ui/pagination.js';
 import { ProductCard, ProductCardSkeleton, productGridClasses } from './components/product-card.js';
 import { SearchBox } from './components/search-box.js';
-import { ShopOrderFilter } from './components/shop-order-filter.js';
 import { priceParam, type ProductsFilter } from '../../shared/products-filter.js';
 
 export const SHOP_LOAD_ERROR = "We couldn't load the product data. Please try again.";
 
-/** What the list says when the URL asks for something that is not there (decision 0033). */
-export const SHOP_MESSAGES = {
-  categoryNotFound: 'Category Not Found',
-  categoryNotFoundText: (id: string) => `There is no category "${id}" in the shop. It may have been renamed or removed.`,
-  pageNotFound: 'Page Not Found',
-  pageNotFoundText: (page: number, totalPages: number) =>
-    `There is no page ${page} of this list: it has ${totalPages} ${totalPages === 1 ? 'page' : 'pages'}.`,
-  allProducts: 'View All Products',
-  lastPage: (totalPages: number) => (totalPages === 1 ? 'Go to the List' : `Go to Page ${totalPages}`),
-} as const;
+// An unknown category or a page past the last: rare, so loaded on demand (decision 0033).
+const ShopNotThere = lazy(() => import('./components/shop-not-there.js'));
+// The order and price form is a plain GET form that works before its script: it loads beside the
+// first-load script (asked for at once, not awaited), which keeps that under its budget (decision 0033).
+// The server's render waits for it; the browser hydrates it when it arrives.
+const orderFilter = import('./components/shop-order-filter.js');
+const ShopOrderFilter = lazy(() => orderFilter.then((m) => ({ default: m.ShopOrderFilter })));
 
 /**
  * After Next/Previous or another category (a pager or footer link: the page itself stays, only the
@@ -82,11 +77,10 @@ export default function ShopPage() {
   return (
     <Container className="py-8">
       <Breadcrumb
-        items={
-          activeCategory
-            ? [{ label: 'Home', to: paths.home }, { label: 'Shop', to: paths.products }, { label: activeCategory.name }]
-            : [{ label: 'Home', to: paths.home }, { label: 'Shop' }]
-        }
+        items={[
+          { label: 'Home', to: paths.home },
+          ...(activeCategory ? [{ label: 'Shop', to: paths.products }, { label: activeCategory.name }] : [{ label: 'Shop' }]),
+        ]}
       />
       <h1 ref={heading} tabIndex={-1} className="mb-6 text-3xl font-bold text-stone-900 focus:outline-none">
         {activeCategory ? activeCategory.name : 'Shop All Products'}
@@ -97,16 +91,15 @@ export default function ShopPage() {
         {categories && (
           <CategoryTabs categories={categories} active={category} hrefFor={(id) => shopHref({ ...kept, search, category: id })} />
         )}
-        <ShopOrderFilter filter={filter} onChange={(choice) => void navigate(shopHref({ search, category, ...choice }))} />
+        <Suspense>
+          <ShopOrderFilter filter={filter} onChange={(choice) => void navigate(shopHref({ search, category, ...choice }))} />
+        </Suspense>
       </div>
 
       {unknownCategory ? (
-        <NotThere
-          title={SHOP_MESSAGES.categoryNotFound}
-          text={SHOP_MESSAGES.categoryNotFoundText(category)}
-          to={paths.products}
-          action={SHOP_MESSAGES.allProducts}
-        />
+        <Suspense>
+          <ShopNotThere to={paths.products} />
+        </Suspense>
       ) : isError ? (
         <Alert
           variant="destructive"
@@ -124,12 +117,9 @@ export default function ShopPage() {
           ))}
         </div>
       ) : data.items.length === 0 && data.total > 0 ? (
-        <NotThere
-          title={SHOP_MESSAGES.pageNotFound}
-          text={SHOP_MESSAGES.pageNotFoundText(data.page, data.totalPages)}
-          to={shopHref({ ...kept, search, category, page: data.totalPages })}
-          action={SHOP_MESSAGES.lastPage(data.totalPages)}
-        />
+        <Suspense>
+          <ShopNotThere to={shopHref({ ...kept, search, category, page: data.totalPages })} last={data.totalPages} />
+        </Suspense>
       ) : data.items.length === 0 ? (
         <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">
           <h2 className="text-xl font-semibold text-stone-900">No products found</h2>
@@ -151,17 +141,5 @@ export default function ShopPage() {
         </>
       )}
     </Container>
-  );
-}
-
-function NotThere({ title, text, to, action }: { title: string; text: string; to: string; action: string }) {
-  return (
-    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">
-      <h2 className="text-xl font-semibold text-stone-900">{title}</h2>
-      <p className="max-w-md text-stone-700">{text}</p>
-      <Link to={to} className={buttonClasses('primary', 'md')}>
-        {action}
-      </Link>
-    </div>
   );
 }

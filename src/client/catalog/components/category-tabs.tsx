@@ -16,13 +16,9 @@ export function CategoryTabs({ categories, active, hrefFor }: CategoryTabsProps)
     ...categories.map((c) => ({ id: c.id as string | undefined, name: c.name })),
   ];
   const nav = useRef<HTMLElement>(null);
-  // On a phone the tabs scroll sideways: the chosen one is brought into view (the list itself does not move).
+  // On a phone the tabs scroll sideways: the chosen one is brought into view.
   useEffect(() => {
-    const box = nav.current;
-    const tab = box?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!box || !tab || box.scrollWidth <= box.clientWidth) return;
-    const left = tab.getBoundingClientRect().left - box.getBoundingClientRect().left + box.scrollLeft;
-    box.scrollLeft = Math.max(0, left - (box.clientWidth - tab.offsetWidth) / 2);
+    nav.current?.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
   }, [active]);
   return (
     <nav ref={nav} aria-label="Product categories" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
