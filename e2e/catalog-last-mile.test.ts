@@ -151,7 +151,7 @@ describe('shop list last mile', () => {
       await page.getByRole('heading', { name: PRODUCT_NOT_FOUND_MESSAGES.others }).waitFor();
       expect(await page.locator('main article').count()).toBeGreaterThan(0);
       await screenshot(page, `catalog-product-not-found-${label}`);
-      const search = page.getByRole('search').getByRole('searchbox', { name: 'Search products' });
+      const search = page.locator('main').getByRole('searchbox', { name: 'Search products' });
       await search.fill('mop');
       await search.press('Enter');
       await page.waitForURL(/\/products\?search=mop/);
@@ -178,4 +178,40 @@ describe('shop list last mile', () => {
       await context.close();
     });
   }
+  it('the header offers search on every page at 1280 px, and in the menu at 390 px, which Escape closes', async () => {
+    const { page, context, errors } = await openPage(browser, DESKTOP);
+    await page.goto('/about');
+    const field = page.getByRole('banner').getByRole('searchbox', { name: 'Search the shop' });
+    await field.fill('mop');
+    await field.press('Enter');
+    await page.waitForURL(/\/products\?search=mop/);
+    await page.locator('main article').first().waitFor();
+    // Name matches first: the first card's name holds the text.
+    expect((await page.locator('main article h2').first().textContent())?.toLowerCase()).toContain('mop');
+    await screenshot(page, 'catalog-header-search-1280');
+
+    await page.setViewportSize(MOBILE);
+    await page.goto('/faq');
+    const menuButton = page.getByRole('button', { name: 'Open menu' });
+    expect(await page.getByRole('banner').getByRole('searchbox', { name: 'Search the shop' }).isVisible()).toBe(false);
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    const phoneField = page.locator('#mobile-menu').getByRole('searchbox', { name: 'Search the shop' });
+    await phoneField.waitFor();
+    await settle(page);
+    await page.screenshot({ path: 'test-results/screenshots/catalog-menu-search-390.png' });
+    // Escape, from inside the menu: it closes and focus is back on its button.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('#mobile-menu').isHidden()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-controls'))).toBe('mobile-menu');
+    await page.keyboard.press('Enter');
+    await phoneField.fill('cloth');
+    await phoneField.press('Enter');
+    await page.waitForURL(/\/products\?search=cloth/);
+    await expect.poll(() => page.locator('#mobile-menu').isHidden()).toBe(true);
+    await page.locator('main article').first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
