@@ -100,6 +100,18 @@ export const PAGES: readonly PageDeclaration[] = [
     head: ({ query, data, publicUrl }) => {
       const filter = productsFilterFromSearchParams(query);
       const category = data.categories?.items.find((c) => c.id === filter.category);
+      // An unknown category, or a page past the last, is not a page of the shop (the list says so: decision 0033).
+      const unknownCategory = filter.category !== undefined && data.categories !== undefined && category === undefined;
+      const products = data.products;
+      const pastLastPage = products !== undefined && products.items.length === 0 && products.total > 0;
+      if (unknownCategory || pastLastPage) {
+        return {
+          status: 404,
+          noindex: true,
+          title: pageTitle(unknownCategory ? 'Category Not Found' : 'Page Not Found'),
+          description: unknownCategory ? 'This category could not be found.' : 'This page of the list could not be found.',
+        };
+      }
       const crumbs: Crumb[] = [
         { name: 'Home', path: '/' },
         { name: 'Shop', path: '/products' },

@@ -17,6 +17,8 @@ import { ArrowLeftIcon, CartIcon } from '../ui/icons.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { Skeleton } from '../ui/skeleton.js';
 import { useCategories } from './api/get-categories.js';
+import { useFeaturedProducts } from './api/get-featured-products.js';
+import { ProductCard, productGridClasses } from './components/product-card.js';
 import { getProductQueryOptions, isNotFound, useProduct } from '../lib/get-product.js';
 import { StockLine, stockStateOf } from './components/stock-line.js';
 import { NotifyMe } from './components/notify-me.js';
@@ -216,13 +218,61 @@ function ProductFreeShipping() {
   );
 }
 
+/** The unknown product page's words (decision 0033). */
+export const PRODUCT_NOT_FOUND_MESSAGES = {
+  title: 'Product Not Found',
+  text: 'We couldn’t find this product. It may no longer be sold, or the link may be mistyped. Search the shop, or have a look at these:',
+  others: 'Popular Products',
+} as const;
+
 function ProductNotFound() {
+  const navigate = useNavigate();
+  const searchId = useId();
+  const { data: featured } = useFeaturedProducts();
   return (
-    <Container className="flex flex-col items-center gap-4 py-20 text-center">
-      <h1 className="text-3xl font-bold text-stone-900">Product Not Found</h1>
-      <Link to={paths.products} className={buttonClasses('primary', 'lg')}>
+    <Container className="flex flex-col items-center gap-6 py-16 text-center">
+      <h1 className="text-3xl font-bold text-stone-900">{PRODUCT_NOT_FOUND_MESSAGES.title}</h1>
+      <p className="max-w-xl text-stone-700">{PRODUCT_NOT_FOUND_MESSAGES.text}</p>
+      {/* A plain GET form: it searches before the page's script has started too. */}
+      <form
+        role="search"
+        action={paths.products}
+        method="get"
+        className="flex w-full max-w-md gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const text = String(new FormData(e.currentTarget).get('search') ?? '').trim();
+          void navigate(text ? `${paths.products}?${new URLSearchParams({ search: text }).toString()}` : paths.products);
+        }}
+      >
+        <label htmlFor={searchId} className="sr-only">
+          Search products
+        </label>
+        <input
+          id={searchId}
+          name="search"
+          type="search"
+          maxLength={100}
+          placeholder="Search products..."
+          className="h-11 min-w-0 flex-1 rounded-md border border-stone-400 bg-white px-3 text-base text-stone-900 placeholder:text-stone-500 focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600"
+        />
+        <Button type="submit">Search</Button>
+      </form>
+      <Link to={paths.products} className={buttonClasses('outline', 'lg')}>
         Return to Shop
       </Link>
+      {featured && featured.length > 0 && (
+        <section aria-labelledby="not-found-others" className="mt-6 w-full text-left">
+          <h2 id="not-found-others" className="mb-4 text-2xl font-bold text-stone-900">
+            {PRODUCT_NOT_FOUND_MESSAGES.others}
+          </h2>
+          <div className={productGridClasses}>
+            {featured.map((p) => (
+              <ProductCard key={p.id} product={p} headingLevel="h3" />
+            ))}
+          </div>
+        </section>
+      )}
     </Container>
   );
 }

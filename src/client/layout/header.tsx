@@ -8,7 +8,7 @@ import { clearCart, useCart } from '../lib/cart-store.js';
 import { signInLinkFrom } from '../lib/safe-redirect.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { paths } from '../lib/paths.js';
-import { CartIcon, CloseIcon, LeafIcon, MenuIcon, UserIcon } from '../ui/icons.js';
+import { CartIcon, CloseIcon, LeafIcon, MenuIcon, SearchIcon, UserIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
 
 const NAV_ITEMS = [
@@ -45,6 +45,36 @@ function SignOutIcon({ size = 24 }: { size?: number }) {
       <path d="m16 17 5-5-5-5" />
       <path d="M21 12H9" />
     </svg>
+  );
+}
+
+/**
+ * Product search on every page: a plain GET form to the shop (it works before the page's script);
+ * with the script, it moves in place. In the bar from tablet width, in the menu on a phone.
+ */
+function HeaderSearch({ className }: { className: string }) {
+  const navigate = useNavigate();
+  return (
+    <form
+      role="search"
+      action={paths.products}
+      className={`relative ${className}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const text = String(new FormData(e.currentTarget).get('search')).trim();
+        void navigate(text ? `${paths.products}?${new URLSearchParams({ search: text })}` : paths.products);
+      }}
+    >
+      <SearchIcon size={18} className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-stone-500" />
+      <input
+        type="search"
+        name="search"
+        aria-label="Search the shop"
+        placeholder="Search the shop..."
+        maxLength={100}
+        className="h-10 w-full rounded-md border border-stone-400 bg-white pl-10 pr-3 text-base text-stone-900 placeholder:text-stone-500 focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600"
+      />
+    </form>
   );
 }
 
@@ -97,6 +127,18 @@ export function Header() {
     setMenuOpen(false);
   }
 
+  // Escape closes the mobile menu and hands focus back to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      document.querySelector<HTMLElement>('[aria-controls="mobile-menu"]')?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
   return (
     <header className="sticky top-0 z-40 border-b border-stone-200 bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
@@ -124,6 +166,8 @@ export function Header() {
             ))}
           </ul>
         </nav>
+
+        <HeaderSearch className="hidden min-w-0 max-w-xs flex-1 md:block" />
 
         <div className="flex items-center gap-1">
           {user ? (
@@ -171,6 +215,9 @@ export function Header() {
       </div>
 
       <div id="mobile-menu" hidden={!menuOpen} className="border-t border-stone-200 bg-white md:hidden">
+        <div className="px-4 pt-3">
+          <HeaderSearch className="w-full" />
+        </div>
         <nav aria-label="Mobile">
           <ul className="flex flex-col px-4 py-2">
             {navItems.map((item) => (

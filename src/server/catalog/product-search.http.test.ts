@@ -11,8 +11,8 @@ import { ProductPage } from '../../shared/schemas/catalog.js';
 
 /**
  * The product search answers from each process's in-memory index of the catalogue (search-index.ts,
- * decision 0010). These tests hold it to the database scan it replaced, kept here word for word: the same
- * products, in the same order, with the same count, for every kind of text a shopper can type.
+ * decision 0010). These tests hold it to the database scan it replaced (with decision 0033's ranking: name
+ * matches first): the same products, in the same order, with the same count, for every kind of text a shopper can type.
  */
 let t: TestApp;
 let admin: TestClient;
@@ -29,6 +29,8 @@ async function scan(db: Kysely<Database>, f: Filter): Promise<{ ids: string[]; t
   const count = await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
   const rows = await base
     .select('id')
+    // Name matches rank above description-only matches (each in shop order).
+    .orderBy(sql`case when ${containsText('name', f.search)} then 0 else 1 end`)
     .orderBy(sql`case when sort_number is null then 1 else 0 end`)
     .orderBy('sort_number')
     .orderBy('price_cents')
@@ -284,6 +286,7 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     for (const q of [
       'search=ash',
       'search=Ash%20Cloth%200',
+      'search=Ash%20Refill%205',
       'search=pike%20mop%207',
       'search=pike',
       'search=mop',
@@ -346,8 +349,11 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
       if (f.search) base = base.where((eb) => eb.or([containsText('name', f.search!), containsText('description', f.search!)]));
       if (f.min !== undefined) base = base.where('price_cents', '>=', Math.round(f.min * 100));
       if (f.max !== undefined) base = base.where('price_cents', '<=', Math.round(f.max * 100));
+      // In shop order, a search ranks name matches first; an explicit order (price, newest) is the order.
+      const ranked = f.search !== undefined && f.sort === undefined;
       const rows = await base
         .select(['id', 'price_cents', 'created_at'])
+        .orderBy(ranked ? sql`case when ${containsText('name', f.search!)} then 0 else 1 end` : sql`(select 0)`)
         .orderBy(sql`case when sort_number is null then 1 else 0 end`)
         .orderBy('sort_number')
         .orderBy('price_cents')
@@ -418,5 +424,34 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     }
     const shopOrder = await t.app.inject({ method: 'GET', url: '/api/products?sort=shop&minPrice=&pageSize=100' });
     expect(ProductPage.parse(shopOrder.json()).items.map((p) => p.id)).toEqual((await expected({})).slice(0, 100));
+  });
+  it('ranks products whose name holds the text above those with it in their description only', async () => {
+    // The description-only matches come first in shop order (cheaper, numbered), so only the ranking puts the names first.
+    await createProduct(t.db, { id: 'r-desc-1', name: '1 - Bucket Set', description: 'Goes with any Walrus mop', priceCents: 100 });
+    await createProduct(t.db, { id: 'r-desc-2', name: 'Wringer', description: 'fits the walrus range', priceCents: 150 });
+    await createProduct(t.db, { id: 'r-name-1', name: 'Walrus Mop', description: 'a big mop', priceCents: 2500 });
+    await createProduct(t.db, { id: 'r-name-2', name: 'Mini WALRUS Mop', description: 'a small mop', priceCents: 2400 });
+    const ids = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/products?${query}` });
+      expect(res.statusCode, query).toBe(200);
+      return ProductPage.parse(res.json()).items.map((p) => p.id);
+    };
+    expect(await ids('search=walrus')).toEqual(['r-name-2', 'r-name-1', 'r-desc-1', 'r-desc-2']);
+    // Paged: the second page goes on where the first stopped.
+    expect([...(await ids('search=walrus&pageSize=3')), ...(await ids('search=walrus&pageSize=3&page=2'))]).toEqual([
+      'r-name-2',
+      'r-name-1',
+      'r-desc-1',
+      'r-desc-2',
+    ]);
+    // Short texts (under three characters) are ranked the same way.
+    expect((await ids('search=wa&pageSize=100')).filter((id) => id.startsWith('r-'))).toEqual([
+      'r-name-2',
+      'r-name-1',
+      'r-desc-1',
+      'r-desc-2',
+    ]);
+    // A chosen order is the order: cheapest first mixes them.
+    expect(await ids('search=walrus&sort=price-asc')).toEqual(['r-desc-1', 'r-desc-2', 'r-name-2', 'r-name-1']);
   });
 });

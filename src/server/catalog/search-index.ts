@@ -28,7 +28,8 @@ import { levelsOf } from '../inventory/stock.js';
  * - every one- and two-unit piece has the list of products that contain it, which answers the
  *   shortest texts exactly.
  * So a search costs what its pieces' lists hold, never the catalogue's size, and the page comes
- * out in shop order.
+ * out in shop order; a search without a chosen order then puts the products whose name holds the
+ * text first (decision 0033), which costs what it finds.
  *
  * What the shop shows as stock is recorded stock less the units open checkouts hold, with the rule
  * of withBuyableStock (once any product on a page is held, each shows max(0, stock − held)).
@@ -57,6 +58,8 @@ type Built = {
   starts: Map<number, Uint32Array>;
   /** The product each unit of the lowered texts belongs to. */
   productAt: Uint32Array;
+  /** Each product's lowered name, by position (a search ranks the products whose name holds it first). */
+  loweredNames: string[];
   /** One- and two-unit pieces → the products containing them, ascending. */
   shortPieces: Map<number, Uint32Array>;
   all: Uint32Array;
@@ -278,7 +281,9 @@ class CatalogueIndex {
     let readUpTo = '';
     // The lowered texts end to end, each closed by a NUL.
     const texts: string[] = [];
+    const loweredNames = new Array<string>(size);
     rows.forEach((row, p) => {
+      loweredNames[p] = row.lowered_name;
       const product = toProduct(row);
       ids[p] = product.id;
       fragments[p] = fragmentOf(product);
@@ -328,6 +333,7 @@ class CatalogueIndex {
       positionOf,
       starts: frozen(startLists),
       productAt,
+      loweredNames,
       shortPieces: frozen(shortLists),
       all: Uint32Array.from(ids.keys()),
       byCategory: frozen(categories),
@@ -441,14 +447,22 @@ class CatalogueIndex {
       return { positions, total };
     }
     if (onlyOrder && sort === 'newest' && !priced) return slice(built.newest, start, end);
-    // Otherwise the matches are found in shop order; reordered, or priced, they are all kept first.
+    // Otherwise the matches are found in shop order; reordered, priced or searched, they are all kept first.
+    // A search in shop order ranks the products whose name holds the text above those that have it in
+    // their description only (each group in shop order): a shopper typing "mop" wants mops first.
+    const ranked = sort === undefined && text.length > 0;
     const pager = new Pager(
-      sort === undefined ? start : 0,
-      sort === undefined ? end : Infinity,
+      sort === undefined && !ranked ? start : 0,
+      sort === undefined && !ranked ? end : Infinity,
       priced ? (p) => built.price[p]! >= min && built.price[p]! <= max : null,
     );
     if (text.length >= 3) this.findText(built, text, filter, pager);
     else this.findLists(built, text, filter, pager);
+    if (ranked) {
+      const inName = pager.positions.filter((p) => built.loweredNames[p]!.includes(text));
+      const inDescription = pager.positions.filter((p) => !built.loweredNames[p]!.includes(text));
+      return { positions: inName.concat(inDescription).slice(start, end), total: pager.total };
+    }
     if (sort === undefined) return { positions: pager.positions, total: pager.total };
     const rank = sort === 'newest' ? built.newestRank : built.priceRank;
     const order = sort === 'newest' ? built.newest : built.byPrice;

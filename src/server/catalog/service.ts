@@ -14,7 +14,7 @@ export function toCategory(row: CategoryRow): Category {
 /**
  * The shop list: case-insensitive search on name and description, combined with the category and
  * featured filters, in shop order (leading "N -" number first, then price, then name), one page at
- * a time. Answered from this process's in-memory index of the catalogue (search-index.ts, decision
+ * a time. A search in shop order ranks the products whose name holds the text first (decision 0033). Answered from this process's in-memory index of the catalogue (search-index.ts, decision
  * 0010): a search costs what it finds, on either database.
  */
 export function listProducts(db: Kysely<Database>, filter: ProductListFilter): Promise<ProductPage> {

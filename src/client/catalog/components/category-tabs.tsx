@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { Category } from '../../../shared/schemas/catalog.js';
 
@@ -14,8 +15,13 @@ export function CategoryTabs({ categories, active, hrefFor }: CategoryTabsProps)
     { id: undefined as string | undefined, name: 'All' },
     ...categories.map((c) => ({ id: c.id as string | undefined, name: c.name })),
   ];
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the tabs scroll sideways: the chosen one is brought into view.
+  useEffect(() => {
+    nav.current?.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
+  }, [active]);
   return (
-    <nav aria-label="Product categories" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+    <nav ref={nav} aria-label="Product categories" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
       <ul className="flex w-max gap-2 pb-2 sm:w-auto sm:flex-wrap">
         {items.map((c) => {
           const isActive = c.id === active;

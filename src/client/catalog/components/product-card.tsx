@@ -23,7 +23,7 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
   const Heading = headingLevel;
   const outOfStock = product.inventory <= 0;
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md">
+    <article className="group relative flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md has-[a:focus-visible]:outline-3 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-brand-600">
       <div className="relative">
         <ProductImage
           src={product.images[0]}
@@ -39,10 +39,10 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
       </div>
       <div className="flex flex-1 flex-col gap-2 p-4">
         <Heading className="text-base font-semibold leading-snug text-stone-900">
-          {/* The ::after overlay makes the whole card a click target while keeping a single link. */}
+          {/* Focus shows as the card's outline (a ring inside would be clipped by overflow-hidden). The ::after overlay makes the whole card a click target while keeping a single link. */}
           <Link
             to={paths.product(product.id)}
-            className="after:absolute after:inset-0 after:content-[''] hover:text-brand-700 focus-visible:outline-none focus-visible:after:rounded-xl focus-visible:after:ring-2 focus-visible:after:ring-brand-600"
+            className="after:absolute after:inset-0 after:content-[''] hover:text-brand-700 focus-visible:outline-none"
           >
             {product.name}
           </Link>

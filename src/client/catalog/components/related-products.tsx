@@ -45,7 +45,7 @@ export function RelatedProducts({ productId }: { productId: string }) {
 
 function RelatedCard({ product }: { product: ProductCardItem }) {
   return (
-    <article className="relative flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md">
+    <article className="relative flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md has-[a:focus-visible]:outline-3 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-brand-600">
       <div className="relative">
         <ProductImage
           src={product.images[0]}
@@ -59,10 +59,10 @@ function RelatedCard({ product }: { product: ProductCardItem }) {
       </div>
       <div className="flex flex-1 flex-col gap-1 p-3 sm:p-4">
         <h3 className="text-sm font-semibold leading-snug text-stone-900 sm:text-base">
-          {/* The ::after overlay makes the whole card one click target with a single link. */}
+          {/* Focus shows as the card's outline (a ring inside would be clipped by overflow-hidden). The ::after overlay makes the whole card one click target with a single link. */}
           <Link
             to={paths.product(product.id)}
-            className="after:absolute after:inset-0 after:content-[''] hover:text-brand-700 focus-visible:outline-none focus-visible:after:rounded-xl focus-visible:after:ring-2 focus-visible:after:ring-brand-600"
+            className="after:absolute after:inset-0 after:content-[''] hover:text-brand-700 focus-visible:outline-none"
           >
             {product.name}
           </Link>
