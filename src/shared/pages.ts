@@ -290,6 +290,14 @@ export const PAGES: readonly PageDeclaration[] = [
     cache: 'private',
   }),
   definePage({
+    id: 'verify-email',
+    path: '/verify-email',
+    component: 'accounts/verify-email-page.tsx',
+    head: privateHead('Verify Your Email'),
+    robots: { disallow: '/verify-email' },
+    cache: 'private',
+  }),
+  definePage({
     id: 'password-reset',
     path: '/password-reset',
     component: 'accounts/password-reset-page.tsx',

@@ -18,6 +18,13 @@ export {
   SignUpInput,
 } from '../../shared/schemas/auth.js';
 
+export const VerifyEmailResponse = z.object({
+  status: z.enum(['verified', 'already-verified']),
+  message: z.string(),
+  linkedOrders: z.number().int(),
+});
+export const ResendVerificationResponse = z.object({ ok: z.literal(true), message: z.string() });
+
 export const OkResponse = z.object({ ok: z.literal(true) });
 
 /** Signing out while impersonating ends the impersonation instead; the admin stays signed in. */

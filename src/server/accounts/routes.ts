@@ -17,6 +17,8 @@ import { checkResetToken, confirmPasswordReset, looksAutomated, requestPasswordR
 import { readSignInDeviceCookie, setSignInDeviceCookie } from '../http/sign-in-device-cookie.js';
 import { access } from '../http/access.js';
 import { CART_COOKIE } from '../../shared/cart-cookie.js';
+import { VerifyEmailInput } from '../../shared/schemas/email-verification.js';
+import { verifyEmail } from './email-verification.js';
 
 function sessionResponse(req: FastifyRequest): SessionResponse {
   return toSessionResponse(req.session);
@@ -83,6 +85,13 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AppDeps)
     const { token } = parseInput(ResetTokenInput, req.body);
     const { email } = await checkResetToken(db, token);
     return { valid: true, email };
+  });
+
+  // The link from the verification e-mail (the /verify-email page sends its token here).
+  app.post('/api/auth/verify-email', access.public, async (req, reply) => {
+    const { token } = parseInput(VerifyEmailInput, req.body);
+    reply.header('Cache-Control', 'no-store');
+    return verifyEmail(db, token);
   });
 
   app.post('/api/auth/password-reset/confirm', access.public, async (req, reply) => {

@@ -18,6 +18,7 @@ import { admitSignInAttempt, signInSucceeded } from './sign-in-limits.js';
 import { issueDeviceToken, readDeviceToken } from './sign-in-devices.js';
 import { recordAudit } from './audit.js';
 import { queuePasswordChangedEmail } from './account-emails.js';
+import { sendVerificationEmail } from './email-verification.js';
 
 const WINDOW_MS = 15 * 60_000;
 /** Per 15 minutes, counted before the work. Sign-in has its own, in sign-in-limits.ts. */
@@ -94,6 +95,8 @@ export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip
       templateId: 'welcome',
       variables: { customerName: input.fullName, shopUrl: ctx.publicUrl },
     });
+    // Guest orders with this address join the account only once the address is proven (decision 0032).
+    await sendVerificationEmail(trx, { id, email: input.email, full_name: input.fullName }, ctx.publicUrl);
     return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   });
   const session = await createSession(db, user.id);
