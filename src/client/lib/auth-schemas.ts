@@ -11,6 +11,7 @@ export {
   AuthTabResetRequestForm,
   FORM_MIN_FILL_MS,
   NewPasswordForm,
+  PASSWORD_RULES,
   PasswordResetRequestInput,
   ResetTokenStatus,
   SessionResponse,

@@ -1,13 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
-import {
-  AUTH_MESSAGES,
-  FORM_MIN_FILL_MS,
-  type PasswordResetConfirmInput,
-  type SignInInput,
-  type SignUpInput,
-} from '../../shared/schemas/auth.js';
+import { AUTH_MESSAGES, type PasswordResetConfirmInput, type SignInInput, type SignUpInput } from '../../shared/schemas/auth.js';
 import { HttpError } from '../http/errors.js';
+import { looksAutomated } from '../../shared/bot-guard.js';
 import { hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { queueEmail } from '../email/outbox.js';
@@ -39,15 +34,6 @@ async function takeAttempt(db: Kysely<Database>, key: string, max: number): Prom
   }
 }
 
-/**
- * A submit faster than a person can fill the form, one that does not say how long it took (the
- * forms always do), or one that filled the hidden decoy field.
- */
-export function looksAutomated(input: { elapsedMs?: number; website?: string }): boolean {
-  if (input.website) return true;
-  return input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS;
-}
-
 // A fixed hash to verify against when the e-mail is unknown, so timing does not tell which e-mails have accounts.
 let dummyHash: Promise<string> | null = null;
 const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0'));
@@ -56,7 +42,7 @@ const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0'))
 type SessionGrant = { user: UserRow; token: string; expiresAt: Date; deviceToken: string };
 
 export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip: string; publicUrl: string }): Promise<SessionGrant> {
-  if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
+  if (looksAutomated('signUp', input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
   await takeAttempt(db, `signup:ip:${ctx.ip}`, LIMITS.signUpsPerIp);
 
   const existing = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
@@ -109,7 +95,7 @@ export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip
  * address, the account from that address, and the account from everywhere.
  */
 export async function signIn(db: Kysely<Database>, input: SignInInput, ctx: { ip: string; deviceToken?: string }): Promise<SessionGrant> {
-  if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
+  if (looksAutomated('signIn', input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
   const user = await db.selectFrom('users').selectAll().where('email', '=', input.email).executeTakeFirst();
   const deviceNonce = user ? await readDeviceToken(db, ctx.deviceToken, user) : null;
   const admission = await admitSignInAttempt(db, { email: input.email, ip: ctx.ip, deviceNonce });

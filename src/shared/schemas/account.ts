@@ -28,10 +28,7 @@ export const ACCOUNT_MESSAGES = {
  * US area code starts with 1.
  */
 export function formatPhone(input: string): string {
-  const d = input
-    .replace(/\D/g, '')
-    .replace(/^1/, '')
-    .slice(0, 10);
+  const d = input.replace(/\D/g, '').replace(/^1/, '').slice(0, 10);
   if (d.length === 0) return '';
   if (d.length < 4) return `(${d}`;
   if (d.length < 7) return `(${d.slice(0, 3)}) ${d.slice(3)}`;
