@@ -294,7 +294,6 @@ export const PAGES: readonly PageDeclaration[] = [
     path: '/verify-email',
     component: 'accounts/verify-email-page.tsx',
     head: privateHead('Verify Your Email'),
-    robots: { disallow: '/verify-email' },
     cache: 'private',
   }),
   definePage({
