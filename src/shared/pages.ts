@@ -302,6 +302,13 @@ export const PAGES: readonly PageDeclaration[] = [
     cache: 'private',
   }),
   definePage({
+    id: 'verify-email',
+    path: '/verify-email',
+    component: 'accounts/verify-email-page.tsx',
+    head: privateHead('Verify Your Email'),
+    cache: 'private',
+  }),
+  definePage({
     id: 'password-reset',
     path: '/password-reset',
     component: 'accounts/password-reset-page.tsx',

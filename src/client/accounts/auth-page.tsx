@@ -11,11 +11,11 @@ import { useSession } from '../lib/get-session.js';
 import { ResetRequestForm } from './reset-request-form.js';
 import { useSignIn } from './api/sign-in.js';
 import { useSignUp } from './api/sign-up.js';
-import { AUTH_MESSAGES, AuthTabResetRequestForm, FORM_MIN_FILL_MS, SignInInput, SignUpInput } from '../lib/auth-schemas.js';
-import { botGuardValues, Card, DecoyField, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
+import { AUTH_MESSAGES, AuthTabResetRequestForm, PASSWORD_RULES, SignInInput, SignUpInput } from '../lib/auth-schemas.js';
+import { Card, DecoyField, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
 import { errorMessage } from '../lib/error-message.js';
 import { safeRedirectPath } from '../lib/safe-redirect.js';
-import { useFormTimer } from '../lib/use-form-timer.js';
+import { useBotGuard } from '../lib/use-bot-guard.js';
 import { maxLengths } from '../../shared/schemas/limits.js';
 
 const SIGN_IN_MAX = maxLengths(SignInInput);
@@ -153,7 +153,7 @@ type FormProps = { onStart: () => void; onDone: () => void };
 
 function SignInForm({ onForgot, onStart, onDone }: FormProps & { onForgot: () => void }) {
   const id = useId();
-  const elapsed = useFormTimer();
+  const { attach: attachBotGuard, check: checkBotGuard } = useBotGuard('signIn');
   const [error, setError] = useState<string | null>(null);
   const signIn = useSignIn();
   const {
@@ -165,8 +165,8 @@ function SignInForm({ onForgot, onStart, onDone }: FormProps & { onForgot: () =>
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const guard = botGuardValues(e.currentTarget, elapsed);
-    if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
+    const guard = checkBotGuard(e.currentTarget);
+    if (guard.automated) return setError(AUTH_MESSAGES.tryAgain);
     setError(null);
     setValue('elapsedMs', guard.elapsedMs);
     setValue('website', guard.website);
@@ -185,7 +185,7 @@ function SignInForm({ onForgot, onStart, onDone }: FormProps & { onForgot: () =>
 
   const errorId = error ? `${id}-error` : undefined;
   return (
-    <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
+    <form ref={attachBotGuard} noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
       <TextField
         id={`${id}-email`}
         label="Email"
@@ -226,7 +226,7 @@ function SignInForm({ onForgot, onStart, onDone }: FormProps & { onForgot: () =>
 
 function SignUpForm({ onStart, onDone }: FormProps) {
   const id = useId();
-  const elapsed = useFormTimer();
+  const { attach: attachBotGuard, check: checkBotGuard } = useBotGuard('signUp');
   const [error, setError] = useState<string | null>(null);
   const signUp = useSignUp();
   const {
@@ -238,8 +238,8 @@ function SignUpForm({ onStart, onDone }: FormProps) {
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const guard = botGuardValues(e.currentTarget, elapsed);
-    if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
+    const guard = checkBotGuard(e.currentTarget);
+    if (guard.automated) return setError(AUTH_MESSAGES.tryAgain);
     setError(null);
     setValue('elapsedMs', guard.elapsedMs);
     setValue('website', guard.website);
@@ -258,7 +258,7 @@ function SignUpForm({ onStart, onDone }: FormProps) {
 
   const errorId = error ? `${id}-error` : undefined;
   return (
-    <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
+    <form ref={attachBotGuard} noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
       <TextField
         id={`${id}-name`}
         label="Full Name"
@@ -280,18 +280,25 @@ function SignUpForm({ onStart, onDone }: FormProps) {
         error={errors.email?.message}
         {...register('email')}
       />
-      <TextField
-        id={`${id}-password`}
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        minLength={8}
-        maxLength={SIGN_UP_MAX.password}
-        required
-        errorId={errorId}
-        error={errors.password?.message}
-        {...register('password')}
-      />
+      <div className="flex flex-col gap-1">
+        <TextField
+          id={`${id}-password`}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          maxLength={SIGN_UP_MAX.password}
+          required
+          errorId={errorId}
+          error={errors.password?.message}
+          {...register('password')}
+          aria-describedby={[errors.password ? `${id}-password-error` : errorId, `${id}-rules`].filter(Boolean).join(' ')}
+        />
+        {/* The rule before the first try, as the Change Password dialog shows its rules. */}
+        <p id={`${id}-rules`} className="text-xs text-stone-600">
+          {PASSWORD_RULES.signUp}
+        </p>
+      </div>
       <DecoyField id={`${id}-website`} />
       <FormError id={`${id}-error`} message={error} />
       <SubmitButton pending={signUp.isPending} label="Sign Up" pendingLabel="Signing up..." />

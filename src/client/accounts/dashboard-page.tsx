@@ -16,6 +16,8 @@ import { Skeleton } from '../ui/skeleton.js';
 import { useSession } from '../lib/get-session.js';
 import { SignedInLine } from '../ui/signed-in-line.js';
 import { RequireAuth } from '../lib/require-auth.js';
+import { dashboardGreeting } from './greeting.js';
+import { VerifyEmailNotice } from './dashboard/verify-email-notice.js';
 
 type Stats = { totalOrders: number; latestOrderAt: string | null; pendingOrders: number; third: { label: string; value: number } };
 
@@ -129,7 +131,7 @@ function Dashboard() {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex flex-col gap-1">
           <h1 className="text-3xl font-bold text-stone-900">{isAdmin ? 'Admin Dashboard' : 'My Dashboard'}</h1>
-          <p className="text-lg text-stone-800">Welcome back, {user.fullName}!</p>
+          <p className="text-lg text-stone-800">{dashboardGreeting(user)}</p>
           <SignedInLine user={user} />
         </div>
         {isAdmin && (
@@ -138,6 +140,7 @@ function Dashboard() {
           </Link>
         )}
       </div>
+      <VerifyEmailNotice user={user} />
       {isAdmin ? <AdminDashboard user={user} /> : <CustomerDashboard user={user} />}
     </Container>
   );

@@ -10,7 +10,7 @@ import { toast } from '../ui/toast.js';
 import { useConfirmPasswordReset } from './api/confirm-password-reset.js';
 import { useResetTokenStatus } from './api/validate-reset-token.js';
 import type { PasswordResetConfirmInput } from '../../shared/schemas/auth.js';
-import { AUTH_MESSAGES, NewPasswordForm } from '../lib/auth-schemas.js';
+import { AUTH_MESSAGES, NewPasswordForm, PASSWORD_RULES } from '../lib/auth-schemas.js';
 import { Card, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
 import { errorMessage } from '../lib/error-message.js';
 
@@ -126,16 +126,23 @@ function SetPasswordForm({ token, email, onUpdated }: { token: string; email: st
       <form noValidate onSubmit={(e) => void handleSubmit(submit)(e)} className="flex flex-col gap-4">
         {/* Tells password managers which account the new password belongs to. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <TextField
-          id={`${id}-password`}
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          required
-          errorId={errorId}
-          error={errors.password?.message}
-          {...register('password')}
-        />
+        <div className="flex flex-col gap-1">
+          <TextField
+            id={`${id}-password`}
+            label="New Password"
+            type="password"
+            autoComplete="new-password"
+            required
+            errorId={errorId}
+            error={errors.password?.message}
+            {...register('password')}
+            aria-describedby={[errors.password ? `${id}-password-error` : errorId, `${id}-rules`].filter(Boolean).join(' ')}
+          />
+          {/* The rules before the first try, as the Change Password dialog shows them. */}
+          <p id={`${id}-rules`} className="text-xs text-stone-600">
+            {PASSWORD_RULES.newPassword}
+          </p>
+        </div>
         <TextField
           id={`${id}-confirm`}
           label="Confirm Password"

@@ -3,10 +3,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '../ui/toast.js';
 import { useRequestPasswordReset } from './api/request-password-reset.js';
-import { AUTH_MESSAGES, FORM_MIN_FILL_MS, type AuthTabResetRequestForm, type PasswordResetRequestInput } from '../lib/auth-schemas.js';
-import { botGuardValues, DecoyField, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
+import type { AuthTabResetRequestForm, PasswordResetRequestInput } from '../lib/auth-schemas.js';
+import { DecoyField, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
 import { errorMessage } from '../lib/error-message.js';
-import { useFormTimer } from '../lib/use-form-timer.js';
+import { useBotGuard } from '../lib/use-bot-guard.js';
 
 const RESET_FAILED = 'Failed to send reset email. Please try again.';
 
@@ -22,11 +22,12 @@ type Props = {
 
 /**
  * The request for a reset link: the auth page's reset tab and /password-reset. The address is
- * checked first (an empty one is pointed out at once), the bot guard's time after it.
+ * checked; the decoy field is the only bot guard (no timer: the specification names none here).
  */
 export function ResetRequestForm({ schema, sentText, label, pendingLabel, onSent }: Props) {
   const id = useId();
-  const elapsed = useFormTimer();
+  // No timer here: the specification puts the one-second guard on sign-in and sign-up only.
+  const { attach: attachBotGuard, check: checkBotGuard } = useBotGuard(null);
   const [error, setError] = useState<string | null>(null);
   const request = useRequestPasswordReset();
   const {
@@ -38,12 +39,11 @@ export function ResetRequestForm({ schema, sentText, label, pendingLabel, onSent
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const guard = botGuardValues(e.currentTarget, elapsed);
+    const guard = checkBotGuard(e.currentTarget);
     setError(null);
     setValue('elapsedMs', guard.elapsedMs);
     setValue('website', guard.website);
     void handleSubmit((body) => {
-      if (guard.elapsedMs < FORM_MIN_FILL_MS) return setError(AUTH_MESSAGES.tryAgain);
       request.mutate(body, {
         onSuccess: () => {
           toast({ title: 'Password Reset Email Sent', description: sentText });
@@ -59,7 +59,7 @@ export function ResetRequestForm({ schema, sentText, label, pendingLabel, onSent
   };
 
   return (
-    <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
+    <form ref={attachBotGuard} noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
       <TextField
         id={`${id}-email`}
         label="Email"

@@ -1,14 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
-import { botGuardValues, DecoyField, fieldAria, inputClasses } from '../ui/form-controls.js';
+import { DecoyField, fieldAria, inputClasses } from '../ui/form-controls.js';
 import { errorMessage } from '../lib/error-message.js';
-import { useFormTimer } from '../lib/use-form-timer.js';
+import { useBotGuard } from '../lib/use-bot-guard.js';
 import { Button } from '../ui/button.js';
 import { toast } from '../ui/toast.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { useSubmitContact } from './api/submit-contact.js';
-import { CONTACT_MIN_FILL_MS, CONTACT_MISSING, CONTENT_MESSAGES, ContactInput } from './contact-schemas.js';
+import { CONTACT_MISSING, CONTENT_MESSAGES, ContactInput } from './contact-schemas.js';
 import { maxLengths } from '../../shared/schemas/limits.js';
 
 const MAX = maxLengths(ContactInput);
@@ -43,7 +43,7 @@ function FormField({ id, label, error, children }: { id: string; label: string; 
  */
 export function ContactForm() {
   const id = useId();
-  const elapsed = useFormTimer();
+  const { attach: attachBotGuard, check: checkBotGuard } = useBotGuard('contact');
   const submit = useSubmitContact();
   const {
     register,
@@ -79,8 +79,9 @@ export function ContactForm() {
     e.preventDefault();
     if (busy) return;
     const form = e.currentTarget;
-    const guard = botGuardValues(form, elapsed);
-    if (guard.website || guard.elapsedMs < CONTACT_MIN_FILL_MS) return sent(form);
+    const guard = checkBotGuard(form);
+    // The specification's answer for this form: a success that sends nothing.
+    if (guard.automated) return sent(form);
     setValue('elapsedMs', guard.elapsedMs);
     setValue('website', guard.website);
     void handleSubmit(
@@ -97,7 +98,7 @@ export function ContactForm() {
   const inputProps = (k: Key) => ({ id: fid(k), required: true, ...register(k), ...fieldAria(errors[k]?.message, `${fid(k)}-error`) });
 
   return (
-    <form noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
+    <form ref={attachBotGuard} noValidate onSubmit={onSubmit} className="relative flex flex-col gap-4">
       <h2 id={`${id}-title`} className="text-xl font-semibold text-stone-900">
         Send Us a Message
       </h2>

@@ -11,12 +11,20 @@ export {
   AuthTabResetRequestForm,
   FORM_MIN_FILL_MS,
   NewPasswordForm,
+  PASSWORD_RULES,
   PasswordResetRequestInput,
   ResetTokenStatus,
   SessionResponse,
   SignInInput,
   SignUpInput,
 } from '../../shared/schemas/auth.js';
+
+export const VerifyEmailResponse = z.object({
+  status: z.enum(['verified', 'already-verified']),
+  message: z.string(),
+  linkedOrders: z.number().int(),
+});
+export const ResendVerificationResponse = z.object({ ok: z.literal(true), message: z.string() });
 
 export const OkResponse = z.object({ ok: z.literal(true) });
 

@@ -87,26 +87,12 @@ export function DecoyField({ id }: { id: string }) {
   );
 }
 
-/**
- * The bot guards' values at submit: the time since the form appeared (`elapsed` from
- * useFormTimer) and the decoy field, read from the page as it is (typed or set by a script).
- */
-export function botGuardValues(form: HTMLFormElement, elapsed: () => number): { elapsedMs: number; website: string } {
-  return { elapsedMs: Math.round(elapsed()), website: formText(new FormData(form), 'website') };
-}
-
 export function SubmitButton({ pending, label, pendingLabel }: { pending: boolean; label: string; pendingLabel: string }) {
   return (
     <Button type="submit" size="lg" className="w-full" disabled={pending}>
       {pending ? pendingLabel : label}
     </Button>
   );
-}
-
-/** A text value of a submitted form ('' when absent). */
-function formText(form: FormData, name: string): string {
-  const v = form.get(name);
-  return typeof v === 'string' ? v : '';
 }
 
 export function Card({ children, className = '' }: { children: ReactNode; className?: string }) {

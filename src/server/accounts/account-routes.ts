@@ -7,6 +7,8 @@ import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput } from '../../shared/s
 import { accountSummary, saveAddress, updateContactInfo } from './profile.js';
 import { assertCanImpersonate, endImpersonation, startImpersonation } from './impersonation.js';
 import { access } from '../http/access.js';
+import { resendVerificationEmail } from './email-verification.js';
+import { VERIFY_MESSAGES } from '../../shared/schemas/email-verification.js';
 
 const AddressKind = z.object({ kind: z.enum(['shipping', 'billing'], { message: "Address kind must be 'shipping' or 'billing'" }) });
 const ImpersonateInput = z.object({ userId: z.string().min(1, 'userId is required').max(100) }).strict();
@@ -17,6 +19,13 @@ export async function registerAccountDataRoutes(app: FastifyInstance, deps: AppD
     const user = requireUser(req);
     reply.header('Cache-Control', 'no-store');
     return accountSummary(db, user.id);
+  });
+
+  // "Resend" on the account page: a new verification link to the account's address (rate-limited).
+  app.post('/api/account/verify-email/resend', access.signedIn, async (req) => {
+    const user = requireUser(req);
+    const { email } = await resendVerificationEmail(db, user.id, deps.config.publicUrl);
+    return { ok: true, message: VERIFY_MESSAGES.sent(email) };
   });
 
   app.put('/api/account/contact', access.signedIn, async (req) => {

@@ -1,3 +1,4 @@
+import { linkGuestOrders } from './email-verification.js';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
@@ -91,6 +92,11 @@ export async function patchUser(db: Kysely<Database>, by: AuditBy & { actorId: s
     if (patch.emailVerified !== undefined && patch.emailVerified !== verified) {
       const details = { from: verified, to: patch.emailVerified };
       await recordAudit(trx, { by, action: 'user.verification_changed', targetUserId: id, details, at });
+      // Verified by the admin: the address's paid guest orders join the account, as through the link.
+      if (patch.emailVerified) {
+        const user = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', id).executeTakeFirstOrThrow();
+        await linkGuestOrders(trx, user);
+      }
     }
     if (points !== undefined && points !== Number(before.loyalty_points)) {
       const details = { from: Number(before.loyalty_points), to: points };

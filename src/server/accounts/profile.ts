@@ -74,7 +74,14 @@ export async function updateContactInfo(
       if (session.impersonator && before.email !== input.email) throw new HttpError(403, ACCOUNT_MESSAGES.emailChangeWhileImpersonating);
       await trx
         .updateTable('users')
-        .set({ full_name: input.fullName, email: input.email, phone: input.phone, updated_at: nowIso() })
+        .set({
+          full_name: input.fullName,
+          email: input.email,
+          phone: input.phone,
+          // A new address is not proven yet (decision 0032): guest orders of it are linked only after verifying.
+          ...(before.email !== input.email ? { email_verified: 0 } : {}),
+          updated_at: nowIso(),
+        })
         .where('id', '=', userId)
         .execute();
       // The back office finds orders by the customer's current name and e-mail.

@@ -1,13 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
-import {
-  AUTH_MESSAGES,
-  FORM_MIN_FILL_MS,
-  type PasswordResetConfirmInput,
-  type SignInInput,
-  type SignUpInput,
-} from '../../shared/schemas/auth.js';
+import { AUTH_MESSAGES, type PasswordResetConfirmInput, type SignInInput, type SignUpInput } from '../../shared/schemas/auth.js';
 import { HttpError } from '../http/errors.js';
+import { looksAutomated } from '../../shared/bot-guard.js';
 import { hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { queueEmail } from '../email/outbox.js';
@@ -18,6 +13,7 @@ import { admitSignInAttempt, signInSucceeded } from './sign-in-limits.js';
 import { issueDeviceToken, readDeviceToken } from './sign-in-devices.js';
 import { recordAudit } from './audit.js';
 import { queuePasswordChangedEmail } from './account-emails.js';
+import { sendVerificationEmail } from './email-verification.js';
 
 const WINDOW_MS = 15 * 60_000;
 /** Per 15 minutes, counted before the work. Sign-in has its own, in sign-in-limits.ts. */
@@ -38,15 +34,6 @@ async function takeAttempt(db: Kysely<Database>, key: string, max: number): Prom
   }
 }
 
-/**
- * A submit faster than a person can fill the form, one that does not say how long it took (the
- * forms always do), or one that filled the hidden decoy field.
- */
-export function looksAutomated(input: { elapsedMs?: number; website?: string }): boolean {
-  if (input.website) return true;
-  return input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS;
-}
-
 // A fixed hash to verify against when the e-mail is unknown, so timing does not tell which e-mails have accounts.
 let dummyHash: Promise<string> | null = null;
 const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0'));
@@ -55,7 +42,7 @@ const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0'))
 type SessionGrant = { user: UserRow; token: string; expiresAt: Date; deviceToken: string };
 
 export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip: string; publicUrl: string }): Promise<SessionGrant> {
-  if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
+  if (looksAutomated('signUp', input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
   await takeAttempt(db, `signup:ip:${ctx.ip}`, LIMITS.signUpsPerIp);
 
   const existing = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
@@ -94,6 +81,8 @@ export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip
       templateId: 'welcome',
       variables: { customerName: input.fullName, shopUrl: ctx.publicUrl },
     });
+    // Guest orders with this address join the account only once the address is proven (decision 0032).
+    await sendVerificationEmail(trx, { id, email: input.email, full_name: input.fullName }, ctx.publicUrl);
     return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   });
   const session = await createSession(db, user.id);
@@ -106,7 +95,7 @@ export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip
  * address, the account from that address, and the account from everywhere.
  */
 export async function signIn(db: Kysely<Database>, input: SignInInput, ctx: { ip: string; deviceToken?: string }): Promise<SessionGrant> {
-  if (looksAutomated(input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
+  if (looksAutomated('signIn', input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
   const user = await db.selectFrom('users').selectAll().where('email', '=', input.email).executeTakeFirst();
   const deviceNonce = user ? await readDeviceToken(db, ctx.deviceToken, user) : null;
   const admission = await admitSignInAttempt(db, { email: input.email, ip: ctx.ip, deviceNonce });

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
 import { newId, nowIso } from '../lib/ids.js';
-import { CONTACT_MIN_FILL_MS } from '../../shared/schemas/content.js';
+import { looksAutomated } from '../../shared/bot-guard.js';
 import { readSettings } from './admin.js';
 import { retryDelayMs } from '../lib/retry.js';
 import { queueContactShopEmail } from '../email/shop-notifications.js';
@@ -28,7 +28,7 @@ export async function submitContact(
   publicUrl = 'http://localhost:3000',
 ): Promise<{ stored: boolean }> {
   // The form always says how long it took; a submit that does not is treated as too fast.
-  if (input.website || input.elapsedMs === undefined || input.elapsedMs < CONTACT_MIN_FILL_MS) return { stored: false };
+  if (looksAutomated('contact', input)) return { stored: false };
   // Counted before anything is stored, in one statement: a simultaneous burst stores at most the limit.
   const now = new Date();
   const { hits, windowStartedAt } = await hitRateLimitWindow(db, `contact:ip:${ip}`, WINDOW_MS, now);

@@ -37,6 +37,16 @@ export interface PasswordResetTokensTable {
   used_at: string | null;
 }
 
+/** E-mail verification links (migration 0025): hashed, single-use, for the address they were sent to. */
+export interface EmailVerificationTokensTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface RateLimitsTable {
   key: string;
   hits: number;
@@ -393,6 +403,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;
+  email_verification_tokens: EmailVerificationTokensTable;
   rate_limits: RateLimitsTable;
   server_secrets: ServerSecretsTable;
   categories: CategoriesTable;

@@ -348,6 +348,36 @@ Start shopping: {{shopUrl}}
 ${textFooter}`,
   },
   {
+    id: 'verify-email',
+    name: 'Verify Email',
+    subject: 'Verify your EcoClean email address',
+    variables: ['customerName', 'verifyUrl', 'expiresInHours'],
+    html: layout(
+      'Confirm that this address is yours.',
+      'Verify your email address',
+      [
+        p('Hi {{customerName}},'),
+        p(
+          'Please confirm that this email address belongs to you. Once it is verified, orders you placed as a guest with this address appear in your account.',
+        ),
+        button('{{verifyUrl}}', 'Verify email address'),
+        p('This link expires in {{expiresInHours}} hours and can only be used once.'),
+        p('If you did not create an EcoClean account, you can ignore this e-mail.'),
+        `            <p style="margin:0;font-size:13px;color:#5b6b61;word-break:break-all;">If the button does not work, copy this link into your browser:<br>{{verifyUrl}}</p>`,
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+Please confirm that this email address belongs to you. Once it is verified, orders you placed as a guest with this address appear in your account.
+
+Verify your email address: {{verifyUrl}}
+
+This link expires in {{expiresInHours}} hours and can only be used once.
+
+If you did not create an EcoClean account, you can ignore this e-mail.
+${textFooter}`,
+  },
+  {
     id: 'password-reset',
     name: 'Password Reset',
     subject: 'Reset your EcoClean password',

@@ -53,6 +53,8 @@ export const SAMPLE_VARIABLES: Record<string, unknown> = {
   shopUrl: 'https://shop.example',
   resetUrl: 'https://shop.example/reset-password?token=sample',
   expiresInMinutes: '60',
+  verifyUrl: 'https://shop.example/verify-email?token=sample',
+  expiresInHours: '24',
   couponCode: 'REWARD-SAMPLE1',
   discountPercent: '15',
   expiresAt: '2027-02-21',

@@ -15,7 +15,7 @@ import {
   OrderStatusInput,
   RefundInput,
 } from '../../shared/schemas/admin.js';
-import { FORM_MIN_FILL_MS } from '../../shared/schemas/auth.js';
+import { looksAutomated } from '../../shared/bot-guard.js';
 import { createStripeClient } from '../payments/stripe.js';
 import { recentUsers } from '../accounts/admin-users.js';
 import { adminStats } from './service.js';
@@ -107,8 +107,7 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
   app.post('/api/admin/orders', access.admin, async (req, reply) => {
     const input = parseInput(AdminOrderInput, req.body);
     // The form's bot guard: too fast or a filled decoy is ignored without creating anything.
-    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
-      return reply.code(202).send({ ignored: true });
+    if (looksAutomated('adminOrder', input)) return reply.code(202).send({ ignored: true });
     // With product lines: priced from the catalogue, stock taken (orders/owner-orders.ts); else the spec's total-only order.
     if (input.lines?.length) {
       if (input.total_amount !== undefined) throw new HttpError(400, OWNER_ORDER_MESSAGES.linesAndTotal);
@@ -119,8 +118,7 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
   app.put('/api/admin/orders/:id', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     const input = parseInput(AdminOrderInput, req.body);
-    if (input.website || input.elapsedMs === undefined || input.elapsedMs < FORM_MIN_FILL_MS)
-      return reply.code(202).send({ ignored: true });
+    if (looksAutomated('adminOrder', input)) return reply.code(202).send({ ignored: true });
     return { order: await updateAdminOrder(db, id, input, adminActor(req)) };
   });
   app.patch('/api/admin/orders/:id/status', access.admin, async (req) => {

@@ -22,9 +22,13 @@ export const ACCOUNT_MESSAGES = {
   currentPasswordWrong: 'Current password is incorrect',
 } as const;
 
-/** US phone style as it is typed: digits only, at most 10, shown as (XXX) XXX-XXXX. */
+/**
+ * US phone style as it is typed: digits only, at most 10, shown as (XXX) XXX-XXXX. A leading
+ * country code 1 (`+1 415…`, `1-415…`) is dropped, not read as the area code's first digit: no
+ * US area code starts with 1.
+ */
 export function formatPhone(input: string): string {
-  const d = input.replace(/\D/g, '').slice(0, 10);
+  const d = input.replace(/\D/g, '').replace(/^1/, '').slice(0, 10);
   if (d.length === 0) return '';
   if (d.length < 4) return `(${d}`;
   if (d.length < 7) return `(${d.slice(0, 3)}) ${d.slice(3)}`;

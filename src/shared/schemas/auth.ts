@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tooLong } from './limits.js';
+import { BOT_GUARD_MS } from '../bot-guard.js';
 
 /** Texts of spec section 8 (Auth) and 5, kept in one place for the UI, the server and the tests. */
 export const AUTH_MESSAGES = {
@@ -26,8 +27,17 @@ export const AUTH_MESSAGES = {
   tooManyAttempts: 'Too many attempts. Please wait 15 minutes and try again.',
 } as const;
 
-/** The time a person needs at least, from the form appearing to submitting it. */
-export const FORM_MIN_FILL_MS = 1000;
+/**
+ * The password rules as the forms show them under the field, before the first try: a new password
+ * (Change Password, reset) and a sign-up's (the rules each one's schema applies).
+ */
+export const PASSWORD_RULES = {
+  newPassword: 'At least 8 characters, with a lowercase letter, an uppercase letter and a number.',
+  signUp: 'At least 8 characters.',
+} as const;
+
+/** The time a person needs at least, from the sign-in or sign-up form appearing to submitting it (src/shared/bot-guard.ts). */
+export const FORM_MIN_FILL_MS = BOT_GUARD_MS.signIn;
 export const PASSWORD_MIN_LENGTH = 8;
 const EMAIL_TOO_LONG = 'Email cannot exceed 254 characters';
 

@@ -1,3 +1,4 @@
+import { BOT_GUARD_MS } from '../bot-guard.js';
 import { z } from 'zod';
 import { FAQ_PLACEHOLDERS, unknownPlaceholders } from '../shop-facts.js';
 import { tooLong, tooManyItems } from './limits.js';
@@ -56,7 +57,7 @@ export const ContactInput = z
   })
   .strict();
 export type ContactInput = z.input<typeof ContactInput>;
-export const CONTACT_MIN_FILL_MS = 1500;
+export const CONTACT_MIN_FILL_MS = BOT_GUARD_MS.contact;
 
 /**
  * A YouTube link in watch (youtube.com/watch?v=), short (youtu.be/) or embed form, stored in

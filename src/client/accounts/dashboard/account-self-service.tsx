@@ -5,6 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { useNavigate } from 'react-router';
+import { PASSWORD_RULES } from '../../../shared/schemas/auth.js';
 import { ChangePasswordInput, DeleteAccountInput, SELF_SERVICE_MESSAGES } from '../../../shared/schemas/account-self-service.js';
 import type { SessionUser } from '../../../shared/schemas/auth.js';
 import { applySession, SIGNED_OUT, useSession } from '../../lib/get-session.js';
@@ -82,7 +83,7 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
           aria-describedby={[errorId, `${id}-rules`].filter(Boolean).join(' ')}
         />
         <p id={`${id}-rules`} className="text-xs text-stone-600">
-          At least 8 characters, with a lowercase letter, an uppercase letter and a number.
+          {PASSWORD_RULES.newPassword}
         </p>
       </div>
       <TextField

@@ -9,7 +9,7 @@ import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
-import { useFormTimer } from '../../lib/use-form-timer.js';
+import { useBotGuard } from '../../lib/use-bot-guard.js';
 import { messageOf } from '../api/admin-api.js';
 import { DollarInput, Field, fieldAria, inputCls, ListState, Panel } from '../components/admin-ui.js';
 import { CustomerPicker, GUEST, type PickedCustomer } from './customer-picker.js';
@@ -48,7 +48,7 @@ function startAddress(a: OrderView['shippingAddress']): Address {
 
 function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
   const editing = order !== null;
-  const elapsed = useFormTimer();
+  const { attach: attachBotGuard, check: checkBotGuard } = useBotGuard('adminOrder');
   const save = useSaveOrder(order?.id ?? null);
   // Orders with items keep the money they were charged: their total is not editable.
   const totalEditable = !order || order.items.length === 0;
@@ -116,15 +116,15 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
       onError: (err) =>
         toast({ title: editing ? 'Error updating order' : 'Error creating order', description: messageOf(err), variant: 'destructive' }),
     });
-  const onSubmit = (e: FormEvent) => {
-    setValue('elapsedMs', Math.round(elapsed()));
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    setValue('elapsedMs', checkBotGuard(e.currentTarget).elapsedMs);
     void handleSubmit(submit)(e);
   };
 
   const fieldError = (k: AddressKey) => errors.shipping_address?.[k]?.message;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-4">
+    <form ref={attachBotGuard} onSubmit={onSubmit} noValidate className="flex max-w-2xl flex-col gap-4">
       <fieldset disabled={save.isPending} className="flex min-w-0 flex-col gap-4">
         <Field
           label="Customer"
