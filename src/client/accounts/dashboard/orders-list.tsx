@@ -112,7 +112,7 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
           Total: <span className="text-lg font-bold text-stone-900">{formatCents(order.totalCents)}</span>
         </p>
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" onClick={onDetails} aria-label={`View Details of order #${number}`}>
+          <Button variant="outline" size="sm" onClick={onDetails} aria-label={`View Details of order ${number}`}>
             View Details
           </Button>
           {/* The carrier's own page only: with no known carrier the number above is all there is (never a search engine). */}
