@@ -147,7 +147,7 @@ describe('dashboard and orders journeys', () => {
     const order = mine.items[0];
     expect(order).toBeDefined();
     const orderId = order!.id;
-    const number = orderId.slice(-8);
+    const number = orderId.slice(-8).toUpperCase();
     expect(order!.totalCents).toBeGreaterThanOrEqual(5000);
 
     await page.goto('/dashboard');

@@ -48,7 +48,7 @@ describe('real tracking and honest order states', () => {
     const customer = await openPage(browser, DESKTOP);
     await signInThroughForm(customer.page, CUSTOMER);
     const orderId = await checkout(customer.page, true);
-    const number = orderId.slice(-8);
+    const number = orderId.slice(-8).toUpperCase();
 
     // Paid on the built-in test card page: the confirmation says so, not "Local Checkout" nor Stripe.
     await customer.page.getByRole('heading', { name: 'Order Confirmed' }).waitFor();

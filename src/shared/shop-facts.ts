@@ -8,7 +8,15 @@
  * Plain data and strings (no zod): the page declarations load it in the first-load bundle.
  */
 import { formatCents } from './money.js';
-import { TAX_RATE_PERCENT, taxCents } from './pricing.js';
+import {
+  LOYALTY_BIG_ORDER_CENTS,
+  LOYALTY_REWARD_EVERY,
+  LOYALTY_REWARD_PERCENT,
+  LOYALTY_REWARD_VALID_DAYS,
+  pointsForOrder,
+  TAX_RATE_PERCENT,
+  taxCents,
+} from './pricing.js';
 
 /** An enabled shipping option, in the shop's order. */
 export type FactShippingOption = {
@@ -114,11 +122,27 @@ export function taxRuleText(options: readonly FactShippingOption[]): string {
   );
 }
 
+/**
+ * The loyalty rule in words, from its constants (pricing.ts): points go by the order's total, what
+ * the customer pays, unlike free shipping, which goes by the subtotal. Said on the loyalty card
+ * and in the FAQ (`{{loyalty_rule}}`).
+ */
+export function loyaltyRuleText(): string {
+  const big = pointsForOrder(LOYALTY_BIG_ORDER_CENTS);
+  const small = pointsForOrder(LOYALTY_BIG_ORDER_CENTS - 1);
+  return (
+    `Signed-in customers earn ${big} points for every order whose total (what you pay, after any discount and with shipping and tax) ` +
+    `is ${formatCents(LOYALTY_BIG_ORDER_CENTS)} or more, and ${small} points for smaller orders. ` +
+    `Every ${LOYALTY_REWARD_EVERY} points automatically gives you a ${LOYALTY_REWARD_PERCENT}% off coupon, valid for ${LOYALTY_REWARD_VALID_DAYS} days.`
+  );
+}
+
 /** The placeholders an FAQ answer may hold, with what each becomes (shown in the admin FAQ editor). */
 export const FAQ_PLACEHOLDERS = {
   shipping_rates: 'the enabled shipping options with their prices, delivery times and minimum orders',
   free_shipping: 'the free-shipping sentence, e.g. "Free shipping on orders of $50.00 or more." (empty when nothing ships free)',
   tax_rule: 'how sales tax is charged, with a worked example',
+  loyalty_rule: 'how loyalty points are earned (by the order total) and what they give',
 } as const;
 type FaqPlaceholder = keyof typeof FAQ_PLACEHOLDERS;
 
@@ -136,6 +160,7 @@ export function fillPlaceholders(text: string, options: readonly FactShippingOpt
     shipping_rates: () => shippingRatesText(options),
     free_shipping: () => freeShippingSentence(freeShippingMinimumCents(options)),
     tax_rule: () => taxRuleText(options),
+    loyalty_rule: () => loyaltyRuleText(),
   };
   return text
     .replace(PLACEHOLDER_PATTERN, (whole, name: string) => (name in values ? values[name as FaqPlaceholder]() : whole))

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { SessionUser } from '../../shared/schemas/auth.js';
+import type { AccountSummary } from '../../shared/schemas/account.js';
+import { BEING_PREPARED_LABEL } from '../../shared/order-words.js';
 import { AccountInfoCard } from './dashboard/account-info.js';
 import { AccountSelfServiceCard } from './dashboard/account-self-service.js';
 import { AdminStatsPanel, RecentUsersPanel } from './dashboard/admin-panels.js';
@@ -19,7 +21,45 @@ import { RequireAuth } from '../lib/require-auth.js';
 import { dashboardGreeting } from './greeting.js';
 import { VerifyEmailNotice } from './dashboard/verify-email-notice.js';
 
-type Stats = { totalOrders: number; latestOrderAt: string | null; pendingOrders: number; third: { label: string; value: number } };
+type Stats = {
+  totalOrders: number;
+  latestOrderAt: string | null;
+  pendingOrders: number;
+  third: { label: string; value: number };
+  /** The customer's orders, each in one bucket (they add up to totalOrders). */
+  counts?: AccountSummary['stats']['orderCounts'];
+};
+
+/** Each bucket's words; "Paid, being prepared" is the owner's "To ship" (shared isToShipOrder). */
+const COUNT_LABELS: [keyof AccountSummary['stats']['orderCounts'], string][] = [
+  ['pending', 'Pending'],
+  ['preparing', BEING_PREPARED_LABEL],
+  ['shipped', 'Shipped'],
+  ['delivered', 'Delivered'],
+  ['cancelled', 'Cancelled'],
+  ['other', 'Other'],
+];
+
+/** "Your 4 orders: 1 Pending · 2 Paid, being prepared · 1 Delivered": every order once, so they add up. */
+function OrderCounts({ total, counts }: { total: number; counts: AccountSummary['stats']['orderCounts'] }) {
+  const shown = COUNT_LABELS.filter(([k]) => counts[k] > 0);
+  if (total === 0 || shown.length === 0) return null;
+  return (
+    <div className="rounded-xl border border-stone-200 bg-white px-5 py-3 text-sm text-stone-700" data-testid="order-counts">
+      <span className="font-medium text-stone-900">
+        Your {total} {total === 1 ? 'order' : 'orders'}:
+      </span>{' '}
+      <ul className="inline">
+        {shown.map(([k, label], i) => (
+          <li key={k} className="inline" data-testid={`order-count-${k}`}>
+            {i > 0 && <span aria-hidden="true"> · </span>}
+            <span className="font-semibold text-stone-900">{counts[k]}</span> {label}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 function StatCards({ stats }: { stats: Stats | undefined }) {
   if (!stats) {
@@ -43,6 +83,11 @@ function StatCards({ stats }: { stats: Stats | undefined }) {
       />
       <StatCard label="Pending Orders" value={stats.pendingOrders} />
       <StatCard label={stats.third.label} value={stats.third.value} />
+      {stats.counts && (
+        <div className="sm:col-span-3">
+          <OrderCounts total={stats.totalOrders} counts={stats.counts} />
+        </div>
+      )}
     </div>
   );
 }
@@ -77,6 +122,7 @@ function CustomerDashboard({ user }: { user: SessionUser }) {
           latestOrderAt: s.latestOrderAt,
           pendingOrders: s.pendingOrders,
           third: { label: 'Delivered Orders', value: s.deliveredOrders },
+          counts: s.orderCounts,
         }
       }
       side={

@@ -24,6 +24,8 @@ import { useOrder } from './api/get-order.js';
 import { SuccessMark } from './success-mark.js';
 import { OrderMessageCard } from './order-parts.js';
 import { StatusBadge } from '../ui/status-badge.js';
+import { isToShipOrder, orderNumberLabel } from '../../shared/order-words.js';
+import { deliveryEstimateText } from '../../shared/delivery.js';
 
 export const CONFIRMATION_MESSAGES = {
   loading: 'Processing your order...',
@@ -131,7 +133,9 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
       <div className="flex flex-col items-center gap-3 text-center">
         <SuccessMark />
         <h1 className="text-3xl font-bold text-stone-900">Order Confirmed</h1>
-        <p className="text-stone-700">Order #{order.orderNumber.toUpperCase()}</p>
+        <p className="text-stone-700">
+          Order <span data-testid="order-number">{orderNumberLabel(order.id)}</span>
+        </p>
       </div>
 
       <section aria-labelledby="order-details-title" className="rounded-xl border border-stone-200 bg-white p-6">
@@ -141,7 +145,7 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
         <dl className="grid gap-4 sm:grid-cols-2">
           <Detail label="Order ID">{order.id}</Detail>
           <Detail label="Status">
-            <StatusBadge status={order.status} />
+            <StatusBadge status={order.status} preparing={isToShipOrder(order)} />
           </Detail>
           <Detail label="Total">
             <span data-testid="order-total">{formatCents(order.totalCents)}</span>
@@ -150,6 +154,17 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
           <Detail label="Payment Method">{paymentMethodName(order.paymentProvider)}</Detail>
           <Detail label="Payment Status">{capitalize((refundedCents > 0 ? order.paymentStatus : paymentStatus).replace('_', ' '))}</Detail>
           <Detail label="Amount Paid">{formatCents(amountPaid)}</Detail>
+          {/* As chosen at checkout; an order from before it was kept says nothing rather than guess. */}
+          {order.delivery && (
+            <>
+              <Detail label="Shipping Method">
+                <span data-testid="shipping-method">{order.delivery.method}</span>
+              </Detail>
+              <Detail label="Estimated Delivery">
+                <span data-testid="delivery-estimate">{deliveryEstimateText(order.delivery.estimatedDays)}</span>
+              </Detail>
+            </>
+          )}
           {refundedCents > 0 && (
             <Detail label="Refunded">
               <span data-testid="order-refunded">{formatCents(refundedCents)}</span>

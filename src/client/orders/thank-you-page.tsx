@@ -8,6 +8,7 @@ import { isNotFound } from './api/get-checkout-session.js';
 import { useOrder } from './api/get-order.js';
 import { OrderWaitScreen, type OrderWaitState } from './order-parts.js';
 import { SuccessMark } from './success-mark.js';
+import { orderNumberLabel } from '../../shared/order-words.js';
 
 export default function ThankYouPage() {
   const [params] = useSearchParams();
@@ -41,7 +42,7 @@ export default function ThankYouPage() {
           </div>
           <div>
             <dt className="text-sm text-stone-600">Order Number</dt>
-            <dd className="font-medium text-stone-900">#{order.data.orderNumber.toUpperCase()}</dd>
+            <dd className="font-medium text-stone-900">{orderNumberLabel(order.data.id)}</dd>
           </div>
         </dl>
         <p className="flex items-start gap-2 text-sm text-stone-700">

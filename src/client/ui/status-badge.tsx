@@ -1,4 +1,5 @@
 import type { OrderView } from '../../shared/schemas/orders.js';
+import { BEING_PREPARED_LABEL } from '../../shared/order-words.js';
 import { capitalize } from '../lib/format.js';
 
 /** Spec badge colours: pending yellow, processing blue, shipped purple, delivered green, cancelled red. */
@@ -14,18 +15,30 @@ export const ORDER_STATUS_TONE: Record<OrderView['status'], string> = {
 /**
  * An order's status in its colour; `compact` for the back office's tables and headers. There, a
  * paid order not yet shipped (`toShip`) says "To ship" rather than "Completed" (the spec's
- * status a paid checkout gets, which reads as done); its status stays `completed`.
+ * status a paid checkout gets, which reads as done); its status stays `completed`. The customer's
+ * pages pass `preparing` for the same orders (shared `isToShipOrder`): "Paid, being prepared".
  */
 export function StatusBadge({
   status,
   compact = false,
   toShip = false,
+  preparing = false,
 }: {
   status: OrderView['status'];
   compact?: boolean;
   toShip?: boolean;
+  preparing?: boolean;
 }) {
   const text = compact ? 'text-xs font-semibold' : 'text-sm font-medium';
+  if (preparing)
+    return (
+      <span
+        className={`inline-flex whitespace-nowrap rounded-full px-2.5 py-0.5 ${text} bg-blue-100 text-blue-900`}
+        data-testid="order-status"
+      >
+        {BEING_PREPARED_LABEL}
+      </span>
+    );
   if (toShip && status === 'completed')
     return (
       <span
@@ -35,5 +48,9 @@ export function StatusBadge({
         To ship
       </span>
     );
-  return <span className={`inline-flex rounded-full px-2.5 py-0.5 ${text} ${ORDER_STATUS_TONE[status]}`}>{capitalize(status)}</span>;
+  return (
+    <span className={`inline-flex rounded-full px-2.5 py-0.5 ${text} ${ORDER_STATUS_TONE[status]}`} data-testid="order-status">
+      {capitalize(status)}
+    </span>
+  );
 }

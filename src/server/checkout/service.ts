@@ -34,6 +34,7 @@ import { redeemCoupon } from './fulfilment/redeem-coupon.js';
 import { awardLoyalty } from './fulfilment/award-loyalty.js';
 import { queueConfirmation } from './fulfilment/queue-confirmation.js';
 import { newOrderShopEmailWrites } from '../email/shop-notifications.js';
+import { deliveryChoiceData } from '../orders/delivery-choice.js';
 
 /** How long the shopper may pay: the built-in card page refuses after this. */
 export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
@@ -296,7 +297,7 @@ async function createCheckoutOnce(
       orderId,
       'placed',
       ctx.actor ?? CUSTOMER_ACTOR,
-      { totalCents: priced.totalCents, provider: ctx.provider },
+      { totalCents: priced.totalCents, provider: ctx.provider, ...deliveryChoiceData(priced) },
       ctx.now,
     );
     const itemsInsert = trx.insertInto('order_items').values(

@@ -99,6 +99,8 @@ export const defaultEmailTemplates: DefaultEmailTemplate[] = [
       'total',
       'shippingAddressLines',
       'orderUrl',
+      'shippingMethod',
+      'deliveryEstimate',
     ],
     html: layout(
       'Thank you for your order #{{orderNumber}}.',
@@ -119,6 +121,9 @@ ${totalsRow('Tax', '{{tax}}')}
 ${totalsRow('Total', '{{total}}', true)}
             </table>`,
         addressBlock('Shipping to:'),
+        '            {{#if shippingMethod}}',
+        p('Shipping method: <strong>{{shippingMethod}}</strong>{{#if deliveryEstimate}} (estimated delivery: {{deliveryEstimate}}){{/if}}'),
+        '            {{/if}}',
         p('We will send you another e-mail as soon as your order ships.'),
       ].join('\n'),
     ),
@@ -139,6 +144,9 @@ Total: {{total}}
 
 Shipping to:
 ${addressText}
+{{#if shippingMethod}}
+Shipping method: {{shippingMethod}}{{#if deliveryEstimate}} (estimated delivery: {{deliveryEstimate}}){{/if}}
+{{/if}}
 
 We will send you another e-mail as soon as your order ships.
 ${textFooter}`,

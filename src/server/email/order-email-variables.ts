@@ -3,7 +3,9 @@ import { formatAddress } from '../../shared/address.js';
 import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
 import { formatCents } from '../../shared/money.js';
 import { carrierName, trackingUrl } from '../../shared/carriers.js';
-import { orderReferenceOf } from '../../shared/schemas/orders.js';
+import { orderReferenceOf, type OrderDelivery } from '../../shared/schemas/orders.js';
+import { BEING_PREPARED_LABEL, isToShipOrder } from '../../shared/order-words.js';
+import { deliveryEstimateText } from '../../shared/delivery.js';
 import { parseJson } from '../lib/json.js';
 import { escapeHtml } from '../pages/html.js';
 
@@ -84,12 +86,16 @@ export function orderConfirmationVariables(
   order: ConfirmationOrder,
   items: Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'>[],
   publicUrl: string,
+  /** The shipping method and estimate chosen at checkout (orders/delivery-choice.ts); none, and the e-mail says nothing of it. */
+  delivery: OrderDelivery | null = null,
 ): EmailVariables {
   const lines = lineItems(items);
   const address = storedAddressLines(order.shipping_address);
   return {
     variables: {
       orderNumber: order.order_number,
+      shippingMethod: delivery?.method ?? '',
+      deliveryEstimate: delivery ? deliveryEstimateText(delivery.estimatedDays) : '',
       customerName: storedAddressName(order.shipping_address) ?? 'Customer',
       items: lines,
       subtotal: formatCents(order.subtotal_cents),
@@ -110,7 +116,14 @@ export function orderConfirmationVariables(
 type StatusOrder = Pick<
   Selectable<OrdersTable>,
   'id' | 'order_number' | 'shipping_address' | 'shipstation_tracking_number' | 'shipping_carrier'
->;
+> &
+  Partial<Pick<Selectable<OrdersTable>, 'payment_status'>>;
+
+/** The status as the customer reads it: a paid order not yet shipped is "Paid, being prepared" (never "Completed"). */
+function statusWords(status: string, paymentStatus: string | undefined): string {
+  if (paymentStatus && isToShipOrder({ status, paymentStatus })) return BEING_PREPARED_LABEL;
+  return status.charAt(0).toUpperCase() + status.slice(1);
+}
 
 /**
  * The status update e-mail ('order-status-update'). Tracking is only ever the carrier's number
@@ -130,7 +143,7 @@ export function statusUpdateVariables(order: StatusOrder, status: string, custom
       orderNumber: order.order_number,
       customerName: customer?.full_name ?? storedAddressName(order.shipping_address) ?? 'Customer',
       orderReference: orderReferenceOf(order.id),
-      status: status.charAt(0).toUpperCase() + status.slice(1),
+      status: statusWords(status, order.payment_status),
       tracking,
       shippingAddressLines: address,
       // Legacy, for templates edited before migration 0015 (see the top of this file).

@@ -28,12 +28,16 @@ const SAMPLE_ORDER = {
   }),
   shipstation_tracking_number: '9400100000000000000000',
   shipping_carrier: 'usps',
+  payment_status: 'paid' as const,
 };
 const SAMPLE_ITEMS = [
   { product_name: '10 - Reusable Cleaning Cloths (10-Pack)', quantity: 2, price_cents: 3499, is_free_gift: 0 },
   { product_name: 'Sweep & Mop Tool', quantity: 1, price_cents: 4999, is_free_gift: 0 },
 ];
-const sampleConfirmation = orderConfirmationVariables(SAMPLE_ORDER, SAMPLE_ITEMS, 'https://shop.example');
+const sampleConfirmation = orderConfirmationVariables(SAMPLE_ORDER, SAMPLE_ITEMS, 'https://shop.example', {
+  method: 'Standard Shipping',
+  estimatedDays: '5-7 business days',
+});
 const sampleStatus = statusUpdateVariables(SAMPLE_ORDER, 'shipped', { full_name: 'Jamie Sample' });
 const sampleShipping = shippingNotificationVariables({
   orderNumber: SAMPLE_ORDER.order_number,

@@ -8,6 +8,7 @@ import { netReceivedCents, netReceivedSql, toShipSql } from './money-taken.js';
 import { shippingOptionName } from '../shipping/service.js';
 import { labelAddressChanged } from './label-address.js';
 import { openPaymentLink } from './owner-payments.js';
+import { deliveryChoice, deliveryChoices } from './delivery-choice.js';
 
 type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
@@ -68,7 +69,7 @@ export async function getOrderForViewer(db: Kysely<Database>, orderId: string, w
   if (!allowed) return null;
   const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
   const view = toOrderView(order, items, who.isAdmin);
-  if (!who.isAdmin) return { ...view, timeline: await customerTimeline(db, order.id) };
+  if (!who.isAdmin) return { ...view, timeline: await customerTimeline(db, order.id), delivery: await deliveryChoice(db, order.id) };
   return { ...view, refunds: await listRefunds(db, order.id), ...(await adminFigures(db, order)) };
 }
 
@@ -130,16 +131,13 @@ export async function listOrders(
   for (const i of items) byOrder.set(i.order_id, [...(byOrder.get(i.order_id) ?? []), i]);
   const total = Number(count?.n ?? 0);
   // The customer's receipts show each order's steps (placed, paid, shipped, refunded).
-  const timelines = who.isAdmin
-    ? null
-    : await customerTimelines(
-        db,
-        rows.map((r) => r.id),
-      );
+  const ids = rows.map((r) => r.id);
+  const [timelines, deliveries] = who.isAdmin ? [null, null] : await Promise.all([customerTimelines(db, ids), deliveryChoices(db, ids)]);
   return {
     items: rows.map((r) => ({
       ...toOrderView(r, byOrder.get(r.id) ?? [], who.isAdmin),
       ...(timelines ? { timeline: timelines.get(r.id) ?? [] } : {}),
+      ...(deliveries ? { delivery: deliveries.get(r.id) ?? null } : {}),
     })),
     page,
     pageSize,
@@ -162,6 +160,10 @@ export async function customerOrderStats(db: Kysely<Database>, userId: string) {
       sql<string | null>`max(created_at)`.as('latest'),
       sql<number | string>`sum(case when status = 'pending' then 1 else 0 end)`.as('pending'),
       sql<number | string>`sum(case when status = 'delivered' then 1 else 0 end)`.as('delivered'),
+      sql<number | string>`sum(case when status = 'shipped' then 1 else 0 end)`.as('shipped'),
+      sql<number | string>`sum(case when status = 'cancelled' then 1 else 0 end)`.as('cancelled'),
+      // Paid and not shipped: the owner's "To ship" (money-taken.ts), the customer's "being prepared".
+      sql<number | string>`sum(case when ${toShipSql()} then 1 else 0 end)`.as('preparing'),
       sql<number | string>`sum(case when payment_status = 'paid' and status <> 'cancelled' then 1 else 0 end)`.as('bought'),
       sql<
         number | string
@@ -181,11 +183,22 @@ export async function customerOrderStats(db: Kysely<Database>, userId: string) {
   const total = Number(row?.total ?? 0);
   const spent = Number(row?.spent ?? 0);
   const bought = Number(row?.bought ?? 0);
+  const counts = {
+    pending: Number(row?.pending ?? 0),
+    preparing: Number(row?.preparing ?? 0),
+    shipped: Number(row?.shipped ?? 0),
+    delivered: Number(row?.delivered ?? 0),
+    cancelled: Number(row?.cancelled ?? 0),
+  };
+  // What no bucket above takes (an order refunded in full before it shipped, one the owner entered
+  // and has not been paid for): counted here, so the buckets always add up to the orders listed.
+  const other = total - Object.values(counts).reduce((a, b) => a + b, 0);
   return {
     totalOrders: total,
     latestOrderAt: row?.latest ?? null,
-    pendingOrders: Number(row?.pending ?? 0),
-    deliveredOrders: Number(row?.delivered ?? 0),
+    pendingOrders: counts.pending,
+    deliveredOrders: counts.delivered,
+    orderCounts: { ...counts, other },
     totalSpentCents: spent,
     averageOrderCents: bought ? Math.round(spent / bought) : 0,
     itemsPurchased: Number(items?.units ?? 0),

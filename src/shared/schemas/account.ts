@@ -99,6 +99,15 @@ export const AccountSummary = z.object({
     latestOrderAt: z.string().nullable(),
     pendingOrders: z.number().int(),
     deliveredOrders: z.number().int(),
+    /** Every order in exactly one bucket, so they add up to totalOrders (the pile to ship is the owner's rule). */
+    orderCounts: z.object({
+      pending: z.number().int(),
+      preparing: z.number().int(),
+      shipped: z.number().int(),
+      delivered: z.number().int(),
+      cancelled: z.number().int(),
+      other: z.number().int(),
+    }),
     totalSpentCents: z.number().int(),
     averageOrderCents: z.number().int(),
     itemsPurchased: z.number().int(),

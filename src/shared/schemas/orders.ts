@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+// The order's words a customer reads live in a zod-free module (first-load and lazy pages alike).
+export { BEING_PREPARED_LABEL, isToShipOrder, orderNumberLabel, orderNumberOf } from '../order-words.js';
+
 export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled', 'completed'] as const;
 export const OrderStatus = z.enum(ORDER_STATUSES);
 
@@ -26,6 +29,10 @@ const OrderItemView = z.object({
   lineTotalCents: z.number().int(),
   isFreeGift: z.boolean(),
 });
+
+/** The shipping method and its estimate as chosen at checkout (null for orders from before it was kept). */
+export const OrderDelivery = z.object({ method: z.string(), estimatedDays: z.string() });
+export type OrderDelivery = z.infer<typeof OrderDelivery>;
 
 export const OrderView = z.object({
   id: z.string(),
@@ -67,6 +74,8 @@ export const OrderView = z.object({
   restockedAt: z.string().nullable().optional(),
   /** The customer's part of the order's history, oldest first (customers' views only). */
   timeline: z.array(z.lazy(() => OrderTimelineEntry)).optional(),
+  /** Customers' views: the shipping method and estimate as chosen at checkout (null when not kept). */
+  delivery: OrderDelivery.nullable().optional(),
   /** Admins only: the name of the shipping method chosen at checkout (null for owner-entered orders). */
   shippingMethod: z.string().nullable().optional(),
   /** Admins only: what the customer paid (the total once paid, else 0). */
@@ -134,11 +143,6 @@ export const OrderEventView = z.object({
 });
 export type OrderEventView = z.infer<typeof OrderEventView>;
 export const OrderEventsResponse = z.object({ events: z.array(OrderEventView) });
-
-/** The order number shown: the last 8 characters of the id. */
-export function orderNumberOf(id: string): string {
-  return id.slice(-8);
-}
 
 /**
  * The specification's "tracking code": a two-letter brand prefix and the id's last 6 characters,

@@ -1,6 +1,7 @@
 import { formatCents } from '../../../shared/money.js';
 import type { AccountSummary } from '../../../shared/schemas/account.js';
-import { LOYALTY_BIG_ORDER_CENTS, LOYALTY_REWARD_EVERY, LOYALTY_REWARD_PERCENT } from '../../../shared/pricing.js';
+import { LOYALTY_REWARD_EVERY } from '../../../shared/pricing.js';
+import { loyaltyRuleText } from '../../../shared/shop-facts.js';
 import { formatDate } from '../../lib/format.js';
 import { Panel } from './panel.js';
 
@@ -49,9 +50,8 @@ export function LoyaltyCard({ loyalty }: { loyalty: AccountSummary['loyalty'] })
         >
           <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
         </div>
-        <p className="text-sm text-stone-600">
-          Earn 10 points on orders of {formatCents(LOYALTY_BIG_ORDER_CENTS)} or more and 3 points on smaller orders. Every{' '}
-          {LOYALTY_REWARD_EVERY} points earns a {LOYALTY_REWARD_PERCENT}% off coupon.
+        <p className="text-sm text-stone-600" data-testid="loyalty-rule">
+          {loyaltyRuleText()}
         </p>
       </div>
 

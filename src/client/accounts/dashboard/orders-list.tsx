@@ -1,6 +1,7 @@
 import { carrierName, trackingUrl } from '../../../shared/carriers.js';
 import { formatCents } from '../../../shared/money.js';
-import { orderNumberOf, orderReferenceOf, type OrderView } from '../../../shared/schemas/orders.js';
+import { orderReferenceOf, type OrderView } from '../../../shared/schemas/orders.js';
+import { isToShipOrder, orderNumberLabel } from '../../../shared/order-words.js';
 import { TRACKING_TEXTS } from '../../../shared/tracking-texts.js';
 import { formatAddress } from '../../../shared/address.js';
 import { formatDate } from '../../lib/format.js';
@@ -20,7 +21,7 @@ function carrierTrackingOf(order: OrderView): string | null {
 }
 
 function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => void }) {
-  const number = orderNumberOf(order.id);
+  const number = orderNumberLabel(order.id);
   const address = formatAddress(order.shippingAddress);
   // The specification shows its code for every status but pending: it is the order's reference.
   const reference = order.status === 'pending' ? null : orderReferenceOf(order.id);
@@ -36,7 +37,7 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
       <header className="flex flex-col gap-3 border-b border-stone-200 p-5 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex flex-col gap-1">
           <h2 id={`order-${order.id}`} className="font-mono text-lg font-semibold text-stone-900">
-            Order #{number}
+            Order <span data-testid="order-number">{number}</span>
           </h2>
           <p className="text-sm text-stone-600">Placed on {formatDate(order.createdAt, 'long')}</p>
           {order.shippedAt && order.status !== 'pending' && (
@@ -78,7 +79,7 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
           )}
         </div>
         <div className="self-start">
-          <StatusBadge status={order.status} />
+          <StatusBadge status={order.status} preparing={isToShipOrder(order)} />
         </div>
       </header>
 
@@ -111,7 +112,7 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
           Total: <span className="text-lg font-bold text-stone-900">{formatCents(order.totalCents)}</span>
         </p>
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" size="sm" onClick={onDetails} aria-label={`View Details of order #${number}`}>
+          <Button variant="outline" size="sm" onClick={onDetails} aria-label={`View Details of order ${number}`}>
             View Details
           </Button>
           {/* The carrier's own page only: with no known carrier the number above is all there is (never a search engine). */}

@@ -1,6 +1,7 @@
 import { createPortal } from 'react-dom';
 import { formatCents } from '../../../shared/money.js';
-import { orderNumberOf, type OrderView } from '../../../shared/schemas/orders.js';
+import type { OrderView } from '../../../shared/schemas/orders.js';
+import { isToShipOrder, orderNumberLabel } from '../../../shared/order-words.js';
 import { formatAddress } from '../../../shared/address.js';
 import { formatDate, shippingText } from '../../lib/format.js';
 import { StatusBadge } from '../../ui/status-badge.js';
@@ -32,14 +33,14 @@ function Receipt({ order }: { order: OrderView }) {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="text-sm text-stone-600">Order Number</p>
-          <p className="font-mono text-lg font-semibold text-stone-900">#{orderNumberOf(order.id).toUpperCase()}</p>
+          <p className="font-mono text-lg font-semibold text-stone-900">{orderNumberLabel(order.id)}</p>
         </div>
         <div className="text-right">
           <p className="text-sm text-stone-600">Order Date</p>
           <p className="font-medium text-stone-900">{formatDate(order.createdAt, 'long')}</p>
         </div>
         <div className="w-full sm:w-auto">
-          <StatusBadge status={order.status} />
+          <StatusBadge status={order.status} preparing={isToShipOrder(order)} />
         </div>
       </div>
 

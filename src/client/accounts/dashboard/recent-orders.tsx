@@ -2,7 +2,8 @@ import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
-import { orderNumberOf, type OrderView } from '../../../shared/schemas/orders.js';
+import type { OrderView } from '../../../shared/schemas/orders.js';
+import { isToShipOrder, orderNumberLabel } from '../../../shared/order-words.js';
 import { errorMessage } from '../../lib/error-message.js';
 import { formatDate } from '../../lib/format.js';
 import { paths } from '../../lib/paths.js';
@@ -57,7 +58,7 @@ function ReorderButton({ order }: { order: OrderView }) {
       size="sm"
       disabled={pending}
       onClick={() => void onClick()}
-      aria-label={`Reorder order #${orderNumberOf(order.id)}`}
+      aria-label={`Reorder order ${orderNumberLabel(order.id)}`}
     >
       {pending ? 'Adding...' : 'Reorder'}
     </Button>
@@ -106,8 +107,10 @@ export function RecentOrdersPanel({ data, isError }: { data: OrdersPage | undefi
             <li key={order.id} className="flex flex-col gap-3 py-4 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between">
               <div className="flex flex-col gap-1">
                 <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-mono font-semibold text-stone-900">#{orderNumberOf(order.id)}</span>
-                  <StatusBadge status={order.status} />
+                  <span className="font-mono font-semibold text-stone-900" data-testid="order-number">
+                    {orderNumberLabel(order.id)}
+                  </span>
+                  <StatusBadge status={order.status} preparing={isToShipOrder(order)} />
                 </div>
                 <p className="text-sm text-stone-600">
                   {formatDate(order.createdAt)} · <span className="font-semibold text-stone-900">{formatCents(order.totalCents)}</span>
@@ -118,7 +121,7 @@ export function RecentOrdersPanel({ data, isError }: { data: OrdersPage | undefi
                   variant="ghost"
                   size="sm"
                   onClick={() => receipt.open(order)}
-                  aria-label={`View Details of order #${orderNumberOf(order.id)}`}
+                  aria-label={`View Details of order ${orderNumberLabel(order.id)}`}
                 >
                   View Details
                 </Button>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ORDER_STATUSES, OrderView, type OrderPaymentStatus } from '../../../shared/schemas/orders.js';
+import { isToShipOrder, ORDER_STATUSES, OrderView, type OrderPaymentStatus } from '../../../shared/schemas/orders.js';
 import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
@@ -68,11 +68,7 @@ export function DeleteOrderDialog({
 }
 
 /** Paid and not yet shipped (the server's rule, orders/money-taken.ts): the badge says so instead of "Completed". */
-export function isToShip(o: { status: string; paymentStatus: string }): boolean {
-  return (
-    (o.status === 'completed' || o.status === 'processing') && (o.paymentStatus === 'paid' || o.paymentStatus === 'partially_refunded')
-  );
-}
+export const isToShip = isToShipOrder;
 
 function isStatus(v: string | null): v is Status {
   return ORDER_STATUSES.some((s) => s === v);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatCents } from '../../../shared/money.js';
-import { orderNumberOf, type OrderView } from '../../../shared/schemas/orders.js';
+import { orderNumberLabel, type OrderView } from '../../../shared/schemas/orders.js';
 import { SITE_NAME } from '../../../shared/page-declaration.js';
 import { useAdminSettings } from '../content/content-api.js';
 import { Button } from '../../ui/button.js';
@@ -33,7 +33,7 @@ export type PackingSlipOptions = { shopName?: string; returnAddress?: string; hi
 
 /** The number the customer knows, as on their receipt (#15LUVMN4). */
 export function slipOrderNumber(order: Pick<OrderView, 'id'>): string {
-  return `#${orderNumberOf(order.id).toUpperCase()}`;
+  return orderNumberLabel(order.id);
 }
 
 /** The order's state in words, as the back office's badges and the receipt say it. */

@@ -4,6 +4,7 @@ import { queueEmail } from '../../email/outbox.js';
 import { writeTogether, type PendingWrite } from '../../db/query-helpers.js';
 import { orderConfirmationVariables } from '../../email/order-email-variables.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
+import { deliveryChoice } from '../../orders/delivery-choice.js';
 
 /** Queues the order confirmation e-mail in the outbox, to the order's e-mail address (none, no e-mail). */
 export async function queueConfirmation(
@@ -18,7 +19,7 @@ export async function queueConfirmation(
     to: order.email,
     orderId: order.id,
     templateId: 'order-confirmation',
-    ...orderConfirmationVariables(order, items, publicUrl),
+    ...orderConfirmationVariables(order, items, publicUrl, await deliveryChoice(trx, order.id)),
     writeWith,
   });
 }

@@ -746,8 +746,8 @@ export const seedFaqs: SeedFaq[] = [
   {
     id: 'faq-9',
     question: 'How do loyalty points work?',
-    answer:
-      'Signed-in customers earn 10 points for every order of $50.00 or more and 3 points for smaller orders. Every 300 points automatically gives you a 15% off coupon, valid for 90 days.',
+    // Filled in from the loyalty rule when read: points go by the order total (src/shared/shop-facts.ts).
+    answer: '{{loyalty_rule}}',
     category: 'Account',
     sortOrder: 9,
   },

@@ -11,4 +11,10 @@ export const DEMO_CUSTOMER = {
   fullName: 'Test Customer',
   loyaltyPoints: 250,
   totalPointsEarned: 850,
+  /**
+   * The reward coupons 850 earned points gave (one per 300: shared/pricing.ts `rewardsEarned`),
+   * fixed codes so the demo reads the same after every start. 850 − 2 × 300 = 250 points left,
+   * 50 to the next reward. demo-accounts.test.ts holds these three figures to the rules.
+   */
+  rewardCouponCodes: ['REWARD-DEMO0001', 'REWARD-DEMO0002'],
 } as const;

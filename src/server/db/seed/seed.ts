@@ -7,6 +7,7 @@ import { defaultEmailTemplates } from '../../email/default-templates.js';
 import { seedCategories, seedCoupons, seedFaqs, seedProducts, seedSettings, seedShippingOptions } from './catalog-data.js';
 import { createCategory, createCoupon, createFaq, createProduct, createShippingOption, createUser } from './factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from './demo-accounts.js';
+import { LOYALTY_REWARD_PERCENT, LOYALTY_REWARD_VALID_DAYS } from '../../../shared/pricing.js';
 
 export type SeedResult = { catalogue: boolean; demoAccounts: boolean; admin: boolean };
 
@@ -62,7 +63,7 @@ export async function seedSettingsAndTemplates(db: Kysely<Database>): Promise<vo
 
 /**
  * Demo accounts outside production, reset at every start (the test customer back to 250 points,
- * 850 earned). In production they never exist; the first admin comes from ADMIN_EMAIL/ADMIN_PASSWORD.
+ * 850 earned, and the two reward coupons those 850 gave). In production they never exist; the first admin comes from ADMIN_EMAIL/ADMIN_PASSWORD.
  */
 export async function seedAccounts(db: Kysely<Database>, config: Config): Promise<{ demo: boolean; admin: boolean }> {
   const demoEmails = [DEMO_ADMIN.email, DEMO_CUSTOMER.email];
@@ -110,7 +111,44 @@ export async function seedAccounts(db: Kysely<Database>, config: Config): Promis
         .execute();
     }
   }
+  await seedDemoRewardCoupons(db);
   return { demo: true, admin: false };
+}
+
+/**
+ * The test customer's reward coupons, reset with the points: the fixture's own (unused, valid
+ * LOYALTY_REWARD_VALID_DAYS from now) and no others, so the card shows what 850 earned points gave.
+ */
+async function seedDemoRewardCoupons(db: Kysely<Database>): Promise<void> {
+  const customer = await db.selectFrom('users').select(['id']).where('email', '=', DEMO_CUSTOMER.email).executeTakeFirst();
+  if (!customer) return;
+  const now = new Date();
+  const validUntil = new Date(now.getTime() + LOYALTY_REWARD_VALID_DAYS * 86_400_000).toISOString();
+  await db.deleteFrom('coupons').where('owner_user_id', '=', customer.id).execute();
+  await db
+    .insertInto('coupons')
+    .values(
+      DEMO_CUSTOMER.rewardCouponCodes.map((code, i) => ({
+        id: `coupon-demo-reward-${i + 1}`,
+        code,
+        description: `Loyalty reward: ${LOYALTY_REWARD_PERCENT}% off`,
+        discount_type: 'percentage' as const,
+        discount_value: LOYALTY_REWARD_PERCENT,
+        min_order_cents: null,
+        max_uses: 1,
+        current_uses: 0,
+        valid_from: now.toISOString(),
+        valid_until: validUntil,
+        is_active: 1,
+        free_product_id: null,
+        stripe_coupon_id: null,
+        owner_user_id: customer.id,
+        // Apart by a second, so "newest first" lists them in a stable order.
+        created_at: new Date(now.getTime() - (DEMO_CUSTOMER.rewardCouponCodes.length - i) * 1000).toISOString(),
+        updated_at: now.toISOString(),
+      })),
+    )
+    .execute();
 }
 
 export async function seedDatabase(db: Kysely<Database>, config: Config): Promise<SeedResult> {
