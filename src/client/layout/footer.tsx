@@ -4,7 +4,6 @@ import { useSettings } from '../lib/get-settings.js';
 import { SocialLinks } from '../ui/social-links.js';
 import { paths } from '../lib/paths.js';
 import { checkoutProviderFrom, paymentTexts } from '../../shared/payment-provider.js';
-import { Dialog } from '../ui/dialog.js';
 import { LeafIcon, LockIcon } from '../ui/icons.js';
 import type * as LegalContent from '../ui/legal-content.js';
 
@@ -114,12 +113,7 @@ export function Footer() {
         </div>
       </div>
 
-      <Dialog open={dialog === 'privacy'} onClose={close} title="Privacy Policy">
-        {legalTexts && <legalTexts.PrivacyContent level={3} />}
-      </Dialog>
-      <Dialog open={dialog === 'terms'} onClose={close} title="Terms of Service">
-        {legalTexts && <legalTexts.TermsContent level={3} />}
-      </Dialog>
+      {legalTexts && <legalTexts.LegalDialogs open={dialog} onClose={close} />}
     </footer>
   );
 }

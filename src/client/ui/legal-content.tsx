@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Dialog } from './dialog.js';
 
 type HeadingLevel = 2 | 3;
 
@@ -87,5 +88,22 @@ export function TermsContent({ level = 2 }: { level?: HeadingLevel }) {
         </p>
       </Section>
     </div>
+  );
+}
+
+/**
+ * The footer's two legal dialogs, in this chunk with their texts: neither is on any page's first
+ * screen, so the dialog's code loads with the text when the shopper reaches for one.
+ */
+export function LegalDialogs({ open, onClose }: { open: 'privacy' | 'terms' | null; onClose: () => void }) {
+  return (
+    <>
+      <Dialog open={open === 'privacy'} onClose={onClose} title="Privacy Policy">
+        <PrivacyContent level={3} />
+      </Dialog>
+      <Dialog open={open === 'terms'} onClose={onClose} title="Terms of Service">
+        <TermsContent level={3} />
+      </Dialog>
+    </>
   );
 }
