@@ -14,6 +14,7 @@ export type StoredCart = {
   appliedCouponCode: string | null;
   appliedCouponDiscountCents: number;
   couponError: string | null;
+  /** The coupon's free gift when the server's quote adds it to the cart (one unit, counted in the cart's items). */
   freeProduct: { id: string; name: string } | null;
 };
 
@@ -64,8 +65,17 @@ export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPr
     appliedCouponCode: couponCode,
     appliedCouponDiscountCents: quote?.coupon ? quote.discountCents : 0,
     couponError: null,
-    freeProduct: quote?.coupon?.freeProduct ?? null,
+    freeProduct: quote ? giftOf(quote) : null,
   };
+}
+
+/**
+ * The free gift this quote adds to the cart: the coupon's free product when the server found room
+ * for it (a gift out of stock is named by the coupon but is not in the cart, nor in its count).
+ */
+export function giftOf(quote: Pick<Quote, 'lines' | 'coupon'>): StoredCart['freeProduct'] {
+  const gift = quote.coupon?.freeProduct ?? null;
+  return gift && quote.lines.some((l) => l.isFreeGift && l.productId === gift.id) ? gift : null;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -104,4 +114,47 @@ export function isStoredCart(v: unknown): v is StoredCart {
     strOrNull(v.couponError) &&
     (free === null || (isObj(free) && isStr(free.id) && isStr(free.name)))
   );
+}
+
+/**
+ * A cart with no lines keeps no coupon: the coupon was chosen for what was in it, and one left
+ * behind would be applied, unasked, to whatever the shopper adds next (issue 29).
+ */
+export function withoutCouponWhenEmpty(cart: StoredCart): StoredCart {
+  if (cart.items.length > 0 || (cart.appliedCouponCode === null && cart.freeProduct === null && cart.appliedCouponDiscountCents === 0))
+    return cart;
+  return { ...cart, appliedCouponCode: null, appliedCouponDiscountCents: 0, freeProduct: null };
+}
+
+/** A line of a paid order, as the order's view gives it. */
+export type BoughtLine = { productId: string; size: string; color: string; quantity: number; isFreeGift: boolean };
+
+/**
+ * The cart once a paid order's lines have left it: each bought line (same product, size and
+ * colour) lowers the cart's line by the quantity bought, and a line left with nothing is dropped.
+ * What the shopper added after starting that checkout (another tab, Back from the card page)
+ * stays. The free gift was never a stored line; the order's coupon is used up, so it goes too.
+ */
+export function withoutBoughtLines(cart: StoredCart, order: { items: readonly BoughtLine[]; couponCode: string | null }): StoredCart {
+  const bought = new Map<string, number>();
+  const keyOf = (productId: string, size: string, color: string) => `${productId}\n${size}\n${color}`;
+  for (const l of order.items) {
+    if (l.isFreeGift) continue;
+    const k = keyOf(l.productId, l.size, l.color);
+    bought.set(k, (bought.get(k) ?? 0) + l.quantity);
+  }
+  const items: CartLine[] = [];
+  for (const line of cart.items) {
+    const k = keyOf(line.product.id, line.size, line.color);
+    const take = Math.min(line.quantity, bought.get(k) ?? 0);
+    if (take > 0) bought.set(k, (bought.get(k) ?? 0) - take);
+    const quantity = line.quantity - take;
+    if (quantity > 0) items.push(quantity === line.quantity ? line : { ...line, quantity });
+  }
+  const couponUsed =
+    order.couponCode !== null && cart.appliedCouponCode !== null && order.couponCode.toUpperCase() === cart.appliedCouponCode.toUpperCase();
+  const next: StoredCart = couponUsed
+    ? { ...cart, items, appliedCouponCode: null, appliedCouponDiscountCents: 0, couponError: null, freeProduct: null }
+    : { ...cart, items };
+  return withoutCouponWhenEmpty(next);
 }

@@ -7,6 +7,9 @@ import type { Quote, QuoteLine } from '../../shared/schemas/checkout.js';
 import {
   cartFromQuote,
   isStoredCart,
+  withoutBoughtLines,
+  withoutCouponWhenEmpty,
+  type BoughtLine,
   DEFAULT_CART_COLOR,
   DEFAULT_CART_SIZE,
   EMPTY_CART,
@@ -21,7 +24,7 @@ export type { CartLine, CartProduct, StoredCart };
 export const CART_STORAGE_KEY = 'cart';
 
 export type Cart = StoredCart & {
-  /** Number of units (sum of quantities). */
+  /** Number of units (sum of quantities), the free gift included when the cart has one. */
   itemCount: number;
   /** Sum of price × quantity, in cents. */
   totalCents: number;
@@ -36,6 +39,8 @@ function derive(stored: StoredCart): Cart {
     itemCount += line.quantity;
     totalCents += line.product.priceCents * line.quantity;
   }
+  // The gift is a line of the cart the shopper sees (one unit, free): the counts say so too.
+  if (stored.freeProduct && stored.items.length > 0) itemCount += 1;
   return { ...stored, itemCount, totalCents };
 }
 
@@ -82,8 +87,9 @@ function emit(): void {
   for (const l of listeners) l();
 }
 
-function write(next: StoredCart, derived: Cart = derive(next)): void {
-  snapshot = derived;
+function write(wanted: StoredCart, derived?: Cart): void {
+  const next = withoutCouponWhenEmpty(wanted);
+  snapshot = derived && next === wanted ? derived : derive(next);
   try {
     const { items, appliedCouponCode, appliedCouponDiscountCents, couponError, freeProduct } = next;
     window.localStorage.setItem(
@@ -168,6 +174,49 @@ export function setCartQuantity(key: LineKey, quantity: number, inventory?: numb
 
 export function clearCart(): void {
   write(EMPTY_CART);
+}
+
+/**
+ * Checkouts this browser started (order ids, newest last) whose lines are still in the cart: the
+ * confirmation takes the bought lines out once, and only for a checkout started here, so opening
+ * an old order's confirmation later, or on another device, never touches today's cart.
+ */
+const CHECKOUTS_KEY = 'cartCheckouts';
+const CHECKOUTS_KEPT = 20;
+
+function readCheckouts(): string[] {
+  try {
+    const parsed: unknown = JSON.parse(window.localStorage.getItem(CHECKOUTS_KEY) ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeCheckouts(ids: string[]): void {
+  try {
+    window.localStorage.setItem(CHECKOUTS_KEY, JSON.stringify(ids.slice(-CHECKOUTS_KEPT)));
+  } catch {
+    // Storage disabled: the cart is then left as it is after payment, which loses nothing.
+  }
+}
+
+/** Called as the shopper leaves for the payment page of this order. */
+export function rememberCheckout(orderId: string): void {
+  writeCheckouts([...readCheckouts().filter((id) => id !== orderId), orderId]);
+}
+
+/**
+ * A paid order started in this browser: its lines (product, size, colour, quantity) and its coupon
+ * leave the cart; anything added since stays (issue 29: paying used to empty the whole cart).
+ * Returns whether the cart was changed. Other tabs follow through the `storage` event.
+ */
+export function removeBoughtLines(order: { id: string; items: readonly BoughtLine[]; couponCode: string | null }): boolean {
+  const started = readCheckouts();
+  if (!started.includes(order.id)) return false;
+  writeCheckouts(started.filter((id) => id !== order.id));
+  write(withoutBoughtLines(snapshot, order));
+  return true;
 }
 
 /** A product the cart wants more of than this shopper can buy now. */
