@@ -158,3 +158,24 @@ export function withoutBoughtLines(cart: StoredCart, order: { items: readonly Bo
     : { ...cart, items };
   return withoutCouponWhenEmpty(next);
 }
+
+/** A cart line without names or prices: what the server keeps for a signed-in customer. */
+export type PlainCartLine = { productId: string; quantity: number; size: string; color: string };
+export type PlainCart = { lines: PlainCartLine[]; couponCode: string | null };
+
+/**
+ * The guest's cart merged into the account's on sign-in (decision 0030): the same product, size
+ * and colour add their quantities (the cart's stock-follow then caps what cannot be bought), the
+ * account's lines first, then the guest's new ones; the coupon is the guest's if it has one (the
+ * latest choice), else the account's. An empty result carries no coupon. `maxLines` and
+ * `maxQuantity` keep it within what the server accepts.
+ */
+export function mergeCarts(account: PlainCart, guest: PlainCart, maxLines = 100, maxQuantity = 10_000): PlainCart {
+  const lines: PlainCartLine[] = account.lines.map((l) => ({ ...l }));
+  for (const g of guest.lines) {
+    const same = lines.find((l) => l.productId === g.productId && l.size === g.size && l.color === g.color);
+    if (same) same.quantity = Math.min(maxQuantity, same.quantity + g.quantity);
+    else if (lines.length < maxLines) lines.push({ ...g });
+  }
+  return { lines, couponCode: lines.length === 0 ? null : (guest.couponCode ?? account.couponCode) };
+}

@@ -4,7 +4,8 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../lib/get-session.js';
 import { signOut } from '../lib/sign-out.js';
 import { errorMessage } from '../lib/error-message.js';
-import { clearCart, useCart } from '../lib/cart-store.js';
+import { clearCart, getCart, useCart } from '../lib/cart-store.js';
+import { forgetCartAccount, saveCartNow } from '../lib/saved-cart-sync.js';
 import { signInLinkFrom } from '../lib/safe-redirect.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { paths } from '../lib/paths.js';
@@ -22,6 +23,11 @@ const DASHBOARD_ITEM = { to: paths.dashboard, label: 'Dashboard', end: false } a
 const ADMIN_ITEM = { to: paths.admin, label: 'Admin', end: false } as const;
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
+
+/** Asked before signing out would throw away a cart the account could not keep (decision 0030). */
+export const SIGN_OUT_MESSAGES = {
+  unsavedCart: 'Your cart could not be saved to your account, so signing out will empty it. Sign out anyway?',
+} as const;
 
 function cartLabel(count: number): string {
   return `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;
@@ -66,6 +72,14 @@ export function Header() {
 
   const onSignOut = async () => {
     setSigningOut(true);
+    // The cart is kept by the account: it leaves this browser only once it is saved there (then
+    // the customer finds it again on signing in, on any device); if it could not be, ask first.
+    if (user && !impersonatorEmail && !(await saveCartNow(user.id)) && getCart().items.length > 0) {
+      if (!window.confirm(SIGN_OUT_MESSAGES.unsavedCart)) {
+        setSigningOut(false);
+        return;
+      }
+    }
     // While impersonating, signing out ends the impersonation only: the admin stays signed in.
     if (impersonatorEmail) toast({ title: 'Ending impersonation' });
     try {
@@ -73,6 +87,7 @@ export function Header() {
         // Nothing of the shopper stays on a shared computer: the server dropped the cart's cookie,
         // and the cart empties once the page has left (a checkout seeing its cart empty would
         // otherwise send the shopper to the cart instead).
+        forgetCartAccount();
         if (location.pathname === paths.auth) clearCart();
         else clearCartOnLeaving.current = true;
         if (!impersonationEnded) toast({ title: 'Signed out', description: 'You have been signed out successfully.' });
@@ -129,13 +144,12 @@ export function Header() {
           {user ? (
             <button
               type="button"
-              aria-label="Sign out"
-              title="Sign out"
               disabled={signingOut}
               onClick={() => void onSignOut()}
-              className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 disabled:opacity-60 ${focusRing}`}
+              className={`flex items-center gap-1.5 rounded-md p-2 text-sm font-medium text-stone-700 hover:bg-stone-100 disabled:opacity-60 ${focusRing}`}
             >
-              <SignOutIcon size={22} />
+              <SignOutIcon size={20} />
+              <span>Sign out</span>
             </button>
           ) : (
             <Link to={signInTo} aria-label="Sign in" className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}>

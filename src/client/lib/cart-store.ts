@@ -124,6 +124,14 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+/** Told whenever the cart changes, in this tab or another (the saved-cart sync listens). */
+export const subscribeToCart = subscribe;
+
+/** Replaces the cart with one the account kept (sign-in, or another device changed it). */
+export function replaceCart(next: StoredCart): void {
+  write(next);
+}
+
 export function getCart(): Cart {
   return snapshot;
 }

@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017-inventory.js';
 import * as m0018 from './migrations/0018-stock-counters.js';
 import * as m0021 from './migrations/0021-admin-product-list.js';
 import * as m0023 from './migrations/0023-order-search-and-reference.js';
+import * as m0024 from './migrations/0024-saved-carts.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018-stock-counters': m0018,
   '0021-admin-product-list': m0021,
   '0023-order-search-and-reference': m0023,
+  '0024-saved-carts': m0024,
 };
 
 class StaticProvider implements MigrationProvider {
