@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { signInThroughForm } from './helpers.js';
 
 /**
  * Lost work in the cart (issue 29, decision 0030): paying takes out only the lines that were
@@ -184,4 +185,94 @@ describe('the coupon and the counts', () => {
       await context.close();
     });
   }
+});
+
+/** A new customer of this journey, signed up through the API (the journey signs in as a person does). */
+async function newCustomer(label: string): Promise<{ email: string; password: string }> {
+  const who = { email: `saved-cart-${label}-${Date.now().toString(36)}@example.com`, password: 'Saved-Cart-2026' };
+  const { context } = await openPage(browser, DESKTOP);
+  const res = await context.request.post('/api/auth/sign-up', {
+    headers: { origin: baseUrl() },
+    data: { fullName: 'Sam Saved', ...who, elapsedMs: 5000 },
+  });
+  expect(res.status()).toBe(201);
+  await context.close();
+  return who;
+}
+
+async function signOutFromHeader(page: Page): Promise<void> {
+  await header(page).getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL((u) => u.pathname === '/auth');
+  await page.getByText('You have been signed out successfully.').first().waitFor();
+}
+
+describe("a signed-in customer's cart is kept by the account", () => {
+  for (const [width, viewport] of [
+    ['1280', DESKTOP],
+    ['390', MOBILE],
+  ] as const) {
+    it(`${width} px: signed out, the cart empties; signed in on a fresh browser, it is there`, async () => {
+      const who = await newCustomer(`keep-${width}`);
+      const { context, page, errors } = await openPage(browser, viewport);
+      context.setDefaultTimeout(20_000);
+      await signInThroughForm(page, who);
+      await addProduct(page, CLOTHS);
+      await addProduct(page, MOP);
+      await header(page).getByRole('link', { name: 'Cart, 2 items' }).waitFor();
+      // The sign-out control says what it does, at both widths.
+      const signOut = header(page).getByRole('button', { name: 'Sign out' });
+      expect((await signOut.innerText()).trim()).toBe('Sign out');
+      expect(await signOut.isVisible()).toBe(true);
+      await settle(page);
+      await page.screenshot({
+        path: `${process.env.SCREENSHOT_DIR ?? 'test-results/screenshots'}/saved-cart-header-signed-in-${width}.png`,
+      });
+      await signOutFromHeader(page);
+      await header(page).getByRole('link', { name: 'Cart, 0 items' }).waitFor();
+      expect(await storedLines(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+
+      // Another device: a browser that has never seen this cart.
+      const fresh = await openPage(browser, viewport);
+      fresh.context.setDefaultTimeout(20_000);
+      await signInThroughForm(fresh.page, who);
+      await header(fresh.page).getByRole('link', { name: 'Cart, 2 items' }).waitFor();
+      expect(await storedLines(fresh.page)).toEqual([
+        [CLOTHS.id, 1],
+        [MOP.id, 1],
+      ]);
+      await shootCart(fresh.page, `saved-cart-kept-${width}`);
+      await fresh.page.getByRole('link', { name: MOP.name }).first().waitFor();
+      expect(fresh.errors).toEqual([]);
+      await fresh.context.close();
+    });
+  }
+
+  it('a guest cart joins the account cart on sign-in (quantities add), at 1280 and 390 px', async () => {
+    const who = await newCustomer('merge');
+    const first = await openPage(browser, DESKTOP);
+    first.context.setDefaultTimeout(20_000);
+    await signInThroughForm(first.page, who);
+    await addProduct(first.page, CLOTHS);
+    await signOutFromHeader(first.page);
+    await first.context.close();
+
+    const { context, page, errors } = await openPage(browser, MOBILE);
+    context.setDefaultTimeout(20_000);
+    await addProduct(page, CLOTHS);
+    await addProduct(page, CLEANER);
+    await header(page).getByRole('link', { name: 'Cart, 2 items' }).waitFor();
+    await signInThroughForm(page, who);
+    await header(page).getByRole('link', { name: 'Cart, 3 items' }).waitFor();
+    expect(await storedLines(page)).toEqual([
+      [CLOTHS.id, 2],
+      [CLEANER.id, 1],
+    ]);
+    await shootCart(page, 'saved-cart-merged-390');
+    await page.setViewportSize(DESKTOP);
+    await shootCart(page, 'saved-cart-merged-1280');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

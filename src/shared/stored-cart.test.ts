@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CART, giftOf, withoutBoughtLines, withoutCouponWhenEmpty, type CartLine, type StoredCart } from './stored-cart.js';
+import {
+  EMPTY_CART,
+  giftOf,
+  mergeCarts,
+  withoutBoughtLines,
+  withoutCouponWhenEmpty,
+  type CartLine,
+  type StoredCart,
+} from './stored-cart.js';
 
 const line = (id: string, quantity: number, size = 'One Size', color = 'Default'): CartLine => ({
   product: { id, name: id, priceCents: 1000, images: [] },
@@ -99,5 +107,30 @@ describe('giftOf', () => {
     expect(giftOf({ coupon, lines: [quoteLine('a', false), quoteLine('gift', true)] })).toEqual({ id: 'gift', name: 'Gift' });
     expect(giftOf({ coupon, lines: [quoteLine('a', false)] })).toBeNull();
     expect(giftOf({ coupon: null, lines: [quoteLine('a', false)] })).toBeNull();
+  });
+});
+
+describe('mergeCarts', () => {
+  const l = (productId: string, quantity: number, size = 'One Size', color = 'Default') => ({ productId, quantity, size, color });
+  it("adds the guest's quantities to the same product, size and colour, and appends new lines", () => {
+    const merged = mergeCarts(
+      { lines: [l('a', 2), l('b', 1)], couponCode: null },
+      { lines: [l('a', 3), l('a', 1, 'Large'), l('c', 1)], couponCode: null },
+    );
+    expect(merged.lines).toEqual([l('a', 5), l('b', 1), l('a', 1, 'Large'), l('c', 1)]);
+  });
+  it("keeps the guest's coupon if any, else the account's; an empty cart keeps none", () => {
+    expect(mergeCarts({ lines: [l('a', 1)], couponCode: 'SAVE5' }, { lines: [], couponCode: 'WELCOME10' }).couponCode).toBe('WELCOME10');
+    expect(mergeCarts({ lines: [l('a', 1)], couponCode: 'SAVE5' }, { lines: [l('b', 1)], couponCode: null }).couponCode).toBe('SAVE5');
+    expect(mergeCarts({ lines: [], couponCode: 'SAVE5' }, { lines: [], couponCode: 'WELCOME10' })).toEqual({ lines: [], couponCode: null });
+  });
+  it('stays within the bounds the server accepts', () => {
+    const merged = mergeCarts(
+      { lines: [l('a', 9)], couponCode: null },
+      { lines: [l('a', 9), l('b', 1), l('c', 1)], couponCode: null },
+      2,
+      10,
+    );
+    expect(merged.lines).toEqual([l('a', 10), l('b', 1)]);
   });
 });
