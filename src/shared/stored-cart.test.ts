@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EMPTY_CART,
-  giftOf,
-  mergeCarts,
-  withoutBoughtLines,
-  withoutCouponWhenEmpty,
-  type CartLine,
-  type StoredCart,
-} from './stored-cart.js';
+import { EMPTY_CART, giftOf, withoutCouponWhenEmpty, type CartLine, type StoredCart } from './stored-cart.js';
+import { mergeCarts, withoutBoughtLines } from './cart-merge.js';
 
 const line = (id: string, quantity: number, size = 'One Size', color = 'Default'): CartLine => ({
   product: { id, name: id, priceCents: 1000, images: [] },

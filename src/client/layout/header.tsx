@@ -4,8 +4,7 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../lib/get-session.js';
 import { signOut } from '../lib/sign-out.js';
 import { errorMessage } from '../lib/error-message.js';
-import { clearCart, getCart, useCart } from '../lib/cart-store.js';
-import { forgetCartAccount, saveCartNow } from '../lib/saved-cart-sync.js';
+import { clearCart, useCart } from '../lib/cart-store.js';
 import { signInLinkFrom } from '../lib/safe-redirect.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { paths } from '../lib/paths.js';
@@ -24,34 +23,8 @@ const ADMIN_ITEM = { to: paths.admin, label: 'Admin', end: false } as const;
 
 const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
 
-/** Asked before signing out would throw away a cart the account could not keep (decision 0030). */
-export const SIGN_OUT_MESSAGES = {
-  unsavedCart: 'Your cart could not be saved to your account, so signing out will empty it. Sign out anyway?',
-} as const;
-
 function cartLabel(count: number): string {
   return `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;
-}
-
-function SignOutIcon({ size = 24 }: { size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" />
-      <path d="m16 17 5-5-5-5" />
-      <path d="M21 12H9" />
-    </svg>
-  );
 }
 
 export function Header() {
@@ -72,22 +45,17 @@ export function Header() {
 
   const onSignOut = async () => {
     setSigningOut(true);
-    // The cart is kept by the account: it leaves this browser only once it is saved there (then
-    // the customer finds it again on signing in, on any device); if it could not be, ask first.
-    if (user && !impersonatorEmail && !(await saveCartNow(user.id)) && getCart().items.length > 0) {
-      if (!window.confirm(SIGN_OUT_MESSAGES.unsavedCart)) {
-        setSigningOut(false);
-        return;
-      }
-    }
-    // While impersonating, signing out ends the impersonation only: the admin stays signed in.
-    if (impersonatorEmail) toast({ title: 'Ending impersonation' });
     try {
+      // The cart leaves this browser only once the account keeps it, or the customer says so.
+      const savedCart = await import('../lib/saved-cart-sync.js');
+      if (!(await savedCart.readyToSignOut(impersonatorEmail ? null : (user?.id ?? null)))) return;
+      // While impersonating, signing out ends the impersonation only: the admin stays signed in.
+      if (impersonatorEmail) toast({ title: 'Ending impersonation' });
       await signOut(queryClient, ({ impersonationEnded }) => {
         // Nothing of the shopper stays on a shared computer: the server dropped the cart's cookie,
         // and the cart empties once the page has left (a checkout seeing its cart empty would
         // otherwise send the shopper to the cart instead).
-        forgetCartAccount();
+        savedCart.forgetCartAccount();
         if (location.pathname === paths.auth) clearCart();
         else clearCartOnLeaving.current = true;
         if (!impersonationEnded) toast({ title: 'Signed out', description: 'You have been signed out successfully.' });
@@ -146,9 +114,8 @@ export function Header() {
               type="button"
               disabled={signingOut}
               onClick={() => void onSignOut()}
-              className={`flex items-center gap-1.5 rounded-md p-2 text-sm font-medium text-stone-700 hover:bg-stone-100 disabled:opacity-60 ${focusRing}`}
+              className={`rounded-md p-2 text-sm font-medium text-stone-700 hover:bg-stone-100 disabled:opacity-60 ${focusRing}`}
             >
-              <SignOutIcon size={20} />
               <span>Sign out</span>
             </button>
           ) : (

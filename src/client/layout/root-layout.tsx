@@ -8,7 +8,7 @@ import { ImpersonationBanner } from './impersonation-banner.js';
 import { ScrollToTop } from './scroll-to-top.js';
 import { RecoveryHashRedirect } from '../lib/recovery-hash-redirect.js';
 import { HydrateWhenVisible, useFirstPageEnd } from '../lib/hydrate-when-visible.js';
-import { useSavedCartSync } from '../lib/saved-cart-sync.js';
+import { useSavedCartSync } from '../lib/use-saved-cart-sync.js';
 
 export function RootLayout() {
   useFirstPageEnd();

@@ -1,10 +1,6 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { cartFromQuote, type PlainCart, type PlainCartLine, type StoredCart } from '../../shared/stored-cart.js';
+import type { PlainCart, PlainCartLine } from '../../shared/cart-merge.js';
+import { cartFromQuote, type StoredCart } from '../../shared/stored-cart.js';
 import { getCart, replaceCart, subscribeToCart } from './cart-store.js';
-import { getCartQuoteQueryOptions } from './get-cart-quote.js';
-import { useSession } from './get-session.js';
-import { useHydrated } from './use-hydrated.js';
 
 /**
  * A signed-in customer's cart is kept by the server (decision 0030): on sign-in this browser's cart
@@ -13,8 +9,8 @@ import { useHydrated } from './use-hydrated.js';
  * since this browser last saved. While an admin acts as a customer nothing is saved or merged: the
  * customer's saved cart is read-only then.
  *
- * Plain `fetch` and hand-checked answers: this runs on every page, and the storefront's first load
- * has no room for zod.
+ * Loaded only once a customer is signed in (use-saved-cart-sync.ts), with plain `fetch` and
+ * hand-checked answers: the storefront's first load has no room for it, nor for zod.
  */
 const SAVE_DEBOUNCE_MS = 800;
 /** localStorage: which account this browser's cart belongs to, and what was last saved for it. */
@@ -82,12 +78,32 @@ async function call(method: 'GET' | 'PUT' | 'POST', path: string, body?: PlainCa
   return json;
 }
 
+type Pricing = Parameters<typeof cartFromQuote>[1];
+
+/**
+ * The server's quote for these contents (names, prices, pictures, the coupon's discount and gift).
+ * Asked with plain `fetch` (the quote's query module would change how the storefront's first load is
+ * split into chunks); an answer without lines is treated as none: the cart page asks again anyway.
+ */
+async function priceOf(contents: PlainCart): Promise<Pricing> {
+  try {
+    const res = await fetch('/api/cart/quote', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...contents, shippingOptionId: null }),
+    });
+    const json: unknown = res.ok ? await res.json() : null;
+    return json && typeof json === 'object' && Array.isArray((json as { lines?: unknown }).lines) ? (json as Pricing) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The account's cart becomes this browser's, with names and prices from the server's quote. */
-async function adopt(queryClient: QueryClient, userId: string, answer: Answer): Promise<void> {
+async function adopt(userId: string, answer: Answer): Promise<void> {
   const contents = { lines: answer.lines, couponCode: answer.couponCode };
-  const quote = answer.lines.length
-    ? await queryClient.fetchQuery({ ...getCartQuoteQueryOptions({ ...contents, shippingOptionId: null }), retry: false })
-    : undefined;
+  const quote = answer.lines.length ? await priceOf(contents) : undefined;
   const adopted = cartFromQuote(contents, quote);
   writeSync({ userId, saved: keyOf(plainOf(adopted)), updatedAt: answer.updatedAt });
   replaceCart(adopted);
@@ -107,50 +123,57 @@ export async function saveCartNow(userId: string): Promise<boolean> {
   }
 }
 
+/** Asked before signing out would throw away a cart the account could not keep (decision 0030). */
+export const SIGN_OUT_MESSAGES = {
+  unsavedCart: 'Your cart could not be saved to your account, so signing out will empty it. Sign out anyway?',
+} as const;
+
+/**
+ * Before signing out (`userId`: the customer, or null for nobody to save for, e.g. while
+ * impersonating): saves the cart to the account; if it could not be saved and holds something,
+ * asks whether to sign out anyway. True: go on.
+ */
+export async function readyToSignOut(userId: string | null): Promise<boolean> {
+  if (!userId || (await saveCartNow(userId)) || getCart().items.length === 0) return true;
+  return window.confirm(SIGN_OUT_MESSAGES.unsavedCart);
+}
+
 /** Signed out: this browser's cart no longer belongs to an account. */
 export function forgetCartAccount(): void {
   writeSync(null);
 }
 
-/** Mounted once (root layout): keeps a signed-in customer's cart and the account's in step. */
-export function useSavedCartSync(): void {
-  const queryClient = useQueryClient();
-  const hydrated = useHydrated();
-  const { user, impersonatorEmail } = useSession();
-  const userId = hydrated && user && !impersonatorEmail ? user.id : null;
+/** Keeps the signed-in customer's cart and the account's in step until the returned stop is called. */
+export function startSavedCartSync(userId: string): () => void {
+  let cancelled = false;
+  let ready = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
 
-  useEffect(() => {
-    if (!userId) return;
-    let cancelled = false;
-    let ready = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-
-    void (async () => {
-      const sync = readSync();
-      try {
-        if (sync?.userId !== userId) {
-          // Just signed in here: the guest's cart joins the account's.
-          await adopt(queryClient, userId, await call('POST', '/api/account/cart/merge', plainOf(getCart())));
-        } else {
-          const kept = await call('GET', '/api/account/cart');
-          // Another device saved since this browser did: its cart is the customer's latest.
-          if (kept.updatedAt !== sync.updatedAt && !cancelled) await adopt(queryClient, userId, kept);
-        }
-      } catch {
-        // Offline or the server is away: the cart here stays, and is saved on the next change.
+  void (async () => {
+    const sync = readSync();
+    try {
+      if (sync?.userId !== userId) {
+        // Just signed in here: the guest's cart joins the account's.
+        await adopt(userId, await call('POST', '/api/account/cart/merge', plainOf(getCart())));
+      } else {
+        const kept = await call('GET', '/api/account/cart');
+        // Another device saved since this browser did: its cart is the customer's latest.
+        if (kept.updatedAt !== sync.updatedAt && !cancelled) await adopt(userId, kept);
       }
-      ready = true;
-    })();
+    } catch {
+      // Offline or the server is away: the cart here stays, and is saved on the next change.
+    }
+    ready = true;
+  })();
 
-    const unsubscribe = subscribeToCart(() => {
-      if (!ready) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => void saveCartNow(userId), SAVE_DEBOUNCE_MS);
-    });
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-      unsubscribe();
-    };
-  }, [userId, queryClient]);
+  const unsubscribe = subscribeToCart(() => {
+    if (!ready || cancelled) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void saveCartNow(userId), SAVE_DEBOUNCE_MS);
+  });
+  return () => {
+    cancelled = true;
+    clearTimeout(timer);
+    unsubscribe();
+  };
 }

@@ -5,7 +5,7 @@ import { formatCents } from '../../shared/money.js';
 import type { CheckoutSessionView } from '../../shared/schemas/checkout.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { formatAddress } from '../../shared/address.js';
-import { removeBoughtLines } from '../lib/cart-store.js';
+import { removeBoughtLines } from '../lib/bought-lines.js';
 import { FreeGiftBadge } from '../ui/free-gift.js';
 import { AddressLines } from '../ui/address-lines.js';
 import { capitalize, shippingText } from '../lib/format.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { SAVED_CART_LIMITS, type SavedCartInput, type SavedCartLine } from '../../shared/schemas/saved-cart.js';
-import { mergeCarts, type PlainCart } from '../../shared/stored-cart.js';
+import { mergeCarts, type PlainCart } from '../../shared/cart-merge.js';
 
 /**
  * Carts of signed-in customers (decision 0030): one row per account in `saved_carts`, owned here.
@@ -60,7 +60,7 @@ export async function saveCart(db: Db, userId: string, input: SavedCartInput, no
 
 /**
  * Adds a guest's cart to the account's on sign-in: same line, quantities added; the guest's
- * coupon if any, else the account's (shared/stored-cart.ts `mergeCarts`). In one transaction, so
+ * coupon if any, else the account's (shared/cart-merge.ts `mergeCarts`). In one transaction, so
  * the merge reads the cart it writes over.
  */
 export async function mergeIntoSavedCart(db: Db, userId: string, guest: SavedCartInput, now = new Date()): Promise<SavedCart> {
