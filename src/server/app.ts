@@ -34,6 +34,7 @@ import { registerAdminCouponRoutes } from './coupons/admin-routes.js';
 import { registerAdminShippingRoutes } from './shipping/admin-routes.js';
 import { registerAdminUserRoutes } from './accounts/admin-routes.js';
 import { registerCartRoutes } from './cart/routes.js';
+import { registerSavedCartRoutes } from './cart/saved-cart-routes.js';
 import { registerCheckoutRoutes } from './checkout/routes.js';
 import { registerAccountOrderRoutes, registerOrderRoutes } from './orders/routes.js';
 import { registerStripeWebhook, registerTestCheckoutPages } from './payments/routes.js';
@@ -149,6 +150,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     await account.register(registerAccountOrderRoutes, deps);
     await account.register(registerAccountDataRoutes, deps);
     await account.register(registerSelfServiceRoutes, deps);
+    await account.register(registerSavedCartRoutes, deps);
   });
   await registerSurface(app, 'admin', deps, async (admin) => {
     // Each domain's back-office routes (src/server/<domain>/admin-routes.ts), all under this surface's guard.

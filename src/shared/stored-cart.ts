@@ -14,6 +14,7 @@ export type StoredCart = {
   appliedCouponCode: string | null;
   appliedCouponDiscountCents: number;
   couponError: string | null;
+  /** The coupon's free gift when the server's quote adds it to the cart (one unit, counted in the cart's items). */
   freeProduct: { id: string; name: string } | null;
 };
 
@@ -64,8 +65,16 @@ export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPr
     appliedCouponCode: couponCode,
     appliedCouponDiscountCents: quote?.coupon ? quote.discountCents : 0,
     couponError: null,
-    freeProduct: quote?.coupon?.freeProduct ?? null,
+    freeProduct: quote ? giftOf(quote) : null,
   };
+}
+
+/**
+ * The free gift this quote adds to the cart: the coupon's free product when the server found room
+ * for it (a gift out of stock is named by the coupon but is not in the cart, nor in its count).
+ */
+export function giftOf(quote: Pick<Quote, 'lines' | 'coupon'>): StoredCart['freeProduct'] {
+  return quote.lines.some((l) => l.isFreeGift) ? (quote.coupon?.freeProduct ?? null) : null;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -104,4 +113,14 @@ export function isStoredCart(v: unknown): v is StoredCart {
     strOrNull(v.couponError) &&
     (free === null || (isObj(free) && isStr(free.id) && isStr(free.name)))
   );
+}
+
+/**
+ * A cart with no lines keeps no coupon: the coupon was chosen for what was in it, and one left
+ * behind would be applied, unasked, to whatever the shopper adds next (issue 29).
+ */
+export function withoutCouponWhenEmpty(cart: StoredCart): StoredCart {
+  // A discount or gift comes only with a coupon.
+  if (cart.items.length > 0 || cart.appliedCouponCode === null) return cart;
+  return { ...cart, appliedCouponCode: null, appliedCouponDiscountCents: 0, freeProduct: null };
 }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { COUPON_MESSAGES } from '../../shared/coupons.js';
+import { giftOf } from '../../shared/stored-cart.js';
 import { Button } from '../ui/button.js';
 import { fieldAria } from '../ui/form-controls.js';
 import { toast } from '../ui/toast.js';
@@ -40,7 +41,7 @@ export function CouponForm() {
       const request = { ...quoteRequestOf(getCart(), null), couponCode: code };
       const quote = await queryClient.fetchQuery({ ...getCartQuoteQueryOptions(request), retry: false });
       if (quote.coupon) {
-        applyCoupon(quote.coupon.code, quote.discountCents, quote.coupon.freeProduct);
+        applyCoupon(quote.coupon.code, quote.discountCents, giftOf(quote));
         reset();
         toast({ title: 'Coupon Applied!', description: `${quote.coupon.code} has been applied to your order` });
       } else {

@@ -6,6 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CART_STOCK_MESSAGES, CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
 import { CheckoutForm, type Quote } from '../../shared/schemas/checkout.js';
 import { fieldMaxLength } from '../../shared/schemas/limits.js';
+import { rememberCheckout } from '../lib/bought-lines.js';
 import { fitCartToStock, lineKey, stockShortfalls, useCartKnown, type StockShortfall } from '../lib/cart-store.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { useSession } from '../lib/get-session.js';
@@ -198,6 +199,7 @@ export default function CheckoutPage() {
         appliedCouponDiscount: cart.appliedCouponCode ? priced.discountCents / 100 : 0,
         shippingOptionId: priced.selectedShippingOptionId,
       });
+      rememberCheckout(created.orderId);
       window.location.assign(created.url);
     } catch (err) {
       toast({

@@ -27,27 +27,6 @@ function cartLabel(count: number): string {
   return `Cart, ${count} ${count === 1 ? 'item' : 'items'}`;
 }
 
-function SignOutIcon({ size = 24 }: { size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" />
-      <path d="m16 17 5-5-5-5" />
-      <path d="M21 12H9" />
-    </svg>
-  );
-}
-
 /**
  * Product search on every page: a plain GET form to the shop (it works before the page's script);
  * with the script, it moves in place. In the bar from tablet width, in the menu on a phone.
@@ -96,13 +75,17 @@ export function Header() {
 
   const onSignOut = async () => {
     setSigningOut(true);
-    // While impersonating, signing out ends the impersonation only: the admin stays signed in.
-    if (impersonatorEmail) toast({ title: 'Ending impersonation' });
     try {
+      // The cart leaves this browser only once the account keeps it, or the customer says so.
+      const savedCart = await import('../lib/saved-cart-sync.js');
+      if (!(await savedCart.readyToSignOut(impersonatorEmail ? null : (user?.id ?? null)))) return;
+      // While impersonating, signing out ends the impersonation only: the admin stays signed in.
+      if (impersonatorEmail) toast({ title: 'Ending impersonation' });
       await signOut(queryClient, ({ impersonationEnded }) => {
         // Nothing of the shopper stays on a shared computer: the server dropped the cart's cookie,
         // and the cart empties once the page has left (a checkout seeing its cart empty would
         // otherwise send the shopper to the cart instead).
+        savedCart.forgetCartAccount();
         if (location.pathname === paths.auth) clearCart();
         else clearCartOnLeaving.current = true;
         if (!impersonationEnded) toast({ title: 'Signed out', description: 'You have been signed out successfully.' });
@@ -173,13 +156,11 @@ export function Header() {
           {user ? (
             <button
               type="button"
-              aria-label="Sign out"
-              title="Sign out"
               disabled={signingOut}
               onClick={() => void onSignOut()}
-              className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 disabled:opacity-60 ${focusRing}`}
+              className={`rounded-md p-2 text-sm font-medium text-stone-700 hover:bg-stone-100 disabled:opacity-60 ${focusRing}`}
             >
-              <SignOutIcon size={22} />
+              <span>Sign out</span>
             </button>
           ) : (
             <Link to={signInTo} aria-label="Sign in" className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}>

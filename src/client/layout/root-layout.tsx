@@ -8,9 +8,11 @@ import { ImpersonationBanner } from './impersonation-banner.js';
 import { ScrollToTop } from './scroll-to-top.js';
 import { RecoveryHashRedirect } from '../lib/recovery-hash-redirect.js';
 import { HydrateWhenVisible, useFirstPageEnd } from '../lib/hydrate-when-visible.js';
+import { useSavedCartSync } from '../lib/use-saved-cart-sync.js';
 
 export function RootLayout() {
   useFirstPageEnd();
+  useSavedCartSync();
   return (
     <div className="flex min-h-dvh flex-col">
       <a

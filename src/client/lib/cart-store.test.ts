@@ -158,6 +158,45 @@ describe('coupons in the cart store', () => {
     expect(getCart()).toMatchObject({ items: [], appliedCouponCode: null, appliedCouponDiscountCents: 0, couponError: null });
   });
 
+  it('drops the coupon when the last line is removed, and counts the free gift as an item', async () => {
+    const { addToCart, applyCoupon, removeFromCart, getCart } = await freshStore();
+    addToCart({ product, quantity: 2, inventory: 5 });
+    applyCoupon('FREEGIFT', 0, { id: 'cloth-1-pack', name: '1 - Reusable Cleaning Cloth' });
+    expect(getCart().itemCount).toBe(3);
+    removeFromCart({ productId: 'p1', size: 'One Size', color: 'Default' });
+    expect(getCart()).toMatchObject({ items: [], itemCount: 0, appliedCouponCode: null, freeProduct: null });
+    const saved = JSON.parse(window.localStorage.getItem('cart') ?? '{}') as { appliedCouponCode: string | null };
+    expect(saved.appliedCouponCode).toBeNull();
+  });
+
+  it('takes a paid order out of the cart once, and only for a checkout this browser started', async () => {
+    const { addToCart, applyCoupon, getCart } = await freshStore();
+    const { rememberCheckout, removeBoughtLines } = await import('./bought-lines.js');
+    const other = { ...product, id: 'p2', name: '2 - Mop' };
+    addToCart({ product, quantity: 2, inventory: 9 });
+    applyCoupon('WELCOME10', 260, null);
+    rememberCheckout('order-1');
+    // Back from the card page (or another tab): one more cloth and a mop.
+    addToCart({ product, quantity: 1, inventory: 9 });
+    addToCart({ product: other, quantity: 1, inventory: 9 });
+    const order = {
+      id: 'order-1',
+      couponCode: 'WELCOME10',
+      items: [{ productId: 'p1', size: 'One Size', color: 'Default', quantity: 2, isFreeGift: false }],
+    };
+    expect(removeBoughtLines({ ...order, id: 'someone-elses' })).toBe(false);
+    expect(getCart().itemCount).toBe(4);
+    expect(removeBoughtLines(order)).toBe(true);
+    expect(getCart().items.map((l) => [l.product.id, l.quantity])).toEqual([
+      ['p1', 1],
+      ['p2', 1],
+    ]);
+    expect(getCart().appliedCouponCode).toBeNull();
+    // A reload of the confirmation takes nothing more.
+    expect(removeBoughtLines(order)).toBe(false);
+    expect(getCart().itemCount).toBe(2);
+  });
+
   it('remembers used coupons per device under "usedCoupons"', async () => {
     vi.resetModules();
     const { hasUsedCoupon, markCouponUsed, getUsedCoupons } = await import('./used-coupons.js');

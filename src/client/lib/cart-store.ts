@@ -7,6 +7,7 @@ import type { Quote, QuoteLine } from '../../shared/schemas/checkout.js';
 import {
   cartFromQuote,
   isStoredCart,
+  withoutCouponWhenEmpty,
   DEFAULT_CART_COLOR,
   DEFAULT_CART_SIZE,
   EMPTY_CART,
@@ -21,7 +22,7 @@ export type { CartLine, CartProduct, StoredCart };
 export const CART_STORAGE_KEY = 'cart';
 
 export type Cart = StoredCart & {
-  /** Number of units (sum of quantities). */
+  /** Number of units (sum of quantities), the free gift included when the cart has one. */
   itemCount: number;
   /** Sum of price × quantity, in cents. */
   totalCents: number;
@@ -36,6 +37,8 @@ function derive(stored: StoredCart): Cart {
     itemCount += line.quantity;
     totalCents += line.product.priceCents * line.quantity;
   }
+  // The gift is a line of the cart the shopper sees (one unit, free): the counts say so too.
+  if (stored.freeProduct && stored.items.length > 0) itemCount += 1;
   return { ...stored, itemCount, totalCents };
 }
 
@@ -82,8 +85,9 @@ function emit(): void {
   for (const l of listeners) l();
 }
 
-function write(next: StoredCart, derived: Cart = derive(next)): void {
-  snapshot = derived;
+function write(wanted: StoredCart, derived?: Cart): void {
+  const next = withoutCouponWhenEmpty(wanted);
+  snapshot = derived && next === wanted ? derived : derive(next);
   try {
     const { items, appliedCouponCode, appliedCouponDiscountCents, couponError, freeProduct } = next;
     window.localStorage.setItem(
@@ -116,6 +120,14 @@ function subscribe(listener: () => void): () => void {
     listeners.delete(listener);
     if (listeners.size === 0) window.removeEventListener('storage', onStorage);
   };
+}
+
+/** Told whenever the cart changes, in this tab or another (the saved-cart sync listens). */
+export const subscribeToCart = subscribe;
+
+/** Replaces the cart with one the account kept (sign-in, or another device changed it). */
+export function replaceCart(next: StoredCart): void {
+  write(next);
 }
 
 export function getCart(): Cart {

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { Quote, QuoteLine } from '../../shared/schemas/checkout.js';
+import { giftOf } from '../../shared/stored-cart.js';
 import { getCartQuoteQueryOptions, type QuoteRequest } from './get-cart-quote.js';
 import { applyCoupon, removeCoupon, useCart, type Cart, type LineKey } from './cart-store.js';
 
@@ -64,7 +65,7 @@ export function useCartQuote(shippingOptionId: string | null = null): CartQuote 
   useEffect(() => {
     if (!quote || !current || !appliedCouponCode) return;
     if (quote.coupon) {
-      const gift = quote.coupon.freeProduct;
+      const gift = giftOf(quote);
       if (quote.discountCents !== appliedCouponDiscountCents || gift?.id !== freeProduct?.id) {
         applyCoupon(quote.coupon.code, quote.discountCents, gift);
       }

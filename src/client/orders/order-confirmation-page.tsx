@@ -5,8 +5,8 @@ import { formatCents } from '../../shared/money.js';
 import type { CheckoutSessionView } from '../../shared/schemas/checkout.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { formatAddress } from '../../shared/address.js';
-import { clearCart } from '../lib/cart-store.js';
 import { clearCheckoutDraft } from '../lib/checkout-draft.js';
+import { removeBoughtLines } from '../lib/bought-lines.js';
 import { FreeGiftBadge } from '../ui/free-gift.js';
 import { AddressLines } from '../ui/address-lines.js';
 import { capitalize, shippingText } from '../lib/format.js';
@@ -36,7 +36,7 @@ export const CONFIRMATION_MESSAGES = {
   failed: 'Failed to load order information.',
 } as const;
 
-/** sessionStorage marker: this tab already celebrated this order (cart cleared, coupon noted, toast shown). */
+/** sessionStorage marker: this tab already celebrated this order (bought lines removed, coupon noted, toast shown). */
 const confirmedKey = (orderId: string) => `orderConfirmed:${orderId}`;
 
 function alreadyConfirmed(orderId: string): boolean {
@@ -55,12 +55,15 @@ function rememberConfirmed(orderId: string): void {
   }
 }
 
-/** A paid order: empty the cart, note the coupon as used on this device, and say so once. */
+/**
+ * A paid order: take what it bought out of the cart (what was added since stays), note the coupon
+ * as used on this device, and say so once.
+ */
 function usePaidConfirmation(order: OrderView | undefined, paid: boolean) {
   useEffect(() => {
     if (!order || !paid || alreadyConfirmed(order.id)) return;
     rememberConfirmed(order.id);
-    clearCart();
+    removeBoughtLines(order);
     clearCheckoutDraft();
     if (order.couponCode) markCouponUsed(order.couponCode);
     toast({ title: 'Payment Successful!', description: 'Your order has been confirmed and payment processed.' });

@@ -30,6 +30,7 @@ const TABLES = [
   'email_outbox',
   'contact_messages',
   'audit_log',
+  'saved_carts',
   'server_secrets',
   'order_events',
   'refunds',
@@ -67,6 +68,9 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0018-stock-counters',
         '0021-admin-product-list',
         '0023-order-search-and-reference',
+        '0024-confirmation-delivery',
+        '0025-email-verification',
+        '0026-saved-carts',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);

@@ -399,6 +399,15 @@ export interface RefundsTable {
   return_lines: string | null;
 }
 
+/** A signed-in customer's cart (migration 0024; src/server/cart/saved-carts.ts). */
+export interface SavedCartsTable {
+  user_id: string;
+  /** JSON `[[productId, quantity, size, color], …]`. */
+  lines: string;
+  coupon_code: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -429,6 +438,7 @@ export interface Database {
   shop_changes: ShopChangesTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
+  saved_carts: SavedCartsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

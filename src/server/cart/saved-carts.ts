@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { SAVED_CART_LIMITS, type SavedCartInput, type SavedCartLine } from '../../shared/schemas/saved-cart.js';
+import { mergeCarts, type PlainCart } from '../../shared/cart-merge.js';
+
+/**
+ * Carts of signed-in customers (decision 0030): one row per account in `saved_carts`, owned here.
+ * Only lines and a coupon code are kept; the quote prices them whenever the cart is shown, so
+ * nothing the browser says about prices is ever stored. Writes replace the row (last write wins:
+ * two tabs saving at once both succeed, the later one stays).
+ */
+export type SavedCart = PlainCart & { updatedAt: string | null };
+
+type Db = Kysely<Database>;
+
+function parseLines(json: string): SavedCartLine[] {
+  try {
+    const raw: unknown = JSON.parse(json);
+    if (!Array.isArray(raw)) return [];
+    return raw.flatMap((l: unknown) =>
+      Array.isArray(l) && typeof l[0] === 'string' && Number.isInteger(l[1]) && typeof l[2] === 'string' && typeof l[3] === 'string'
+        ? [{ productId: l[0], quantity: l[1] as number, size: l[2], color: l[3] }]
+        : [],
+    );
+  } catch {
+    return [];
+  }
+}
+
+export async function getSavedCart(db: Db, userId: string): Promise<SavedCart> {
+  const row = await db.selectFrom('saved_carts').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  if (!row) return { lines: [], couponCode: null, updatedAt: null };
+  return { lines: parseLines(row.lines), couponCode: row.coupon_code, updatedAt: row.updated_at };
+}
+
+/** Lines of products the shop no longer has are dropped; the same product, size and colour are one line. */
+async function knownLines(db: Db, lines: readonly SavedCartLine[]): Promise<SavedCartLine[]> {
+  const ids = [...new Set(lines.map((l) => l.productId))];
+  if (ids.length === 0) return [];
+  const known = new Set((await db.selectFrom('products').select('id').where('id', 'in', ids).execute()).map((p) => p.id));
+  return mergeCarts({ lines: [], couponCode: null }, { lines: lines.filter((l) => known.has(l.productId)), couponCode: null }).lines;
+}
+
+async function write(db: Db, userId: string, cart: PlainCart, now: Date): Promise<SavedCart> {
+  const updatedAt = now.toISOString();
+  const lines = JSON.stringify(cart.lines.map((l) => [l.productId, l.quantity, l.size, l.color]));
+  const couponCode = cart.lines.length === 0 ? null : cart.couponCode;
+  await db
+    .insertInto('saved_carts')
+    .values({ user_id: userId, lines, coupon_code: couponCode, updated_at: updatedAt })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ lines, coupon_code: couponCode, updated_at: updatedAt }))
+    .execute();
+  return { lines: cart.lines, couponCode, updatedAt };
+}
+
+/** Replaces the account's cart with this one (the browser's cart as it is now). */
+export async function saveCart(db: Db, userId: string, input: SavedCartInput, now = new Date()): Promise<SavedCart> {
+  return write(db, userId, { lines: await knownLines(db, input.lines), couponCode: input.couponCode }, now);
+}
+
+/**
+ * Adds a guest's cart to the account's on sign-in: same line, quantities added; the guest's
+ * coupon if any, else the account's (shared/cart-merge.ts `mergeCarts`). In one transaction, so
+ * the merge reads the cart it writes over.
+ */
+export async function mergeIntoSavedCart(db: Db, userId: string, guest: SavedCartInput, now = new Date()): Promise<SavedCart> {
+  const guestLines = await knownLines(db, guest.lines);
+  return db.transaction().execute(async (trx) => {
+    const current = await getSavedCart(trx, userId);
+    const merged = mergeCarts(
+      { lines: await knownLines(trx, current.lines), couponCode: current.couponCode },
+      { lines: guestLines, couponCode: guest.couponCode },
+      SAVED_CART_LIMITS.maxLines,
+      SAVED_CART_LIMITS.maxLineQuantity,
+    );
+    return write(trx, userId, merged, now);
+  });
+}
