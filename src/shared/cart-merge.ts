@@ -1,4 +1,4 @@
-import { withoutCouponWhenEmpty, type CartLine, type StoredCart } from './stored-cart.js';
+import { withoutCouponWhenEmpty, type StoredCart } from './stored-cart.js';
 
 /**
  * The cart's rules that run only on some pages (the confirmation, sign-in): kept apart from
@@ -15,27 +15,42 @@ export type BoughtLine = { productId: string; size: string; color: string; quant
  * stays. The free gift was never a stored line; the order's coupon is used up, so it goes too.
  */
 export function withoutBoughtLines(cart: StoredCart, order: { items: readonly BoughtLine[]; couponCode: string | null }): StoredCart {
-  const bought = new Map<string, number>();
-  const keyOf = (productId: string, size: string, color: string) => `${productId}\n${size}\n${color}`;
-  for (const l of order.items) {
-    if (l.isFreeGift) continue;
-    const k = keyOf(l.productId, l.size, l.color);
-    bought.set(k, (bought.get(k) ?? 0) + l.quantity);
-  }
-  const items: CartLine[] = [];
-  for (const line of cart.items) {
-    const k = keyOf(line.product.id, line.size, line.color);
-    const take = Math.min(line.quantity, bought.get(k) ?? 0);
-    if (take > 0) bought.set(k, (bought.get(k) ?? 0) - take);
-    const quantity = line.quantity - take;
-    if (quantity > 0) items.push(quantity === line.quantity ? line : { ...line, quantity });
-  }
-  const couponUsed =
-    order.couponCode !== null && cart.appliedCouponCode !== null && order.couponCode.toUpperCase() === cart.appliedCouponCode.toUpperCase();
+  const items = linesLeft(cart.items, order.items, (l) => lineKey(l.product.id, l.size, l.color));
+  const couponUsed = sameCoupon(order.couponCode, cart.appliedCouponCode);
   const next: StoredCart = couponUsed
     ? { ...cart, items, appliedCouponCode: null, appliedCouponDiscountCents: 0, couponError: null, freeProduct: null }
     : { ...cart, items };
   return withoutCouponWhenEmpty(next);
+}
+
+/** The same for a cart the server keeps (lines without names or prices): what the payment leaves of it. */
+export function plainWithoutBoughtLines(cart: PlainCart, order: { items: readonly BoughtLine[]; couponCode: string | null }): PlainCart {
+  const lines = linesLeft(cart.lines, order.items, (l) => lineKey(l.productId, l.size, l.color));
+  return { lines, couponCode: lines.length === 0 || sameCoupon(order.couponCode, cart.couponCode) ? null : cart.couponCode };
+}
+
+const lineKey = (productId: string, size: string, color: string) => `${productId}\n${size}\n${color}`;
+
+const sameCoupon = (used: string | null, held: string | null) =>
+  used !== null && held !== null && used.toUpperCase() === held.toUpperCase();
+
+/** Each line lowered by what the order bought of the same product, size and colour; a line left with nothing dropped. */
+function linesLeft<L extends { quantity: number }>(lines: readonly L[], bought: readonly BoughtLine[], keyOf: (l: L) => string): L[] {
+  const left = new Map<string, number>();
+  for (const l of bought) {
+    if (l.isFreeGift) continue;
+    const k = lineKey(l.productId, l.size, l.color);
+    left.set(k, (left.get(k) ?? 0) + l.quantity);
+  }
+  const out: L[] = [];
+  for (const line of lines) {
+    const k = keyOf(line);
+    const take = Math.min(line.quantity, left.get(k) ?? 0);
+    if (take > 0) left.set(k, (left.get(k) ?? 0) - take);
+    const quantity = line.quantity - take;
+    if (quantity > 0) out.push(quantity === line.quantity ? line : { ...line, quantity });
+  }
+  return out;
 }
 
 /** A cart line without names or prices: what the server keeps for a signed-in customer. */

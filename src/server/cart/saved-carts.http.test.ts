@@ -4,6 +4,8 @@ import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { createUser } from '../db/seed/factories.js';
 import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
+import { fulfilPaymentSession } from '../checkout/service.js';
+import { placeCheckout } from '../test/checkout-orders.js';
 import { SAVED_CART_LIMITS, SAVED_CART_MESSAGES, type SavedCartView } from '../../shared/schemas/saved-cart.js';
 
 /**
@@ -34,6 +36,19 @@ afterAll(async () => {
 });
 
 describe(`the saved cart on ${testDialect()}`, () => {
+  it('loses the lines a payment bought, on the server, even when no browser comes back from the card page', async () => {
+    const a = await customer();
+    await put(a.client, { lines: [line(products[0]!, 3), line(products[1]!, 1)], couponCode: null });
+    const { sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: products[0]!, quantity: 2 }], userId: a.id });
+    // Before the payment, the cart is as saved; a webhook's payment (no browser) takes the bought units out.
+    expect((await a.client.get('/api/account/cart')).json().lines).toEqual([line(products[0]!, 3), line(products[1]!, 1)]);
+    await fulfilPaymentSession(t.db, t.dialect, sessionId, { publicUrl: 'http://shop.test' });
+    expect((await a.client.get('/api/account/cart')).json().lines).toEqual([line(products[0]!, 1), line(products[1]!, 1)]);
+    // A replay of the payment takes nothing more.
+    await fulfilPaymentSession(t.db, t.dialect, sessionId, { publicUrl: 'http://shop.test' });
+    expect((await a.client.get('/api/account/cart')).json().lines).toEqual([line(products[0]!, 1), line(products[1]!, 1)]);
+  });
+
   it('is empty at first, keeps what the owner saves (unknown products dropped), and is theirs alone', async () => {
     const a = await customer();
     expect((await a.client.get('/api/account/cart')).json()).toEqual({ lines: [], couponCode: null, updatedAt: null, readOnly: false });

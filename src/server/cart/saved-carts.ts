@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { SAVED_CART_LIMITS, type SavedCartInput, type SavedCartLine } from '../../shared/schemas/saved-cart.js';
-import { mergeCarts, type PlainCart } from '../../shared/cart-merge.js';
+import { mergeCarts, plainWithoutBoughtLines, type PlainCart } from '../../shared/cart-merge.js';
+import { isPostgres } from '../db/query-helpers.js';
+import { forUpdate } from '../db/locks.js';
 
 /**
  * Carts of signed-in customers (decision 0030): one row per account in `saved_carts`, owned here.
@@ -74,5 +76,47 @@ export async function mergeIntoSavedCart(db: Db, userId: string, guest: SavedCar
       SAVED_CART_LIMITS.maxLineQuantity,
     );
     return write(trx, userId, merged, now);
+  });
+}
+
+/**
+ * A paid order's lines leave its buyer's saved cart (what they added since stays), as the
+ * confirmation page does in the browser that paid: a payment confirmed by the provider's webhook,
+ * or a browser closed before the confirmation, leaves the account's cart true on every device.
+ * Run after the payment's commit; the row is locked against a save from a tab at the same moment.
+ */
+export async function removeBoughtFromSavedCart(db: Db, userId: string, orderId: string, now = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await forUpdate(
+      trx.selectFrom('saved_carts').select(['lines', 'coupon_code']).where('user_id', '=', userId),
+      isPostgres(db) ? 'postgres' : 'sqlite',
+    ).executeTakeFirst();
+    if (!row) return;
+    const [order, items] = await Promise.all([
+      trx.selectFrom('orders').select('coupon_code').where('id', '=', orderId).executeTakeFirst(),
+      trx
+        .selectFrom('order_items')
+        .select(['product_id', 'size', 'color', 'quantity', 'is_free_gift'])
+        .where('order_id', '=', orderId)
+        .execute(),
+    ]);
+    const before: PlainCart = { lines: parseLines(row.lines), couponCode: row.coupon_code };
+    const after = plainWithoutBoughtLines(before, {
+      couponCode: order?.coupon_code ?? null,
+      items: items.map((i) => ({
+        productId: i.product_id,
+        size: i.size,
+        color: i.color,
+        quantity: i.quantity,
+        isFreeGift: Boolean(i.is_free_gift),
+      })),
+    });
+    if (
+      after.lines.length === before.lines.length &&
+      after.lines.every((l, i) => l.quantity === before.lines[i]!.quantity) &&
+      after.couponCode === before.couponCode
+    )
+      return;
+    await write(trx, userId, after, now);
   });
 }

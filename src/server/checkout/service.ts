@@ -35,6 +35,7 @@ import { awardLoyalty } from './fulfilment/award-loyalty.js';
 import { queueConfirmation } from './fulfilment/queue-confirmation.js';
 import { newOrderShopEmailWrites } from '../email/shop-notifications.js';
 import { deliveryChoiceData } from '../orders/delivery-choice.js';
+import { removeBoughtFromSavedCart } from '../cart/saved-carts.js';
 
 /** How long the shopper may pay: the built-in card page refuses after this. */
 export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
@@ -405,6 +406,8 @@ export async function adoptProviderSession(
 type FulfilResult = {
   fulfilled: boolean;
   orderId: string;
+  /** The buyer's account, when one paid: its saved cart loses the bought lines after the commit. */
+  userId?: string | null;
   /** Set when the payment came after its reservation lapsed and units were gone: what was short (refunded in full). */
   soldOut?: string[];
 };
@@ -452,7 +455,7 @@ export async function fulfilPaymentSession(
         // owner typed in took its units when it was entered (orders/owner-orders.ts).
         const shortfall = rows.order.payment_provider === null ? [] : await takeStock(trx, rows, now, takeAtCommit);
         if (shortfall.length) throw new SoldOutMeanwhile();
-        return { fulfilled: true, orderId: rows.order.id };
+        return { fulfilled: true, orderId: rows.order.id, userId: rows.order.user_id };
       });
     } catch (err) {
       if (err instanceof GuardFailedAtCommit && takeAtCommit) {
@@ -467,12 +470,19 @@ export async function fulfilPaymentSession(
         const shortfall = await stockShortfall(trx, rows, now);
         if (shortfall.length === 0 && attempt < 3) throw new UnitsBack();
         await markOrderPaid(trx, rows, shortfall, now);
-        return { fulfilled: true, orderId: rows.order.id, soldOut: shortfall };
+        return { fulfilled: true, orderId: rows.order.id, userId: rows.order.user_id, soldOut: shortfall };
       }).catch((e: unknown) => {
         if (e instanceof UnitsBack) return null;
         throw e;
       });
     }
+  }
+  if (result.fulfilled && result.userId) {
+    const { orderId, userId } = result;
+    await removeBoughtFromSavedCart(db, userId, orderId, now).catch((err: unknown) => {
+      // The cart keeps those lines (the confirmation page takes them out in the browser that paid).
+      (ctx.log ?? console).error({ err, orderId }, 'could not take the bought lines out of the saved cart');
+    });
   }
   if (result.soldOut) {
     await refundSoldOutOrder(db, { stripe: ctx.stripe ?? null }, result.orderId, result.soldOut).catch((err: unknown) => {
