@@ -144,10 +144,11 @@ Total: {{total}}
 
 Shipping to:
 ${addressText}
+
 {{#if shippingMethod}}
 Shipping method: {{shippingMethod}}{{#if deliveryEstimate}} (estimated delivery: {{deliveryEstimate}}){{/if}}
-{{/if}}
 
+{{/if}}
 We will send you another e-mail as soon as your order ships.
 ${textFooter}`,
   },
