@@ -291,7 +291,7 @@ describe('dashboard and orders journeys', () => {
 
     await page.goto('/dashboard');
     await page.getByRole('heading', { level: 1, name: 'My Dashboard' }).waitFor();
-    await page.getByText(`Welcome back, ${FRESH_USER.fullName}!`).waitFor();
+    await page.getByText(`Welcome to EcoClean, ${FRESH_USER.fullName}!`).waitFor();
     expect(await readLoyalty(page)).toBe(0);
     await page.getByRole('region', { name: 'Recent Orders' }).getByText('No orders yet').waitFor();
     await page.getByRole('region', { name: 'Loyalty Program' }).getByText('No reward coupons yet.').waitFor();

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { inject } from 'vitest';
 
 /**
@@ -16,3 +18,17 @@ if (!mine || !state?.providedContext) throw new Error('e2e/worker-shop.ts: canno
 Object.assign(state.providedContext, mine);
 if (inject('baseUrl') !== mine.baseUrl)
   throw new Error('e2e/worker-shop.ts: inject() does not see this worker’s shop (has Vitest changed?)');
+
+/*
+ * Files that share this worker's shop sign in as the same demo customer, and a signed-in
+ * customer's cart is kept by the shop (decision 0030): what one file left in that cart would
+ * come back in the next file's sign-in. Each file starts with no account's saved cart.
+ */
+{
+  const db = new Database(path.join(inject('dataDir'), 'shop.db'), { fileMustExist: true, timeout: 10_000 });
+  try {
+    db.prepare('delete from saved_carts').run();
+  } finally {
+    db.close();
+  }
+}
