@@ -212,10 +212,12 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
   const matching = q.search ? ordersMatching(db, q.search) : [];
   // SQLite intersects the words' order ids first (from the index alone), reads and sorts only the
   // orders every word finds, and counts them in the same query (a window count), so the word index
-  // is read once. PostgreSQL does better with one hashed semi-join per word, walking the orders
-  // newest first, and a separate count (a window count would make it read every match).
+  // is read once. PostgreSQL does better, for one word, with a hashed semi-join walking the orders
+  // newest first and a separate count (a window count would make it read every match); for several
+  // words (a full name: two common words, a rare pair) that walk can cross every order before it
+  // finds a page, so the words' shared ids come first there too, as few as the rarest word finds.
   const [firstWord, ...otherWords] = matching;
-  const countInPage = Boolean(firstWord) && !isPostgres(db);
+  const countInPage = Boolean(firstWord) && (!isPostgres(db) || otherWords.length > 0);
   if (firstWord && countInPage)
     base = base.where(
       'o.id',
