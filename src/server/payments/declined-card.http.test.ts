@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { createProduct } from '../db/seed/factories.js';
+import { guestCheckoutBody } from '../test/checkout-orders.js';
 import { CARD_MESSAGES } from './test-checkout-page.js';
 
 let t: TestApp;
@@ -12,14 +13,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const address = { name: 'Pat Buyer', address: '1 Main St', city: 'Springfield', state: 'CA', zip: '90210', country: 'US' };
-const checkoutBody = (items: { productId: string; quantity: number }[]) => ({
-  items,
-  customerEmail: 'pat@example.com',
-  shippingAddress: address,
-  appliedCouponCode: null,
-  appliedCouponDiscount: 0,
-});
+const checkoutBody = guestCheckoutBody;
 const card = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Pat Buyer' };
 
 describe('the test card page after a declined card', () => {

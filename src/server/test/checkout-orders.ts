@@ -13,6 +13,15 @@ const TEST_ADDRESS = {
   country: 'US',
 } as const;
 
+/** The body of POST /api/create-checkout-session for these items, as a guest at the test address. */
+export const guestCheckoutBody = (items: { productId: string; quantity: number }[]) => ({
+  items,
+  customerEmail: 'pat@example.com',
+  shippingAddress: { ...TEST_ADDRESS },
+  appliedCouponCode: null,
+  appliedCouponDiscount: 0,
+});
+
 /** An unpaid checkout (a pending order, its open payment session and holds), as the store's checkout makes it. */
 export async function placeCheckout(
   db: Kysely<Database>,
