@@ -176,7 +176,7 @@ describe('product gallery, related products and free-shipping progress', () => {
     expect(html).toContain('alt="Red cloth on a counter"');
     expect(html).toContain('You may also like');
     // The free-shipping rule is in it too (the cart is the browser's: the line follows it once the page runs).
-    expect(html).toContain('Free shipping on orders of $50.00 or more.');
+    expect(html).toContain('Free shipping on orders with a subtotal of $50.00 or more.');
     expect(html.indexOf(`In Stock Cloth ${RUN}`)).toBeGreaterThan(-1);
     expect(html.indexOf(`In Stock Cloth ${RUN}`)).toBeLessThan(html.indexOf(`Sold Out Cloth ${RUN}`));
 
@@ -221,7 +221,7 @@ describe('product gallery, related products and free-shipping progress', () => {
 
     const { page, errors, context, open } = await shopperPage(DESKTOP);
     await open(`/products/${productId}`);
-    await expect.poll(() => freeShipping(page).textContent()).toBe('Free shipping on orders of $50.00 or more.');
+    await expect.poll(() => freeShipping(page).textContent()).toBe('Free shipping on orders with a subtotal of $50.00 or more.');
     await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
     await expect.poll(() => freeShipping(page).textContent()).toBe(`Add ${formatCents(minimum - PRICE_CENTS)} more for free shipping`);
     await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();

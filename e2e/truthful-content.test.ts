@@ -156,13 +156,13 @@ describe('what the shop says about its rules', () => {
       const text = (await bare.page.locator('main').textContent()) ?? '';
       expect(text).toContain(shippingRatesText(options));
       expect(text).toContain(taxRuleText(options));
-      expect(text).toContain(`Orders of ${formatCents(free!)} or more can choose Free Shipping`);
+      expect(text).toContain(`Orders with a subtotal of ${formatCents(free!)} or more can choose Free Shipping`);
       expect(text).not.toContain('{{');
       // The home page's description is the site description (the FAQ page has its own).
       await bare.page.goto('/');
       const description = await bare.page.locator('meta[name="description"]').getAttribute('content');
       expect(description).toBe(siteDescription({ free_shipping_minimum_cents: String(free) }));
-      expect(description).toContain(`Free shipping on orders of ${formatCents(free!)} or more.`);
+      expect(description).toContain(`Free shipping on orders with a subtotal of ${formatCents(free!)} or more.`);
     } finally {
       await bare.context.close();
     }
@@ -202,10 +202,12 @@ describe('what the shop says about its rules', () => {
       const bare = await withoutScripts();
       try {
         await bare.page.goto('/faq');
-        expect(await bare.page.locator('main').textContent()).toContain('Orders of $80.00 or more can choose Free Shipping');
+        expect(await bare.page.locator('main').textContent()).toContain(
+          'Orders with a subtotal of $80.00 or more can choose Free Shipping',
+        );
         await bare.page.goto('/');
         expect(await bare.page.locator('meta[name="description"]').getAttribute('content')).toMatch(
-          /Free shipping on orders of \$80\.00 or more\.$/,
+          /Free shipping on orders with a subtotal of \$80\.00 or more\.$/,
         );
       } finally {
         await bare.context.close();

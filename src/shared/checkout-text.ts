@@ -11,6 +11,8 @@ export const US_STATES = [
   ['CO', 'Colorado'],
   ['CT', 'Connecticut'],
   ['DE', 'Delaware'],
+  // Not a state, but a place the shop ships to like any other (the specification lists the 50).
+  ['DC', 'District of Columbia'],
   ['FL', 'Florida'],
   ['GA', 'Georgia'],
   ['HI', 'Hawaii'],
@@ -56,6 +58,8 @@ export const US_STATES = [
 ] as const;
 export const US_STATE_CODES = US_STATES.map(([code]) => code) as [string, ...string[]];
 export const DEFAULT_STATE = 'CA';
+/** Where the shop ships, said beside every state list (the list holds exactly these). */
+export const SHIPS_TO_TEXT = 'We ship to all 50 states and Washington, D.C.';
 
 export const CHECKOUT_MESSAGES = {
   firstName: 'First name is required',
@@ -64,6 +68,7 @@ export const CHECKOUT_MESSAGES = {
   address: 'Address is required',
   city: 'City is required',
   state: 'State is required',
+  shipsTo: `We cannot ship there. ${SHIPS_TO_TEXT}`,
   zip: 'ZIP code must be 5 digits (e.g., 12345 or 12345-6789)',
   validationTitle: 'Validation Error',
   validationIntro: 'Please fix the following issues:',
@@ -99,6 +104,14 @@ export const CART_STOCK_MESSAGES = {
   checkoutShortTitle: 'Some items in your cart are no longer in stock',
   checkoutShortHelp: 'Update your cart to what is left before you pay.',
   fitCart: "Update cart to what's left",
+} as const;
+
+/** Buy Now pays for the whole cart: said on the checkout when the cart holds more than that product. */
+export const BUY_NOW_MESSAGES = {
+  title: 'This checkout is for your whole cart',
+  text: (name: string, others: number) =>
+    `You chose Buy Now for ${name}. Your cart also holds ${others} other ${others === 1 ? 'item' : 'items'}, and ${others === 1 ? 'it is' : 'they are'} in this order too. To buy ${name} alone, remove the others from your cart first.`,
+  review: 'Review Cart',
 } as const;
 
 /**

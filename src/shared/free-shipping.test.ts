@@ -20,8 +20,8 @@ describe('free-shipping progress line', () => {
   });
 
   it('states the rule for an empty or not yet priced cart, and nothing when no option ships free', () => {
-    expect(line(5000, null)).toBe('Free shipping on orders of $50.00 or more.');
-    expect(line(5000, 0)).toBe('Free shipping on orders of $50.00 or more.');
+    expect(line(5000, null)).toBe('Free shipping on orders with a subtotal of $50.00 or more.');
+    expect(line(5000, 0)).toBe('Free shipping on orders with a subtotal of $50.00 or more.');
     expect(line(0, null)).toBe('Free shipping on every order.');
     expect(freeShippingFraction(freeShippingProgress(5000, null))).toBe(0);
     expect(line(null, 2000)).toBe('');

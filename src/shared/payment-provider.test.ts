@@ -19,4 +19,11 @@ describe('what the storefront says about the payment provider', () => {
     expect(paymentTexts('test').footer).not.toMatch(/Stripe/);
     expect(paymentTexts(null).footer).not.toMatch(/Stripe/);
   });
+
+  it('the privacy text says where card details go in the mode the shop runs in', () => {
+    expect(paymentTexts('stripe').privacy).toMatch(/Stripe's secure page/);
+    expect(paymentTexts('test').privacy).toMatch(/test mode/);
+    expect(paymentTexts('test').privacy).not.toMatch(/Stripe/);
+    expect(paymentTexts(null).privacy).not.toMatch(/Stripe/);
+  });
 });

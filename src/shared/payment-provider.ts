@@ -22,14 +22,20 @@ export const PAYMENT_TEXTS = {
   stripe: {
     footer: 'Payments are securely processed by Stripe.',
     checkoutNote: "You will enter your card details on Stripe's secure payment page.",
+    privacy:
+      "Payments are processed by our payment provider, Stripe. Your card details are entered on Stripe's secure page and never reach or stay on our servers.",
   },
   test: {
     footer: 'Test mode: payments go to the shop’s test card page and no card is charged.',
     checkoutNote: 'Test mode: you will enter a test card on the shop’s own payment page. No card is charged.',
+    privacy:
+      'The shop is in test mode: no real payments are taken. The test card page is the shop’s own, and the card details typed there are checked and then thrown away; they are never stored and no card is charged.',
   },
   unknown: {
     footer: 'Payments are securely processed by our card payment provider.',
     checkoutNote: "You will enter your card details on our payment provider's secure page.",
+    privacy:
+      'Payments are processed by our card payment provider. Your card details are entered on its secure page and never stay on our servers.',
   },
 } as const;
 

@@ -44,10 +44,10 @@ describe('the free-shipping minimum and the site description', () => {
 
   it('follows the setting the server derives', () => {
     expect(siteDescription({ free_shipping_minimum_cents: '5000' })).toBe(
-      `${SITE_DESCRIPTION_BASE} Free shipping on orders of $50.00 or more.`,
+      `${SITE_DESCRIPTION_BASE} Free shipping on orders with a subtotal of $50.00 or more.`,
     );
     expect(siteDescription({ free_shipping_minimum_cents: '12550' })).toBe(
-      `${SITE_DESCRIPTION_BASE} Free shipping on orders of $125.50 or more.`,
+      `${SITE_DESCRIPTION_BASE} Free shipping on orders with a subtotal of $125.50 or more.`,
     );
     expect(siteDescription({ free_shipping_minimum_cents: '0' })).toBe(`${SITE_DESCRIPTION_BASE} Free shipping on every order.`);
     // No free option, a settings answer not loaded yet, or nonsense: no promise at all.
@@ -66,7 +66,7 @@ describe('the free-shipping minimum and the site description', () => {
 describe('the shipping and tax texts', () => {
   it('lists the enabled options with prices, times and minimums', () => {
     expect(shippingRatesText([standard, express, free(5000)])).toBe(
-      'Standard Shipping is $5.99 (5-7 business days) and Expedited Shipping is $12.99 (2-3 business days). Orders of $50.00 or more can choose Free Shipping (free, 7-10 business days).',
+      'Standard Shipping is $5.99 (5-7 business days) and Expedited Shipping is $12.99 (2-3 business days). Orders with a subtotal of $50.00 or more can choose Free Shipping (free, 7-10 business days).',
     );
     expect(shippingRatesText([standard])).toBe('Standard Shipping is $5.99 (5-7 business days).');
     expect(shippingRatesText([])).toBe('Shipping options and prices are shown at checkout.');

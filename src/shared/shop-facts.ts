@@ -54,11 +54,11 @@ export function freeShippingSettingValue(options: readonly FactShippingOption[])
   return min === null ? '' : String(min);
 }
 
-/** "Free shipping on orders of $50.00 or more." ('' when nothing ships free). */
+/** "Free shipping on orders with a subtotal of $50.00 or more." ('' when nothing ships free). */
 export function freeShippingSentence(minimumCents: number | null): string {
   if (minimumCents === null) return '';
   if (minimumCents <= 0) return 'Free shipping on every order.';
-  return `Free shipping on orders of ${formatCents(minimumCents)} or more.`;
+  return `Free shipping on orders with a subtotal of ${formatCents(minimumCents)} or more.`;
 }
 
 function readMinimum(value: string | undefined): number | null {
@@ -86,7 +86,7 @@ const priceWord = (cents: number) => (cents === 0 ? 'free' : formatCents(cents))
 
 /**
  * "Standard Shipping is $5.99 (5-7 business days) and Expedited Shipping is $12.99 (2-3 business
- * days). Orders of $50.00 or more can choose Free Shipping (free, 7-10 business days)."
+ * days). Orders with a subtotal of $50.00 or more can choose Free Shipping (free, 7-10 business days)."
  */
 export function shippingRatesText(options: readonly FactShippingOption[]): string {
   if (options.length === 0) return 'Shipping options and prices are shown at checkout.';
@@ -96,7 +96,7 @@ export function shippingRatesText(options: readonly FactShippingOption[]): strin
   if (always.length) sentences.push(`${joinList(always.map((o) => `${o.name} is ${priceWord(o.priceCents)} (${o.estimatedDays})`))}.`);
   for (const o of from) {
     sentences.push(
-      `Orders of ${formatCents(o.minimumOrderCents!)} or more can choose ${o.name} (${priceWord(o.priceCents)}, ${o.estimatedDays}).`,
+      `Orders with a subtotal of ${formatCents(o.minimumOrderCents!)} or more can choose ${o.name} (${priceWord(o.priceCents)}, ${o.estimatedDays}).`,
     );
   }
   return sentences.join(' ');
@@ -140,7 +140,8 @@ export function loyaltyRuleText(): string {
 /** The placeholders an FAQ answer may hold, with what each becomes (shown in the admin FAQ editor). */
 export const FAQ_PLACEHOLDERS = {
   shipping_rates: 'the enabled shipping options with their prices, delivery times and minimum orders',
-  free_shipping: 'the free-shipping sentence, e.g. "Free shipping on orders of $50.00 or more." (empty when nothing ships free)',
+  free_shipping:
+    'the free-shipping sentence, e.g. "Free shipping on orders with a subtotal of $50.00 or more." (empty when nothing ships free)',
   tax_rule: 'how sales tax is charged, with a worked example',
   loyalty_rule: 'how loyalty points are earned (by the order total) and what they give',
 } as const;

@@ -94,7 +94,9 @@ export default function CartPage() {
       ) : cart.items.length === 0 ? (
         <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-stone-300 px-4 py-16 text-center">
           <CartIcon size={40} className="text-stone-500" />
-          <h2 className="text-xl font-semibold text-stone-900">Your cart is empty</h2>
+          <h2 id={EMPTY_CART_HEADING_ID} tabIndex={-1} className="text-xl font-semibold text-stone-900 focus:outline-none">
+            Your cart is empty
+          </h2>
           <Link to={paths.products} className={buttonClasses('primary', 'lg')}>
             Continue Shopping
           </Link>
@@ -153,6 +155,25 @@ export default function CartPage() {
   );
 }
 
+/**
+ * Removes a line and keeps the keyboard in the cart: focus moves to the Remove button of the line
+ * that took its place (or of the one before it), and to the empty cart's heading when none is left,
+ * instead of falling back to the top of the page with the removed button.
+ */
+function removeLineKeepingFocus(button: HTMLElement, remove: () => void): void {
+  const list = button.closest('ul');
+  const buttons = list ? [...list.querySelectorAll<HTMLElement>('[data-remove-line]')] : [];
+  const at = buttons.indexOf(button);
+  remove();
+  requestAnimationFrame(() => {
+    const left = list?.isConnected ? [...list.querySelectorAll<HTMLElement>('[data-remove-line]')] : [];
+    const next = left[Math.min(at, left.length - 1)] ?? document.getElementById(EMPTY_CART_HEADING_ID);
+    next?.focus();
+  });
+}
+
+const EMPTY_CART_HEADING_ID = 'cart-empty-title';
+
 function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | undefined }) {
   const key = lineKey(line);
   const { product } = line;
@@ -208,7 +229,8 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
           </p>
           <button
             type="button"
-            onClick={() => removeFromCart(key)}
+            data-remove-line=""
+            onClick={(e) => removeLineKeepingFocus(e.currentTarget, () => removeFromCart(key))}
             aria-label={`Remove ${name}`}
             className="rounded-md p-2 text-stone-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600"
           >

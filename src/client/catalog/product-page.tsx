@@ -27,6 +27,7 @@ import { RelatedProducts } from './components/related-products.js';
 import { FreeShippingLine } from '../ui/free-shipping-line.js';
 import { HydrateWhenVisible } from '../lib/hydrate-when-visible.js';
 import { SHOP_LOAD_ERROR } from './shop-page.js';
+import type { BuyNowState } from '../lib/buy-now.js';
 
 export default function ProductPage() {
   const { id = '' } = useParams();
@@ -87,6 +88,12 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
   const stockLineId = useId();
   useRefreshWhenReservationsEnd(product.id, stock.reservedUntil, stockState === 'reserved');
   const category = categories?.find((c) => c.id === product.category);
+  const buyButtonsId = useId();
+  const add = () => {
+    if (adding) return;
+    setAdding(true);
+    void addToCart(quantity).finally(() => setAdding(false));
+  };
 
   const crumbs: BreadcrumbItem[] = [
     { label: 'Home', to: paths.home },
@@ -133,18 +140,14 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
             </div>
           )}
 
-          <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+          <div id={buyButtonsId} className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
             <Button
               size="lg"
               className="sm:flex-1"
               disabled={!inStock}
               aria-describedby={inStock ? undefined : stockLineId}
               aria-busy={adding}
-              onClick={() => {
-                if (adding) return;
-                setAdding(true);
-                void addToCart(quantity).finally(() => setAdding(false));
-              }}
+              onClick={add}
             >
               <CartIcon size={20} />
               Add to Cart
@@ -159,7 +162,9 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
               onClick={() => {
                 // Buy Now goes straight to checkout with this product; the server prices it like any cart.
                 addToCartStore({ product, quantity, inventory: product.inventory });
-                void navigate(paths.checkout);
+                // The checkout says so when the cart holds more than this product (it pays for the whole cart).
+                const state: BuyNowState = { buyNow: { productId: product.id, name: product.name, quantity } };
+                void navigate(paths.checkout, { state });
               }}
             >
               Buy Now
@@ -194,9 +199,49 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
           )}
         </div>
       </div>
+      {inStock && <StickyBuyBar product={product} watchId={buyButtonsId} adding={adding} onAdd={add} />}
       {/* Under the product, past a phone's first screen: hydrated as it comes near. */}
       <HydrateWhenVisible selector='section[aria-labelledby="related-title"]' part={RelatedProducts} props={{ productId: product.id }} />
     </Container>
+  );
+}
+
+/**
+ * On a phone, the price and Add to Cart along the bottom of the screen while the page's own buttons
+ * are out of view (below the photo and text at first, or scrolled past), as Dawn's sticky bar does;
+ * gone when those buttons or the footer are in view. It repeats the page's own button for a thumb,
+ * so it is left out of the keyboard order and the accessibility tree, where that button is.
+ */
+function StickyBuyBar({ product, watchId, adding, onAdd }: { product: Product; watchId: string; adding: boolean; onAdd: () => void }) {
+  const [covered, setCovered] = useState(false);
+  useEffect(() => {
+    const own = document.getElementById(watchId);
+    if (!own || typeof IntersectionObserver === 'undefined') return;
+    const inView = new Map<Element, boolean>();
+    const observer = new IntersectionObserver((entries) => {
+      for (const e of entries) inView.set(e.target, e.isIntersecting);
+      setCovered([...inView.values()].some(Boolean));
+    });
+    observer.observe(own);
+    const footer = document.querySelector('body footer');
+    if (footer) observer.observe(footer);
+    return () => observer.disconnect();
+  }, [watchId]);
+  return (
+    <div
+      aria-hidden="true"
+      data-sticky-buy-bar=""
+      className={`fixed inset-x-0 bottom-0 z-30 border-t border-stone-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgba(0,0,0,0.06)] backdrop-blur sm:hidden ${covered ? 'hidden' : 'flex'} items-center gap-3`}
+    >
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium text-stone-900">{product.name}</p>
+        <p className="font-bold text-brand-700">{formatCents(product.priceCents)}</p>
+      </div>
+      <Button tabIndex={-1} aria-busy={adding} onClick={onAdd}>
+        <CartIcon size={18} />
+        Add to Cart
+      </Button>
+    </div>
   );
 }
 

@@ -2,8 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { useForm, type FieldErrors, type UseFormRegister, type UseFormRegisterReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { CART_STOCK_MESSAGES, CHECKOUT_FIELD_LABELS, CHECKOUT_MESSAGES, US_STATES } from '../../shared/checkout-text.js';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import {
+  BUY_NOW_MESSAGES,
+  CART_STOCK_MESSAGES,
+  CHECKOUT_FIELD_LABELS,
+  CHECKOUT_MESSAGES,
+  SHIPS_TO_TEXT,
+  US_STATES,
+} from '../../shared/checkout-text.js';
 import { CheckoutForm, type Quote } from '../../shared/schemas/checkout.js';
 import { fieldMaxLength } from '../../shared/schemas/limits.js';
 import { rememberCheckout } from '../lib/bought-lines.js';
@@ -39,6 +46,7 @@ import { afterZod } from '../lib/load-zod.js';
 import { lazyResolver } from '../lib/lazy-resolver.js';
 import { ShippingMethod } from './shipping-method.js';
 import { readCheckoutDraft, writeCheckoutDraft } from '../lib/checkout-draft.js';
+import type { BuyNowState } from '../lib/buy-now.js';
 import { cannotShip, NoShippingNotice } from '../ui/no-shipping-notice.js';
 
 /** Below Tailwind's sm breakpoint: a phone, where a toast would cover the form. */
@@ -255,6 +263,8 @@ export default function CheckoutPage() {
         </div>
       )}
 
+      <BuyNowNotice lines={cart.items} />
+
       {short.length > 0 ? (
         <div className="mb-6">
           <Alert
@@ -427,6 +437,7 @@ function StateSelect({ registration, error }: { registration: UseFormRegisterRet
         required
         autoComplete="address-level1"
         {...fieldAria(error, `${id}-error`)}
+        aria-describedby={error ? `${id}-error ${id}-where` : `${id}-where`}
         className={inputClasses(error)}
       >
         {US_STATES.map(([code, name]) => (
@@ -436,6 +447,32 @@ function StateSelect({ registration, error }: { registration: UseFormRegisterRet
         ))}
       </select>
       {error && <FieldError id={`${id}-error`} message={error} />}
+      <p id={`${id}-where`} className="text-xs text-stone-600">
+        {SHIPS_TO_TEXT}
+      </p>
+    </div>
+  );
+}
+
+/** After Buy Now, when the cart holds more than that product: the checkout says it pays for all of it. */
+function BuyNowNotice({ lines }: { lines: readonly { quantity: number }[] }) {
+  const chosen = (useLocation().state as BuyNowState | null)?.buyNow;
+  if (!chosen) return null;
+  // Units beyond those Buy Now was pressed for: other products, or more of this one added earlier.
+  const others = lines.reduce((n, l) => n + l.quantity, 0) - chosen.quantity;
+  if (others === 0) return null;
+  return (
+    <div className="mb-6">
+      <Alert
+        title={BUY_NOW_MESSAGES.title}
+        action={
+          <Link to={paths.cart} className={buttonClasses('outline', 'sm')}>
+            {BUY_NOW_MESSAGES.review}
+          </Link>
+        }
+      >
+        {BUY_NOW_MESSAGES.text(chosen.name, others)}
+      </Alert>
     </div>
   );
 }

@@ -1,14 +1,28 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { Spinner } from '../ui/spinner.js';
 import { Toaster } from '../ui/toast.js';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
-import { ImpersonationBanner } from './impersonation-banner.js';
+import { useSession } from '../lib/get-session.js';
 import { ScrollToTop } from './scroll-to-top.js';
 import { RecoveryHashRedirect } from '../lib/recovery-hash-redirect.js';
 import { HydrateWhenVisible, useFirstPageEnd } from '../lib/hydrate-when-visible.js';
 import { useSavedCartSync } from '../lib/use-saved-cart-sync.js';
+
+// Only an admin viewing the shop as a customer ever sees it: its code stays out of the first load.
+const ImpersonationBanner = lazy(() => import('./impersonation-banner.js').then((m) => ({ default: m.ImpersonationBanner })));
+
+/** The impersonation banner when there is one (the server's HTML has it too: its render waits for the chunk). */
+function ImpersonationSlot() {
+  const { impersonatorEmail } = useSession();
+  if (!impersonatorEmail) return null;
+  return (
+    <Suspense fallback={null}>
+      <ImpersonationBanner />
+    </Suspense>
+  );
+}
 
 export function RootLayout() {
   useFirstPageEnd();
@@ -23,7 +37,7 @@ export function RootLayout() {
       </a>
       <RecoveryHashRedirect />
       <ScrollToTop />
-      <ImpersonationBanner />
+      <ImpersonationSlot />
       <Header />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Suspense fallback={<Spinner className="min-h-[50vh]" />}>

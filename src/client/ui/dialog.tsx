@@ -13,6 +13,32 @@ type DialogProps = {
   className?: string;
 };
 
+/** The fields a person types in or picks from, the first of which a form dialog opens on. */
+const FIRST_FIELD = 'input:not([type=hidden]):not([disabled]):not([tabindex="-1"]), select:not([disabled]), textarea:not([disabled])';
+
+let locks = 0;
+let kept: { overflow: string; paddingRight: string } | null = null;
+
+/**
+ * Stops the page behind a dialog from scrolling; the scrollbar's width becomes padding so nothing
+ * shifts sideways. Counted, so a dialog opened over another unlocks only when the last one closes.
+ */
+function lockPageScroll(): () => void {
+  const root = document.documentElement;
+  if (locks++ === 0) {
+    kept = { overflow: root.style.overflow, paddingRight: root.style.paddingRight };
+    const scrollbar = window.innerWidth - root.clientWidth;
+    root.style.overflow = 'hidden';
+    if (scrollbar > 0) root.style.paddingRight = `${scrollbar}px`;
+  }
+  return () => {
+    if (--locks > 0 || !kept) return;
+    root.style.overflow = kept.overflow;
+    root.style.paddingRight = kept.paddingRight;
+    kept = null;
+  };
+}
+
 /**
  * Modal built on the native <dialog>: showModal() gives us the focus trap, Escape handling and
  * inert background for free; we only return focus to whatever opened it. Printed, it drops its
@@ -29,9 +55,18 @@ export function Dialog({ open, onClose, title, children, footer, className = '' 
     if (open && !dialog.open) {
       returnFocusTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       dialog.showModal();
+      // A form opens on its first field (showModal alone would focus the Close button); a dialog of
+      // text keeps the browser's choice.
+      dialog.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }
+  }, [open]);
+
+  // The page behind stays where it is while the dialog is open (no scrolling it by wheel or touch).
+  useEffect(() => {
+    if (!open) return;
+    return lockPageScroll();
   }, [open]);
 
   useEffect(() => {

@@ -44,7 +44,7 @@ export function LazyImage({
   useEffect(() => {
     // An image that failed before hydration fired its error event before React listened for it.
     const el = ref.current;
-    if (variants && el?.complete && el.naturalWidth === 0) onFail?.();
+    if (el?.complete && el.naturalWidth === 0 && el.getAttribute('src')) onFail?.();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration; later failures come as error events
   }, []);
 

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Dialog } from './dialog.js';
+import { useSettings } from '../lib/get-settings.js';
+import { checkoutProviderFrom, paymentTexts } from '../../shared/payment-provider.js';
 
 type HeadingLevel = 2 | 3;
 
@@ -15,6 +17,7 @@ function Section({ level, title, children }: { level: HeadingLevel; title: strin
 
 /** Privacy text, shared by /privacy and the footer dialog; `level` is the section heading level. */
 export function PrivacyContent({ level = 2 }: { level?: HeadingLevel }) {
+  const { data: settings } = useSettings();
   return (
     <div className="space-y-6">
       <p className="leading-relaxed text-stone-700">
@@ -26,10 +29,8 @@ export function PrivacyContent({ level = 2 }: { level?: HeadingLevel }) {
           We collect the information you give us: your name, e-mail address, phone number, shipping and billing addresses, and the messages
           you send us. When you create an account we also keep your order history and loyalty points.
         </p>
-        <p>
-          Payments are processed by our payment provider, Stripe. Your card details are entered on Stripe&apos;s secure page and never reach
-          or stay on our servers.
-        </p>
+        {/* Where card details go, in the mode the shop runs in (Stripe, or its own test card page). */}
+        <p>{paymentTexts(checkoutProviderFrom(settings)).privacy}</p>
       </Section>
       <Section level={level} title="How We Use Your Information">
         <ul className="list-disc space-y-1 pl-5">

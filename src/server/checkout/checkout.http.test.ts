@@ -178,6 +178,20 @@ describe('checkout and the test payment page', () => {
       checkoutBody([{ productId: 'co-b', quantity: 1 }], { shippingAddress: { ...address, zip: '123' } }),
     );
     expect(zip.json().error).toContain(CHECKOUT_MESSAGES.zip);
+    // A place the shop does not ship to is refused; Washington, D.C. is one it does.
+    const nowhere = await c.post(
+      '/api/create-checkout-session',
+      checkoutBody([{ productId: 'co-b', quantity: 1 }], { shippingAddress: { ...address, state: 'PR' } }),
+    );
+    expect(nowhere.statusCode).toBe(400);
+    expect(nowhere.json().error).toContain(CHECKOUT_MESSAGES.shipsTo);
+    const dc = await c.post(
+      '/api/create-checkout-session',
+      checkoutBody([{ productId: 'co-b', quantity: 1 }], {
+        shippingAddress: { ...address, state: 'DC', city: 'Washington', zip: '20001' },
+      }),
+    );
+    expect(dc.statusCode).toBe(200);
   });
 
   it('declined card keeps the order unpaid; the good card pays once and the confirmation reads it back', async () => {

@@ -60,7 +60,7 @@ describe(`truthful content on ${testDialect()}`, () => {
   it('the FAQ and the site description say what the shipping options and the tax rule do, and follow the owner’s changes', async () => {
     // As seeded: Free Shipping from $50.00; Standard $5.99 is the cheapest paid option.
     expect(await answer(/shipping cost/)).toBe(
-      'Standard Shipping is $5.99 (5-7 business days), Expedited Shipping is $12.99 (2-3 business days) and Overnight Shipping is $24.99 (Next business day). Orders of $50.00 or more can choose Free Shipping (free, 7-10 business days).',
+      'Standard Shipping is $5.99 (5-7 business days), Expedited Shipping is $12.99 (2-3 business days) and Overnight Shipping is $24.99 (Next business day). Orders with a subtotal of $50.00 or more can choose Free Shipping (free, 7-10 business days).',
     );
     const tax = await answer(/sales tax/);
     expect(tax).toBe(
@@ -77,7 +77,7 @@ describe(`truthful content on ${testDialect()}`, () => {
     expect(faqPage.body).toContain('pays $3.36 tax (8% of $41.99)');
     expect(faqPage.body).not.toContain('{{');
     const home = await html(t, '/');
-    expect(description(home.body)).toMatch(/ Free shipping on orders of \$50\.00 or more\.$/);
+    expect(description(home.body)).toMatch(/ Free shipping on orders with a subtotal of \$50\.00 or more\.$/);
     const settings = (await t.app.inject({ method: 'GET', url: '/api/settings' })).json().settings;
     expect(settings.free_shipping_minimum_cents).toBe('5000');
 
@@ -92,12 +92,12 @@ describe(`truthful content on ${testDialect()}`, () => {
       { priceCents: 650 },
     );
     expect(await answer(/shipping cost/)).toContain('Standard Shipping is $6.50 (5-7 business days)');
-    expect(await answer(/shipping cost/)).toContain('Orders of $75.00 or more can choose Free Shipping');
+    expect(await answer(/shipping cost/)).toContain('Orders with a subtotal of $75.00 or more can choose Free Shipping');
     expect(await answer(/sales tax/)).toContain('$6.50 shipping pays $3.40 tax (8% of $42.50)');
-    expect(description((await html(t, '/')).body)).toMatch(/ Free shipping on orders of \$75\.00 or more\.$/);
+    expect(description((await html(t, '/')).body)).toMatch(/ Free shipping on orders with a subtotal of \$75\.00 or more\.$/);
     expect(description((await html(t, '/about')).body)).not.toContain('$50.00');
     const faqAfter = await html(t, '/faq');
-    expect(faqAfter.body).toContain('Orders of $75.00 or more can choose Free Shipping');
+    expect(faqAfter.body).toContain('Orders with a subtotal of $75.00 or more can choose Free Shipping');
     expect(faqAfter.body).toContain('pays $3.40 tax (8% of $42.50)');
 
     // Nothing ships free any more: the description promises nothing, the FAQ lists what is left.
@@ -142,7 +142,7 @@ describe(`truthful content on ${testDialect()}`, () => {
     expect(shown).toMatch(
       /^Yes, in every state we ship to\. Sales tax of 8% is charged on your order subtotal minus any discount, plus shipping/,
     );
-    expect(shown).toMatch(/Free shipping on orders of \$50\.00 or more\.$/);
+    expect(shown).toMatch(/Free shipping on orders with a subtotal of \$50\.00 or more\.$/);
     expect((await html(t, '/faq')).body).toContain('Yes, in every state we ship to. Sales tax of 8%');
   });
 

@@ -31,7 +31,7 @@ describe('search-engine pages written by the server', () => {
     expect(res.body).toContain('<title>EcoClean | Eco-Friendly Cleaning Products</title>');
     // The free-shipping minimum as the enabled shipping options have it (shop-facts.ts), not the specification's "$100".
     expect(res.body).toContain(
-      '<meta name="description" content="Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner. Free shipping on orders of $50.00 or more." />',
+      '<meta name="description" content="Eco-friendly cleaning products: reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner. Free shipping on orders with a subtotal of $50.00 or more." />',
     );
     expect(res.body).toContain('<link rel="canonical" href="http://shop.test/" />');
     expect(res.body).toContain('<meta property="og:image" content="http://shop.test/og-image.png" />');

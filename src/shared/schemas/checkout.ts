@@ -2,7 +2,15 @@ import { z } from 'zod';
 
 import { CHECKOUT_LIMITS, CHECKOUT_MESSAGES, US_STATE_CODES } from '../checkout-text.js';
 
-export { CHECKOUT_FIELD_LABELS, CHECKOUT_LIMITS, CHECKOUT_MESSAGES, DEFAULT_STATE, US_STATE_CODES, US_STATES } from '../checkout-text.js';
+export {
+  CHECKOUT_FIELD_LABELS,
+  CHECKOUT_LIMITS,
+  CHECKOUT_MESSAGES,
+  DEFAULT_STATE,
+  SHIPS_TO_TEXT,
+  US_STATE_CODES,
+  US_STATES,
+} from '../checkout-text.js';
 
 const required = (message: string, max = 100) => z.string({ message }).trim().min(1, message).max(max, `Cannot exceed ${max} characters`);
 
@@ -111,7 +119,10 @@ export const ShippingAddressInput = z
     name: required(CHECKOUT_MESSAGES.firstName, 101),
     address: required(CHECKOUT_MESSAGES.address, 200),
     city: required(CHECKOUT_MESSAGES.city, 100),
-    state: z.enum(US_STATE_CODES, { message: CHECKOUT_MESSAGES.state }),
+    state: z.enum(US_STATE_CODES, {
+      // Empty: the spec's "State is required"; a code the list does not hold: where the shop ships.
+      error: (iss) => (typeof iss.input === 'string' && iss.input.trim() !== '' ? CHECKOUT_MESSAGES.shipsTo : CHECKOUT_MESSAGES.state),
+    }),
     zip: z
       .string({ message: CHECKOUT_MESSAGES.zip })
       .trim()

@@ -16,7 +16,7 @@ import { ACCOUNT_MESSAGES, AddressInput, ContactInfoInput, contactInfoForm, form
 import { fieldMaxLength } from '../../../shared/schemas/limits.js';
 import { formatAddress } from '../../../shared/address.js';
 import type { Address, SessionUser } from '../../../shared/schemas/auth.js';
-import { US_STATES } from '../../../shared/schemas/checkout.js';
+import { SHIPS_TO_TEXT, US_STATES } from '../../../shared/schemas/checkout.js';
 import { errorMessage } from '../../lib/error-message.js';
 import { useSession } from '../../lib/get-session.js';
 import { fieldAria, FieldError, inputClasses, TextField } from '../../ui/form-controls.js';
@@ -266,6 +266,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
             required
             {...field('state')}
             {...fieldAria(stateError, `${id}-state-error`)}
+            aria-describedby={stateError ? `${id}-state-error ${id}-state-where` : `${id}-state-where`}
             className={inputClasses(Boolean(stateError))}
           >
             <option value="">Select a state</option>
@@ -276,6 +277,9 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
             ))}
           </select>
           {stateError && <FieldError id={`${id}-state-error`} message={stateError} />}
+          <p id={`${id}-state-where`} className="text-xs text-stone-600">
+            {SHIPS_TO_TEXT}
+          </p>
         </div>
         <TextField
           id={`${id}-zip`}

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { priceParam, type ProductsFilter } from '../../../shared/products-filter.js';
 import { paths } from '../../lib/paths.js';
 
@@ -41,6 +41,27 @@ export function ShopOrderFilter({ filter, onChange }: { filter: ProductsFilter; 
     setMax(filter.maxPriceCents === undefined ? '' : priceParam(filter.maxPriceCents));
   }
 
+  // What the shopper did before this script arrived (the server drew the form; its code loads
+  // beside the first-load script): a sort picked or prices typed then are taken up now, not lost.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const el = form.current;
+    if (!el) return;
+    const picked = (el.elements.namedItem('sort') as HTMLSelectElement | null)?.value;
+    const typedMin = (el.elements.namedItem('minPrice') as HTMLInputElement | null)?.value ?? '';
+    const typedMax = (el.elements.namedItem('maxPrice') as HTMLInputElement | null)?.value ?? '';
+    if (typedMin !== min) setMin(typedMin);
+    if (typedMax !== max) setMax(typedMax);
+    if (picked && picked in SORT_LABELS && picked !== (filter.sort ?? 'shop')) {
+      onChange({
+        sort: picked === 'shop' ? undefined : (picked as ProductsFilter['sort']),
+        minPriceCents: filter.minPriceCents,
+        maxPriceCents: filter.maxPriceCents,
+      });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the server's form comes alive
+  }, []);
+
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const minPriceCents = typedCents(min);
@@ -52,7 +73,14 @@ export function ShopOrderFilter({ filter, onChange }: { filter: ProductsFilter; 
   };
 
   return (
-    <form method="get" action={paths.products} onSubmit={apply} className="flex flex-wrap items-end gap-3" aria-label="Sort and price">
+    <form
+      ref={form}
+      method="get"
+      action={paths.products}
+      onSubmit={apply}
+      className="flex flex-wrap items-end gap-3"
+      aria-label="Sort and price"
+    >
       {filter.search && <input type="hidden" name="search" value={filter.search} />}
       {filter.category && <input type="hidden" name="category" value={filter.category} />}
       <div className="flex flex-col gap-1">
