@@ -34,7 +34,11 @@ function mergeLines(lines: CartLineInput[]): { productId: string; quantity: numb
   return [...merged.values()];
 }
 
-export type PricedCart = Quote & { couponId: string | null };
+export type PricedCart = Quote & {
+  couponId: string | null;
+  /** Checkout (lock) only: each product's SKU, read with its price (for the order's search terms). */
+  skus?: ReadonlyMap<string, string | null>;
+};
 
 /**
  * Prices a cart from the database: current names, prices and stock (less what open checkouts
@@ -72,6 +76,7 @@ export async function priceCart(
   let products: Awaited<ReturnType<ReturnType<typeof productQuery>['execute']>>;
   let levels: Map<string, number>;
   let held: Map<string, number>;
+  let skus: Map<string, string | null> | undefined;
   if (lock) {
     if (afterLocks) await afterLocks();
     // One read of the products with their stock items' level and units kept for checkouts (the
@@ -80,6 +85,7 @@ export async function priceCart(
     // then, the reservations themselves are summed, as before.
     const rows = await productsWithStockCounters(db, ids);
     products = rows.map(({ id, name, price_cents, images }) => ({ id, name, price_cents, images }));
+    skus = new Map(rows.map((r) => [r.id, r.sku]));
     levels = new Map(rows.map((r) => [r.id, r.onHand]));
     held = new Map(rows.map((r) => [r.id, r.reserved]));
     const want = new Map<string, number>(giftId ? [[giftId, 1]] : []);
@@ -196,5 +202,6 @@ export async function priceCart(
     shippingCents: totals.shippingCents,
     taxCents: totals.taxCents,
     totalCents: totals.totalCents,
+    ...(skus ? { skus } : {}),
   };
 }

@@ -337,17 +337,6 @@ async function createCheckoutOnce(
     const account = ctx.userId
       ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', ctx.userId).executeTakeFirst()
       : undefined;
-    // The lines' SKUs for the search index (the line rows read theirs inside their own insert).
-    const skus = new Map(
-      (priced.lines.length === 0
-        ? []
-        : await trx
-            .selectFrom('products')
-            .select(['id', 'sku'])
-            .where('id', 'in', [...new Set(priced.lines.map((l) => l.productId))])
-            .execute()
-      ).map((p) => [p.id, p.sku]),
-    );
     const orderWrites = [
       orderInsert,
       newOrderSearchInsert(trx, {
@@ -358,7 +347,8 @@ async function createCheckoutOnce(
         user_email: account?.email ?? null,
         full_name: account?.full_name ?? null,
         total_cents: priced.totalCents,
-        lines: priced.lines.map((l) => ({ name: l.name, sku: skus.get(l.productId) ?? null })),
+        // The SKUs came with the prices (no read of their own while the checkout's transaction is open).
+        lines: priced.lines.map((l) => ({ name: l.name, sku: priced.skus?.get(l.productId) ?? null })),
       }),
       itemsInsert,
       placed,

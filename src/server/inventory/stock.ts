@@ -103,11 +103,11 @@ export async function levelsOf(db: Kysely<Database>, productIds: readonly string
 export async function productsWithStockCounters(
   db: Kysely<Database>,
   productIds: readonly string[],
-): Promise<{ id: string; name: string; price_cents: number; images: string; onHand: number; reserved: number }[]> {
+): Promise<{ id: string; name: string; sku: string | null; price_cents: number; images: string; onHand: number; reserved: number }[]> {
   const rows = await db
     .selectFrom('products as p')
     .leftJoin('stock_items as si', 'si.product_id', 'p.id')
-    .select(['p.id', 'p.name', 'p.price_cents', 'p.images', 'si.on_hand', 'si.reserved'])
+    .select(['p.id', 'p.name', 'p.sku', 'p.price_cents', 'p.images', 'si.on_hand', 'si.reserved'])
     .where('p.id', 'in', productIds.length ? [...productIds] : [''])
     .execute();
   return rows.map(({ on_hand, reserved, ...p }) => ({ ...p, onHand: Number(on_hand ?? 0), reserved: Number(reserved ?? 0) }));

@@ -29,6 +29,11 @@ function toDelivery(data: Record<string, unknown>): OrderDelivery | null {
     : null;
 }
 
+/** The delivery a `placed` event's stored data holds (null for none, or an event from before it was kept). */
+export function deliveryFromPlacedData(data: string | null): OrderDelivery | null {
+  return data === null ? null : toDelivery(parseJson<Record<string, unknown>>(data, {}));
+}
+
 /** The delivery chosen for each order (null when not kept), in one query. */
 export async function deliveryChoices(db: Kysely<Database>, orderIds: string[]): Promise<Map<string, OrderDelivery | null>> {
   const out = new Map<string, OrderDelivery | null>(orderIds.map((id) => [id, null]));
@@ -39,7 +44,7 @@ export async function deliveryChoices(db: Kysely<Database>, orderIds: string[]):
     .where('order_id', 'in', orderIds)
     .where('type', '=', 'placed')
     .execute();
-  for (const r of rows) out.set(r.order_id, toDelivery(parseJson<Record<string, unknown>>(r.data, {})));
+  for (const r of rows) out.set(r.order_id, deliveryFromPlacedData(r.data));
   return out;
 }
 

@@ -18,7 +18,7 @@ const total = async (search: string) =>
 
 describe('admin order search', () => {
   it('finds orders by number, id, tracking code, e-mail and name words, and follows edits', async () => {
-    await createProduct(t.db, { id: 'search-p', priceCents: 500, inventory: 100 });
+    await createProduct(t.db, { id: 'search-p', name: 'Heron Scrub Pad', sku: 'HRN-42', priceCents: 500, inventory: 100 });
     const customer = await createUser(t.db, { email: 'marigold.finch@example.org', fullName: 'Marigold Finch' });
     const shopper = new TestClient(t.app, '10.0.0.7');
     await shopper.signIn(customer.email, customer.password);
@@ -44,6 +44,10 @@ describe('admin order search', () => {
     expect(await total('goldie zebra')).toBe(0);
     expect(await total('%')).toBe(0);
     expect(await total("' or 1=1 --")).toBe(0);
+
+    // The lines: by the product's words and its SKU, as the checkout read them with the prices.
+    expect(await total('HRN-42')).toBe(1);
+    expect(await total('heron')).toBe(1);
 
     // A word matching several terms of one order still counts that order once.
     expect(await total('fin')).toBe(1);

@@ -4,6 +4,8 @@ import type { Dialect } from '../../db/database.js';
 import { forUpdate } from '../../db/locks.js';
 import { HttpError } from '../../http/errors.js';
 import { lockCoupon } from '../../coupons/service.js';
+import { deliveryFromPlacedData } from '../../orders/delivery-choice.js';
+import type { OrderDelivery } from '../../../shared/schemas/orders.js';
 
 /** Everything fulfilment reads and writes, locked. */
 export type LockedOrderRows = {
@@ -16,6 +18,8 @@ export type LockedOrderRows = {
   coupon: Selectable<CouponsTable> | undefined;
   /** The signed-up customer, locked; undefined for a guest (or an account since erased). */
   user: Selectable<UsersTable> | undefined;
+  /** The shipping method and estimate chosen at checkout (kept on the order's `placed` event), or null. */
+  delivery: OrderDelivery | null;
 };
 
 type LockOrderRowsResult = { alreadyPaid: true; orderId: string } | { alreadyPaid: false; rows: LockedOrderRows };
@@ -37,6 +41,16 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
     .innerJoin('orders as o', 'o.id', 's.order_id')
     .leftJoin('order_items as i', 'i.order_id', 'o.id')
     .select(['o.id as seen_order_id', 'o.coupon_code as seen_coupon_code', 'o.payment_status as seen_payment_status'])
+    // The delivery chosen at checkout, for the confirmation: in this statement, not a read of its own.
+    .select((eb) =>
+      eb
+        .selectFrom('order_events as pe')
+        .select('pe.data')
+        .whereRef('pe.order_id', '=', 'o.id')
+        .where('pe.type', '=', 'placed')
+        .limit(1)
+        .as('seen_placed_data'),
+    )
     .selectAll('i')
     .where('s.id', '=', sessionId)
     .orderBy('i.product_id')
@@ -48,7 +62,11 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   if (settled(orderSeen.payment_status)) return { alreadyPaid: true, orderId: orderSeen.id };
   const items: Selectable<OrderItemsTable>[] = seen
     .filter((r) => r.id !== null)
-    .map(({ seen_order_id: _o, seen_coupon_code: _c, seen_payment_status: _p, ...item }) => item as Selectable<OrderItemsTable>);
+    .map(
+      ({ seen_order_id: _o, seen_coupon_code: _c, seen_payment_status: _p, seen_placed_data: _d, ...item }) =>
+        item as Selectable<OrderItemsTable>,
+    );
+  const delivery = deliveryFromPlacedData(first.seen_placed_data ?? null);
   const productIds = [...new Set(items.map((i) => i.product_id))].sort();
   const coupon = orderSeen.coupon_code ? await lockCoupon(trx, dialect, orderSeen.coupon_code) : undefined;
   const { order, session } = await lockOrderAndSession(trx, dialect, orderSeen.id, sessionId);
@@ -56,7 +74,7 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   const user = order.user_id
     ? await forUpdate(trx.selectFrom('users').selectAll().where('id', '=', order.user_id), dialect).executeTakeFirst()
     : undefined;
-  return { alreadyPaid: false, rows: { order, session, items, productIds, coupon, user } };
+  return { alreadyPaid: false, rows: { order, session, items, productIds, coupon, user, delivery } };
 }
 
 /**
