@@ -29,21 +29,36 @@ export function together(...lanes) {
   return { together: lanes.map((lane) => (Array.isArray(lane) ? lane : [lane])) };
 }
 
+/**
+ * The failing tests a step's output names (Vitest's "FAIL  project  file > test" lines, once
+ * each, without colours), or its last lines when it names none (a type error, a lint finding).
+ */
+function failuresIn(chunks) {
+  // eslint-disable-next-line no-control-regex -- the terminal's colour codes
+  const lines = Buffer.concat(chunks).toString('utf8').replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const named = [...new Set(lines.map((l) => l.trim()).filter((l) => /^FAIL\s/.test(l)))];
+  const shown = named.length ? named : lines.filter((l) => l.trim()).slice(-15);
+  return shown.slice(0, 40).map((l) => (l.length > 240 ? `${l.slice(0, 239)}…` : l));
+}
+
 function seconds(started) {
   return ((Date.now() - started) / 1000).toFixed(1);
 }
 
-/** Runs one command step; `held` collects its output instead of printing it as it comes. */
-function runCommand(step, held) {
+/** Runs one command step; `held` collects its output instead of printing it as it comes; `seen` gets a copy either way. */
+function runCommand(step, held, seen) {
   return new Promise((resolve) => {
     const child = spawn(step.cmd[0], step.cmd.slice(1), {
-      stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-      // Held output goes through a pipe: keep the colours a terminal would have shown.
-      env: { ...process.env, ...(step.env ?? {}), ...(held && process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // The output goes through a pipe: keep the colours a terminal would have shown.
+      env: { ...process.env, ...(step.env ?? {}), ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
     });
-    if (held) {
-      child.stdout.on('data', (d) => held.push(d));
-      child.stderr.on('data', (d) => held.push(d));
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (d) => {
+        seen.push(d);
+        if (held) held.push(d);
+        else (stream === child.stdout ? process.stdout : process.stderr).write(d);
+      });
     }
     child.on('error', (err) => {
       held?.push(Buffer.from(`${err.message}\n`));
@@ -57,8 +72,9 @@ async function runOne(step, results, { held = false } = {}) {
   const started = Date.now();
   if (!held) console.log(`\n=== ${step.name} ===`);
   const out = held ? [] : null;
-  const ok = step.fn ? (await step.fn()) !== false : await runCommand(step, out);
-  const result = { name: step.name, ok, seconds: seconds(started) };
+  const seen = [];
+  const ok = step.fn ? (await step.fn()) !== false : await runCommand(step, out, seen);
+  const result = { name: step.name, ok, seconds: seconds(started), failures: ok ? [] : failuresIn(seen) };
   if (held) {
     console.log(`\n=== ${step.name} (ran alongside others; ${result.seconds}s) ===`);
     process.stdout.write(Buffer.concat(out));
@@ -88,7 +104,11 @@ export async function runSteps(steps) {
   }
 
   console.log('\n=== summary ===');
-  for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.seconds}s)`);
+  for (const r of results) {
+    console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.seconds}s)`);
+    // What failed, named again here: a long run's log is often read from its end only.
+    for (const line of r.failures) console.log(`      ${line}`);
+  }
   console.log(`(${seconds(started)}s in all)`);
   const failed = results.filter((r) => !r.ok).length;
   const skipped = total - results.length;

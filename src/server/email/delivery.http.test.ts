@@ -100,4 +100,49 @@ describe('e-mail delivery through SMTP', () => {
       await new Promise<void>((r) => server.close(() => r()));
     }
   });
+
+  it('drains a queue longer than one batch in one tick, and stops after a batch with a refusal', async () => {
+    const port = await freePort();
+    let received = 0;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _s, cb) {
+        stream.on('data', () => undefined);
+        stream.on('end', () => {
+          received++;
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+    const transport = smtpTransport(`smtp://127.0.0.1:${port}`);
+    try {
+      await t.db.deleteFrom('email_outbox').execute();
+      for (let i = 0; i < 45; i++) {
+        await queueEmail(t.db, { to: `q${i}@example.com`, templateId: 'welcome', variables: { customerName: 'Q', shopUrl: 'x' } });
+      }
+      // One batch of 20 when asked for one; the rest with several.
+      expect(await deliverDueEmails(t.db, transport, 'shop@example.com')).toEqual({ sent: 20, failed: 0 });
+      expect(await deliverDueEmails(t.db, transport, 'shop@example.com', { batches: 10 })).toEqual({ sent: 25, failed: 0 });
+      expect(received).toBe(45);
+    } finally {
+      transport.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+
+    // Nothing listens: a batch with a refusal ends the tick (the rest wait for the next one).
+    const down = smtpTransport(`smtp://127.0.0.1:${await freePort()}`);
+    try {
+      await t.db.deleteFrom('email_outbox').execute();
+      for (let i = 0; i < 25; i++) {
+        await queueEmail(t.db, { to: `r${i}@example.com`, templateId: 'welcome', variables: { customerName: 'R', shopUrl: 'x' } });
+      }
+      const r = await deliverDueEmails(t.db, down, 'shop@example.com', { batches: 10 });
+      expect(r.sent).toBe(0);
+      expect(r.failed).toBe(20);
+    } finally {
+      down.close();
+    }
+  });
 });
