@@ -15,6 +15,11 @@ const CHROMIUM_ARGS = [
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
+/** The two widths every screen is tried at, with their labels. */
+export const WIDTHS = [
+  ['1280', DESKTOP],
+  ['390', MOBILE],
+] as const;
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
-import { ADMIN, call, signInThroughForm } from './helpers.js';
+import { DESKTOP, MOBILE, WIDTHS, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { ADMIN, addFromProductPage, call, signInThroughForm } from './helpers.js';
 
 /*
  * Issue 29, the checkout's last mile, at 1280 and 390 px: the form survives Cancel on the card page
@@ -18,11 +18,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const WIDTHS = [
-  ['1280', DESKTOP],
-  ['390', MOBILE],
-] as const;
-
 const REFILL = { id: 'mop-refill', name: 'Mop Refill Pad' };
 const SHOPPER = {
   firstName: 'Robin',
@@ -32,13 +27,6 @@ const SHOPPER = {
   city: 'Eugene',
   zip: '97401',
 };
-
-async function addToCart(page: Page, product: { id: string; name: string }): Promise<void> {
-  await page.goto(`/products/${product.id}`);
-  await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
-  await page.getByRole('button', { name: 'Add to Cart' }).first().click();
-  await page.getByText('Added to cart').first().waitFor();
-}
 
 /** The summary once the server's quote for the cart as it is now has arrived. */
 async function settledTotals(page: Page): Promise<void> {
@@ -75,7 +63,7 @@ describe.each(WIDTHS)('checkout kept at %s px', (width, viewport) => {
   it('a failed Pay leaves the fields in view; Cancel on the card page keeps the form and the shipping pick; a decline is a GET', async () => {
     const { context, page, errors } = await openPage(browser, viewport);
     try {
-      await addToCart(page, REFILL);
+      await addFromProductPage(page, REFILL);
       await page.goto('/checkout');
       await settledTotals(page);
       const pay = page.getByRole('button', { name: /^Pay \$/ });
@@ -160,7 +148,7 @@ describe.each(WIDTHS)('checkout kept at %s px', (width, viewport) => {
       await page.waitForURL(/order-confirmation/);
       await page.getByText('Payment Successful!').first().waitFor();
       expect(await page.evaluate(() => window.sessionStorage.getItem('checkout-draft'))).toBeNull();
-      await addToCart(page, REFILL);
+      await addFromProductPage(page, REFILL);
       await page.goto('/checkout');
       await settledTotals(page);
       expect(await main.getByLabel('First Name').inputValue()).toBe('');
@@ -174,7 +162,7 @@ describe.each(WIDTHS)('checkout kept at %s px', (width, viewport) => {
   it('removing a coupon does not submit the coupon form', async () => {
     const { context, page, errors } = await openPage(browser, viewport);
     try {
-      await addToCart(page, REFILL);
+      await addFromProductPage(page, REFILL);
       await page.goto('/cart');
       await settledTotals(page);
       const field = page.getByLabel('Coupon code');
@@ -229,7 +217,7 @@ describe('no shipping option for the subtotal', () => {
       for (const o of paid) expect((await put(o, 2000)).status).toBe(200);
       const { context, page, errors } = await openPage(browser, DESKTOP);
       try {
-        await addToCart(page, REFILL);
+        await addFromProductPage(page, REFILL);
         for (const [width, viewport] of WIDTHS) {
           await page.setViewportSize(viewport);
           await page.goto('/cart');
@@ -262,7 +250,7 @@ describe('no shipping option for the subtotal', () => {
         }
         // Reaching $20 (two refills) brings the options back.
         await page.setViewportSize(DESKTOP);
-        await addToCart(page, REFILL);
+        await addFromProductPage(page, REFILL);
         await page.goto('/checkout');
         await settledTotals(page);
         await page.getByRole('radio', { name: /Standard Shipping/ }).waitFor();

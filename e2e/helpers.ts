@@ -87,3 +87,11 @@ export function call(page: Page, method: string, path: string, body?: unknown) {
     { method, path, body },
   );
 }
+
+/** Adds one unit from the product's own page, as a shopper does, and waits for the toast. */
+export async function addFromProductPage(page: Page, product: { id: string; name: string }): Promise<void> {
+  await page.goto(`/products/${product.id}`);
+  await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+  await page.getByRole('button', { name: 'Add to Cart' }).first().click();
+  await page.getByText('Added to cart').first().waitFor();
+}

@@ -2,10 +2,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, MOBILE, WIDTHS, launchBrowser, openPage, screenshot, settle } from './browser.js';
 import { BUY_NOW_MESSAGES, SHIPS_TO_TEXT } from '../src/shared/checkout-text.js';
 import { PAYMENT_TEXTS } from '../src/shared/payment-provider.js';
-import { CUSTOMER, signInThroughForm } from './helpers.js';
+import { CUSTOMER, addFromProductPage, signInThroughForm } from './helpers.js';
 
 /**
  * Issue 29, the storefront's finishing touches: Buy Now says what the checkout holds, the state
@@ -24,13 +24,6 @@ afterAll(async () => {
 const REFILL = { id: 'mop-refill', name: 'Mop Refill Pad' };
 const CLOTHS = { id: 'cloth-5-pack', name: '5 - Reusable Cleaning Cloths (5-Pack)' };
 
-async function addToCart(page: Page, product: { id: string; name: string }): Promise<void> {
-  await page.goto(`/products/${product.id}`);
-  await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await page.getByText('Added to cart').first().waitFor();
-}
-
 const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement;
@@ -40,10 +33,7 @@ const focused = (page: Page) =>
 const stickyBar = (page: Page) => page.locator('[data-sticky-buy-bar]');
 
 describe('storefront finishing touches', () => {
-  for (const [label, viewport] of [
-    ['1280', DESKTOP],
-    ['390', MOBILE],
-  ] as const) {
+  for (const [label, viewport] of WIDTHS) {
     it(`Buy Now says the checkout is for the whole cart when the cart holds more, and nothing when it does not (${label})`, async () => {
       const { page, context, errors } = await openPage(browser, viewport);
       // An empty cart: Buy Now's checkout holds that product alone, and says nothing more.
@@ -54,7 +44,7 @@ describe('storefront finishing touches', () => {
       expect(await page.getByText(BUY_NOW_MESSAGES.title).count()).toBe(0);
 
       // With cloths in the cart already: the checkout says so, names the other units, and links the cart.
-      await addToCart(page, CLOTHS);
+      await addFromProductPage(page, CLOTHS);
       await page.goto(`/products/${REFILL.id}`);
       await page.getByRole('button', { name: 'Buy Now' }).click();
       await page.waitForURL('**/checkout');
@@ -112,8 +102,8 @@ describe('storefront finishing touches', () => {
 
   it('removing a cart line keeps focus in the cart: the next line’s Remove, then the empty cart’s heading', async () => {
     const { page, context, errors } = await openPage(browser, DESKTOP);
-    await addToCart(page, CLOTHS);
-    await addToCart(page, REFILL);
+    await addFromProductPage(page, CLOTHS);
+    await addFromProductPage(page, REFILL);
     await page.goto('/cart');
     const removeCloths = page.getByRole('button', { name: `Remove ${CLOTHS.name}` });
     await removeCloths.focus();
@@ -126,10 +116,7 @@ describe('storefront finishing touches', () => {
     await context.close();
   });
 
-  for (const [label, viewport] of [
-    ['1280', DESKTOP],
-    ['390', MOBILE],
-  ] as const) {
+  for (const [label, viewport] of WIDTHS) {
     it(`dialogs hold the page behind still and a form opens on its first field; the privacy text says where cards go (${label})`, async () => {
       const { page, context, errors } = await openPage(browser, viewport);
       await page.goto('/faq');
@@ -194,7 +181,7 @@ describe('storefront finishing touches', () => {
           .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth === 0).length),
       )
       .toBe(0);
-    await addToCart(page, REFILL);
+    await addFromProductPage(page, REFILL);
     await page.goto('/cart');
     await page.getByRole('heading', { level: 1, name: 'Shopping Cart' }).waitFor();
     await expect.poll(() => page.locator('main').getByText('Image not available').count()).toBeGreaterThan(0);
