@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Quote } from '../../shared/schemas/checkout.js';
-import { fitCartToStock, stockShortfalls, type StockShortfall } from '../lib/cart-store.js';
+import { fitCartToStock, stockShortfalls, type StockShortfall } from '../lib/stock-fit.js';
 
 /**
  * The cart follows stock (decision 0022): when the server's quote of the cart as it is now says a

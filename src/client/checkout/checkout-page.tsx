@@ -14,7 +14,8 @@ import {
 import { CheckoutForm, type Quote } from '../../shared/schemas/checkout.js';
 import { fieldMaxLength } from '../../shared/schemas/limits.js';
 import { rememberCheckout } from '../lib/bought-lines.js';
-import { fitCartToStock, lineKey, stockShortfalls, useCartKnown, type StockShortfall } from '../lib/cart-store.js';
+import { lineKey, useCartKnown } from '../lib/cart-store.js';
+import { fitCartToStock, stockShortfalls, type StockShortfall } from '../lib/stock-fit.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { useSession } from '../lib/get-session.js';
 import { useCartQuote } from '../lib/use-cart-quote.js';

@@ -18,7 +18,7 @@ function memoryStorage(): Storage {
 
 async function freshStore() {
   vi.resetModules();
-  return import('./cart-store.js');
+  return { ...(await import('./cart-store.js')), ...(await import('./stock-fit.js')) };
 }
 
 describe('cart store', () => {

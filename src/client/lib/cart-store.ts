@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 import { CART_COOKIE, CART_COOKIE_MAX_AGE_S, encodeCartCookie } from '../../shared/cart-cookie.js';
 import { queryKeys } from '../../shared/query-keys.js';
 import { useHydrated } from './use-hydrated.js';
-import type { Quote, QuoteLine } from '../../shared/schemas/checkout.js';
+import type { Quote } from '../../shared/schemas/checkout.js';
 import {
   cartFromQuote,
   isStoredCart,
@@ -183,48 +183,6 @@ export function clearCart(): void {
 }
 
 /** A product the cart wants more of than this shopper can buy now. */
-export type StockShortfall = { productId: string; name: string; wanted: number; available: number };
-
-/**
- * The products the cart wants more of than can be bought, from the server's quote of this very
- * cart (the caller makes sure it is current). A product over several lines (sizes, colours) is
- * counted once, over all of them. Free gifts are left out: the server adds one only when there is
- * room. The quote counts this browser's own open checkout (back from the payment page) as its own.
- */
-export function stockShortfalls(lines: readonly QuoteLine[]): StockShortfall[] {
-  const byProduct = new Map<string, StockShortfall>();
-  for (const l of lines) {
-    if (l.isFreeGift || l.missing || !l.insufficientStock) continue;
-    const seen = byProduct.get(l.productId);
-    if (seen) seen.wanted += l.quantity;
-    else byProduct.set(l.productId, { productId: l.productId, name: l.name, wanted: l.quantity, available: l.inventory });
-  }
-  const short: StockShortfall[] = [];
-  for (const s of byProduct.values()) if (s.wanted > s.available) short.push(s);
-  return short;
-}
-
-/**
- * Lowers the cart to what can be bought: each short product's lines, in cart order, share what is
- * left; a line left with nothing is removed.
- */
-export function fitCartToStock(shortfalls: readonly StockShortfall[]): void {
-  if (shortfalls.length === 0) return;
-  const left = new Map(shortfalls.map((s) => [s.productId, Math.max(0, s.available)]));
-  const items: CartLine[] = [];
-  for (const line of snapshot.items) {
-    const remaining = left.get(line.product.id);
-    if (remaining === undefined) {
-      items.push(line);
-      continue;
-    }
-    const quantity = Math.min(line.quantity, remaining);
-    left.set(line.product.id, remaining - quantity);
-    if (quantity > 0) items.push(quantity === line.quantity ? line : { ...line, quantity });
-  }
-  write({ ...snapshot, items });
-}
-
 /** Keeps a coupon the server accepted, with the discount and free gift of its quote. */
 export function applyCoupon(code: string, discountCents: number, freeProduct: StoredCart['freeProduct']): void {
   write({ ...snapshot, appliedCouponCode: code, appliedCouponDiscountCents: discountCents, couponError: null, freeProduct });

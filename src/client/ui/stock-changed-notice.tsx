@@ -1,5 +1,5 @@
 import { CART_STOCK_MESSAGES } from '../../shared/checkout-text.js';
-import type { StockShortfall } from '../lib/cart-store.js';
+import type { StockShortfall } from '../lib/stock-fit.js';
 import { Alert } from './alert.js';
 
 /** What the cart lowered (or removed) to follow stock, product by product: the cart and the checkout say it alike. */
