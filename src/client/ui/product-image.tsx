@@ -28,7 +28,8 @@ export function ProductImage({ src, alt, width, height, sizes, className = '', .
         role="img"
         aria-label={alt ? `${alt}: Image not available` : 'Image not available'}
         style={{ aspectRatio: `${width} / ${height}` }}
-        className={`flex items-center justify-center bg-stone-100 text-sm text-stone-600 ${className}`}
+        // A thumbnail (the cart's 64–96 px) says it in smaller type, so the words fit inside the box.
+        className={`flex items-center justify-center bg-stone-100 p-1 text-center leading-tight text-stone-600 ${width < 160 ? 'text-xs' : 'text-sm'} ${className}`}
       >
         <span aria-hidden="true">Image not available</span>
       </div>
