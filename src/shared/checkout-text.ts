@@ -124,6 +124,19 @@ export const CHECKOUT_LIMITS = {
 } as const;
 
 /** Labels of the 'Validation Error' toast's list. */
+/**
+ * The longest value each typed checkout field takes (the checkout schema's limits: the unit test
+ * holds them equal), for the inputs' maxLength without evaluating the schema library when the
+ * checkout page loads.
+ */
+export const CHECKOUT_FIELD_MAX_LENGTH: Readonly<Partial<Record<string, number>>> = {
+  firstName: 50,
+  lastName: 50,
+  email: 254,
+  address: 200,
+  city: 100,
+};
+
 export const CHECKOUT_FIELD_LABELS = {
   firstName: 'First Name',
   lastName: 'Last Name',

@@ -7,12 +7,12 @@ import {
   BUY_NOW_MESSAGES,
   CART_STOCK_MESSAGES,
   CHECKOUT_FIELD_LABELS,
+  CHECKOUT_FIELD_MAX_LENGTH,
   CHECKOUT_MESSAGES,
   SHIPS_TO_TEXT,
   US_STATES,
 } from '../../shared/checkout-text.js';
-import { CheckoutForm, type Quote } from '../../shared/schemas/checkout.js';
-import { fieldMaxLength } from '../../shared/schemas/limits.js';
+import type { CheckoutForm, Quote } from '../../shared/schemas/checkout.js';
 import { rememberCheckout } from '../lib/bought-lines.js';
 import { lineKey, useCartKnown } from '../lib/cart-store.js';
 import { fitCartToStock, stockShortfalls, type StockShortfall } from '../lib/stock-fit.js';
@@ -415,7 +415,7 @@ function Field({
       <Label htmlFor={id} text={CHECKOUT_FIELD_LABELS[field]} />
       <input
         id={id}
-        maxLength={fieldMaxLength(CheckoutForm, field)}
+        maxLength={CHECKOUT_FIELD_MAX_LENGTH[field]}
         {...register(field)}
         required
         {...fieldAria(error, `${id}-error`)}
