@@ -35,7 +35,10 @@ export function together(...lanes) {
  */
 function failuresIn(chunks) {
   // eslint-disable-next-line no-control-regex -- the terminal's colour codes
-  const lines = Buffer.concat(chunks).toString('utf8').replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const lines = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n');
   const named = [...new Set(lines.map((l) => l.trim()).filter((l) => /^FAIL\s/.test(l)))];
   const shown = named.length ? named : lines.filter((l) => l.trim()).slice(-15);
   return shown.slice(0, 40).map((l) => (l.length > 240 ? `${l.slice(0, 239)}…` : l));
