@@ -135,7 +135,8 @@ describe('storefront finishing touches', () => {
       expect(await page.evaluate(() => window.scrollY)).toBe(before);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
-      expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+      // Unlocked once React has taken the close in (a render after the native dialog closed).
+      await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('');
       await page.mouse.wheel(0, -300);
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(before);
       expect(errors).toEqual([]);
@@ -160,7 +161,7 @@ describe('storefront finishing touches', () => {
     await page.keyboard.press('Escape');
     // Focus goes back to the button that opened it, and the page scrolls again.
     await expect.poll(() => focused(page)).toBe('button:Change Password');
-    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('');
     expect(errors).toEqual([]);
     await context.close();
   });
