@@ -34,34 +34,15 @@ export const backoffMs = retryDelayMs;
 const STALE_SENDING_MS = 10 * 60_000;
 
 /**
- * Sends the due rows of the outbox, `batch` at a time, for up to `batches` batches while each is
- * full and nothing failed (a queue built up on a sale day drains at once, not 20 rows a tick; a
- * mail server that refuses waits for the next tick). Each row is claimed with a conditional update,
- * so several processes can run this at once and a row is sent by one of them only.
+ * Sends the due rows of the outbox. Each row is claimed with a conditional update, so several
+ * processes can run this at once and a row is sent by one of them only.
  */
 export async function deliverDueEmails(
   db: Kysely<Database>,
   transport: MailTransport,
   from: string,
-  { batch = 20, batches = 1, now = () => new Date() }: { batch?: number; batches?: number; now?: () => Date } = {},
+  { batch = 20, now = () => new Date() }: { batch?: number; now?: () => Date } = {},
 ): Promise<{ sent: number; failed: number }> {
-  const total = { sent: 0, failed: 0 };
-  for (let i = 0; i < batches; i++) {
-    const { sent, failed, full } = await deliverBatch(db, transport, from, batch, now);
-    total.sent += sent;
-    total.failed += failed;
-    if (!full || failed > 0) break;
-  }
-  return total;
-}
-
-async function deliverBatch(
-  db: Kysely<Database>,
-  transport: MailTransport,
-  from: string,
-  batch: number,
-  now: () => Date,
-): Promise<{ sent: number; failed: number; full: boolean }> {
   const at = now();
   await db
     .updateTable('email_outbox')
@@ -86,7 +67,7 @@ async function deliverBatch(
     if (result === 'sent') sent++;
     else if (result === 'failed') failed++;
   }
-  return { sent, failed, full: due.length === batch };
+  return { sent, failed };
 }
 
 /**
@@ -176,9 +157,6 @@ export async function retryEmail(db: Kysely<Database>, id: string): Promise<bool
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Batches of 20 one tick of the worker may send: 200 e-mails every 5 s at most (a sale's confirmations and the shop's copies). */
-const BATCHES_PER_TICK = 10;
-
 /** Polls the outbox while the server runs. */
 export function startDeliveryWorker(
   db: Kysely<Database>,
@@ -190,7 +168,7 @@ export function startDeliveryWorker(
   let running: Promise<void> | null = null;
   const tick = () => {
     if (running) return running;
-    running = deliverDueEmails(db, transport, from, { batches: BATCHES_PER_TICK })
+    running = deliverDueEmails(db, transport, from)
       .then(() => undefined)
       .catch((err) => log.error({ err }, 'e-mail delivery failed'))
       .finally(() => {
