@@ -75,7 +75,10 @@ export type HeadInput<D extends DataRefs> = {
   data: ResolvedData<D>;
   /** Public settings (always part of a page's first data). */
   settings: Record<string, string>;
-  /** Origin of absolute URLs, e.g. "https://shop.example" (no trailing slash). */
+  /**
+   * Origin of absolute URLs, e.g. "https://shop.example" (no trailing slash). No head reads it: the
+   * server's JSON-LD does (src/server/pages/structured-data.ts), from the same input.
+   */
   publicUrl: string;
   /** Role of the signed-in visitor, when known (the browser knows it; the server's shared HTML does not). */
   viewerRole?: string | undefined;
@@ -93,7 +96,6 @@ export type PageHead = {
   noindex?: boolean;
   ogType?: 'website' | 'product';
   ogImage?: string | undefined;
-  jsonLd?: object[];
 };
 
 export type PageDeclaration<D extends DataRefs = DataRefs> = {
@@ -137,21 +139,6 @@ export function pageTitle(name: string): string {
 export function truncate(text: string, max = META_DESCRIPTION_MAX): string {
   const clean = text.replace(/\s+/g, ' ').trim();
   return clean.length <= max ? clean : `${clean.slice(0, max - 1).trimEnd()}…`;
-}
-
-export type Crumb = { name: string; path: string };
-
-export function breadcrumbLd(publicUrl: string, crumbs: Crumb[]): object {
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'BreadcrumbList',
-    itemListElement: crumbs.map((c, i) => ({
-      '@type': 'ListItem',
-      position: i + 1,
-      name: c.name,
-      item: publicUrl + c.path,
-    })),
-  };
 }
 
 /** A page no one should find through a search engine; its title is all it has. */

@@ -3,15 +3,14 @@
  * robots rule and cache policy. The client router (src/client/routes.tsx), the head on
  * client-side navigation, the server's page renderer (src/server/pages/page-meta.ts), robots.txt and
  * sitemap.xml all read this table. A new content page is one entry here plus its component.
+ * The JSON-LD in a page's HTML is the server's alone, by page id: src/server/pages/structured-data.ts.
  *
  * The order matters twice: robots.txt lists the disallowed paths, and sitemap.xml the pages, in
  * table order; the page whose path is "*" answers every other path.
  */
 import { formatCents } from './money.js';
 import { productsFilterFromSearchParams } from './products-filter.js';
-import type { Product } from './schemas/catalog.js';
 import {
-  breadcrumbLd,
   definePage,
   pageData,
   pageTitle,
@@ -19,46 +18,15 @@ import {
   SITE_NAME,
   siteDescription,
   truncate,
-  type Crumb,
   type PageDeclaration,
 } from './page-declaration.js';
-
-function productLd(publicUrl: string, p: Product): object {
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'Product',
-    name: p.name,
-    description: p.description,
-    sku: p.sku ?? p.id,
-    ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),
-    image: p.images.map((i) => (i.startsWith('http') ? i : publicUrl + i)),
-    offers: {
-      '@type': 'Offer',
-      url: `${publicUrl}/products/${encodeURIComponent(p.id)}`,
-      priceCurrency: 'USD',
-      price: (p.priceCents / 100).toFixed(2),
-      availability: p.inventory > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
-      itemCondition: 'https://schema.org/NewCondition',
-    },
-  };
-}
 
 /** /auth's tabs by their ?tab= value (any other value shows Sign In). */
 const AUTH_TAB_TITLES: Readonly<Record<string, string>> = { signin: 'Sign In', signup: 'Sign Up', reset: 'Reset Password' };
 
-/** A page of text with a canonical link and a two-step breadcrumb. */
-function contentHead(path: string, title: string, description: string, crumb: string, publicUrl: string) {
-  return {
-    title: pageTitle(title),
-    description,
-    canonicalPath: path,
-    jsonLd: [
-      breadcrumbLd(publicUrl, [
-        { name: 'Home', path: '/' },
-        { name: crumb, path },
-      ]),
-    ],
-  };
+/** A page of text with a canonical link. */
+function contentHead(path: string, title: string, description: string) {
+  return { title: pageTitle(title), description, canonicalPath: path };
 }
 
 export const PAGES: readonly PageDeclaration[] = [
@@ -67,23 +35,10 @@ export const PAGES: readonly PageDeclaration[] = [
     path: '/',
     component: 'catalog/home-page.tsx',
     data: () => ({ featuredProducts: pageData.featuredProducts(), categories: pageData.categories() }),
-    head: ({ settings, publicUrl }) => ({
+    head: ({ settings }) => ({
       title: `${SITE_NAME} | Eco-Friendly Cleaning Products`,
       description: siteDescription(settings),
       canonicalPath: '/',
-      jsonLd: [
-        {
-          '@context': 'https://schema.org',
-          '@type': 'Organization',
-          name: SITE_NAME,
-          url: publicUrl,
-          logo: `${publicUrl}/favicon.svg`,
-          ...(settings.contact_email ? { email: settings.contact_email } : {}),
-          ...(settings.contact_phone ? { telephone: settings.contact_phone } : {}),
-          sameAs: [settings.social_media_facebook, settings.social_media_youtube].filter(Boolean),
-        },
-        { '@context': 'https://schema.org', '@type': 'WebSite', name: SITE_NAME, url: publicUrl },
-      ],
     }),
     sitemap: { priority: '1.0', changefreq: 'daily' },
     cache: 'shared',
@@ -97,7 +52,7 @@ export const PAGES: readonly PageDeclaration[] = [
       categories: pageData.categories(),
       products: pageData.products(productsFilterFromSearchParams(query)),
     }),
-    head: ({ query, data, publicUrl }) => {
+    head: ({ query, data }) => {
       const filter = productsFilterFromSearchParams(query);
       const category = data.categories?.items.find((c) => c.id === filter.category);
       // An unknown category, or a page past the last, is not a page of the shop (the list says so: decision 0033).
@@ -112,11 +67,6 @@ export const PAGES: readonly PageDeclaration[] = [
           description: unknownCategory ? 'This category could not be found.' : 'This page of the list could not be found.',
         };
       }
-      const crumbs: Crumb[] = [
-        { name: 'Home', path: '/' },
-        { name: 'Shop', path: '/products' },
-        ...(category ? [{ name: category.name, path: `/products?category=${category.id}` }] : []),
-      ];
       return {
         // Search results are not pages of their own for crawlers.
         noindex: Boolean(filter.search),
@@ -125,7 +75,6 @@ export const PAGES: readonly PageDeclaration[] = [
           ? truncate(category.description)
           : 'Shop reusable cleaning cloths, sweep-and-mop tools, refills, laundry powder and concentrated cleaner from EcoClean.',
         canonicalPath: category ? `/products?category=${encodeURIComponent(category.id)}` : '/products',
-        jsonLd: [breadcrumbLd(publicUrl, crumbs)],
       };
     },
     sitemap: { priority: '0.9', changefreq: 'daily' },
@@ -144,25 +93,17 @@ export const PAGES: readonly PageDeclaration[] = [
       relatedProducts: pageData.relatedProducts(params.id ?? ''),
     }),
     main: 'product',
-    head: ({ data, publicUrl }) => {
+    head: ({ data }) => {
       const product = data.product?.product;
       if (!product) {
         return { status: 404, noindex: true, title: pageTitle('Product Not Found'), description: 'This product could not be found.' };
       }
-      const category = product.category ? data.categories?.items.find((c) => c.id === product.category) : undefined;
-      const crumbs: Crumb[] = [
-        { name: 'Home', path: '/' },
-        { name: 'Shop', path: '/products' },
-        ...(category ? [{ name: category.name, path: `/products?category=${category.id}` }] : []),
-        { name: product.name, path: `/products/${encodeURIComponent(product.id)}` },
-      ];
       return {
         ogType: 'product',
         ogImage: product.images[0],
         title: pageTitle(product.name),
         description: truncate(`${product.description} ${formatCents(product.priceCents)}.`),
         canonicalPath: `/products/${encodeURIComponent(product.id)}`,
-        jsonLd: [productLd(publicUrl, product), breadcrumbLd(publicUrl, crumbs)],
       };
     },
     // One entry per product, from the catalogue (src/server/pages/routes.ts).
@@ -173,14 +114,8 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'about',
     path: '/about',
     component: 'content/about-page.tsx',
-    head: ({ settings, publicUrl }) =>
-      contentHead(
-        '/about',
-        settings.about_title || 'About Us',
-        truncate(settings.about_mission_content || siteDescription(settings)),
-        'About',
-        publicUrl,
-      ),
+    head: ({ settings }) =>
+      contentHead('/about', settings.about_title || 'About Us', truncate(settings.about_mission_content || siteDescription(settings))),
     sitemap: { priority: '0.8', changefreq: 'monthly' },
     cache: 'shared',
   }),
@@ -189,13 +124,11 @@ export const PAGES: readonly PageDeclaration[] = [
     path: '/contact',
     component: 'content/contact-page.tsx',
     needsZod: true,
-    head: ({ publicUrl }) =>
+    head: () =>
       contentHead(
         '/contact',
         'Contact Us',
         'Get in touch with EcoClean by e-mail or phone. We are happy to help with orders and products.',
-        'Contact',
-        publicUrl,
       ),
     sitemap: { priority: '0.7', changefreq: 'monthly' },
     cache: 'shared',
@@ -205,25 +138,10 @@ export const PAGES: readonly PageDeclaration[] = [
     path: '/faq',
     component: 'content/faq-page.tsx',
     data: () => ({ faqs: pageData.faqs() }),
-    head: ({ data, publicUrl }) => ({
+    head: () => ({
       title: pageTitle('Frequently Asked Questions'),
       description: 'Answers about orders, shipping, our products, returns and your EcoClean account.',
       canonicalPath: '/faq',
-      jsonLd: [
-        {
-          '@context': 'https://schema.org',
-          '@type': 'FAQPage',
-          mainEntity: (data.faqs?.items ?? []).map((f) => ({
-            '@type': 'Question',
-            name: f.question,
-            acceptedAnswer: { '@type': 'Answer', text: f.answer },
-          })),
-        },
-        breadcrumbLd(publicUrl, [
-          { name: 'Home', path: '/' },
-          { name: 'FAQ', path: '/faq' },
-        ]),
-      ],
     }),
     sitemap: { priority: '0.6', changefreq: 'monthly' },
     cache: 'shared',
@@ -232,13 +150,11 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'privacy',
     path: '/privacy',
     component: 'content/privacy-page.tsx',
-    head: ({ publicUrl }) =>
+    head: () =>
       contentHead(
         '/privacy',
         'Privacy Policy',
         'How EcoClean collects, uses and protects your information. We never sell or rent your data.',
-        'Privacy Policy',
-        publicUrl,
       ),
     cache: 'shared',
   }),
@@ -246,14 +162,7 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'terms',
     path: '/terms',
     component: 'content/terms-page.tsx',
-    head: ({ publicUrl }) =>
-      contentHead(
-        '/terms',
-        'Terms of Service',
-        'The terms that apply when you use the EcoClean shop and buy our products.',
-        'Terms of Service',
-        publicUrl,
-      ),
+    head: () => contentHead('/terms', 'Terms of Service', 'The terms that apply when you use the EcoClean shop and buy our products.'),
     cache: 'shared',
   }),
   definePage({

@@ -2,15 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
 import { PAGES, pageById } from '../../shared/pages.js';
-import {
-  matchPage,
-  pageData,
-  siteDescription,
-  type HeadInput,
-  type PageDeclaration,
-  type PageHead,
-} from '../../shared/page-declaration.js';
+import { matchPage, pageData, siteDescription, type DataRef, type HeadInput, type PageDeclaration } from '../../shared/page-declaration.js';
 import { resolvePageData } from './page-data.js';
+import { structuredData } from './structured-data.js';
 import { getPublicSettings } from '../content/service.js';
 import type { CheckoutProvider } from '../../shared/payment-provider.js';
 
@@ -33,18 +27,20 @@ export type PageMeta = {
 
 const NOT_FOUND = pageById('not-found');
 
-function toMeta(page: PageDeclaration, head: PageHead, initialData: InitialQuery[], settings: Record<string, string>): PageMeta {
+/** The page's head (src/shared/pages.ts) and the server's JSON-LD (structured-data.ts), from one input. */
+function toMeta(page: PageDeclaration, input: HeadInput<Record<string, DataRef>>, initialData: InitialQuery[]): PageMeta {
+  const head = page.head(input);
   return {
     pageId: page.id,
     cache: page.cache,
     status: head.status ?? 200,
     title: head.title,
-    description: head.description ?? siteDescription(settings),
+    description: head.description ?? siteDescription(input.settings),
     ...(head.canonicalPath !== undefined ? { canonicalPath: head.canonicalPath } : {}),
     noindex: head.noindex ?? false,
     ogType: head.ogType ?? 'website',
     ...(head.ogImage !== undefined ? { ogImage: head.ogImage } : {}),
-    jsonLd: head.jsonLd ?? [],
+    jsonLd: structuredData(page, input, head),
     initialData,
   };
 }
@@ -52,7 +48,8 @@ function toMeta(page: PageDeclaration, head: PageHead, initialData: InitialQuery
 /**
  * What the server writes into a storefront page before any script runs: status, title,
  * description, canonical link, JSON-LD, and the query data the page needs for its first paint,
- * all as the page's declaration (src/shared/pages.ts) says.
+ * all as the page's declaration (src/shared/pages.ts) says; the JSON-LD is the server's own
+ * (structured-data.ts), written from the same input as the head.
  */
 export async function buildPageMeta(
   db: Kysely<Database>,
@@ -68,12 +65,12 @@ export async function buildPageMeta(
   const hostile = (v: string) => v.includes('\u0000') || v.includes('%00');
   const base = { query: pageQuery, settings, publicUrl };
   if (hostile(pathname) || Object.values(query).some((v) => v !== undefined && hostile(v))) {
-    return toMeta(NOT_FOUND, NOT_FOUND.head({ ...base, params: {}, data: {} }), initialData, settings);
+    return toMeta(NOT_FOUND, { ...base, params: {}, data: {} }, initialData);
   }
   const { page, params } = matchPage(PAGES, pathname) ?? { page: NOT_FOUND, params: {} };
   const refs = page.data?.({ params, query: pageQuery }) ?? {};
   const resolved = await resolvePageData(db, refs, page.main);
   initialData.push(...resolved.initialData);
   const input: HeadInput<typeof refs> = { ...base, params, data: resolved.data as HeadInput<typeof refs>['data'] };
-  return toMeta(page, page.head(input), initialData, settings);
+  return toMeta(page, input, initialData);
 }

@@ -4,6 +4,7 @@ import { seedProducts } from '../db/seed/catalog-data.js';
 import { PAGES } from '../../shared/pages.js';
 import { matchPage, SITE_DESCRIPTION } from '../../shared/page-declaration.js';
 import { escapeHtml } from './html.js';
+import { structuredData } from './structured-data.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,7 +40,10 @@ async function tableHead(url: string) {
     if (res.statusCode === 200) data[name] = res.json();
   }
   const { settings } = (await api('/api/settings')) as { settings: Record<string, string> };
-  return { page, head: page.head({ params, query: u.searchParams, data: data as never, settings, publicUrl: PUBLIC_URL }) };
+  const input = { params, query: u.searchParams, data: data as never, settings, publicUrl: PUBLIC_URL };
+  const head = page.head(input);
+  // The JSON-LD is the server's own (structured-data.ts), from the same input as the head.
+  return { page, head, jsonLd: structuredData(page, input, head) };
 }
 
 describe('pages as the page table declares them', () => {
@@ -70,7 +74,7 @@ describe('pages as the page table declares them', () => {
   });
 
   it.each(urls)('%s: status, title, description, canonical, robots and JSON-LD are the table’s', async (url) => {
-    const { head } = await tableHead(url);
+    const { head, jsonLd } = await tableHead(url);
     const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
     expect(res.statusCode).toBe(head.status ?? 200);
     expect(res.body).toContain(`<title>${escapeHtml(head.title)}</title>`);
@@ -79,7 +83,7 @@ describe('pages as the page table declares them', () => {
     if (head.canonicalPath) expect(res.body).toContain(`<link rel="canonical" href="${escapeHtml(PUBLIC_URL + head.canonicalPath)}" />`);
     else expect(res.body).not.toContain('rel="canonical"');
     const lds = [...res.body.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]!) as unknown);
-    expect(lds).toEqual(JSON.parse(JSON.stringify(head.jsonLd ?? [])));
+    expect(lds).toEqual(JSON.parse(JSON.stringify(jsonLd)));
   });
 
   it('keeps the texts of the specification and of the pages before the table', async () => {

@@ -1,0 +1,131 @@
+/**
+ * The JSON-LD (schema.org structured data) the server writes into a storefront page's head, by
+ * page of the page table (src/shared/pages.ts), from the same input as the page's head.
+ *
+ * Server only: search engines read it in the server's HTML, and the browser never writes it (its
+ * head on client-side navigation is the title, description, canonical link and robots rule), so
+ * none of this belongs in the first-load bundle.
+ */
+import { productsFilterFromSearchParams } from '../../shared/products-filter.js';
+import type { Product } from '../../shared/schemas/catalog.js';
+import {
+  SITE_NAME,
+  type DataRef,
+  type HeadInput,
+  type PageDataKind,
+  type PageDataTypes,
+  type PageDeclaration,
+  type PageHead,
+} from '../../shared/page-declaration.js';
+
+type Crumb = { name: string; path: string };
+
+/** A page's resolved data: the pages name each piece of their data after its kind (src/shared/pages.ts). */
+type PageData = { [K in PageDataKind]?: PageDataTypes[K] | undefined };
+
+type LdInput = Omit<HeadInput<Record<string, DataRef>>, 'data'> & { data: PageData; path: string };
+
+const HOME: Crumb = { name: 'Home', path: '/' };
+const SHOP: Crumb = { name: 'Shop', path: '/products' };
+
+function breadcrumbLd(publicUrl: string, crumbs: Crumb[]): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: crumbs.map((c, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: c.name,
+      item: publicUrl + c.path,
+    })),
+  };
+}
+
+function productLd(publicUrl: string, p: Product): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: p.name,
+    description: p.description,
+    sku: p.sku ?? p.id,
+    ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),
+    image: p.images.map((i) => (i.startsWith('http') ? i : publicUrl + i)),
+    offers: {
+      '@type': 'Offer',
+      url: `${publicUrl}/products/${encodeURIComponent(p.id)}`,
+      priceCurrency: 'USD',
+      price: (p.priceCents / 100).toFixed(2),
+      availability: p.inventory > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      itemCondition: 'https://schema.org/NewCondition',
+    },
+  };
+}
+
+/** The shop's crumb for a category of the list, when the id names one. */
+function categoryCrumbs(data: PageData, id: string | null | undefined): Crumb[] {
+  const category = id ? data.categories?.items.find((c) => c.id === id) : undefined;
+  return category ? [{ name: category.name, path: `/products?category=${category.id}` }] : [];
+}
+
+/** A page of text: a two-step breadcrumb. */
+function contentLd(crumb: string): (input: LdInput) => object[] {
+  return ({ publicUrl, path }) => [breadcrumbLd(publicUrl, [HOME, { name: crumb, path }])];
+}
+
+/** By page id; a page not listed has none. */
+const PAGE_LD: Readonly<Record<string, (input: LdInput) => object[]>> = {
+  home: ({ settings, publicUrl }) => [
+    {
+      '@context': 'https://schema.org',
+      '@type': 'Organization',
+      name: SITE_NAME,
+      url: publicUrl,
+      logo: `${publicUrl}/favicon.svg`,
+      ...(settings.contact_email ? { email: settings.contact_email } : {}),
+      ...(settings.contact_phone ? { telephone: settings.contact_phone } : {}),
+      sameAs: [settings.social_media_facebook, settings.social_media_youtube].filter(Boolean),
+    },
+    { '@context': 'https://schema.org', '@type': 'WebSite', name: SITE_NAME, url: publicUrl },
+  ],
+  shop: ({ query, data, publicUrl }) => [
+    breadcrumbLd(publicUrl, [HOME, SHOP, ...categoryCrumbs(data, productsFilterFromSearchParams(query).category)]),
+  ],
+  product: ({ data, publicUrl }) => {
+    const product = data.product?.product;
+    if (!product) return [];
+    return [
+      productLd(publicUrl, product),
+      breadcrumbLd(publicUrl, [
+        HOME,
+        SHOP,
+        ...categoryCrumbs(data, product.category),
+        { name: product.name, path: `/products/${encodeURIComponent(product.id)}` },
+      ]),
+    ];
+  },
+  about: contentLd('About'),
+  contact: contentLd('Contact'),
+  faq: ({ data, publicUrl }) => [
+    {
+      '@context': 'https://schema.org',
+      '@type': 'FAQPage',
+      mainEntity: (data.faqs?.items ?? []).map((f) => ({
+        '@type': 'Question',
+        name: f.question,
+        acceptedAnswer: { '@type': 'Answer', text: f.answer },
+      })),
+    },
+    breadcrumbLd(publicUrl, [HOME, { name: 'FAQ', path: '/faq' }]),
+  ],
+  privacy: contentLd('Privacy Policy'),
+  terms: contentLd('Terms of Service'),
+};
+
+/**
+ * The JSON-LD of a page, given the input its head was written from and that head: none when the
+ * head answers 404 (an unknown product or category, a page past the list's last, any other path).
+ */
+export function structuredData(page: PageDeclaration, input: HeadInput<Record<string, DataRef>>, head: PageHead): object[] {
+  if (head.status === 404) return [];
+  return PAGE_LD[page.id]?.({ ...input, data: input.data as PageData, path: page.path }) ?? [];
+}
