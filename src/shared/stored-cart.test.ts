@@ -83,6 +83,7 @@ describe('withoutCouponWhenEmpty', () => {
 describe('giftOf', () => {
   const quoteLine = (productId: string, isFreeGift: boolean) => ({
     productId,
+    variantId: `var_${productId}`,
     name: productId,
     image: null,
     priceCents: 0,

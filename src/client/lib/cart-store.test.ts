@@ -90,6 +90,7 @@ describe('the cart follows stock', () => {
     missing: false,
     insufficientStock: over.quantity > over.inventory,
     ...over,
+    variantId: `var_${over.productId ?? 'p1'}`,
   });
 
   it("adds only what can be bought, over all of a product's lines, and says how many", async () => {

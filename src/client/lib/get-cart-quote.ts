@@ -6,7 +6,7 @@ import { queryKeys } from '../../shared/query-keys.js';
 import { loadCheckoutSchemas } from './load-checkout-schemas.js';
 
 export type QuoteRequest = {
-  lines: Required<CartLineInput>[];
+  lines: (Required<Omit<CartLineInput, 'variantId'>> & Pick<CartLineInput, 'variantId'>)[];
   couponCode: string | null;
   shippingOptionId: string | null;
 };

@@ -8,6 +8,7 @@ import { getProduct, toCategory, toProduct } from './service.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 import { alignImageAlts } from '../../shared/product-images.js';
 import { DEFAULT_LOW_STOCK_THRESHOLD, openStock, readStock, type StockActor } from '../inventory/stock.js';
+import { createSoleVariant, setSoleVariantTerms } from './variants.js';
 import { orderByStock, productsWithStock, setLowStockThreshold, stockColumns } from '../inventory/admin.js';
 
 type AdminProductSort = (typeof ADMIN_PRODUCT_SORTS)[number];
@@ -112,7 +113,8 @@ export async function createProduct(
       .insertInto('products')
       .values({ id, ...productColumns(input), ...imageColumns(input.images ?? [], input.imageAlts), created_at: at, updated_at: at })
       .execute();
-    await openStock(trx, id, { quantity: input.inventory, threshold: input.lowStockThreshold, actor });
+    const variantId = await createSoleVariant(trx, { id, priceCents: input.priceCents, sku: input.sku ?? null, at });
+    await openStock(trx, { productId: id, variantId }, { quantity: input.inventory, threshold: input.lowStockThreshold, actor });
   });
   return adminProduct(db, id);
 }
@@ -121,18 +123,23 @@ export async function createProduct(
 async function adminProduct(db: Kysely<Database>, id: string): Promise<Product & { lowStockThreshold: number }> {
   const [product, stock] = await Promise.all([getProduct(db, id, { stock: 'recorded' }), readStock(db, [id])]);
   if (!product) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
-  return { ...product, lowStockThreshold: stock.get(id)?.threshold ?? DEFAULT_LOW_STOCK_THRESHOLD };
+  return { ...product, lowStockThreshold: [...stock.values()][0]?.threshold ?? DEFAULT_LOW_STOCK_THRESHOLD };
 }
 
 /** Existing images (and their alt texts) are kept unless the form sends a new list. */
 export async function updateProduct(db: Kysely<Database>, id: string, input: ParsedProduct): Promise<Product> {
   await checkCategory(db, input.category);
-  const r = await db
-    .updateTable('products')
-    .set({ ...productColumns(input), ...(input.images ? imageColumns(input.images, input.imageAlts) : {}), updated_at: nowIso() })
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+  const at = nowIso();
+  await db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('products')
+      .set({ ...productColumns(input), ...(input.images ? imageColumns(input.images, input.imageAlts) : {}), updated_at: at })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+    // The price and SKU are the one variant's (a product with several is edited variant by variant).
+    await setSoleVariantTerms(trx, id, { priceCents: input.priceCents, sku: input.sku ?? null, at });
+  });
   if (input.lowStockThreshold !== undefined) await setLowStockThreshold(db, id, input.lowStockThreshold);
   return adminProduct(db, id);
 }

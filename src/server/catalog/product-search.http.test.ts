@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { stockItemIdOf } from '../inventory/stock.js';
+import { stockItemIdFor } from '../inventory/stock.js';
+import { defaultVariantIdOf } from '../../shared/variants.js';
 import { describe, expect, it } from 'vitest';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import type { TestApp } from '../test/harness.js';
@@ -240,8 +241,9 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     const past = new Date(Date.now() - 60_000).toISOString();
     const hold = (order_id: string, product_id: string, quantity: number, until: string) => ({
       order_id,
-      stock_item_id: stockItemIdOf(product_id),
+      stock_item_id: stockItemIdFor(product_id, defaultVariantIdOf(product_id)),
       product_id,
+      variant_id: defaultVariantIdOf(product_id),
       quantity,
       firm_until: until,
       expires_at: until,
@@ -269,7 +271,7 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
       await t.db
         .updateTable('stock_items')
         .set({ reserved: units, updated_at: new Date().toISOString() })
-        .where('id', '=', stockItemIdOf(id))
+        .where('id', '=', stockItemIdFor(id, defaultVariantIdOf(id)))
         .execute();
     }
     // Written behind the shop's back: the shop learns of it on its next look at the stock.

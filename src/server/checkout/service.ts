@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { newOrderSearchInsert } from '../orders/search-terms.js';
 import { refundSoldOutOrder } from '../orders/refunds.js';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate, lockShopperKeys, transactionWithRetry } from '../db/locks.js';
@@ -20,12 +20,13 @@ import { releaseHolds } from './release-holds.js';
 import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
 import {
   holderReservations,
-  reservedUnits,
+  reservedByVariant,
   reserveForCheckout,
   sweepReservations,
   type GiveBack,
   type HolderReservations,
   type Holder as StockHolder,
+  type ReserveUnits,
 } from '../inventory/reservations.js';
 import { lockOrderRows } from './fulfilment/lock-order-rows.js';
 import { stockShortfall, takeStock } from './fulfilment/take-stock.js';
@@ -114,8 +115,13 @@ async function holdForSession(
       userId: who.userId,
     });
   }
-  const units = new Map<string, number>();
-  for (const l of priced.lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+  const units: ReserveUnits = new Map();
+  for (const l of priced.lines) {
+    const itemId = priced.variants?.get(l.variantId)?.itemId;
+    // A variant with no stock item has nothing to sell (the line was priced as out of stock).
+    if (!itemId) throw shortOfStock(l.name, 0, 0);
+    units.set(l.variantId, { productId: l.productId, itemId, quantity: (units.get(l.variantId)?.quantity ?? 0) + l.quantity });
+  }
   const { short } = await reserveForCheckout(db, {
     orderId,
     units,
@@ -129,7 +135,7 @@ async function holdForSession(
     firstByProduct: input.firstByProduct,
   });
   if (short) {
-    const name = priced.lines.find((l) => l.productId === short.productId)?.name ?? short.productId;
+    const name = priced.lines.find((l) => l.variantId === short.variantId)?.name ?? short.productId;
     throw shortOfStock(name, short.onHand, short.reserved);
   }
 }
@@ -239,7 +245,7 @@ async function createCheckoutOnce(
     // Short already as read: said at once (the reservation at the end is what decides).
     const short = priced.lines.find((l) => l.insufficientStock);
     if (short) {
-      const reserved = (await reservedUnits(trx, [short.productId], ctx.now)).get(short.productId) ?? 0;
+      const reserved = (await reservedByVariant(trx, [short], ctx.now)).get(short.variantId) ?? 0;
       throw shortOfStock(short.name, short.inventory + reserved, reserved);
     }
     // No option ships this subtotal: refused (nothing can be delivered), with the spend that unlocks one.
@@ -306,10 +312,11 @@ async function createCheckoutOnce(
         id: `${orderId}_item${i + 1}`,
         order_id: orderId,
         product_id: l.productId,
+        variant_id: l.variantId,
         product_name: l.name,
         product_image: l.image,
-        // The product's SKU as it is now, read by the insert itself.
-        sku: sql<string | null>`(select sku from products where products.id = ${l.productId})`,
+        // The variant's SKU, read with its price.
+        sku: priced.variants?.get(l.variantId)?.sku ?? null,
         quantity: l.quantity,
         price_cents: l.priceCents,
         size: l.size,
@@ -348,7 +355,7 @@ async function createCheckoutOnce(
         full_name: account?.full_name ?? null,
         total_cents: priced.totalCents,
         // The SKUs came with the prices (no read of their own while the checkout's transaction is open).
-        lines: priced.lines.map((l) => ({ name: l.name, sku: priced.skus?.get(l.productId) ?? null })),
+        lines: priced.lines.map((l) => ({ name: l.name, sku: priced.variants?.get(l.variantId)?.sku ?? null })),
       }),
       itemsInsert,
       placed,

@@ -23,6 +23,7 @@ import * as m0023 from './migrations/0023-order-search-and-reference.js';
 import * as m0024 from './migrations/0024-confirmation-delivery.js';
 import * as m0025 from './migrations/0025-email-verification.js';
 import * as m0026 from './migrations/0026-saved-carts.js';
+import * as m0027 from './migrations/0027-product-variants.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0024-confirmation-delivery': m0024,
   '0025-email-verification': m0025,
   '0026-saved-carts': m0026,
+  '0027-product-variants': m0027,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -151,10 +151,12 @@ describe(`migration 0017 (inventory) on ${testDialect()}`, () => {
         ['refill', 0],
       ]);
       expect(await orderStockLines(db, 'o-paid')).toEqual([
-        { productId: 'cloth', name: 'cloth', ordered: 3, out: 3, returned: 0 },
-        { productId: 'mop', name: 'mop', ordered: 1, out: 1, returned: 0 },
+        { productId: 'cloth', variantId: 'var_cloth', name: 'cloth', ordered: 3, out: 3, returned: 0 },
+        { productId: 'mop', variantId: 'var_mop', name: 'mop', ordered: 1, out: 1, returned: 0 },
       ]);
-      expect(await orderStockLines(db, 'o-refunded')).toEqual([{ productId: 'cloth', name: 'cloth', ordered: 2, out: 0, returned: 2 }]);
+      expect(await orderStockLines(db, 'o-refunded')).toEqual([
+        { productId: 'cloth', variantId: 'var_cloth', name: 'cloth', ordered: 2, out: 0, returned: 2 },
+      ]);
       expect((await orderStockLines(db, 'o-cancelled')).map((l) => [l.productId, l.out, l.returned])).toEqual([
         ['mop', 0, 2],
         ['refill', 0, 1],

@@ -13,6 +13,8 @@ const TABLES = [
   'users',
   'sessions',
   'products',
+  'product_options',
+  'product_variants',
   'categories',
   'coupons',
   'coupon_redemptions',
@@ -71,6 +73,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0024-confirmation-delivery',
         '0025-email-verification',
         '0026-saved-carts',
+        '0027-product-variants',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);
@@ -139,6 +142,89 @@ describe(`migrations and seed on ${testDialect()}`, () => {
       const id = seedProducts[0]!.id;
       await expect(db.updateTable('products').set({ inventory: -1 }).where('id', '=', id).execute()).rejects.toThrow();
       await expect(db.updateTable('products').set({ price_cents: -5 }).where('id', '=', id).execute()).rejects.toThrow();
+    } finally {
+      await close();
+    }
+  });
+
+  it('allows one variant per combination of option values, at a price of zero or more', async () => {
+    const testDb = await createTestDatabase();
+    dbs.push(testDb);
+    const { db, schema, close } = openDatabase(testDb.url);
+    try {
+      await migrateToLatest(db, schema);
+      const now = new Date().toISOString();
+      await db
+        .insertInto('products')
+        .values({
+          id: 'spray',
+          name: 'Spray',
+          description: 'd',
+          price_cents: 500,
+          max_price_cents: null,
+          sole_variant_id: null,
+          images: '[]',
+          image_alts: '[]',
+          sort_number: null,
+          sku: null,
+          brand: null,
+          stripe_price_id: null,
+          category_id: null,
+          featured: 0,
+          weight_lbs: null,
+          length_in: null,
+          width_in: null,
+          height_in: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const variant = (id: string, option1: string, option2: string, priceCents: number) => ({
+        id,
+        product_id: 'spray',
+        position: 0,
+        option1,
+        option2,
+        option3: '',
+        sku: null,
+        price_cents: priceCents,
+        compare_at_cents: null,
+        weight_lbs: null,
+        image: null,
+        enabled: 1,
+        created_at: now,
+        updated_at: now,
+      });
+      await db
+        .insertInto('product_variants')
+        .values([variant('var_a', 'Lavender', '1 L', 500), variant('var_b', 'Lavender', '5 L', 0), variant('var_c', 'Mint', '1 L', 700)])
+        .execute();
+      // The same combination twice is refused, whatever its id or price.
+      await expect(
+        db
+          .insertInto('product_variants')
+          .values(variant('var_d', 'Lavender', '1 L', 900))
+          .execute(),
+      ).rejects.toThrow();
+      await expect(db.updateTable('product_variants').set({ option1: 'Lavender' }).where('id', '=', 'var_c').execute()).rejects.toThrow();
+      // A negative price (or compare-at price) is refused.
+      await expect(
+        db
+          .insertInto('product_variants')
+          .values(variant('var_e', 'Rose', '1 L', -1))
+          .execute(),
+      ).rejects.toThrow();
+      await expect(db.updateTable('product_variants').set({ price_cents: -5 }).where('id', '=', 'var_a').execute()).rejects.toThrow();
+      await expect(db.updateTable('product_variants').set({ compare_at_cents: -1 }).where('id', '=', 'var_a').execute()).rejects.toThrow();
+      // At most three options.
+      await expect(
+        db.insertInto('product_options').values({ product_id: 'spray', position: 4, name: 'Extra', values: '["x"]' }).execute(),
+      ).rejects.toThrow();
+      expect(await db.selectFrom('product_variants').select(['id', 'option1', 'option2', 'price_cents']).orderBy('id').execute()).toEqual([
+        { id: 'var_a', option1: 'Lavender', option2: '1 L', price_cents: 500 },
+        { id: 'var_b', option1: 'Lavender', option2: '5 L', price_cents: 0 },
+        { id: 'var_c', option1: 'Mint', option2: '1 L', price_cents: 700 },
+      ]);
     } finally {
       await close();
     }

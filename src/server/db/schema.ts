@@ -73,7 +73,12 @@ export interface ProductsTable {
   id: string;
   name: string;
   description: string;
+  /** The lowest enabled variant's price (a copy the catalogue keeps, so lists sort and filter on one row; migration 0027). */
   price_cents: number;
+  /** The highest enabled variant's price when prices differ ("from $X"), else null. */
+  max_price_cents: number | null;
+  /** The only enabled variant's id, else null (a card adds it without opening the product). */
+  sole_variant_id: string | null;
   category_id: string | null;
   images: string;
   /** JSON array of alt texts, one per image in `images` order ('' or absent: none written). */
@@ -83,6 +88,7 @@ export interface ProductsTable {
   inventory: Generated<number>;
   /** The leading "N -" of the name, kept so the shop order is an index scan. */
   sort_number: number | null;
+  /** The sole variant's SKU; null when the product has several variants (catalog/variants.ts keeps it). */
   sku: string | null;
   brand: string | null;
   stripe_price_id: string | null;
@@ -90,6 +96,40 @@ export interface ProductsTable {
   length_in: number | null;
   width_in: number | null;
   height_in: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A product's option (Scent, Size…): at most three, by position 1..3 (migration 0027). */
+export interface ProductOptionsTable {
+  product_id: string;
+  position: number;
+  name: string;
+  /** JSON array of the option's values, in the owner's order. */
+  values: string;
+}
+
+/**
+ * A version of a product that is sold: its own SKU, price and stock item (inventory). A product
+ * without options has exactly one, `var_<productId>`, with option1..3 = '' (migration 0027).
+ */
+export interface ProductVariantsTable {
+  id: string;
+  product_id: string;
+  position: number;
+  /** The value of the option at position 1 ('' when the product has no such option). */
+  option1: string;
+  option2: string;
+  option3: string;
+  sku: string | null;
+  price_cents: number;
+  /** Shown struck through beside the price; never charged. */
+  compare_at_cents: number | null;
+  /** Null: the product's weight. */
+  weight_lbs: number | null;
+  /** A path from the product's images; null: the product's first image. */
+  image: string | null;
+  enabled: number;
   created_at: string;
   updated_at: string;
 }
@@ -108,6 +148,8 @@ export interface CouponsTable {
   valid_until: string | null;
   is_active: number;
   free_product_id: string | null;
+  /** The gift's variant; null: the free product's first enabled variant with a unit to give. */
+  free_variant_id: string | null;
   stripe_coupon_id: string | null;
   /** Set on personal loyalty-reward coupons. */
   owner_user_id: string | null;
@@ -189,6 +231,10 @@ export interface OrderItemsTable {
   id: string;
   order_id: string;
   product_id: string;
+  /** The variant sold (no foreign key: the line outlives the catalogue). Null only on lines written before migration 0027 backfilled it. */
+  variant_id: string | null;
+  /** 'Lavender, 1 L' as it was when sold; '' for a product without options. */
+  variant_label: Generated<string>;
   product_name: string;
   product_image: string | null;
   sku: string | null;
@@ -217,10 +263,11 @@ export interface ShopChangesTable {
   version: number;
 }
 
-/** The stocked unit: one per product today, one per variant later (src/server/inventory, migration 0017). */
+/** The stocked unit: one per variant (src/server/inventory, migrations 0017 and 0027). */
 export interface StockItemsTable {
   id: string;
   product_id: string;
+  variant_id: string;
   /** The level: always the sum of the item's ledger rows (stock_movements). */
   on_hand: number;
   /** Units firm reservations keep from other shoppers now (the sum of its `counted` reservations; migration 0018). */
@@ -254,6 +301,7 @@ export interface StockReservationsTable {
   order_id: string;
   stock_item_id: string;
   product_id: string;
+  variant_id: string;
   quantity: number;
   firm_until: string;
   expires_at: string;
@@ -402,7 +450,7 @@ export interface RefundsTable {
 /** A signed-in customer's cart (migration 0024; src/server/cart/saved-carts.ts). */
 export interface SavedCartsTable {
   user_id: string;
-  /** JSON `[[productId, quantity, size, color], …]`. */
+  /** JSON `[[productId, quantity, size, color, variantId?], …]`: a 4-tuple means the variant `var_<productId>`. */
   lines: string;
   coupon_code: string | null;
   updated_at: string;
@@ -417,6 +465,8 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   categories: CategoriesTable;
   products: ProductsTable;
+  product_options: ProductOptionsTable;
+  product_variants: ProductVariantsTable;
   coupons: CouponsTable;
   coupon_redemptions: CouponRedemptionsTable;
   shipping_options: ShippingOptionsTable;

@@ -72,7 +72,7 @@ const lastSeen = new WeakMap<Kysely<Database>, Seen>();
 async function look(
   db: Kysely<Database>,
   now: Date,
-): Promise<{ version: string; items: { productId: string; state: string; at: string }[] }> {
+): Promise<{ version: string; items: { itemId: string; productId: string; state: string; at: string }[] }> {
   const since = new Date(now.getTime() - SETTLE_MS).toISOString();
   // Built with the query builder (not raw SQL), so a schema-qualified database (tests) reads its own tables.
   const [version, items] = await Promise.all([
@@ -96,9 +96,10 @@ export async function checkShopChanges(db: Kysely<Database>, now = new Date()): 
   const items = new Map<string, { state: string; at: string }>();
   if (last) for (const [id, item] of last.items) if (item.at > since) items.set(id, item);
   const moved = new Set<string>();
+  // By stock item: two variants of one product are two items, and neither hides the other's sale.
   for (const item of seen.items) {
-    if (items.get(item.productId)?.state !== item.state) moved.add(item.productId);
-    items.set(item.productId, { state: item.state, at: item.at });
+    if (items.get(item.itemId)?.state !== item.state) moved.add(item.productId);
+    items.set(item.itemId, { state: item.state, at: item.at });
   }
   lastSeen.set(db, { version: seen.version, items });
   if (last === undefined) return;

@@ -11,8 +11,8 @@ import {
   type StockHistoryPage,
   type StockView,
 } from '../../shared/schemas/inventory.js';
-import { alertStateOf, lockStock, readStock, recordMovement, type StockActor } from './stock.js';
-import { reservedUnits } from './reservations.js';
+import { alertStateOf, lockStock, readStock, recordMovement, soleStockOf, type StockActor } from './stock.js';
+import { reservedByVariant } from './reservations.js';
 
 /*
  * The owner's side of stock: a product's level, its history, an adjustment (+/− with a reason) or
@@ -28,9 +28,9 @@ const KIND_OF_REASON: Record<StockAdjustmentInput['reason'], StockMovementKind> 
 
 /** A product's stock now (404 for an unknown product). */
 export async function stockView(db: Kysely<Database>, productId: string, now = new Date()): Promise<StockView> {
-  const stock = (await readStock(db, [productId])).get(productId);
+  const stock = soleStockOf(await readStock(db, [productId]), productId);
   if (!stock) throw new HttpError(404, INVENTORY_MESSAGES.productNotFound);
-  const reserved = Math.min(stock.onHand, (await reservedUnits(db, [productId], now)).get(productId) ?? 0);
+  const reserved = Math.min(stock.onHand, (await reservedByVariant(db, [stock], now)).get(stock.variantId) ?? 0);
   return {
     productId,
     onHand: stock.onHand,
@@ -54,7 +54,7 @@ export async function adjustStock(
 ): Promise<StockView> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
-    const stock = (await lockStock(trx, dialect, [productId])).get(productId);
+    const stock = soleStockOf(await lockStock(trx, dialect, [productId]), productId);
     if (!stock) throw new HttpError(404, INVENTORY_MESSAGES.productNotFound);
     const change =
       input.reason === 'counted' ? input.quantity - stock.onHand : input.reason === 'damaged' ? -input.quantity : input.quantity;
@@ -75,7 +75,7 @@ export async function adjustStock(
 export async function setLowStockThreshold(db: Kysely<Database>, productId: string, threshold: number): Promise<void> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
   await transactionWithRetry(db, async (trx) => {
-    const stock = (await lockStock(trx, dialect, [productId])).get(productId);
+    const stock = soleStockOf(await lockStock(trx, dialect, [productId]), productId);
     if (!stock) throw new HttpError(404, INVENTORY_MESSAGES.productNotFound);
     if (stock.threshold === threshold) return;
     // A new line is not a crossing: the state starts where the level stands against it.
@@ -95,7 +95,7 @@ export async function stockHistory(
   now = new Date(),
 ): Promise<StockHistoryPage> {
   const stock = await stockView(db, productId, now);
-  const itemId = (await readStock(db, [productId])).get(productId)!.itemId;
+  const itemId = soleStockOf(await readStock(db, [productId]), productId)!.itemId;
   const base = db.selectFrom('stock_movements').where('stock_item_id', '=', itemId);
   const [rows, count] = await Promise.all([
     base

@@ -5,6 +5,7 @@ import { newId } from '../lib/ids.js';
 import { HttpError } from '../http/errors.js';
 import type { LockedStock } from './stock.js';
 import { productUrl } from './alerts.js';
+import { variantOfLine } from '../../shared/variants.js';
 
 /*
  * "Notify me when it's back" (decision 0022). A shopper leaves an e-mail on a sold-out product; one
@@ -25,8 +26,14 @@ export async function requestBackInStock(
   productId: string,
   email: string,
   now = new Date(),
+  variantId?: string,
 ): Promise<{ created: boolean }> {
-  const item = await db.selectFrom('stock_items').select(['id', 'on_hand']).where('product_id', '=', productId).executeTakeFirst();
+  const item = await db
+    .selectFrom('stock_items')
+    .select(['id', 'on_hand'])
+    .where('variant_id', '=', variantOfLine(productId, variantId))
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
   if (!item) throw new HttpError(404, BACK_IN_STOCK_MESSAGES.productNotFound);
   if (Number(item.on_hand) > 0) throw new HttpError(409, BACK_IN_STOCK_MESSAGES.inStock);
   const normalized = email.trim().toLowerCase();

@@ -158,8 +158,8 @@ describe(`inventory on ${testDialect()}`, () => {
     expect([await level(p.id), await level(q.id)]).toEqual([18, 19]);
     const lines = (await admin.get(`/api/admin/orders/${orderId}/stock-lines`)).json().items;
     expect(lines).toEqual([
-      { productId: p.id, name: 'Refund Line Cloth', ordered: 3, out: 2, returned: 1 },
-      { productId: q.id, name: 'Refund Line Mop', ordered: 1, out: 1, returned: 0 },
+      { productId: p.id, variantId: `var_${p.id}`, name: 'Refund Line Cloth', ordered: 3, out: 2, returned: 1 },
+      { productId: q.id, variantId: `var_${q.id}`, name: 'Refund Line Mop', ordered: 1, out: 1, returned: 0 },
     ]);
     // More than the order has out is refused before any money moves.
     const tooMany = await admin.post(`/api/admin/orders/${orderId}/refunds`, {

@@ -2,7 +2,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { ORDER_STOCK_MESSAGES } from '../../shared/schemas/inventory.js';
-import { newMovementId, recordMovement, stockItemIdOf, writeLedgerRow, type LockedStock, type StockActor } from './stock.js';
+import { newMovementId, recordMovement, writeLedgerRow, type LockedStock, type StockActor } from './stock.js';
+import { inStockOrder } from '../../shared/variants.js';
 import { consumeReservations } from './reservations.js';
 import { afterLevelChange } from './alerts.js';
 import { writeAtCommit } from '../db/pg-commit-tail.js';
@@ -15,11 +16,16 @@ import { writeAtCommit } from '../db/pg-commit-tail.js';
  */
 
 /** An order line as the stock sees it. */
-export type OrderUnits = { productId: string; name: string; quantity: number };
+export type OrderUnits = { productId: string; variantId: string; name: string; quantity: number };
+
+/** The merged units in the one order stock rows are written in: by product, then by variant. */
+function inOrder(wanted: Map<string, OrderUnits>): OrderUnits[] {
+  return [...wanted.values()].sort(inStockOrder);
+}
 
 /**
  * Takes the paid order's units, last in the payment's transaction (decision 0023): its reservations
- * go, then for each product in id order its shown copy and its stock item move with one conditional
+ * go, then for each variant in stock order (product, then variant) its product's shown copy and its stock item move with one conditional
  * update (`on_hand - (reserved - its own counted units) >= ordered`), so the rows are locked only
  * until the commit right after. While the order's reservation is firm the units are always there.
  * After it lapsed they may be gone: then the answer lists what fell short ("Cloth: 2 ordered, 1 in
@@ -47,9 +53,9 @@ export async function takeForOrder(
   const wanted = mergeUnits(input.units);
   const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
   if (postgres && input.atCommit) {
-    // Each product's reservations go in its own statement, which reads the units they counted.
-    for (const productId of [...wanted.keys()].sort()) {
-      const t = { productId, itemId: stockItemIdOf(productId), quantity: wanted.get(productId)!.quantity, ownUnits: 0 };
+    // Each variant's reservations go in its own statement, which reads the units they counted.
+    for (const u of inOrder(wanted)) {
+      const t = { productId: u.productId, variantId: u.variantId, quantity: u.quantity, ownUnits: 0 };
       await writeAtCommit(trx, takeStatement(t, now, orderId, input.orderNumber, input.actor, 'at commit'));
     }
     await writeAtCommit(trx, sql`delete from stock_reservations where order_id = ${orderId}`);
@@ -57,30 +63,20 @@ export async function takeForOrder(
   }
   const own = await consumeReservations(trx, orderId);
   const at = now.toISOString();
-  for (const productId of [...wanted.keys()].sort()) {
-    const u = wanted.get(productId)!;
-    const itemId = stockItemIdOf(productId);
-    const ownUnits = own.get(itemId) ?? 0;
+  for (const u of inOrder(wanted)) {
+    const ownUnits = own.get(u.variantId)?.units ?? 0;
+    const t = { productId: u.productId, variantId: u.variantId, quantity: u.quantity, ownUnits };
     const taken = postgres
-      ? await takeInOneStatement(trx, {
-          productId,
-          itemId,
-          quantity: u.quantity,
-          ownUnits,
-          at: now,
-          orderId,
-          reference: input.orderNumber,
-          actor: input.actor,
-        })
-      : await takeStepByStep(trx, { productId, itemId, quantity: u.quantity, ownUnits, at });
+      ? await takeInOneStatement(trx, { ...t, at: now, orderId, reference: input.orderNumber, actor: input.actor })
+      : await takeStepByStep(trx, { ...t, at });
     if (!taken) return shortfallOf(trx, wanted, own);
-    const item = taken;
     const stock: LockedStock = {
-      itemId,
-      productId,
-      onHand: Number(item.on_hand),
-      threshold: Number(item.low_stock_threshold),
-      alertState: item.alert_state,
+      itemId: taken.id,
+      productId: u.productId,
+      variantId: u.variantId,
+      onHand: Number(taken.on_hand),
+      threshold: Number(taken.low_stock_threshold),
+      alertState: taken.alert_state,
     };
     if (!postgres)
       await writeLedgerRow(trx, stock, {
@@ -96,8 +92,8 @@ export async function takeForOrder(
   return [];
 }
 
-type Take = { productId: string; itemId: string; quantity: number; ownUnits: number };
-type TakenItem = { on_hand: number; low_stock_threshold: number; alert_state: LockedStock['alertState'] };
+type Take = { productId: string; variantId: string; quantity: number; ownUnits: number };
+type TakenItem = { id: string; on_hand: number; low_stock_threshold: number; alert_state: LockedStock['alertState'] };
 
 /** SQLite: the product's row first, its stock item second (the order every stock change locks them in). */
 async function takeStepByStep(trx: Kysely<Database>, t: Take & { at: string }): Promise<TakenItem | undefined> {
@@ -111,9 +107,9 @@ async function takeStepByStep(trx: Kysely<Database>, t: Take & { at: string }): 
   return trx
     .updateTable('stock_items')
     .set({ on_hand: sql`on_hand - ${t.quantity}`, reserved: sql`reserved - ${t.ownUnits}`, updated_at: t.at })
-    .where('id', '=', t.itemId)
+    .where('variant_id', '=', t.variantId)
     .where(sql<boolean>`on_hand - (reserved - ${t.ownUnits}) >= ${t.quantity}`)
-    .returning(['on_hand', 'low_stock_threshold', 'alert_state'])
+    .returning(['id', 'on_hand', 'low_stock_threshold', 'alert_state'])
     .executeTakeFirst();
 }
 
@@ -143,7 +139,7 @@ function takeStatement(t: Take, when: Date, orderId: string, reference: string, 
   const reservations =
     mode === 'at commit'
       ? sql`r as (
-          delete from stock_reservations where order_id = ${orderId} and stock_item_id = ${t.itemId}
+          delete from stock_reservations where order_id = ${orderId} and variant_id = ${t.variantId}
           returning quantity, counted
         ), `
       : sql``;
@@ -153,7 +149,9 @@ function takeStatement(t: Take, when: Date, orderId: string, reference: string, 
       ? sql`and (case when on_hand - ${t.quantity} <= 0 then 'out' when on_hand - ${t.quantity} <= low_stock_threshold then 'low' else 'ok' end) = alert_state`
       : sql``;
   const answer =
-    mode === 'at commit' ? sql`select 1 / (select count(*)::integer from s)` : sql`select on_hand, low_stock_threshold, alert_state from s`;
+    mode === 'at commit'
+      ? sql`select 1 / (select count(*)::integer from s)`
+      : sql`select id, on_hand, low_stock_threshold, alert_state from s`;
   return sql<TakenItem>`
     with ${reservations}p as (
       update products set inventory = inventory - ${t.quantity}, updated_at = ${at}
@@ -161,11 +159,11 @@ function takeStatement(t: Take, when: Date, orderId: string, reference: string, 
       returning id
     ), s as (
       update stock_items set on_hand = on_hand - ${t.quantity}, reserved = reserved - ${ownUnits}, updated_at = ${at}
-      where id = ${t.itemId} and exists (select 1 from p) and on_hand - (reserved - ${ownUnits}) >= ${t.quantity} ${sameAlertState}
-      returning on_hand, low_stock_threshold, alert_state
+      where variant_id = ${t.variantId} and exists (select 1 from p) and on_hand - (reserved - ${ownUnits}) >= ${t.quantity} ${sameAlertState}
+      returning id, on_hand, low_stock_threshold, alert_state
     ), m as (
       insert into stock_movements (id, stock_item_id, kind, quantity, order_id, actor_user_id, actor_label, reference, note, created_at)
-      select ${newMovementId(when)}, ${t.itemId}, 'sold', ${-t.quantity}::integer, ${orderId}, ${actor.userId}, ${actor.label}, ${reference}, null, ${at}
+      select ${newMovementId(when)}, s.id, 'sold', ${-t.quantity}::integer, ${orderId}, ${actor.userId}, ${actor.label}, ${reference}, null, ${at}
       from s
     )
     ${answer}`;
@@ -183,137 +181,158 @@ export async function recordShortfall(
   const wanted = mergeUnits(input.units);
   const own = await consumeReservations(trx, input.orderId);
   const at = input.now.toISOString();
-  for (const itemId of [...own.keys()].sort()) {
+  for (const u of [...own].map(([variantId, o]) => ({ variantId, ...o })).sort(inStockOrder)) {
     await trx
       .updateTable('stock_items')
-      .set({ reserved: sql`reserved - ${own.get(itemId)!}`, updated_at: at })
-      .where('id', '=', itemId)
+      .set({ reserved: sql`reserved - ${u.units}`, updated_at: at })
+      .where('variant_id', '=', u.variantId)
       .execute();
   }
   return shortfallOf(trx, wanted, new Map());
 }
 
 /** What falls short of the wanted units, as the shopper's apology names it; `own`: units still counted for the order itself. */
-async function shortfallOf(trx: Kysely<Database>, wanted: Map<string, OrderUnits>, own: Map<string, number>): Promise<string[]> {
-  const ids = [...wanted.keys()];
+async function shortfallOf(trx: Kysely<Database>, wanted: Map<string, OrderUnits>, own: Map<string, { units: number }>): Promise<string[]> {
   const rows = await trx
     .selectFrom('stock_items')
-    .select(['id', 'product_id', 'on_hand', 'reserved'])
-    .where('product_id', 'in', ids)
+    .select(['variant_id', 'on_hand', 'reserved'])
+    .where('variant_id', 'in', [...wanted.keys()])
     .execute();
-  const byProduct = new Map(rows.map((r) => [r.product_id, r]));
+  const byVariant = new Map(rows.map((r) => [r.variant_id, r]));
   const shortfall: string[] = [];
-  for (const [productId, u] of wanted) {
-    const item = byProduct.get(productId);
+  for (const [variantId, u] of wanted) {
+    const item = byVariant.get(variantId);
     if (!item) {
       shortfall.push(`${u.name}: ${u.quantity} ordered, product no longer in the catalogue`);
       continue;
     }
-    const free = Math.max(0, Number(item.on_hand) - (Number(item.reserved) - (own.get(item.id) ?? 0)));
+    const free = Math.max(0, Number(item.on_hand) - (Number(item.reserved) - (own.get(variantId)?.units ?? 0)));
     if (free < u.quantity) shortfall.push(`${u.name}: ${u.quantity} ordered, ${free} in stock`);
   }
   return shortfall;
 }
 
+/** The units by variant, summed. */
 function mergeUnits(units: OrderUnits[]): Map<string, OrderUnits> {
   const merged = new Map<string, OrderUnits>();
   for (const u of units) {
-    const prev = merged.get(u.productId);
+    const prev = merged.get(u.variantId);
     if (prev) prev.quantity += u.quantity;
-    else merged.set(u.productId, { ...u });
+    else merged.set(u.variantId, { ...u });
   }
   return merged;
 }
 
-/** Per product of the order: the units out of stock for it now, and those returned (net of any taken again). */
-export async function orderStockOut(db: Kysely<Database>, orderId: string): Promise<Map<string, { out: number; returned: number }>> {
+/** What an order has out of stock for one variant: out now, and returned (net of any taken again). */
+export type VariantOut = { productId: string; out: number; returned: number };
+
+/** Per variant of the order (by variant id): the units out of stock for it now, and those returned (net of any taken again). */
+export async function orderStockOut(db: Kysely<Database>, orderId: string): Promise<Map<string, VariantOut>> {
   const rows = await db
     .selectFrom('stock_movements as m')
     .innerJoin('stock_items as s', 's.id', 'm.stock_item_id')
     .select([
       's.product_id',
+      's.variant_id',
       sql<number | string>`sum(m.quantity)`.as('net'),
       sql<number | string>`sum(case when m.kind in ('returned', 'taken') then m.quantity else 0 end)`.as('returned'),
     ])
     .where('m.order_id', '=', orderId)
-    .groupBy('s.product_id')
+    .groupBy(['s.product_id', 's.variant_id'])
     .execute();
-  return new Map(rows.map((r) => [r.product_id, { out: 0 - Number(r.net) || 0, returned: Number(r.returned) }]));
+  return new Map(rows.map((r) => [r.variant_id, { productId: r.product_id, out: 0 - Number(r.net) || 0, returned: Number(r.returned) }]));
 }
 
-/** Per line of the order (merged by product): ordered, out of stock now, and returned so far. */
+/** Per line of the order (merged by variant): ordered, out of stock now, and returned so far. */
 export async function orderStockLines(
   db: Kysely<Database>,
   orderId: string,
-): Promise<{ productId: string; name: string; ordered: number; out: number; returned: number }[]> {
+): Promise<{ productId: string; variantId: string; name: string; ordered: number; out: number; returned: number }[]> {
   const items = await db
     .selectFrom('order_items')
-    .select(['product_id', sql<string>`min(product_name)`.as('name'), sql<number | string>`sum(quantity)`.as('quantity')])
+    .select([
+      'product_id',
+      sql<string>`coalesce(variant_id, 'var_' || product_id)`.as('variant_id'),
+      sql<string>`min(product_name)`.as('name'),
+      sql<number | string>`sum(quantity)`.as('quantity'),
+    ])
     .where('order_id', '=', orderId)
-    .groupBy('product_id')
+    .groupBy(['product_id', sql`coalesce(variant_id, 'var_' || product_id)`])
     .orderBy('product_id')
+    .orderBy(sql`coalesce(variant_id, 'var_' || product_id)`)
     .execute();
   const out = await orderStockOut(db, orderId);
   return items.map((i) => ({
     productId: i.product_id,
+    variantId: i.variant_id,
     name: i.name,
     ordered: Number(i.quantity),
-    out: out.get(i.product_id)?.out ?? 0,
-    returned: out.get(i.product_id)?.returned ?? 0,
+    out: out.get(i.variant_id)?.out ?? 0,
+    returned: out.get(i.variant_id)?.returned ?? 0,
   }));
 }
 
 /**
  * Returns the chosen units of an order to stock (the products locked by lockStock first), each a
- * `returned` ledger row; never more than the order has out (400 naming the line). Returns what came back.
+ * `returned` ledger row to the variant's own item; never more than the order has out of that
+ * variant (400 naming the line). Returns what came back.
  */
 export async function returnForOrder(
   trx: Kysely<Database>,
   input: {
     orderId: string;
     orderNumber: string;
-    lines: { productId: string; quantity: number }[];
+    lines: { productId: string; variantId: string; quantity: number }[];
+    /** The order's products' stock, by variant id (lockStock). */
     stock: Map<string, LockedStock>;
     actor: StockActor;
     note: string;
+    /** The order's line names, by variant id. */
     names: Map<string, string>;
   },
 ): Promise<OrderUnits[]> {
   const out = await orderStockOut(trx, input.orderId);
-  const asked = new Map<string, number>();
-  for (const l of input.lines) if (l.quantity > 0) asked.set(l.productId, (asked.get(l.productId) ?? 0) + l.quantity);
-  for (const [productId, quantity] of asked) {
-    if (!input.names.has(productId)) throw new HttpError(400, ORDER_STOCK_MESSAGES.notInOrder);
-    const have = out.get(productId)?.out ?? 0;
-    if (quantity > have) throw new HttpError(400, ORDER_STOCK_MESSAGES.notOut(input.names.get(productId)!, quantity, Math.max(0, have)));
+  const asked = new Map<string, { productId: string; variantId: string; quantity: number }>();
+  for (const l of input.lines) {
+    if (l.quantity <= 0) continue;
+    const prev = asked.get(l.variantId);
+    asked.set(l.variantId, { productId: l.productId, variantId: l.variantId, quantity: (prev?.quantity ?? 0) + l.quantity });
+  }
+  for (const [variantId, a] of asked) {
+    if (!input.names.has(variantId)) throw new HttpError(400, ORDER_STOCK_MESSAGES.notInOrder);
+    const have = out.get(variantId)?.out ?? 0;
+    if (a.quantity > have)
+      throw new HttpError(400, ORDER_STOCK_MESSAGES.notOut(input.names.get(variantId)!, a.quantity, Math.max(0, have)));
   }
   const back: OrderUnits[] = [];
-  for (const [productId, quantity] of asked) {
-    const item = input.stock.get(productId);
+  for (const a of [...asked.values()].sort(inStockOrder)) {
+    const item = input.stock.get(a.variantId);
     if (!item) continue; // no longer in the catalogue: nowhere to return it
     await recordMovement(trx, item, {
       kind: 'returned',
-      quantity,
+      quantity: a.quantity,
       orderId: input.orderId,
       reference: input.orderNumber,
       actor: input.actor,
       note: input.note,
     });
-    back.push({ productId, name: input.names.get(productId)!, quantity });
+    back.push({ ...a, name: input.names.get(a.variantId)! });
   }
   return back;
 }
 
 /**
  * A cancelled order is reopened: what was returned for it leaves stock again (`taken`), from what
- * other checkouts do not keep; 409 (`refuse`) naming the first product short.
+ * other checkouts do not keep; 409 (`refuse`) naming the first line short.
  */
 export async function takeAgainForOrder(
   trx: Kysely<Database>,
   input: {
     orderId: string;
     orderNumber: string;
+    /** By variant id (lockStock). */
     stock: Map<string, LockedStock>;
+    /** By variant id. */
     names: Map<string, string>;
     now: Date;
     actor: StockActor;
@@ -321,14 +340,18 @@ export async function takeAgainForOrder(
   },
 ): Promise<OrderUnits[]> {
   const out = await orderStockOut(trx, input.orderId);
-  const wanted = [...out].filter(([, o]) => o.returned > 0).map(([productId, o]) => ({ productId, quantity: o.returned }));
+  const wanted = [...out]
+    .filter(([, o]) => o.returned > 0)
+    .map(([variantId, o]) => ({ productId: o.productId, variantId, quantity: o.returned }))
+    .sort(inStockOrder);
   if (wanted.length === 0) return [];
   const taken: OrderUnits[] = [];
   for (const w of wanted) {
-    const item = input.stock.get(w.productId);
+    const item = input.stock.get(w.variantId);
     if (!item) continue; // no longer in the catalogue: nothing to take
+    const name = input.names.get(w.variantId) ?? w.productId;
     // Never from units open checkouts keep: the update itself checks (`reserved` moves without the product's lock).
-    const refuse = (free: number) => new HttpError(409, input.refuse(input.names.get(w.productId) ?? w.productId, w.quantity, free));
+    const refuse = (free: number) => new HttpError(409, input.refuse(name, w.quantity, free));
     await recordMovement(
       trx,
       item,
@@ -343,7 +366,7 @@ export async function takeAgainForOrder(
       },
       { keepReserved: refuse },
     );
-    taken.push({ productId: w.productId, name: input.names.get(w.productId) ?? w.productId, quantity: w.quantity });
+    taken.push({ ...w, name });
   }
   return taken;
 }

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { stockItemIdOf } from './stock.js';
+import { inStockOrder } from '../../shared/variants.js';
 import { isPostgres, writeTogether, type PendingWrite } from '../db/query-helpers.js';
 import { writeAtCommit } from '../db/pg-commit-tail.js';
 
@@ -32,15 +32,26 @@ function byHolder(holder: Holder) {
     eb.or([eb('ip', '=', holder.ip), eb('device_id', '=', holder.deviceId), ...(holder.userId ? [eb('user_id', '=', holder.userId)] : [])]);
 }
 
-/** Units to give back to items' `reserved`, by stock item id, applied later in the same transaction (reserveForCheckout). */
-export type GiveBack = Map<string, number>;
+/** Units to give back to items' `reserved`, by variant id, applied later in the same transaction (reserveForCheckout). */
+export type GiveBack = Map<string, { productId: string; units: number }>;
 
-/** What a checkout could not reserve: the first item short, with its level and what others keep. */
-export type ReserveShortfall = { productId: string; onHand: number; reserved: number };
+/** What a checkout reserves of each variant (by variant id): the variant's product, its stock item and the units. */
+export type ReserveUnits = Map<string, { productId: string; itemId: string; quantity: number }>;
+
+/** What a checkout could not reserve: the first variant short, with its level and what others keep. */
+export type ReserveShortfall = { productId: string; variantId: string; onHand: number; reserved: number };
+
+/** Variant ids in the one order stock rows are written in: by product, then by variant (decision 0036). */
+function variantsInStockOrder<V extends { productId: string }>(by: Map<string, V>): string[] {
+  return [...by]
+    .map(([variantId, v]) => ({ variantId, productId: v.productId }))
+    .sort(inStockOrder)
+    .map((k) => k.variantId);
+}
 
 /**
  * Writes the checkout's reservations and raises each item's `reserved` with one conditional update
- * (`on_hand - reserved >= wanted`), the items in id order and last in the transaction, so an item's
+ * (`on_hand - reserved >= wanted`), the items in stock order (product, then variant) and last in the transaction, so an item's
  * row is locked only from that update to the commit (decision 0023). `giveBack` holds units the same
  * transaction released (the browser's earlier checkout), netted here so each row is written once.
  * Each product's reservation is firm until 10 minutes after the holder's first reservation of it
@@ -51,7 +62,7 @@ export async function reserveForCheckout(
   trx: Kysely<Database>,
   input: {
     orderId: string;
-    units: Map<string, number>;
+    units: ReserveUnits;
     holder: Holder;
     now: Date;
     expiresAt: Date;
@@ -71,7 +82,7 @@ export async function reserveForCheckout(
   },
 ): Promise<{ short: ReserveShortfall | null; firmUntil: Map<string, string> }> {
   const { orderId, units, holder, now } = input;
-  const productIds = [...units.keys()].filter((id) => (units.get(id) ?? 0) > 0);
+  const productIds = [...new Set([...units.values()].filter((u) => u.quantity > 0).map((u) => u.productId))];
   const since = new Date(now.getTime() - input.windowMs).toISOString();
   const firstRows = input.firstByProduct
     ? [...input.firstByProduct].map(([product_id, first]) => ({ product_id, first }))
@@ -88,21 +99,23 @@ export async function reserveForCheckout(
   const first = new Map(firstRows.map((r) => [r.product_id, r.first]));
   const at = now.toISOString();
   const firmUntil = new Map<string, string>();
-  const rows = [];
-  const delta = new Map<string, { productId: string; units: number; wanted: number }>();
-  for (const [itemId, n] of input.giveBack ?? []) delta.set(itemId, { productId: productOfItem(itemId), units: -n, wanted: 0 });
   for (const productId of productIds) {
-    const quantity = units.get(productId)!;
-    const itemId = stockItemIdOf(productId);
+    // Firm per product: another variant of it does not start the clock again.
     const started = Math.min(now.getTime(), Date.parse(first.get(productId) ?? at));
-    const until = new Date(Math.max(now.getTime(), started + RESERVE_MS)).toISOString();
-    firmUntil.set(productId, until);
+    firmUntil.set(productId, new Date(Math.max(now.getTime(), started + RESERVE_MS)).toISOString());
+  }
+  const rows = [];
+  const delta = new Map<string, { productId: string; units: number }>();
+  for (const [variantId, back] of input.giveBack ?? []) delta.set(variantId, { productId: back.productId, units: -back.units });
+  for (const [variantId, u] of units) {
+    if (u.quantity <= 0) continue;
     rows.push({
       order_id: orderId,
-      stock_item_id: itemId,
-      product_id: productId,
-      quantity,
-      firm_until: until,
+      stock_item_id: u.itemId,
+      product_id: u.productId,
+      variant_id: variantId,
+      quantity: u.quantity,
+      firm_until: firmUntil.get(u.productId)!,
       expires_at: input.expiresAt.toISOString(),
       ip: holder.ip,
       device_id: holder.deviceId,
@@ -111,95 +124,95 @@ export async function reserveForCheckout(
       released_at: null,
       counted: 1,
     });
-    const d = delta.get(itemId) ?? { productId, units: 0, wanted: 0 };
-    delta.set(itemId, { productId, units: d.units + quantity, wanted: quantity });
+    const d = delta.get(variantId) ?? { productId: u.productId, units: 0 };
+    delta.set(variantId, { productId: u.productId, units: d.units + u.quantity });
   }
   await writeTogether(trx, [...(input.writeWith ?? []), ...(rows.length ? [trx.insertInto('stock_reservations').values(rows)] : [])]);
+  const order = variantsInStockOrder(delta);
   if (input.atCommit && isPostgres(trx) && [...delta.values()].every((d) => d.units >= 0)) {
-    for (const itemId of [...delta.keys()].sort()) {
-      const n = delta.get(itemId)!.units;
+    for (const variantId of order) {
+      const n = delta.get(variantId)!.units;
       if (n === 0) continue;
       await writeAtCommit(
         trx,
         sql`with u as (
           update stock_items set reserved = reserved + ${n}, updated_at = ${at}
-          where id = ${itemId} and on_hand - reserved >= ${n}
+          where variant_id = ${variantId} and on_hand - reserved >= ${n}
           returning 1
         ) select 1 / (select count(*)::integer from u)`,
       );
     }
     return { short: null, firmUntil };
   }
-  for (const itemId of [...delta.keys()].sort()) {
-    const d = delta.get(itemId)!;
+  for (const variantId of order) {
+    const d = delta.get(variantId)!;
     if (d.units === 0) continue;
     if (d.units < 0) {
-      await addReserved(trx, itemId, d.units, at);
+      await addReserved(trx, variantId, d.units, at);
       continue;
     }
-    if (await reserveUnits(trx, itemId, d.units, at)) continue;
+    if (await reserveUnits(trx, variantId, d.units, at)) continue;
     // Reservations whose firm time ran out a moment ago may still be counted: count them out, once more.
-    await lapseReservations(trx, now, [itemId]);
-    if (await reserveUnits(trx, itemId, d.units, at)) continue;
-    const level = await trx.selectFrom('stock_items').select(['on_hand', 'reserved']).where('id', '=', itemId).executeTakeFirst();
+    await lapseReservations(trx, now, [variantId]);
+    if (await reserveUnits(trx, variantId, d.units, at)) continue;
+    const level = await trx
+      .selectFrom('stock_items')
+      .select(['on_hand', 'reserved'])
+      .where('variant_id', '=', variantId)
+      .executeTakeFirst();
     // What others keep: this checkout's own units given back are no longer kept by anyone.
     return {
-      short: { productId: d.productId, onHand: Number(level?.on_hand ?? 0), reserved: Number(level?.reserved ?? 0) },
+      short: { productId: d.productId, variantId, onHand: Number(level?.on_hand ?? 0), reserved: Number(level?.reserved ?? 0) },
       firmUntil,
     };
   }
   return { short: null, firmUntil };
 }
 
-/** The product of a stock item (one per product today: `stk_<product id>`). */
-function productOfItem(itemId: string): string {
-  return itemId.startsWith('stk_') ? itemId.slice(4) : itemId;
-}
-
-/** Raises an item's `reserved` by `units` when that many are free: true when it was. */
-async function reserveUnits(trx: Kysely<Database>, itemId: string, units: number, at: string): Promise<boolean> {
+/** Raises a variant's item's `reserved` by `units` when that many are free: true when it was. */
+async function reserveUnits(trx: Kysely<Database>, variantId: string, units: number, at: string): Promise<boolean> {
   const r = await trx
     .updateTable('stock_items')
     .set({ reserved: sql`reserved + ${units}`, updated_at: at })
-    .where('id', '=', itemId)
+    .where('variant_id', '=', variantId)
     .where(sql<boolean>`on_hand - reserved >= ${units}`)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Moves an item's `reserved` by `units` (negative: given back). */
-async function addReserved(trx: Kysely<Database>, itemId: string, units: number, at: string): Promise<void> {
+/** Moves a variant's item's `reserved` by `units` (negative: given back). */
+async function addReserved(trx: Kysely<Database>, variantId: string, units: number, at: string): Promise<void> {
   await trx
     .updateTable('stock_items')
     .set({ reserved: sql`reserved + ${units}`, updated_at: at })
-    .where('id', '=', itemId)
+    .where('variant_id', '=', variantId)
     .execute();
 }
 
-/** Gives units back to items' `reserved` now (in item id order) or, with `deferTo`, adds them there for later. */
+/** Gives units back to items' `reserved` now (in stock order) or, with `deferTo`, adds them there for later. */
 async function giveBackUnits(trx: Kysely<Database>, back: GiveBack, at: string, deferTo?: GiveBack): Promise<void> {
-  for (const itemId of [...back.keys()].sort()) {
-    const n = back.get(itemId)!;
-    if (n <= 0) continue;
-    if (deferTo) deferTo.set(itemId, (deferTo.get(itemId) ?? 0) + n);
-    else await addReserved(trx, itemId, -n, at);
+  for (const variantId of variantsInStockOrder(back)) {
+    const { productId, units } = back.get(variantId)!;
+    if (units <= 0) continue;
+    if (deferTo) deferTo.set(variantId, { productId, units: (deferTo.get(variantId)?.units ?? 0) + units });
+    else await addReserved(trx, variantId, -units, at);
   }
 }
 
-function sumByItem(rows: { stock_item_id: string; quantity: number }[]): GiveBack {
-  const by = new Map<string, number>();
-  for (const r of rows) by.set(r.stock_item_id, (by.get(r.stock_item_id) ?? 0) + Number(r.quantity));
+function sumByVariant(rows: { product_id: string; variant_id: string; quantity: number }[]): GiveBack {
+  const by: GiveBack = new Map();
+  for (const r of rows) by.set(r.variant_id, { productId: r.product_id, units: (by.get(r.variant_id)?.units ?? 0) + Number(r.quantity) });
   return by;
 }
 
 /**
  * Reservations whose firm time has run out stop counting: `counted` goes to 0 and their units come
- * off their items' `reserved`, in the caller's transaction (only `itemIds`' when given). On
+ * off their items' `reserved`, in the caller's transaction (only `variantIds`' when given). On
  * PostgreSQL rows another transaction holds are skipped (it is ending or paying them), so this
  * never waits. Answers the products whose reserved units changed.
  */
-export async function lapseReservations(trx: Kysely<Database>, now: Date, itemIds?: readonly string[]): Promise<string[]> {
-  if (itemIds && itemIds.length === 0) return [];
+export async function lapseReservations(trx: Kysely<Database>, now: Date, variantIds?: readonly string[]): Promise<string[]> {
+  if (variantIds && variantIds.length === 0) return [];
   const iso = now.toISOString();
   let due = trx
     .selectFrom('stock_reservations')
@@ -207,17 +220,17 @@ export async function lapseReservations(trx: Kysely<Database>, now: Date, itemId
     .where('counted', '=', 1)
     .where('firm_until', '<=', iso)
     .limit(1000);
-  if (itemIds) due = due.where('stock_item_id', 'in', [...itemIds]);
+  if (variantIds) due = due.where('variant_id', 'in', [...variantIds]);
   if (isPostgres(trx)) due = due.forUpdate().skipLocked();
   const lapsed = await trx
     .updateTable('stock_reservations')
     .set({ counted: 0 })
     .where('counted', '=', 1)
     .where((eb) => eb(eb.refTuple('order_id', 'stock_item_id'), 'in', due.$asTuple('order_id', 'stock_item_id')))
-    .returning(['stock_item_id', 'product_id', 'quantity'])
+    .returning(['product_id', 'variant_id', 'quantity'])
     .execute();
   if (lapsed.length === 0) return [];
-  await giveBackUnits(trx, sumByItem(lapsed), iso);
+  await giveBackUnits(trx, sumByVariant(lapsed), iso);
   return [...new Set(lapsed.map((r) => r.product_id))];
 }
 
@@ -234,16 +247,16 @@ export async function anyReservationLapsed(db: Kysely<Database>, now: Date): Pro
 }
 
 /**
- * A paid order's reservations go, answering the units each item still counted for it (to come off
+ * A paid order's reservations go, answering the units each variant's item still counted for it (to come off
  * `reserved` as the units are taken: order-stock.ts).
  */
 export async function consumeReservations(trx: Kysely<Database>, orderId: string): Promise<GiveBack> {
   const rows = await trx
     .deleteFrom('stock_reservations')
     .where('order_id', '=', orderId)
-    .returning(['stock_item_id', 'quantity', 'counted'])
+    .returning(['product_id', 'variant_id', 'quantity', 'counted'])
     .execute();
-  return sumByItem(rows.filter((r) => Number(r.counted) === 1));
+  return sumByVariant(rows.filter((r) => Number(r.counted) === 1));
 }
 
 /**
@@ -268,25 +281,56 @@ export async function reservedUnits(
   return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
 }
 
-/** Units this browser's own open checkouts keep from others now, per product (the device index). */
+/** A variant and its product: reads of reservations walk the product index, then group by variant. */
+export type VariantKey = { productId: string; variantId: string };
+
+/** Units of each variant (by variant id) that open checkouts keep from other shoppers now, leaving out one order's own when given. */
+export async function reservedByVariant(
+  db: Kysely<Database>,
+  keys: readonly VariantKey[],
+  now: Date,
+  exceptOrderId?: string,
+): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  let query = db
+    .selectFrom('stock_reservations')
+    .select(['variant_id', sql<number | string>`sum(quantity)`.as('held')])
+    .where('product_id', 'in', [...new Set(keys.map((k) => k.productId))])
+    .where(
+      'variant_id',
+      'in',
+      keys.map((k) => k.variantId),
+    )
+    .where('released_at', 'is', null)
+    .where('firm_until', '>', now.toISOString());
+  if (exceptOrderId) query = query.where('order_id', '<>', exceptOrderId);
+  const rows = await query.groupBy('variant_id').execute();
+  return new Map(rows.map((r) => [r.variant_id, Number(r.held)]));
+}
+
+/** Units this browser's own open checkouts keep from others now, per variant (the device index). */
 export async function reservedByDevice(
   db: Kysely<Database>,
-  productIds: readonly string[],
+  keys: readonly VariantKey[],
   deviceId: string,
   now: Date,
 ): Promise<Map<string, number>> {
-  if (productIds.length === 0) return new Map();
+  if (keys.length === 0) return new Map();
   const rows = await db
     .selectFrom('stock_reservations')
-    .select(['product_id', sql<number | string>`sum(quantity)`.as('held')])
+    .select(['variant_id', sql<number | string>`sum(quantity)`.as('held')])
     .where('device_id', '=', deviceId)
     .where('created_at', '>', new Date(now.getTime() - RESERVE_MS).toISOString())
-    .where('product_id', 'in', [...productIds])
+    .where(
+      'variant_id',
+      'in',
+      keys.map((k) => k.variantId),
+    )
     .where('released_at', 'is', null)
     .where('firm_until', '>', now.toISOString())
-    .groupBy('product_id')
+    .groupBy('variant_id')
     .execute();
-  return new Map(rows.map((r) => [r.product_id, Number(r.held)]));
+  return new Map(rows.map((r) => [r.variant_id, Number(r.held)]));
 }
 
 /** Reserved units and when the first of them may come back, per product (for the product page). */
@@ -378,7 +422,7 @@ export async function releaseReservations(
     .set({ counted: 0, released_at: at })
     .where('order_id', '=', orderId)
     .where('counted', '=', 1)
-    .returning(['stock_item_id', 'quantity'])
+    .returning(['product_id', 'variant_id', 'quantity'])
     .execute();
   await db
     .updateTable('stock_reservations')
@@ -386,7 +430,7 @@ export async function releaseReservations(
     .where('order_id', '=', orderId)
     .where('released_at', 'is', null)
     .execute();
-  await giveBackUnits(db, sumByItem(counted), at, deferTo);
+  await giveBackUnits(db, sumByVariant(counted), at, deferTo);
 }
 
 /** Reservations whose window has long passed are deleted (housekeeping, with the session sweep). */

@@ -5,6 +5,7 @@ import type { StockNotice } from '../../shared/schemas/inventory.js';
 import { BACK_IN_STOCK_MESSAGES, requestBackInStock } from './back-in-stock.js';
 import { reservationSummary, reservedUnits } from './reservations.js';
 import { DEFAULT_LOW_STOCK_THRESHOLD, readStock } from './stock.js';
+import { defaultVariantIdOf } from '../../shared/variants.js';
 
 /*
  * What the shop shows of stock (decision 0022): what can be bought is the level less what other
@@ -32,8 +33,9 @@ export async function withBuyableStock<P extends { id: string; inventory: number
 export async function stockNotice(db: Kysely<Database>, product: { id: string }, now = new Date()): Promise<StockNotice> {
   const [summaries, stock] = await Promise.all([reservationSummary(db, [product.id], now), readStock(db, [product.id])]);
   const summary = summaries.get(product.id);
-  const item = stock.get(product.id);
-  const onHand = item?.onHand ?? 0;
+  const items = [...stock.values()];
+  const onHand = items.reduce((n, s) => n + s.onHand, 0);
+  const item = stock.get(defaultVariantIdOf(product.id)) ?? items[0];
   return {
     reserved: summary ? Math.min(summary.units, onHand) : 0,
     reservedUntil: summary?.until ?? null,

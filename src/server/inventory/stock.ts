@@ -5,10 +5,12 @@ import { forUpdate } from '../db/locks.js';
 import { HttpError } from '../http/errors.js';
 import { randomString } from '../lib/ids.js';
 import { afterLevelChange } from './alerts.js';
+import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
+import { defaultVariantIdOf } from '../../shared/variants.js';
 
 /*
  * The inventory module owns stock (decision 0022): the stocked units (`stock_items`, one per
- * product today, one per variant later), their ledger (`stock_movements`), what open checkouts
+ * variant, decision 0036), their ledger (`stock_movements`), what open checkouts
  * reserve (`stock_reservations`) and who waits for a product to come back. No other module reads or
  * writes those tables or `products.inventory` (the copy of a product's level the catalogue shows);
  * lint enforces it.
@@ -25,18 +27,25 @@ import { afterLevelChange } from './alerts.js';
 /** Who moved stock: an account (id and e-mail as they were), or the shop itself, or the customer. */
 export type StockActor = { userId: string | null; label: string };
 
-/** A product's stock as locked for a change. */
-export type LockedStock = { itemId: string; productId: string; onHand: number; threshold: number; alertState: 'ok' | 'low' | 'out' };
+/** A variant's stock item as locked for a change. */
+export type LockedStock = {
+  itemId: string;
+  productId: string;
+  variantId: string;
+  onHand: number;
+  threshold: number;
+  alertState: 'ok' | 'low' | 'out';
+};
 
-/** The id of a product's stock item (one per product today). */
-export function stockItemIdOf(productId: string): string {
-  return `stk_${productId}`;
+/** The id of a new stock item: `stk_<productId>` for a product's first variant (as before variants), `stk_<variantId>` otherwise. */
+export function stockItemIdFor(productId: string, variantId: string): string {
+  return variantId === defaultVariantIdOf(productId) ? `stk_${productId}` : `stk_${variantId}`;
 }
 
 /**
  * Locks the products' stock, by product id (the first locks of the shop's one lock order), and
- * reads the levels. Products no longer in the catalogue are absent from the answer. On SQLite the
- * write transaction already runs alone.
+ * reads the levels of every variant of theirs, by variant id. Products no longer in the catalogue
+ * are absent from the answer. On SQLite the write transaction already runs alone.
  */
 export async function lockStock(trx: Kysely<Database>, dialect: Dialect, productIds: readonly string[]): Promise<Map<string, LockedStock>> {
   const ids = [...new Set(productIds)].sort();
@@ -45,27 +54,39 @@ export async function lockStock(trx: Kysely<Database>, dialect: Dialect, product
   return readStock(trx, ids);
 }
 
-/** The products' stock items as they are (unlocked). */
+/** The stock items of the products' variants as they are (unlocked), by variant id. */
 export async function readStock(db: Kysely<Database>, productIds: readonly string[]): Promise<Map<string, LockedStock>> {
   if (productIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('stock_items')
-    .select(['id', 'product_id', 'on_hand', 'low_stock_threshold', 'alert_state'])
+    .select(['id', 'product_id', 'variant_id', 'on_hand', 'low_stock_threshold', 'alert_state'])
     .where('product_id', 'in', [...productIds])
     .orderBy('product_id')
+    .orderBy('variant_id')
     .execute();
   return new Map(
     rows.map((r) => [
-      r.product_id,
+      r.variant_id,
       {
         itemId: r.id,
         productId: r.product_id,
+        variantId: r.variant_id,
         onHand: Number(r.on_hand),
         threshold: Number(r.low_stock_threshold),
         alertState: r.alert_state,
       },
     ]),
   );
+}
+
+/**
+ * A product's one stock item, for the routes that name a product rather than a variant: its only
+ * variant's. Undefined for an unknown product; 409 when the product has several variants.
+ */
+export function soleStockOf(stock: Map<string, LockedStock>, productId: string): LockedStock | undefined {
+  const items = [...stock.values()].filter((s) => s.productId === productId);
+  if (items.length > 1) throw new HttpError(409, INVENTORY_MESSAGES.chooseVariant);
+  return items[0];
 }
 
 /**
@@ -77,40 +98,87 @@ export async function stockWrittenSince(
   db: Kysely<Database>,
   since: string,
   limit: number,
-): Promise<{ productId: string; state: string; at: string }[]> {
+): Promise<{ itemId: string; productId: string; state: string; at: string }[]> {
   const rows = await db
     .selectFrom('stock_items')
-    .select(['product_id', 'on_hand', 'reserved', 'updated_at'])
+    .select(['id', 'product_id', 'on_hand', 'reserved', 'updated_at'])
     .where('updated_at', '>', since)
     .orderBy('updated_at')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ productId: r.product_id, state: `${r.on_hand}|${r.reserved}`, at: r.updated_at }));
+  return rows.map((r) => ({ itemId: r.id, productId: r.product_id, state: `${r.on_hand}|${r.reserved}`, at: r.updated_at }));
 }
 
-/** The products' levels (on hand, before reservations), unlocked: 0 for an unknown product. */
+/** The products' levels (on hand, before reservations, summed over their variants), unlocked: absent for an unknown product. */
 export async function levelsOf(db: Kysely<Database>, productIds: readonly string[]): Promise<Map<string, number>> {
-  const stock = await readStock(db, productIds);
-  return new Map([...stock].map(([id, s]) => [id, s.onHand]));
+  const levels = new Map<string, number>();
+  for (const s of (await readStock(db, productIds)).values()) levels.set(s.productId, (levels.get(s.productId) ?? 0) + s.onHand);
+  return levels;
 }
+
+/** A variant as a checkout prices and reserves it. */
+export type VariantForCheckout = {
+  variantId: string;
+  productId: string;
+  itemId: string | null;
+  name: string;
+  sku: string | null;
+  priceCents: number;
+  images: string;
+  enabled: boolean;
+  onHand: number;
+  reserved: number;
+};
 
 /**
- * Products as a checkout prices them, with their stock item's level and the units its counter says
- * checkouts keep (`reserved`), in one read. The counter never counts fewer units than are kept (a
- * reservation that lapsed since the last sweep still counts): a caller deciding that stock is short
- * must sum the reservations themselves (reservedUnits) before it says so.
+ * Variants as a checkout prices them, with their product's name and images and their stock item's
+ * level and the units its counter says checkouts keep (`reserved`), in one read. The counter never
+ * counts fewer units than are kept (a reservation that lapsed since the last sweep still counts): a
+ * caller deciding that stock is short must sum the reservations themselves (reservedUnits) before it
+ * says so. Unknown variants are absent.
  */
-export async function productsWithStockCounters(
-  db: Kysely<Database>,
-  productIds: readonly string[],
-): Promise<{ id: string; name: string; sku: string | null; price_cents: number; images: string; onHand: number; reserved: number }[]> {
+export async function variantsForCheckout(db: Kysely<Database>, variantIds: readonly string[]): Promise<VariantForCheckout[]> {
   const rows = await db
-    .selectFrom('products as p')
-    .leftJoin('stock_items as si', 'si.product_id', 'p.id')
-    .select(['p.id', 'p.name', 'p.sku', 'p.price_cents', 'p.images', 'si.on_hand', 'si.reserved'])
-    .where('p.id', 'in', productIds.length ? [...productIds] : [''])
+    .selectFrom('product_variants as v')
+    .innerJoin('products as p', 'p.id', 'v.product_id')
+    .leftJoin('stock_items as si', 'si.variant_id', 'v.id')
+    .select([
+      'v.id',
+      'v.product_id',
+      'si.id as item_id',
+      'p.name',
+      'v.sku',
+      'v.price_cents',
+      'p.images',
+      'v.enabled',
+      'si.on_hand',
+      'si.reserved',
+    ])
+    .where('v.id', 'in', variantIds.length ? [...variantIds] : [''])
     .execute();
-  return rows.map(({ on_hand, reserved, ...p }) => ({ ...p, onHand: Number(on_hand ?? 0), reserved: Number(reserved ?? 0) }));
+  return rows.map((r) => ({
+    variantId: r.id,
+    productId: r.product_id,
+    itemId: r.item_id,
+    name: r.name,
+    sku: r.sku,
+    priceCents: Number(r.price_cents),
+    images: r.images,
+    enabled: Number(r.enabled) === 1,
+    onHand: Number(r.on_hand ?? 0),
+    reserved: Number(r.reserved ?? 0),
+  }));
+}
+
+/** The variants' levels (on hand, before reservations), unlocked, by variant id: absent for an unknown variant. */
+export async function variantLevels(db: Kysely<Database>, variantIds: readonly string[]): Promise<Map<string, number>> {
+  if (variantIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('stock_items')
+    .select(['variant_id', 'on_hand'])
+    .where('variant_id', 'in', [...variantIds])
+    .execute();
+  return new Map(rows.map((r) => [r.variant_id, Number(r.on_hand)]));
 }
 
 export type Movement = {
@@ -194,23 +262,25 @@ export async function writeLedgerRow(trx: Kysely<Database>, stock: LockedStock, 
 }
 
 /**
- * A new product's stock item, with its opening level as the ledger's first row (the product row is
- * new in this transaction, so nobody else can hold its lock).
+ * A new variant's stock item, with its opening level as the ledger's first row (the variant is new
+ * in this transaction, under its product's lock or with a new product, so nobody else writes it).
+ * The product's shown copy gains the opening units.
  */
 export async function openStock(
   trx: Kysely<Database>,
-  productId: string,
+  variant: { productId: string; variantId: string },
   opening: { quantity: number; threshold?: number; actor: StockActor; at?: Date },
 ): Promise<void> {
   const at = opening.at ?? new Date();
   const iso = at.toISOString();
   const threshold = opening.threshold ?? DEFAULT_LOW_STOCK_THRESHOLD;
-  const itemId = stockItemIdOf(productId);
+  const itemId = stockItemIdFor(variant.productId, variant.variantId);
   await trx
     .insertInto('stock_items')
     .values({
       id: itemId,
-      product_id: productId,
+      product_id: variant.productId,
+      variant_id: variant.variantId,
       on_hand: 0,
       low_stock_threshold: threshold,
       alert_state: 'ok',
@@ -218,10 +288,9 @@ export async function openStock(
       updated_at: iso,
     })
     .execute();
-  await trx.updateTable('products').set({ inventory: 0 }).where('id', '=', productId).execute();
-  const stock: LockedStock = { itemId, productId, onHand: 0, threshold, alertState: 'ok' };
+  const stock: LockedStock = { itemId, productId: variant.productId, variantId: variant.variantId, onHand: 0, threshold, alertState: 'ok' };
   await recordMovement(trx, stock, { kind: 'opening', quantity: opening.quantity, actor: opening.actor, at });
-  // A product opened at or below its threshold is not news: the state starts where the level is.
+  // A variant opened at or below its threshold is not news: the state starts where the level is.
   await trx
     .updateTable('stock_items')
     .set({ alert_state: alertStateOf(stock.onHand, threshold) })
@@ -241,22 +310,25 @@ export function alertStateOf(onHand: number, threshold: number): 'ok' | 'low' | 
 
 /**
  * Products written without a stock item (the seeds' bulk inserts, which set `inventory` as the
- * opening level): each gets its item and an `opening` ledger row for that level, in two statements.
+ * opening level and give each product its one variant): each variant gets its item, with the
+ * product's level, and an `opening` ledger row for that level, in two statements.
  */
 export async function adoptUnstockedProducts(db: Kysely<Database>, actorLabel = 'Shop'): Promise<void> {
   const at = new Date().toISOString();
   await db
     .insertInto('stock_items')
-    .columns(['id', 'product_id', 'on_hand', 'low_stock_threshold', 'alert_state', 'created_at', 'updated_at'])
+    .columns(['id', 'product_id', 'variant_id', 'on_hand', 'low_stock_threshold', 'alert_state', 'created_at', 'updated_at'])
     .expression(
       db
         .selectFrom('products as p')
+        .innerJoin('product_variants as v', (join) => join.onRef('v.product_id', '=', 'p.id').on('v.id', '=', sql<string>`'var_' || p.id`))
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom('stock_items as s').select('s.id').whereRef('s.product_id', '=', 'p.id'))),
         )
         .select([
           sql`'stk_' || p.id`.as('id'),
           'p.id as product_id',
+          'v.id as variant_id',
           'p.inventory as on_hand',
           sql`${DEFAULT_LOW_STOCK_THRESHOLD}`.as('low_stock_threshold'),
           sql`case when p.inventory <= 0 then 'out' when p.inventory <= ${DEFAULT_LOW_STOCK_THRESHOLD} then 'low' else 'ok' end`.as(

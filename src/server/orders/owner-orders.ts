@@ -5,6 +5,8 @@ import { HttpError } from '../http/errors.js';
 import { parseJson } from '../lib/json.js';
 import { newOrderId } from '../checkout/service.js';
 import { takeForOrder } from '../inventory/order-stock.js';
+import { variantsForPricing } from '../catalog/variants.js';
+import { variantOfLine } from '../../shared/variants.js';
 import { taxCents } from '../../shared/pricing.js';
 import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { OWNER_ORDER_MESSAGES, type OwnerOrderLine } from '../../shared/schemas/owner-orders.js';
@@ -36,17 +38,19 @@ type OwnerOrderInput = {
 export async function createOrderWithLines(db: Kysely<Database>, input: OwnerOrderInput, actor: OrderEventActor): Promise<OrderView> {
   if (input.status === 'cancelled') throw new HttpError(400, OWNER_ORDER_MESSAGES.newOrderCancelled);
   const user = await resolveUserId(db, input.user_id);
-  const wanted = new Map<string, number>();
-  for (const l of input.lines) wanted.set(l.productId, (wanted.get(l.productId) ?? 0) + l.quantity);
-  const products = await db
-    .selectFrom('products')
-    .select(['id', 'name', 'price_cents', 'images', 'sku'])
-    .where('id', 'in', [...wanted.keys()])
-    .execute();
-  const byId = new Map(products.map((p) => [p.id, p]));
-  for (const id of wanted.keys()) if (!byId.has(id)) throw new HttpError(400, OWNER_ORDER_MESSAGES.productGone(id));
-  const lines = [...wanted].map(([productId, quantity]) => ({ product: byId.get(productId)!, quantity }));
-  const subtotalCents = lines.reduce((n, l) => n + l.product.price_cents * l.quantity, 0);
+  const wanted = new Map<string, { productId: string; quantity: number }>();
+  for (const l of input.lines) {
+    const variantId = variantOfLine(l.productId, l.variantId);
+    wanted.set(variantId, { productId: l.productId, quantity: (wanted.get(variantId)?.quantity ?? 0) + l.quantity });
+  }
+  const variants = await variantsForPricing(db, [...wanted.keys()]);
+  const byId = new Map(variants.map((v) => [v.variantId, v]));
+  for (const [variantId, w] of wanted) {
+    const v = byId.get(variantId);
+    if (!v || !v.enabled || v.productId !== w.productId) throw new HttpError(400, OWNER_ORDER_MESSAGES.productGone(w.productId));
+  }
+  const lines = [...wanted].map(([variantId, w]) => ({ variant: byId.get(variantId)!, quantity: w.quantity }));
+  const subtotalCents = lines.reduce((n, l) => n + l.variant.priceCents * l.quantity, 0);
   const discountCents = input.discountCents ?? 0;
   if (discountCents > subtotalCents) throw new HttpError(400, OWNER_ORDER_MESSAGES.discountOverSubtotal(subtotalCents));
   const shippingCents = input.shippingCents ?? 0;
@@ -79,12 +83,13 @@ export async function createOrderWithLines(db: Kysely<Database>, input: OwnerOrd
         lines.map((l, i) => ({
           id: `${id}_item${i + 1}`,
           order_id: id,
-          product_id: l.product.id,
-          product_name: l.product.name,
-          product_image: parseJson<string[]>(l.product.images, [])[0] ?? null,
-          sku: l.product.sku,
+          product_id: l.variant.productId,
+          variant_id: l.variant.variantId,
+          product_name: l.variant.name,
+          product_image: parseJson<string[]>(l.variant.images, [])[0] ?? null,
+          sku: l.variant.sku,
           quantity: l.quantity,
-          price_cents: l.product.price_cents,
+          price_cents: l.variant.priceCents,
           size: 'One Size',
           color: 'Default',
           is_free_gift: 0,
@@ -104,7 +109,12 @@ export async function createOrderWithLines(db: Kysely<Database>, input: OwnerOrd
     const short = await takeForOrder(trx, {
       orderId: id,
       orderNumber,
-      units: lines.map((l) => ({ productId: l.product.id, name: l.product.name, quantity: l.quantity })),
+      units: lines.map((l) => ({
+        productId: l.variant.productId,
+        variantId: l.variant.variantId,
+        name: l.variant.name,
+        quantity: l.quantity,
+      })),
       now,
       actor,
     });

@@ -20,6 +20,7 @@ import { formatCents } from '../../shared/money.js';
 import { giveBackCouponAndPoints } from './give-back.js';
 import { ORDER_MONEY_MESSAGES, type RefundInput } from '../../shared/schemas/admin.js';
 import type { OrderPaymentStatus, RefundView } from '../../shared/schemas/orders.js';
+import { inStockOrder, variantOfLine } from '../../shared/variants.js';
 
 /*
  * An order's money and stock after checkout: refunds (and their retry), the payment state shown
@@ -40,25 +41,52 @@ export function paymentStatusOf(order: { payment_status: OrdersTable['payment_st
   return order.payment_status;
 }
 
-/** The order's product ids and line names (merged by product, sorted: the lock order). */
-async function orderProducts(trx: Trx, orderId: string): Promise<Map<string, string>> {
+/** The order's variants and their products (merged by variant, in stock order). */
+async function orderVariants(trx: Trx, orderId: string): Promise<{ productId: string; variantId: string }[]> {
+  const rows = await trx.selectFrom('order_items').select(['product_id', 'variant_id']).where('order_id', '=', orderId).execute();
+  const byVariant = new Map(
+    rows.map((r) => {
+      const variantId = variantOfLine(r.product_id, r.variant_id);
+      return [variantId, { productId: r.product_id, variantId }];
+    }),
+  );
+  return [...byVariant.values()].sort(inStockOrder);
+}
+
+/** The order's line names by variant (the first line's name when a variant is on several lines). */
+async function orderLineNames(trx: Trx, orderId: string): Promise<Map<string, string>> {
   const rows = await trx
     .selectFrom('order_items')
-    .select(['product_id', sql<string>`min(product_name)`.as('name')])
+    .select(['product_id', 'variant_id', 'product_name'])
     .where('order_id', '=', orderId)
-    .groupBy('product_id')
-    .orderBy('product_id')
+    .orderBy('id')
     .execute();
-  return new Map(rows.map((r) => [r.product_id, r.name]));
+  const names = new Map<string, string>();
+  for (const r of rows) {
+    const variantId = variantOfLine(r.product_id, r.variant_id);
+    if (!names.has(variantId)) names.set(variantId, r.product_name);
+  }
+  return names;
 }
+
+/** A return line with its variant named (lines written before variants mean the product's first). */
+function withVariant(l: ReturnLine): StockLine {
+  return { productId: l.productId, variantId: variantOfLine(l.productId, l.variantId), quantity: l.quantity };
+}
+type StockLine = { productId: string; variantId: string; quantity: number };
 
 /**
  * Locks the stock of the order's products, by id: the first locks of the shop's one lock order
  * (docs/decisions/0005), taken before the order row by anything that may move the order's stock.
- * An order's lines never change after checkout, so reading them unlocked first is safe.
+ * An order's lines never change after checkout, so reading them unlocked first is safe. Answers
+ * every variant's stock of those products, by variant id.
  */
 export async function lockOrderProducts(trx: Trx, dialect: Dialect, orderId: string): Promise<Map<string, LockedStock>> {
-  return lockStock(trx, dialect, [...(await orderProducts(trx, orderId)).keys()]);
+  return lockStock(
+    trx,
+    dialect,
+    (await orderVariants(trx, orderId)).map((v) => v.productId),
+  );
 }
 
 /**
@@ -74,11 +102,11 @@ async function returnUnits(
   cause: string,
 ): Promise<boolean> {
   if (!tookItsUnits(order) || lines.every((l) => l.quantity <= 0)) return false;
-  const names = await orderProducts(trx, order.id);
+  const names = await orderLineNames(trx, order.id);
   const back = await returnForOrder(trx, {
     orderId: order.id,
     orderNumber: order.order_number,
-    lines,
+    lines: lines.map(withVariant),
     stock,
     actor,
     names,
@@ -104,8 +132,10 @@ function tookItsUnits(order: Pick<OrderRow, 'payment_status' | 'payment_provider
 }
 
 /** Every unit the order still has out of stock (the "return everything" choice). */
-async function allOut(trx: Trx, orderId: string): Promise<ReturnLine[]> {
-  return [...(await orderStockOut(trx, orderId))].filter(([, o]) => o.out > 0).map(([productId, o]) => ({ productId, quantity: o.out }));
+async function allOut(trx: Trx, orderId: string): Promise<StockLine[]> {
+  return [...(await orderStockOut(trx, orderId))]
+    .filter(([, o]) => o.out > 0)
+    .map(([variantId, o]) => ({ productId: o.productId, variantId, quantity: o.out }));
 }
 
 /** Takes what was returned for the order out of stock again (it was reopened); 409 when what is left is too little. */
@@ -116,7 +146,7 @@ async function takeAgain(
   actor: OrderEventActor,
   status: string,
 ): Promise<void> {
-  const names = await orderProducts(trx, order.id);
+  const names = await orderLineNames(trx, order.id);
   const at = new Date();
   const taken = await takeAgainForOrder(trx, {
     orderId: order.id,
@@ -336,7 +366,7 @@ type RefundOptions = {
  * moves): lines of this order, each no more than it has out of stock less what refunds still
  * pending will return. `restock` alone means every unit still out.
  */
-async function chosenReturnLines(trx: Trx, orderId: string, input: RefundInput): Promise<ReturnLine[]> {
+async function chosenReturnLines(trx: Trx, orderId: string, input: RefundInput): Promise<StockLine[]> {
   const out = await orderStockOut(trx, orderId);
   const pending = await trx
     .selectFrom('refunds')
@@ -347,21 +377,27 @@ async function chosenReturnLines(trx: Trx, orderId: string, input: RefundInput):
     .execute();
   const promised = new Map<string, number>();
   for (const r of pending)
-    for (const l of parseJson<ReturnLine[]>(r.return_lines, [])) promised.set(l.productId, (promised.get(l.productId) ?? 0) + l.quantity);
-  const free = (productId: string) => Math.max(0, (out.get(productId)?.out ?? 0) - (promised.get(productId) ?? 0));
+    for (const l of parseJson<ReturnLine[]>(r.return_lines, []).map(withVariant))
+      promised.set(l.variantId, (promised.get(l.variantId) ?? 0) + l.quantity);
+  const free = (variantId: string) => Math.max(0, (out.get(variantId)?.out ?? 0) - (promised.get(variantId) ?? 0));
   if (!input.returnLines?.length) {
     if (!input.restock) return [];
-    return [...out.keys()].map((productId) => ({ productId, quantity: free(productId) })).filter((l) => l.quantity > 0);
+    return [...out]
+      .map(([variantId, o]) => ({ productId: o.productId, variantId, quantity: free(variantId) }))
+      .filter((l) => l.quantity > 0);
   }
-  const names = await orderProducts(trx, orderId);
-  const asked = new Map<string, number>();
-  for (const l of input.returnLines) if (l.quantity > 0) asked.set(l.productId, (asked.get(l.productId) ?? 0) + l.quantity);
-  for (const [productId, quantity] of asked) {
-    const name = names.get(productId);
+  const names = await orderLineNames(trx, orderId);
+  const asked = new Map<string, StockLine>();
+  for (const l of input.returnLines.map(withVariant)) {
+    if (l.quantity <= 0) continue;
+    asked.set(l.variantId, { ...l, quantity: (asked.get(l.variantId)?.quantity ?? 0) + l.quantity });
+  }
+  for (const [variantId, l] of asked) {
+    const name = names.get(variantId);
     if (name === undefined) throw new HttpError(400, ORDER_STOCK_MESSAGES.notInOrder);
-    if (quantity > free(productId)) throw new HttpError(400, ORDER_STOCK_MESSAGES.notOut(name, quantity, free(productId)));
+    if (l.quantity > free(variantId)) throw new HttpError(400, ORDER_STOCK_MESSAGES.notOut(name, l.quantity, free(variantId)));
   }
-  return [...asked].map(([productId, quantity]) => ({ productId, quantity }));
+  return [...asked.values()];
 }
 
 /**
@@ -491,9 +527,9 @@ export async function settleRefund(
     if (pending.returnLines.length) {
       // Checked when asked; a line another return emptied meanwhile gives back what is still out.
       const out = await orderStockOut(trx, orderId);
-      const lines = pending.returnLines.map((l) => ({
-        productId: l.productId,
-        quantity: Math.min(l.quantity, out.get(l.productId)?.out ?? 0),
+      const lines = pending.returnLines.map(withVariant).map((l) => ({
+        ...l,
+        quantity: Math.min(l.quantity, out.get(l.variantId)?.out ?? 0),
       }));
       await returnUnits(trx, order, stock, lines, actor, 'refunded');
     }

@@ -86,8 +86,8 @@ describe('admin form schemas: the body schema decides, with its messages', () =>
 
   it('refund: dollars to cents, above zero and at most what is left; each line returns at most what it has out', () => {
     const lines = [
-      { productId: 'cloth', name: 'Cloth', ordered: 3, out: 3, returned: 0 },
-      { productId: 'mop', name: 'Mop', ordered: 1, out: 0, returned: 1 },
+      { productId: 'cloth', variantId: 'var_cloth', name: 'Cloth', ordered: 3, out: 3, returned: 0 },
+      { productId: 'mop', variantId: 'var_mop', name: 'Mop', ordered: 1, out: 0, returned: 1 },
     ];
     const form = refundForm(1250, lines);
     const none = [
@@ -136,7 +136,7 @@ describe('admin form schemas: the body schema decides, with its messages', () =>
   });
 
   it('cancel: the chosen lines with the cancelled status', () => {
-    const form = cancelOrderForm([{ productId: 'cloth', name: 'Cloth', ordered: 3, out: 2, returned: 1 }]);
+    const form = cancelOrderForm([{ productId: 'cloth', variantId: 'var_cloth', name: 'Cloth', ordered: 3, out: 2, returned: 1 }]);
     expect(form.parse({ returnLines: [{ productId: 'cloth', quantity: '2' }] })).toEqual({
       status: 'cancelled',
       returnLines: [{ productId: 'cloth', quantity: 2 }],

@@ -17,6 +17,8 @@ const required = (message: string, max = 100) => z.string({ message }).trim().mi
 export const CartLineInput = z
   .object({
     productId: z.string().min(1, 'productId is required').max(100, 'productId cannot exceed 100 characters'),
+    /** The version bought; absent: the product's first variant (`var_<productId>`, shared/variants.ts). */
+    variantId: z.string().min(1, 'variantId cannot be empty').max(120, 'variantId cannot exceed 120 characters').optional(),
     quantity: z
       .number({ message: 'quantity must be a number' })
       .int('quantity must be a whole number')
@@ -73,6 +75,8 @@ export type ShippingOptionView = z.infer<typeof ShippingOptionView>;
 
 export const QuoteLine = z.object({
   productId: z.string(),
+  /** The variant priced (the product's first when the line named none). */
+  variantId: z.string(),
   name: z.string(),
   image: z.string().nullable(),
   priceCents: z.number().int(),

@@ -33,6 +33,8 @@ export const MAX_STOCK_LEVEL = 1_000_000;
 
 export const INVENTORY_MESSAGES = {
   productNotFound: 'Product not found',
+  /** A product-level stock route asked of a product sold in several variants. */
+  chooseVariant: 'This product has several variants: choose one to see or change its stock',
   quantityNeeded: 'Enter how many units (1 or more)',
   correctionNeeded: 'Enter a correction other than 0 (use − to take units away)',
   countNeeded: 'Enter the number of units you counted (0 or more)',
@@ -145,6 +147,8 @@ export const ORDER_STOCK_MESSAGES = {
 export const ReturnLine = z
   .object({
     productId: z.string().min(1, 'productId is required').max(100, 'productId cannot exceed 100 characters'),
+    /** The variant returned; absent: the product's first (lines written before variants). */
+    variantId: z.string().min(1, 'variantId cannot be empty').max(120, 'variantId cannot exceed 120 characters').optional(),
     quantity: z
       .number({ message: 'Quantity to return must be a number' })
       .int('Quantity to return must be a whole number')
@@ -158,6 +162,7 @@ export type ReturnLine = z.infer<typeof ReturnLine>;
 /** The order's lines as the refund and cancel dialogs list them. */
 export const OrderStockLine = z.object({
   productId: z.string(),
+  variantId: z.string(),
   name: z.string(),
   ordered: z.number().int(),
   /** Units of this line out of stock for the order now (what can still be returned). */

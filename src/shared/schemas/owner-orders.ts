@@ -79,6 +79,8 @@ export const OwnerOrderLine = z
       .trim()
       .min(1, OWNER_ORDER_MESSAGES.productRequired)
       .max(100, tooLong('Product id', 100)),
+    /** The version sold; absent: the product's first variant. */
+    variantId: z.string().trim().min(1, OWNER_ORDER_MESSAGES.productRequired).max(120, tooLong('Variant id', 120)).optional(),
     quantity: z
       .number({ message: OWNER_ORDER_MESSAGES.quantityRequired })
       .int(OWNER_ORDER_MESSAGES.quantityRequired)

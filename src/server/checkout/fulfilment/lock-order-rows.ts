@@ -54,6 +54,7 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
     .selectAll('i')
     .where('s.id', '=', sessionId)
     .orderBy('i.product_id')
+    .orderBy('i.variant_id')
     .orderBy('i.id')
     .execute();
   const first = seen[0];

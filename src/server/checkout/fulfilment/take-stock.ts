@@ -3,9 +3,15 @@ import type { Database } from '../../db/schema.js';
 import { recordShortfall, takeForOrder } from '../../inventory/order-stock.js';
 import { CUSTOMER_ACTOR, STRIPE_ACTOR } from '../../orders/events.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
+import { variantOfLine } from '../../../shared/variants.js';
 
 const unitsOf = (items: LockedOrderRows['items']) =>
-  items.map((i) => ({ productId: i.product_id, name: i.product_name, quantity: i.quantity }));
+  items.map((i) => ({
+    productId: i.product_id,
+    variantId: variantOfLine(i.product_id, i.variant_id),
+    name: i.product_name,
+    quantity: i.quantity,
+  }));
 
 /**
  * Takes the order's units (inventory/order-stock.ts), the last step of a payment so the stock rows

@@ -5,6 +5,7 @@ import { randomString, nowIso } from '../../lib/ids.js';
 import { hashPassword } from '../../accounts/password.js';
 import { noteShopChange } from '../../http/shop-changes.js';
 import { openStock } from '../../inventory/stock.js';
+import { createSoleVariant, refreshProductCopies } from '../../catalog/variants.js';
 import type { SeedCategory, SeedCoupon, SeedFaq, SeedProduct, SeedShippingOption } from './catalog-data.js';
 
 /**
@@ -75,10 +76,56 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
       updated_at: at,
     })
     .execute();
-  await openStock(db, p.id, { quantity: p.inventory, actor: { userId: null, label: 'Shop' }, at: new Date(at) });
+  const variantId = await createSoleVariant(db, { id: p.id, priceCents: p.priceCents, sku: p.sku ?? null, at });
+  await openStock(db, { productId: p.id, variantId }, { quantity: p.inventory, actor: { userId: null, label: 'Shop' }, at: new Date(at) });
   // Written outside the back office: the running shop is told, as after an admin write.
   await noteShopChange(db);
   return p;
+}
+
+/**
+ * Another variant of a product made by createProduct (its first stays `var_<productId>`), with its
+ * own option values, price, SKU and opening stock; the product's copies follow.
+ */
+export async function createVariant(
+  db: Kysely<Database>,
+  productId: string,
+  o: {
+    id?: string;
+    options?: string[];
+    priceCents?: number;
+    sku?: string | null;
+    inventory?: number;
+    enabled?: boolean;
+    position?: number;
+  } = {},
+): Promise<string> {
+  const id = o.id ?? `var_${unique()}`;
+  const at = nowIso();
+  const [option1 = '', option2 = '', option3 = ''] = o.options ?? [id];
+  await db
+    .insertInto('product_variants')
+    .values({
+      id,
+      product_id: productId,
+      position: o.position ?? 1,
+      option1,
+      option2,
+      option3,
+      sku: o.sku ?? null,
+      price_cents: o.priceCents ?? 999,
+      compare_at_cents: null,
+      weight_lbs: null,
+      image: null,
+      enabled: o.enabled === false ? 0 : 1,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await openStock(db, { productId, variantId: id }, { quantity: o.inventory ?? 50, actor: { userId: null, label: 'Shop' } });
+  await refreshProductCopies(db, productId, at);
+  await noteShopChange(db);
+  return id;
 }
 
 export async function createShippingOption(db: Kysely<Database>, o: Partial<SeedShippingOption> = {}): Promise<SeedShippingOption> {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { adoptUnstockedProducts } from '../../inventory/stock.js';
+import { giveProductsTheirSoleVariant } from '../../catalog/variants.js';
 import type { Database, OrderItemsTable, OrdersTable, ProductsTable, UsersTable } from '../schema.js';
 import { hashPassword } from '../../accounts/password.js';
 import { lineTermsOf, searchTermsOf } from '../../orders/search-terms.js';
@@ -142,6 +143,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
     },
     progress('products', counts.products),
   );
+  await giveProductsTheirSoleVariant(db);
   await adoptUnstockedProducts(db);
 
   const userNames: string[] = [];
@@ -258,6 +260,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
         id: `item-large-${j}`,
         order_id: orderIdOf(itemOwners[j] ?? 0),
         product_id: counts.products ? `prod-large-${p}` : 'unknown',
+        variant_id: counts.products ? `var_prod-large-${p}` : null,
         product_name: `Large catalogue item ${p}`,
         sku: counts.products ? `LRG-${p}` : null,
         quantity: 1 + Math.floor(r() * 3),
