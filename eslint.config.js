@@ -115,6 +115,9 @@ const SQL_IN_ROUTES = {
 const STOCK_TABLES = ['stock_items', 'stock_movements', 'stock_reservations', 'back_in_stock_requests'];
 const STOCK_MESSAGE =
   'Stock belongs to src/server/inventory: read and change it through its functions (stock.ts, reservations.ts, order-stock.ts, service.ts), never its tables or products.inventory.';
+const CATALOG_TABLES = ['product_variants', 'product_options'];
+const CATALOG_MESSAGE =
+  'Products and their variants belong to src/server/catalog: change variants and options through its functions (catalog/variants.ts); other modules may only read them.';
 const LOWER_LAYER_MESSAGE =
   'src/server/db and src/server/lib lie beneath the domain modules: they import only db/, lib/, config.ts and src/shared (never a module, http/ or app.ts).';
 
@@ -130,22 +133,38 @@ function serverLayerBlocks() {
   ];
   // Stock has one owner (CONVENTIONS 9, decision 0022): only src/server/inventory reads or writes its
   // tables and the product's stock copy (`products.inventory`, written in step with the ledger).
-  // Migrations describe the schema; the seeds' bulk insert hands its products to the module.
-  blocks.push({
-    files: ['src/server/**/*.ts'],
-    ignores: ['src/server/inventory/**', 'src/server/db/migrations/**', 'src/server/db/seed/**', ...ROUTE_FILES, ...SERVER_TESTS],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        { selector: `Literal[value=/^(${STOCK_TABLES.join('|')})( |$)/]`, message: STOCK_MESSAGE },
-        { selector: "CallExpression[callee.property.name=/^(set|values)$/] Property[key.name='inventory']", message: STOCK_MESSAGE },
-        {
-          selector: 'CallExpression[callee.property.name=/^(select|selectAll)$/] Literal[value=/(^|\\.)inventory$/]',
-          message: STOCK_MESSAGE,
-        },
-      ],
+  // The catalogue owns the variants (decision 0036): only src/server/catalog writes product_variants
+  // and product_options; inventory, the cart, orders and labels read them. Migrations describe the
+  // schema; the seeds' bulk insert hands its products to the modules. One `no-restricted-syntax`
+  // holds both rules where both apply (a later block's options replace an earlier one's).
+  const stockSelectors = [
+    { selector: `Literal[value=/^(${STOCK_TABLES.join('|')})( |$)/]`, message: STOCK_MESSAGE },
+    { selector: "CallExpression[callee.property.name=/^(set|values)$/] Property[key.name='inventory']", message: STOCK_MESSAGE },
+    {
+      selector: 'CallExpression[callee.property.name=/^(select|selectAll)$/] Literal[value=/(^|\\.)inventory$/]',
+      message: STOCK_MESSAGE,
     },
-  });
+  ];
+  const catalogSelectors = [
+    {
+      selector: `CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/] > Literal[value=/^(${CATALOG_TABLES.join('|')})( |$)/]`,
+      message: CATALOG_MESSAGE,
+    },
+    {
+      selector: `TemplateElement[value.raw=/(insert\\s+into|update|delete\\s+from)\\s+"?(${CATALOG_TABLES.join('|')})\\b/i]`,
+      message: CATALOG_MESSAGE,
+    },
+  ];
+  const exempt = ['src/server/db/migrations/**', 'src/server/db/seed/**', ...ROUTE_FILES, ...SERVER_TESTS];
+  blocks.push(
+    {
+      files: ['src/server/**/*.ts'],
+      ignores: ['src/server/inventory/**', 'src/server/catalog/**', ...exempt],
+      rules: { 'no-restricted-syntax': ['error', ...stockSelectors, ...catalogSelectors] },
+    },
+    { files: ['src/server/catalog/**/*.ts'], ignores: exempt, rules: { 'no-restricted-syntax': ['error', ...stockSelectors] } },
+    { files: ['src/server/inventory/**/*.ts'], ignores: exempt, rules: { 'no-restricted-syntax': ['error', ...catalogSelectors] } },
+  );
   for (const folder of SERVER_LOWER_LAYERS) {
     for (let depth = 1; depth <= MAX_DEPTH; depth++) {
       // Up to src/server: only the lower layers and config.ts. One more level up (src/): only shared/.

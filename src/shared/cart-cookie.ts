@@ -4,7 +4,9 @@
  * and totals already in the HTML. The server reads it as input like any other: it prices the lines
  * from the database and never trusts anything else about them.
  *
- * Value: URI-encoded JSON `{ "l": [[productId, quantity, size, color], …], "c": coupon | null }`.
+ * Value: URI-encoded JSON `{ "l": [[productId, quantity, size, color, variantId?], …], "c": coupon | null }`;
+ * the variant is written only when it is not the product's first (`var_<productId>`), so a cart of
+ * products without options writes the cookie it always did.
  */
 export const CART_COOKIE = 'cart';
 
@@ -14,7 +16,7 @@ const CART_COOKIE_MAX_CHARS = 3500;
 /** Kept as long as the session of a shopper who comes back within the month. */
 export const CART_COOKIE_MAX_AGE_S = 30 * 24 * 3600;
 
-export type CartCookieLine = [productId: string, quantity: number, size: string, color: string];
+export type CartCookieLine = [productId: string, quantity: number, size: string, color: string, variantId?: string];
 export type CartCookie = { lines: CartCookieLine[]; couponCode: string | null };
 
 /** The cookie's value, or null when the cart is too large to mirror. */

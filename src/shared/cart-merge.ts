@@ -1,4 +1,5 @@
 import { withoutCouponWhenEmpty, type StoredCart } from './stored-cart.js';
+import { variantOfLine } from './variants.js';
 
 /**
  * The cart's rules that run only on some pages (the confirmation, sign-in): kept apart from
@@ -6,16 +7,16 @@ import { withoutCouponWhenEmpty, type StoredCart } from './stored-cart.js';
  */
 
 /** A line of a paid order, as the order's view gives it. */
-export type BoughtLine = { productId: string; size: string; color: string; quantity: number; isFreeGift: boolean };
+export type BoughtLine = { productId: string; variantId?: string; size: string; color: string; quantity: number; isFreeGift: boolean };
 
 /**
- * The cart once a paid order's lines have left it: each bought line (same product, size and
- * colour) lowers the cart's line by the quantity bought, and a line left with nothing is dropped.
+ * The cart once a paid order's lines have left it: each bought line lowers the cart's lines of the
+ * same variant by the quantity bought, and a line left with nothing is dropped.
  * What the shopper added after starting that checkout (another tab, Back from the card page)
  * stays. The free gift was never a stored line; the order's coupon is used up, so it goes too.
  */
 export function withoutBoughtLines(cart: StoredCart, order: { items: readonly BoughtLine[]; couponCode: string | null }): StoredCart {
-  const items = linesLeft(cart.items, order.items, (l) => lineKey(l.product.id, l.size, l.color));
+  const items = linesLeft(cart.items, order.items, (l) => lineKey(l.product.id, l.product.variantId));
   const couponUsed = sameCoupon(order.couponCode, cart.appliedCouponCode);
   const next: StoredCart = couponUsed
     ? { ...cart, items, appliedCouponCode: null, appliedCouponDiscountCents: 0, couponError: null, freeProduct: null }
@@ -25,36 +26,53 @@ export function withoutBoughtLines(cart: StoredCart, order: { items: readonly Bo
 
 /** The same for a cart the server keeps (lines without names or prices): what the payment leaves of it. */
 export function plainWithoutBoughtLines(cart: PlainCart, order: { items: readonly BoughtLine[]; couponCode: string | null }): PlainCart {
-  const lines = linesLeft(cart.lines, order.items, (l) => lineKey(l.productId, l.size, l.color));
+  const lines = linesLeft(cart.lines, order.items, (l) => lineKey(l.productId, l.variantId));
   return { lines, couponCode: lines.length === 0 || sameCoupon(order.couponCode, cart.couponCode) ? null : cart.couponCode };
 }
 
-const lineKey = (productId: string, size: string, color: string) => `${productId}\n${size}\n${color}`;
+/** Lines are the same when they are of the same variant (its size and colour come with it). */
+const lineKey = (productId: string, variantId: string | undefined) => `${productId}\n${variantOfLine(productId, variantId)}`;
 
 const sameCoupon = (used: string | null, held: string | null) =>
   used !== null && held !== null && used.toUpperCase() === held.toUpperCase();
 
-/** Each line lowered by what the order bought of the same product, size and colour; a line left with nothing dropped. */
-function linesLeft<L extends { quantity: number }>(lines: readonly L[], bought: readonly BoughtLine[], keyOf: (l: L) => string): L[] {
-  const left = new Map<string, number>();
+/**
+ * Each line lowered by what the order bought: first of the same variant, size and colour, then
+ * what is left of the same variant on its other lines (the server names a variant's size and
+ * colour itself); a line left with nothing dropped.
+ */
+function linesLeft<L extends { quantity: number; size: string; color: string }>(
+  lines: readonly L[],
+  bought: readonly BoughtLine[],
+  variantOf: (l: L) => string,
+): L[] {
+  const exact = new Map<string, number>();
   for (const l of bought) {
     if (l.isFreeGift) continue;
-    const k = lineKey(l.productId, l.size, l.color);
-    left.set(k, (left.get(k) ?? 0) + l.quantity);
+    const k = `${lineKey(l.productId, l.variantId)}\n${l.size}\n${l.color}`;
+    exact.set(k, (exact.get(k) ?? 0) + l.quantity);
+  }
+  const take = (left: Map<string, number>, k: string, want: number) => {
+    const n = Math.min(want, left.get(k) ?? 0);
+    if (n > 0) left.set(k, (left.get(k) ?? 0) - n);
+    return n;
+  };
+  const quantities = lines.map((line) => line.quantity - take(exact, `${variantOf(line)}\n${line.size}\n${line.color}`, line.quantity));
+  const byVariant = new Map<string, number>();
+  for (const [k, n] of exact) {
+    const variant = k.split('\n').slice(0, 2).join('\n');
+    if (n > 0) byVariant.set(variant, (byVariant.get(variant) ?? 0) + n);
   }
   const out: L[] = [];
-  for (const line of lines) {
-    const k = keyOf(line);
-    const take = Math.min(line.quantity, left.get(k) ?? 0);
-    if (take > 0) left.set(k, (left.get(k) ?? 0) - take);
-    const quantity = line.quantity - take;
+  lines.forEach((line, i) => {
+    const quantity = quantities[i]! - take(byVariant, variantOf(line), quantities[i]!);
     if (quantity > 0) out.push(quantity === line.quantity ? line : { ...line, quantity });
-  }
+  });
   return out;
 }
 
 /** A cart line without names or prices: what the server keeps for a signed-in customer. */
-export type PlainCartLine = { productId: string; quantity: number; size: string; color: string };
+export type PlainCartLine = { productId: string; variantId?: string; quantity: number; size: string; color: string };
 export type PlainCart = { lines: PlainCartLine[]; couponCode: string | null };
 
 /**
@@ -67,7 +85,9 @@ export type PlainCart = { lines: PlainCartLine[]; couponCode: string | null };
 export function mergeCarts(account: PlainCart, guest: PlainCart, maxLines = 100, maxQuantity = 10_000): PlainCart {
   const lines: PlainCartLine[] = account.lines.map((l) => ({ ...l }));
   for (const g of guest.lines) {
-    const same = lines.find((l) => l.productId === g.productId && l.size === g.size && l.color === g.color);
+    const same = lines.find(
+      (l) => lineKey(l.productId, l.variantId) === lineKey(g.productId, g.variantId) && l.size === g.size && l.color === g.color,
+    );
     if (same) same.quantity = Math.min(maxQuantity, same.quantity + g.quantity);
     else if (lines.length < maxLines) lines.push({ ...g });
   }

@@ -5,7 +5,7 @@
  *
  * Loaded in the first-load bundle: no zod here, type imports only from the schemas.
  */
-import type { Category, Faq, Product } from './schemas/catalog.js';
+import type { Category, Faq, Product, ProductOption, VariantView } from './schemas/catalog.js';
 import type { ProductCardItem, ProductCardPage } from './product-card.js';
 import type { StockNotice } from './schemas/inventory.js';
 import { queryKeys } from './query-keys.js';
@@ -21,6 +21,13 @@ export { SITE_DESCRIPTION_BASE as SITE_DESCRIPTION, siteDescription } from './sh
 /** Meta descriptions are cut at this length. */
 const META_DESCRIPTION_MAX = 158;
 
+/**
+ * A product page's data (GET /api/products/:id): the product (`inventory`: what can be bought of
+ * its enabled variants), its options, its enabled variants in the owner's order, and the product's
+ * own stock notice (decision 0036).
+ */
+export type ProductDetail = { product: Product; options: ProductOption[]; variants: VariantView[]; stock: StockNotice };
+
 /** The API answer each kind of page data is cached as (the same body on both sides; the lists' items trimmed to their cards). */
 export type PageDataTypes = {
   settings: { settings: Record<string, string> };
@@ -28,7 +35,7 @@ export type PageDataTypes = {
   // The lists as their cards read them (product-card.ts): a card shows no description.
   featuredProducts: { items: ProductCardItem[] };
   products: ProductCardPage;
-  product: { product: Product; stock: StockNotice };
+  product: ProductDetail;
   // "You may also like" under a product: cards too (src/server/catalog/related.ts).
   relatedProducts: { items: ProductCardItem[] };
   faqs: { items: Faq[] };

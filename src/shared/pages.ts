@@ -102,7 +102,8 @@ export const PAGES: readonly PageDeclaration[] = [
         ogType: 'product',
         ogImage: product.images[0],
         title: pageTitle(product.name),
-        description: truncate(`${product.description} ${formatCents(product.priceCents)}.`),
+        // Variants at different prices: the lowest, as "From $X" (decision 0036).
+        description: truncate(`${product.description} ${product.maxPriceCents ? 'From ' : ''}${formatCents(product.priceCents)}.`),
         canonicalPath: `/products/${encodeURIComponent(product.id)}`,
       };
     },

@@ -84,6 +84,8 @@ describe('giftOf', () => {
   const quoteLine = (productId: string, isFreeGift: boolean) => ({
     productId,
     variantId: `var_${productId}`,
+    productName: productId,
+    variantLabel: '',
     name: productId,
     image: null,
     priceCents: 0,

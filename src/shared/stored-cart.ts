@@ -5,7 +5,12 @@ import type { Quote } from './schemas/checkout.js';
 export const DEFAULT_CART_SIZE = 'One Size';
 export const DEFAULT_CART_COLOR = 'Default';
 
-export type CartProduct = { id: string; name: string; priceCents: number; images: string[] };
+/**
+ * What a cart line shows of what it sells. `variantId` is set only for a variant other than the
+ * product's first (`var_<id>`): a line without it means that one, as the cookie and older carts do.
+ * `name` is the line's title ('Concentrated Cleaner — Lavender, 1 L').
+ */
+export type CartProduct = { id: string; name: string; priceCents: number; images: string[]; variantId?: string };
 export type CartLine = { product: CartProduct; quantity: number; size: string; color: string };
 
 /** The cart as kept in the browser under localStorage key `cart`; itemCount and total are derived. */
@@ -47,8 +52,8 @@ type CartPricing = Pick<Quote, 'lines' | 'coupon' | 'discountCents'>;
  */
 export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPricing | undefined): StoredCart {
   return {
-    items: lines.map(({ productId, quantity, size, color }) => {
-      const q = quote?.lines.find((l) => !l.isFreeGift && l.productId === productId && l.size === size && l.color === color);
+    items: lines.map(({ productId, variantId, quantity, size, color }) => {
+      const q = quote ? quotedLine(quote.lines, productId, variantId, size, color) : undefined;
       const known = q && !q.missing;
       return {
         product: {
@@ -56,6 +61,7 @@ export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPr
           name: known ? q.name : 'Unknown Product',
           priceCents: known ? q.priceCents : 0,
           images: known && q.image ? [q.image] : [],
+          ...(variantId ? { variantId } : {}),
         },
         quantity,
         size,
@@ -67,6 +73,25 @@ export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPr
     couponError: null,
     freeProduct: quote ? giftOf(quote) : null,
   };
+}
+
+/** The variant a cart line means: its own, else the product's first. */
+export const variantOfCartLine = (productId: string, variantId: string | undefined) => variantId || `var_${productId}`;
+
+/**
+ * The quote's line for a cart line: the same variant, size and colour, else the same variant (the
+ * server names the size and colour of a variant with a Size or Colour option itself).
+ */
+export function quotedLine<L extends Quote['lines'][number]>(
+  lines: readonly L[],
+  productId: string,
+  variantId: string | undefined,
+  size: string,
+  color: string,
+): L | undefined {
+  const variant = variantOfCartLine(productId, variantId);
+  const same = lines.filter((l) => !l.isFreeGift && l.productId === productId && (l.variantId ?? `var_${l.productId}`) === variant);
+  return same.find((l) => l.size === size && l.color === color) ?? same[0];
 }
 
 /**
@@ -87,6 +112,7 @@ function isCartLine(v: unknown): v is CartLine {
   const p = v.product;
   return (
     isStr(p.id) &&
+    (p.variantId === undefined || isStr(p.variantId)) &&
     isStr(p.name) &&
     isInt(p.priceCents) &&
     Array.isArray(p.images) &&

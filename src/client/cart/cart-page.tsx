@@ -186,7 +186,7 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
   const lineTotal = quoted && quoted.quantity === line.quantity ? quoted.lineTotalCents : priceCents * line.quantity;
   return (
     <li className={`flex gap-3 p-3 sm:gap-4 sm:p-4 ${missing ? 'bg-red-50/60' : ''}`}>
-      <Link to={paths.product(product.id)} tabIndex={-1} aria-hidden="true" className="shrink-0">
+      <Link to={paths.product(product.id, product.variantId)} tabIndex={-1} aria-hidden="true" className="shrink-0">
         <ProductImage
           src={missing ? undefined : image}
           alt=""
@@ -202,7 +202,7 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
               name
             ) : (
               <Link
-                to={paths.product(product.id)}
+                to={paths.product(product.id, product.variantId)}
                 className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600"
               >
                 {name}

@@ -16,7 +16,7 @@ export function useCartFollowsStock(quote: Quote | undefined, updating: boolean)
     if (short.length === 0) return;
     fitCartToStock(short);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the quote arrives after render; the cart is lowered once per answer
-    setChanged((before) => [...before.filter((b) => !short.some((s) => s.productId === b.productId)), ...short]);
+    setChanged((before) => [...before.filter((b) => !short.some((s) => s.variantId === b.variantId)), ...short]);
   }, [quote, updating]);
   return changed;
 }

@@ -1,11 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
-import type { Product } from '../../shared/schemas/catalog.js';
+import type { Product, ProductOption, VariantView } from '../../shared/schemas/catalog.js';
+import { lineTitle, sizeAndColor } from '../../shared/variants.js';
+import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 import type { StockNotice } from '../../shared/schemas/inventory.js';
 import { queryKeys } from '../../shared/query-keys.js';
-import { useAddToCart } from '../lib/use-add-to-cart.js';
+import { useAddToCart, type AddableItem } from '../lib/use-add-to-cart.js';
+import { useHydrated } from '../lib/use-hydrated.js';
+import { VariantPicker } from './components/variant-picker.js';
 import { addToCart as addToCartStore, useCart } from '../lib/cart-store.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
@@ -38,7 +42,61 @@ export default function ProductPage() {
     return isNotFound(error) ? <ProductNotFound /> : <ProductLoadError />;
   }
   // Keyed by id so the quantity resets when moving to another product.
-  return <ProductDetail key={data.product.id} product={data.product} stock={data.stock} />;
+  return <ProductDetail key={data.product.id} product={data.product} stock={data.stock} options={data.options} variants={data.variants} />;
+}
+
+/**
+ * The variant shown: the one the address names (`?variant=`, read once the page is live: the
+ * server's HTML is one page for every variant), else the first that can be bought, else the first.
+ * A product answered without variants (a page cached before them) is its own one variant.
+ */
+function useChosenVariant(product: Product, stock: StockNotice, variants: readonly VariantView[]) {
+  const hydrated = useHydrated();
+  const [params, setParams] = useSearchParams();
+  const wanted = hydrated ? params.get('variant') : null;
+  const chosen =
+    (wanted ? variants.find((v) => v.id === wanted) : undefined) ??
+    variants.find((v) => v.available > 0) ??
+    variants[0] ??
+    ({
+      id: product.soleVariantId ?? `var_${product.id}`,
+      options: [],
+      label: '',
+      sku: product.sku,
+      priceCents: product.priceCents,
+      compareAtCents: null,
+      image: null,
+      available: product.inventory,
+      stock,
+    } satisfies VariantView);
+  const choose = (v: VariantView) =>
+    setParams(
+      (p) => {
+        p.set('variant', v.id);
+        return p;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  return { chosen, choose };
+}
+
+/** What the cart takes of the chosen variant: its title, price, picture, stock, and size and colour when an option names them. */
+function cartItemOf(product: Product, options: readonly ProductOption[], v: VariantView): AddableItem & { size: string; color: string } {
+  const { size, color } = sizeAndColor(
+    options.map((o) => o.name),
+    v.options,
+    { size: DEFAULT_CART_SIZE, color: DEFAULT_CART_COLOR },
+  );
+  return {
+    id: product.id,
+    variantId: v.id,
+    name: lineTitle(product.name, v.label),
+    priceCents: v.priceCents,
+    images: v.image ? [v.image] : product.images.slice(0, 1),
+    inventory: v.available,
+    size,
+    color,
+  };
 }
 
 /**
@@ -61,13 +119,15 @@ function useRefreshWhenReservationsEnd(productId: string, reservedUntil: string 
  * Add to Cart with the stock as it is now: the page may have been open a while, and the cart never
  * takes more than can be bought (the toast says how many it took). The page shows the answer too.
  */
-function useAddFreshToCart(product: Product) {
+function useAddFreshToCart(item: AddableItem & { size: string; color: string }) {
   const queryClient = useQueryClient();
   const addToCart = useAddToCart();
   return async (quantity: number) => {
-    let fresh = product;
+    let fresh = item;
     try {
-      fresh = (await queryClient.fetchQuery({ ...getProductQueryOptions(product.id), staleTime: 0 })).product;
+      const data = await queryClient.fetchQuery({ ...getProductQueryOptions(item.id), staleTime: 0 });
+      const variant = data.variants.find((v) => v.id === item.variantId);
+      fresh = { ...item, inventory: variant ? variant.available : data.variants.length ? 0 : data.product.inventory };
     } catch {
       // Offline or gone: the cart takes what the page knew; the cart page checks again before checkout.
     }
@@ -75,17 +135,34 @@ function useAddFreshToCart(product: Product) {
   };
 }
 
-function ProductDetail({ product, stock }: { product: Product; stock: StockNotice }) {
+function ProductDetail({
+  product,
+  stock: productStock,
+  options,
+  variants,
+}: {
+  product: Product;
+  stock: StockNotice;
+  options: readonly ProductOption[];
+  variants: readonly VariantView[];
+}) {
   const navigate = useNavigate();
-  const addToCart = useAddFreshToCart(product);
+  const { chosen, choose } = useChosenVariant(product, productStock, variants);
+  const item = cartItemOf(product, options, chosen);
+  const addToCart = useAddFreshToCart(item);
   const [adding, setAdding] = useState(false);
   const { data: categories } = useCategories();
   const [picked, setQuantity] = useState(1);
+  // What the page says of stock is the chosen variant's.
+  const stock = chosen.stock;
+  const shown = { inventory: chosen.available };
   // Never more than can be bought: the stock may fall while the page is open (see useAddFreshToCart).
-  const quantity = Math.min(picked, Math.max(1, product.inventory));
-  const stockState = stockStateOf(product, stock);
+  const quantity = Math.min(picked, Math.max(1, shown.inventory));
+  const stockState = stockStateOf(shown, stock);
   const inStock = stockState === 'in-stock';
   const stockLineId = useId();
+  const sku = chosen.sku ?? (options.length ? null : product.sku);
+  const onSale = chosen.compareAtCents !== null && chosen.compareAtCents > chosen.priceCents;
   useRefreshWhenReservationsEnd(product.id, stock.reservedUntil, stockState === 'reserved');
   const category = categories?.find((c) => c.id === product.category);
   const buyButtonsId = useId();
@@ -113,15 +190,25 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
     <Container className="py-8">
       <Breadcrumb items={crumbs} />
       <div className="grid gap-8 md:grid-cols-2 md:gap-12">
-        <ProductGallery product={product} />
+        <ProductGallery product={product} showImage={chosen.image} />
 
         <div className="flex flex-col gap-5">
           <div className="space-y-2">
             <h1 className="text-2xl font-bold leading-tight text-stone-900 sm:text-3xl">{product.name}</h1>
-            <p className="text-2xl font-bold text-brand-700">{formatCents(product.priceCents)}</p>
+            <p className="flex flex-wrap items-baseline gap-x-3 text-2xl font-bold text-brand-700" data-variant-price="">
+              {formatCents(chosen.priceCents)}
+              {onSale && (
+                <s className="text-lg font-medium text-stone-500">
+                  <span className="sr-only">Was </span>
+                  {formatCents(chosen.compareAtCents!)}
+                </s>
+              )}
+            </p>
           </div>
 
-          <StockLine id={stockLineId} product={product} stock={stock} />
+          {options.length > 0 && <VariantPicker options={options} variants={variants} chosen={chosen} onChoose={choose} />}
+
+          <StockLine id={stockLineId} product={shown} stock={stock} />
 
           <ProductFreeShipping />
 
@@ -136,7 +223,7 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
               <span className="text-sm font-medium text-stone-800" aria-hidden="true">
                 Quantity
               </span>
-              <QuantityStepper value={quantity} max={product.inventory} onChange={setQuantity} />
+              <QuantityStepper value={quantity} max={shown.inventory} onChange={setQuantity} />
             </div>
           )}
 
@@ -161,9 +248,9 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
               aria-describedby={inStock ? undefined : stockLineId}
               onClick={() => {
                 // Buy Now goes straight to checkout with this product; the server prices it like any cart.
-                addToCartStore({ product, quantity, inventory: product.inventory });
+                addToCartStore({ product: item, quantity, inventory: item.inventory, size: item.size, color: item.color });
                 // The checkout says so when the cart holds more than this product (it pays for the whole cart).
-                const state: BuyNowState = { buyNow: { productId: product.id, name: product.name, quantity } };
+                const state: BuyNowState = { buyNow: { productId: product.id, name: item.name, quantity } };
                 void navigate(paths.checkout, { state });
               }}
             >
@@ -173,7 +260,7 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
               Continue Shopping
             </Link>
           </div>
-          {stockState === 'out-of-stock' && <NotifyMe productId={product.id} />}
+          {stockState === 'out-of-stock' && <NotifyMe productId={product.id} variantId={options.length ? chosen.id : undefined} />}
           <div>
             <Button variant="ghost" onClick={goBack}>
               <ArrowLeftIcon size={18} />
@@ -181,7 +268,7 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
             </Button>
           </div>
 
-          {(product.sku || product.brand) && (
+          {(sku || product.brand) && (
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 border-t border-stone-200 pt-4 text-sm">
               {product.brand && (
                 <>
@@ -189,17 +276,19 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
                   <dd className="text-stone-700">{product.brand}</dd>
                 </>
               )}
-              {product.sku && (
+              {sku && (
                 <>
                   <dt className="font-medium text-stone-800">SKU</dt>
-                  <dd className="text-stone-700">{product.sku}</dd>
+                  <dd className="text-stone-700" data-variant-sku="">
+                    {sku}
+                  </dd>
                 </>
               )}
             </dl>
           )}
         </div>
       </div>
-      {inStock && <StickyBuyBar product={product} watchId={buyButtonsId} adding={adding} onAdd={add} />}
+      {inStock && <StickyBuyBar item={item} watchId={buyButtonsId} adding={adding} onAdd={add} />}
       {/* Under the product, past a phone's first screen: hydrated as it comes near. */}
       <HydrateWhenVisible selector='section[aria-labelledby="related-title"]' part={RelatedProducts} props={{ productId: product.id }} />
     </Container>
@@ -212,7 +301,7 @@ function ProductDetail({ product, stock }: { product: Product; stock: StockNotic
  * gone when those buttons or the footer are in view. It repeats the page's own button for a thumb,
  * so it is left out of the keyboard order and the accessibility tree, where that button is.
  */
-function StickyBuyBar({ product, watchId, adding, onAdd }: { product: Product; watchId: string; adding: boolean; onAdd: () => void }) {
+function StickyBuyBar({ item, watchId, adding, onAdd }: { item: AddableItem; watchId: string; adding: boolean; onAdd: () => void }) {
   const [covered, setCovered] = useState(false);
   useEffect(() => {
     const own = document.getElementById(watchId);
@@ -234,8 +323,8 @@ function StickyBuyBar({ product, watchId, adding, onAdd }: { product: Product; w
       className={`fixed inset-x-0 bottom-0 z-30 border-t border-stone-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgba(0,0,0,0.06)] backdrop-blur sm:hidden ${covered ? 'hidden' : 'flex'} items-center gap-3`}
     >
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium text-stone-900">{product.name}</p>
-        <p className="font-bold text-brand-700">{formatCents(product.priceCents)}</p>
+        <p className="truncate text-sm font-medium text-stone-900">{item.name}</p>
+        <p className="font-bold text-brand-700">{formatCents(item.priceCents)}</p>
       </div>
       <Button tabIndex={-1} aria-busy={adding} onClick={onAdd}>
         <CartIcon size={18} />

@@ -57,7 +57,7 @@ export function CheckoutSummary({
         {quote ? (
           <ul className="flex flex-col gap-4">
             {lines.map((l) => (
-              <li key={`${l.productId}|${l.size}|${l.color}|${l.isFreeGift}`} className="flex gap-3">
+              <li key={`${l.productId}|${l.variantId}|${l.size}|${l.color}|${l.isFreeGift}`} className="flex gap-3">
                 <ProductImage
                   src={l.image ?? undefined}
                   alt=""

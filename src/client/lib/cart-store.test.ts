@@ -27,6 +27,25 @@ describe('cart store', () => {
     vi.stubGlobal('window', { localStorage: storage, addEventListener: () => {}, removeEventListener: () => {} });
   });
 
+  it('keeps two variants of a product as two lines, each capped at its own stock; the first variant is kept as a plain line', async () => {
+    const { addToCart, getCart, removeFromCart, lineKey, unitsInCart } = await freshStore();
+    const lavender = { ...product, name: '1 - Cloth — Lavender', variantId: 'var_p1' };
+    const lemon = { ...product, name: '1 - Cloth — Lemon', priceCents: 1599, variantId: 'var_lemon' };
+    expect(addToCart({ product: lavender, quantity: 2, inventory: 3 })).toBe(2);
+    expect(addToCart({ product: lemon, quantity: 5, inventory: 4 })).toBe(4);
+    // A line naming no variant is the product's first: the same line.
+    expect(addToCart({ product, quantity: 5, inventory: 3 })).toBe(1);
+    const cart = getCart();
+    expect(cart.items.map((l) => [l.product.variantId, l.quantity])).toEqual([
+      [undefined, 3],
+      ['var_lemon', 4],
+    ]);
+    expect(cart.totalCents).toBe(3 * 1299 + 4 * 1599);
+    expect([unitsInCart('p1', undefined), unitsInCart('p1', 'var_p1'), unitsInCart('p1', 'var_lemon')]).toEqual([3, 3, 4]);
+    removeFromCart(lineKey(cart.items[1]!));
+    expect(getCart().items).toHaveLength(1);
+  });
+
   it('merges the same product, size and colour and caps at inventory', async () => {
     const { addToCart, getCart } = await freshStore();
     expect(addToCart({ product, quantity: 2, inventory: 5 })).toBe(2);
@@ -91,6 +110,8 @@ describe('the cart follows stock', () => {
     insufficientStock: over.quantity > over.inventory,
     ...over,
     variantId: `var_${over.productId ?? 'p1'}`,
+    productName: over.name ?? '1 - Cloth',
+    variantLabel: '',
   });
 
   it("adds only what can be bought, over all of a product's lines, and says how many", async () => {
@@ -120,8 +141,8 @@ describe('the cart follows stock', () => {
     ];
     const short = stockShortfalls(lines);
     expect(short).toEqual([
-      { productId: 'p1', name: '1 - Cloth', wanted: 5, available: 4 },
-      { productId: 'p2', name: '2 - Mop', wanted: 4, available: 0 },
+      { productId: 'p1', variantId: 'var_p1', name: '1 - Cloth', wanted: 5, available: 4 },
+      { productId: 'p2', variantId: 'var_p2', name: '2 - Mop', wanted: 4, available: 0 },
     ]);
     fitCartToStock(short);
     expect(getCart().items.map((l) => [l.product.id, l.size, l.quantity])).toEqual([
@@ -242,6 +263,19 @@ describe('the cart cookie and the cart the server drew', () => {
     vi.stubGlobal('document', doc);
   });
   const cookieCart = () => JSON.parse(decodeURIComponent(doc.jar.get('cart') ?? 'null')) as { l: unknown[]; c: string | null } | null;
+
+  it('names a variant in the cookie only when it is not the product’s first (a cart without options writes what it always did)', async () => {
+    const { addToCart } = await freshStore();
+    addToCart({ product: { ...product, variantId: 'var_p1' }, quantity: 1, inventory: 5 });
+    addToCart({ product: { ...product, variantId: 'var_lemon' }, quantity: 2, inventory: 5 });
+    expect(cookieCart()).toEqual({
+      l: [
+        ['p1', 1, 'One Size', 'Default'],
+        ['p1', 2, 'One Size', 'Default', 'var_lemon'],
+      ],
+      c: null,
+    });
+  });
 
   it('mirrors the lines and coupon into the cookie, and drops it when the cart is too large for one', async () => {
     const { addToCart, applyCoupon, clearCart } = await freshStore();

@@ -7,6 +7,7 @@ import type { Quote } from '../../shared/schemas/checkout.js';
 import {
   cartFromQuote,
   isStoredCart,
+  variantOfCartLine,
   withoutCouponWhenEmpty,
   DEFAULT_CART_COLOR,
   DEFAULT_CART_SIZE,
@@ -28,7 +29,8 @@ export type Cart = StoredCart & {
   totalCents: number;
 };
 
-export type LineKey = { productId: string; size: string; color: string };
+/** A line is a variant (`variantId` absent: the product's first) in a size and colour. */
+export type LineKey = { productId: string; variantId?: string; size: string; color: string };
 
 function derive(stored: StoredCart): Cart {
   let itemCount = 0;
@@ -57,7 +59,9 @@ function readStorage(): StoredCart {
 /** What the `cart` cookie should hold for this cart (null: too large to mirror). */
 function cookieValueOf(cart: StoredCart): string | null {
   return encodeCartCookie({
-    lines: cart.items.map((l) => [l.product.id, l.quantity, l.size, l.color]),
+    lines: cart.items.map((l) =>
+      l.product.variantId ? [l.product.id, l.quantity, l.size, l.color, l.product.variantId] : [l.product.id, l.quantity, l.size, l.color],
+    ),
     couponCode: cart.appliedCouponCode,
   });
 }
@@ -102,7 +106,17 @@ function write(wanted: StoredCart, derived?: Cart): void {
 }
 
 function sameLine(line: CartLine, key: LineKey): boolean {
-  return line.product.id === key.productId && line.size === key.size && line.color === key.color;
+  return (
+    line.product.id === key.productId &&
+    variantOfCartLine(line.product.id, line.product.variantId) === variantOfCartLine(key.productId, key.variantId) &&
+    line.size === key.size &&
+    line.color === key.color
+  );
+}
+
+/** The variant a line is kept with: none for the product's first (so the cookie and older carts read the same). */
+function keptVariant(productId: string, variantId: string | undefined): string | undefined {
+  return variantId && variantId !== `var_${productId}` ? variantId : undefined;
 }
 
 function onStorage(e: StorageEvent): void {
@@ -135,29 +149,46 @@ export function getCart(): Cart {
 }
 
 export type AddToCartInput = {
+  /** With `variantId` for a product with options (its name then the line's title). */
   product: CartProduct;
   quantity: number;
-  /** The product's stock; the merged line never exceeds it. */
+  /** The variant's stock (what can be bought now); its lines together never exceed it. */
   inventory: number;
   size?: string;
   color?: string;
 };
 
+/** Units of a variant the cart holds, over all its lines. */
+export function unitsInCart(productId: string, variantId: string | undefined): number {
+  const variant = variantOfCartLine(productId, variantId);
+  return snapshot.items.reduce(
+    (n, l) => (l.product.id === productId && variantOfCartLine(l.product.id, l.product.variantId) === variant ? n + l.quantity : n),
+    0,
+  );
+}
+
 /**
- * Adds units (merging with the same product, size and colour); returns how many were actually
- * added. The product's lines together never exceed its inventory (what can be bought now).
+ * Adds units (merging with the same variant, size and colour); returns how many were actually
+ * added. The variant's lines together never exceed its inventory (what can be bought now).
  */
 export function addToCart({ product, quantity, inventory, size = DEFAULT_CART_SIZE, color = DEFAULT_CART_COLOR }: AddToCartInput): number {
-  const key = { productId: product.id, size, color };
+  const variantId = keptVariant(product.id, product.variantId);
+  const key = { productId: product.id, variantId, size, color };
   const items = snapshot.items;
   const existing = items.find((l) => sameLine(l, key));
   const have = existing?.quantity ?? 0;
-  const inCart = items.reduce((n, l) => (l.product.id === product.id ? n + l.quantity : n), 0);
+  const inCart = unitsInCart(product.id, variantId);
   const wanted = Math.max(0, Math.floor(quantity));
   const added = Math.min(wanted, Math.max(0, inventory - inCart));
   if (added <= 0) return 0;
   const next = have + added;
-  const cartProduct: CartProduct = { id: product.id, name: product.name, priceCents: product.priceCents, images: product.images };
+  const cartProduct: CartProduct = {
+    id: product.id,
+    name: product.name,
+    priceCents: product.priceCents,
+    images: product.images,
+    ...(variantId ? { variantId } : {}),
+  };
   write({
     ...snapshot,
     items: existing
@@ -198,7 +229,7 @@ export function setCouponError(error: string | null): void {
 }
 
 export function lineKey(line: CartLine): LineKey {
-  return { productId: line.product.id, size: line.size, color: line.color };
+  return { productId: line.product.id, variantId: line.product.variantId, size: line.size, color: line.color };
 }
 
 const EMPTY_DERIVED = derive(EMPTY_CART);

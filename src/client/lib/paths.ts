@@ -5,7 +5,9 @@ export const paths = {
   home: pagePath('home'),
   products: pagePath('shop'),
   productsInCategory: (categoryId: string) => `${pagePath('shop')}?category=${encodeURIComponent(categoryId)}`,
-  product: (id: string) => `${pagePath('shop')}/${encodeURIComponent(id)}`,
+  /** A product's page, opened on one of its variants when given. */
+  product: (id: string, variantId?: string) =>
+    `${pagePath('shop')}/${encodeURIComponent(id)}${variantId ? `?variant=${encodeURIComponent(variantId)}` : ''}`,
   cart: pagePath('cart'),
   checkout: pagePath('checkout'),
   orderConfirmation: pagePath('order-confirmation'),

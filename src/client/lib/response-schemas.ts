@@ -5,14 +5,22 @@
  */
 import './zod-config.js';
 import { z } from 'zod';
-import { Category, Faq, Product, ProductPage, PublicSettings } from '../../shared/schemas/catalog.js';
+import { Category, Faq, Product, ProductOption, ProductPage, PublicSettings, VariantView } from '../../shared/schemas/catalog.js';
 import { StockNotice } from '../../shared/schemas/inventory.js';
 
 export const FeaturedProductsResponse = z.object({ items: z.array(Product) });
 export type FeaturedProductsResponse = z.infer<typeof FeaturedProductsResponse>;
 
-/** GET /api/products/:id: the product (`inventory`: what can be bought now) and what else to say of its stock. */
-export const ProductResponse = z.object({ product: Product, stock: StockNotice });
+/**
+ * GET /api/products/:id: the product (`inventory`: what can be bought now), its options and enabled
+ * variants (absent from answers cached before variants: none), and what else to say of its stock.
+ */
+export const ProductResponse = z.object({
+  product: Product,
+  options: z.array(ProductOption).default([]),
+  variants: z.array(VariantView).default([]),
+  stock: StockNotice,
+});
 export type ProductResponse = z.infer<typeof ProductResponse>;
 
 export const CategoriesResponse = z.object({ items: z.array(Category) });
@@ -31,7 +39,15 @@ export { ProductPage };
  * (src/shared/product-card.ts), and nothing more (strict: the HTTP suite checks the embedded data
  * against these, so a page that embeds whole products again fails it).
  */
-const ProductCardItem = Product.pick({ id: true, name: true, priceCents: true, images: true, inventory: true }).strict();
+const ProductCardItem = Product.pick({
+  id: true,
+  name: true,
+  priceCents: true,
+  maxPriceCents: true,
+  images: true,
+  inventory: true,
+  soleVariantId: true,
+}).strict();
 export const EmbeddedProductCardPage = ProductPage.extend({ items: z.array(ProductCardItem) });
 export const EmbeddedFeaturedProducts = z.object({ items: z.array(ProductCardItem) });
 /** "You may also like" (GET /api/products/:id/related and the product page's HTML): cards only. */

@@ -43,7 +43,13 @@ function writeSync(state: SyncState | null): void {
 
 function plainOf(cart: StoredCart): PlainCart {
   return {
-    lines: cart.items.map((l) => ({ productId: l.product.id, quantity: l.quantity, size: l.size, color: l.color })),
+    lines: cart.items.map((l) => ({
+      productId: l.product.id,
+      ...(l.product.variantId ? { variantId: l.product.variantId } : {}),
+      quantity: l.quantity,
+      size: l.size,
+      color: l.color,
+    })),
     couponCode: cart.items.length ? cart.appliedCouponCode : null,
   };
 }
@@ -59,7 +65,11 @@ function isAnswer(v: unknown): v is Answer {
     Array.isArray(a.lines) &&
     a.lines.every(
       (l: PlainCartLine) =>
-        typeof l.productId === 'string' && Number.isInteger(l.quantity) && typeof l.size === 'string' && typeof l.color === 'string',
+        typeof l.productId === 'string' &&
+        (l.variantId === undefined || typeof l.variantId === 'string') &&
+        Number.isInteger(l.quantity) &&
+        typeof l.size === 'string' &&
+        typeof l.color === 'string',
     ) &&
     (a.couponCode === null || typeof a.couponCode === 'string')
   );

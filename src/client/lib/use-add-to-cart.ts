@@ -1,7 +1,15 @@
 import { useCallback } from 'react';
 import type { ProductCardItem } from '../../shared/product-card.js';
 import { toast } from '../ui/toast.js';
-import { addToCart, getCart } from './cart-store.js';
+import { addToCart, unitsInCart } from './cart-store.js';
+
+/** What Add to Cart adds: a product's card, or one variant of it (name: the line's title; inventory: the variant's). */
+export type AddableItem = Pick<ProductCardItem, 'id' | 'name' | 'priceCents' | 'images' | 'inventory'> & {
+  variantId?: string;
+  /** The line's size and colour when the variant's options name them. */
+  size?: string;
+  color?: string;
+};
 
 /**
  * Add to Cart's words. Here rather than with the checkout's texts (src/shared/checkout-text.ts):
@@ -21,16 +29,14 @@ export const ADD_TO_CART_MESSAGES = {
  * than can be bought), or none (the cart already holds all there is, or nothing is left).
  */
 export function useAddToCart() {
-  return useCallback((product: ProductCardItem, quantity = 1) => {
+  return useCallback((product: AddableItem, quantity = 1) => {
     const wanted = Math.max(0, Math.floor(quantity));
-    const added = addToCart({ product, quantity: wanted, inventory: product.inventory });
+    const added = addToCart({ product, quantity: wanted, inventory: product.inventory, size: product.size, color: product.color });
     if (added > 0 && added >= wanted) {
       toast({ title: ADD_TO_CART_MESSAGES.added, description: ADD_TO_CART_MESSAGES.addedAll(product.name) });
       return;
     }
-    const inCart = getCart()
-      .items.filter((l) => l.product.id === product.id)
-      .reduce((n, l) => n + l.quantity, 0);
+    const inCart = unitsInCart(product.id, product.variantId);
     const description =
       product.inventory > 0 ? ADD_TO_CART_MESSAGES.cartHoldsAll(product.name, inCart) : ADD_TO_CART_MESSAGES.soldOut(product.name);
     toast({

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { Quote, QuoteLine } from '../../shared/schemas/checkout.js';
-import { giftOf } from '../../shared/stored-cart.js';
+import { giftOf, quotedLine } from '../../shared/stored-cart.js';
 import { getCartQuoteQueryOptions, type QuoteRequest } from './get-cart-quote.js';
 import { applyCoupon, removeCoupon, useCart, type Cart, type LineKey } from './cart-store.js';
 
@@ -10,7 +10,13 @@ const QUOTE_DEBOUNCE_MS = 300;
 
 export function quoteRequestOf(cart: Cart, shippingOptionId: string | null): QuoteRequest {
   return {
-    lines: cart.items.map((l) => ({ productId: l.product.id, quantity: l.quantity, size: l.size, color: l.color })),
+    lines: cart.items.map((l) => ({
+      productId: l.product.id,
+      ...(l.product.variantId ? { variantId: l.product.variantId } : {}),
+      quantity: l.quantity,
+      size: l.size,
+      color: l.color,
+    })),
     couponCode: cart.appliedCouponCode,
     shippingOptionId,
   };
@@ -27,17 +33,13 @@ function useDebouncedJson<T>(value: T, ms: number): T {
   return useMemo(() => JSON.parse(settled) as T, [settled]);
 }
 
-function sameLineKey(a: LineKey, b: { productId: string; size: string; color: string }): boolean {
-  return a.productId === b.productId && a.size === b.size && a.color === b.color;
-}
-
 type CartQuote = {
   cart: Cart;
   quote: Quote | undefined;
   /** True while the quote shown is not yet the server's answer for the cart as it is now. */
   updating: boolean;
   error: unknown;
-  /** The server's line for a cart line (by product, size and colour). */
+  /** The server's line for a cart line (by variant, size and colour). */
   lineFor: (key: LineKey) => QuoteLine | undefined;
   /** The free gift the coupon adds, if any. */
   giftLine: QuoteLine | undefined;
@@ -79,7 +81,7 @@ export function useCartQuote(shippingOptionId: string | null = null): CartQuote 
     quote: cart.items.length > 0 ? quote : undefined,
     updating: cart.items.length > 0 && (!current || query.isFetching),
     error: query.error,
-    lineFor: (key) => quote?.lines.find((l) => !l.isFreeGift && sameLineKey(key, l)),
+    lineFor: (key) => (quote ? quotedLine(quote.lines, key.productId, key.variantId, key.size, key.color) : undefined),
     giftLine: quote?.lines.find((l) => l.isFreeGift),
   };
 }

@@ -9,7 +9,7 @@ export function StockChangedNotice({ changed }: { changed: readonly StockShortfa
       <Alert title={CART_STOCK_MESSAGES.cartUpdatedTitle}>
         <ul className="flex flex-col gap-1">
           {changed.map((c) => (
-            <li key={c.productId}>
+            <li key={c.variantId ?? c.productId}>
               {c.available > 0 ? CART_STOCK_MESSAGES.lowered(c.name, c.available) : CART_STOCK_MESSAGES.removed(c.name)}
             </li>
           ))}

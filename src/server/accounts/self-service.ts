@@ -215,6 +215,8 @@ export async function exportAccountData(db: Kysely<Database>, userId: string, no
       billingAddress: parseJson<unknown>(o.billing_address, null),
       items: (byOrder.get(o.id) ?? []).map((i) => ({
         productId: i.product_id,
+        variantId: i.variant_id,
+        variantLabel: i.variant_label,
         name: i.product_name,
         sku: i.sku,
         size: i.size,

@@ -36,7 +36,13 @@ export async function pageCartData(
   ctx: PricingContext,
 ): Promise<InitialQuery[]> {
   const contents: CartContents = {
-    lines: cookie.lines.map(([productId, quantity, size, color]) => ({ productId, quantity, size, color })),
+    lines: cookie.lines.map(([productId, quantity, size, color, variantId]) => ({
+      productId,
+      quantity,
+      size,
+      color,
+      ...(variantId ? { variantId } : {}),
+    })),
     couponCode: cookie.couponCode,
   };
   if (contents.lines.length === 0) return [{ key: queryKeys.cart(), data: contents }];

@@ -4,6 +4,7 @@ import { SAVED_CART_LIMITS, type SavedCartInput, type SavedCartLine } from '../.
 import { mergeCarts, plainWithoutBoughtLines, type PlainCart } from '../../shared/cart-merge.js';
 import { isPostgres } from '../db/query-helpers.js';
 import { forUpdate } from '../db/locks.js';
+import { defaultVariantIdOf, variantOfLine } from '../../shared/variants.js';
 
 /**
  * Carts of signed-in customers (decision 0030): one row per account in `saved_carts`, owned here.
@@ -21,7 +22,7 @@ function parseLines(json: string): SavedCartLine[] {
     if (!Array.isArray(raw)) return [];
     return raw.flatMap((l: unknown) =>
       Array.isArray(l) && typeof l[0] === 'string' && Number.isInteger(l[1]) && typeof l[2] === 'string' && typeof l[3] === 'string'
-        ? [{ productId: l[0], quantity: l[1] as number, size: l[2], color: l[3] }]
+        ? [{ productId: l[0], quantity: l[1] as number, size: l[2], color: l[3], ...(typeof l[4] === 'string' ? { variantId: l[4] } : {}) }]
         : [],
     );
   } catch {
@@ -35,17 +36,26 @@ export async function getSavedCart(db: Db, userId: string): Promise<SavedCart> {
   return { lines: parseLines(row.lines), couponCode: row.coupon_code, updatedAt: row.updated_at };
 }
 
-/** Lines of products the shop no longer has are dropped; the same product, size and colour are one line. */
+/** Lines of variants the shop no longer has are dropped; the same variant, size and colour are one line. */
 async function knownLines(db: Db, lines: readonly SavedCartLine[]): Promise<SavedCartLine[]> {
-  const ids = [...new Set(lines.map((l) => l.productId))];
+  const ids = [...new Set(lines.map((l) => variantOfLine(l.productId, l.variantId)))];
   if (ids.length === 0) return [];
-  const known = new Set((await db.selectFrom('products').select('id').where('id', 'in', ids).execute()).map((p) => p.id));
-  return mergeCarts({ lines: [], couponCode: null }, { lines: lines.filter((l) => known.has(l.productId)), couponCode: null }).lines;
+  const rows = await db.selectFrom('product_variants').select(['id', 'product_id']).where('id', 'in', ids).execute();
+  const known = new Set(rows.map((v) => `${v.product_id}\n${v.id}`));
+  const kept = lines.filter((l) => known.has(`${l.productId}\n${variantOfLine(l.productId, l.variantId)}`));
+  return mergeCarts({ lines: [], couponCode: null }, { lines: kept, couponCode: null }).lines;
 }
 
 async function write(db: Db, userId: string, cart: PlainCart, now: Date): Promise<SavedCart> {
   const updatedAt = now.toISOString();
-  const lines = JSON.stringify(cart.lines.map((l) => [l.productId, l.quantity, l.size, l.color]));
+  // A 5th element only for a variant other than the product's first (a 4-tuple means that one).
+  const lines = JSON.stringify(
+    cart.lines.map((l) =>
+      l.variantId && l.variantId !== defaultVariantIdOf(l.productId)
+        ? [l.productId, l.quantity, l.size, l.color, l.variantId]
+        : [l.productId, l.quantity, l.size, l.color],
+    ),
+  );
   const couponCode = cart.lines.length === 0 ? null : cart.couponCode;
   await db
     .insertInto('saved_carts')
@@ -96,7 +106,7 @@ export async function removeBoughtFromSavedCart(db: Db, userId: string, orderId:
       trx.selectFrom('orders').select('coupon_code').where('id', '=', orderId).executeTakeFirst(),
       trx
         .selectFrom('order_items')
-        .select(['product_id', 'size', 'color', 'quantity', 'is_free_gift'])
+        .select(['product_id', 'variant_id', 'size', 'color', 'quantity', 'is_free_gift'])
         .where('order_id', '=', orderId)
         .execute(),
     ]);
@@ -105,6 +115,7 @@ export async function removeBoughtFromSavedCart(db: Db, userId: string, orderId:
       couponCode: order?.coupon_code ?? null,
       items: items.map((i) => ({
         productId: i.product_id,
+        variantId: i.variant_id ?? undefined,
         size: i.size,
         color: i.color,
         quantity: i.quantity,

@@ -4,14 +4,14 @@ import { MicroCache } from '../http/micro-cache.js';
 import type { Dialect } from '../db/database.js';
 import { variantLevels, variantsForCheckout } from '../inventory/stock.js';
 import { reservedByDevice, reservedByVariant, type VariantKey } from '../inventory/reservations.js';
-import { variantsForPricing, type VariantForPricing } from '../catalog/variants.js';
+import { variantsForPricing, type VariantForPricing } from '../catalog/variant-pricing.js';
 import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
 import { findCoupon, lockCoupon, validateCouponForCart, type CouponCustomer } from '../coupons/service.js';
 import { readShippingOptionRows, toShippingView } from '../shipping/service.js';
 import type { CartLineInput, Quote, QuoteLine } from '../../shared/schemas/checkout.js';
 import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
-import { defaultVariantIdOf } from '../../shared/variants.js';
+import { defaultVariantIdOf, lineTitle, sizeAndColor, variantLabel } from '../../shared/variants.js';
 
 const QUOTE_TERMS_MS = 1000;
 const couponTerms = new MicroCache<Selectable<CouponsTable> | undefined>(QUOTE_TERMS_MS);
@@ -38,6 +38,17 @@ function mergeLines(lines: CartLineInput[]): MergedLine[] {
     else merged.set(key, { productId: l.productId, variantId, quantity: l.quantity, size, color });
   }
   return [...merged.values()];
+}
+
+/** The variants the coupon's gift may be: the one it names (if still for sale), else its product's enabled ones in order. */
+function giftCandidates<V extends VariantForPricing>(variants: V[], productId: string, named: string | null | undefined): V[] {
+  const ofProduct = variants.filter((v) => v.productId === productId && v.enabled);
+  return named ? ofProduct.filter((v) => v.variantId === named) : ofProduct;
+}
+
+/** A variant's picture: its own, else its product's first. */
+function imageOf(v: VariantForPricing): string | null {
+  return v.image ?? parseJson<string[]>(v.images, [])[0] ?? null;
 }
 
 export type PricedCart = Quote & {
@@ -71,7 +82,9 @@ export async function priceCart(
     lock ? readShippingOptionRows(db) : shippingTerms.get('all', () => readShippingOptionRows(db)),
   ]);
   const coupon = couponSeen;
-  const giftId = coupon?.free_product_id ? (coupon.free_variant_id ?? defaultVariantIdOf(coupon.free_product_id)) : null;
+  // The coupon's gift: the variant it names, else its product's first enabled variant with a unit to give.
+  const giftProductId = coupon?.free_product_id ?? null;
+  const giftId = giftProductId ? (coupon?.free_variant_id ?? defaultVariantIdOf(giftProductId)) : null;
   const ids = [...new Set([...lines.map((l) => l.variantId), ...(giftId ? [giftId] : [])])].sort();
   // A quote shows prices and stock at most a second old, like the catalogue; checkout re-reads them.
   const idsKey = ids.join('\n');
@@ -85,14 +98,17 @@ export async function priceCart(
     // checkouts (the counter every reservation moves). The counter may still count a reservation
     // that lapsed in the last poll, never fewer than are kept, so it can only make stock look short:
     // then, and only then, the reservations themselves are summed, as before.
-    const rows = await variantsForCheckout(db, ids);
+    const rows = await variantsForCheckout(db, ids, giftProductId);
     variants = rows;
     checkoutVariants = new Map(rows.map((r) => [r.variantId, { itemId: r.itemId, sku: r.sku }]));
     levels = new Map(rows.map((r) => [r.variantId, r.onHand]));
     held = new Map(rows.map((r) => [r.variantId, r.reserved]));
-    const want = new Map<string, number>(giftId ? [[giftId, 1]] : []);
+    const want = new Map<string, number>();
     for (const l of lines) want.set(l.variantId, (want.get(l.variantId) ?? 0) + l.quantity);
-    const looksShort = [...want].some(([id, n]) => (levels.get(id) ?? 0) - (held.get(id) ?? 0) < n);
+    const free = (id: string) => (levels.get(id) ?? 0) - (held.get(id) ?? 0) - (want.get(id) ?? 0);
+    const giftLooksShort =
+      giftProductId !== null && !giftCandidates(rows, giftProductId, coupon?.free_variant_id).some((v) => free(v.variantId) >= 1);
+    const looksShort = giftLooksShort || [...want].some(([id]) => free(id) < 0);
     if (looksShort) held = await reservedByVariant(db, rows, ctx.now);
   } else {
     // The lines name their products: the reads of reservations walk the product index at once.
@@ -101,7 +117,7 @@ export async function priceCart(
       ...(giftId && coupon?.free_product_id ? [{ productId: coupon.free_product_id, variantId: giftId }] : []),
     ];
     const [found, [stockLevels, stockHeld], own] = await Promise.all([
-      variantTerms.get(idsKey, () => variantsForPricing(db, ids)),
+      variantTerms.get(`${idsKey}\n${giftProductId ?? ''}`, () => variantsForPricing(db, ids, giftProductId)),
       stockTerms.get(idsKey, () => Promise.all([variantLevels(db, ids), reservedByVariant(db, keys, ctx.now)])),
       // The shopper's own unpaid checkout (back from the payment page) is not someone else's: its
       // units count as theirs, as checkout counts them (it ends that checkout first).
@@ -112,6 +128,21 @@ export async function priceCart(
     variants = found;
     levels = stockLevels;
     held = stockHeld;
+    // The gift product's other variants, when the coupon names none and the product has several.
+    const more = giftProductId
+      ? giftCandidates(found, giftProductId, coupon?.free_variant_id).filter((v) => !ids.includes(v.variantId))
+      : [];
+    if (more.length) {
+      const [moreLevels, moreHeld] = await Promise.all([
+        variantLevels(
+          db,
+          more.map((v) => v.variantId),
+        ),
+        reservedByVariant(db, more, ctx.now),
+      ]);
+      levels = new Map([...levels, ...moreLevels]);
+      held = new Map([...held, ...moreHeld]);
+    }
     if (own.size) held = new Map([...held].map(([id, n]) => [id, Math.max(0, n - (own.get(id) ?? 0))]));
   }
   const byId = new Map(variants.map((v) => [v.variantId, v]));
@@ -124,16 +155,21 @@ export async function priceCart(
     // A variant switched off, or one of another product, is no longer for sale on this line.
     const v = found && found.enabled && found.productId === l.productId ? found : undefined;
     wanted.set(l.variantId, (wanted.get(l.variantId) ?? 0) + l.quantity);
+    const label = v ? variantLabel(v.values) : '';
+    // An option named Size or Colour is the line's size or colour; otherwise the cart's own.
+    const { size, color } = v ? sizeAndColor(v.optionNames, v.values, l) : l;
     quoteLines.push({
       productId: l.productId,
       variantId: l.variantId,
-      name: v?.name ?? 'Unknown Product',
-      image: v ? (parseJson<string[]>(v.images, [])[0] ?? null) : null,
+      name: v ? lineTitle(v.name, label) : 'Unknown Product',
+      productName: v?.name ?? 'Unknown Product',
+      variantLabel: label,
+      image: v ? imageOf(v) : null,
       priceCents: v?.priceCents ?? 0,
       quantity: l.quantity,
       inventory: v ? available(v.variantId) : 0,
-      size: l.size,
-      color: l.color,
+      size,
+      color,
       lineTotalCents: (v?.priceCents ?? 0) * l.quantity,
       isFreeGift: false,
       missing: !v,
@@ -148,26 +184,31 @@ export async function priceCart(
     // max_uses and one per customer: checked here, under the coupon row lock at checkout (coupons/service.ts).
     couponError = await validateCouponForCart(db, coupon, ctx, { subtotalCents: subtotalForCoupon, countHolds: lock });
     if (!couponError && coupon) {
-      const found = giftId ? byId.get(giftId) : undefined;
-      const gift = found?.enabled ? found : undefined;
+      const candidates = giftProductId ? giftCandidates(variants, giftProductId, coupon.free_variant_id) : [];
+      const inStock = candidates.find((v) => available(v.variantId) - (wanted.get(v.variantId) ?? 0) >= 1);
+      const gift = inStock ?? candidates[0];
+      const giftLabel = gift ? variantLabel(gift.values) : '';
       applied = {
         code: coupon.code,
         discountType: coupon.discount_type,
         discountValue: coupon.discount_value,
-        freeProduct: gift ? { id: gift.productId, name: gift.name } : null,
+        freeProduct: gift ? { id: gift.productId, variantId: gift.variantId, name: lineTitle(gift.name, giftLabel) } : null,
       };
-      if (gift && available(gift.variantId) - (wanted.get(gift.variantId) ?? 0) >= 1) {
+      if (gift && inStock) {
         wanted.set(gift.variantId, (wanted.get(gift.variantId) ?? 0) + 1);
+        const { size, color } = sizeAndColor(gift.optionNames, gift.values, { size: DEFAULT_CART_SIZE, color: DEFAULT_CART_COLOR });
         quoteLines.push({
           productId: gift.productId,
           variantId: gift.variantId,
-          name: gift.name,
-          image: parseJson<string[]>(gift.images, [])[0] ?? null,
+          name: lineTitle(gift.name, giftLabel),
+          productName: gift.name,
+          variantLabel: giftLabel,
+          image: imageOf(gift),
           priceCents: 0,
           quantity: 1,
           inventory: available(gift.variantId),
-          size: DEFAULT_CART_SIZE,
-          color: DEFAULT_CART_COLOR,
+          size,
+          color,
           lineTotalCents: 0,
           isFreeGift: true,
           missing: false,

@@ -7,9 +7,14 @@ import { ADMIN_MESSAGES, type ADMIN_PRODUCT_SORTS, type ProductInput } from '../
 import { getProduct, toCategory, toProduct } from './service.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 import { alignImageAlts } from '../../shared/product-images.js';
-import { DEFAULT_LOW_STOCK_THRESHOLD, openStock, readStock, type StockActor } from '../inventory/stock.js';
-import { createSoleVariant, setSoleVariantTerms } from './variants.js';
-import { orderByStock, productsWithStock, setLowStockThreshold, stockColumns } from '../inventory/admin.js';
+import { DEFAULT_LOW_STOCK_THRESHOLD, lockStock, openStock, type StockActor } from '../inventory/stock.js';
+import { createSoleVariant, refreshProductCopies, setSoleVariantTerms } from './variants.js';
+import { orderByLowestLevel, productStockSummaries, setLowStockThreshold, whereStockState } from '../inventory/admin.js';
+import { transactionWithRetry } from '../db/locks.js';
+import { isPostgres } from '../db/query-helpers.js';
+import type { Dialect } from '../db/database.js';
+import { variantLabel } from '../../shared/variants.js';
+import { VARIANT_MESSAGES, type AdminLowVariant } from '../../shared/schemas/admin.js';
 
 type AdminProductSort = (typeof ADMIN_PRODUCT_SORTS)[number];
 
@@ -59,45 +64,84 @@ async function checkCategory(db: Kysely<Database>, id: string | null | undefined
 }
 
 /**
- * The Products tab: newest first, or lowest stock first; `stock=low` keeps the products at or below
- * their low-stock threshold (sold out included), `stock=out` the sold-out ones. Each row carries its
- * threshold (the inventory module's stock item).
+ * The Products tab: newest first, by name or price, or lowest stock first; `stock=low` keeps the
+ * products with a variant at or below its low-stock threshold (sold out included), `stock=out` those
+ * with a sold-out variant. One row per product, however many variants it has; each carries its
+ * variant count, its lowest variant's threshold, its worst stock state and its variants that are
+ * low (the inventory module's items). A search matches the name, the product's SKU or id, or any
+ * variant's SKU.
  */
 export async function listAdminProducts(
   db: Kysely<Database>,
   q: { page: number; pageSize: number; search?: string; stock?: 'all' | 'low' | 'out'; sort?: AdminProductSort; category?: string },
 ) {
-  let base = productsWithStock(db, q.stock ?? 'all');
+  let base = whereStockState(db.selectFrom('products'), q.stock ?? 'all');
   if (q.search) {
     const text = q.search;
     base = base.where((eb) =>
-      eb.or([containsText('products.name', text), containsText('products.sku', text), eb('products.id', '=', text)]),
+      eb.or([
+        containsText('products.name', text),
+        containsText('products.sku', text),
+        eb('products.id', '=', text),
+        eb.exists(
+          eb
+            .selectFrom('product_variants as sv')
+            .select('sv.id')
+            .whereRef('sv.product_id', '=', 'products.id')
+            .where(containsText('sv.sku', text)),
+        ),
+      ]),
     );
   }
   // `none`: the products in no category (the filter's "No category").
   if (q.category === 'none') base = base.where('products.category_id', 'is', null);
   else if (q.category) base = base.where('products.category_id', '=', q.category);
   const sort = q.sort ?? 'newest';
-  const selected = base.selectAll('products').select(stockColumns);
-  // Each order walks an index of its own (migration 0021: name, price), newest and stock as before.
-  const rows =
-    sort === 'name'
-      ? selected.orderBy(sql`lower(products.name)`)
-      : sort === 'price-asc'
-        ? selected.orderBy('products.price_cents')
-        : sort === 'price-desc'
-          ? selected.orderBy('products.price_cents', 'desc')
-          : orderByStock(selected, sort === 'stock-asc');
-  return pageOf(
-    rows
-      .orderBy('products.id', 'desc')
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize)
-      .execute(),
-    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-    q,
-    (r) => ({ ...toProduct(r), lowStockThreshold: Number(r.low_stock_threshold) }),
-  );
+  const selected = base.selectAll('products');
+  // Each order walks an index of its own (migration 0021: name, price; created_at; stock_items_on_hand_idx).
+  const ordered =
+    sort === 'stock-asc'
+      ? orderByLowestLevel(selected)
+      : sort === 'name'
+        ? selected.orderBy(sql`lower(products.name)`)
+        : sort === 'price-asc'
+          ? selected.orderBy('products.price_cents')
+          : sort === 'price-desc'
+            ? selected.orderBy('products.price_cents', 'desc')
+            : selected.orderBy('products.created_at', 'desc');
+  const rows = ordered
+    .orderBy('products.id', 'desc')
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize)
+    .execute()
+    .then(async (page) => {
+      const summaries = await productStockSummaries(
+        db,
+        page.map((r) => r.id),
+      );
+      const lowIds = [...summaries.values()].flatMap((s) => s.low.map((l) => l.variantId));
+      const labels = new Map(
+        lowIds.length
+          ? (
+              await db.selectFrom('product_variants').select(['id', 'option1', 'option2', 'option3']).where('id', 'in', lowIds).execute()
+            ).map((v) => [v.id, variantLabel([v.option1, v.option2, v.option3])])
+          : [],
+      );
+      return page.map((r) => ({ row: r, stock: summaries.get(r.id), labels }));
+    });
+  return pageOf(rows, base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(), q, ({ row, stock, labels }) => ({
+    ...toProduct(row),
+    lowStockThreshold: stock?.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD,
+    variantCount: stock?.variantCount ?? 0,
+    alertState: stock?.alertState ?? 'ok',
+    lowVariants: (stock?.low ?? []).map((l): AdminLowVariant => ({
+      variantId: l.variantId,
+      label: labels.get(l.variantId) ?? '',
+      onHand: l.onHand,
+      threshold: l.threshold,
+      alertState: l.alertState === 'out' ? 'out' : 'low',
+    })),
+  }));
 }
 
 export async function createProduct(
@@ -119,28 +163,68 @@ export async function createProduct(
   return adminProduct(db, id);
 }
 
-/** A product as the back office reads it: the recorded level and its low-stock threshold. */
-async function adminProduct(db: Kysely<Database>, id: string): Promise<Product & { lowStockThreshold: number }> {
-  const [product, stock] = await Promise.all([getProduct(db, id, { stock: 'recorded' }), readStock(db, [id])]);
+/** A product as the back office reads it: the recorded level, its lowest variant's low-stock threshold and its variant count. */
+async function adminProduct(db: Kysely<Database>, id: string): Promise<Product & { lowStockThreshold: number; variantCount: number }> {
+  const [product, stock] = await Promise.all([getProduct(db, id, { stock: 'recorded' }), productStockSummaries(db, [id])]);
   if (!product) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
-  return { ...product, lowStockThreshold: [...stock.values()][0]?.threshold ?? DEFAULT_LOW_STOCK_THRESHOLD };
+  const summary = stock.get(id);
+  return {
+    ...product,
+    lowStockThreshold: summary?.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD,
+    variantCount: summary?.variantCount ?? 0,
+  };
 }
 
-/** Existing images (and their alt texts) are kept unless the form sends a new list. */
+/**
+ * Existing images (and their alt texts) are kept unless the form sends a new list; a variant whose
+ * image left the list falls back to the product's first. The price, SKU and low-stock threshold are
+ * the one variant's. A product sold in several variants has them set variant by variant: the form
+ * may send them back unchanged (so a new name still saves), and answers 400 when it changes them.
+ */
 export async function updateProduct(db: Kysely<Database>, id: string, input: ParsedProduct): Promise<Product> {
   await checkCategory(db, input.category);
   const at = nowIso();
-  await db.transaction().execute(async (trx) => {
-    const r = await trx
+  const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  const sole = await transactionWithRetry(db, async (trx) => {
+    // The product's lock first (the back office's one order): the variants editor may be writing it.
+    const stock = await lockStock(trx, dialect, [id]);
+    const current = await trx.selectFrom('products').select(['price_cents', 'sku']).where('id', '=', id).executeTakeFirst();
+    if (!current) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+    const items = [...stock.values()];
+    const several = items.length > 1;
+    if (several) {
+      if (input.priceCents !== Number(current.price_cents) || (input.sku !== null && input.sku !== current.sku))
+        throw new HttpError(400, VARIANT_MESSAGES.perVariant);
+      if (input.lowStockThreshold !== undefined && !items.some((s) => s.threshold === input.lowStockThreshold))
+        throw new HttpError(400, VARIANT_MESSAGES.perVariantThreshold);
+    }
+    // Several variants: the row's price and SKU are copies of theirs (refreshed below), never the form's.
+    const { price_cents, sku, ...others } = productColumns(input);
+    await trx
       .updateTable('products')
-      .set({ ...productColumns(input), ...(input.images ? imageColumns(input.images, input.imageAlts) : {}), updated_at: at })
+      .set({
+        ...others,
+        ...(several ? {} : { price_cents, sku }),
+        ...(input.images ? imageColumns(input.images, input.imageAlts) : {}),
+        updated_at: at,
+      })
       .where('id', '=', id)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
-    // The price and SKU are the one variant's (a product with several is edited variant by variant).
-    await setSoleVariantTerms(trx, id, { priceCents: input.priceCents, sku: input.sku ?? null, at });
+      .execute();
+    if (input.images) {
+      let gone = trx
+        .updateTable('product_variants')
+        .set({ image: null, updated_at: at })
+        .where('product_id', '=', id)
+        .where('image', 'is not', null);
+      if (input.images.length > 0) gone = gone.where('image', 'not in', input.images);
+      await gone.execute();
+    }
+    // The price and SKU are the one variant's; the product row keeps its copies of the variants.
+    if (!several) await setSoleVariantTerms(trx, id, { priceCents: input.priceCents, sku: input.sku ?? null, at });
+    await refreshProductCopies(trx, id, at);
+    return !several;
   });
-  if (input.lowStockThreshold !== undefined) await setLowStockThreshold(db, id, input.lowStockThreshold);
+  if (sole && input.lowStockThreshold !== undefined) await setLowStockThreshold(db, id, input.lowStockThreshold);
   return adminProduct(db, id);
 }
 

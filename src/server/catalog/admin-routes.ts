@@ -4,7 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { z } from 'zod';
-import { ADMIN_MESSAGES, AdminProductListQuery, CategoryInput, ProductInput, ProductUpdateInput } from '../../shared/schemas/admin.js';
+import {
+  ADMIN_MESSAGES,
+  AdminProductListQuery,
+  CategoryInput,
+  ProductInput,
+  ProductUpdateInput,
+  ProductVariantsInput,
+} from '../../shared/schemas/admin.js';
 import { requireAdmin } from '../http/auth.js';
 import { sessionActor } from '../orders/events.js';
 import type { AppDeps } from '../app.js';
@@ -13,6 +20,7 @@ import { access, declarePublicFiles } from '../http/access.js';
 import { createProduct, deleteCategory, deleteProduct, listAdminProducts, updateProduct, upsertCategory } from './admin-catalog.js';
 import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { bulkProducts } from './bulk-products.js';
+import { productVariantsView, replaceProductVariants } from './variants.js';
 import { BulkProductInput } from '../../shared/schemas/bulk.js';
 import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
 
@@ -36,6 +44,14 @@ export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, con
   app.put('/api/admin/products/:id', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     return { product: await updateProduct(db, id, parseInput(ProductUpdateInput, req.body)) };
+  });
+  // A product's options and all its variants (switched off ones too), and the whole set replaced at once.
+  app.get('/api/admin/products/:id/variants', access.admin, async (req) => productVariantsView(db, parseInput(Id, req.params).id));
+  app.put('/api/admin/products/:id/variants', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const input = parseInput(ProductVariantsInput, req.body);
+    requireAdmin(req);
+    return replaceProductVariants(db, id, input, sessionActor(req.session));
   });
   app.delete('/api/admin/products/:id', access.admin, async (req) => {
     await deleteProduct(db, parseInput(Id, req.params).id);

@@ -23,5 +23,8 @@ export function toProduct(row: ProductRow): Product {
     stripePriceId: row.stripe_price_id,
     weightLbs: row.weight_lbs,
     dimensions: hasDims ? { length: row.length_in!, width: row.width_in!, height: row.height_in! } : null,
+    // The catalogue's copies of its variants (catalog/variants.ts): the highest price when they differ, the only enabled one.
+    maxPriceCents: row.max_price_cents ?? null,
+    soleVariantId: row.sole_variant_id ?? null,
   };
 }

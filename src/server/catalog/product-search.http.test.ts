@@ -4,7 +4,7 @@ import { defaultVariantIdOf } from '../../shared/variants.js';
 import { describe, expect, it } from 'vitest';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import type { TestApp } from '../test/harness.js';
-import { createProduct } from '../db/seed/factories.js';
+import { createProduct, createVariant } from '../db/seed/factories.js';
 import { checkShopChanges } from '../http/shop-changes.js';
 import { containsText } from '../db/query-helpers.js';
 import type { Database } from '../db/schema.js';
@@ -21,12 +21,28 @@ useAdminTestApp((a) => ({ t, admin } = a));
 
 type Filter = { search: string; category?: string; featured?: boolean; page: number; pageSize: number };
 
+/**
+ * The search rule in the database's words: the name or the description holds the text, or (decision
+ * 0036) one of the product's options' values, or the SKU of one of its enabled variants.
+ */
+function matchesText(search: string) {
+  const optionValue =
+    t.dialect === 'postgres'
+      ? sql<boolean>`exists (select 1 from product_options o cross join lateral jsonb_array_elements_text(o."values"::jsonb) as e(value)
+          where o.product_id = products.id and ${containsText('e.value', search)})`
+      : sql<boolean>`exists (select 1 from product_options o, json_each(o."values") e
+          where o.product_id = products.id and ${containsText('e.value', search)})`;
+  const variantSku = sql<boolean>`exists (select 1 from product_variants v
+    where v.product_id = products.id and v.enabled = 1 and ${containsText('v.sku', search)})`;
+  return sql<boolean>`(${containsText('name', search)} or ${containsText('description', search)} or ${optionValue} or ${variantSku})`;
+}
+
 /** The search as it was before the index: a scan of every product. */
 async function scan(db: Kysely<Database>, f: Filter): Promise<{ ids: string[]; total: number }> {
   let base = db.selectFrom('products');
   if (f.category) base = base.where('category_id', '=', f.category);
   if (f.featured !== undefined) base = base.where('featured', '=', f.featured ? 1 : 0);
-  base = base.where((eb) => eb.or([containsText('name', f.search), containsText('description', f.search)]));
+  base = base.where(matchesText(f.search));
   const count = await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
   const rows = await base
     .select('id')
@@ -161,6 +177,17 @@ const TERMS = [
   'a mop with',
   'no such thing xyz',
   'q'.repeat(100),
+  // option values and variants' SKUs (decision 0036), a switched-off variant's SKU, across two values
+  'lavender',
+  'LAVENDER',
+  'lav',
+  'l',
+  '1 l',
+  'vx-',
+  'vx-lav-1',
+  'vx-off',
+  'lavenderlemon',
+  'lemon","1',
 ];
 
 describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, () => {
@@ -174,6 +201,21 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
         priceCents: 500 + ((i * 37) % 7) * 100,
         featured: i % 3 === 0,
       });
+    }
+    // Products sold in variants, found by their options' values and enabled variants' SKUs too.
+    for (let i = 0; i < 3; i++) {
+      const id = `v-${i}`;
+      await createProduct(t.db, { id, name: `Concentrate ${i}`, description: 'a refill', categoryId: CATEGORIES[i], sku: `VX-LAV-${i}` });
+      await t.db
+        .insertInto('product_options')
+        .values([
+          { product_id: id, position: 1, name: 'Scent', values: JSON.stringify(['Lavender', 'Lemon', 'Crème']) },
+          { product_id: id, position: 2, name: 'Size', values: JSON.stringify(['500 ml', '1 L']) },
+        ])
+        .execute();
+      await t.db.updateTable('product_variants').set({ option1: 'Lavender', option2: '500 ml' }).where('id', '=', `var_${id}`).execute();
+      if (i > 0) await createVariant(t.db, id, { options: ['Lemon', '1 L'], sku: `VX-LEM-${i}`, priceCents: 999 + i });
+      if (i > 1) await createVariant(t.db, id, { options: ['Crème', '1 L'], sku: `VX-OFF-${i}`, enabled: false });
     }
     for (let i = 0; i < 120; i++) {
       const name = `${WORDS[i % WORDS.length]} ${KINDS[(i * 7) % KINDS.length]} ${i}`;
@@ -196,6 +238,7 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     expect(totals['%_%']).toBe(1);
     expect(totals['no such thing xyz']).toBe(0);
     expect(totals['zEbRa']).toBe(2);
+    expect([totals['lavender'], totals['vx-'], totals['vx-lav-1'], totals['vx-off'], totals['lavenderlemon']]).toEqual([3, 3, 1, 0, 0]);
     for (const term of ['cloth', 'pike', 'sponge', 'a', 'zebra', 'é', 'numbered', 'mop 1']) {
       for (const category of ['mops', 'cleaners', 'cleaning-cloths']) await expectSameAsScan(term, { category });
       await expectSameAsScan(term, { featured: true });
@@ -348,7 +391,7 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     const expected = async (f: Ordered) => {
       let base = t.db.selectFrom('products');
       if (f.category) base = base.where('category_id', '=', f.category);
-      if (f.search) base = base.where((eb) => eb.or([containsText('name', f.search!), containsText('description', f.search!)]));
+      if (f.search) base = base.where(matchesText(f.search));
       if (f.min !== undefined) base = base.where('price_cents', '>=', Math.round(f.min * 100));
       if (f.max !== undefined) base = base.where('price_cents', '<=', Math.round(f.max * 100));
       // In shop order, a search ranks name matches first; an explicit order (price, newest) is the order.

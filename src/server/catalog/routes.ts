@@ -3,8 +3,7 @@ import { ProductIdParam, ProductListQuery, type ProductListFilter } from '../../
 import { parseInput, notFound } from '../http/errors.js';
 import type { AppDeps } from '../app.js';
 import { MicroCache } from '../http/micro-cache.js';
-import { stockNotice } from '../inventory/service.js';
-import { getProduct, listCategories, listFeaturedProducts, listProductsJson } from './service.js';
+import { getProductDetail, listCategories, listFeaturedProducts, listProductsJson } from './service.js';
 import { catalogueIndex } from './search-index.js';
 import { listRelatedProducts } from './related.js';
 import { access } from '../http/access.js';
@@ -81,10 +80,8 @@ export async function registerCatalogRoutes(app: FastifyInstance, { db }: AppDep
 
   app.get('/api/products/:id', access.public, async (req, reply) => {
     const { id } = parseInput(ProductIdParam, req.params);
-    const body = await cache.get(`product:${id}`, async () => {
-      const product = await getProduct(db, id);
-      return json(product ? { product, stock: await stockNotice(db, product) } : null);
-    });
+    // { product, options, variants, stock } (catalog/service.ts getProductDetail).
+    const body = await cache.get(`product:${id}`, async () => json(await getProductDetail(db, id)));
     if (body === 'null') throw notFound('Product not found');
     return sendJson(reply, body);
   });

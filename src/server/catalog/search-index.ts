@@ -3,8 +3,8 @@ import type { Database, ProductRow } from '../db/schema.js';
 import type { Product, ProductListFilter, ProductPage } from '../../shared/schemas/catalog.js';
 import { onShopChange, type ShopChange } from '../http/shop-changes.js';
 import { toProduct } from './product-row.js';
-import { allReservedUnits, reservedUnits } from '../inventory/reservations.js';
-import { levelsOf } from '../inventory/stock.js';
+import { buyableParts, disabledLevels, heldInShop } from '../inventory/service.js';
+import { variantSearchTexts } from './variant-reads.js';
 
 /**
  * The shop list and its search, answered from memory (decision 0010).
@@ -17,9 +17,11 @@ import { levelsOf } from '../inventory/stock.js';
  * The search rule is the one the database applied before, exactly: the product's name or its
  * description, lowered by the database's own `lower()` (SQLite folds ASCII letters only,
  * PostgreSQL every letter), contains the text lowered by JavaScript, every character of it literal
- * (LIKE with its wildcards escaped). The lowered texts of every product are laid end to end in one
- * string, in shop order, each name and description closed by a NUL (which no text searched for
- * holds), and:
+ * (LIKE with its wildcards escaped). Since variants (decision 0036) a product is also found by one
+ * of its options' values or the SKU of one of its enabled variants (its own `sku` when it has one:
+ * variant-reads.ts variantSearchTexts), each a text of its own. The lowered texts of every product
+ * are laid end to end in one string, in shop order, each closed by a NUL (which no text searched
+ * for holds), and:
  * - every three-unit piece (UTF-16 code units) of that string has the list of where it starts;
  *   a text of three units or more is found by the pieces that tile it (at offsets 0, 3, 6, … and
  *   its last three units), their lists walked together at those distances: where all of them line
@@ -31,8 +33,9 @@ import { levelsOf } from '../inventory/stock.js';
  * out in shop order; a search without a chosen order then puts the products whose name holds the
  * text first (decision 0033), which costs what it finds.
  *
- * What the shop shows as stock is recorded stock less the units open checkouts hold, with the rule
- * of withBuyableStock (once any product on a page is held, each shows max(0, stock − held)).
+ * What the shop shows as stock is withBuyableStock's figure (inventory/service.ts buyableParts):
+ * the units of the product's enabled variants (its `inventory` less what switched-off variants
+ * hold, read once per build: most shops have none) less the units open checkouts hold of them.
  *
  * Kept fresh by the shop's change signal (src/server/http/shop-changes.ts; this process at once
  * for its own back-office writes, the others on their next poll): after any change the open holds
@@ -51,7 +54,7 @@ type Built = {
   ids: string[];
   fragments: Fragment[];
   sortNumbers: (number | null)[];
-  /** Recorded stock, by position. */
+  /** Units on hand of the product's enabled variants, by position. */
   stock: Int32Array;
   positionOf: Map<string, number>;
   /** Where each three-unit piece of the lowered texts starts, ascending. */
@@ -60,6 +63,8 @@ type Built = {
   productAt: Uint32Array;
   /** Each product's lowered name, by position (a search ranks the products whose name holds it first). */
   loweredNames: string[];
+  /** Each product's texts besides name and description (option values, SKUs), NUL-joined, by position ('' for none). */
+  extraTexts: string[];
   /** One- and two-unit pieces → the products containing them, ascending. */
   shortPieces: Map<number, Uint32Array>;
   all: Uint32Array;
@@ -75,7 +80,7 @@ type Built = {
   /** Positions newest first (ties in shop order) and each one's rank there. */
   newest: Uint32Array;
   newestRank: Uint32Array;
-  /** Units held by open checkouts, by position (none: absent). */
+  /** Units of enabled variants held by open checkouts (each variant's up to its level), by position (none: absent). */
   held: Map<number, number>;
   /** Every product write stamped up to this has been read (later ones are read at each refresh: see SETTLE_MS). */
   readUpTo: string;
@@ -210,7 +215,17 @@ function slice(list: Uint32Array, start: number, end: number): Found {
   return { positions: Array.from(list.subarray(start, end)), total: list.length };
 }
 
-type IndexedRow = ProductRow & { lowered_name: string; lowered_description: string };
+type IndexedRow = ProductRow & { lowered_name: string; lowered_description: string; lowered_sku: string | null };
+
+/**
+ * A product's search texts besides its name and description: its SKU when one variant is on sale
+ * (the product row's copy of it), then its options' values and, with several on sale, their SKUs.
+ */
+function extraTextsOf(row: IndexedRow, variantTexts: Map<string, string[]>): string[] {
+  const own = row.sole_variant_id !== null && row.lowered_sku ? [row.lowered_sku] : [];
+  const more = variantTexts.get(row.id);
+  return more ? own.concat(more) : own;
+}
 
 class CatalogueIndex {
   private built: Built | null = null;
@@ -249,12 +264,16 @@ class CatalogueIndex {
     return this.db
       .selectFrom('products')
       .selectAll()
-      .select([sql<string>`lower(name)`.as('lowered_name'), sql<string>`lower(description)`.as('lowered_description')]);
+      .select([
+        sql<string>`lower(name)`.as('lowered_name'),
+        sql<string>`lower(description)`.as('lowered_description'),
+        sql<string | null>`lower(sku)`.as('lowered_sku'),
+      ]);
   }
 
   private async build(): Promise<Built> {
     const now = new Date().toISOString();
-    const [rows, holds] = await Promise.all([
+    const [rows, holds, disabled, variantTexts] = await Promise.all([
       this.productRows()
         .orderBy(sql`case when sort_number is null then 1 else 0 end`)
         .orderBy('sort_number')
@@ -263,6 +282,8 @@ class CatalogueIndex {
         .orderBy('id')
         .execute() as Promise<IndexedRow[]>,
       this.readHolds(now),
+      disabledLevels(this.db),
+      variantSearchTexts(this.db),
     ]);
     const size = rows.length;
     const ids = new Array<string>(size);
@@ -279,9 +300,12 @@ class CatalogueIndex {
     const unfeatured: number[] = [];
     const settled = settledBefore();
     let readUpTo = '';
-    // The lowered texts end to end, each closed by a NUL.
+    // The lowered texts end to end, each closed by a NUL; each product's end, by position.
     const texts: string[] = [];
+    const ends = new Uint32Array(size);
+    let length = 0;
     const loweredNames = new Array<string>(size);
+    const extraTexts = new Array<string>(size);
     rows.forEach((row, p) => {
       loweredNames[p] = row.lowered_name;
       const product = toProduct(row);
@@ -289,7 +313,7 @@ class CatalogueIndex {
       fragments[p] = fragmentOf(product);
       sortNumbers[p] = row.sort_number;
       categoryOf[p] = product.category;
-      stock[p] = product.inventory;
+      stock[p] = product.inventory - (disabled.get(product.id) ?? 0);
       isFeatured[p] = product.featured ? 1 : 0;
       price[p] = product.priceCents;
       created[p] = product.createdAt;
@@ -298,21 +322,26 @@ class CatalogueIndex {
       (product.featured ? featured : unfeatured).push(p);
       if (row.updated_at > readUpTo) readUpTo = row.updated_at;
       texts.push(row.lowered_name, '\u0000', row.lowered_description, '\u0000');
+      length += row.lowered_name.length + row.lowered_description.length + 2;
+      const extras = extraTextsOf(row, variantTexts);
+      extraTexts[p] = extras.join('\u0000');
+      for (const extra of extras) {
+        texts.push(extra, '\u0000');
+        length += extra.length + 1;
+      }
+      ends[p] = length;
     });
     const text = texts.join('');
     const productAt = new Uint32Array(text.length);
     const startLists = new Map<number, number[]>();
     const shortLists = new Map<number, number[]>();
     let p = 0;
-    let closed = 0;
     for (let i = 0; i < text.length; i++) {
+      // Each product's texts end where `ends` says (after its name, description and other texts, each closed by a NUL).
+      while (i >= ends[p]!) p++;
       productAt[i] = p;
       const c0 = text.charCodeAt(i);
-      if (c0 === 0) {
-        // Each product's texts end at its second NUL (after its name, after its description).
-        if (++closed % 2 === 0) p++;
-        continue;
-      }
+      if (c0 === 0) continue;
       pushTo(shortLists, c0, p);
       const c1 = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
       if (c1 === 0) continue;
@@ -334,6 +363,7 @@ class CatalogueIndex {
       starts: frozen(startLists),
       productAt,
       loweredNames,
+      extraTexts,
       shortPieces: frozen(shortLists),
       all: Uint32Array.from(ids.keys()),
       byCategory: frozen(categories),
@@ -357,9 +387,9 @@ class CatalogueIndex {
     };
   }
 
-  /** What open checkouts keep from shoppers now, by product (as many rows as products in open checkouts). */
+  /** What open checkouts keep from shoppers now, by product (as many rows as variants in open checkouts). */
   private readHolds(now: string): Promise<Map<string, number>> {
-    return allReservedUnits(this.db, new Date(now));
+    return heldInShop(this.db, new Date(now));
   }
 
   private heldByPosition(holds: Map<string, number>, positionOf: Map<string, number>): Map<number, number> {
@@ -400,6 +430,15 @@ class CatalogueIndex {
       if (fragment.head !== was.head || fragment.tail !== was.tail || row.sort_number !== built.sortNumbers[p]) return false;
       moved.push([p, product.inventory]);
     }
+    if (changed.length > 0) {
+      // Written products: their options, variants' SKUs and switched-off units, read again (the
+      // back office stamps the product when it changes its variants).
+      const ids = changed.map((r) => r.id);
+      const [disabled, variantTexts] = await Promise.all([disabledLevels(this.db, ids), variantSearchTexts(this.db, ids)]);
+      for (const row of changed)
+        if (extraTextsOf(row, variantTexts).join('\u0000') !== built.extraTexts[built.positionOf.get(row.id)!]) return false;
+      moved.forEach((m, i) => (m[1] -= disabled.get(changed[i]!.id) ?? 0));
+    }
     for (const [p, units] of moved) built.stock[p] = units;
     let seen = built.readUpTo;
     for (const row of changed) if (row.updated_at > seen) seen = row.updated_at;
@@ -408,15 +447,16 @@ class CatalogueIndex {
     return true;
   }
 
-  /** The recorded stock and the units held of these products, read again. */
+  /** The units of these products' enabled variants and the units held of them, read again (one grouped read). */
   private async refreshStockOf(built: Built, productIds: ReadonlySet<string>): Promise<void> {
     const ids = [...productIds].filter((id) => built.positionOf.has(id));
     if (ids.length === 0) return;
-    const [levels, holds] = await Promise.all([levelsOf(this.db, ids), reservedUnits(this.db, ids, new Date())]);
+    const parts = await buyableParts(this.db, ids, new Date());
     for (const id of ids) {
       const p = built.positionOf.get(id)!;
-      built.stock[p] = levels.get(id) ?? 0;
-      const units = holds.get(id) ?? 0;
+      const part = parts.get(id);
+      built.stock[p] = part?.onHand ?? 0;
+      const units = part?.held ?? 0;
       if (units > 0) built.held.set(p, units);
       else built.held.delete(p);
     }

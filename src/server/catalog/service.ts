@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database, CategoryRow } from '../db/schema.js';
 import type { Category, Product, ProductListFilter, ProductPage } from '../../shared/schemas/catalog.js';
+import type { ProductDetail } from '../../shared/page-declaration.js';
 import { toProduct } from './product-row.js';
 import { catalogueIndex } from './search-index.js';
-import { withBuyableStock } from '../inventory/service.js';
+import { stockNoticeOf, variantStock, variantStockView, withBuyableStock } from '../inventory/service.js';
+import { readProductVariants } from './variant-reads.js';
 
 export { toProduct };
 
@@ -52,6 +54,26 @@ export async function getProduct(
   const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return null;
   return stock === 'recorded' ? toProduct(row) : ((await withBuyableStock(db, [toProduct(row)]))[0] ?? null);
+}
+
+/**
+ * The product page's data (GET /api/products/:id): the product, whose `inventory` is what can be
+ * bought of its enabled variants; its options; its enabled variants, each with what can be bought
+ * of it and when units other checkouts keep may come back; and the product's own stock notice (a
+ * product with one variant, older tabs). Every read at once: the row, the options, the variants,
+ * the stock items and the reservations grouped by variant.
+ */
+export async function getProductDetail(db: Kysely<Database>, id: string, now = new Date()): Promise<ProductDetail | null> {
+  const [row, shown, stocks] = await Promise.all([
+    db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst(),
+    readProductVariants(db, id),
+    variantStock(db, id, now),
+  ]);
+  if (!row) return null;
+  const variants = shown.variants.map((v) => ({ ...v, ...variantStockView(stocks.get(v.id)) }));
+  // What shoppers can buy: the sum over enabled variants (withBuyableStock's figure, from these reads).
+  const inventory = variants.reduce((n, v) => n + v.available, 0);
+  return { product: { ...toProduct(row), inventory }, options: shown.options, variants, stock: stockNoticeOf(id, stocks) };
 }
 
 export async function listCategories(db: Kysely<Database>): Promise<Category[]> {

@@ -1,6 +1,23 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { defaultVariantIdOf } from '../../shared/variants.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, ProductVariantsTable } from '../db/schema.js';
+import type { Dialect } from '../db/database.js';
+import { transactionWithRetry } from '../db/locks.js';
+import { isPostgres } from '../db/query-helpers.js';
+import { HttpError } from '../http/errors.js';
+import { nowIso, randomString } from '../lib/ids.js';
+import { parseJson } from '../lib/json.js';
+import { closeStock, lockStock, openStock, readStock, variantHistory, type StockActor } from '../inventory/stock.js';
+import { applyThreshold } from '../inventory/admin.js';
+import { reservedByVariant } from '../inventory/reservations.js';
+import { defaultVariantIdOf, lineTitle, variantLabel } from '../../shared/variants.js';
+import type { ProductOption } from '../../shared/schemas/catalog.js';
+import {
+  ADMIN_MESSAGES,
+  VARIANT_MESSAGES,
+  type AdminProductVariants,
+  type AdminVariant,
+  type ProductVariantsInput,
+} from '../../shared/schemas/admin.js';
 
 /*
  * A product's variants (decision 0036), owned by the catalogue: every product has at least one, and
@@ -9,37 +26,6 @@ import { defaultVariantIdOf } from '../../shared/variants.js';
  * when prices differ), `sku` (the only variant's) and `sole_variant_id` (the only enabled variant).
  * Stock is the inventory module's: one stock item per variant.
  */
-
-/** A variant as the cart prices it: its price and SKU, with its product's name and images. */
-export type VariantForPricing = {
-  variantId: string;
-  productId: string;
-  name: string;
-  sku: string | null;
-  priceCents: number;
-  images: string;
-  enabled: boolean;
-};
-
-/** The variants a cart names, with their products (one read). Unknown variants are absent. */
-export async function variantsForPricing(db: Kysely<Database>, variantIds: readonly string[]): Promise<VariantForPricing[]> {
-  if (variantIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('product_variants as v')
-    .innerJoin('products as p', 'p.id', 'v.product_id')
-    .select(['v.id', 'v.product_id', 'p.name', 'v.sku', 'v.price_cents', 'p.images', 'v.enabled'])
-    .where('v.id', 'in', [...variantIds])
-    .execute();
-  return rows.map((r) => ({
-    variantId: r.id,
-    productId: r.product_id,
-    name: r.name,
-    sku: r.sku,
-    priceCents: Number(r.price_cents),
-    images: r.images,
-    enabled: Number(r.enabled) === 1,
-  }));
-}
 
 /** A new product's one variant, carrying the product's price and SKU (in the product's transaction). */
 export async function createSoleVariant(
@@ -160,4 +146,186 @@ export async function refreshProductCopies(trx: Kysely<Database>, productId: str
     })
     .where('id', '=', productId)
     .execute();
+}
+
+/** A product's options in position order, each with its values in the owner's order. */
+export async function productOptions(db: Kysely<Database>, productId: string): Promise<ProductOption[]> {
+  const rows = await db
+    .selectFrom('product_options')
+    .select(['name', 'values'])
+    .where('product_id', '=', productId)
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => ({ name: r.name, values: parseJson<string[]>(r.values, []) }));
+}
+
+type VariantRow = Selectable<ProductVariantsTable>;
+
+const valuesOf = (v: Pick<VariantRow, 'option1' | 'option2' | 'option3'>) => [v.option1, v.option2, v.option3];
+
+/**
+ * The variants editor's read: the product's options and every variant, switched off ones too, in
+ * the owner's order (position, then id), each with its stock and whether it has history. 404 for
+ * an unknown product.
+ */
+export async function productVariantsView(db: Kysely<Database>, productId: string, now = new Date()): Promise<AdminProductVariants> {
+  const [product, options, variants, stock] = await Promise.all([
+    db.selectFrom('products').select('id').where('id', '=', productId).executeTakeFirst(),
+    productOptions(db, productId),
+    db.selectFrom('product_variants').selectAll().where('product_id', '=', productId).orderBy('position').orderBy('id').execute(),
+    readStock(db, [productId]),
+  ]);
+  if (!product) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+  const ids = variants.map((v) => v.id);
+  const [held, history] = await Promise.all([
+    reservedByVariant(
+      db,
+      ids.map((variantId) => ({ productId, variantId })),
+      now,
+    ),
+    variantHistory(db, ids),
+  ]);
+  return {
+    options,
+    variants: variants.map((v): AdminVariant => {
+      const item = stock.get(v.id);
+      const onHand = item?.onHand ?? 0;
+      const reserved = Math.min(onHand, held.get(v.id) ?? 0);
+      const past = history.get(v.id);
+      return {
+        id: v.id,
+        options: valuesOf(v).slice(0, options.length),
+        label: variantLabel(valuesOf(v)),
+        sku: v.sku,
+        priceCents: Number(v.price_cents),
+        compareAtCents: v.compare_at_cents === null ? null : Number(v.compare_at_cents),
+        weightLbs: v.weight_lbs === null ? null : Number(v.weight_lbs),
+        image: v.image,
+        enabled: Number(v.enabled) === 1,
+        position: Number(v.position),
+        stock: {
+          ...(item ? { itemId: item.itemId } : {}),
+          onHand,
+          reserved,
+          available: onHand - reserved,
+          lowStockThreshold: item?.threshold ?? 0,
+          alertState: item?.alertState ?? 'out',
+        },
+        sold: past?.sold ?? false,
+        removable: !past,
+      };
+    }),
+  };
+}
+
+/** Longer than any option value (40 characters), so a variant parked under it can clash with no combination. */
+const PARKED = '~'.repeat(41);
+
+/** A SKU of the set that another product's variant already uses: 409 naming it and where it is used. */
+async function checkSkusFree(trx: Kysely<Database>, productId: string, variants: ProductVariantsInput['variants']): Promise<void> {
+  const skus = new Map(variants.flatMap((v) => (v.sku ? [[v.sku.toLowerCase(), v.sku] as const] : [])));
+  if (skus.size === 0) return;
+  // product_variants_sku_idx is on lower(sku).
+  const clash = await trx
+    .selectFrom('product_variants as v')
+    .innerJoin('products as p', 'p.id', 'v.product_id')
+    .select(['v.sku', 'p.name', 'v.option1', 'v.option2', 'v.option3'])
+    .where((eb) => eb(sql<string>`lower(${sql.ref('v.sku')})`, 'in', [...skus.keys()]))
+    .where('v.product_id', '<>', productId)
+    .orderBy('v.id')
+    .limit(1)
+    .executeTakeFirst();
+  if (clash?.sku) {
+    throw new HttpError(
+      409,
+      VARIANT_MESSAGES.skuInUse(skus.get(clash.sku.toLowerCase()) ?? clash.sku, lineTitle(clash.name, variantLabel(valuesOf(clash)))),
+    );
+  }
+}
+
+/**
+ * Replaces a product's options and variants with the owner's set (PUT /api/admin/products/:id/variants),
+ * in one transaction under the product's lock (the first lock of the back office's order; stock
+ * items after it). A listed id keeps its row, its stock and its history, and takes the new values,
+ * price and the rest; a new variant gets `var_<random>` and a stock item opened with its opening
+ * stock. A variant left out is deleted only when it has no history (inventory's closeStock),
+ * otherwise the whole change is refused (409: switch it off instead). Stock on hand of existing
+ * variants never changes here (decision 0022): only adjustments change it. The product row's
+ * copies follow in the same transaction. Answers the set as the editor reads it.
+ */
+export async function replaceProductVariants(
+  db: Kysely<Database>,
+  productId: string,
+  input: ProductVariantsInput,
+  actor: StockActor,
+): Promise<AdminProductVariants> {
+  const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  await transactionWithRetry(db, async (trx) => {
+    const stock = await lockStock(trx, dialect, [productId]);
+    const product = await trx.selectFrom('products').select(['name', 'images']).where('id', '=', productId).executeTakeFirst();
+    if (!product) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+    const existing = await trx.selectFrom('product_variants').selectAll().where('product_id', '=', productId).orderBy('id').execute();
+    const byId = new Map(existing.map((v) => [v.id, v]));
+    for (const v of input.variants)
+      if (v.id !== undefined && !byId.has(v.id)) throw new HttpError(400, VARIANT_MESSAGES.notThisProduct(v.id));
+    const images = parseJson<string[]>(product.images, []);
+    for (const v of input.variants)
+      if (v.image && !images.includes(v.image)) throw new HttpError(400, VARIANT_MESSAGES.imageNotInGallery(v.image));
+    await checkSkusFree(trx, productId, input.variants);
+
+    // First the variants left out (their combinations may be taken again below), in id order.
+    const kept = new Set(input.variants.flatMap((v) => (v.id ? [v.id] : [])));
+    for (const v of existing.filter((x) => !kept.has(x.id))) {
+      const refusal = await closeStock(trx, v.id);
+      if (refusal) throw new HttpError(409, VARIANT_MESSAGES[refusal](variantLabel(valuesOf(v)) || product.name));
+      await trx.deleteFrom('product_variants').where('id', '=', v.id).execute();
+    }
+    // Kept variants whose combination changes are parked first: two may swap values, and the unique
+    // index (product_id, option1, option2, option3) is checked row by row.
+    const combination = (values: readonly string[]) => ({ option1: values[0] ?? '', option2: values[1] ?? '', option3: values[2] ?? '' });
+    const moving = input.variants.filter(
+      (v) => v.id && JSON.stringify(valuesOf(byId.get(v.id)!)) !== JSON.stringify(valuesOf(combination(v.options))),
+    );
+    for (const v of moving) {
+      await trx.updateTable('product_variants').set({ option1: v.id!, option2: '', option3: PARKED }).where('id', '=', v.id!).execute();
+    }
+
+    const at = nowIso();
+    for (const [position, v] of input.variants.entries()) {
+      const columns = {
+        position,
+        ...combination(v.options),
+        sku: v.sku,
+        price_cents: v.priceCents,
+        compare_at_cents: v.compareAtCents,
+        weight_lbs: v.weightLbs,
+        image: v.image,
+        enabled: v.enabled ? 1 : 0,
+        updated_at: at,
+      };
+      if (v.id) {
+        await trx.updateTable('product_variants').set(columns).where('id', '=', v.id).execute();
+        const item = stock.get(v.id);
+        if (!item) await openStock(trx, { productId, variantId: v.id }, { quantity: 0, threshold: v.lowStockThreshold, actor });
+        else if (v.lowStockThreshold !== undefined) await applyThreshold(trx, item, v.lowStockThreshold);
+        continue;
+      }
+      const variantId = `var_${randomString(10)}`;
+      await trx
+        .insertInto('product_variants')
+        .values({ id: variantId, product_id: productId, ...columns, created_at: at })
+        .execute();
+      await openStock(trx, { productId, variantId }, { quantity: v.openingStock ?? 0, threshold: v.lowStockThreshold, actor });
+    }
+
+    await trx.deleteFrom('product_options').where('product_id', '=', productId).execute();
+    if (input.options.length > 0) {
+      await trx
+        .insertInto('product_options')
+        .values(input.options.map((o, i) => ({ product_id: productId, position: i + 1, name: o.name, values: JSON.stringify(o.values) })))
+        .execute();
+    }
+    await refreshProductCopies(trx, productId, at);
+  });
+  return productVariantsView(db, productId);
 }

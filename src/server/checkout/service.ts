@@ -313,7 +313,8 @@ async function createCheckoutOnce(
         order_id: orderId,
         product_id: l.productId,
         variant_id: l.variantId,
-        product_name: l.name,
+        variant_label: l.variantLabel,
+        product_name: l.productName,
         product_image: l.image,
         // The variant's SKU, read with its price.
         sku: priced.variants?.get(l.variantId)?.sku ?? null,

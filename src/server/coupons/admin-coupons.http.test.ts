@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { createProduct, createVariant } from '../db/seed/factories.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -62,5 +63,57 @@ describe('admin coupons', () => {
     expect(edit.json().error).toBe(ADMIN_MESSAGES.couponUntilBeforeFrom);
     const saved = await t.db.selectFrom('coupons').select(['valid_from', 'valid_until']).where('id', '=', id).executeTakeFirstOrThrow();
     expect(saved).toEqual({ valid_from: from, valid_until: '2026-12-31T00:00:00.000Z' });
+  });
+
+  it('gives a chosen variant of the free product (freeVariantId), and keeps it on an edit that does not name one', async () => {
+    const gift = await createProduct(t.db, { name: 'Gift Candle', priceCents: 900, inventory: 5 });
+    const lavender = await createVariant(t.db, gift.id, { options: ['Lavender'], priceCents: 900, inventory: 5 });
+    const other = await createProduct(t.db, { name: 'Other Candle', priceCents: 900, inventory: 5 });
+    const made = await admin.post('/api/admin/coupons', {
+      code: 'GIFTVAR',
+      discountValue: 0,
+      freeProductId: gift.id,
+      freeVariantId: lavender,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const c = made.json().coupon;
+    expect(c).toMatchObject({ freeProductId: gift.id, freeVariantId: lavender });
+    expect(
+      (await t.db.selectFrom('coupons').select('free_variant_id').where('id', '=', c.id).executeTakeFirstOrThrow()).free_variant_id,
+    ).toBe(lavender);
+    expect((await admin.get('/api/admin/coupons?search=GIFTVAR')).json().items[0].freeVariantId).toBe(lavender);
+
+    // Another product's variant, or a variant without its product, is refused with a reason.
+    for (const [body, error] of [
+      [{ freeProductId: gift.id, freeVariantId: `var_${other.id}` }, ADMIN_MESSAGES.freeVariantNotOfProduct],
+      [{ freeProductId: gift.id, freeVariantId: 'var_nope' }, ADMIN_MESSAGES.freeVariantNotOfProduct],
+      [{ freeProductId: null, freeVariantId: lavender }, ADMIN_MESSAGES.freeVariantWithoutProduct],
+    ] as const) {
+      const refused = await admin.post('/api/admin/coupons', { code: 'GIFTBAD', discountValue: 0, ...body });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toBe(error);
+      const edited = await admin.request('PUT', `/api/admin/coupons/${c.id}`, { code: 'GIFTVAR', discountValue: 0, ...body });
+      expect(edited.statusCode).toBe(400);
+      expect(edited.json().error).toBe(error);
+    }
+
+    // Today's form names no variant: the coupon keeps its own while the product stays, and drops it with another product.
+    const kept = await admin.request('PUT', `/api/admin/coupons/${c.id}`, { code: 'GIFTVAR', discountValue: 5, freeProductId: gift.id });
+    expect(kept.json().coupon).toMatchObject({ discountValue: 5, freeVariantId: lavender });
+    const cleared = await admin.request('PUT', `/api/admin/coupons/${c.id}`, {
+      code: 'GIFTVAR',
+      discountValue: 5,
+      freeVariantId: null,
+      freeProductId: gift.id,
+    });
+    expect(cleared.json().coupon.freeVariantId).toBeNull();
+    await admin.request('PUT', `/api/admin/coupons/${c.id}`, {
+      code: 'GIFTVAR',
+      discountValue: 5,
+      freeProductId: gift.id,
+      freeVariantId: lavender,
+    });
+    const moved = await admin.request('PUT', `/api/admin/coupons/${c.id}`, { code: 'GIFTVAR', discountValue: 5, freeProductId: other.id });
+    expect(moved.json().coupon).toMatchObject({ freeProductId: other.id, freeVariantId: null });
   });
 });

@@ -24,6 +24,8 @@ function toAdminCoupon(c: Selectable<CouponsTable>) {
     validUntil: c.valid_until,
     isActive: Boolean(c.is_active),
     freeProductId: c.free_product_id,
+    /** Which of the free product's variants is given (null: its first enabled one with a unit to give). */
+    freeVariantId: c.free_variant_id,
     ownerUserId: c.owner_user_id,
     stripeCouponId: c.stripe_coupon_id,
     createdAt: c.created_at,
@@ -46,6 +48,8 @@ type CouponFields = {
   validUntil: string | null;
   isActive: boolean;
   freeProductId: string | null;
+  /** Absent on an edit: the coupon keeps its variant while its free product stays the same. */
+  freeVariantId?: string | null;
 };
 
 /** The code is free, the free product exists, and the coupon ends after it starts (`validFrom`: the start it will have). */
@@ -57,6 +61,16 @@ async function checkCoupon(db: Kysely<Database>, input: CouponFields, id: string
   if (input.freeProductId) {
     const p = await db.selectFrom('products').select('id').where('id', '=', input.freeProductId).executeTakeFirst();
     if (!p) throw new HttpError(400, ADMIN_MESSAGES.productNotFound);
+  }
+  if (input.freeVariantId) {
+    if (!input.freeProductId) throw new HttpError(400, ADMIN_MESSAGES.freeVariantWithoutProduct);
+    const v = await db
+      .selectFrom('product_variants')
+      .select('id')
+      .where('id', '=', input.freeVariantId)
+      .where('product_id', '=', input.freeProductId)
+      .executeTakeFirst();
+    if (!v) throw new HttpError(400, ADMIN_MESSAGES.freeVariantNotOfProduct);
   }
 }
 
@@ -105,6 +119,7 @@ export async function createCoupon(
       valid_until: input.validUntil,
       is_active: input.isActive ? 1 : 0,
       free_product_id: input.freeProductId,
+      free_variant_id: input.freeVariantId ?? null,
       stripe_coupon_id: null,
       owner_user_id: null,
       created_at: at,
@@ -138,9 +153,23 @@ export async function createCoupon(
   return { coupon: await read(), stripe: { status: 'synced' } };
 }
 
-export async function updateCoupon(db: Kysely<Database>, id: string, input: CouponFields) {
-  const existing = await db.selectFrom('coupons').select('valid_from').where('id', '=', id).executeTakeFirst();
+export async function updateCoupon(db: Kysely<Database>, id: string, fields: CouponFields) {
+  const existing = await db
+    .selectFrom('coupons')
+    .select(['valid_from', 'free_product_id', 'free_variant_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!existing) throw new HttpError(404, ADMIN_MESSAGES.couponNotFound);
+  // A form that does not know variants yet keeps the coupon's variant while the product stays.
+  const input: CouponFields = {
+    ...fields,
+    freeVariantId:
+      fields.freeVariantId !== undefined
+        ? fields.freeVariantId
+        : fields.freeProductId === existing.free_product_id
+          ? existing.free_variant_id
+          : null,
+  };
   await checkCoupon(db, input, id, input.validFrom ?? existing.valid_from);
   await db
     .updateTable('coupons')
@@ -155,6 +184,7 @@ export async function updateCoupon(db: Kysely<Database>, id: string, input: Coup
       valid_until: input.validUntil,
       is_active: input.isActive ? 1 : 0,
       free_product_id: input.freeProductId,
+      free_variant_id: input.freeVariantId ?? null,
       updated_at: nowIso(),
     })
     .where('id', '=', id)

@@ -1,3 +1,4 @@
+import { lineTitle } from '../../shared/variants.js';
 import type { Selectable } from 'kysely';
 import { formatAddress } from '../../shared/address.js';
 import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
@@ -43,11 +44,14 @@ function storedAddressName(raw: string | null): string | undefined {
   return a && typeof a === 'object' && a.name ? a.name : undefined;
 }
 
-function lineItems(
-  items: Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'>[],
-): EmailLineItem[] {
+/** An order line as the e-mails name it: the product and, when it has options, the variant. */
+type EmailOrderItem = Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'> & {
+  variant_label?: string;
+};
+
+function lineItems(items: EmailOrderItem[]): EmailLineItem[] {
   return items.map((i) => ({
-    name: i.product_name,
+    name: lineTitle(i.product_name, i.variant_label ?? ''),
     quantity: i.quantity,
     isFreeGift: Boolean(i.is_free_gift),
     lineTotal: formatCents(i.price_cents * i.quantity),
@@ -84,7 +88,7 @@ type ConfirmationOrder = Pick<
 /** The order confirmation e-mail ('order-confirmation'), queued when the order is paid. */
 export function orderConfirmationVariables(
   order: ConfirmationOrder,
-  items: Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'>[],
+  items: EmailOrderItem[],
   publicUrl: string,
   /** The shipping method and estimate chosen at checkout (orders/delivery-choice.ts); none, and the e-mail says nothing of it. */
   delivery: OrderDelivery | null = null,

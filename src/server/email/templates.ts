@@ -32,6 +32,7 @@ const SAMPLE_ORDER = {
 };
 const SAMPLE_ITEMS = [
   { product_name: '10 - Reusable Cleaning Cloths (10-Pack)', quantity: 2, price_cents: 3499, is_free_gift: 0 },
+  { product_name: 'Concentrated All-Purpose Cleaner', variant_label: 'Lavender, 1 L', quantity: 1, price_cents: 2499, is_free_gift: 0 },
   { product_name: 'Sweep & Mop Tool', quantity: 1, price_cents: 4999, is_free_gift: 0 },
 ];
 const sampleConfirmation = orderConfirmationVariables(SAMPLE_ORDER, SAMPLE_ITEMS, 'https://shop.example', {

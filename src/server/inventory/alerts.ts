@@ -3,14 +3,15 @@ import type { Database } from '../db/schema.js';
 import { queueEmail } from '../email/outbox.js';
 import type { LockedStock } from './stock.js';
 import { notifyBackInStock } from './back-in-stock.js';
+import { lineTitle, variantLabel } from '../../shared/variants.js';
 
 /*
  * What the owner and waiting shoppers hear when a level moves (decision 0022), queued in the same
  * transaction as the ledger row, so an e-mail exists exactly when the change that caused it does:
- * - the shop's contact address gets one e-mail when a product falls to its low-stock threshold
- *   or below (`stock-low`), and one when it sells out (`stock-sold-out`): one per crossing, not per
- *   sale (the item's `alert_state` remembers where the level stood; rising above the threshold
- *   again re-arms it);
+ * - the shop's contact address gets one e-mail when a variant falls to its low-stock threshold
+ *   or below (`stock-low`), and one when it sells out (`stock-sold-out`), naming the line's title
+ *   and the variant's SKU: one per crossing, not per sale (the item's `alert_state` remembers
+ *   where the level stood; rising above the threshold again re-arms it);
  * - shoppers who asked to hear when a sold-out product is back get one e-mail each when its level
  *   rises from zero (back-in-stock.ts).
  */
@@ -45,14 +46,22 @@ export async function afterLevelChange(trx: Kysely<Database>, stock: LockedStock
     stock.alertState = state;
     if (worse) {
       const to = await contactAddress(trx);
-      const product = await trx.selectFrom('products').select(['name', 'sku']).where('id', '=', stock.productId).executeTakeFirst();
-      if (to && product) {
+      // The line's title ("Cleaner — Lavender, 1 L") and the variant's own SKU: the owner knows which shelf.
+      const variant = to
+        ? await trx
+            .selectFrom('product_variants as v')
+            .innerJoin('products as p', 'p.id', 'v.product_id')
+            .select(['p.name', 'v.sku', 'v.option1', 'v.option2', 'v.option3'])
+            .where('v.id', '=', stock.variantId)
+            .executeTakeFirst()
+        : undefined;
+      if (to && variant) {
         await queueEmail(trx, {
           to,
           templateId: state === 'out' ? 'stock-sold-out' : 'stock-low',
           variables: {
-            productName: product.name,
-            sku: product.sku ?? '',
+            productName: lineTitle(variant.name, variantLabel([variant.option1, variant.option2, variant.option3])),
+            sku: variant.sku ?? '',
             onHand: after,
             threshold: stock.threshold,
             productAdminUrl: adminStockUrl(state === 'out' ? 'out' : 'low'),

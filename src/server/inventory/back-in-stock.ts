@@ -5,7 +5,7 @@ import { newId } from '../lib/ids.js';
 import { HttpError } from '../http/errors.js';
 import type { LockedStock } from './stock.js';
 import { productUrl } from './alerts.js';
-import { variantOfLine } from '../../shared/variants.js';
+import { defaultVariantIdOf, variantOfLine } from '../../shared/variants.js';
 
 /*
  * "Notify me when it's back" (decision 0022). A shopper leaves an e-mail on a sold-out product; one
@@ -20,7 +20,16 @@ export const BACK_IN_STOCK_MESSAGES = {
   saved: "We'll e-mail you when it's back in stock.",
 } as const;
 
-/** Records the request (once per e-mail and product while it is open); true when it is new. */
+/** The link in the e-mail: the product page, with the variant chosen when it is not the product's first. */
+function variantUrl(stock: Pick<LockedStock, 'productId' | 'variantId'>): string {
+  const url = productUrl(stock.productId);
+  return stock.variantId === defaultVariantIdOf(stock.productId) ? url : `${url}?variant=${encodeURIComponent(stock.variantId)}`;
+}
+
+/**
+ * Records the request (once per e-mail and variant while it is open); true when it is new. The
+ * variant must be the product's and on sale (404 otherwise); absent, it is the product's first.
+ */
 export async function requestBackInStock(
   db: Kysely<Database>,
   productId: string,
@@ -28,11 +37,14 @@ export async function requestBackInStock(
   now = new Date(),
   variantId?: string,
 ): Promise<{ created: boolean }> {
+  // The variant named (absent: the product's first), of this product and on sale: else not found.
   const item = await db
-    .selectFrom('stock_items')
-    .select(['id', 'on_hand'])
-    .where('variant_id', '=', variantOfLine(productId, variantId))
-    .where('product_id', '=', productId)
+    .selectFrom('stock_items as si')
+    .innerJoin('product_variants as v', 'v.id', 'si.variant_id')
+    .select(['si.id', 'si.on_hand'])
+    .where('si.variant_id', '=', variantOfLine(productId, variantId))
+    .where('si.product_id', '=', productId)
+    .where('v.enabled', '=', 1)
     .executeTakeFirst();
   if (!item) throw new HttpError(404, BACK_IN_STOCK_MESSAGES.productNotFound);
   if (Number(item.on_hand) > 0) throw new HttpError(409, BACK_IN_STOCK_MESSAGES.inStock);
@@ -77,7 +89,7 @@ export async function notifyBackInStock(trx: Kysely<Database>, stock: LockedStoc
     await queueEmail(trx, {
       to: w.email,
       templateId: 'back-in-stock',
-      variables: { productName: product.name, productUrl: productUrl(stock.productId) },
+      variables: { productName: product.name, productUrl: variantUrl(stock) },
     });
   }
   await trx

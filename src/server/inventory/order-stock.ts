@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { ORDER_STOCK_MESSAGES } from '../../shared/schemas/inventory.js';
 import { newMovementId, recordMovement, writeLedgerRow, type LockedStock, type StockActor } from './stock.js';
-import { inStockOrder } from '../../shared/variants.js';
+import { inStockOrder, lineTitle } from '../../shared/variants.js';
 import { consumeReservations } from './reservations.js';
 import { afterLevelChange } from './alerts.js';
 import { writeAtCommit } from '../db/pg-commit-tail.js';
@@ -254,6 +254,7 @@ export async function orderStockLines(
       'product_id',
       sql<string>`coalesce(variant_id, 'var_' || product_id)`.as('variant_id'),
       sql<string>`min(product_name)`.as('name'),
+      sql<string>`min(variant_label)`.as('label'),
       sql<number | string>`sum(quantity)`.as('quantity'),
     ])
     .where('order_id', '=', orderId)
@@ -265,7 +266,7 @@ export async function orderStockLines(
   return items.map((i) => ({
     productId: i.product_id,
     variantId: i.variant_id,
-    name: i.name,
+    name: lineTitle(i.name, i.label ?? ''),
     ordered: Number(i.quantity),
     out: out.get(i.variant_id)?.out ?? 0,
     returned: out.get(i.variant_id)?.returned ?? 0,

@@ -351,6 +351,28 @@ export async function reservationSummary(
   return new Map(rows.map((r) => [r.product_id, { units: Number(r.held), until: r.until }]));
 }
 
+/**
+ * The same per variant (by variant id), for the product page's pickers: each variant's units kept
+ * by firm reservations now and when the first may come back (one index range per product, grouped
+ * by variant).
+ */
+export async function reservationSummaryByVariant(
+  db: Kysely<Database>,
+  productIds: readonly string[],
+  now: Date,
+): Promise<Map<string, { productId: string; units: number; until: string }>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('stock_reservations')
+    .select(['product_id', 'variant_id', sql<number | string>`sum(quantity)`.as('held'), sql<string>`min(firm_until)`.as('until')])
+    .where('product_id', 'in', [...productIds])
+    .where('released_at', 'is', null)
+    .where('firm_until', '>', now.toISOString())
+    .groupBy(['product_id', 'variant_id'])
+    .execute();
+  return new Map(rows.map((r) => [r.variant_id, { productId: r.product_id, units: Number(r.held), until: r.until }]));
+}
+
 /** Every product's reserved units now (as many rows as products in open checkouts; the catalogue index). */
 export async function allReservedUnits(db: Kysely<Database>, now: Date): Promise<Map<string, number>> {
   const rows = await db

@@ -5,6 +5,7 @@ import { forUpdate } from '../db/locks.js';
 import { HttpError } from '../http/errors.js';
 import { randomString } from '../lib/ids.js';
 import { afterLevelChange } from './alerts.js';
+import { pricingColumns, pricingQuery, toVariantForPricing, type VariantForPricing } from '../catalog/variant-pricing.js';
 import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
 import { defaultVariantIdOf } from '../../shared/variants.js';
 
@@ -89,6 +90,24 @@ export function soleStockOf(stock: Map<string, LockedStock>, productId: string):
   return items[0];
 }
 
+/** A variant's stock item as it is (unlocked): undefined for an unknown variant. */
+export async function stockOfVariant(db: Kysely<Database>, variantId: string): Promise<LockedStock | undefined> {
+  const r = await db
+    .selectFrom('stock_items')
+    .select(['id', 'product_id', 'variant_id', 'on_hand', 'low_stock_threshold', 'alert_state'])
+    .where('variant_id', '=', variantId)
+    .executeTakeFirst();
+  if (!r) return undefined;
+  return {
+    itemId: r.id,
+    productId: r.product_id,
+    variantId: r.variant_id,
+    onHand: Number(r.on_hand),
+    threshold: Number(r.low_stock_threshold),
+    alertState: r.alert_state,
+  };
+}
+
 /**
  * The stock items written after `since` (index stock_items_changed_idx), each with its product, its
  * level and reserved units as one text, and when it was written: what the shop-change watcher
@@ -116,55 +135,38 @@ export async function levelsOf(db: Kysely<Database>, productIds: readonly string
   return levels;
 }
 
-/** A variant as a checkout prices and reserves it. */
-export type VariantForCheckout = {
-  variantId: string;
-  productId: string;
-  itemId: string | null;
-  name: string;
-  sku: string | null;
-  priceCents: number;
-  images: string;
-  enabled: boolean;
-  onHand: number;
-  reserved: number;
-};
+/** A variant as a checkout prices and reserves it: as the cart prices it, with its stock item. */
+export type VariantForCheckout = VariantForPricing & { itemId: string | null; onHand: number; reserved: number };
 
 /**
- * Variants as a checkout prices them, with their product's name and images and their stock item's
- * level and the units its counter says checkouts keep (`reserved`), in one read. The counter never
- * counts fewer units than are kept (a reservation that lapsed since the last sweep still counts): a
- * caller deciding that stock is short must sum the reservations themselves (reservedUnits) before it
- * says so. Unknown variants are absent.
+ * Variants as a checkout prices them (catalog/variant-pricing.ts), with their stock item's level
+ * and the units its counter says checkouts keep (`reserved`), in one read; with `giftProductId`,
+ * every variant of the coupon's free product too. The counter never counts fewer units than are
+ * kept (a reservation that lapsed since the last sweep still counts): a caller deciding that stock
+ * is short must sum the reservations themselves (reservedByVariant) before it says so. Unknown
+ * variants are absent.
  */
-export async function variantsForCheckout(db: Kysely<Database>, variantIds: readonly string[]): Promise<VariantForCheckout[]> {
-  const rows = await db
-    .selectFrom('product_variants as v')
-    .innerJoin('products as p', 'p.id', 'v.product_id')
+export async function variantsForCheckout(
+  db: Kysely<Database>,
+  variantIds: readonly string[],
+  giftProductId: string | null = null,
+): Promise<VariantForCheckout[]> {
+  const rows = await pricingQuery(db)
     .leftJoin('stock_items as si', 'si.variant_id', 'v.id')
-    .select([
-      'v.id',
-      'v.product_id',
-      'si.id as item_id',
-      'p.name',
-      'v.sku',
-      'v.price_cents',
-      'p.images',
-      'v.enabled',
-      'si.on_hand',
-      'si.reserved',
-    ])
-    .where('v.id', 'in', variantIds.length ? [...variantIds] : [''])
+    .select([...pricingColumns(), 'si.id as item_id', 'si.on_hand', 'si.reserved'])
+    .where((eb) =>
+      eb.or([
+        eb('v.id', 'in', variantIds.length ? [...variantIds] : ['']),
+        ...(giftProductId ? [eb('v.product_id', '=', giftProductId)] : []),
+      ]),
+    )
+    .orderBy('v.product_id')
+    .orderBy('v.position')
+    .orderBy('v.id')
     .execute();
   return rows.map((r) => ({
-    variantId: r.id,
-    productId: r.product_id,
+    ...toVariantForPricing(r),
     itemId: r.item_id,
-    name: r.name,
-    sku: r.sku,
-    priceCents: Number(r.price_cents),
-    images: r.images,
-    enabled: Number(r.enabled) === 1,
     onHand: Number(r.on_hand ?? 0),
     reserved: Number(r.reserved ?? 0),
   }));
@@ -288,14 +290,93 @@ export async function openStock(
       updated_at: iso,
     })
     .execute();
-  const stock: LockedStock = { itemId, productId: variant.productId, variantId: variant.variantId, onHand: 0, threshold, alertState: 'ok' };
+  // A variant opened at or below its threshold is not news: the state starts where the level is,
+  // so the opening row crosses nothing and nobody is e-mailed.
+  const stock: LockedStock = {
+    itemId,
+    productId: variant.productId,
+    variantId: variant.variantId,
+    onHand: 0,
+    threshold,
+    alertState: alertStateOf(opening.quantity, threshold),
+  };
   await recordMovement(trx, stock, { kind: 'opening', quantity: opening.quantity, actor: opening.actor, at });
-  // A variant opened at or below its threshold is not news: the state starts where the level is.
   await trx
     .updateTable('stock_items')
     .set({ alert_state: alertStateOf(stock.onHand, threshold) })
     .where('id', '=', itemId)
     .execute();
+}
+
+/**
+ * What the variants have behind them: `sold`, an order line names the variant (index
+ * order_items_variant_idx); `moved`, its ledger holds rows other than its opening one (units
+ * received, counted, damaged, sold, returned). A variant with neither can leave the catalogue
+ * without a trace (closeStock). Variants with no history are absent.
+ */
+export async function variantHistory(
+  db: Kysely<Database>,
+  variantIds: readonly string[],
+): Promise<Map<string, { sold: boolean; moved: boolean }>> {
+  const history = new Map<string, { sold: boolean; moved: boolean }>();
+  if (variantIds.length === 0) return history;
+  const ids = [...new Set(variantIds)];
+  const [sold, moved] = await Promise.all([
+    db.selectFrom('order_items').select('variant_id').distinct().where('variant_id', 'in', ids).execute(),
+    db
+      .selectFrom('stock_items as si')
+      .innerJoin('stock_movements as m', 'm.stock_item_id', 'si.id')
+      .select('si.variant_id')
+      .distinct()
+      .where('si.variant_id', 'in', ids)
+      .where('m.kind', '<>', 'opening')
+      .execute(),
+  ]);
+  const entry = (id: string) => history.get(id) ?? history.set(id, { sold: false, moved: false }).get(id)!;
+  for (const r of sold) if (r.variant_id) entry(r.variant_id).sold = true;
+  for (const r of moved) entry(r.variant_id).moved = true;
+  return history;
+}
+
+/** Why a variant's stock could not be closed: it was sold, it moved, or a checkout holds some of it. */
+export type CloseRefusal = 'sold' | 'moved' | 'held';
+
+/**
+ * Closes the stock item of a variant that leaves the catalogue, under its product's lock (lockStock
+ * first). Refused (answered with the reason, nothing written) when the variant has history: an
+ * order line names it, its ledger holds more than its opening row, or an open checkout holds some
+ * of it. Otherwise its opening units leave the product's shown copy (which stays the sum of its
+ * items' levels, each the sum of its ledger) and the item goes with its ledger row and any wait
+ * for its return. Answers null when closed, or when the variant had no item.
+ */
+export async function closeStock(trx: Kysely<Database>, variantId: string): Promise<CloseRefusal | null> {
+  const item = await stockOfVariant(trx, variantId);
+  if (!item) return null;
+  const history = (await variantHistory(trx, [variantId])).get(variantId);
+  if (history?.sold) return 'sold';
+  if (history?.moved) return 'moved';
+  const held = await trx
+    .selectFrom('stock_reservations')
+    .select('order_id')
+    .where('product_id', '=', item.productId)
+    .where('variant_id', '=', variantId)
+    .where('released_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (held) return 'held';
+  if (item.onHand !== 0) {
+    await trx
+      .updateTable('products')
+      .set({ inventory: sql`inventory - ${item.onHand}`, updated_at: new Date().toISOString() })
+      .where('id', '=', item.productId)
+      .execute();
+  }
+  // Written out rather than left to the foreign keys' cascade, so no row is orphaned where they are off.
+  await trx.deleteFrom('stock_reservations').where('stock_item_id', '=', item.itemId).execute();
+  await trx.deleteFrom('back_in_stock_requests').where('stock_item_id', '=', item.itemId).execute();
+  await trx.deleteFrom('stock_movements').where('stock_item_id', '=', item.itemId).execute();
+  await trx.deleteFrom('stock_items').where('id', '=', item.itemId).execute();
+  return null;
 }
 
 /** The storefront's "Only N left" line and the owner's low-stock flag start here unless the owner sets another. */

@@ -136,19 +136,24 @@ describe('CSV exports', () => {
           id: 'oi_exp1',
           order_id: 'order_expAAAAAAAA',
           product_id: 'exp-p1',
+          variant_id: 'var_exp1lg',
+          variant_label: 'Large, Sage',
           product_name: '=HYPERLINK("http://x")',
           product_image: null,
           sku: 'SKU,1',
           quantity: 2,
           price_cents: 1999,
-          size: '',
-          color: '',
+          size: 'Large',
+          color: 'Sage',
           is_free_gift: 0,
         },
         {
           id: 'oi_exp2',
           order_id: 'order_expAAAAAAAA',
           product_id: 'exp-p1',
+          // Written before variants: no variant named, no label.
+          variant_id: null,
+          variant_label: '',
           product_name: 'Line\nbreak',
           product_image: null,
           sku: null,
@@ -162,6 +167,8 @@ describe('CSV exports', () => {
           id: 'oi_exp3',
           order_id: 'order_expBBBBBBBB',
           product_id: 'exp-p1',
+          variant_id: null,
+          variant_label: '',
           product_name: 'Soap',
           product_image: null,
           sku: 'S-1',
@@ -245,12 +252,41 @@ describe('CSV exports', () => {
     const lines = await csv('/api/admin/exports/orders.csv?lines=1&payment=all');
     expect(lines.res.headers['content-disposition']).toMatch(/filename="order-lines-\d{4}-\d{2}-\d{2}\.csv"/);
     expect(lines.rows).toEqual([
-      ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'],
-      ['BBBBBBBB', '2026-01-03 05:00', 'pending', 'exp-p1', 'Soap', 'S-1', '1', '10.00', '10.00'],
-      ['AAAAAAAA', '2026-01-02 05:00', 'processing', 'exp-p1', `'=HYPERLINK("http://x")`, 'SKU,1', '2', '19.99', '39.98'],
-      ['AAAAAAAA', '2026-01-02 05:00', 'processing', 'exp-p1', 'Line\nbreak', '', '1', '23.00', '23.00'],
+      [
+        'Order number',
+        'Date',
+        'Status',
+        'Product id',
+        'Name',
+        'Variant id',
+        'Variant',
+        'Size',
+        'Color',
+        'SKU',
+        'Quantity',
+        'Unit price',
+        'Line total',
+      ],
+      ['BBBBBBBB', '2026-01-03 05:00', 'pending', 'exp-p1', 'Soap', 'var_exp-p1', '', '', '', 'S-1', '1', '10.00', '10.00'],
+      [
+        'AAAAAAAA',
+        '2026-01-02 05:00',
+        'processing',
+        'exp-p1',
+        `'=HYPERLINK("http://x")`,
+        'var_exp1lg',
+        'Large, Sage',
+        'Large',
+        'Sage',
+        'SKU,1',
+        '2',
+        '19.99',
+        '39.98',
+      ],
+      // A line written before variants names none: it is the product's first.
+      ['AAAAAAAA', '2026-01-02 05:00', 'processing', 'exp-p1', 'Line\nbreak', 'var_exp-p1', '', '', '', '', '1', '23.00', '23.00'],
     ]);
-    expect(lines.res.body).toContain(`,"'=HYPERLINK(""http://x"")","SKU,1",2,19.99,39.98\r\n`);
+    expect(lines.res.body).toContain(`,"'=HYPERLINK(""http://x"")",var_exp1lg,"Large, Sage",Large,Sage,"SKU,1",2,19.99,39.98\r\n`);
     expect((await csv('/api/admin/exports/orders.csv?lines=1&status=cancelled')).rows.length).toBe(1);
 
     // A caller's mistake is a 400, not a 500.

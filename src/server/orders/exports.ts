@@ -9,6 +9,7 @@ import { carrierName } from '../../shared/carriers.js';
 import { localDateTimeText, type PeriodRange } from '../../shared/shop-time.js';
 import { parseJson } from '../lib/json.js';
 import { inPeriodSql } from './shop-calendar.js';
+import { variantOfLine } from '../../shared/variants.js';
 
 /**
  * CSV exports of the back office (issue 16, item 9): the filtered order list (one row per order,
@@ -84,7 +85,22 @@ const ORDER_HEADER = [
   'Carrier',
   'Tracking number',
 ];
-const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
+/** `Variant` is the option values as sold ('Lavender, 1 L'); Size and Color are the packing slip's. */
+const LINE_HEADER = [
+  'Order number',
+  'Date',
+  'Status',
+  'Product id',
+  'Name',
+  'Variant id',
+  'Variant',
+  'Size',
+  'Color',
+  'SKU',
+  'Quantity',
+  'Unit price',
+  'Line total',
+];
 const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Phone', 'Address', 'Role', 'Loyalty points', 'Orders', 'Total spent', 'Created'];
 
 type OrderFilters = {
@@ -261,7 +277,19 @@ export async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): Asy
   for await (const rows of orderBatches(db, q)) {
     const items = await db
       .selectFrom('order_items')
-      .select(['order_id', 'id', 'product_id', 'product_name', 'sku', 'quantity', 'price_cents'])
+      .select([
+        'order_id',
+        'id',
+        'product_id',
+        'product_name',
+        'variant_id',
+        'variant_label',
+        'size',
+        'color',
+        'sku',
+        'quantity',
+        'price_cents',
+      ])
       .where(
         'order_id',
         'in',
@@ -285,6 +313,11 @@ export async function* orderLinesCsv(db: Kysely<Database>, q: OrderFilters): Asy
           r.status,
           i.product_id,
           i.product_name,
+          // Lines from before variants name none: theirs is the product's first.
+          variantOfLine(i.product_id, i.variant_id),
+          i.variant_label,
+          i.size,
+          i.color,
           i.sku,
           i.quantity,
           money(i.price_cents),

@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors.js';
 import { parseJson } from '../lib/json.js';
 import { newOrderId } from '../checkout/service.js';
 import { takeForOrder } from '../inventory/order-stock.js';
-import { variantsForPricing } from '../catalog/variants.js';
+import { variantsForPricing } from '../catalog/variant-pricing.js';
 import { variantOfLine } from '../../shared/variants.js';
 import { taxCents } from '../../shared/pricing.js';
 import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';

@@ -1,3 +1,4 @@
+import { lineTitle } from '../../shared/variants.js';
 import type Stripe from 'stripe';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrdersTable } from '../db/schema.js';
@@ -195,7 +196,7 @@ async function queueLinkEmail(
   const named = parseJson<{ name?: string } | string | null>(order.shipping_address, null);
   const items = await trx
     .selectFrom('order_items')
-    .select(['product_name', 'quantity', 'price_cents'])
+    .select(['product_name', 'variant_label', 'quantity', 'price_cents'])
     .where('order_id', '=', order.id)
     .orderBy('id')
     .execute();
@@ -210,7 +211,11 @@ async function queueLinkEmail(
       total: formatCents(order.total_cents),
       payUrl: link.url,
       expiresAt: `${link.expiresAt.slice(0, 16).replace('T', ' ')} UTC`,
-      items: items.map((i) => ({ name: i.product_name, quantity: i.quantity, lineTotal: formatCents(i.price_cents * i.quantity) })),
+      items: items.map((i) => ({
+        name: lineTitle(i.product_name, i.variant_label),
+        quantity: i.quantity,
+        lineTotal: formatCents(i.price_cents * i.quantity),
+      })),
       shippingAddressLines: storedAddressLines(order.shipping_address),
     },
   });

@@ -20,7 +20,7 @@ import { formatCents } from '../../shared/money.js';
 import { giveBackCouponAndPoints } from './give-back.js';
 import { ORDER_MONEY_MESSAGES, type RefundInput } from '../../shared/schemas/admin.js';
 import type { OrderPaymentStatus, RefundView } from '../../shared/schemas/orders.js';
-import { inStockOrder, variantOfLine } from '../../shared/variants.js';
+import { inStockOrder, lineTitle, variantOfLine } from '../../shared/variants.js';
 
 /*
  * An order's money and stock after checkout: refunds (and their retry), the payment state shown
@@ -57,14 +57,14 @@ async function orderVariants(trx: Trx, orderId: string): Promise<{ productId: st
 async function orderLineNames(trx: Trx, orderId: string): Promise<Map<string, string>> {
   const rows = await trx
     .selectFrom('order_items')
-    .select(['product_id', 'variant_id', 'product_name'])
+    .select(['product_id', 'variant_id', 'product_name', 'variant_label'])
     .where('order_id', '=', orderId)
     .orderBy('id')
     .execute();
   const names = new Map<string, string>();
   for (const r of rows) {
     const variantId = variantOfLine(r.product_id, r.variant_id);
-    if (!names.has(variantId)) names.set(variantId, r.product_name);
+    if (!names.has(variantId)) names.set(variantId, lineTitle(r.product_name, r.variant_label));
   }
   return names;
 }

@@ -1,3 +1,4 @@
+import { lineTitle } from '../../shared/variants.js';
 import { type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
@@ -179,7 +180,13 @@ export async function indexOrderSearch(db: Kysely<Database>, orderId: string): P
       ])
       .where('o.id', '=', orderId)
       .executeTakeFirst(),
-    db.selectFrom('order_items').select(['product_name as name', 'sku']).where('order_id', '=', orderId).execute(),
+    db
+      .selectFrom('order_items')
+      .select(['product_name', 'variant_label', 'sku'])
+      .where('order_id', '=', orderId)
+      .execute()
+      // The line's title: the variant's option values are searched as its name is.
+      .then((rows) => rows.map((r) => ({ name: lineTitle(r.product_name, r.variant_label), sku: r.sku }))),
   ]);
   await db.deleteFrom('order_search_terms').where('order_id', '=', orderId).execute();
   if (!o) return;

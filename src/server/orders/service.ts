@@ -9,6 +9,7 @@ import { shippingOptionName } from '../shipping/service.js';
 import { labelAddressChanged } from './label-address.js';
 import { openPaymentLink } from './owner-payments.js';
 import { deliveryChoice, deliveryChoices } from './delivery-choice.js';
+import { lineTitle, variantOfLine } from '../../shared/variants.js';
 
 type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
@@ -28,7 +29,10 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
     items: items.map((i) => ({
       id: i.id,
       productId: i.product_id,
-      name: i.product_name,
+      variantId: variantOfLine(i.product_id, i.variant_id),
+      name: lineTitle(i.product_name, i.variant_label),
+      productName: i.product_name,
+      variantLabel: i.variant_label,
       image: i.product_image,
       sku: i.sku,
       size: i.size,

@@ -5,6 +5,7 @@ import { TestClient, useAdminTestApp } from '../test/http-client.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { seedProducts } from '../db/seed/catalog-data.js';
 import { checkShopChanges, noteShopChange } from '../http/shop-changes.js';
+import { createProduct, createVariant } from '../db/seed/factories.js';
 
 /**
  * Storefront HTML kept for visitors who are not signed in (pages/page-cache.ts): rendered once per
@@ -62,6 +63,19 @@ describe('cached storefront pages', () => {
     const cloths = await get('/products?category=cleaning-cloths&utm_campaign=x');
     expect(cloths.headers.etag).not.toBe(all.headers.etag);
     expect((await get('/products?utm_campaign=y&category=cleaning-cloths')).headers.etag).toBe(cloths.headers.etag);
+  });
+
+  it('keeps one page for a product whatever its ?variant= (the browser chooses the variant; decision 0036)', async () => {
+    const product = await createProduct(t.db, { name: 'Two-Way Cleaner', priceCents: 1200 });
+    const other = await createVariant(t.db, product.id, { options: ['1 L'], priceCents: 2000 });
+    const path = `/products/${product.id}`;
+    const a = await get(`${path}?variant=var_${product.id}`);
+    const b = await get(`${path}?variant=${other}&utm_source=mail`);
+    expect(a.statusCode).toBe(200);
+    expect(a.headers.etag).toMatch(/^"[\w-]{22}"$/);
+    expect(b.headers.etag).toBe(a.headers.etag);
+    expect((await get(path)).headers.etag).toBe(a.headers.etag);
+    expect((await get(`${path}?variant=${other}`, { 'if-none-match': a.headers.etag as string })).statusCode).toBe(304);
   });
 
   it('keeps the page until the shop changes: a write behind its back is not seen, a back-office write is at once', async () => {

@@ -4,11 +4,10 @@ import { ProductListQuery } from '../../shared/schemas/catalog.js';
 import { priceParam } from '../../shared/products-filter.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
 import type { DataRef, PageDataArgs, PageDataKind, PageDataTypes } from '../../shared/page-declaration.js';
-import { getProduct, listCategories, listFeaturedProducts, listProducts } from '../catalog/service.js';
+import { getProductDetail, listCategories, listFeaturedProducts, listProducts } from '../catalog/service.js';
 import { getPublicSettings, listFaqs } from '../content/service.js';
 import { toProductCard } from '../../shared/product-card.js';
 import { listRelatedProducts } from '../catalog/related.js';
-import { stockNotice } from '../inventory/service.js';
 
 type Resolver<K extends PageDataKind> = (db: Kysely<Database>, arg: PageDataArgs[K]) => Promise<PageDataTypes[K] | null>;
 
@@ -40,9 +39,8 @@ const pageDataResolvers: { [K in PageDataKind]: Resolver<K> } = {
   },
   product: async (db, id) => {
     if (id.length === 0 || id.length > 100) return null;
-    const product = await getProduct(db, id);
-    // The page's stock line needs what GET /api/products/:id answers with it: units in other checkouts.
-    return product ? { product, stock: await stockNotice(db, product) } : null;
+    // What GET /api/products/:id answers: the product, its options and variants, and its stock notice.
+    return getProductDetail(db, id);
   },
   relatedProducts: async (db, id) => {
     if (id.length === 0 || id.length > 100) return null;

@@ -8,6 +8,7 @@
  */
 import { productsFilterFromSearchParams } from '../../shared/products-filter.js';
 import type { Product } from '../../shared/schemas/catalog.js';
+import { lineTitle, sizeAndColor } from '../../shared/variants.js';
 import {
   SITE_NAME,
   type DataRef,
@@ -16,6 +17,7 @@ import {
   type PageDataTypes,
   type PageDeclaration,
   type PageHead,
+  type ProductDetail,
 } from '../../shared/page-declaration.js';
 
 type Crumb = { name: string; path: string };
@@ -38,6 +40,58 @@ function breadcrumbLd(publicUrl: string, crumbs: Crumb[]): object {
       name: c.name,
       item: publicUrl + c.path,
     })),
+  };
+}
+
+const absolute = (publicUrl: string, path: string) => (path.startsWith('http') ? path : publicUrl + path);
+const productUrl = (publicUrl: string, id: string) => `${publicUrl}/products/${encodeURIComponent(id)}`;
+const availability = (units: number) => (units > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock');
+
+/** The schema.org properties options named Size and Colour / Color stand for; other options have none. */
+const VARIES_BY: Readonly<Record<string, string>> = {
+  size: 'https://schema.org/size',
+  colour: 'https://schema.org/color',
+  color: 'https://schema.org/color',
+};
+
+/**
+ * A product sold in several variants (decision 0036): a ProductGroup, each enabled variant a Product
+ * of its own with its price, availability and link (the product page with the variant chosen).
+ */
+function productGroupLd(publicUrl: string, { product: p, options, variants }: ProductDetail): object {
+  const names = options.map((o) => o.name);
+  const variesBy = [...new Set(names.map((n) => VARIES_BY[n.trim().toLowerCase()]).filter((v) => v !== undefined))];
+  const url = productUrl(publicUrl, p.id);
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ProductGroup',
+    name: p.name,
+    description: p.description,
+    url,
+    productGroupID: p.id,
+    ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),
+    image: p.images.map((i) => absolute(publicUrl, i)),
+    ...(variesBy.length ? { variesBy } : {}),
+    hasVariant: variants.map((v) => {
+      const image = v.image ?? p.images[0];
+      const { size, color } = sizeAndColor(names, v.options, { size: '', color: '' });
+      return {
+        '@type': 'Product',
+        name: lineTitle(p.name, v.label),
+        sku: v.sku ?? v.id,
+        ...(image ? { image: absolute(publicUrl, image) } : {}),
+        ...(size ? { size } : {}),
+        ...(color ? { color } : {}),
+        offers: {
+          '@type': 'Offer',
+          url: `${url}?variant=${encodeURIComponent(v.id)}`,
+          priceCurrency: 'USD',
+          price: (v.priceCents / 100).toFixed(2),
+          availability: availability(v.available),
+          itemCondition: 'https://schema.org/NewCondition',
+        },
+      };
+    }),
   };
 }
 
@@ -91,10 +145,12 @@ const PAGE_LD: Readonly<Record<string, (input: LdInput) => object[]>> = {
     breadcrumbLd(publicUrl, [HOME, SHOP, ...categoryCrumbs(data, productsFilterFromSearchParams(query).category)]),
   ],
   product: ({ data, publicUrl }) => {
-    const product = data.product?.product;
+    const detail = data.product;
+    const product = detail?.product;
     if (!product) return [];
     return [
-      productLd(publicUrl, product),
+      // One variant on sale (or none): the Product it always was.
+      detail.variants.length > 1 ? productGroupLd(publicUrl, detail) : productLd(publicUrl, product),
       breadcrumbLd(publicUrl, [
         HOME,
         SHOP,

@@ -1,3 +1,4 @@
+import { lineTitle } from '../../shared/variants.js';
 import type Stripe from 'stripe';
 import { isStripeError, stripeSdk } from './stripe-sdk.js';
 import type { Kysely } from 'kysely';
@@ -59,7 +60,10 @@ export async function createStripeCheckoutSession(
     price_data: {
       currency: 'usd',
       unit_amount: i.price_cents,
-      product_data: { name: i.is_free_gift ? `${i.product_name} (Free Gift)` : i.product_name, metadata: { productId: i.product_id } },
+      product_data: {
+        name: i.is_free_gift ? `${lineTitle(i.product_name, i.variant_label)} (Free Gift)` : lineTitle(i.product_name, i.variant_label),
+        metadata: { productId: i.product_id, variantId: i.variant_id ?? '' },
+      },
     },
   }));
   if (order.tax_cents > 0) {

@@ -12,7 +12,8 @@ export type LabelOrder = {
   email: string | null;
   totalCents: number;
   shipTo: ShipTo;
-  items: { sku: string | null; name: string; quantity: number; priceCents: number }[];
+  /** `options`: the variant's option names and values (v1 sends them; v2's shipment items have no such field). */
+  items: { sku: string | null; name: string; quantity: number; priceCents: number; options?: { name: string; value: string }[] }[];
   weightOz: number;
 };
 /** A bought label: its tracking number and the carrier ShipStation bought it from (v2 `carrier_code`, v1 `carrierCode`). */
@@ -154,7 +155,13 @@ export class ShipStationClient {
         postalCode: order.shipTo.zip,
         country: order.shipTo.country || 'US',
       },
-      items: order.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, unitPrice: i.priceCents / 100 })),
+      items: order.items.map((i) => ({
+        sku: i.sku,
+        name: i.name,
+        quantity: i.quantity,
+        unitPrice: i.priceCents / 100,
+        ...(i.options?.length ? { options: i.options } : {}),
+      })),
       weight: { value: order.weightOz, units: 'ounces' },
     });
     if (!created.orderId) throw new ShipStationError('ShipStation could not create the order', 502);

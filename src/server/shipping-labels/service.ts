@@ -49,21 +49,57 @@ export async function shipStationVersion(db: Kysely<Database>): Promise<'v1' | '
   return (await readSettings(db, ['shipstation_api_version'])).shipstation_api_version === 'v1' ? 'v1' : 'v2';
 }
 
+/** When neither the variant nor its product gives a weight, a line weighs this much a unit. */
+const DEFAULT_ITEM_WEIGHT_LBS = 0.5;
+
+/**
+ * The weight and the option values of the lines' variants: a variant's own weight, else its
+ * product's; its options as name and value (ShipStation v1 prints them on the packing slip). A
+ * variant no longer in the catalogue weighs its product's, and its label as sold stands for its values.
+ */
+async function lineDetails(
+  db: Kysely<Database>,
+  items: { productId: string; variantId: string; variantLabel: string }[],
+): Promise<{
+  weightLbs: (i: (typeof items)[number]) => number;
+  options: (i: (typeof items)[number]) => { name: string; value: string }[];
+}> {
+  const productIds = [...new Set(items.map((i) => i.productId))];
+  const variantIds = [...new Set(items.map((i) => i.variantId).filter(Boolean))];
+  const [products, variants, options] = productIds.length
+    ? await Promise.all([
+        db.selectFrom('products').select(['id', 'weight_lbs']).where('id', 'in', productIds).execute(),
+        variantIds.length
+          ? db
+              .selectFrom('product_variants')
+              .select(['id', 'product_id', 'weight_lbs', 'option1', 'option2', 'option3'])
+              .where('id', 'in', variantIds)
+              .execute()
+          : [],
+        db.selectFrom('product_options').select(['product_id', 'position', 'name']).where('product_id', 'in', productIds).execute(),
+      ])
+    : [[], [], []];
+  const productWeight = new Map(products.map((p) => [p.id, p.weight_lbs]));
+  const variant = new Map(variants.map((v) => [v.id, v]));
+  return {
+    weightLbs: (i) => variant.get(i.variantId)?.weight_lbs ?? productWeight.get(i.productId) ?? DEFAULT_ITEM_WEIGHT_LBS,
+    options: (i) => {
+      const v = variant.get(i.variantId);
+      if (!v) return i.variantLabel ? [{ name: 'Variant', value: i.variantLabel }] : [];
+      const values = [v.option1, v.option2, v.option3];
+      return options
+        .filter((o) => o.product_id === v.product_id && values[o.position - 1])
+        .sort((a, b) => a.position - b.position)
+        .map((o) => ({ name: o.name, value: values[o.position - 1]! }));
+    },
+  };
+}
+
 async function toLabelOrder(db: Kysely<Database>, orderId: string): Promise<LabelOrder> {
   const order = await getOrderForViewer(db, orderId, ADMIN_VIEW);
   if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-  const products = order.items.length
-    ? await db
-        .selectFrom('products')
-        .select(['id', 'weight_lbs'])
-        .where(
-          'id',
-          'in',
-          order.items.map((i) => i.productId),
-        )
-        .execute()
-    : [];
-  const weightLbs = order.items.reduce((sum, i) => sum + (products.find((p) => p.id === i.productId)?.weight_lbs ?? 0.5) * i.quantity, 0);
+  const details = await lineDetails(db, order.items);
+  const weightLbs = order.items.reduce((sum, i) => sum + details.weightLbs(i) * i.quantity, 0);
   const a = typeof order.shippingAddress === 'object' && order.shippingAddress ? order.shippingAddress : null;
   if (!a?.address || !a.city || !a.zip) throw new HttpError(400, 'This order has no complete shipping address to put on a label');
   return {
@@ -81,7 +117,14 @@ async function toLabelOrder(db: Kysely<Database>, orderId: string): Promise<Labe
       country: a.country ?? 'US',
       email: a.email ?? null,
     },
-    items: order.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, priceCents: i.priceCents })),
+    // The line's SKU is the variant's as sold; its name the line's title ("Cleaner — Lavender, 1 L").
+    items: order.items.map((i) => ({
+      sku: i.sku,
+      name: i.name,
+      quantity: i.quantity,
+      priceCents: i.priceCents,
+      options: details.options(i),
+    })),
     weightOz: Math.max(1, Math.round(Math.max(weightLbs, 0.1) * 16)),
   };
 }

@@ -244,6 +244,65 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
     else expect(read.json().tracking.shipments[0].trackingNumber).toBe(tracking);
   });
 
+  it("puts each line's variant on the label: its SKU, its weight (else the product's), and (v1) its options", async () => {
+    const p = await createProduct(t.db, { name: 'Label Tee', priceCents: 1500, inventory: 5, weightLbs: 2, sku: 'TEE' });
+    const set = await admin.request('PUT', `/api/admin/products/${p.id}/variants`, {
+      options: [
+        { name: 'Size', values: ['S', 'L'] },
+        { name: 'Colour', values: ['Sage'] },
+      ],
+      variants: [
+        { id: `var_${p.id}`, options: ['S', 'Sage'], sku: `TEE-S-${version}`, priceCents: 1500, enabled: true },
+        { options: ['L', 'Sage'], sku: `TEE-L-${version}`, priceCents: 1700, weightLbs: 1.5, enabled: true, openingStock: 5 },
+      ],
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const large = set.json().variants[1].id as string;
+    const { sessionId, orderId: id } = (
+      await new TestClient(t.app, '10.61.0.9').post('/api/create-checkout-session', {
+        items: [
+          { productId: p.id, quantity: 1 },
+          { productId: p.id, variantId: large, quantity: 2 },
+        ],
+        customerEmail: 'ship.me@example.com',
+        shippingAddress: { name: 'Ship Me', address: '3 Dock Rd', city: 'Boise', state: 'ID', zip: '83702', country: 'US' },
+      })
+    ).json();
+    await fulfilPaymentSession(t.db, t.dialect, sessionId, { publicUrl: 'http://shop.test' });
+    const { result, sent } = await sentDuring(() => admin.post(`/api/admin/orders/${id}/shipstation`));
+    expect(result.statusCode, result.body).toBe(200);
+    // 1 × 2 lbs (the product's) + 2 × 1.5 lbs (the variant's own) = 5 lbs = 80 oz.
+    if (v2) {
+      const shipment = (sent[0]!.body!.shipments as Record<string, unknown>[])[0]!;
+      expect(shipment.packages).toEqual([{ weight: { value: 80, unit: 'ounce' } }]);
+      expect((shipment.items as { sku: string; quantity: number }[]).map((i) => [i.sku, i.quantity]).sort()).toEqual([
+        [`TEE-L-${version}`, 2],
+        [`TEE-S-${version}`, 1],
+      ]);
+    } else {
+      expect(sent[0]!.body!.weight).toEqual({ value: 80, units: 'ounces' });
+      const items = sent[0]!.body!.items as { sku: string; quantity: number; options: unknown }[];
+      expect(items.map((i) => [i.sku, i.quantity, i.options]).sort()).toEqual([
+        [
+          `TEE-L-${version}`,
+          2,
+          [
+            { name: 'Size', value: 'L' },
+            { name: 'Colour', value: 'Sage' },
+          ],
+        ],
+        [
+          `TEE-S-${version}`,
+          1,
+          [
+            { name: 'Size', value: 'S' },
+            { name: 'Colour', value: 'Sage' },
+          ],
+        ],
+      ]);
+    }
+  });
+
   it('an unknown order answers Order not found', async () => {
     const res = await admin.post('/api/admin/orders/order_nope/shipstation');
     expect(res.statusCode).toBe(404);

@@ -85,6 +85,8 @@ export const AccountDataExport = z.object({
       items: z.array(
         z.object({
           productId: z.string(),
+          variantId: z.string().nullable().default(null),
+          variantLabel: z.string().default(''),
           name: z.string(),
           sku: z.string().nullable(),
           size: z.string(),

@@ -25,8 +25,37 @@ export const Product = z.object({
   stripePriceId: z.string().nullable(),
   weightLbs: z.number().nullable(),
   dimensions: Dimensions.nullable(),
+  /** The highest enabled variant's price when variants differ in price ("From $X" uses `priceCents`, the lowest), else null (decision 0036). */
+  maxPriceCents: z.number().int().nullable().default(null),
+  /** The only enabled variant's id (a card adds it directly); null when the shopper must choose options. */
+  soleVariantId: z.string().nullable().default(null),
 });
 export type Product = z.infer<typeof Product>;
+
+/** A product's option (decision 0036): its name and values, in the owner's order. At most three per product. */
+export const ProductOption = z.object({ name: z.string(), values: z.array(z.string()) });
+export type ProductOption = z.infer<typeof ProductOption>;
+
+/**
+ * A variant as the product page shows it (enabled ones only, in the owner's order): `options` holds
+ * one value per product option, in the options' order. `available` is what can be bought now (the
+ * level less units other shoppers' checkouts keep); `stock` says when kept units may come back.
+ */
+export const VariantView = z.object({
+  id: z.string(),
+  options: z.array(z.string()),
+  /** 'Lavender, 1 L' ('' for a product without options). */
+  label: z.string(),
+  sku: z.string().nullable(),
+  priceCents: z.number().int(),
+  /** Shown struck through beside the price when higher; never charged. */
+  compareAtCents: z.number().int().nullable(),
+  /** A path from the product's images; null: the product's first image. */
+  image: z.string().nullable(),
+  available: z.number().int(),
+  stock: z.object({ reserved: z.number().int(), reservedUntil: z.string().nullable(), lowStockThreshold: z.number().int() }),
+});
+export type VariantView = z.infer<typeof VariantView>;
 
 export const Category = z.object({
   id: z.string(),

@@ -48,6 +48,7 @@ export const CartCookieValue = z.object({
         z.number().int().min(1, CART_COOKIE_BAD).max(10_000, CART_COOKIE_BAD),
         z.string().max(50, CART_COOKIE_BAD),
         z.string().max(50, CART_COOKIE_BAD),
+        z.string().min(1, CART_COOKIE_BAD).max(120, CART_COOKIE_BAD).optional(),
       ]),
     )
     .max(100, CART_COOKIE_BAD),
@@ -77,7 +78,11 @@ export const QuoteLine = z.object({
   productId: z.string(),
   /** The variant priced (the product's first when the line named none). */
   variantId: z.string(),
+  /** The line's title: 'Concentrated Cleaner — Lavender, 1 L', or the product's name alone. */
   name: z.string(),
+  productName: z.string().default(''),
+  /** The variant's option values ('' for a product without options). */
+  variantLabel: z.string().default(''),
   image: z.string().nullable(),
   priceCents: z.number().int(),
   quantity: z.number().int(),
@@ -100,7 +105,7 @@ export const Quote = z.object({
       code: z.string(),
       discountType: z.enum(['percentage', 'fixed']),
       discountValue: z.number(),
-      freeProduct: z.object({ id: z.string(), name: z.string() }).nullable(),
+      freeProduct: z.object({ id: z.string(), variantId: z.string().optional(), name: z.string() }).nullable(),
     })
     .nullable(),
   couponError: z.string().nullable(),

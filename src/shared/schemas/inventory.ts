@@ -33,6 +33,7 @@ export const MAX_STOCK_LEVEL = 1_000_000;
 
 export const INVENTORY_MESSAGES = {
   productNotFound: 'Product not found',
+  variantNotFound: 'Variant not found',
   /** A product-level stock route asked of a product sold in several variants. */
   chooseVariant: 'This product has several variants: choose one to see or change its stock',
   quantityNeeded: 'Enter how many units (1 or more)',
@@ -84,9 +85,13 @@ export const LowStockThreshold = z
 
 export const StockThresholdInput = z.object({ lowStockThreshold: LowStockThreshold }).strict();
 
-/** A product's stock now: on hand, kept by open checkouts, buyable, and its low-stock line. */
+/** A variant's stock now: on hand, kept by open checkouts, buyable, and its low-stock line. */
 export const StockView = z.object({
   productId: z.string(),
+  /** The variant whose stock this is (a product without options: its one variant). */
+  variantId: z.string(),
+  /** The variant's option values, 'Lavender, 1 L' ('' for a product without options). */
+  label: z.string(),
   onHand: z.number().int(),
   reserved: z.number().int(),
   available: z.number().int(),
@@ -131,6 +136,8 @@ export const BackInStockInput = z
       .trim()
       .max(254, 'An e-mail address cannot exceed 254 characters')
       .email('Enter a valid e-mail address'),
+    /** The variant awaited; absent: the product's first (pages from before variants). */
+    variantId: z.string().min(1, 'variantId cannot be empty').max(120, 'variantId cannot exceed 120 characters').optional(),
   })
   .strict();
 

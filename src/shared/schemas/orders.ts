@@ -19,7 +19,13 @@ const OrderAddress = z.object({
 const OrderItemView = z.object({
   id: z.string(),
   productId: z.string(),
+  /** The variant sold (the product's first for lines from before variants). */
+  variantId: z.string().default(''),
+  /** The line's title: 'Concentrated Cleaner — Lavender, 1 L', or the product's name alone. */
   name: z.string(),
+  /** The product's name as sold, and the variant's option values ('' for a product without options). */
+  productName: z.string().default(''),
+  variantLabel: z.string().default(''),
   image: z.string().nullable(),
   sku: z.string().nullable(),
   size: z.string(),

@@ -19,6 +19,12 @@ export const SavedCartLine = z
       .string({ message: SAVED_CART_MESSAGES.productId })
       .min(1, SAVED_CART_MESSAGES.productId)
       .max(100, SAVED_CART_MESSAGES.productId),
+    /** The variant; absent: the product's first. */
+    variantId: z
+      .string({ message: SAVED_CART_MESSAGES.productId })
+      .min(1, SAVED_CART_MESSAGES.productId)
+      .max(120, SAVED_CART_MESSAGES.productId)
+      .optional(),
     quantity: z
       .number({ message: SAVED_CART_MESSAGES.quantity })
       .int(SAVED_CART_MESSAGES.quantity)

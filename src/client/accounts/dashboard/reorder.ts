@@ -3,19 +3,24 @@ import type { OrderView } from '../../../shared/schemas/orders.js';
 import { addToCart } from '../../lib/cart-store.js';
 import { getProductQueryOptions, isNotFound } from '../../lib/get-product.js';
 import { toast } from '../../ui/toast.js';
+import { lineTitle } from '../../../shared/variants.js';
 
 /**
- * Puts an order's items back in the cart at today's price, never more than is in stock. Free
- * gifts are not reordered (a coupon adds them). Products that no longer exist are skipped with an
- * 'Unknown Product' toast. Returns how many units were added.
+ * Puts an order's items back in the cart at today's price, never more than is in stock: the same
+ * variant of each product. Free gifts are not reordered (a coupon adds them). Products, or
+ * variants, no longer sold are skipped with an 'Unknown Product' toast naming them. Returns how
+ * many units were added.
  */
 export async function reorder(queryClient: QueryClient, order: OrderView): Promise<number> {
   const lines = order.items.filter((i) => !i.isFreeGift && i.quantity > 0);
   const found = await Promise.all(
     lines.map(async (line) => {
       try {
-        const { product } = await queryClient.fetchQuery({ ...getProductQueryOptions(line.productId), staleTime: 0 });
-        return { line, product };
+        const { product, variants } = await queryClient.fetchQuery({ ...getProductQueryOptions(line.productId), staleTime: 0 });
+        // Answers from before variants list none: the product is its own one variant.
+        const variant = variants.length ? variants.find((v) => v.id === (line.variantId || `var_${line.productId}`)) : undefined;
+        if (variants.length && !variant) return { line, product: null };
+        return { line, product, variant };
       } catch (err) {
         if (isNotFound(err)) return { line, product: null };
         throw err;
@@ -25,15 +30,21 @@ export async function reorder(queryClient: QueryClient, order: OrderView): Promi
 
   let added = 0;
   const unknown: string[] = [];
-  for (const { line, product } of found) {
+  for (const { line, product, variant } of found) {
     if (!product) {
       unknown.push(line.name);
       continue;
     }
     added += addToCart({
-      product: { id: product.id, name: product.name, priceCents: product.priceCents, images: product.images },
+      product: {
+        id: product.id,
+        name: variant ? lineTitle(product.name, variant.label) : product.name,
+        priceCents: variant ? variant.priceCents : product.priceCents,
+        images: variant?.image ? [variant.image] : product.images,
+        ...(variant ? { variantId: variant.id } : {}),
+      },
       quantity: line.quantity,
-      inventory: product.inventory,
+      inventory: variant ? variant.available : product.inventory,
       size: line.size,
       color: line.color,
     });

@@ -11,16 +11,17 @@ import { apiRequestWith } from '../../lib/api-client.js';
 const BackInStockAnswer = z.object({ ok: z.literal(true), message: z.string() });
 type BackInStockAnswer = z.infer<typeof BackInStockAnswer>;
 
-function notifyBackInStock(productId: string, email: string): Promise<BackInStockAnswer> {
+function notifyBackInStock(productId: string, variantId: string | undefined, email: string): Promise<BackInStockAnswer> {
   return apiRequestWith(`/api/products/${encodeURIComponent(productId)}/notify`, () => Promise.resolve(BackInStockAnswer), {
     method: 'POST',
-    body: { email },
+    body: variantId ? { email, variantId } : { email },
   });
 }
 
-export function useNotifyBackInStock(productId: string) {
+/** The request is for the variant shown (absent: the product's first). */
+export function useNotifyBackInStock(productId: string, variantId?: string) {
   return useMutation({
-    mutationFn: ({ email }: { email: string }) => notifyBackInStock(productId, email),
+    mutationFn: ({ email }: { email: string }) => notifyBackInStock(productId, variantId, email),
     // The form shows the server's refusal (in stock again, too many requests) to the person.
     onError: () => undefined,
   });

@@ -18,12 +18,12 @@ import { useNotifyBackInStock } from '../api/notify-back-in-stock.js';
 import { NOTIFY_ME } from '../stock-text.js';
 import { NotifyMeFields, NotifyMeFrame } from './notify-me.js';
 
-export default function NotifyMeForm({ productId }: { productId: string }) {
+export default function NotifyMeForm({ productId, variantId }: { productId: string; variantId?: string }) {
   const id = useId();
   const emailId = `${id}-email`;
   const messageId = `${id}-message`;
   const queryClient = useQueryClient();
-  const notify = useNotifyBackInStock(productId);
+  const notify = useNotifyBackInStock(productId, variantId);
   const {
     register,
     handleSubmit,

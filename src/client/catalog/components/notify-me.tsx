@@ -53,10 +53,11 @@ function NotifyMeOutline() {
 }
 
 /** "Notify me when it's back" on a sold-out product: an e-mail, once, when it is in stock again. */
-export function NotifyMe({ productId }: { productId: string }) {
+export function NotifyMe({ productId, variantId }: { productId: string; variantId?: string }) {
   return (
     <Suspense fallback={<NotifyMeOutline />}>
-      <NotifyMeForm productId={productId} />
+      {/* Keyed: another variant is another request (the form starts again). */}
+      <NotifyMeForm key={variantId} productId={productId} variantId={variantId} />
     </Suspense>
   );
 }

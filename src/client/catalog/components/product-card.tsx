@@ -4,7 +4,7 @@ import { formatCents } from '../../../shared/money.js';
 import type { ProductCardItem } from '../../../shared/product-card.js';
 import { useAddToCart } from '../../lib/use-add-to-cart.js';
 import { paths } from '../../lib/paths.js';
-import { Button } from '../../ui/button.js';
+import { Button, buttonClasses } from '../../ui/button.js';
 import { CartIcon } from '../../ui/icons.js';
 import { ProductImage } from '../../ui/product-image.js';
 import { LowStockBadge } from './stock-badge.js';
@@ -22,6 +22,8 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
   const addToCart = useAddToCart();
   const Heading = headingLevel;
   const outOfStock = product.inventory <= 0;
+  // A product with options is chosen on its page; one sold in a single version is added from here.
+  const chooseOnPage = product.soleVariantId === null && !outOfStock;
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md has-[a:focus-visible]:outline-3 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-brand-600">
       <div className="relative">
@@ -47,13 +49,26 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
             {product.name}
           </Link>
         </Heading>
-        <p className="text-lg font-bold text-brand-700">{formatCents(product.priceCents)}</p>
+        <p className="text-lg font-bold text-brand-700">
+          {product.maxPriceCents ? `From ${formatCents(product.priceCents)}` : formatCents(product.priceCents)}
+        </p>
         <div className="mt-auto pt-2">
-          <Button className="relative z-10 w-full" disabled={outOfStock} onClick={() => addToCart(product, 1)}>
-            <CartIcon size={18} />
-            {outOfStock ? 'Out of stock' : 'Add to Cart'}
-            <span className="sr-only">: {product.name}</span>
-          </Button>
+          {chooseOnPage ? (
+            <Link to={paths.product(product.id)} className={buttonClasses('outline', 'md', 'relative z-10 w-full')}>
+              Choose options
+              <span className="sr-only">: {product.name}</span>
+            </Link>
+          ) : (
+            <Button
+              className="relative z-10 w-full"
+              disabled={outOfStock}
+              onClick={() => addToCart({ ...product, variantId: product.soleVariantId ?? undefined }, 1)}
+            >
+              <CartIcon size={18} />
+              {outOfStock ? 'Out of stock' : 'Add to Cart'}
+              <span className="sr-only">: {product.name}</span>
+            </Button>
+          )}
         </div>
       </div>
     </article>

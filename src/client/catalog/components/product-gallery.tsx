@@ -17,9 +17,16 @@ const SWIPE_PX = 40;
  * and next buttons, and the arrow keys anywhere in the gallery, turn it too. Touch: swipe the
  * large picture. Every picture is described by its alt text (productImageAlt).
  */
-export function ProductGallery({ product }: { product: GalleryProduct }) {
+export function ProductGallery({ product, showImage = null }: { product: GalleryProduct; showImage?: string | null }) {
   const count = product.images.length;
-  const [index, setIndex] = useState(0);
+  const [index, setIndex] = useState(() => Math.max(0, showImage ? product.images.indexOf(showImage) : 0));
+  // The chosen variant's picture comes to the front when the variant changes (the shopper may turn away from it after).
+  const [shownFor, setShownFor] = useState(showImage);
+  if (shownFor !== showImage) {
+    setShownFor(showImage);
+    const at = showImage ? product.images.indexOf(showImage) : -1;
+    if (at >= 0) setIndex(at);
+  }
   const thumbs = useRef<(HTMLButtonElement | null)[]>([]);
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const current = Math.min(index, Math.max(0, count - 1));

@@ -23,6 +23,13 @@ export type SeedProduct = {
   brand?: string;
   weightLbs?: number;
   dimensions?: { length: number; width: number; height: number };
+  /** Up to three options (decision 0036); with them, `variants` lists the versions sold. */
+  options?: { name: string; values: string[] }[];
+  /**
+   * The versions sold, one per combination the shop has: the first is the product's own
+   * (`var_<id>`, with the product's price, SKU and stock above), the rest get their own.
+   */
+  variants?: { options: string[]; priceCents: number; sku?: string; inventory: number; compareAtCents?: number; image?: string }[];
 };
 
 export type SeedShippingOption = {
@@ -379,18 +386,59 @@ export const seedProducts: SeedProduct[] = [
   // ---- Cleaners ----
   {
     id: 'concentrated-cleaner',
-    name: 'Concentrated All-Purpose Cleaner (16 oz)',
+    name: 'Concentrated All-Purpose Cleaner',
     description:
-      'A plant-based all-purpose cleaner concentrate. Mix one capful with water in a spray bottle; one bottle makes many refills.',
+      'A plant-based all-purpose cleaner concentrate, unscented or with lavender or lemon oil. Mix one capful with water in a spray bottle; one bottle makes many refills.',
     priceCents: 1499,
     categoryId: 'cleaners',
-    images: productImages('concentrated-cleaner'),
+    images: [
+      '/images/products/concentrated-cleaner.svg',
+      '/images/products/concentrated-cleaner-lavender.svg',
+      '/images/products/concentrated-cleaner-lemon.svg',
+    ],
     featured: true,
     inventory: 95,
     sku: 'ECO-CL-016',
     brand: 'EcoClean',
     weightLbs: 1.1,
     dimensions: { length: 3, width: 3, height: 8 },
+    options: [
+      { name: 'Scent', values: ['Unscented', 'Lavender', 'Lemon'] },
+      { name: 'Size', values: ['16 oz', '32 oz'] },
+    ],
+    variants: [
+      { options: ['Unscented', '16 oz'], priceCents: 1499, sku: 'ECO-CL-016', inventory: 95 },
+      { options: ['Unscented', '32 oz'], priceCents: 2499, sku: 'ECO-CL-032', inventory: 40, compareAtCents: 2998 },
+      {
+        options: ['Lavender', '16 oz'],
+        priceCents: 1599,
+        sku: 'ECO-CL-LAV-016',
+        inventory: 30,
+        image: '/images/products/concentrated-cleaner-lavender.svg',
+      },
+      {
+        options: ['Lavender', '32 oz'],
+        priceCents: 2599,
+        sku: 'ECO-CL-LAV-032',
+        inventory: 6,
+        image: '/images/products/concentrated-cleaner-lavender.svg',
+      },
+      {
+        options: ['Lemon', '16 oz'],
+        priceCents: 1599,
+        sku: 'ECO-CL-LEM-016',
+        inventory: 25,
+        image: '/images/products/concentrated-cleaner-lemon.svg',
+      },
+      // Sold out: the shop shows it struck through, with "Notify me".
+      {
+        options: ['Lemon', '32 oz'],
+        priceCents: 2599,
+        sku: 'ECO-CL-LEM-032',
+        inventory: 0,
+        image: '/images/products/concentrated-cleaner-lemon.svg',
+      },
+    ],
   },
   {
     id: 'laundry-powder',
@@ -490,13 +538,37 @@ export const seedProducts: SeedProduct[] = [
   {
     id: 'mesh-laundry-bag',
     name: 'Mesh Laundry Bag',
-    description: 'A zippered mesh bag that keeps cleaning cloths and mop pads together in the washing machine.',
+    description:
+      'A zippered mesh bag that keeps cleaning cloths and mop pads together in the washing machine. Small holds a week of cloths; Large takes mop pads too.',
     priceCents: 699,
     categoryId: 'accessories',
-    images: productImages('mesh-laundry-bag'),
+    images: ['/images/products/mesh-laundry-bag.svg', '/images/products/mesh-laundry-bag-grey.svg'],
     featured: false,
     inventory: 80,
+    sku: 'ECO-MB-BLU-S',
     brand: 'EcoClean',
+    options: [
+      { name: 'Colour', values: ['Blue', 'Grey'] },
+      { name: 'Size', values: ['Small', 'Large'] },
+    ],
+    variants: [
+      { options: ['Blue', 'Small'], priceCents: 699, sku: 'ECO-MB-BLU-S', inventory: 80 },
+      { options: ['Blue', 'Large'], priceCents: 899, sku: 'ECO-MB-BLU-L', inventory: 45 },
+      {
+        options: ['Grey', 'Small'],
+        priceCents: 699,
+        sku: 'ECO-MB-GRY-S',
+        inventory: 60,
+        image: '/images/products/mesh-laundry-bag-grey.svg',
+      },
+      {
+        options: ['Grey', 'Large'],
+        priceCents: 899,
+        sku: 'ECO-MB-GRY-L',
+        inventory: 8,
+        image: '/images/products/mesh-laundry-bag-grey.svg',
+      },
+    ],
   },
 
   // ---- Bundles ----

@@ -51,6 +51,8 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
     brand: o.brand,
     weightLbs: o.weightLbs,
     dimensions: o.dimensions,
+    options: o.options,
+    variants: o.variants,
   };
   const at = o.createdAt ?? nowIso();
   await db
@@ -78,9 +80,54 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
     .execute();
   const variantId = await createSoleVariant(db, { id: p.id, priceCents: p.priceCents, sku: p.sku ?? null, at });
   await openStock(db, { productId: p.id, variantId }, { quantity: p.inventory, actor: { userId: null, label: 'Shop' }, at: new Date(at) });
+  if (p.options?.length && p.variants?.length) await giveOptions(db, p.id, p.options, p.variants, at);
   // Written outside the back office: the running shop is told, as after an admin write.
   await noteShopChange(db);
   return p;
+}
+
+/**
+ * A seeded product's options and versions: the first version is the product's own variant (its
+ * price, SKU and stock as created), the others are added with theirs.
+ */
+async function giveOptions(
+  db: Kysely<Database>,
+  productId: string,
+  options: NonNullable<SeedProduct['options']>,
+  variants: NonNullable<SeedProduct['variants']>,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto('product_options')
+    .values(options.map((o, i) => ({ product_id: productId, position: i + 1, name: o.name, values: JSON.stringify(o.values) })))
+    .execute();
+  const [first, ...rest] = variants;
+  const [option1 = '', option2 = '', option3 = ''] = first!.options;
+  await db
+    .updateTable('product_variants')
+    .set({ option1, option2, option3, compare_at_cents: first!.compareAtCents ?? null, image: first!.image ?? null, updated_at: at })
+    .where('id', '=', `var_${productId}`)
+    .execute();
+  for (const [i, v] of rest.entries()) {
+    const id = await createVariant(db, productId, {
+      options: v.options,
+      priceCents: v.priceCents,
+      sku: v.sku ?? null,
+      inventory: v.inventory,
+      position: i + 1,
+      id: `var_${productId}-${v.options
+        .join('-')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')}`,
+    });
+    if (v.compareAtCents !== undefined || v.image !== undefined)
+      await db
+        .updateTable('product_variants')
+        .set({ compare_at_cents: v.compareAtCents ?? null, image: v.image ?? null })
+        .where('id', '=', id)
+        .execute();
+  }
+  await refreshProductCopies(db, productId, at);
 }
 
 /**
