@@ -18,7 +18,7 @@ afterAll(async () => {
 
 const CLOTHS = { id: 'cloth-5-pack', name: '5 - Reusable Cleaning Cloths (5-Pack)' };
 const MOP = { id: 'sweep-and-mop', name: 'Sweep & Mop Tool' };
-const CLEANER = { id: 'concentrated-cleaner', name: 'Concentrated All-Purpose Cleaner (16 oz)' };
+const CLEANER = { id: 'concentrated-cleaner', name: 'Concentrated All-Purpose Cleaner' };
 
 async function addProduct(page: Page, product: { id: string; name: string }): Promise<void> {
   await page.goto(`/products/${product.id}`);

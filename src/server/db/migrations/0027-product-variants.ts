@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Products with options and variants (issue [6/6], docs/plans/variants.md §2).
+ * Products with options and variants (issue [6/6], decision 0036).
  *
  * - `product_options`: up to three options per product (Scent, Size…), each a name and its values
  *   (a JSON array, in the owner's order), by position 1..3.
