@@ -10,7 +10,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const CARD_FIELDS = ['id', 'images', 'inventory', 'name', 'priceCents'];
+const CARD_FIELDS = ['id', 'images', 'inventory', 'maxPriceCents', 'name', 'priceCents', 'soleVariantId'];
 
 /**
  * The shop list's first data is embedded cut to what its cards read (src/shared/product-card.ts):

@@ -5,7 +5,7 @@ import { newId } from '../lib/ids.js';
 import { HttpError } from '../http/errors.js';
 import type { LockedStock } from './stock.js';
 import { productUrl } from './alerts.js';
-import { defaultVariantIdOf, variantOfLine } from '../../shared/variants.js';
+import { defaultVariantIdOf, lineTitle, variantLabel, variantOfLine } from '../../shared/variants.js';
 
 /*
  * "Notify me when it's back" (decision 0022). A shopper leaves an e-mail on a sold-out product; one
@@ -83,13 +83,20 @@ export async function notifyBackInStock(trx: Kysely<Database>, stock: LockedStoc
     .orderBy('created_at')
     .execute();
   if (waiting.length === 0) return 0;
-  const product = await trx.selectFrom('products').select(['name']).where('id', '=', stock.productId).executeTakeFirst();
+  const product = await trx
+    .selectFrom('products as p')
+    .leftJoin('product_variants as v', (j) => j.onRef('v.product_id', '=', 'p.id').on('v.id', '=', stock.variantId))
+    .select(['p.name', 'v.option1', 'v.option2', 'v.option3'])
+    .where('p.id', '=', stock.productId)
+    .executeTakeFirst();
   if (!product) return 0;
+  // The version that is back, by its title ('Concentrated All-Purpose Cleaner — Lemon, 32 oz').
+  const name = lineTitle(product.name, variantLabel([product.option1 ?? '', product.option2 ?? '', product.option3 ?? '']));
   for (const w of waiting) {
     await queueEmail(trx, {
       to: w.email,
       templateId: 'back-in-stock',
-      variables: { productName: product.name, productUrl: variantUrl(stock) },
+      variables: { productName: name, productUrl: variantUrl(stock) },
     });
   }
   await trx
