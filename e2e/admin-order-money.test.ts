@@ -516,7 +516,21 @@ const ORDER_HEADER = [
   'Carrier',
   'Tracking number',
 ];
-const LINE_HEADER = ['Order number', 'Date', 'Status', 'Product id', 'Name', 'SKU', 'Quantity', 'Unit price', 'Line total'];
+const LINE_HEADER = [
+  'Order number',
+  'Date',
+  'Status',
+  'Product id',
+  'Name',
+  'Variant id',
+  'Variant',
+  'Size',
+  'Color',
+  'SKU',
+  'Quantity',
+  'Unit price',
+  'Line total',
+];
 const CUSTOMER_HEADER = ['Customer id', 'Name', 'E-mail', 'Phone', 'Address', 'Role', 'Loyalty points', 'Orders', 'Total spent', 'Created'];
 
 describe('CSV exports', () => {

@@ -102,7 +102,9 @@ describe('returning chosen units on a refund and a cancel', () => {
       ['returned', 1, 18, orderId, number],
       ['sold', -3, 17, orderId, number],
     ]);
-    expect(await stockLines(orderId)).toEqual([{ productId: product.id, name: product.name, ordered: 3, out: 2, returned: 1 }]);
+    expect(await stockLines(orderId)).toEqual([
+      { productId: product.id, variantId: `var_${product.id}`, name: product.name, ordered: 3, out: 2, returned: 1 },
+    ]);
     // The timeline names the units.
     const events = page.getByRole('list', { name: 'Order events, newest first' });
     await events.getByText(`1 × ${product.name}`).waitFor();
@@ -136,7 +138,9 @@ describe('returning chosen units on a refund and a cancel', () => {
     const afterCancel = await stockOf(product.id);
     expect(afterCancel.stock.onHand).toBe(19);
     expect(afterCancel.items[0]).toMatchObject({ kind: 'returned', quantity: 1, levelAfter: 19, orderId });
-    expect(await stockLines(orderId)).toEqual([{ productId: product.id, name: product.name, ordered: 3, out: 1, returned: 2 }]);
+    expect(await stockLines(orderId)).toEqual([
+      { productId: product.id, variantId: `var_${product.id}`, name: product.name, ordered: 3, out: 1, returned: 2 },
+    ]);
 
     // ---- The product's history in the back office, each return linked to its order.
     await page.goto('/admin?tab=products');
@@ -187,7 +191,9 @@ describe('returning chosen units on a refund and a cancel', () => {
     await ask.getByRole('button', { name: 'Change and e-mail' }).click();
     await toast(page, 'Order updated').waitFor();
     expect((await stockOf(product.id)).stock.onHand).toBe(before);
-    expect(await stockLines(orderId)).toEqual([{ productId: product.id, name: product.name, ordered: 2, out: 2, returned: 0 }]);
+    expect(await stockLines(orderId)).toEqual([
+      { productId: product.id, variantId: `var_${product.id}`, name: product.name, ordered: 2, out: 2, returned: 0 },
+    ]);
     expect(errors).toEqual([]);
   });
 });

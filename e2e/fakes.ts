@@ -38,6 +38,7 @@ export async function startFakes() {
   });
   const smtpPort = await listen(smtp);
 
+  const shipstation = fakeShipStation();
   const hooks: ReceivedHook[] = [];
   let workflowUp = true;
   const control = http.createServer((req, res) => {
@@ -55,11 +56,15 @@ export async function startFakes() {
       if (req.method === 'POST' && req.url === '/workflow/up') return json(200, { up: (workflowUp = true) });
       if (req.method === 'GET' && req.url === '/workflow/received') return json(200, hooks);
       if (req.method === 'GET' && req.url === '/mail') return json(200, mail);
+      if (req.method === 'GET' && req.url === '/shipstation/requests')
+        return json(
+          200,
+          shipstation.requests.map((r) => ({ method: r.method, path: r.path, body: r.body })),
+        );
       return json(404, { error: 'no such fake route' });
     });
   });
   const controlPort = await listen(control);
-  const shipstation = fakeShipStation();
   const shipstationUrl = await shipstation.listen();
 
   return {

@@ -6,7 +6,8 @@ import { parseJson } from '../lib/json.js';
 import { newOrderId } from '../checkout/service.js';
 import { takeForOrder } from '../inventory/order-stock.js';
 import { variantsForPricing } from '../catalog/variant-pricing.js';
-import { variantOfLine } from '../../shared/variants.js';
+import { lineTitle, sizeAndColor, variantLabel, variantOfLine } from '../../shared/variants.js';
+import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 import { taxCents } from '../../shared/pricing.js';
 import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { OWNER_ORDER_MESSAGES, type OwnerOrderLine } from '../../shared/schemas/owner-orders.js';
@@ -85,13 +86,14 @@ export async function createOrderWithLines(db: Kysely<Database>, input: OwnerOrd
           order_id: id,
           product_id: l.variant.productId,
           variant_id: l.variant.variantId,
+          variant_label: variantLabel(l.variant.values),
           product_name: l.variant.name,
-          product_image: parseJson<string[]>(l.variant.images, [])[0] ?? null,
+          product_image: l.variant.image ?? parseJson<string[]>(l.variant.images, [])[0] ?? null,
           sku: l.variant.sku,
           quantity: l.quantity,
           price_cents: l.variant.priceCents,
-          size: 'One Size',
-          color: 'Default',
+          // An option named Size or Colour is the line's size or colour, as at checkout.
+          ...sizeAndColor(l.variant.optionNames, l.variant.values, { size: DEFAULT_CART_SIZE, color: DEFAULT_CART_COLOR }),
           is_free_gift: 0,
         })),
       )
@@ -112,7 +114,7 @@ export async function createOrderWithLines(db: Kysely<Database>, input: OwnerOrd
       units: lines.map((l) => ({
         productId: l.variant.productId,
         variantId: l.variant.variantId,
-        name: l.variant.name,
+        name: lineTitle(l.variant.name, variantLabel(l.variant.values)),
         quantity: l.quantity,
       })),
       now,

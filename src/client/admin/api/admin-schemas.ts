@@ -2,7 +2,7 @@ import '../../lib/zod-config.js';
 import { z } from 'zod';
 import { Category, Product } from '../../../shared/schemas/catalog.js';
 import { OrderStatus, OrderView } from '../../../shared/schemas/orders.js';
-import { CouponStripeSync } from '../../../shared/schemas/admin.js';
+import { AdminLowVariant, CouponStripeSync } from '../../../shared/schemas/admin.js';
 import { SessionUser } from '../../../shared/schemas/auth.js';
 
 /** Response schemas of the admin API; only the back office (a lazy chunk) loads them. */
@@ -53,8 +53,17 @@ export const OrdersOverview = z.object({
 export type OrdersOverview = z.infer<typeof OrdersOverview>;
 export const TrackingResponse = z.object({ trackingNumber: z.string().nullable(), tracking: z.unknown() });
 
-/** A product as the Products tab lists it: `inventory` is the level on hand, with its low-stock threshold. */
-export const AdminProduct = Product.extend({ lowStockThreshold: z.number().int() });
+/**
+ * A product as the Products tab lists it: `inventory` is the level on hand over all its variants,
+ * `lowStockThreshold` its lowest variant's, `alertState` the worst of its variants' and
+ * `lowVariants` those at or below their thresholds (decision 0036).
+ */
+export const AdminProduct = Product.extend({
+  lowStockThreshold: z.number().int(),
+  variantCount: z.number().int().default(1),
+  alertState: z.enum(['ok', 'low', 'out']).default('ok'),
+  lowVariants: z.array(AdminLowVariant).default([]),
+});
 export type AdminProduct = z.infer<typeof AdminProduct>;
 export const AdminProductPage = pageOf(AdminProduct);
 export type AdminProductPage = z.infer<typeof AdminProductPage>;
@@ -77,6 +86,8 @@ export const AdminCoupon = z.object({
   validUntil: z.string().nullable(),
   isActive: z.boolean(),
   freeProductId: z.string().nullable(),
+  /** Which of the free product's variants is given (null: its first switched-on one with a unit to give). */
+  freeVariantId: z.string().nullable().default(null),
   ownerUserId: z.string().nullable(),
   /** Set when the coupon also exists in Stripe. */
   stripeCouponId: z.string().nullable(),

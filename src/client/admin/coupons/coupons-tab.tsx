@@ -1,5 +1,5 @@
 import '../../lib/zod-config.js';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -14,6 +14,7 @@ import { ADMIN_MESSAGES, CouponInput, type CouponStripeSync } from '../../../sha
 import { maxLengths } from '../../../shared/schemas/limits.js';
 import { COUPON_STANDING_LABELS, couponStanding, type CouponStanding } from '../../../shared/coupon-status.js';
 import { usePaymentMode } from '../api/get-payment-mode.js';
+import { getProductVariantsQueryOptions, useProductVariants } from '../api/get-product-variants.js';
 import { CouponForm } from '../../../shared/schemas/admin-forms.js';
 import { formatDate } from '../../lib/format.js';
 import {
@@ -117,6 +118,11 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
   });
   const discountType = useWatch({ control, name: 'discountType' });
   const freeProductId = useWatch({ control, name: 'freeProductId' });
+  // The free product's variant ('' any: its first on sale with a unit to give), chosen when it has options.
+  const [freeVariantId, setFreeVariantId] = useState(coupon?.freeVariantId ?? '');
+  const freeVariants = useProductVariants(freeProductId, { enabled: freeProductId !== 'none' && freeProductId !== '' });
+  const variantChoices =
+    freeProductId !== 'none' && freeVariants.data && freeVariants.data.options.length > 0 ? freeVariants.data.variants : null;
   const verb = coupon ? 'update' : 'create';
   const save = useMutation({
     onError: logUnexpected,
@@ -127,7 +133,9 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 
-  const submit = ({ syncStripe, ...body }: z.output<typeof CouponForm>) => {
+  const submit = ({ syncStripe, ...form }: z.output<typeof CouponForm>) => {
+    // The variant goes with its product only (shared/schemas/admin-forms.ts does not carry it).
+    const body = { ...form, freeVariantId: form.freeProductId ? freeVariantId || null : null };
     // Only a new coupon can be copied to Stripe; edits stay in the shop.
     save.mutate(coupon ? body : { ...body, syncStripe }, {
       onSuccess: (result) => {
@@ -197,7 +205,11 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
               />
             </Field>
             <Field label="Free product" htmlFor="coupon-freeProductId">
-              <select id="coupon-freeProductId" className={inputCls} {...register('freeProductId')}>
+              <select
+                id="coupon-freeProductId"
+                className={inputCls}
+                {...register('freeProductId', { onChange: () => setFreeVariantId('') })}
+              >
                 <option value="none">None</option>
                 {freeProductId !== 'none' && !products.data?.items.some((p) => p.id === freeProductId) && (
                   <option value={freeProductId}>{freeProductId}</option>
@@ -209,6 +221,28 @@ function CouponDialog({ coupon, onClose }: { coupon: AdminCoupon | null; onClose
                 ))}
               </select>
             </Field>
+            {variantChoices && (
+              <Field
+                label="Free variant"
+                htmlFor="coupon-freeVariantId"
+                hint="Which version is given. Any: the first on sale with a unit to give."
+              >
+                <select
+                  id="coupon-freeVariantId"
+                  className={inputCls}
+                  value={freeVariantId}
+                  onChange={(e) => setFreeVariantId(e.target.value)}
+                >
+                  <option value="">Any variant</option>
+                  {variantChoices.map((v) => (
+                    <option key={v.id} value={v.id}>
+                      {v.label} ({v.stock.available > 0 ? `${v.stock.available} in stock` : 'out of stock'}
+                      {v.enabled ? '' : ', switched off'})
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            )}
             <Field label="Valid from" htmlFor="coupon-validFrom">
               <input id="coupon-validFrom" type="datetime-local" className={inputCls} {...register('validFrom')} />
             </Field>
@@ -277,7 +311,15 @@ export default function CouponsTab() {
     staleTime: 0,
   });
   const products = useProductChoices();
+  // The free variants' labels: the variants of each free product a coupon on this page names one of.
+  const giftProducts = [...new Set((data?.items ?? []).flatMap((c) => (c.freeProductId && c.freeVariantId ? [c.freeProductId] : [])))];
+  const giftSets = useQueries({ queries: giftProducts.map((id) => getProductVariantsQueryOptions(id)) });
+  const variantLabels = new Map(giftSets.flatMap((q) => (q.data?.variants ?? []).map((v) => [v.id, v.label] as const)));
   const productName = (id: string | null) => (id ? (products.data?.items.find((p) => p.id === id)?.name ?? id) : 'None');
+  const giftName = (c: AdminCoupon) => {
+    const label = c.freeVariantId ? variantLabels.get(c.freeVariantId) : undefined;
+    return label ? `${productName(c.freeProductId)} — ${label}` : productName(c.freeProductId);
+  };
   const [editing, setEditing] = useState<AdminCoupon | 'new' | null>(null);
   const [toDelete, setToDelete] = useState<AdminCoupon | null>(null);
   const toggle = useMutation({
@@ -371,7 +413,7 @@ export default function CouponsTab() {
                     );
                   },
                 },
-                { header: 'Free product', className: 'md:min-w-32', cell: (c) => productName(c.freeProductId) },
+                { header: 'Free product', className: 'md:min-w-32', cell: (c) => giftName(c) },
               ]}
               actions={(c) => <RowActions name={`coupon ${c.code}`} onEdit={() => setEditing(c)} onDelete={() => setToDelete(c)} />}
             />

@@ -14,6 +14,7 @@ import { centsToText, DollarInput, Field, fieldAria, inputCls, ListState } from 
 import { useAdminOrder } from './order-api.js';
 import { NotifyCustomer, whoHears } from './notify-customer.js';
 import { defaultReturnLines, hasShipped, ReturnLinesField } from './return-lines-field.js';
+import { returnByVariant } from './variant-line-forms.js';
 
 /** The refund sent with a cancel (PATCH …/status `refund`). */
 export type CancelRefundBody = { amountCents: number; reason?: string | undefined };
@@ -38,7 +39,8 @@ function CancelForm({ lines, order, email, busy, onConfirm, onClose }: CancelPro
   const left = order.totalCents - (order.refundedCents ?? 0);
   // A payment that can still be refunded: the dialog offers it with the cancel (one step).
   const refundable = order.paymentProvider !== null && order.paidAt !== null && left > 0;
-  const [schema] = useState(() => cancelWithRefundForm(lines, left));
+  // Each line's units go back to its own variant (an order may hold two variants of one product).
+  const [schema] = useState(() => returnByVariant(lines, (keyed) => cancelWithRefundForm(keyed, left)));
   const {
     register,
     handleSubmit,

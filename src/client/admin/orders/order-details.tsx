@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatCents } from '../../../shared/money.js';
+import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../../shared/stored-cart.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
@@ -136,7 +137,21 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
   );
 }
 
-/** The items as the spec lists them (product id, quantity, price, subtotal); on a phone one card per item. */
+/** A line's SKU, size and colour as the packing slip prints them ("SKU ECO-CL-LAV-016 · Size 16 oz"), the spec's defaults left out. */
+function lineSpec(it: OrderView['items'][number]): string {
+  return [
+    it.sku ? `SKU ${it.sku}` : '',
+    it.size && it.size !== DEFAULT_CART_SIZE ? `Size ${it.size}` : '',
+    it.color && it.color !== DEFAULT_CART_COLOR ? `Color ${it.color}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/**
+ * The items as the spec lists them (product id, quantity, price, subtotal), each with its title
+ * ("Cleaner — Lavender, 16 oz"), SKU, size and colour; on a phone one card per item.
+ */
 const ITEM_COLUMNS: Column<OrderView['items'][number]>[] = [
   {
     header: 'Product ID',
@@ -144,7 +159,8 @@ const ITEM_COLUMNS: Column<OrderView['items'][number]>[] = [
     cell: (it) => (
       <span className="block min-w-0">
         <span className="block break-words font-mono">{it.productId}</span>
-        <span className="block text-xs text-stone-600">{it.name}</span>
+        <span className="block text-xs text-stone-700">{it.name}</span>
+        {lineSpec(it) && <span className="block break-words text-xs text-stone-600">{lineSpec(it)}</span>}
       </span>
     ),
   },

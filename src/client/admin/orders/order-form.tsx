@@ -3,7 +3,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { AdminOrderForm } from '../../../shared/schemas/admin-forms.js';
 import { isPaidOrder, ORDER_STATUSES } from '../../../shared/schemas/orders.js';
 import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
@@ -18,7 +17,8 @@ import { LabelAddressNotice } from './label-tracking.js';
 import type { OrdersNav } from './orders-tab.js';
 import type { OrderView } from '../../../shared/schemas/orders.js';
 import { NotifyCustomer } from './notify-customer.js';
-import { OrderLinesField, type LineProduct } from './order-lines-field.js';
+import { lineKey, OrderLinesField, type LineProduct } from './order-lines-field.js';
+import { OwnerOrderForm } from './variant-line-forms.js';
 
 const ADDRESS_FIELDS = [
   { key: 'name', label: 'Name', required: true, autoComplete: 'name' },
@@ -63,7 +63,7 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
     control,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(AdminOrderForm),
+    resolver: zodResolver(OwnerOrderForm),
     defaultValues: {
       user_id: customer.id,
       textAddress,
@@ -81,18 +81,19 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
     },
   });
   const lineArray = useFieldArray({ control, name: 'lines' });
-  // What each line shows (name, SKU, price, stock), as the product search found it.
+  // What each line shows (title, SKU, price, stock), as the product search found it, by line key (its variant).
   const [lineProducts, setLineProducts] = useState(() => new Map<string, LineProduct>());
   const lines = useWatch({ control, name: 'lines' }) ?? [];
   const discount = useWatch({ control, name: 'discountCents' });
   const shipping = useWatch({ control, name: 'shippingCents' });
   const notify = useWatch({ control, name: 'notify' }) ?? true;
   const withLines = !editing && lines.length > 0;
+  // One line per variant: the same variant picked again adds a unit.
   const addLine = (p: LineProduct) => {
-    setLineProducts((m) => new Map(m).set(p.id, p));
-    const at = lines.findIndex((l) => l.productId === p.id);
+    setLineProducts((m) => new Map(m).set(lineKey(p), p));
+    const at = lines.findIndex((l) => lineKey(l) === lineKey(p));
     if (at >= 0) setValue(`lines.${at}.quantity`, String((Number(lines[at]!.quantity) || 0) + 1));
-    else lineArray.append({ productId: p.id, quantity: '1' });
+    else lineArray.append({ productId: p.productId, variantId: p.variantId, quantity: '1' });
   };
   const address = useWatch({ control, name: 'shipping_address' });
   const status = useWatch({ control, name: 'status' });
@@ -105,7 +106,7 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
   const statusChanged = editing && status !== order.status;
   const customerEmail = order?.email ?? (customer.id !== GUEST.id ? customer.label : null);
 
-  const submit = (body: z.output<typeof AdminOrderForm>) =>
+  const submit = (body: z.output<typeof OwnerOrderForm>) =>
     save.mutate(body, {
       onSuccess: (res) => {
         if ('ignored' in res) return; // the bot guard tripped: silently do nothing

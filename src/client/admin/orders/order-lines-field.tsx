@@ -1,24 +1,77 @@
+import { useQueries } from '@tanstack/react-query';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { formatCents } from '../../../shared/money.js';
 import { taxCents } from '../../../shared/pricing.js';
 import { OWNER_ORDER_MAX_LINES } from '../../../shared/schemas/owner-orders.js';
-import type { AdminOrderForm } from '../../../shared/schemas/admin-forms.js';
+import { lineTitle } from '../../../shared/variants.js';
 import { Button } from '../../ui/button.js';
 import { usePickerSearch } from '../components/use-picker-search.js';
 import { AdminProductPage, type AdminProduct } from '../api/admin-schemas.js';
+import { getProductVariantsQueryOptions } from '../api/get-product-variants.js';
 import { DollarInput, Field, fieldAria, inputCls } from '../components/admin-ui.js';
+import type { OwnerOrderForm } from './variant-line-forms.js';
 
-/** What a line shows besides its quantity: the product as the search found it. */
-export type LineProduct = Pick<AdminProduct, 'id' | 'name' | 'sku' | 'priceCents' | 'inventory'>;
+/**
+ * What a line shows besides its quantity: the product, or the variant of a product with options,
+ * as the search found it (its title, "Cleaner — Lavender, 16 oz", SKU, price and units available).
+ */
+export type LineProduct = {
+  productId: string;
+  /** The variant sold ('' for a product the search read without one: its first). */
+  variantId: string;
+  name: string;
+  sku: string | null;
+  priceCents: number;
+  inventory: number;
+};
+
+/** A line is one variant: picking it again adds a unit. */
+export function lineKey(l: { productId: string; variantId: string }): string {
+  return l.variantId || l.productId;
+}
 
 const dollars = (text: string | undefined) => {
   const n = Number(text ?? '');
   return text && Number.isFinite(n) ? Math.round(n * 100) : 0;
 };
 
-/** Finds products by name or SKU with the Products tab's own search (GET /api/admin/products?search=). */
+/** A product without options is one line; a product with options lists each variant on sale (its stock the variant's). */
+function choicesOf(p: AdminProduct, variants: ReturnType<typeof useVariantsOf>): LineProduct[] | 'loading' {
+  if (p.variantCount <= 1) {
+    return [
+      { productId: p.id, variantId: p.soleVariantId ?? '', name: p.name, sku: p.sku, priceCents: p.priceCents, inventory: p.inventory },
+    ];
+  }
+  const set = variants.get(p.id);
+  if (!set) return 'loading';
+  return set.variants
+    .filter((v) => v.enabled)
+    .map((v) => ({
+      productId: p.id,
+      variantId: v.id,
+      name: lineTitle(p.name, v.label),
+      sku: v.sku,
+      priceCents: v.priceCents,
+      inventory: v.stock.available,
+    }));
+}
+
+/** The variants of the found products that have options (one read each, at most six). */
+function useVariantsOf(products: readonly AdminProduct[]) {
+  const withOptions = products.filter((p) => p.variantCount > 1);
+  const answers = useQueries({ queries: withOptions.map((p) => getProductVariantsQueryOptions(p.id)) });
+  return new Map(withOptions.flatMap((p, i) => (answers[i]?.data ? [[p.id, answers[i].data] as const] : [])));
+}
+
+/** Finds products by name or SKU with the Products tab's own search (GET /api/admin/products?search=); each variant is a choice. */
 function ProductSearch({ onPick, disabled }: { onPick: (p: LineProduct) => void; disabled: boolean }) {
   const { text, setText, searching, results, isFetching } = usePickerSearch('/api/admin/products', AdminProductPage, 'products');
+  const variants = useVariantsOf(results);
+  type Choice = { line: LineProduct } | { loading: AdminProduct };
+  const choices = results.flatMap((p): Choice[] => {
+    const c = choicesOf(p, variants);
+    return c === 'loading' ? [{ loading: p }] : c.map((line) => ({ line }));
+  });
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor="order-product-search" className="text-sm font-medium text-stone-900">
@@ -38,28 +91,34 @@ function ProductSearch({ onPick, disabled }: { onPick: (p: LineProduct) => void;
       {searching && (
         <ul className="flex max-h-64 flex-col overflow-y-auto rounded-md border border-stone-200" aria-label="Matching products">
           {results.length === 0 && <li className="p-2 text-sm text-stone-700">{isFetching ? 'Searching…' : 'No product matches.'}</li>}
-          {results.map((p) => (
-            <li key={p.id} className="border-t border-stone-100 first:border-t-0">
-              <button
-                type="button"
-                disabled={p.inventory <= 0}
-                className="flex w-full items-start justify-between gap-3 p-2 text-left hover:bg-stone-50 focus-visible:bg-stone-50 disabled:cursor-not-allowed disabled:opacity-60"
-                onClick={() => {
-                  onPick({ id: p.id, name: p.name, sku: p.sku, priceCents: p.priceCents, inventory: p.inventory });
-                  setText('');
-                }}
-              >
-                <span className="min-w-0">
-                  <span className="block break-words text-sm font-medium text-stone-900">{p.name}</span>
-                  <span className="block text-xs text-stone-700">
-                    {p.sku ? `SKU ${p.sku} · ` : ''}
-                    {p.inventory > 0 ? `${p.inventory} in stock` : 'Out of stock'}
+          {choices.map((c) =>
+            'loading' in c ? (
+              <li key={c.loading.id} className="border-t border-stone-100 p-2 text-sm text-stone-700 first:border-t-0">
+                {c.loading.name}: loading its variants…
+              </li>
+            ) : (
+              <li key={lineKey(c.line)} className="border-t border-stone-100 first:border-t-0">
+                <button
+                  type="button"
+                  disabled={c.line.inventory <= 0}
+                  className="flex w-full items-start justify-between gap-3 p-2 text-left hover:bg-stone-50 focus-visible:bg-stone-50 disabled:cursor-not-allowed disabled:opacity-60"
+                  onClick={() => {
+                    onPick(c.line);
+                    setText('');
+                  }}
+                >
+                  <span className="min-w-0">
+                    <span className="block break-words text-sm font-medium text-stone-900">{c.line.name}</span>
+                    <span className="block text-xs text-stone-700">
+                      {c.line.sku ? `SKU ${c.line.sku} · ` : ''}
+                      {c.line.inventory > 0 ? `${c.line.inventory} in stock` : 'Out of stock'}
+                    </span>
                   </span>
-                </span>
-                <span className="shrink-0 text-sm tabular-nums text-stone-900">{formatCents(p.priceCents)}</span>
-              </button>
-            </li>
-          ))}
+                  <span className="shrink-0 text-sm tabular-nums text-stone-900">{formatCents(c.line.priceCents)}</span>
+                </button>
+              </li>
+            ),
+          )}
         </ul>
       )}
     </div>
@@ -81,16 +140,17 @@ export function OrderLinesField({
   onAdd,
   onRemove,
 }: {
-  lines: { productId: string; quantity: string }[];
+  lines: { productId: string; variantId: string; quantity: string }[];
+  /** By line key (lineKey). */
   products: Map<string, LineProduct>;
-  register: UseFormRegister<AdminOrderForm>;
-  errors: FieldErrors<AdminOrderForm>;
+  register: UseFormRegister<OwnerOrderForm>;
+  errors: FieldErrors<OwnerOrderForm>;
   discount: string | undefined;
   shipping: string | undefined;
   onAdd: (p: LineProduct) => void;
   onRemove: (index: number) => void;
 }) {
-  const subtotal = lines.reduce((n, l) => n + (products.get(l.productId)?.priceCents ?? 0) * (Number(l.quantity) || 0), 0);
+  const subtotal = lines.reduce((n, l) => n + (products.get(lineKey(l))?.priceCents ?? 0) * (Number(l.quantity) || 0), 0);
   const d = dollars(discount);
   const s = dollars(shipping);
   const tax = taxCents(subtotal, d, s);
@@ -107,11 +167,11 @@ export function OrderLinesField({
         <>
           <ul className="flex flex-col divide-y divide-stone-200 rounded-md border border-stone-200" aria-label="Order lines">
             {lines.map((l, i) => {
-              const p = products.get(l.productId);
+              const p = products.get(lineKey(l));
               const id = `order-line-${i}`;
               const error = errors.lines?.[i]?.quantity?.message ?? errors.lines?.[i]?.productId?.message;
               return (
-                <li key={l.productId} className="flex flex-col gap-1 px-3 py-2">
+                <li key={lineKey(l)} className="flex flex-col gap-1 px-3 py-2">
                   <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2">
                     <div className="min-w-0 flex-1 basis-40">
                       <label htmlFor={id} className="block break-words text-sm font-medium text-stone-900">

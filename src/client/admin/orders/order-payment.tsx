@@ -17,6 +17,7 @@ import { useOrderStockLines } from '../api/get-order-stock-lines.js';
 import { formatDateTime } from '../../lib/format.js';
 import { centsToText, DollarInput, Field, fieldAria, inputCls, ListState } from '../components/admin-ui.js';
 import { useInvalidateStock } from './order-api.js';
+import { returnByVariant } from './variant-line-forms.js';
 import { OwnerPaymentActions } from './owner-payment-actions.js';
 import { PAYMENT_METHOD_NAMES } from '../../../shared/schemas/owner-orders.js';
 import { defaultReturnLines, hasShipped, ReturnLinesField } from './return-lines-field.js';
@@ -110,7 +111,8 @@ const units = (n: number) => `${n} ${n === 1 ? 'unit' : 'units'}`;
 function RefundForm({ order, lines, onClose }: { order: OrderView; lines: OrderStockLine[]; onClose: () => void }) {
   const left = order.totalCents - (order.refundedCents ?? 0);
   const shipped = hasShipped(order);
-  const [schema] = useState(() => refundForm(left, lines));
+  // Each line's units go back to its own variant (an order may hold two variants of one product).
+  const [schema] = useState(() => returnByVariant(lines, (keyed) => refundForm(left, keyed)));
   const {
     register,
     handleSubmit,

@@ -19,8 +19,9 @@ export function defaultReturnLines(lines: readonly OrderStockLine[], shipped: bo
 }
 
 /**
- * "Return to stock": one quantity per line of the order, 0 up to the units the line still has out.
- * A line with nothing out shows why instead of an input.
+ * "Return to stock": one quantity per line of the order (one per variant sold, named by its title,
+ * "Cleaner — Lavender, 16 oz"), 0 up to the units the line still has out; they go back to that
+ * variant's stock. A line with nothing out shows why instead of an input.
  */
 export function ReturnLinesField({
   idPrefix,
@@ -54,7 +55,7 @@ export function ReturnLinesField({
           const error = errorOf(i);
           const counts = `${l.ordered} ordered · ${l.out} out of stock${l.returned > 0 ? ` · ${l.returned} returned` : ''}`;
           return (
-            <li key={l.productId} className="flex flex-col gap-1 px-3 py-2">
+            <li key={l.variantId} className="flex flex-col gap-1 px-3 py-2">
               <div className="flex items-center justify-between gap-3">
                 <div className="min-w-0">
                   {l.out > 0 ? (

@@ -2,11 +2,14 @@ import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
+import { z } from 'zod';
 import { StockAdjustmentForm } from '../../../shared/schemas/admin-forms.js';
+import type { AdminVariant } from '../../../shared/schemas/admin.js';
 import {
   STOCK_MOVEMENT_LABELS,
   STOCK_REASON_LABELS,
   STOCK_REASONS,
+  StockThresholdInput,
   type StockAdjustmentInput,
   type StockMovementView,
   type StockReason,
@@ -17,6 +20,8 @@ import { formatDateTime } from '../../lib/format.js';
 import { useAdjustStock } from '../api/adjust-stock.js';
 import { messageOf } from '../api/admin-api.js';
 import { useStockHistory } from '../api/get-stock-history.js';
+import { useSetStockThreshold } from '../api/set-stock-threshold.js';
+import type { StockTarget } from '../api/stock-target.js';
 import { DataTable, Field, fieldAria, inputCls, ListState, PageNav, type Column } from '../components/admin-ui.js';
 import { StockBadge } from './stock-badge.js';
 
@@ -37,11 +42,12 @@ function signed(n: number): string {
 }
 
 /**
- * The product's level as the owner reads it: on hand, kept by open checkouts, and buyable. Read-only:
- * the level changes only by an adjustment (or a sale, a return), never by saving the product.
+ * The product's (or the chosen variant's) level as the owner reads it: on hand, kept by open
+ * checkouts, and buyable. Read-only: the level changes only by an adjustment (or a sale, a return),
+ * never by saving the product.
  */
-export function StockLevel({ productId, page }: { productId: string; page: number }) {
-  const { data, error } = useStockHistory(productId, page, STOCK_HISTORY_PAGE_SIZE);
+export function StockLevel({ target, page }: { target: StockTarget; page: number }) {
+  const { data, error } = useStockHistory(target, page, STOCK_HISTORY_PAGE_SIZE);
   const s = data?.stock;
   return (
     <div className="flex flex-col gap-1">
@@ -73,8 +79,8 @@ export function StockLevel({ productId, page }: { productId: string; page: numbe
 }
 
 /** A reason, a quantity and an optional note; saved at once, apart from the product's own Save. */
-function AdjustStockForm({ productId, onAdjusted }: { productId: string; onAdjusted: () => void }) {
-  const adjust = useAdjustStock(productId);
+function AdjustStockForm({ target, onAdjusted }: { target: StockTarget; onAdjusted: () => void }) {
+  const adjust = useAdjustStock(target);
   const {
     register,
     control,
@@ -191,20 +197,132 @@ const HISTORY_COLUMNS: Column<StockMovementView>[] = [
   { header: 'Note', className: 'md:max-w-40', cell: (m) => (m.note && m.note !== STOCK_MOVEMENT_LABELS[m.kind] ? m.note : '—') },
 ];
 
-/** The edited product's stock: the Adjust stock form and the ledger, newest first, a page at a time. */
-export function ProductStock({ productId, page, onPage }: { productId: string; page: number; onPage: (page: number) => void }) {
-  const { data, error, isPending, isFetching, isPlaceholderData, refetch } = useStockHistory(productId, page, STOCK_HISTORY_PAGE_SIZE);
+/** The threshold as typed ('' reads as no number, which the body schema refuses in its own words). */
+const ThresholdForm = z
+  .object({ lowStockThreshold: z.string() })
+  .transform((v) => ({ lowStockThreshold: v.lowStockThreshold.trim() === '' ? NaN : Number(v.lowStockThreshold) }))
+  .pipe(StockThresholdInput);
+
+/** A variant's low-stock threshold, saved at once (a product sold in one variant has it in the product form). */
+function VariantThresholdForm({ target, threshold }: { target: StockTarget; threshold: number }) {
+  const set = useSetStockThreshold(target);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(ThresholdForm), defaultValues: { lowStockThreshold: String(threshold) } });
+  const error = errors.lowStockThreshold?.message;
+  return (
+    <form
+      className="flex flex-wrap items-start gap-x-2 gap-y-1"
+      onSubmit={(e) =>
+        void handleSubmit((body) =>
+          set.mutate(body, {
+            onSuccess: ({ stock }) =>
+              toast({ title: 'Threshold saved', description: `Low at ${stock.lowStockThreshold} or fewer on hand` }),
+            onError: (err) => setError('lowStockThreshold', { message: messageOf(err) }, { shouldFocus: true }),
+          }),
+        )(e)
+      }
+      noValidate
+    >
+      <div className="min-w-0 flex-1 basis-48 sm:max-w-xs">
+        <Field
+          label="Low-stock threshold"
+          htmlFor="stock-threshold"
+          error={error}
+          hint="At or below it the shop says “Only N left” and the variant is flagged Low."
+        >
+          <input
+            id="stock-threshold"
+            type="number"
+            min="0"
+            step="1"
+            inputMode="numeric"
+            className={inputCls}
+            {...register('lowStockThreshold')}
+            {...fieldAria(error, 'stock-threshold-error')}
+          />
+        </Field>
+      </div>
+      {/* Level with the input (under its label) on a wide screen; under it on a phone. */}
+      <Button type="submit" variant="outline" disabled={set.isPending} className="sm:mt-6">
+        {set.isPending ? 'Saving…' : 'Save threshold'}
+      </Button>
+    </form>
+  );
+}
+
+/** "Lavender, 16 oz — 12 on hand", and whether it is switched off, as the variant select lists it. */
+function variantChoice(v: AdminVariant): string {
+  return `${v.label || 'Default'} — ${v.stock.onHand} on hand${v.stock.alertState === 'out' ? ', sold out' : v.stock.alertState === 'low' ? ', low' : ''}${v.enabled ? '' : ' (switched off)'}`;
+}
+
+/**
+ * The edited product's stock: the Adjust stock form and the ledger, newest first, a page at a time.
+ * A product with options has them per variant: `variants` lists its variants, and the owner chooses
+ * one (`variantId`), sees its level, sets its threshold, adjusts it and reads its history.
+ */
+export function ProductStock({
+  productId,
+  page,
+  onPage,
+  variants,
+  variantId,
+  onVariant,
+}: {
+  productId: string;
+  page: number;
+  onPage: (page: number) => void;
+  variants?: readonly AdminVariant[] | undefined;
+  variantId?: string | undefined;
+  onVariant?: (variantId: string) => void;
+}) {
+  const chosen = variants ? (variants.find((v) => v.id === variantId) ?? variants[0]) : undefined;
+  const target: StockTarget = { productId, variantId: chosen?.id };
+  const { data, error, isPending, isFetching, isPlaceholderData, refetch } = useStockHistory(target, page, STOCK_HISTORY_PAGE_SIZE);
   return (
     <section aria-labelledby="product-stock-title" className="mt-6 flex min-w-0 flex-col gap-4 border-t border-stone-200 pt-4">
       <div>
         <h3 id="product-stock-title" className="text-lg font-semibold text-stone-900">
           Stock
         </h3>
-        <p className="text-sm text-stone-700">An adjustment is saved at once and recorded below; Save Product does not change stock.</p>
+        <p className="text-sm text-stone-700">
+          {variants
+            ? 'Each variant has its own stock. An adjustment is saved at once and recorded below; Save Product does not change stock.'
+            : 'An adjustment is saved at once and recorded below; Save Product does not change stock.'}
+        </p>
       </div>
-      <AdjustStockForm productId={productId} onAdjusted={() => onPage(1)} />
+      {variants && chosen && (
+        <div className="grid min-w-0 gap-4 sm:grid-cols-2">
+          <Field label="Variant" htmlFor="stock-variant" hint="The variant whose stock you see and change below.">
+            <select
+              id="stock-variant"
+              className={inputCls}
+              value={chosen.id}
+              onChange={(e) => {
+                onVariant?.(e.target.value);
+                onPage(1);
+              }}
+            >
+              {variants.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {variantChoice(v)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <StockLevel target={target} page={page} />
+          <div className="sm:col-span-2">
+            {/* Keyed by variant: another variant's form starts from its own threshold. */}
+            <VariantThresholdForm key={chosen.id} target={target} threshold={chosen.stock.lowStockThreshold} />
+          </div>
+        </div>
+      )}
+      <AdjustStockForm key={chosen?.id ?? productId} target={target} onAdjusted={() => onPage(1)} />
       <div className="flex min-w-0 flex-col gap-2">
-        <h4 className="font-semibold text-stone-900">Stock history</h4>
+        <h4 className="font-semibold text-stone-900">{chosen ? `Stock history of ${chosen.label || 'Default'}` : 'Stock history'}</h4>
         <ListState
           isPending={isPending}
           error={error && !data ? error : null}

@@ -11,7 +11,7 @@ import { ConfirmDialog, DataTable, inputCls, ListState, PageNav, Panel, RowActio
 import { selectColumn, SelectPageBox, useSelection } from '../components/bulk.js';
 import { ProductBulkBar } from './product-bulk.js';
 import { ProductDialog } from './product-dialog.js';
-import { StockBadge } from './stock-badge.js';
+import { LowVariants, StockBadge, VariantsInventory } from './stock-badge.js';
 
 const PAGE_SIZE = 20;
 
@@ -114,6 +114,12 @@ export default function ProductsTab() {
   const categoryName = (id: string | null) => (id ? (categories.data?.items.find((c) => c.id === id)?.name ?? id) : '—');
   const qc = useQueryClient();
   const [editing, setEditing] = useState<AdminProduct | 'new' | null>(null);
+  // A low variant chosen in the list: the dialog's Stock section opens on it.
+  const [stockVariant, setStockVariant] = useState<string | undefined>(undefined);
+  const edit = (p: AdminProduct | 'new', variantId?: string) => {
+    setStockVariant(variantId);
+    setEditing(p);
+  };
   const [toDelete, setToDelete] = useState<AdminProduct | null>(null);
   const del = useMutation({
     onError: logUnexpected,
@@ -130,7 +136,7 @@ export default function ProductsTab() {
           <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
             {isFetching ? 'Refreshing…' : 'Refresh'}
           </Button>
-          <Button onClick={() => setEditing('new')}>Add Product</Button>
+          <Button onClick={() => edit('new')}>Add Product</Button>
         </>
       }
     >
@@ -186,7 +192,9 @@ export default function ProductsTab() {
           ) : stock === 'all' ? (
             <p>No products yet. Add the first one.</p>
           ) : (
-            <p>{stock === 'low' ? 'No product is at or below its low-stock threshold.' : 'No product is sold out.'}</p>
+            <p>
+              {stock === 'low' ? 'No product or variant is at or below its low-stock threshold.' : 'No product or variant is sold out.'}
+            </p>
           )
         }
       >
@@ -221,24 +229,45 @@ export default function ProductsTab() {
                     <>
                       <span className="font-medium text-stone-900">{p.name}</span>
                       <span className="block break-all font-mono text-xs text-stone-600">{p.id}</span>
+                      {p.variantCount > 1 && (
+                        <span className="block text-xs text-stone-700">
+                          {p.variantCount} variants · {p.inventory} on hand in all
+                        </span>
+                      )}
                     </>
                   ),
                 },
-                { header: 'Price', numeric: true, cell: (p) => formatCents(p.priceCents) },
+                {
+                  header: 'Price',
+                  numeric: true,
+                  className: 'whitespace-nowrap',
+                  // Variants priced apart: from the lowest to the highest on sale.
+                  cell: (p) =>
+                    p.maxPriceCents ? `${formatCents(p.priceCents)}–${formatCents(p.maxPriceCents)}` : formatCents(p.priceCents),
+                },
                 {
                   header: 'Inventory',
                   numeric: true,
-                  cell: (p) => (
-                    <span className="inline-flex items-center justify-end gap-2">
-                      <StockBadge onHand={p.inventory} threshold={p.lowStockThreshold} />
-                      {p.inventory}
-                    </span>
-                  ),
+                  cell: (p) =>
+                    p.variantCount > 1 ? (
+                      <span className="inline-flex flex-col items-end gap-1">
+                        <VariantsInventory product={p} />
+                        {/* Under the low and sold-out filters: which variants, each opening its stock. */}
+                        {stock !== 'all' && (
+                          <LowVariants product={p.name} lowVariants={p.lowVariants} onChoose={(variantId) => edit(p, variantId)} />
+                        )}
+                      </span>
+                    ) : (
+                      <span className="inline-flex items-center justify-end gap-2">
+                        <StockBadge onHand={p.inventory} threshold={p.lowStockThreshold} />
+                        {p.inventory}
+                      </span>
+                    ),
                 },
                 { header: 'Category', cell: (p) => categoryName(p.category) },
                 { header: 'Featured', cell: (p) => (p.featured ? 'Yes' : 'No') },
               ]}
-              actions={(p) => <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => setToDelete(p)} />}
+              actions={(p) => <RowActions name={p.name} onEdit={() => edit(p)} onDelete={() => setToDelete(p)} />}
             />
             <PageNav page={page} totalPages={data.totalPages} onPage={setPage} busy={isFetching} />
           </>
@@ -248,6 +277,7 @@ export default function ProductsTab() {
         <ProductDialog
           product={editing === 'new' ? null : editing}
           categories={categories.data?.items ?? []}
+          stockVariantId={stockVariant}
           onClose={() => setEditing(null)}
         />
       )}
