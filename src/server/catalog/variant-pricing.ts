@@ -63,14 +63,26 @@ export function pricingColumns() {
   ] as const;
 }
 
-/** The variants, their products and the products' option names: `where` picks the variants. */
-export function pricingQuery(db: Kysely<Database>) {
+/**
+ * The named variants and every variant of the gift's product, with their products and the
+ * products' option names, in product and owner's order (the caller selects the columns).
+ */
+export function pricingQuery(db: Kysely<Database>, variantIds: readonly string[], giftProductId: string | null) {
   return db
     .selectFrom('product_variants as v')
     .innerJoin('products as p', 'p.id', 'v.product_id')
     .leftJoin('product_options as o1', (j) => j.onRef('o1.product_id', '=', 'v.product_id').on('o1.position', '=', 1))
     .leftJoin('product_options as o2', (j) => j.onRef('o2.product_id', '=', 'v.product_id').on('o2.position', '=', 2))
-    .leftJoin('product_options as o3', (j) => j.onRef('o3.product_id', '=', 'v.product_id').on('o3.position', '=', 3));
+    .leftJoin('product_options as o3', (j) => j.onRef('o3.product_id', '=', 'v.product_id').on('o3.position', '=', 3))
+    .where((eb) =>
+      eb.or([
+        eb('v.id', 'in', variantIds.length ? [...variantIds] : ['']),
+        ...(giftProductId ? [eb('v.product_id', '=', giftProductId)] : []),
+      ]),
+    )
+    .orderBy('v.product_id')
+    .orderBy('v.position')
+    .orderBy('v.id');
 }
 
 export function toVariantForPricing(r: Row): VariantForPricing {
@@ -101,17 +113,8 @@ export async function variantsForPricing(
   giftProductId: string | null = null,
 ): Promise<VariantForPricing[]> {
   if (variantIds.length === 0 && !giftProductId) return [];
-  const rows = await pricingQuery(db)
+  const rows = await pricingQuery(db, variantIds, giftProductId)
     .select([...pricingColumns()])
-    .where((eb) =>
-      eb.or([
-        eb('v.id', 'in', variantIds.length ? [...variantIds] : ['']),
-        ...(giftProductId ? [eb('v.product_id', '=', giftProductId)] : []),
-      ]),
-    )
-    .orderBy('v.product_id')
-    .orderBy('v.position')
-    .orderBy('v.id')
     .execute();
   return rows.map((r) => toVariantForPricing(r as Row));
 }

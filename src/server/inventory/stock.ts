@@ -60,24 +60,33 @@ export async function readStock(db: Kysely<Database>, productIds: readonly strin
   if (productIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('stock_items')
-    .select(['id', 'product_id', 'variant_id', 'on_hand', 'low_stock_threshold', 'alert_state'])
+    .select(STOCK_COLUMNS)
     .where('product_id', 'in', [...productIds])
     .orderBy('product_id')
     .orderBy('variant_id')
     .execute();
-  return new Map(
-    rows.map((r) => [
-      r.variant_id,
-      {
-        itemId: r.id,
-        productId: r.product_id,
-        variantId: r.variant_id,
-        onHand: Number(r.on_hand),
-        threshold: Number(r.low_stock_threshold),
-        alertState: r.alert_state,
-      },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.variant_id, toLockedStock(r)]));
+}
+
+/** The columns of a stock item that make a LockedStock. */
+const STOCK_COLUMNS = ['id', 'product_id', 'variant_id', 'on_hand', 'low_stock_threshold', 'alert_state'] as const;
+
+function toLockedStock(r: {
+  id: string;
+  product_id: string;
+  variant_id: string;
+  on_hand: number;
+  low_stock_threshold: number;
+  alert_state: LockedStock['alertState'];
+}): LockedStock {
+  return {
+    itemId: r.id,
+    productId: r.product_id,
+    variantId: r.variant_id,
+    onHand: Number(r.on_hand),
+    threshold: Number(r.low_stock_threshold),
+    alertState: r.alert_state,
+  };
 }
 
 /**
@@ -92,20 +101,8 @@ export function soleStockOf(stock: Map<string, LockedStock>, productId: string):
 
 /** A variant's stock item as it is (unlocked): undefined for an unknown variant. */
 export async function stockOfVariant(db: Kysely<Database>, variantId: string): Promise<LockedStock | undefined> {
-  const r = await db
-    .selectFrom('stock_items')
-    .select(['id', 'product_id', 'variant_id', 'on_hand', 'low_stock_threshold', 'alert_state'])
-    .where('variant_id', '=', variantId)
-    .executeTakeFirst();
-  if (!r) return undefined;
-  return {
-    itemId: r.id,
-    productId: r.product_id,
-    variantId: r.variant_id,
-    onHand: Number(r.on_hand),
-    threshold: Number(r.low_stock_threshold),
-    alertState: r.alert_state,
-  };
+  const r = await db.selectFrom('stock_items').select(STOCK_COLUMNS).where('variant_id', '=', variantId).executeTakeFirst();
+  return r ? toLockedStock(r) : undefined;
 }
 
 /**
@@ -151,18 +148,9 @@ export async function variantsForCheckout(
   variantIds: readonly string[],
   giftProductId: string | null = null,
 ): Promise<VariantForCheckout[]> {
-  const rows = await pricingQuery(db)
+  const rows = await pricingQuery(db, variantIds, giftProductId)
     .leftJoin('stock_items as si', 'si.variant_id', 'v.id')
     .select([...pricingColumns(), 'si.id as item_id', 'si.on_hand', 'si.reserved'])
-    .where((eb) =>
-      eb.or([
-        eb('v.id', 'in', variantIds.length ? [...variantIds] : ['']),
-        ...(giftProductId ? [eb('v.product_id', '=', giftProductId)] : []),
-      ]),
-    )
-    .orderBy('v.product_id')
-    .orderBy('v.position')
-    .orderBy('v.id')
     .execute();
   return rows.map((r) => ({
     ...toVariantForPricing(r),

@@ -86,6 +86,9 @@ async function insertBatches<T extends keyof Database>(
       for (let s = start; s < end; s += perStatement) {
         const rows: Insertable<Database[T]>[] = [];
         for (let i = s; i < Math.min(end, s + perStatement); i++) rows.push(make(i));
+        // A column added to a table's rows without its count here would overflow SQLite's limit.
+        const made = Object.keys(rows[0] ?? {}).length;
+        if (made > columns) throw new Error(`${String(table)} rows have ${made} columns, not the ${columns} counted for the batch size`);
         // Kysely's insert typing cannot follow a generic table name; the rows are built for it.
         await trx
           .insertInto(table)
@@ -253,7 +256,7 @@ export async function seedLarge(db: Kysely<Database>, counts: LargeSeedCounts, l
     db,
     'order_items',
     itemCount,
-    10,
+    11,
     (j): Insertable<OrderItemsTable> => {
       const p = Math.floor(r() * Math.max(1, counts.products));
       return {
