@@ -56,17 +56,23 @@ describe('products in several versions', () => {
       page.on('request', (r) => {
         if (r.resourceType() === 'document') documents.push(r.url());
       });
+      // The address follows each choice (replaced in place: no navigation to wait for).
+      const shows = (variant: string) =>
+        expect.poll(() => new URL(page.url()).searchParams.get('variant'), { timeout: 10_000 }).toBe(variant);
       if (label === '390') {
         await valueLabel(page, 'Lavender').tap();
+        await shows('var_concentrated-cleaner-lavender-16-oz');
         await valueLabel(page, '32 oz').tap();
       } else {
         // Keyboard: into the Scent group, arrow to Lavender; then the Size group, arrow to 32 oz.
         await option(page, 'Scent', 'Unscented').focus();
         await page.keyboard.press('ArrowRight');
+        await shows('var_concentrated-cleaner-lavender-16-oz');
+        expect(await option(page, 'Scent', 'Lavender').isChecked()).toBe(true);
         await page.keyboard.press('Tab');
         await page.keyboard.press('ArrowRight');
       }
-      await page.waitForURL(/variant=var_concentrated-cleaner-lavender-32-oz/);
+      await shows('var_concentrated-cleaner-lavender-32-oz');
       expect(await price(page)).toContain('$25.99');
       expect(await sku(page)).toBe('ECO-CL-LAV-032');
       // Six left of Lavender 32 oz: at or below its threshold, the page says how many.
@@ -81,7 +87,7 @@ describe('products in several versions', () => {
       expect(await page.locator('[data-variant-picker] label[data-state="sold-out"]', { hasText: 'Lemon' }).count()).toBe(1);
       if (label === '390') await valueLabel(page, 'Lemon').tap();
       else await valueLabel(page, 'Lemon').click();
-      await page.waitForURL(/variant=var_concentrated-cleaner-lemon-32-oz/);
+      await shows('var_concentrated-cleaner-lemon-32-oz');
       await page.getByText('Out of stock').first().waitFor();
       expect(await page.getByRole('button', { name: 'Add to Cart' }).first().isDisabled()).toBe(true);
       await page.getByRole('heading', { name: /notify me/i }).waitFor();

@@ -54,8 +54,19 @@ function useChosenVariant(product: Product, stock: StockNotice, variants: readon
   const hydrated = useHydrated();
   const [params, setParams] = useSearchParams();
   const wanted = hydrated ? params.get('variant') : null;
+  // The shopper's choice shows at once (a radio button must be checked as the key or tap lands);
+  // the address follows a moment later. A link to another variant (the address changing to one
+  // not chosen here) wins over an earlier choice.
+  const [picked, setPicked] = useState<string | null>(null);
+  const [seenWanted, setSeenWanted] = useState(wanted);
+  if (wanted !== seenWanted) {
+    setSeenWanted(wanted);
+    if (wanted !== picked) setPicked(null);
+  }
+  const byId = (id: string | null) => (id ? variants.find((v) => v.id === id) : undefined);
   const chosen =
-    (wanted ? variants.find((v) => v.id === wanted) : undefined) ??
+    byId(picked) ??
+    byId(wanted) ??
     variants.find((v) => v.available > 0) ??
     variants[0] ??
     ({
@@ -69,7 +80,8 @@ function useChosenVariant(product: Product, stock: StockNotice, variants: readon
       available: product.inventory,
       stock,
     } satisfies VariantView);
-  const choose = (v: VariantView) =>
+  const choose = (v: VariantView) => {
+    setPicked(v.id);
     setParams(
       (p) => {
         p.set('variant', v.id);
@@ -77,6 +89,7 @@ function useChosenVariant(product: Product, stock: StockNotice, variants: readon
       },
       { replace: true, preventScrollReset: true },
     );
+  };
   return { chosen, choose };
 }
 
