@@ -572,4 +572,66 @@ describe(`a product with several variants in the back office on ${testDialect()}
       ),
     );
   });
+
+  it(
+    'the owner edits prices and stock of the versions while 30 shoppers buy them at once: no 5xx, each line at a price the version had, books exact',
+    { timeout: 120_000 },
+    async () => {
+      const p = await createProduct(t.db, { name: 'Busy Tee', priceCents: 1000, inventory: 40, sku: 'BUSY' });
+      const first = `var_${p.id}`;
+      const set = (small: number, large: number) =>
+        putSet(p.id, {
+          options: [{ name: 'Size', values: ['S', 'L'] }],
+          variants: [
+            { id: first, options: ['S'], sku: 'BUSY-S', priceCents: small, enabled: true },
+            { ...(large2 ? { id: large2 } : {}), options: ['L'], sku: 'BUSY-L', priceCents: large, enabled: true, openingStock: 40 },
+          ],
+        } satisfies SetBody);
+      let large2 = '';
+      const made = await set(1000, 2000);
+      expect(made.statusCode, made.body).toBe(200);
+      large2 = (made.json() as { variants: AdminVariant[] }).variants[1]!.id;
+      const prices = new Set([1000, 2000]);
+      const answers: number[] = [];
+      await Promise.all([
+        ...Array.from({ length: 30 }, async (_, n) => {
+          const c = new TestClient(t.app, nextIp());
+          const res = await c.post('/api/create-checkout-session', {
+            items: [{ productId: p.id, variantId: n % 2 ? first : large2, quantity: 1 }],
+            customerEmail: `busy${n}@example.com`,
+            shippingAddress: address,
+          });
+          answers.push(res.statusCode);
+          if (res.statusCode !== 200) return;
+          answers.push(
+            (await c.request('POST', `/pay/${(res.json() as { sessionId: string }).sessionId}`, new URLSearchParams(card))).statusCode,
+          );
+        }),
+        ...Array.from({ length: 5 }, async (_, k) => {
+          prices.add(1000 + k + 1).add(2000 + k + 1);
+          answers.push((await set(1000 + k + 1, 2000 + k + 1)).statusCode);
+          answers.push(
+            (await admin.post(`/api/admin/variants/${k % 2 ? first : large2}/stock`, { reason: 'received', quantity: 2 })).statusCode,
+          );
+        }),
+      ]);
+      expect(answers.filter((a) => a >= 500)).toEqual([]);
+      expect(answers.filter((a) => ![200, 201, 303, 409].includes(a))).toEqual([]);
+      const lines = await t.db
+        .selectFrom('order_items as i')
+        .innerJoin('orders as o', 'o.id', 'i.order_id')
+        .select(['i.variant_id', 'i.price_cents'])
+        .where('i.product_id', '=', p.id)
+        .where('o.payment_status', '=', 'paid')
+        .execute();
+      expect(lines.length).toBeGreaterThan(0);
+      for (const l of lines) expect(prices.has(Number(l.price_cents))).toBe(true);
+      for (const v of [first, large2]) {
+        const books = await variantLedgerAndLevel(t.db, v);
+        expect(books.ledger).toBe(books.level);
+      }
+      const product = await ledgerAndLevel(t.db, p.id);
+      expect(product.copy).toBe(product.level);
+    },
+  );
 });
