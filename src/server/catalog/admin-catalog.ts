@@ -8,7 +8,7 @@ import { getProduct, toCategory, toProduct } from './service.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 import { alignImageAlts } from '../../shared/product-images.js';
 import { DEFAULT_LOW_STOCK_THRESHOLD, lockStock, openStock, type StockActor } from '../inventory/stock.js';
-import { createSoleVariant, refreshProductCopies, setSoleVariantTerms } from './variants.js';
+import { createSoleVariant, refreshProductCopies, refuseTakenSku, setSoleVariantTerms, skuRefusal } from './variants.js';
 import { orderByLowestLevel, productStockSummaries, setLowStockThreshold, whereStockState } from '../inventory/admin.js';
 import { transactionWithRetry } from '../db/locks.js';
 import { isPostgres } from '../db/query-helpers.js';
@@ -152,14 +152,16 @@ export async function createProduct(
   await checkCategory(db, input.category);
   const id = newProductId();
   const at = nowIso();
-  await db.transaction().execute(async (trx) => {
+  await transactionWithRetry(db, async (trx) => {
+    const refusal = await skuRefusal(trx, [input.sku], id);
+    if (refusal) throw refusal;
     await trx
       .insertInto('products')
       .values({ id, ...productColumns(input), ...imageColumns(input.images ?? [], input.imageAlts), created_at: at, updated_at: at })
       .execute();
     const variantId = await createSoleVariant(trx, { id, priceCents: input.priceCents, sku: input.sku ?? null, at });
     await openStock(trx, { productId: id, variantId }, { quantity: input.inventory, threshold: input.lowStockThreshold, actor });
-  });
+  }).catch(refuseTakenSku(db, id, [input.sku]));
   return adminProduct(db, id);
 }
 
@@ -220,10 +222,14 @@ export async function updateProduct(db: Kysely<Database>, id: string, input: Par
       await gone.execute();
     }
     // The price and SKU are the one variant's; the product row keeps its copies of the variants.
-    if (!several) await setSoleVariantTerms(trx, id, { priceCents: input.priceCents, sku: input.sku ?? null, at });
+    if (!several) {
+      const refusal = await skuRefusal(trx, [input.sku], id);
+      if (refusal) throw refusal;
+      await setSoleVariantTerms(trx, id, { priceCents: input.priceCents, sku: input.sku ?? null, at });
+    }
     await refreshProductCopies(trx, id, at);
     return !several;
-  });
+  }).catch(refuseTakenSku(db, id, [input.sku]));
   if (sole && input.lowStockThreshold !== undefined) await setLowStockThreshold(db, id, input.lowStockThreshold);
   return adminProduct(db, id);
 }

@@ -201,7 +201,7 @@ describe(`the variants editor on ${testDialect()}`, () => {
       [{ options: [size], variants: [] }, VARIANT_MESSAGES.variantsRequired],
       [{ options: [size], variants: [v({ priceCents: 500, compareAtCents: 500 })] }, VARIANT_MESSAGES.compareAtNotAbove],
       [{ options: [size], variants: [v({ sku: 'A1' }), v({ options: ['M'], sku: 'a1' })] }, VARIANT_MESSAGES.skuTwice('a1')],
-      [{ options: [size], variants: [v({ sku: 'x'.repeat(65) })] }, VARIANT_MESSAGES.skuTooLong],
+      [{ options: [size], variants: [v({ sku: 'x'.repeat(101) })] }, VARIANT_MESSAGES.skuTooLong],
       [{ options: [size], variants: [v({ priceCents: -1 })] }, 'Price cannot be negative'],
       [{ options: [size], variants: [v({ priceCents: 100_000_000 })] }, 'Price cannot exceed $999,999.99'],
       [{ options: [size], variants: [v({ id: first }), v({ id: first, options: ['M'] })] }, VARIANT_MESSAGES.idTwice(first)],

@@ -13,6 +13,7 @@ import { defaultVariantIdOf, lineTitle, variantLabel } from '../../shared/varian
 import type { ProductOption } from '../../shared/schemas/catalog.js';
 import {
   ADMIN_MESSAGES,
+  SKU_MESSAGES,
   VARIANT_MESSAGES,
   type AdminProductVariants,
   type AdminVariant,
@@ -221,26 +222,60 @@ export async function productVariantsView(db: Kysely<Database>, productId: strin
 /** Longer than any option value (40 characters), so a variant parked under it can clash with no combination. */
 const PARKED = '~'.repeat(41);
 
-/** A SKU of the set that another product's variant already uses: 409 naming it and where it is used. */
-async function checkSkusFree(trx: Kysely<Database>, productId: string, variants: ProductVariantsInput['variants']): Promise<void> {
-  const skus = new Map(variants.flatMap((v) => (v.sku ? [[v.sku.toLowerCase(), v.sku] as const] : [])));
-  if (skus.size === 0) return;
-  // product_variants_sku_idx is on lower(sku).
-  const clash = await trx
+/** The unique index that holds each SKU once, lower-cased and trimmed (migration 0028, decision 0037). */
+const SKU_INDEX = 'product_variants_sku_uq';
+
+/** A SKU as the index keys it: `lower(trim(sku))`, computed by the database, so both engines fold case their own way. */
+const skuKey = (value: string) => sql<string>`lower(trim(${value}))`;
+
+/**
+ * The first of `skus` that a variant of another product holds (SKUs compared as the unique index
+ * compares them), answered as the 409 that names it and its holder; undefined when all are free.
+ */
+export async function skuRefusal(
+  db: Kysely<Database>,
+  skus: readonly (string | null)[],
+  productId: string,
+): Promise<HttpError | undefined> {
+  const typed = skus.filter((s): s is string => Boolean(s && s.trim()));
+  if (typed.length === 0) return undefined;
+  // The index's own expression and predicate, so both engines answer from it.
+  const clash = await db
     .selectFrom('product_variants as v')
     .innerJoin('products as p', 'p.id', 'v.product_id')
     .select(['v.sku', 'p.name', 'v.option1', 'v.option2', 'v.option3'])
-    .where((eb) => eb(sql<string>`lower(${sql.ref('v.sku')})`, 'in', [...skus.keys()]))
+    .where(sql<string>`lower(trim(${sql.ref('v.sku')}))`, 'in', typed.map(skuKey))
+    .where(sql<string>`trim(${sql.ref('v.sku')})`, '<>', '')
     .where('v.product_id', '<>', productId)
     .orderBy('v.id')
     .limit(1)
     .executeTakeFirst();
-  if (clash?.sku) {
-    throw new HttpError(
-      409,
-      VARIANT_MESSAGES.skuInUse(skus.get(clash.sku.toLowerCase()) ?? clash.sku, lineTitle(clash.name, variantLabel(valuesOf(clash)))),
-    );
-  }
+  if (!clash?.sku) return undefined;
+  const asTyped = typed.find((s) => s.trim().toLowerCase() === clash.sku!.trim().toLowerCase()) ?? clash.sku.trim();
+  return new HttpError(409, SKU_MESSAGES.inUse(asTyped, lineTitle(clash.name, variantLabel(valuesOf(clash)))));
+}
+
+/** True when a write failed on the unique SKU index: PostgreSQL names the index, SQLite says it in its message. */
+function isSkuTaken(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (e.code === '23505') return e.constraint === SKU_INDEX;
+  return typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT') && String(e.message).includes(SKU_INDEX);
+}
+
+/**
+ * What a write that gave `skus` to a product's variants throws when it fails. The check inside the
+ * write names the holder; the unique index decides a race two writers both passed that check in
+ * (PostgreSQL: the later one waits for the first to commit, then fails on the index). That failure
+ * becomes the same 409, read once the losing transaction is gone, never a 500.
+ */
+export function refuseTakenSku(db: Kysely<Database>, productId: string, skus: readonly (string | null)[]) {
+  return async (err: unknown): Promise<never> => {
+    if (!isSkuTaken(err)) throw err;
+    const refusal = await skuRefusal(db, skus, productId);
+    const first = skus.find((s): s is string => Boolean(s && s.trim()));
+    throw refusal ?? new HttpError(409, SKU_MESSAGES.justTaken(first?.trim() ?? ''));
+  };
 }
 
 /**
@@ -260,6 +295,7 @@ export async function replaceProductVariants(
   actor: StockActor,
 ): Promise<AdminProductVariants> {
   const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  const skus = input.variants.map((v) => v.sku);
   await transactionWithRetry(db, async (trx) => {
     const stock = await lockStock(trx, dialect, [productId]);
     const product = await trx.selectFrom('products').select(['name', 'images']).where('id', '=', productId).executeTakeFirst();
@@ -271,7 +307,8 @@ export async function replaceProductVariants(
     const images = parseJson<string[]>(product.images, []);
     for (const v of input.variants)
       if (v.image && !images.includes(v.image)) throw new HttpError(400, VARIANT_MESSAGES.imageNotInGallery(v.image));
-    await checkSkusFree(trx, productId, input.variants);
+    const refusal = await skuRefusal(trx, skus, productId);
+    if (refusal) throw refusal;
 
     // First the variants left out (their combinations may be taken again below), in id order.
     const kept = new Set(input.variants.flatMap((v) => (v.id ? [v.id] : [])));
@@ -289,6 +326,11 @@ export async function replaceProductVariants(
     for (const v of moving) {
       await trx.updateTable('product_variants').set({ option1: v.id!, option2: '', option3: PARKED }).where('id', '=', v.id!).execute();
     }
+
+    // Kept variants whose SKU changes let go of it first: two may swap SKUs, and the unique index
+    // (migration 0028) is checked row by row.
+    const regiven = input.variants.flatMap((v) => (v.id && byId.get(v.id)!.sku !== null && byId.get(v.id)!.sku !== v.sku ? [v.id] : []));
+    if (regiven.length > 0) await trx.updateTable('product_variants').set({ sku: null }).where('id', 'in', regiven).execute();
 
     const at = nowIso();
     for (const [position, v] of input.variants.entries()) {
@@ -326,6 +368,6 @@ export async function replaceProductVariants(
         .execute();
     }
     await refreshProductCopies(trx, productId, at);
-  });
+  }).catch(refuseTakenSku(db, productId, skus));
   return productVariantsView(db, productId);
 }

@@ -486,7 +486,7 @@ describe(`migration 0027 (product variants) on ${testDialect()}`, () => {
       await migrateUpTo(typed, schema, '0026-saved-carts');
       await seedBefore0027(db);
       const before = await snapshot(db);
-      await migrateToLatest(typed, schema);
+      await migrateUpTo(typed, schema, '0027-product-variants');
 
       await db
         .insertInto('product_variants')
@@ -508,7 +508,7 @@ describe(`migration 0027 (product variants) on ${testDialect()}`, () => {
       ).rejects.toThrow();
       if (testDb.dialect === 'sqlite') expect(await sqliteForeignKeys(db)).toEqual({ enabled: 1, broken: [] });
 
-      expect(await migrateToLatest(typed, schema)).toEqual(['0027-product-variants']);
+      expect(await migrateUpTo(typed, schema, '0027-product-variants')).toEqual(['0027-product-variants']);
       expect(await count(db, 'product_variants')).toBe(4);
     } finally {
       await close();

@@ -6,8 +6,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { nowIso } from '../lib/ids.js';
 import { recordOrderEvent, SYSTEM_ACTOR } from '../orders/events.js';
+import { isPlainAddress } from './outbox.js';
 
-export type MailMessage = { from: string; to: string; subject: string; html: string; text: string | null };
+/** `replyTo`: where an answer goes (a contact notice's visitor, the shop for a customer), when it differs from `from`. */
+export type MailMessage = { from: string; to: string; subject: string; html: string; text: string | null; replyTo?: string };
 export type MailTransport = { send: (m: MailMessage) => Promise<void>; verify: () => Promise<void>; close: () => void };
 
 const load = createRequire(import.meta.url);
@@ -18,7 +20,14 @@ export function smtpTransport(smtpUrl: string): MailTransport {
   const t = nodemailer.createTransport(smtpUrl);
   return {
     send: async (m) => {
-      await t.sendMail({ from: m.from, to: m.to, subject: m.subject, html: m.html, text: m.text ?? undefined });
+      await t.sendMail({
+        from: m.from,
+        to: m.to,
+        subject: m.subject,
+        html: m.html,
+        text: m.text ?? undefined,
+        ...(m.replyTo ? { replyTo: m.replyTo } : {}),
+      });
     },
     verify: async () => {
       await t.verify();
@@ -92,7 +101,9 @@ export async function deliverOne(
     .executeTakeFirst();
   if (!row) return 'skipped';
   try {
-    await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text });
+    // Checked again at the header: a row written another way never carries a second header or recipient in.
+    const replyTo = row.reply_to && isPlainAddress(row.reply_to) ? { replyTo: row.reply_to } : {};
+    await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text, ...replyTo });
   } catch (err) {
     return recordFailure(db, row, err, now);
   }

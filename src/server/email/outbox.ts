@@ -21,6 +21,11 @@ type QueueEmailInput = {
   writeWith?: PendingWrite[];
   /** Put before the rendered subject (a test send's "[TEST] "). */
   subjectPrefix?: string;
+  /**
+   * Where an answer goes: a contact notice's visitor. By default the shop's contact address
+   * (Settings → General), as the e-mails' "just reply to this e-mail" promises; none when unset.
+   */
+  replyTo?: string;
 };
 
 type QueuedEmail = { id: string; to: string; subject: string; text: string };
@@ -33,6 +38,26 @@ export class UnknownTemplateError extends Error {}
  * every process within the shop-change poll).
  */
 const templates = new MicroCache<{ subject: string; html: string; text: string | null } | undefined>(1000, 100);
+
+/** The shop's contact address, read once a second at most (a settings save clears it). */
+const contactAddress = new MicroCache<string | null>(1000, 1);
+
+async function shopContactAddress(db: Kysely<Database>): Promise<string | null> {
+  return contactAddress.get('contact_email', async () => {
+    const row = await db.selectFrom('settings').select('value').where('key', '=', 'contact_email').executeTakeFirst();
+    const address = row?.value.trim() ?? '';
+    return isPlainAddress(address) ? address : null;
+  });
+}
+
+/**
+ * One bare address, nothing that could end a header or add a recipient (no spaces, line breaks,
+ * commas, semicolons, angle brackets or double quotes): what may go into Reply-To. The contact form's and the
+ * settings' own checks come first; this one stands at the header itself.
+ */
+export function isPlainAddress(value: string): boolean {
+  return value.length <= 254 && /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+\.[^\s@<>,;:"()[\]\\]+$/.test(value);
+}
 
 /**
  * Renders a stored template and writes the e-mail to the outbox. Nothing is sent here: the
@@ -56,6 +81,8 @@ export async function emailWrites(db: Kysely<Database>, input: QueueEmailInput):
   if (!template) throw new UnknownTemplateError(`E-mail template '${input.templateId}' does not exist`);
   const drawn = renderTemplate(template, input.variables, { ...input.variables, ...input.textVariables });
   const rendered = input.subjectPrefix ? { ...drawn, subject: `${input.subjectPrefix}${drawn.subject}` } : drawn;
+  // An address that is not one plain address is left out rather than lose the e-mail (the caller's schema checked it already).
+  const replyTo = input.replyTo === undefined ? await shopContactAddress(db) : isPlainAddress(input.replyTo) ? input.replyTo : null;
   const at = nowIso();
   const id = newId('mail');
   const insert = db.insertInto('email_outbox').values({
@@ -73,6 +100,7 @@ export async function emailWrites(db: Kysely<Database>, input: QueueEmailInput):
     updated_at: at,
     sent_at: null,
     order_id: input.orderId ?? null,
+    reply_to: replyTo,
   });
   // The e-mail and, for an order's, the timeline's note of it: one round trip on PostgreSQL.
   const writes: PendingWrite[] = [

@@ -94,6 +94,8 @@ export async function queueContactShopEmail(
         message: message.message,
         messagesAdminUrl: `${publicUrl}/admin?tab=email&view=messages`,
       },
+      // The notice says "Reply to … to answer": a reply goes straight to the visitor.
+      replyTo: message.email,
     });
   } catch (err) {
     if (!(err instanceof UnknownTemplateError)) throw err;

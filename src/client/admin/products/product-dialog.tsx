@@ -6,7 +6,7 @@ import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ProductEditForm, ProductForm } from '../../../shared/schemas/admin-forms.js';
 import type { Category } from '../../../shared/schemas/catalog.js';
-import { ProductInput, type AdminProductVariants, type AdminVariant } from '../../../shared/schemas/admin.js';
+import { ProductInput, refusesSku, type AdminProductVariants, type AdminVariant } from '../../../shared/schemas/admin.js';
 import { formatCents } from '../../../shared/money.js';
 import { maxLengths } from '../../../shared/schemas/limits.js';
 import { Button } from '../../ui/button.js';
@@ -171,6 +171,8 @@ export function ProductDialog({
     handleSubmit,
     control,
     setValue,
+    getValues,
+    setError,
     formState: { errors },
   } = useForm({
     resolver: zodResolver(schema),
@@ -212,7 +214,12 @@ export function ProductDialog({
         toast({ title: 'Product has been saved successfully.' });
         onClose();
       },
-      onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
+      // A SKU another product's item holds is said at the SKU field; any other refusal in a toast.
+      onError: (err) => {
+        const message = messageOf(err);
+        if (!withOptions && refusesSku(message, getValues('sku'))) setError('sku', { message }, { shouldFocus: true });
+        else toast({ title: 'Error', description: message, variant: 'destructive' });
+      },
     });
 
   const busy = save.isPending;
@@ -328,7 +335,8 @@ export function ProductDialog({
                 ))}
               </select>
             </Field>
-            <div className="flex items-end pb-2">
+            {/* Level with the input beside it (under its label), not with the foot of its cell: a message under the SKU makes the row taller. */}
+            <div className="flex items-start sm:pt-8">
               <label className="inline-flex items-center gap-2 text-sm font-medium text-stone-900">
                 <input type="checkbox" className="h-4 w-4 accent-brand-600" {...register('featured')} />
                 Featured

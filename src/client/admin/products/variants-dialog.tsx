@@ -2,7 +2,7 @@ import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
-import { VARIANT_MESSAGES, type AdminProductVariants, type ProductVariantsInput } from '../../../shared/schemas/admin.js';
+import { refusesSku, type AdminProductVariants, type ProductVariantsInput } from '../../../shared/schemas/admin.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
@@ -213,10 +213,7 @@ export function VariantsDialog({
       // out, a variant removed meanwhile) above the buttons.
       onError: (err) => {
         const message = messageOf(err);
-        const at = getValues('variants').findIndex((v) => {
-          const sku = v.sku.trim();
-          return sku !== '' && message.startsWith(VARIANT_MESSAGES.skuInUse(sku, '\u0000').split('\u0000')[0]!);
-        });
+        const at = getValues('variants').findIndex((v) => refusesSku(message, v.sku));
         if (at >= 0) setError(`variants.${at}.sku`, { message }, { shouldFocus: true });
         else setServerError(message);
       },
