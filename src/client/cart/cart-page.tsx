@@ -20,6 +20,8 @@ import { FreeShippingLine } from '../ui/free-shipping-line.js';
 import { OrderSummaryTotals } from '../ui/order-summary.js';
 import { useCartQuote } from '../lib/use-cart-quote.js';
 import { useCartFollowsStock } from './use-cart-follows-stock.js';
+import { HELD_STOCK_MESSAGES, heldUntilTime } from '../lib/stock-fit.js';
+import { useHydrated } from '../lib/use-hydrated.js';
 import { StockChangedNotice } from '../ui/stock-changed-notice.js';
 import { cannotShip, NoShippingNotice } from '../ui/no-shipping-notice.js';
 
@@ -184,6 +186,14 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
   const inventory = quoted && !missing ? quoted.inventory : undefined;
   const image = quoted?.image ?? product.images[0];
   const lineTotal = quoted && quoted.quantity === line.quantity ? quoted.lineTotalCents : priceCents * line.quantity;
+  // Short only for units other shoppers' checkouts hold: the line stays as it is and says until when.
+  const held = quoted && !missing && quoted.insufficientStock && (quoted.held ?? 0) > 0 ? (quoted.held ?? 0) : 0;
+  const heldOnly = held > 0 && inventory !== undefined && quoted !== undefined && quoted.quantity <= inventory + held;
+  // The time is the shopper's clock: written once the page is live (the server's HTML cannot know their zone).
+  const hydrated = useHydrated();
+  const until = hydrated ? heldUntilTime(quoted?.heldUntil) : null;
+  // The shopper may lower a held line, not raise it past what it holds.
+  const stepperMax = inventory !== undefined ? Math.max(1, inventory, heldOnly ? line.quantity : 0) : undefined;
   return (
     <li className={`flex gap-3 p-3 sm:gap-4 sm:p-4 ${missing ? 'bg-red-50/60' : ''}`}>
       <Link to={paths.product(product.id, product.variantId)} tabIndex={-1} aria-hidden="true" className="shrink-0">
@@ -214,15 +224,21 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
           ) : (
             <p className="text-sm text-stone-700">{formatCents(priceCents)} each</p>
           )}
+          {heldOnly && (
+            <div data-held-line="" className="mt-1 text-sm">
+              <p className="font-medium text-amber-900">{HELD_STOCK_MESSAGES.line(held, until)}</p>
+              <p className="text-stone-700">{HELD_STOCK_MESSAGES.canBuyNow(inventory ?? 0, line.quantity)}</p>
+            </div>
+          )}
         </div>
         <div className="flex items-center gap-2 sm:justify-end sm:gap-4">
           <QuantityStepper
             size="sm"
             label={`Quantity of ${name}`}
             value={line.quantity}
-            max={inventory !== undefined ? Math.max(1, inventory) : undefined}
+            max={stepperMax}
             disabled={missing}
-            onChange={(q) => setCartQuantity(key, q, inventory)}
+            onChange={(q) => setCartQuantity(key, q, stepperMax)}
           />
           <p className="ml-auto text-right font-semibold whitespace-nowrap text-stone-900 sm:ml-0 sm:w-24">
             {missing ? '—' : formatCents(lineTotal)}

@@ -9,6 +9,7 @@ import type { StockNotice } from '../../shared/schemas/inventory.js';
 import { queryKeys } from '../../shared/query-keys.js';
 import { useAddToCart, type AddableItem } from '../lib/use-add-to-cart.js';
 import { useHydrated } from '../lib/use-hydrated.js';
+import { useStockWatch } from '../lib/use-stock-watch.js';
 import { VariantPicker } from './components/variant-picker.js';
 import { addToCart as addToCartStore, useCart } from '../lib/cart-store.js';
 import { paths } from '../lib/paths.js';
@@ -177,6 +178,9 @@ function ProductDetail({
   const sku = chosen.sku ?? (options.length ? null : product.sku);
   const onSale = chosen.compareAtCents !== null && chosen.compareAtCents > chosen.priceCents;
   useRefreshWhenReservationsEnd(product.id, stock.reservedUntil, stockState === 'reserved');
+  // A hold or a release in another shopper's checkout shows here within a second.
+  const queryClient = useQueryClient();
+  useStockWatch([product.id], () => void queryClient.invalidateQueries({ queryKey: queryKeys.product(product.id) }));
   const category = categories?.find((c) => c.id === product.category);
   const buyButtonsId = useId();
   const add = () => {

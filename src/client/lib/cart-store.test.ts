@@ -141,8 +141,8 @@ describe('the cart follows stock', () => {
     ];
     const short = stockShortfalls(lines);
     expect(short).toEqual([
-      { productId: 'p1', variantId: 'var_p1', name: '1 - Cloth', wanted: 5, available: 4 },
-      { productId: 'p2', variantId: 'var_p2', name: '2 - Mop', wanted: 4, available: 0 },
+      { productId: 'p1', variantId: 'var_p1', name: '1 - Cloth', wanted: 5, available: 4, held: 0, heldUntil: null },
+      { productId: 'p2', variantId: 'var_p2', name: '2 - Mop', wanted: 4, available: 0, held: 0, heldUntil: null },
     ]);
     fitCartToStock(short);
     expect(getCart().items.map((l) => [l.product.id, l.size, l.quantity])).toEqual([

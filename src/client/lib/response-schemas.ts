@@ -47,6 +47,7 @@ const ProductCardItem = Product.pick({
   images: true,
   inventory: true,
   soleVariantId: true,
+  held: true,
 }).strict();
 export const EmbeddedProductCardPage = ProductPage.extend({ items: z.array(ProductCardItem) });
 export const EmbeddedFeaturedProducts = z.object({ items: z.array(ProductCardItem) });

@@ -590,10 +590,14 @@ class CatalogueIndex {
     }
   }
 
-  /** The stock shown for a page's products (withBuyableStock's rule). */
-  private stockOf(built: Built, positions: number[]): number[] {
+  /** The stock shown for a page's products (withBuyableStock's rule): each one's buyable units, then `,"held":N` when some are held. */
+  private stockOf(built: Built, positions: number[]): string[] {
     const anyHeld = built.held.size > 0 && positions.some((p) => built.held.has(p));
-    return positions.map((p) => (anyHeld ? Math.max(0, built.stock[p]! - (built.held.get(p) ?? 0)) : built.stock[p]!));
+    return positions.map((p) => {
+      if (!anyHeld) return String(built.stock[p]!);
+      const held = Math.min(built.stock[p]!, built.held.get(p) ?? 0);
+      return held > 0 ? `${Math.max(0, built.stock[p]! - held)},"held":${held}` : String(built.stock[p]!);
+    });
   }
 
   /** The list's answer body, exactly as JSON.stringify(ProductPage) would write it. */

@@ -484,3 +484,38 @@ export async function reservationEnds(db: Kysely<Database>, orderIds: readonly s
     .execute();
   return new Map(rows.map((r) => [r.order_id, r.ends]));
 }
+
+/** One live firm reservation of a variant: its units, when they may come back, and whose browser keeps them. */
+export type LiveHold = { variantId: string; quantity: number; firmUntil: string; deviceId: string | null; createdAt: string };
+
+/**
+ * The firm reservations keeping these variants now, one row each (one index range per product): what
+ * a cart short only for other shoppers' checkouts needs to say when its units come back.
+ */
+export async function liveHolds(db: Kysely<Database>, keys: readonly VariantKey[], now: Date): Promise<LiveHold[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .selectFrom('stock_reservations')
+    .select(['variant_id', 'quantity', 'firm_until', 'device_id', 'created_at'])
+    .where('product_id', 'in', [...new Set(keys.map((k) => k.productId))])
+    .where(
+      'variant_id',
+      'in',
+      keys.map((k) => k.variantId),
+    )
+    .where('released_at', 'is', null)
+    .where('firm_until', '>', now.toISOString())
+    .execute();
+  return rows.map((r) => ({
+    variantId: r.variant_id,
+    quantity: Number(r.quantity),
+    firmUntil: r.firm_until,
+    deviceId: r.device_id,
+    createdAt: r.created_at,
+  }));
+}
+
+/** Whether a live hold is this browser's own open checkout (as reservedByDevice counts it). */
+export function isOwnHold(hold: LiveHold, deviceId: string | null, now: Date): boolean {
+  return deviceId !== null && hold.deviceId === deviceId && hold.createdAt > new Date(now.getTime() - RESERVE_MS).toISOString();
+}

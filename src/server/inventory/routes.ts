@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
-import { HttpError, parseInput } from '../http/errors.js';
+import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { access } from '../http/access.js';
-import { BackInStockInput } from '../../shared/schemas/inventory.js';
+import { BackInStockInput, StockWatchQuery, type StockWatchAnswer } from '../../shared/schemas/inventory.js';
 import { requestBackInStockLimited } from './service.js';
+import { createStockWatches, STOCK_WATCH_WAIT_MS, stockStamp } from './stock-watch.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 
@@ -16,5 +17,24 @@ export async function registerInventoryRoutes(app: FastifyInstance, { db }: Pick
     const answer = await requestBackInStockLimited(db, id, email, req.ip, variantId);
     if (answer.limited) throw new HttpError(429, answer.message, { 'Retry-After': String(answer.retryAfter) });
     return reply.code(answer.created ? 201 : 200).send({ ok: true, message: answer.message });
+  });
+
+  // An open page waits here for the stock it shows to move (stock-watch.ts).
+  const watches = createStockWatches();
+  app.addHook('preClose', (done) => {
+    watches.endAll();
+    done();
+  });
+  app.get('/api/stock/watch', access.public, async (req, reply): Promise<StockWatchAnswer> => {
+    const { products, seen } = parseInput(StockWatchQuery, req.query);
+    reply.header('Cache-Control', 'no-store');
+    const before = await stockStamp(db, products);
+    if (before.known.size < products.length) throw notFound('Product not found');
+    if (seen !== before.stamp) return { changed: seen !== undefined, stamp: before.stamp };
+    const leave = new AbortController();
+    reply.raw.on('close', () => leave.abort());
+    const how = await watches.next(products, STOCK_WATCH_WAIT_MS, leave.signal);
+    const after = await stockStamp(db, products);
+    return { changed: how === 'changed' || after.stamp !== seen, stamp: after.stamp };
   });
 }

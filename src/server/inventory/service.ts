@@ -73,19 +73,26 @@ export async function buyableByProduct(
   return new Map([...parts].map(([id, p]) => [id, Math.max(0, p.onHand - p.held)]));
 }
 
-/** The products with what can be bought: `inventory` becomes buyableByProduct's figure (one grouped read). */
+/**
+ * The products with what can be bought: `inventory` becomes buyableByProduct's figure (one grouped
+ * read), and `held` the units other checkouts keep, when some are (a card says so, not "Out of stock").
+ */
 export async function withBuyableStock<P extends { id: string; inventory: number }>(
   db: Kysely<Database>,
   products: P[],
   now = new Date(),
-): Promise<P[]> {
+): Promise<(P & { held?: number })[]> {
   if (products.length === 0) return products;
-  const buyable = await buyableByProduct(
+  const parts = await buyableParts(
     db,
     products.map((p) => p.id),
     now,
   );
-  return products.map((p) => ({ ...p, inventory: buyable.get(p.id) ?? 0 }));
+  return products.map((p) => {
+    const part = parts.get(p.id);
+    const inventory = part ? Math.max(0, part.onHand - part.held) : 0;
+    return part && part.held > 0 ? { ...p, inventory, held: part.held } : { ...p, inventory };
+  });
 }
 
 /**

@@ -19,6 +19,8 @@ export const Product = z.object({
   imageAlts: z.array(z.string()).default([]),
   featured: z.boolean(),
   inventory: z.number().int(),
+  /** Units other shoppers' unpaid checkouts keep (present when some are): a card says so rather than "Out of stock". */
+  held: z.number().int().optional(),
   createdAt: z.string(),
   sku: z.string().nullable(),
   brand: z.string().nullable(),

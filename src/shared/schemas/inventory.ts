@@ -177,3 +177,32 @@ export const OrderStockLine = z.object({
   returned: z.number().int(),
 });
 export type OrderStockLine = z.infer<typeof OrderStockLine>;
+
+/** At most this many products are watched by one open page (the cart's lines held elsewhere, a product page). */
+export const STOCK_WATCH_MAX_PRODUCTS = 20;
+
+/**
+ * GET /api/stock/watch?products=a,b&seen=<stamp>: answered at once when the stock of these
+ * products is not what `seen` says (or `seen` is absent), else when it changes, or after a while
+ * with nothing changed. Open pages wait on it to show a hold or a release within a second.
+ */
+export const StockWatchQuery = z
+  .object({
+    products: z
+      .string({ message: 'Name the products to watch: products=id1,id2' })
+      .min(1, 'Name the products to watch: products=id1,id2')
+      .max(STOCK_WATCH_MAX_PRODUCTS * 101, `Watch at most ${STOCK_WATCH_MAX_PRODUCTS} products at once`)
+      .transform((s) => [...new Set(s.split(','))])
+      .pipe(
+        z
+          .array(z.string().min(1, 'A product id cannot be empty').max(100, 'Product id cannot exceed 100 characters'))
+          .max(STOCK_WATCH_MAX_PRODUCTS, `Watch at most ${STOCK_WATCH_MAX_PRODUCTS} products at once`),
+      ),
+    seen: z.string().max(64, 'seen: use the stamp the last answer gave').optional(),
+  })
+  .strict();
+export type StockWatchQuery = z.infer<typeof StockWatchQuery>;
+
+/** The watch's answer: whether the stock moved since `seen`, and the stamp of what it is now. */
+export const StockWatchAnswer = z.object({ changed: z.boolean(), stamp: z.string() });
+export type StockWatchAnswer = z.infer<typeof StockWatchAnswer>;

@@ -9,6 +9,13 @@ import { CartIcon } from '../../ui/icons.js';
 import { ProductImage } from '../../ui/product-image.js';
 import { LowStockBadge } from './stock-badge.js';
 
+/**
+ * A card whose every buyable unit is in other shoppers' checkouts: the product page's words
+ * (stock-text.ts STOCK_LINE.reserved) without the time. Kept here: the cards are in the first load.
+ */
+export const CARD_HELD_TEXT = (units: number) =>
+  units === 1 ? "The last one is in another shopper's checkout" : `All ${units} left are in other shoppers' checkouts`;
+
 type ProductCardProps = {
   /** Only what the card shows (the lists embedded in the HTML carry no more: src/shared/product-card.ts). */
   product: ProductCardItem;
@@ -21,7 +28,9 @@ type ProductCardProps = {
 export function ProductCard({ product, headingLevel = 'h2', eager = false, priority = false }: ProductCardProps) {
   const addToCart = useAddToCart();
   const Heading = headingLevel;
-  const outOfStock = product.inventory <= 0;
+  const held = product.inventory <= 0 ? (product.held ?? 0) : 0;
+  // Units in other shoppers' checkouts may come back: not "Out of stock", as the product page says.
+  const outOfStock = product.inventory <= 0 && held === 0;
   // A product with options is chosen on its page; one sold in a single version is added from here.
   const chooseOnPage = product.soleVariantId === null && !outOfStock;
   return (
@@ -52,6 +61,11 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
         <p className="text-lg font-bold text-brand-700">
           {product.maxPriceCents ? `From ${formatCents(product.priceCents)}` : formatCents(product.priceCents)}
         </p>
+        {held > 0 && (
+          <p data-card-held="" className="text-sm font-medium text-amber-900">
+            {CARD_HELD_TEXT(held)}
+          </p>
+        )}
         <div className="mt-auto pt-2">
           {chooseOnPage ? (
             <Link to={paths.product(product.id)} className={buttonClasses('outline', 'md', 'relative z-10 w-full')}>
@@ -61,7 +75,7 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
           ) : (
             <Button
               className="relative z-10 w-full"
-              disabled={outOfStock}
+              disabled={product.inventory <= 0}
               onClick={() => addToCart({ ...product, variantId: product.soleVariantId ?? undefined }, 1)}
             >
               <CartIcon size={18} />

@@ -24,8 +24,9 @@ export function ProductGallery({ product, showImage = null }: { product: Gallery
   const [shownFor, setShownFor] = useState(showImage);
   if (shownFor !== showImage) {
     setShownFor(showImage);
-    const at = showImage ? product.images.indexOf(showImage) : -1;
-    if (at >= 0) setIndex(at);
+    // A variant without a picture of its own (or one no longer in the gallery) shows the product's main one,
+    // never the picture of the variant chosen before it.
+    setIndex(Math.max(0, showImage ? product.images.indexOf(showImage) : 0));
   }
   const thumbs = useRef<(HTMLButtonElement | null)[]>([]);
   const touchStart = useRef<{ x: number; y: number } | null>(null);
