@@ -371,3 +371,27 @@ export async function takeAgainForOrder(
   }
   return taken;
 }
+
+/**
+ * The units the ledger took back for each of these orders, by variant: returned (a refund's or a
+ * cancel's), net of any taken again when reopened. Only pairs with a movement are answered. For
+ * the sales report (orders/overview.ts), whose units are the ledger's sold less returned.
+ */
+export async function unitsBackForOrders(
+  db: Kysely<Database>,
+  orderIds: readonly string[],
+): Promise<{ orderId: string; variantId: string; units: number }[]> {
+  const back: { orderId: string; variantId: string; units: number }[] = [];
+  for (let i = 0; i < orderIds.length; i += 1000) {
+    const rows = await db
+      .selectFrom('stock_movements as m')
+      .innerJoin('stock_items as s', 's.id', 'm.stock_item_id')
+      .select(['m.order_id', 's.variant_id', sql<number | string>`sum(m.quantity)`.as('units')])
+      .where('m.order_id', 'in', orderIds.slice(i, i + 1000))
+      .where('m.kind', 'in', ['returned', 'taken'])
+      .groupBy(['m.order_id', 's.variant_id'])
+      .execute();
+    for (const r of rows) if (r.order_id) back.push({ orderId: r.order_id, variantId: r.variant_id, units: Number(r.units) });
+  }
+  return back;
+}

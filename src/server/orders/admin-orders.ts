@@ -13,6 +13,7 @@ import { storedAddressLines } from '../email/order-email-variables.js';
 import { listOrderEvents, recordOrderEvent, SYSTEM_ACTOR, type OrderEvent, type OrderEventActor } from './events.js';
 import { getOrderForViewer } from './service.js';
 import { changeStatusLocked, type StatusChangeOptions as StatusOptions } from './status-change.js';
+import { allowedStatuses } from './status-rules.js';
 import { expireOwnerPaymentLinks } from './owner-payments.js';
 import { OWNER_ORDER_MESSAGES } from '../../shared/schemas/owner-orders.js';
 import { deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './refunds.js';
@@ -46,6 +47,8 @@ type AdminOrderRow = {
   holdEndsAt: string | null;
   /** Paid for units that were no longer in stock: what was short (the owner must restock or refund). */
   stockShortfall: string | null;
+  /** The statuses the row's menu may offer: the server's one table of moves (status-rules.ts). */
+  allowedStatuses: OrdersTable['status'][];
 };
 
 /**
@@ -241,6 +244,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
         'o.total_cents',
         'o.shipping_address',
         'o.stock_shortfall',
+        'o.label_state',
       ])
       .orderBy('o.created_at', 'desc')
       .orderBy('o.id', 'desc')
@@ -293,6 +297,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
       refundedCents: Number(r.refunded_cents),
       holdEndsAt: holdEnds.get(r.id) ?? null,
       stockShortfall: r.stock_shortfall,
+      allowedStatuses: allowedStatuses(r),
     })),
     page: q.page,
     pageSize: q.pageSize,
@@ -335,9 +340,10 @@ function addressText(raw: string | null): string {
 type StatusChangeOptions = Partial<Omit<StatusOptions, 'actor'>> & { actor?: OrderEventActor };
 
 /**
- * Any status may follow any other (the owner's call). A change e-mails the customer (when the
- * order has an e-mail address or a signed-up customer) unless `notify` is false, and lands on the
- * order's timeline either way (orders/status-change.ts). Bulk changes call this too.
+ * A status change the one table of moves allows (status-rules.ts; 409 with why not). It e-mails
+ * the customer (when the order has an e-mail address or a signed-up customer) unless `notify` is
+ * false, and lands on the order's timeline either way (orders/status-change.ts). Bulk changes call
+ * this too.
  */
 export async function updateOrderStatus(
   db: Kysely<Database>,
@@ -573,7 +579,7 @@ export async function updateAdminOrder(
     if (input.note) await recordOrderEvent(trx, orderId, 'note', actor, { text: input.note });
     return order;
   });
-  // The owner may set any status by hand (the specification): the form shows a warning on unpaid ones.
+  // The form's status goes through the same table of moves as the menus (status-rules.ts).
   if (existing.status !== input.status) return updateOrderStatus(db, orderId, input.status, { actor, notify: input.notify });
   return (await getOrderForViewer(db, orderId, ADMIN))!;
 }

@@ -6,6 +6,7 @@ import type { ReturnLine } from '../../shared/schemas/inventory.js';
 import type { OrderEventActor } from './events.js';
 import { openRefund, settleRefund } from './refunds.js';
 import { changeStatusLocked } from './status-change.js';
+import { orderStockOut } from '../inventory/order-stock.js';
 
 /**
  * Cancels a paid order and refunds it in one step (one request from the one dialog). The refund
@@ -27,7 +28,19 @@ export async function cancelWithRefund(
     returnLater: input.returnLines,
   });
   await settleRefund(db, deps, orderId, pending, actor, {
-    alsoInTransaction: (trx, order, stock) =>
-      changeStatusLocked(trx, dialect, order, 'cancelled', stock, { actor, returnLines: input.returnLines, notify: input.notify }),
+    alsoInTransaction: async (trx, order, stock) => {
+      const before = await orderStockOut(trx, orderId);
+      await changeStatusLocked(trx, dialect, order, 'cancelled', stock, { actor, returnLines: input.returnLines, notify: input.notify });
+      // The refund row says which units came back with it, by variant, as a refund's own return does.
+      const returned = [...(await orderStockOut(trx, orderId))]
+        .map(([variantId, now]) => ({ productId: now.productId, variantId, quantity: (before.get(variantId)?.out ?? 0) - now.out }))
+        .filter((l) => l.quantity > 0);
+      if (returned.length)
+        await trx
+          .updateTable('refunds')
+          .set({ restock: 1, return_lines: JSON.stringify(returned) })
+          .where('id', '=', pending.id)
+          .execute();
+    },
   });
 }

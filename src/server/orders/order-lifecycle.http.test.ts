@@ -198,7 +198,7 @@ describe(`shipping only what is paid on ${testDialect()}`, () => {
     expect(row).toEqual({ status: 'pending', label_state: null });
     expect(await shippingMails(orderId)).toHaveLength(0);
 
-    // The owner may still set any status by hand through the edit form.
+    // The edit form follows the same table of moves (orders/status-rules.ts): not shipped either.
     const order = await adminOrder(orderId);
     const byHand = await admin.request('PUT', `/api/admin/orders/${orderId}`, {
       user_id: 'guest',
@@ -206,8 +206,9 @@ describe(`shipping only what is paid on ${testDialect()}`, () => {
       status: 'shipped',
       elapsedMs: 5000,
     });
-    expect(byHand.statusCode).toBe(200);
-    expect(byHand.json().order.status).toBe('shipped');
+    expect(byHand.statusCode).toBe(409);
+    expect(byHand.json().error).toBe(ADMIN_MESSAGES.unpaidNotShippable);
+    expect((await adminOrder(orderId)).status).toBe('pending');
   });
 
   it('an order the owner entered by hand (they took the payment) may be given a label and marked shipped', async () => {
@@ -266,7 +267,8 @@ describe(`one label per order on ${testDialect()}`, () => {
 
     const voided = await admin.post(`/api/admin/orders/${orderId}/label/void`);
     expect(voided.statusCode).toBe(200);
-    expect(voided.json().order).toMatchObject({ status: 'processing', trackingNumber: null, labelState: null });
+    // Back to the status it had before the label (decision 0038), not blindly processing.
+    expect(voided.json().order).toMatchObject({ status: 'completed', trackingNumber: null, labelState: null });
     expect(fake.requests.at(-1)).toMatchObject({ method: 'PUT', path: '/v2/labels/se-label-1/void' });
     const voidAgain = await admin.post(`/api/admin/orders/${orderId}/label/void`);
     expect(voidAgain.statusCode).toBe(409);

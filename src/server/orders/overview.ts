@@ -2,12 +2,13 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, OrdersTable } from '../db/schema.js';
 import { ORDER_STATUSES } from '../../shared/schemas/orders.js';
 import { addDays, daysInPeriod, type PeriodRange } from '../../shared/shop-time.js';
-import type { ReturnLine } from '../../shared/schemas/inventory.js';
-import { parseJson } from '../lib/json.js';
+import type { ProductSalesView } from '../../shared/schemas/orders.js';
 import { netReceivedSql, TOOK_MONEY_STATUSES } from './money-taken.js';
 import { inPeriodSql, shopDaySql } from './shop-calendar.js';
+import { unitsBackForOrders } from '../inventory/order-stock.js';
 
-type ProductSales = { productId: string; name: string; units: number; netSalesCents: number };
+type VariantSales = ProductSalesView['variants'][number];
+type ProductSales = ProductSalesView;
 
 type OrdersOverview = {
   /** The period, in the shop's days and time zone. */
@@ -85,71 +86,96 @@ export async function ordersOverview(db: Kysely<Database>, period: PeriodRange, 
   };
 }
 
+/** Units by (order, variant): the key of the maps below. */
+const orderVariant = (orderId: string, variantId: string) => `${orderId}\u0000${variantId}`;
+
 /**
- * Units sold and net sales per product over the period's orders that took money (money-taken.ts):
- * each line at the price it sold for, less the units its order's refunds gave back (the refund
- * lines the owner chose, valued at that order's price of the product). A refund of an amount
- * alone, and the order's discount, shipping and tax, belong to no product: the overview's revenue
- * has them, this table does not.
+ * Units sold and net sales per product, and per variant of each, over the period's orders that
+ * took money (money-taken.ts): each line at the price it sold for, less the units the stock
+ * ledger took back for the order (returned on a refund or a cancel, net of any taken again when
+ * it was reopened), valued at that order's price of the variant. So the report's units are the
+ * ledger's sold less returned, by product and by variant. A refund of an amount alone, and the
+ * order's discount, shipping and tax, belong to no product: the overview's revenue has them.
  */
 async function salesByProduct(db: Kysely<Database>, period: PeriodRange): Promise<ProductSales[]> {
+  const variantOf = sql<string>`coalesce(i.variant_id, 'var_' || i.product_id)`;
   const [sold, returned] = await Promise.all([
     db
       .selectFrom('orders as o')
       .innerJoin('order_items as i', 'i.order_id', 'o.id')
       .select([
         'i.product_id',
+        variantOf.as('variant_id'),
         sql<string>`max(i.product_name)`.as('name'),
+        sql<string>`max(i.variant_label)`.as('label'),
         sql<number | string>`sum(i.quantity)`.as('units'),
         sql<number | string>`sum(i.quantity * i.price_cents)`.as('cents'),
       ])
       .where(inPeriodSql(period, 'o'))
       .where('o.payment_status', 'in', [...TOOK_MONEY_STATUSES])
-      .groupBy('i.product_id')
+      .groupBy(['i.product_id', variantOf])
       .execute(),
+    // Units come back only with a cancel or a refund; a reopening takes back what a cancel returned
+    // (net nothing). So only the period's orders cancelled or refunded are asked of the ledger.
     db
       .selectFrom('orders as o')
-      .innerJoin('refunds as r', 'r.order_id', 'o.id')
-      .select(['r.order_id', 'r.return_lines'])
+      .select('o.id')
       .where(inPeriodSql(period, 'o'))
       .where('o.payment_status', 'in', [...TOOK_MONEY_STATUSES])
-      .where('r.status', '=', 'succeeded')
-      .where('r.return_lines', 'is not', null)
-      .execute(),
+      .where((eb) =>
+        eb.or([
+          eb('o.status', '=', 'cancelled'),
+          eb('o.restocked_at', 'is not', null),
+          eb.exists(eb.selectFrom('refunds as r').select('r.id').whereRef('r.order_id', '=', 'o.id')),
+        ]),
+      )
+      .execute()
+      .then((rows) =>
+        unitsBackForOrders(
+          db,
+          rows.map((r) => r.id),
+        ),
+      ),
   ]);
 
-  const byProduct = new Map(
-    sold.map((s) => [s.product_id, { productId: s.product_id, name: s.name, units: Number(s.units), netSalesCents: Number(s.cents) }]),
-  );
-  if (returned.length > 0) {
-    // What each returned unit sold for in its own order (the average of the order's lines of that product).
-    const returnedUnits = new Map<string, Map<string, number>>();
-    for (const r of returned) {
-      const lines = returnedUnits.get(r.order_id) ?? new Map<string, number>();
-      for (const l of parseJson<ReturnLine[]>(r.return_lines, [])) lines.set(l.productId, (lines.get(l.productId) ?? 0) + l.quantity);
-      returnedUnits.set(r.order_id, lines);
+  const byProduct = new Map<string, ProductSales>();
+  const byVariant = new Map<string, VariantSales>();
+  for (const s of sold) {
+    const variant = { variantId: s.variant_id, label: s.label ?? '', units: Number(s.units), netSalesCents: Number(s.cents) };
+    byVariant.set(s.variant_id, variant);
+    const product = byProduct.get(s.product_id) ?? { productId: s.product_id, name: s.name, units: 0, netSalesCents: 0, variants: [] };
+    product.variants.push(variant);
+    byProduct.set(s.product_id, product);
+  }
+  const back = new Map<string, number>();
+  for (const r of returned) if (r.units !== 0) back.set(orderVariant(r.orderId, r.variantId), r.units);
+  const orderIds = [...new Set(returned.map((r) => r.orderId))];
+  for (let i = 0; i < orderIds.length && back.size > 0; i += 1000) {
+    // What each returned unit sold for in its own order (the average of the order's lines of that variant).
+    const prices = await db
+      .selectFrom('order_items as i')
+      .select([
+        'i.order_id',
+        variantOf.as('variant_id'),
+        sql<number | string>`sum(i.quantity)`.as('units'),
+        sql<number | string>`sum(i.quantity * i.price_cents)`.as('cents'),
+      ])
+      .where('i.order_id', 'in', orderIds.slice(i, i + 1000))
+      .groupBy(['i.order_id', variantOf])
+      .execute();
+    for (const p of prices) {
+      const units = Number(p.units);
+      const returnedUnits = Math.max(0, Math.min(back.get(orderVariant(p.order_id, p.variant_id)) ?? 0, units));
+      const variant = byVariant.get(p.variant_id);
+      if (!variant || returnedUnits === 0) continue;
+      variant.units -= returnedUnits;
+      variant.netSalesCents -= Math.round((Number(p.cents) * returnedUnits) / units);
     }
-    const orderIds = [...returnedUnits.keys()];
-    for (let i = 0; i < orderIds.length; i += 1000) {
-      const prices = await db
-        .selectFrom('order_items')
-        .select([
-          'order_id',
-          'product_id',
-          sql<number | string>`sum(quantity)`.as('units'),
-          sql<number | string>`sum(quantity * price_cents)`.as('cents'),
-        ])
-        .where('order_id', 'in', orderIds.slice(i, i + 1000))
-        .groupBy(['order_id', 'product_id'])
-        .execute();
-      for (const p of prices) {
-        const back = Math.min(returnedUnits.get(p.order_id)?.get(p.product_id) ?? 0, Number(p.units));
-        const product = byProduct.get(p.product_id);
-        if (!product || back === 0) continue;
-        product.units -= back;
-        product.netSalesCents -= Math.round((Number(p.cents) * back) / Number(p.units));
-      }
-    }
+  }
+  for (const product of byProduct.values()) {
+    product.variants.sort((a, b) => b.netSalesCents - a.netSalesCents || b.units - a.units || a.label.localeCompare(b.label));
+    product.units = product.variants.reduce((n, v) => n + v.units, 0);
+    product.netSalesCents = product.variants.reduce((n, v) => n + v.netSalesCents, 0);
   }
   return [...byProduct.values()].sort((a, b) => b.netSalesCents - a.netSalesCents || b.units - a.units || a.name.localeCompare(b.name));
 }

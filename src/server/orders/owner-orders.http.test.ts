@@ -6,6 +6,7 @@ import { placeCheckout } from '../test/checkout-orders.js';
 import { ledgerAndLevel } from '../test/stock-checks.js';
 import { fulfilPaymentSession, expireStaleSessions } from '../checkout/service.js';
 import { OWNER_ORDER_MESSAGES, REFUNDED_NOT_SHIPPABLE } from '../../shared/schemas/owner-orders.js';
+import { ORDER_STATE_MESSAGES } from '../../shared/schemas/admin.js';
 import { CARD_MESSAGES } from '../payments/test-checkout-page.js';
 
 let t: TestApp;
@@ -274,12 +275,15 @@ describe('cancel and refund together', () => {
       `We have refunded the $${(paid.total_cents / 100).toFixed(2)} you paid in full, to the card you paid with.`,
     );
 
-    // Reopened after the refund: it was paid, so it is not called "not paid yet".
-    expect((await admin.request('PATCH', `/api/admin/orders/${orderId}/status`, { status: 'processing' })).statusCode).toBe(200);
+    // Refunded in full, nothing is left to prepare: it is not reopened, nor called "not paid yet".
+    const reopen = await admin.request('PATCH', `/api/admin/orders/${orderId}/status`, { status: 'processing' });
+    expect(reopen.statusCode).toBe(409);
+    expect(reopen.json().error).toBe(ORDER_STATE_MESSAGES.refundedNotReopened);
+    expect(reopen.json().error).toContain(REFUNDED_NOT_SHIPPABLE.split(':')[0]);
     const ship = await admin.request('PATCH', `/api/admin/orders/${orderId}/status`, { status: 'shipped' });
     expect(ship.statusCode).toBe(409);
-    expect(ship.json().error).toBe(REFUNDED_NOT_SHIPPABLE);
-    // Reopening gave back nothing twice: the coupon and points stay given back.
+    expect(ship.json().error).toBe(ORDER_STATE_MESSAGES.cancelledNotShippable);
+    // Nothing was given back twice: the coupon and points stay given back.
     expect(await couponUses('BACKAGAIN')).toBe(0);
     expect(await pointsOf(user.id)).toBe(100);
   });

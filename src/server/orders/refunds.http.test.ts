@@ -106,10 +106,10 @@ describe('cancel and restock', () => {
     await testOrder([{ productId: 'mon-c', quantity: 2 }]);
     expect(await stock(t, 'mon-c')).toBe(2);
 
-    const refused = await setStatus(admin, orderId, 'shipped');
+    const refused = await setStatus(admin, orderId, 'processing');
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toBe(
-      'Not enough stock to move this cancelled order to shipped: it needs 3 × Last Sponge, and 2 are left. Restock the product first.',
+      'Not enough stock to move this cancelled order to processing: it needs 3 × Last Sponge, and 2 are left. Restock the product first.',
     );
     expect(await stock(t, 'mon-c')).toBe(2);
     expect((await adminOrder(admin, orderId)).status).toBe('cancelled');

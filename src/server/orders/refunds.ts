@@ -18,7 +18,9 @@ import { recordAudit } from '../accounts/audit.js';
 import { stripeFailureMessage } from '../payments/stripe.js';
 import { formatCents } from '../../shared/money.js';
 import { giveBackCouponAndPoints } from './give-back.js';
-import { ORDER_MONEY_MESSAGES, type RefundInput } from '../../shared/schemas/admin.js';
+// A cycle by design: a status change moves stock (this file), a full refund cancels (status-change.ts); both are called at run time only.
+import { changeStatusLocked } from './status-change.js';
+import { ORDER_MONEY_MESSAGES, ORDER_STATE_MESSAGES, type RefundInput } from '../../shared/schemas/admin.js';
 import type { OrderPaymentStatus, RefundView } from '../../shared/schemas/orders.js';
 import { inStockOrder, lineTitle, variantOfLine } from '../../shared/variants.js';
 
@@ -359,6 +361,8 @@ type RefundOptions = {
    * e-mail, so the refund's is not queued.
    */
   alsoInTransaction?: (trx: Kysely<Database>, order: OrderRow, stock: Map<string, LockedStock>) => Promise<void>;
+  /** false: a full refund leaves an unshipped order's status alone (the sold-out apology cancels it itself). */
+  cancelUnshipped?: boolean;
 };
 
 /**
@@ -421,6 +425,7 @@ export async function refundSoldOutOrder(db: Kysely<Database>, deps: RefundDeps,
       { amountCents: left, reason: `Sold out while the customer was paying: ${shortfall.join('; ')}` },
       SYSTEM_ACTOR,
       {
+        cancelUnshipped: false,
         templateId: 'order-sold-out',
         variables: { soldOutItems: shortfall.join('; ') },
       },
@@ -542,6 +547,15 @@ export async function settleRefund(
       details: { orderId, orderNumber: order.order_number, refundId: pending.id, amountCents: pending.amountCents, full },
     });
     if (options.alsoInTransaction) return options.alsoInTransaction(trx, order, stock);
+    // Refunded in full before it shipped: nothing is left to send, so the order is cancelled (what
+    // the owner chose to return stays as chosen; the refund's e-mail below is the customer's news).
+    if (full && options.cancelUnshipped !== false && order.status !== 'cancelled' && !hasShipped(order) && order.label_state === null)
+      await changeStatusLocked(trx, dialect, order, 'cancelled', stock, {
+        actor,
+        returnLines: [],
+        notify: false,
+        cause: ORDER_STATE_MESSAGES.cancelledByFullRefund,
+      });
     const user = order.user_id
       ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', order.user_id).executeTakeFirst()
       : undefined;

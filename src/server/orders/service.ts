@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
-import type { OrderView } from '../../shared/schemas/orders.js';
+import { labelPrintPath, type OrderView } from '../../shared/schemas/orders.js';
+import { allowedStatuses, labelRefusal } from './status-rules.js';
+import { hasLabelFile } from '../shipping-labels/label-files.js';
 import { parseJson } from '../lib/json.js';
 import { customerTimeline, customerTimelines } from './events.js';
 import { listRefunds, paymentStatusOf } from './refunds.js';
@@ -81,9 +83,26 @@ export async function getOrderForViewer(db: Kysely<Database>, orderId: string, w
 async function adminFigures(
   db: Kysely<Database>,
   order: Selectable<OrdersTable>,
-): Promise<Pick<OrderView, 'shippingMethod' | 'paidCents' | 'labelState' | 'labelAddressChanged' | 'paymentLink'>> {
+): Promise<
+  Pick<
+    OrderView,
+    | 'shippingMethod'
+    | 'paidCents'
+    | 'labelState'
+    | 'labelAddressChanged'
+    | 'paymentLink'
+    | 'allowedStatuses'
+    | 'labelRefusal'
+    | 'labelPrintUrl'
+  >
+> {
   const method = order.shipping_option_id ? await shippingOptionName(db, order.shipping_option_id) : undefined;
+  const printable = order.label_state === 'bought' && (await hasLabelFile(db, order.id, order.shipstation_data));
   return {
+    // What the back office offers comes from the server's one table (status-rules.ts), not re-derived there.
+    allowedStatuses: allowedStatuses(order),
+    labelRefusal: labelRefusal(order),
+    labelPrintUrl: printable ? labelPrintPath(order.id) : null,
     shippingMethod: method ?? (order.shipping_option_id ? order.shipping_option_id : null),
     paidCents: order.paid_at && order.payment_status !== 'unpaid' ? order.total_cents : 0,
     labelState: order.label_state,

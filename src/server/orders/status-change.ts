@@ -18,6 +18,7 @@ import { applyStatusStock } from './refunds.js';
 import { tookMoney } from './money-taken.js';
 import { giveBackCouponAndPoints } from './give-back.js';
 import { expireOwnerPaymentLinks } from './owner-payments.js';
+import { statusMoveRefusal } from './status-rules.js';
 
 type OrderRow = Selectable<OrdersTable>;
 
@@ -29,6 +30,8 @@ export type StatusChangeOptions = {
   returnLines?: ReturnLine[];
   /** false: no e-mail to the customer (the choice is kept on the timeline). Default: e-mailed, as the specification says. */
   notify?: boolean;
+  /** Why the shop itself moved the order (kept on the timeline), when it was not the owner's choice. */
+  cause?: string;
 };
 
 /**
@@ -69,7 +72,7 @@ async function recipientOf(
  * The one status change, for every place a status changes (the list, the detail, the edit form,
  * the cancel that refunds, and bulk changes), inside the caller's transaction with the order's
  * products and then the order locked (the shop's one lock order, docs/decisions/0005); `order` is
- * the locked row. Any status may follow any other (the owner's call); the stock follows a cancel
+ * the locked row. Only the moves the one table allows (status-rules.ts; 409 with why not); the stock follows a cancel
  * or a reopening (refunds.ts); a cancel of a paid order gives back its coupon use and points; the
  * customer is e-mailed unless `notify` is false, and the timeline says which.
  */
@@ -79,9 +82,11 @@ export async function changeStatusLocked(
   order: OrderRow,
   status: OrdersTable['status'],
   stock: Map<string, LockedStock>,
-  { actor, refuseUnpaidShipping = false, returnLines, notify = true }: StatusChangeOptions,
+  { actor, refuseUnpaidShipping = false, returnLines, notify = true, cause }: StatusChangeOptions,
 ): Promise<void> {
   if (order.status === status) return;
+  const refused = statusMoveRefusal(order, status);
+  if (refused) throw new HttpError(409, refused);
   if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.payment_provider))
     throw new HttpError(409, notShippableMessage(order.payment_status, ADMIN_MESSAGES.unpaidNotShippable));
   // Cancelling a paid order returns its units to stock (once); reopening it takes them again, or 409.
@@ -113,7 +118,7 @@ export async function changeStatusLocked(
       trackingNumber: status === 'shipped' ? order.shipstation_tracking_number : null,
       carrierCode: status === 'shipped' ? order.shipping_carrier : null,
       notified: emailed,
-      ...(notify ? {} : { cause: 'The customer was not e-mailed (the owner chose so)' }),
+      ...(cause ? { cause } : notify ? {} : { cause: 'The customer was not e-mailed (the owner chose so)' }),
     },
     new Date(),
     { customerVisible: status === 'shipped' },

@@ -128,7 +128,8 @@ describe.each([
       .select(['shipping_carrier', 'shipstation_tracking_number', 'shipped_at', 'status'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ shipping_carrier: null, shipstation_tracking_number: null, shipped_at: null, status: 'processing' });
+    // Back to the status it had before the label: paid, not yet prepared.
+    expect(row).toEqual({ shipping_carrier: null, shipstation_tracking_number: null, shipped_at: null, status: 'completed' });
     expect(await orderOf(customer, id)).toMatchObject({ carrier: null, trackingNumber: null, shippedAt: null });
   });
 });

@@ -16,8 +16,27 @@ export type LabelOrder = {
   items: { sku: string | null; name: string; quantity: number; priceCents: number; options?: { name: string; value: string }[] }[];
   weightOz: number;
 };
-/** A bought label: its tracking number and the carrier ShipStation bought it from (v2 `carrier_code`, v1 `carrierCode`). */
-type LabelResult = { trackingNumber: string | null; carrierCode: string | null; data: Record<string, unknown> };
+/** The label to print as ShipStation gave it: v1's PDF itself (base64), or v2's download address. */
+export type LabelFile = { mediaType: string; contentBase64: string | null; downloadUrl: string | null };
+/**
+ * A bought label: its tracking number, the carrier ShipStation bought it from (v2 `carrier_code`,
+ * v1 `carrierCode`), what ShipStation answered (less the PDF) and the label to print, when given.
+ */
+type LabelResult = { trackingNumber: string | null; carrierCode: string | null; data: Record<string, unknown>; file: LabelFile | null };
+
+/** v2's `label_download`: the PDF's address (`pdf`, else `href`), when it is a web address. */
+function v2LabelFile(download: unknown): LabelFile | null {
+  const d = (download ?? {}) as { pdf?: unknown; href?: unknown };
+  const url = [d.pdf, d.href].map(text).find((u) => u !== null && /^https?:\/\//.test(u));
+  return url ? { mediaType: 'application/pdf', contentBase64: null, downloadUrl: url } : null;
+}
+
+/** v1's `labelData`: the label as a base64 PDF (whitespace dropped), when it reads as one. */
+function v1LabelFile(labelData: unknown): LabelFile | null {
+  const data = typeof labelData === 'string' ? labelData.replace(/\s+/g, '') : '';
+  if (!data || !/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return null;
+  return { mediaType: 'application/pdf', contentBase64: data, downloadUrl: null };
+}
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 
@@ -128,15 +147,17 @@ export class ShipStationClient {
       );
       const shipmentId = created.shipments?.[0]?.shipment_id;
       if (created.has_errors || !shipmentId) throw new ShipStationError('ShipStation could not create the shipment', 502);
-      const label = await this.call<{ tracking_number?: string; label_id?: string; carrier_code?: string }>(
+      const label = await this.call<{ tracking_number?: string; label_id?: string; carrier_code?: string; label_download?: unknown }>(
         'POST',
         `/v2/labels/shipment/${encodeURIComponent(shipmentId)}`,
-        {},
+        // A PDF, by download address: what the owner's printer takes (ShipStation keeps it 90 days).
+        { label_format: 'pdf', label_layout: '4x6', label_download_type: 'url' },
       );
       return {
         trackingNumber: text(label.tracking_number),
         carrierCode: text(label.carrier_code),
         data: { version: 'v2', shipmentId, label },
+        file: v2LabelFile(label.label_download),
       };
     }
     const created = await this.call<{ orderId?: number }>('POST', '/orders/createorder', {
@@ -165,22 +186,25 @@ export class ShipStationClient {
       weight: { value: order.weightOz, units: 'ounces' },
     });
     if (!created.orderId) throw new ShipStationError('ShipStation could not create the order', 502);
-    const label = await this.call<{ trackingNumber?: string; shipmentId?: number; carrierCode?: string }>(
-      'POST',
-      '/orders/createlabelfororder',
-      {
-        orderId: created.orderId,
-        carrierCode: 'stamps_com',
-        serviceCode: 'usps_priority_mail',
-        packageCode: 'package',
-        shipDate: new Date().toISOString().slice(0, 10),
-        weight: { value: order.weightOz, units: 'ounces' },
-      },
-    );
+    const { labelData, ...label } = await this.call<{
+      trackingNumber?: string;
+      shipmentId?: number;
+      carrierCode?: string;
+      labelData?: unknown;
+    }>('POST', '/orders/createlabelfororder', {
+      orderId: created.orderId,
+      carrierCode: 'stamps_com',
+      serviceCode: 'usps_priority_mail',
+      packageCode: 'package',
+      shipDate: new Date().toISOString().slice(0, 10),
+      weight: { value: order.weightOz, units: 'ounces' },
+    });
     return {
       trackingNumber: text(label.trackingNumber),
       carrierCode: text(label.carrierCode),
+      // The PDF is kept apart (shipping_label_files), not in the order's row.
       data: { version: 'v1', orderId: created.orderId, label },
+      file: v1LabelFile(labelData),
     };
   }
 

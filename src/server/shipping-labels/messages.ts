@@ -10,3 +10,9 @@ export const SHIPSTATION_MESSAGES = {
   tracking: 'Failed to get tracking information',
   voidLabel: 'Failed to void the label at ShipStation',
 } as const;
+
+/** Printing an order's label from the shop. */
+export const LABEL_FILE_MESSAGES = {
+  noLabel: 'This order has no shipping label to print. Send it to ShipStation first.',
+  noFile: 'ShipStation gave no printable file for this label: print it from ShipStation, or void it and buy another.',
+} as const;

@@ -11,7 +11,7 @@ import { ShipStationError } from './client.js';
 import { SHIPSTATION_MESSAGES as M } from './messages.js';
 import { BulkOrderIdsInput } from '../../shared/schemas/bulk.js';
 import { eachOrder } from '../orders/bulk-orders.js';
-import { loadShipStation, orderTracking, sendOrderToShipStation, shipStationVersion, voidOrderLabel } from './service.js';
+import { loadShipStation, orderLabelFile, orderTracking, sendOrderToShipStation, shipStationVersion, voidOrderLabel } from './service.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 
@@ -97,8 +97,8 @@ export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps)
   const { client } = labelService(deps);
 
   /**
-   * Send to ShipStation: buy the order's one label. Only a paid order with a complete address gets
-   * one. The order is claimed first (a conditional UPDATE on `label_state`), so repeated or
+   * Send to ShipStation: buy the order's one label. Only a paid order, not cancelled, with a
+   * complete address gets one (orders/status-rules.ts). The order is claimed first (a conditional UPDATE on `label_state`), so repeated or
    * simultaneous requests make one shipment and one e-mail; a failed purchase releases the claim.
    * Once bought, the order is marked shipped, the shipping e-mail queued and the label kept on the
    * timeline; voiding it (below) is the only way to buy another.
@@ -111,9 +111,9 @@ export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps)
   });
 
   /**
-   * Voids the order's label at ShipStation, the only way to buy another: the label and its tracking
-   * number are cleared, a shipped order goes back to processing (no e-mail), and the timeline keeps
-   * the voided label.
+   * Voids the order's label at ShipStation, the only way to buy another: the label, its file and its
+   * tracking number are cleared, the order goes back to the status it had before the label (a
+   * cancelled order stays cancelled; no e-mail), and the timeline keeps the voided label.
    */
   app.post('/api/admin/orders/:id/label/void', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
@@ -132,6 +132,24 @@ export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps)
       return 'changed';
     });
     return { results };
+  });
+
+  /**
+   * The order's label, to print: v1's PDF served by the shop (inline, never cached: it is a
+   * postage-paid label), or a redirect to v2's download at ShipStation. Works without ShipStation
+   * configured now: what it answered at purchase is kept.
+   */
+  app.get('/api/admin/orders/:id/label', access.admin, async (req, reply) => {
+    const { id } = parseInput(Id, req.params);
+    requireAdmin(req);
+    const file = await orderLabelFile(db, id);
+    reply.header('Cache-Control', 'no-store');
+    if ('url' in file) return reply.redirect(file.url, 302);
+    const name = `label-${file.orderNumber.replace(/[^A-Za-z0-9_-]/g, '')}.pdf`;
+    reply.header('Content-Type', 'application/pdf');
+    reply.header('Content-Disposition', `inline; filename="${name}"`);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    return reply.send(file.pdf);
   });
 
   app.get('/api/admin/orders/:id/tracking', access.admin, async (req) => {

@@ -3,10 +3,9 @@
  * label bought, voided and tracked. The routes (./routes.ts) check the input and the admin; these
  * functions do the work and return the answer's data.
  */
-import { notShippableMessage } from '../../shared/schemas/owner-orders.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { Database } from '../db/schema.js';
+import type { Database, OrdersTable } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { HttpError } from '../http/errors.js';
@@ -18,10 +17,11 @@ import { shippingNotificationVariables } from '../email/order-email-variables.js
 import { getOrderForViewer } from '../orders/service.js';
 import { recordOrderEvent, type OrderEventActor } from '../orders/events.js';
 import { indexOrderSearch } from '../orders/search-terms.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
-import { isShippableOrder } from '../../shared/schemas/orders.js';
+import { ADMIN_MESSAGES, ORDER_STATE_MESSAGES } from '../../shared/schemas/admin.js';
+import { labelRefusal } from '../orders/status-rules.js';
 import { ShipStationClient, ShipStationError, type LabelOrder } from './client.js';
-import { SHIPSTATION_MESSAGES as M } from './messages.js';
+import { LABEL_FILE_MESSAGES, SHIPSTATION_MESSAGES as M } from './messages.js';
+import { legacyDownloadUrl } from './label-files.js';
 
 /** A label claim older than this was left by a process that died mid-purchase: it may be taken again. */
 const STALE_CLAIM_MS = 10 * 60_000;
@@ -143,13 +143,13 @@ export async function sendOrderToShipStation(
 ) {
   const row = await db
     .selectFrom('orders')
-    .select(['payment_status', 'payment_provider', 'label_state'])
+    .select(['status', 'payment_status', 'payment_provider', 'label_state'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-  if (!isShippableOrder(row.payment_status, row.payment_provider))
-    throw new HttpError(409, notShippableMessage(row.payment_status, ADMIN_MESSAGES.unpaidNotShippable));
-  if (row.label_state === 'bought') throw new HttpError(409, ADMIN_MESSAGES.labelExists);
+  // The one table of moves (orders/status-rules.ts): a label marks the order shipped.
+  const refused = labelRefusal(row);
+  if (refused) throw new HttpError(409, refused);
   const labelOrder = await toLabelOrder(db, id);
   const key = newId('lbl');
   const claimedAt = new Date();
@@ -158,6 +158,7 @@ export async function sendOrderToShipStation(
     .set({ label_state: 'buying', label_key: key, label_claimed_at: claimedAt.toISOString() })
     .where('id', '=', id)
     .where((eb) => eb.or([eb('payment_status', '=', 'paid'), eb('payment_provider', 'is', null)]))
+    .where('status', '<>', 'cancelled')
     .where((eb) =>
       eb.or([
         eb('label_state', 'is', null),
@@ -172,13 +173,11 @@ export async function sendOrderToShipStation(
   if (Number(claim.numUpdatedRows) !== 1) {
     const now = await db
       .selectFrom('orders')
-      .select(['label_state', 'payment_status', 'payment_provider'])
+      .select(['status', 'label_state', 'payment_status', 'payment_provider'])
       .where('id', '=', id)
       .executeTakeFirst();
     if (!now) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
-    if (!isShippableOrder(now.payment_status, now.payment_provider))
-      throw new HttpError(409, notShippableMessage(now.payment_status, ADMIN_MESSAGES.unpaidNotShippable));
-    throw new HttpError(409, now.label_state === 'bought' ? ADMIN_MESSAGES.labelExists : ADMIN_MESSAGES.labelBusy);
+    throw new HttpError(409, labelRefusal(now) ?? ADMIN_MESSAGES.labelBusy);
   }
   const release = () =>
     db
@@ -209,6 +208,20 @@ export async function sendOrderToShipStation(
         updated_at: at.toISOString(),
       })
       .where('id', '=', id)
+      .execute();
+    // The label to print, and the status a void puts back (one row per order's current label).
+    await trx.deleteFrom('shipping_label_files').where('order_id', '=', id).execute();
+    await trx
+      .insertInto('shipping_label_files')
+      .values({
+        order_id: id,
+        label_key: order.label_key,
+        media_type: label.file?.mediaType ?? 'application/pdf',
+        content_base64: label.file?.contentBase64 ?? null,
+        download_url: label.file?.downloadUrl ?? null,
+        status_before: order.status,
+        created_at: at.toISOString(),
+      })
       .execute();
     // The carrier's number is searchable from now on (orders/search-terms.ts).
     await indexOrderSearch(trx, id);
@@ -276,9 +289,13 @@ export async function voidOrderLabel(db: Kysely<Database>, dialect: Dialect, c: 
     throw new HttpError(502, `${M.voidLabel}: ${err instanceof Error ? err.message : String(err)}`);
   });
   await transactionWithRetry(db, async (trx) => {
-    const order = await forUpdate(trx.selectFrom('orders').select(['status']).where('id', '=', id), dialect).executeTakeFirstOrThrow();
+    const order = await forUpdate(
+      trx.selectFrom('orders').select(['status', 'payment_status']).where('id', '=', id),
+      dialect,
+    ).executeTakeFirstOrThrow();
     const at = new Date();
-    const status = order.status === 'shipped' ? 'processing' : order.status;
+    const status = await statusWithoutLabel(trx, id, order, row.shipstation_tracking_number);
+    await trx.deleteFrom('shipping_label_files').where('order_id', '=', id).execute();
     await trx
       .updateTable('orders')
       .set({
@@ -288,7 +305,8 @@ export async function voidOrderLabel(db: Kysely<Database>, dialect: Dialect, c: 
         shipstation_data: null,
         shipstation_tracking_number: null,
         shipping_carrier: null,
-        shipped_at: null,
+        // Marked shipped or delivered by hand before the label: it keeps when it left.
+        ...(status === 'shipped' || status === 'delivered' ? {} : { shipped_at: null }),
         status,
         updated_at: at.toISOString(),
       })
@@ -304,9 +322,79 @@ export async function voidOrderLabel(db: Kysely<Database>, dialect: Dialect, c: 
       at,
     );
     if (status !== order.status)
-      await recordOrderEvent(trx, id, 'status.changed', actor, { from: order.status, to: status, cause: 'label voided' }, at);
+      await recordOrderEvent(
+        trx,
+        id,
+        'status.changed',
+        actor,
+        {
+          from: order.status,
+          to: status,
+          cause:
+            status === 'cancelled' && order.payment_status === 'refunded' ? ORDER_STATE_MESSAGES.cancelledByFullRefund : 'label voided',
+        },
+        at,
+      );
   });
   return { order: await getOrderForViewer(db, id, ADMIN_VIEW) };
+}
+
+/**
+ * The status an order goes back to when its label is voided: the one it had when the label was
+ * bought (a cancelled order stays cancelled), never blindly "processing". Labels bought before the
+ * shop kept it: the status the label's purchase moved it from (its timeline), else processing for
+ * an order the label marked shipped. An order refunded in full meanwhile did not ship: cancelled.
+ */
+async function statusWithoutLabel(
+  trx: Kysely<Database>,
+  orderId: string,
+  order: { status: OrdersTable['status']; payment_status: OrdersTable['payment_status'] },
+  trackingNumber: string | null,
+): Promise<OrdersTable['status']> {
+  if (order.payment_status === 'refunded') return 'cancelled';
+  const kept = await trx.selectFrom('shipping_label_files').select('status_before').where('order_id', '=', orderId).executeTakeFirst();
+  if (kept?.status_before) return order.status === 'shipped' ? kept.status_before : order.status;
+  if (order.status !== 'shipped') return order.status;
+  const moves = await trx
+    .selectFrom('order_events')
+    .select('data')
+    .where('order_id', '=', orderId)
+    .where('type', '=', 'status.changed')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  for (const m of moves) {
+    const d = parseJson<{ from?: OrdersTable['status']; to?: string; trackingNumber?: string | null }>(m.data, {});
+    if (d.to === 'shipped' && d.from && trackingNumber && d.trackingNumber === trackingNumber) return d.from;
+  }
+  return 'processing';
+}
+
+/**
+ * The order's label to print: v1's PDF (kept by the shop) or v2's download address at ShipStation
+ * (also read from what ShipStation answered, for labels bought before the shop kept it). 404 when
+ * the order has no bought label, or ShipStation gave none to print.
+ */
+export async function orderLabelFile(
+  db: Kysely<Database>,
+  id: string,
+): Promise<{ orderNumber: string; pdf: Buffer } | { orderNumber: string; url: string }> {
+  const order = await db
+    .selectFrom('orders')
+    .select(['order_number', 'label_state', 'shipstation_data'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!order) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
+  if (order.label_state !== 'bought') throw new HttpError(404, LABEL_FILE_MESSAGES.noLabel);
+  const file = await db
+    .selectFrom('shipping_label_files')
+    .select(['content_base64', 'download_url'])
+    .where('order_id', '=', id)
+    .executeTakeFirst();
+  if (file?.content_base64) return { orderNumber: order.order_number, pdf: Buffer.from(file.content_base64, 'base64') };
+  const url = file?.download_url ?? legacyDownloadUrl(order.shipstation_data);
+  if (!url) throw new HttpError(404, LABEL_FILE_MESSAGES.noFile);
+  return { orderNumber: order.order_number, url };
 }
 
 /** The order's tracking number and ShipStation's tracking for it. */

@@ -39,8 +39,10 @@ const configure = (version: Version, apiKey = FAKE_SHIPSTATION_KEY) =>
     shipstation_api_version: version,
   });
 
+let skuSeq = 0;
 async function paidOrder(): Promise<string> {
-  const p = await createProduct(t.db, { priceCents: 1500, inventory: 5, weightLbs: 2, sku: 'ECO-SS' });
+  // SKUs are unique across the catalogue: each order's product has its own.
+  const p = await createProduct(t.db, { priceCents: 1500, inventory: 5, weightLbs: 2, sku: `ECO-SS-${++skuSeq}` });
   const { sessionId, orderId } = (
     await new TestClient(t.app).post('/api/create-checkout-session', {
       items: [{ productId: p.id, quantity: 2 }],
@@ -245,7 +247,7 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
   });
 
   it("puts each line's variant on the label: its SKU, its weight (else the product's), and (v1) its options", async () => {
-    const p = await createProduct(t.db, { name: 'Label Tee', priceCents: 1500, inventory: 5, weightLbs: 2, sku: 'TEE' });
+    const p = await createProduct(t.db, { name: 'Label Tee', priceCents: 1500, inventory: 5, weightLbs: 2, sku: `TEE-${version}` });
     const set = await admin.request('PUT', `/api/admin/products/${p.id}/variants`, {
       options: [
         { name: 'Size', values: ['S', 'L'] },
@@ -261,7 +263,7 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
     const { sessionId, orderId: id } = (
       await new TestClient(t.app, '10.61.0.9').post('/api/create-checkout-session', {
         items: [
-          { productId: p.id, quantity: 1 },
+          { productId: p.id, variantId: `var_${p.id}`, quantity: 1 },
           { productId: p.id, variantId: large, quantity: 2 },
         ],
         customerEmail: 'ship.me@example.com',

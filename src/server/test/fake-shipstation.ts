@@ -18,6 +18,33 @@ export const FAKE_CARRIER_V1 = 'stamps_com';
 
 type FakeShipStationFailure = { status: number; message: string };
 
+/** A one-page PDF (a 4 × 6 in page reading "FAKE LABEL"), with its cross-reference offsets counted. */
+function onePagePdf(text: string): Buffer {
+  const stream = `BT /F1 24 Tf 36 300 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 288 432] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
+/** The label PDF the fake answers: v1 inside the purchase's answer (`labelData`, base64), v2 at its `label_download` addresses. */
+export const FAKE_LABEL_PDF = onePagePdf('FAKE LABEL');
+/** Where the fake's v2 label is downloaded (after its own address). */
+export const FAKE_LABEL_V2_PATH = '/v2/downloads/6/fake/label-se-label-1.pdf';
+
 /**
  * A local stand-in for ShipStation's v1 (Basic auth) and v2 (API-Key header) APIs, used by the
  * HTTP tests and the browser journeys: it refuses a wrong key and records every request body.
@@ -46,6 +73,9 @@ export function fakeShipStation() {
       const v2 = path.startsWith('/v2/');
       const basic = `Basic ${Buffer.from(`${FAKE_SHIPSTATION_KEY}:${FAKE_SHIPSTATION_SECRET}`).toString('base64')}`;
       const authorised = v2 ? req.headers['api-key'] === FAKE_SHIPSTATION_KEY : req.headers.authorization === basic;
+      // ShipStation's label downloads are public addresses (a browser opens them without the key).
+      if (path === FAKE_LABEL_V2_PATH && req.method === 'GET')
+        return res.writeHead(200, { 'content-type': 'application/pdf' }).end(FAKE_LABEL_PDF);
       if (!authorised) return send(401, { message: 'Unauthorized' });
       if (path === '/v2/carriers') return send(200, { carriers: [{ carrier_id: 'se-1', friendly_name: 'USPS' }] });
       if (path === '/carriers') return send(200, [{ name: 'USPS', code: 'stamps_com' }]);
@@ -58,7 +88,17 @@ export function fakeShipStation() {
           carrier_code: FAKE_CARRIER_V2,
           service_code: 'usps_priority_mail',
           status: 'completed',
+          label_format: 'pdf',
+          label_layout: '4x6',
+          // As ShipStation answers it: the label at one address per format, `href` the format asked for.
+          label_download: {
+            pdf: `http://${req.headers.host}${FAKE_LABEL_V2_PATH}`,
+            png: `http://${req.headers.host}${FAKE_LABEL_V2_PATH.replace(/\.pdf$/, '.png')}`,
+            zpl: `http://${req.headers.host}${FAKE_LABEL_V2_PATH.replace(/\.pdf$/, '.zpl')}`,
+            href: `http://${req.headers.host}${FAKE_LABEL_V2_PATH}`,
+          },
         });
+
       if (path === '/v2/labels/se-label-1/void' && req.method === 'PUT')
         return send(200, { approved: true, message: 'Request for refund submitted.' });
       if (path === '/shipments/voidlabel' && req.method === 'POST')
@@ -73,6 +113,7 @@ export function fakeShipStation() {
           carrierCode: body?.carrierCode ?? FAKE_CARRIER_V1,
           serviceCode: body?.serviceCode ?? null,
           voided: false,
+          labelData: FAKE_LABEL_PDF.toString('base64'),
         });
       if (path.startsWith('/v2/inventory'))
         return req.method === 'GET' ? send(200, { inventory: [{ sku: 'ECO-1', available: 3 }] }) : send(200, { ok: true });

@@ -60,6 +60,23 @@ export const ADMIN_MESSAGES = {
   totalRequired: 'Total amount is required',
 } as const;
 
+/** Why a status move or a label is refused (orders/status-rules.ts: the one table of allowed moves). */
+export const ORDER_STATE_MESSAGES = {
+  cancelledNotShippable:
+    'This order is cancelled: it cannot be marked shipped or given a label. Reopen it (set it to processing) first if it should still ship.',
+  cancelledNotDelivered: 'This order is cancelled: it cannot be marked delivered. Reopen it (set it to processing) first if it did ship.',
+  paidNotPending:
+    'This order is paid, so it cannot go back to pending (waiting for payment). Set it to processing, or cancel it to give the payment back.',
+  refundedNotReopened:
+    'This order was refunded in full: there is nothing left to prepare or deliver. Take the payment again as a new order if it should still ship.',
+  unpaidNotPrepared: 'This order is not paid yet: it cannot be prepared or delivered until the payment arrives.',
+  labelledNotBack: (status: string) =>
+    `This order has a shipping label: void the label first to move it back to ${status} (the label would otherwise still be used).`,
+  labelBusyNoMove: 'A label for this order is being bought or voided right now. Wait a moment and reload the order.',
+  /** A full refund of an order that had not shipped: the timeline's cause of its cancel. */
+  cancelledByFullRefund: 'Refunded in full before it shipped, so it was cancelled',
+} as const;
+
 const page = z.coerce
   .number({ message: 'page must be a number' })
   .int('page must be a whole number')
@@ -291,6 +308,34 @@ const money = (label: string) =>
     .min(0, `${label} cannot be negative`)
     .max(MAX_ORDER_TOTAL_CENTS, tooLarge(label));
 
+/** One SKU, one stocked item (decision 0037): the product form, the variants editor and the database hold this one limit. */
+export const SKU_MAX_LENGTH = 100;
+
+const skuInUseOpening = (sku: string) => `SKU ${sku} is already used by `;
+
+/** The texts of a SKU, wherever one is written. */
+export const SKU_MESSAGES = {
+  tooLong: tooLong('SKU', SKU_MAX_LENGTH),
+  /** 409: the SKU is another stocked item's, named with its product (and variant). */
+  inUse: (sku: string, where: string) => `${skuInUseOpening(sku)}${where}: choose another SKU`,
+  /** 409: the item that held it changed meanwhile, so it cannot be named. */
+  justTaken: (sku: string) => `SKU ${sku} was just given to another product: choose another SKU, or reload and try again`,
+} as const;
+
+/** Whether a server's answer refuses this SKU (so a form can show it at that SKU's field). */
+export function refusesSku(message: string, sku: string): boolean {
+  const typed = sku.trim();
+  return typed !== '' && (message.startsWith(skuInUseOpening(typed)) || message === SKU_MESSAGES.justTaken(typed));
+}
+
+/** A SKU as both forms take it: trimmed, '' for none, at most {@link SKU_MAX_LENGTH} characters. */
+const SkuField = z
+  .string({ message: 'A SKU must be text' })
+  .trim()
+  .max(SKU_MAX_LENGTH, SKU_MESSAGES.tooLong)
+  .nullish()
+  .transform((v) => v || null);
+
 const ProductFields = z
   .object({
     name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(200, tooLong('Name', 200)),
@@ -309,12 +354,7 @@ const ProductFields = z
     lowStockThreshold: LowStockThreshold.optional(),
     category: z.string().max(50, tooLong('Category', 50)).nullish(),
     featured: z.boolean().default(false),
-    sku: z
-      .string()
-      .trim()
-      .max(100, tooLong('SKU', 100))
-      .nullish()
-      .transform((v) => v || null),
+    sku: SkuField,
     brand: z
       .string()
       .trim()
@@ -395,7 +435,7 @@ export type ProductUpdateInput = z.input<typeof ProductUpdateInput>;
 export type ProductInput = z.input<typeof ProductInput>;
 
 /** The largest number of options, values per option and variants a product can have (decision 0036). */
-export const VARIANT_LIMITS = { options: 3, values: 20, variants: 100, optionName: 30, value: 40, sku: 64 } as const;
+export const VARIANT_LIMITS = { options: 3, values: 20, variants: 100, optionName: 30, value: 40, sku: SKU_MAX_LENGTH } as const;
 
 /** The texts of the variants editor, shared by its form and the server (PUT /api/admin/products/:id/variants). */
 export const VARIANT_MESSAGES = {
@@ -419,14 +459,14 @@ export const VARIANT_MESSAGES = {
     label
       ? `${label} is listed twice: each combination of values can have one variant`
       : 'A product without options has exactly one variant: add an option to sell several',
-  skuTooLong: tooLong('A SKU', VARIANT_LIMITS.sku),
+  skuTooLong: SKU_MESSAGES.tooLong,
   skuTwice: (sku: string) => `SKU ${sku} is given to two variants: each variant needs its own SKU`,
   compareAtNotAbove: 'A compare-at price must be higher than the price (or left empty)',
   idTwice: (id: string) => `Variant ${id} is listed twice`,
   openingStock: 'Opening stock must be a whole number, 0 or more',
   openingTooLarge: tooMany('Opening stock', MAX_STOCK_LEVEL),
   /** 409: the SKU is another variant's, named with its product. */
-  skuInUse: (sku: string, where: string) => `SKU ${sku} is already used by ${where}: choose another SKU`,
+  skuInUse: SKU_MESSAGES.inUse,
   notThisProduct: (id: string) =>
     `${id} is not a variant of this product (it may have been removed meanwhile): reload the product and try again`,
   imageNotInGallery: (image: string) => `${image} is not one of this product's images: add it to the gallery first, or choose another`,
@@ -477,12 +517,7 @@ export const ProductVariantInput = z
         message: 'options must be a list of option values',
       })
       .max(VARIANT_LIMITS.options, VARIANT_MESSAGES.tooManyOptions),
-    sku: z
-      .string({ message: 'A SKU must be text' })
-      .trim()
-      .max(VARIANT_LIMITS.sku, VARIANT_MESSAGES.skuTooLong)
-      .nullish()
-      .transform((v) => v || null),
+    sku: SkuField,
     priceCents: money('Price'),
     compareAtCents: money('Compare-at price')
       .nullish()

@@ -92,6 +92,12 @@ export const OrderView = z.object({
   labelAddressChanged: z.boolean().optional(),
   /** Admins only: the open payment link of an order the owner typed in (orders/owner-payments.ts), or null. */
   paymentLink: z.object({ url: z.string(), expiresAt: z.string(), amountCents: z.number().int() }).nullable().optional(),
+  /** Admins only: the statuses the server allows this order to move to now, its own included (orders/status-rules.ts). */
+  allowedStatuses: z.array(OrderStatus).optional(),
+  /** Admins only: why no label can be bought for it now (null: "Send to ShipStation" is offered). */
+  labelRefusal: z.string().nullable().optional(),
+  /** Admins only: where its bought label is printed (the shop's own address, admin-only), or null. */
+  labelPrintUrl: z.string().nullable().optional(),
 });
 export type OrderView = z.infer<typeof OrderView>;
 export type OrderPaymentStatus = OrderView['paymentStatus'];
@@ -164,3 +170,26 @@ export const ORDER_REFERENCE_LABEL = 'Order reference';
 
 /** @deprecated The brand code is an order reference, not tracking: use `orderReferenceOf`. */
 export const trackingCodeOf = orderReferenceOf;
+
+/** One variant's line of the overview's sales by product (variantLabel '' for a product without options). */
+export const VariantSalesView = z.object({
+  variantId: z.string(),
+  label: z.string(),
+  units: z.number().int(),
+  netSalesCents: z.number().int(),
+});
+
+/** A product's line of the overview's sales by product: its units and net sales, and each variant's. */
+export const ProductSalesView = z.object({
+  productId: z.string(),
+  name: z.string(),
+  units: z.number().int(),
+  netSalesCents: z.number().int(),
+  variants: z.array(VariantSalesView),
+});
+export type ProductSalesView = z.infer<typeof ProductSalesView>;
+
+/** The admin-only address of an order's label, to print (shipping-labels/routes.ts). */
+export function labelPrintPath(orderId: string): string {
+  return `/api/admin/orders/${encodeURIComponent(orderId)}/label`;
+}

@@ -1,7 +1,7 @@
 import '../../lib/zod-config.js';
 import { z } from 'zod';
 import { Category, Product } from '../../../shared/schemas/catalog.js';
-import { OrderStatus, OrderView } from '../../../shared/schemas/orders.js';
+import { OrderStatus, OrderView, ProductSalesView } from '../../../shared/schemas/orders.js';
 import { AdminLowVariant, CouponStripeSync } from '../../../shared/schemas/admin.js';
 import { SessionUser } from '../../../shared/schemas/auth.js';
 
@@ -32,6 +32,8 @@ export const AdminOrderRow = z.object({
   refundedCents: z.number().int().optional(),
   /** An open unpaid checkout: when its stock hold ends. */
   holdEndsAt: z.string().nullable().optional(),
+  /** The statuses the server allows the order to move to (its own included). */
+  allowedStatuses: z.array(OrderStatus).optional(),
 });
 export type AdminOrderRow = z.infer<typeof AdminOrderRow>;
 export const AdminOrderPage = pageOf(AdminOrderRow).extend({ timeZone: z.string() });
@@ -48,7 +50,7 @@ export const OrdersOverview = z.object({
   days: z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), orders: z.number().int(), revenueCents: z.number().int() })),
   byStatus: z.array(z.object({ status: OrderStatus, count: z.number().int() })),
   totals: z.object({ orders: z.number().int(), revenueCents: z.number().int() }),
-  products: z.array(z.object({ productId: z.string(), name: z.string(), units: z.number().int(), netSalesCents: z.number().int() })),
+  products: z.array(ProductSalesView),
 });
 export type OrdersOverview = z.infer<typeof OrdersOverview>;
 export const TrackingResponse = z.object({ trackingNumber: z.string().nullable(), tracking: z.unknown() });

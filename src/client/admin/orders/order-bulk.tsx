@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { ORDER_STATUSES } from '../../../shared/schemas/orders.js';
+import { labelPrintPath, ORDER_STATUSES } from '../../../shared/schemas/orders.js';
 import { BULK_MAX, BulkResponse, type BulkOutcome } from '../../../shared/schemas/bulk.js';
-import { Button } from '../../ui/button.js';
+import { Button, buttonClasses } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { adminSend, logUnexpected, messageOf } from '../api/admin-api.js';
 import { BulkBar, BulkResultsDialog, type Selection } from '../components/bulk.js';
@@ -52,6 +52,8 @@ export function OrderBulkBar({ selection, onPrintSlips }: { selection: Selection
   const [notify, setNotify] = useState(true);
   const [asked, setAsked] = useState<Asked | null>(null);
   const [results, setResults] = useState<{ title: string; items: BulkOutcome[] } | null>(null);
+  // The orders whose labels the last "Buy labels" bought: each to print from the shop.
+  const [toPrint, setToPrint] = useState<BulkOutcome[]>([]);
   const setStatuses = useBulkOrderStatus();
   const buyLabels = useBulkLabels();
   const ids = selection.ids;
@@ -80,7 +82,14 @@ export function OrderBulkBar({ selection, onPrintSlips }: { selection: Selection
         { ids, status: asked.status, notify: asked.notify },
         { onSuccess: done('Status change'), onError: failed('Error updating orders') },
       );
-    else buyLabels.mutate(ids, { onSuccess: done('Shipping labels'), onError: failed('Error buying labels') });
+    else
+      buyLabels.mutate(ids, {
+        onSuccess: (r) => {
+          done('Shipping labels')(r);
+          setToPrint(r.results.filter((x) => x.result === 'changed'));
+        },
+        onError: failed('Error buying labels'),
+      });
   };
 
   return (
@@ -140,6 +149,42 @@ export function OrderBulkBar({ selection, onPrintSlips }: { selection: Selection
         onClose={() => setAsked(null)}
       />
       <BulkResultsDialog title={results?.title ?? ''} results={results?.items ?? null} onClose={() => setResults(null)} />
+      <LabelsToPrint labels={toPrint} onDismiss={() => setToPrint([])} />
     </>
+  );
+}
+
+/**
+ * After "Buy labels": the labels just bought, each printed from the shop (an admin-only address
+ * that serves the PDF ShipStation gave, or sends to its download), one PDF per label in a new tab.
+ */
+function LabelsToPrint({ labels, onDismiss }: { labels: readonly BulkOutcome[]; onDismiss: () => void }) {
+  const headingId = useId();
+  if (labels.length === 0) return null;
+  const n = labels.length;
+  return (
+    <section aria-labelledby={headingId} className="mb-4 flex flex-col gap-2 rounded-lg border border-emerald-300 bg-emerald-50 p-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={headingId} className="text-sm font-semibold text-stone-900">
+          Print labels
+        </h3>
+        <Button size="sm" variant="ghost" onClick={onDismiss}>
+          Done printing
+        </Button>
+      </div>
+      <p className="text-sm text-stone-800">
+        {n} label{n === 1 ? ' was' : 's were'} bought. Open each to print it (a PDF, in a new tab):
+      </p>
+      <ul className="flex flex-wrap gap-2" aria-label="Labels to print">
+        {labels.map((l) => (
+          <li key={l.id}>
+            <a href={labelPrintPath(l.id)} target="_blank" rel="noopener noreferrer" className={buttonClasses('outline', 'sm')}>
+              Print label {l.label ?? l.id}
+              <span className="sr-only"> (opens the label PDF in a new tab)</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

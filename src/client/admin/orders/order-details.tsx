@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { formatCents } from '../../../shared/money.js';
 import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../../shared/stored-cart.js';
-import { Button } from '../../ui/button.js';
+import { Button, buttonClasses } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
 import { ApiError } from '../../lib/api-client.js';
@@ -18,8 +18,10 @@ import type { OrdersNav } from './orders-tab.js';
 import { StockShortfallBadge } from './status-badge.js';
 import { StatusBadge } from '../../ui/status-badge.js';
 import { OrderPayment } from './order-payment.js';
+import { OrderStrayPayments } from './stray-payments.js';
 import { orderReferenceOf } from '../../../shared/schemas/orders.js';
 import { TRACKING_TEXTS } from '../../../shared/tracking-texts.js';
+import { ADMIN_MESSAGES } from '../../../shared/schemas/admin.js';
 import { LabelAddressWarning, LabelTracking } from './label-tracking.js';
 
 const SHIPSTATION_DISABLED = 'Info: ShipStation service temporarily disabled';
@@ -38,16 +40,24 @@ function shipStationFailure(prefix: string) {
 }
 
 /**
- * The order's one label: bought after a confirmation, only for a paid order; voiding it is the
- * only way to buy another (the server refuses a second purchase either way).
+ * The order's one label: bought after a confirmation, only when the server says the order may have
+ * one (`labelRefusal`: paid, not cancelled, none yet); printed from the shop once bought; voiding
+ * it is the only way to buy another (the server refuses a second purchase either way).
  */
 function ShippingServicePanel({ order }: { order: OrderView }) {
   const send = useSendToShipStation();
   const voidLabel = useVoidLabel();
   const tracking = useGetTracking();
   const [asking, setAsking] = useState<'buy' | 'void' | null>(null);
-  const paid = isShippableOrder(order.paymentStatus, order.paymentProvider);
   const hasLabel = order.labelState === 'bought';
+  // What the server answered decides what is offered; an older answer without it falls back to "paid".
+  const refusal =
+    order.labelRefusal !== undefined
+      ? order.labelRefusal
+      : isShippableOrder(order.paymentStatus, order.paymentProvider)
+        ? null
+        : ADMIN_MESSAGES.unpaidNotShippable;
+  const buying = send.isPending || order.labelState === 'buying';
   return (
     <section aria-labelledby="ship-service-title" className="rounded-lg border border-stone-200 p-4">
       <h3 id="ship-service-title" className="mb-1 font-semibold text-stone-900">
@@ -57,22 +67,31 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
         <LabelTracking order={order} />
         {hasLabel && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">Label bought</span>}
       </p>
-      {!paid && (
-        <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
-          {order.paymentStatus === 'refunded'
-            ? 'This order was refunded in full: no label can be bought for it and it cannot be marked shipped from here.'
-            : 'This order is not paid: no label can be bought for it and it cannot be marked shipped from here.'}
+      {!hasLabel && !buying && refusal && (
+        <p className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900" data-testid="label-refusal">
+          {refusal}
         </p>
       )}
       <div className="flex flex-wrap gap-2">
         {hasLabel ? (
-          <Button variant="outline" disabled={voidLabel.isPending} onClick={() => setAsking('void')}>
-            {voidLabel.isPending ? 'Voiding…' : 'Void label'}
-          </Button>
+          <>
+            {order.labelPrintUrl && (
+              // An admin-only address of the shop: the label PDF (v1) or ShipStation's download (v2), in a new tab to print.
+              <a href={order.labelPrintUrl} target="_blank" rel="noopener noreferrer" className={buttonClasses('primary')}>
+                Print label
+                <span className="sr-only"> (opens the label PDF in a new tab)</span>
+              </a>
+            )}
+            <Button variant="outline" disabled={voidLabel.isPending} onClick={() => setAsking('void')}>
+              {voidLabel.isPending ? 'Voiding…' : 'Void label'}
+            </Button>
+          </>
         ) : (
-          <Button variant="outline" disabled={send.isPending || !paid || order.labelState === 'buying'} onClick={() => setAsking('buy')}>
-            {send.isPending || order.labelState === 'buying' ? 'Buying label…' : 'Send to ShipStation'}
-          </Button>
+          (buying || !refusal) && (
+            <Button variant="outline" disabled={buying} onClick={() => setAsking('buy')}>
+              {buying ? 'Buying label…' : 'Send to ShipStation'}
+            </Button>
+          )
         )}
         <Button
           variant="outline"
@@ -115,7 +134,7 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
       <ConfirmDialog
         open={asking === 'void'}
         title="Void this label?"
-        message={`The label${order.trackingNumber ? ` (tracking ${order.trackingNumber})` : ''} will be voided at ShipStation and the order goes back to processing. The customer is not e-mailed.`}
+        message={`The label${order.trackingNumber ? ` (tracking ${order.trackingNumber})` : ''} will be voided at ShipStation and the order goes back to the status it had before the label. The customer is not e-mailed.`}
         confirmLabel="Void label"
         busyLabel="Voiding…"
         busy={voidLabel.isPending}
@@ -197,6 +216,7 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
                 label="Change status"
                 email={order.email}
                 paymentStatus={order.paymentStatus}
+                allowed={order.allowedStatuses}
               />
             </div>
             {order.labelAddressChanged && <LabelAddressWarning />}
@@ -258,6 +278,7 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
               </Button>
             </div>
             <OrderPayment order={order} />
+            <OrderStrayPayments orderId={order.id} />
             <OrderFigures order={order} />
             <ShippingServicePanel order={order} />
             <OrderTimeline orderId={order.id} />

@@ -231,7 +231,8 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
           )}
           <Field label="Status" htmlFor="order-status">
             <select id="order-status" className={`${inputCls} capitalize`} {...register('status')}>
-              {ORDER_STATUSES.map((s) => (
+              {/* Editing: only the moves the server allows this order now (its one table); a new order may start anywhere. */}
+              {ORDER_STATUSES.filter((s) => !order?.allowedStatuses || s === order.status || order.allowedStatuses.includes(s)).map((s) => (
                 <option key={s} value={s}>
                   {s}
                 </option>

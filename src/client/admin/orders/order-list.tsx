@@ -114,12 +114,15 @@ export function StatusSelect({
   label,
   email,
   paymentStatus,
+  allowed,
 }: {
   id: string;
   status: Status;
   label: string;
   email?: string | null;
   paymentStatus: string;
+  /** The moves the server allows now (its one table, orders/status-rules.ts); the menu offers only these. */
+  allowed?: readonly Status[] | undefined;
 }) {
   const setStatus = useSetOrderStatus();
   const [asked, setAsked] = useState<Status | null>(null);
@@ -155,7 +158,7 @@ export function StatusSelect({
         }}
         className="rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm capitalize text-stone-900 focus:outline-none focus:ring-2 focus:ring-brand-600"
       >
-        {ORDER_STATUSES.map((s) => (
+        {ORDER_STATUSES.filter((s) => s === status || !allowed || allowed.includes(s)).map((s) => (
           <option key={s} value={s}>
             {s}
           </option>
@@ -228,7 +231,14 @@ function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; on
   const short = o.orderNumber;
   return (
     <div className="flex flex-wrap items-center gap-1 md:max-w-[15rem]">
-      <StatusSelect id={o.id} status={o.status} label={`Status of order ${short}`} email={o.email} paymentStatus={o.paymentStatus} />
+      <StatusSelect
+        id={o.id}
+        status={o.status}
+        label={`Status of order ${short}`}
+        email={o.email}
+        paymentStatus={o.paymentStatus}
+        allowed={o.allowedStatuses}
+      />
       <Button size="sm" variant="ghost" className={compact} onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>
         View
       </Button>

@@ -1,12 +1,13 @@
+import { Fragment } from 'react';
 import { formatCents } from '../../../shared/money.js';
 import type { OrdersOverview } from '../api/admin-schemas.js';
 import { td, th } from '../components/admin-ui.js';
 
 /** What the table counts; the same rule as the server's salesByProduct (orders/overview.ts). */
 const SALES_LEGEND =
-  'Orders that took money, each line at the price it sold for, less the units given back with a refund. Order discounts, shipping and tax belong to no product: they are in the revenue above, not here.';
+  'Orders that took money, each line at the price it sold for, less the units that went back to stock with a refund or a cancel (as the stock history counts them). Order discounts, shipping and tax belong to no product: they are in the revenue above, not here.';
 
-/** Units sold and net sales per product over the overview's period, best-selling first. */
+/** Units sold and net sales per product over the overview's period, best-selling first, with each version's under it. */
 export function SalesByProduct({ products, span }: { products: OrdersOverview['products']; span: string }) {
   const headingId = 'sales-by-product-heading';
   return (
@@ -43,13 +44,27 @@ export function SalesByProduct({ products, span }: { products: OrdersOverview['p
             </thead>
             <tbody>
               {products.map((p) => (
-                <tr key={p.productId} className="border-t border-stone-200">
-                  <th scope="row" className={`${td} break-words text-left font-normal`}>
-                    {p.name}
-                  </th>
-                  <td className={`${td} text-right tabular-nums`}>{p.units.toLocaleString('en-US')}</td>
-                  <td className={`${td} whitespace-nowrap text-right tabular-nums`}>{formatCents(p.netSalesCents)}</td>
-                </tr>
+                <Fragment key={p.productId}>
+                  <tr className="border-t border-stone-200">
+                    <th scope="row" className={`${td} break-words text-left font-normal`}>
+                      {p.name}
+                    </th>
+                    <td className={`${td} text-right tabular-nums`}>{p.units.toLocaleString('en-US')}</td>
+                    <td className={`${td} whitespace-nowrap text-right tabular-nums`}>{formatCents(p.netSalesCents)}</td>
+                  </tr>
+                  {/* A product sold in more than one version: each version's own line under it. */}
+                  {p.variants.length > 1 &&
+                    p.variants.map((v) => (
+                      <tr key={v.variantId} className="text-stone-700" data-testid="variant-sales-row">
+                        <th scope="row" className={`${td} break-words pl-6 text-left text-xs font-normal`}>
+                          <span className="sr-only">{p.name}, </span>
+                          {v.label || 'Standard'}
+                        </th>
+                        <td className={`${td} text-right text-xs tabular-nums`}>{v.units.toLocaleString('en-US')}</td>
+                        <td className={`${td} whitespace-nowrap text-right text-xs tabular-nums`}>{formatCents(v.netSalesCents)}</td>
+                      </tr>
+                    ))}
+                </Fragment>
               ))}
             </tbody>
           </table>
