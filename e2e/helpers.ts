@@ -1,5 +1,6 @@
 import { expect, inject } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { CHECKOUT_MESSAGES } from '../src/shared/checkout-text.js';
 
 /** What the browser journeys share: the demo accounts, signing in as a person does, the fakes. */
 export const ADMIN = { email: 'admin@example.com', password: 'Admin-Demo-2026' };
@@ -94,4 +95,48 @@ export async function addFromProductPage(page: Page, product: { id: string; name
   await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
   await page.getByRole('button', { name: 'Add to Cart' }).first().click();
   await page.getByText('Added to cart').first().waitFor();
+}
+
+/**
+ * From a filled checkout form: presses Pay once the server's quote has settled and reads what the
+ * built-in test card page (/pay/:id) asks. Both amounts as shown ("$53.96"), for the journey to
+ * compare: the card page must charge what the Pay button promised.
+ */
+export async function payButtonToCardPage(page: Page, press: 'click' | 'tap' = 'click'): Promise<{ payButton: string; cardPage: string }> {
+  // On a phone the summary is folded to its total: the figures are there, not shown.
+  await page.locator('[data-testid="order-totals"][aria-busy="false"]').waitFor({ state: 'attached' });
+  const pay = page.locator('main').getByRole('button', { name: /^Pay \$[\d,.]+/ });
+  await expect.poll(() => pay.isEnabled(), { timeout: 10_000 }).toBe(true);
+  const payButton = /^Pay (\$[\d,.]+)/.exec((await pay.textContent()) ?? '')?.[1] ?? '';
+  await (press === 'tap' ? pay.tap() : pay.click());
+  // A refused checkout stays on the page with a toast: fail with its words, not a bare timeout.
+  const refused = page.getByRole('status').filter({ hasText: CHECKOUT_MESSAGES.checkoutError });
+  // (Each wait settles either way: the one that loses must not end later as an unhandled rejection.)
+  const outcome = await Promise.race([
+    page.waitForURL(/\/pay\//).then(
+      () => 'card page',
+      () => 'no card page',
+    ),
+    refused.waitFor().then(
+      () => 'refused',
+      () => 'no card page',
+    ),
+  ]);
+  if (outcome === 'refused') throw new Error(`The checkout refused to pay: ${await refused.innerText()}`);
+  if (outcome !== 'card page') throw new Error(`Pay did not lead to the card page (still at ${page.url()})`);
+  await page.getByText('TEST MODE').waitFor();
+  const cardPage = ((await page.locator('.amount').textContent()) ?? '').trim();
+  return { payButton, cardPage };
+}
+
+/** On the test card page: pays with the card that succeeds and returns the confirmed order's id. */
+export async function payWithTestCard(page: Page): Promise<string> {
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Demo Customer');
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await page.waitForURL(/\/order-confirmation\?/);
+  await page.getByRole('heading', { name: 'Order Confirmed' }).waitFor();
+  return new URL(page.url()).searchParams.get('orderId') ?? '';
 }

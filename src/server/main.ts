@@ -15,6 +15,7 @@ import { expireStaleSessions } from './checkout/service.js';
 import { forwardDueMessages } from './content/contact.js';
 import { setRetryBaseMs } from './lib/retry.js';
 import { backfillImageVariants } from './catalog/image-variants.js';
+import { startPaymentsWorker } from './payments/worker.js';
 
 async function main(): Promise<void> {
   let config;
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
     expireStaleSessions(db).catch((err) => app.log.error({ err }, 'payment session cleanup failed'));
   }, 60_000);
   sessionSweep.unref();
+  const payments = startPaymentsWorker(db, config, app.log);
   // Images uploaded before variants existed get them now, in the background: the server starts at once.
   void backfillImageVariants(config.uploadDir, (msg, err) => app.log.warn({ err }, msg))
     .then((made) => made && app.log.info(`made ${made} missing image variants`))
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
     clearInterval(housekeeping);
     clearInterval(sessionSweep);
     clearInterval(forwarder);
+    payments.stop();
     outboxLog?.stop();
     await worker?.stop();
     await app.close();

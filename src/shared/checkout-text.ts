@@ -61,6 +61,11 @@ export const DEFAULT_STATE = 'CA';
 /** Where the shop ships, said beside every state list (the list holds exactly these). */
 export const SHIPS_TO_TEXT = 'We ship to all 50 states and Washington, D.C.';
 
+/** "a", "a and b", "a, b and c". */
+function listWords(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? 'options') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
 export const CHECKOUT_MESSAGES = {
   firstName: 'First name is required',
   lastName: 'Last name is required',
@@ -80,6 +85,9 @@ export const CHECKOUT_MESSAGES = {
   outOfStock: (name: string, available: number) =>
     available > 0 ? `Only ${available} of ${name} left in stock` : `${name} is out of stock`,
   missingProduct: 'A product in your cart is no longer available',
+  /** A line of a product sold in versions that names none: refused rather than sold as the first version. */
+  chooseOptions: (name: string, optionNames: readonly string[]) =>
+    `Please choose the ${listWords(optionNames.map((o) => o.toLowerCase()))} of ${name} on its page: it comes in more than one version.`,
   noShipping: 'No shipping options available for your order total.',
   /** The spec's hint: the extra spend that unlocks the next shipping option. */
   shippingUnlock: (amount: string, optionName: string) => `Add ${amount} more to unlock ${optionName}.`,

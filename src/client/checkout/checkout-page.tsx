@@ -15,10 +15,10 @@ import {
 import type { CheckoutForm, Quote } from '../../shared/schemas/checkout.js';
 import { rememberCheckout } from '../lib/bought-lines.js';
 import { lineKey, useCartKnown } from '../lib/cart-store.js';
-import { fitCartToStock, stockShortfalls, type StockShortfall } from '../lib/stock-fit.js';
+import { fitCartToStock, heldUntilTime, shortfallHeading, shortfallText, stockShortfalls, type StockShortfall } from '../lib/stock-fit.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { useSession } from '../lib/get-session.js';
-import { useCartQuote } from '../lib/use-cart-quote.js';
+import { cartLineRequest, useCartQuote } from '../lib/use-cart-quote.js';
 import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
 import { signInPathFor } from '../lib/safe-redirect.js';
@@ -114,6 +114,7 @@ export default function CheckoutPage() {
   const short = hydrated && quote && !updating ? stockShortfalls(quote.lines) : [];
   const [fitted, setFitted] = useState<StockShortfall[]>([]);
   const shortId = useId();
+  const shortWords = { title: CART_STOCK_MESSAGES.checkoutShortTitle, help: CART_STOCK_MESSAGES.checkoutShortHelp };
 
   // The form as this tab left it (Cancel on the card page, Back, a trip to the cart): restored once,
   // then kept as the shopper types. Runs before the prefill, which fills only what the draft lacks.
@@ -197,9 +198,7 @@ export default function CheckoutPage() {
     setProcessing(true);
     try {
       // Lines whose product is gone are left out (they are flagged on the cart page).
-      const items = cart.items
-        .filter((l) => !lineFor(lineKey(l))?.missing)
-        .map((l) => ({ productId: l.product.id, quantity: l.quantity, size: l.size, color: l.color }));
+      const items = cart.items.filter((l) => !lineFor(lineKey(l))?.missing).map(cartLineRequest);
       const created = await createCheckoutSession({
         items,
         customerEmail: body.customerEmail,
@@ -270,7 +269,7 @@ export default function CheckoutPage() {
         <div className="mb-6">
           <Alert
             variant="destructive"
-            title={CART_STOCK_MESSAGES.checkoutShortTitle}
+            title={shortfallHeading(short, shortWords).title}
             action={
               <Button
                 variant="outline"
@@ -285,7 +284,7 @@ export default function CheckoutPage() {
           >
             <ul id={shortId} className="flex flex-col gap-1">
               {short.map((s) => (
-                <li key={s.productId}>{CHECKOUT_MESSAGES.outOfStock(s.name, s.available)}</li>
+                <li key={s.variantId}>{shortfallText(s, heldUntilTime(s.heldUntil), CHECKOUT_MESSAGES.outOfStock)}</li>
               ))}
             </ul>
           </Alert>
@@ -358,7 +357,7 @@ export default function CheckoutPage() {
             {noShipping && quote && <NoShippingNotice quote={quote} id={noShippingId} reasonOnly className="mb-4" />}
             {short.length > 0 && (
               <p className="mb-4 text-sm font-medium text-red-700">
-                {CART_STOCK_MESSAGES.checkoutShortTitle}. {CART_STOCK_MESSAGES.checkoutShortHelp}
+                {shortfallHeading(short, shortWords).title}. {shortfallHeading(short, shortWords).help}
               </p>
             )}
             <div className="flex flex-col gap-3 sm:flex-row-reverse sm:items-center sm:justify-between">

@@ -4,19 +4,25 @@ import type { Quote, QuoteLine } from '../../shared/schemas/checkout.js';
 import { giftOf, quotedLine } from '../../shared/stored-cart.js';
 import { getCartQuoteQueryOptions, type QuoteRequest } from './get-cart-quote.js';
 import { applyCoupon, removeCoupon, useCart, type Cart, type LineKey } from './cart-store.js';
+import { useStockWatch } from './use-stock-watch.js';
 
 /** Quantity clicks settle for this long before the server is asked for a new quote. */
 const QUOTE_DEBOUNCE_MS = 300;
 
+/** A cart line as the server reads it, for a quote and for the checkout alike: always with its variant. */
+export function cartLineRequest(l: Cart['items'][number]): QuoteRequest['lines'][number] {
+  return {
+    productId: l.product.id,
+    ...(l.product.variantId ? { variantId: l.product.variantId } : {}),
+    quantity: l.quantity,
+    size: l.size,
+    color: l.color,
+  };
+}
+
 export function quoteRequestOf(cart: Cart, shippingOptionId: string | null): QuoteRequest {
   return {
-    lines: cart.items.map((l) => ({
-      productId: l.product.id,
-      ...(l.product.variantId ? { variantId: l.product.variantId } : {}),
-      quantity: l.quantity,
-      size: l.size,
-      color: l.color,
-    })),
+    lines: cart.items.map(cartLineRequest),
     couponCode: cart.appliedCouponCode,
     shippingOptionId,
   };
@@ -75,6 +81,11 @@ export function useCartQuote(shippingOptionId: string | null = null): CartQuote 
       removeCoupon(quote.couponError);
     }
   }, [quote, current, appliedCouponCode, appliedCouponDiscountCents, freeProduct]);
+
+  // A line short for units other shoppers' checkouts hold is asked about again as soon as they are
+  // given back (or lapse), so it becomes payable without the shopper doing anything.
+  const heldProducts = quote ? quote.lines.filter((l) => l.insufficientStock && (l.held ?? 0) > 0).map((l) => l.productId) : [];
+  useStockWatch(heldProducts, () => void query.refetch());
 
   return {
     cart,

@@ -91,7 +91,7 @@ export default function OrderConfirmationPage() {
   else if (sessionId && session.isPending) view = { kind: 'loading' };
   else if (sessionId && session.isError)
     view = isNotFound(session.error) ? { kind: 'not-found' } : { kind: 'error', message: CONFIRMATION_MESSAGES.failed };
-  else if (sessionId && !sessionPaid) view = { kind: 'error', message: CONFIRMATION_MESSAGES.notPaid };
+  else if (sessionId && !sessionPaid) view = { kind: 'error', message: session.data?.refund_note ?? CONFIRMATION_MESSAGES.notPaid };
   else if (order.isPending) view = { kind: 'loading' };
   else if (order.isError) view = isNotFound(order.error) ? { kind: 'not-found' } : { kind: 'error', message: CONFIRMATION_MESSAGES.failed };
   // An order paid through a payment page counts only once paid; orders the shop entered itself have no payment page.

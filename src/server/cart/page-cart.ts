@@ -47,12 +47,11 @@ export async function pageCartData(
   };
   if (contents.lines.length === 0) return [{ key: queryKeys.cart(), data: contents }];
   const couponCode = cookie.couponCode ? normalizeCouponCode(cookie.couponCode) || null : null;
-  const { couponId: _couponId, ...quote } = await priceCart(
-    db,
-    dialect,
-    { lines: contents.lines, couponCode, shippingOptionId: null },
-    ctx,
-  );
+  const {
+    couponId: _couponId,
+    unchosen: _unchosen,
+    ...quote
+  } = await priceCart(db, dialect, { lines: contents.lines, couponCode, shippingOptionId: null }, ctx);
   return [
     { key: queryKeys.cart(), data: contents },
     { key: queryKeys.cartQuote(contents.lines, contents.couponCode, null), data: quote },

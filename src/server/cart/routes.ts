@@ -12,7 +12,11 @@ export async function registerCartRoutes(app: FastifyInstance, { db, dialect }: 
   app.post('/api/cart/quote', { config: { ...access.public.config, changesNoSession: true } }, async (req, reply) => {
     const input = parseInput(QuoteInput, req.body);
     reply.header('Cache-Control', 'no-store');
-    const { couponId: _couponId, ...quote } = await priceCart(
+    const {
+      couponId: _couponId,
+      unchosen: _unchosen,
+      ...quote
+    } = await priceCart(
       db,
       dialect,
       { lines: input.lines, couponCode: input.couponCode, shippingOptionId: input.shippingOptionId },

@@ -3,7 +3,8 @@ import type { CouponsTable, Database, ShippingOptionsTable } from '../db/schema.
 import { MicroCache } from '../http/micro-cache.js';
 import type { Dialect } from '../db/database.js';
 import { variantLevels, variantsForCheckout } from '../inventory/stock.js';
-import { reservedByDevice, reservedByVariant, type VariantKey } from '../inventory/reservations.js';
+import { isOwnHold, liveHolds, reservedByDevice, reservedByVariant, type VariantKey } from '../inventory/reservations.js';
+import { heldUntil } from './held-lines.js';
 import { variantsForPricing, type VariantForPricing } from '../catalog/variant-pricing.js';
 import { parseJson } from '../lib/json.js';
 import { computeTotals, nextShippingUnlock, availableShippingOptions } from '../../shared/pricing.js';
@@ -23,7 +24,15 @@ const ownStock = new MicroCache<Map<string, number>>(QUOTE_TERMS_MS, 1000, 0, tr
 /** Who is pricing: the shopper, for the coupon's one-per-customer rule (coupons/service.ts). */
 export type PricingContext = CouponCustomer;
 
-type MergedLine = { productId: string; variantId: string; quantity: number; size: string; color: string };
+type MergedLine = {
+  productId: string;
+  variantId: string;
+  quantity: number;
+  size: string;
+  color: string;
+  /** The request named no variant (read as the product's first). */
+  unnamed: boolean;
+};
 
 /** Lines of the same variant (and size and colour, as the specification's cart keeps them) are one line. */
 function mergeLines(lines: CartLineInput[]): MergedLine[] {
@@ -34,8 +43,10 @@ function mergeLines(lines: CartLineInput[]): MergedLine[] {
     const color = l.color || DEFAULT_CART_COLOR;
     const key = JSON.stringify([l.productId, variantId, size, color]);
     const prev = merged.get(key);
-    if (prev) prev.quantity += l.quantity;
-    else merged.set(key, { productId: l.productId, variantId, quantity: l.quantity, size, color });
+    if (prev) {
+      prev.quantity += l.quantity;
+      prev.unnamed ||= !l.variantId;
+    } else merged.set(key, { productId: l.productId, variantId, quantity: l.quantity, size, color, unnamed: !l.variantId });
   }
   return [...merged.values()];
 }
@@ -55,6 +66,8 @@ export type PricedCart = Quote & {
   couponId: string | null;
   /** Checkout (lock) only: each variant's stock item and SKU, read with its price (for the reservation and the order's lines). */
   variants?: ReadonlyMap<string, { itemId: string | null; sku: string | null }>;
+  /** Lines of a product sold in versions (it has options) that named none: the product and its option names. */
+  unchosen: { name: string; optionNames: string[] }[];
 };
 
 /**
@@ -150,10 +163,12 @@ export async function priceCart(
 
   const quoteLines: QuoteLine[] = [];
   const wanted = new Map<string, number>();
+  const unchosen: PricedCart['unchosen'] = [];
   for (const l of lines) {
     const found = byId.get(l.variantId);
     // A variant switched off, or one of another product, is no longer for sale on this line.
     const v = found && found.enabled && found.productId === l.productId ? found : undefined;
+    if (l.unnamed && found && found.optionNames.length > 0) unchosen.push({ name: found.name, optionNames: found.optionNames });
     wanted.set(l.variantId, (wanted.get(l.variantId) ?? 0) + l.quantity);
     const label = v ? variantLabel(v.values) : '';
     // An option named Size or Colour is the line's size or colour; otherwise the cart's own.
@@ -174,6 +189,8 @@ export async function priceCart(
       isFreeGift: false,
       missing: !v,
       insufficientStock: false,
+      held: 0,
+      heldUntil: null,
     });
   }
 
@@ -213,12 +230,25 @@ export async function priceCart(
           isFreeGift: true,
           missing: false,
           insufficientStock: false,
+          held: 0,
+          heldUntil: null,
         });
       }
     }
   }
   for (const l of quoteLines) {
     if (!l.missing) l.insufficientStock = (wanted.get(l.variantId) ?? 0) > available(l.variantId);
+    if (!l.missing) l.held = Math.min(held.get(l.variantId) ?? 0, levels.get(l.variantId) ?? 0);
+  }
+  // A line short only for units other shoppers' checkouts keep stays in the cart: it says when
+  // they come back (the first holds to end that give back enough). Checkout decides on the rows.
+  const shortForHolds = lock ? [] : quoteLines.filter((l) => l.insufficientStock && (l.held ?? 0) > 0);
+  if (shortForHolds.length) {
+    const holds = (await liveHolds(db, shortForHolds, ctx.now)).filter((h) => !isOwnHold(h, ctx.deviceHash, ctx.now));
+    for (const l of shortForHolds) {
+      const ofVariant = holds.filter((h) => h.variantId === l.variantId);
+      l.heldUntil = heldUntil(levels.get(l.variantId) ?? 0, wanted.get(l.variantId) ?? 0, ofVariant);
+    }
   }
 
   const terms = options.map((o) => ({
@@ -258,5 +288,6 @@ export async function priceCart(
     taxCents: totals.taxCents,
     totalCents: totals.totalCents,
     ...(checkoutVariants ? { variants: checkoutVariants } : {}),
+    unchosen,
   };
 }

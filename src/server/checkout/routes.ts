@@ -13,6 +13,10 @@ import { hitRateLimits } from '../http/rate-limit.js';
 import { createStripeClient, createStripeCheckoutSession } from '../payments/stripe.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 import { access } from '../http/access.js';
+import { closeDueProviderSessions, strayPaymentOfSession } from '../payments/stray-payments.js';
+import { stripePaymentOf } from '../payments/stripe.js';
+import { STRAY_PAYMENT_TEXTS } from '../../shared/schemas/payments.js';
+import { formatCents } from '../../shared/money.js';
 
 const IdParam = z.object({ id: z.string().min(1).max(100) });
 /** The window of the checkout-creation limits (config.checkoutLimitPerIp, checkoutLimitPerDevice). */
@@ -43,14 +47,14 @@ export async function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps
       ...(req.session?.impersonator ? { actor: sessionActor(req.session) } : {}),
     });
     reply.header('Cache-Control', 'no-store');
-    // The browser's earlier checkouts have ended here; a Stripe page of one must stop taking payments too.
-    for (const old of created.superseded) {
-      if (stripe && old.provider === 'stripe') {
-        await stripe.checkout.sessions
-          .expire(old.sessionId)
-          .catch((err: unknown) => req.log.warn({ err, sessionId: old.sessionId }, 'could not expire a replaced Stripe session'));
-      }
-    }
+    // The browser's earlier checkouts have ended here; a Stripe page of one stops taking payments
+    // now (else the payments worker closes it on its next turn; a payment it took meanwhile is refunded).
+    await closeDueProviderSessions(
+      db,
+      stripe,
+      req.log,
+      created.superseded.map((s) => s.sessionId),
+    );
     if (!stripe) return { url: created.url, sessionId: created.sessionId, orderId: created.orderId };
 
     // The order and its holds exist; now the hosted page. If Stripe fails, the holds end at once.
@@ -78,14 +82,21 @@ export async function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps
         return null;
       });
       if (remote?.payment_status === 'paid') {
-        await fulfilPaymentSession(db, dialect, session.id, { publicUrl: config.publicUrl, stripe, log: req.log });
+        await fulfilPaymentSession(db, dialect, session.id, {
+          publicUrl: config.publicUrl,
+          stripe,
+          log: req.log,
+          paid: stripePaymentOf(remote),
+        });
         session = await getPaymentSession(db, id);
         order = (await getOrderForViewer(db, session.order_id, orderViewer(req)))!;
       }
     }
+    const stray = await strayPaymentOfSession(db, session.id);
     return {
       id: session.id,
       status: session.status,
+      ...(stray ? { refund_note: STRAY_PAYMENT_TEXTS.payer(formatCents(Number(stray.amount_cents)), order.orderNumber) } : {}),
       // Refunded later or not, the checkout itself was paid.
       payment_status: order.paidAt ? 'paid' : 'unpaid',
       amount_total: session.amount_cents,

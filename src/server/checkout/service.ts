@@ -28,7 +28,10 @@ import {
   type Holder as StockHolder,
   type ReserveUnits,
 } from '../inventory/reservations.js';
-import { lockOrderRows } from './fulfilment/lock-order-rows.js';
+import { lockOrderRows, type LockedOrderRows } from './fulfilment/lock-order-rows.js';
+import { paymentRefusal, type ProviderPayment } from './fulfilment/check-payment.js';
+import { recordStrayPayment, refundStrayPayment } from '../payments/stray-payments.js';
+import type { StrayPaymentReason } from '../db/schema.js';
 import { stockShortfall, takeStock } from './fulfilment/take-stock.js';
 import { markOrderPaid, markOrderPaidWrites } from './fulfilment/mark-order-paid.js';
 import { redeemCoupon } from './fulfilment/redeem-coupon.js';
@@ -37,6 +40,7 @@ import { queueConfirmation } from './fulfilment/queue-confirmation.js';
 import { newOrderShopEmailWrites } from '../email/shop-notifications.js';
 import { deliveryChoiceData } from '../orders/delivery-choice.js';
 import { removeBoughtFromSavedCart } from '../cart/saved-carts.js';
+import { endPaymentSessions } from '../payments/service.js';
 
 /** How long the shopper may pay: the built-in card page refuses after this. */
 export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
@@ -242,6 +246,9 @@ async function createCheckoutOnce(
     assertOrderWithinBounds(priced);
     if (priced.couponError) throw new HttpError(400, priced.couponError);
     if (priced.lines.some((l) => l.missing)) throw new HttpError(400, CHECKOUT_MESSAGES.missingProduct);
+    // Never the first version in the shopper's stead: what they pay for is what they chose.
+    const unchosen = priced.unchosen[0];
+    if (unchosen) throw new HttpError(400, CHECKOUT_MESSAGES.chooseOptions(unchosen.name, unchosen.optionNames));
     // Short already as read: said at once (the reservation at the end is what decides).
     const short = priced.lines.find((l) => l.insufficientStock);
     if (short) {
@@ -404,6 +411,10 @@ export async function adoptProviderSession(
 type FulfilResult = {
   fulfilled: boolean;
   orderId: string;
+  /** Set when the payment could not be taken for its order (check-payment.ts): why. */
+  refused?: StrayPaymentReason;
+  /** A refused payment the provider took (Stripe): recorded, and refunded after the commit. */
+  strayId?: string;
   /** The buyer's account, when one paid: its saved cart loses the bought lines after the commit. */
   userId?: string | null;
   /** Set when the payment came after its reservation lapsed and units were gone: what was short (refunded in full). */
@@ -428,7 +439,14 @@ export async function fulfilPaymentSession(
   db: Kysely<Database>,
   dialect: Dialect,
   sessionId: string,
-  ctx: { publicUrl: string; now?: Date; stripe?: Stripe | null; log?: { error: (o: object, msg: string) => void } },
+  ctx: {
+    publicUrl: string;
+    now?: Date;
+    stripe?: Stripe | null;
+    log?: { warn: (o: object, msg: string) => void; error: (o: object, msg: string) => void };
+    /** What the provider says it took, when it says (Stripe's session): checked against the order's total. */
+    paid?: ProviderPayment | null;
+  },
 ): Promise<FulfilResult> {
   const now = ctx.now ?? new Date();
   let result: FulfilResult | null = null;
@@ -443,6 +461,8 @@ export async function fulfilPaymentSession(
         const locked = await lockOrderRows(trx, dialect, sessionId);
         if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
         const { rows } = locked;
+        const refused = await refuseStrayPayment(trx, rows, ctx.paid ?? null, now);
+        if (refused) return refused;
         // The order marked paid is written with its confirmation e-mail (one round trip on PostgreSQL).
         const paid = await markOrderPaidWrites(trx, rows, [], now);
         await redeemCoupon(trx, rows, now);
@@ -465,6 +485,8 @@ export async function fulfilPaymentSession(
         const locked = await lockOrderRows(trx, dialect, sessionId);
         if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
         const { rows } = locked;
+        const refused = await refuseStrayPayment(trx, rows, ctx.paid ?? null, now);
+        if (refused) return refused;
         const shortfall = await stockShortfall(trx, rows, now);
         if (shortfall.length === 0 && attempt < 3) throw new UnitsBack();
         await markOrderPaid(trx, rows, shortfall, now);
@@ -482,6 +504,13 @@ export async function fulfilPaymentSession(
       (ctx.log ?? console).error({ err, orderId }, 'could not take the bought lines out of the saved cart');
     });
   }
+  if (result.strayId) {
+    const { strayId, orderId } = result;
+    // A failure leaves the row failed (the owner's, on the order and the dashboard) or refunding (asked again by the worker).
+    await refundStrayPayment(db, ctx.stripe ?? null, strayId).catch((err: unknown) => {
+      (ctx.log ?? console).error({ err, orderId, strayId }, 'the automatic refund of a stray payment failed');
+    });
+  }
   if (result.soldOut) {
     await refundSoldOutOrder(db, { stripe: ctx.stripe ?? null }, result.orderId, result.soldOut).catch((err: unknown) => {
       // The order keeps its "Stock short" flag and the refund its state: the owner settles it.
@@ -489,6 +518,24 @@ export async function fulfilPaymentSession(
     });
   }
   return result;
+}
+
+/**
+ * A payment this order may not take (paid another way, cancelled, its session ended or replaced,
+ * its total changed), judged on the locked rows: the built-in card page takes no money and says
+ * so; a provider's payment is recorded for its refund. Null when the payment is the order's.
+ */
+async function refuseStrayPayment(
+  trx: Kysely<Database>,
+  rows: LockedOrderRows,
+  paid: ProviderPayment | null,
+  now: Date,
+): Promise<FulfilResult | null> {
+  const reason = paymentRefusal(rows, paid, now);
+  if (!reason) return null;
+  if (rows.session.provider === 'test') return { fulfilled: false, orderId: rows.order.id, refused: reason };
+  const strayId = await recordStrayPayment(trx, rows, reason, paid, now);
+  return { fulfilled: false, orderId: rows.order.id, refused: reason, strayId };
 }
 
 /** Thrown to roll back a payment's transaction whose take found units gone. */
@@ -526,26 +573,10 @@ export async function endOpenSession(
     dialect,
   ).executeTakeFirst();
   if (!order || order.payment_status === 'paid') return false;
-  if (order.payment_provider === null) {
-    // A payment link the owner sent for an order they typed in: only the link ends; the order
-    // stays as it was (unpaid, its units out for it, its status the owner's).
-    const ended = await trx
-      .updateTable('payment_sessions')
-      .set({ status: 'expired' })
-      .where('id', '=', sessionId)
-      .where('order_id', '=', orderId)
-      .where('status', '=', 'open')
-      .executeTakeFirst();
-    return Number(ended.numUpdatedRows) === 1;
-  }
-  const r = await trx
-    .updateTable('payment_sessions')
-    .set({ status: 'expired' })
-    .where('id', '=', sessionId)
-    .where('order_id', '=', orderId)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) return false;
+  const ended = (await endPaymentSessions(trx, orderId, sessionId)) === 1;
+  // A payment link the owner sent for an order they typed in: only the link ends; the order
+  // stays as it was (unpaid, its units out for it, its status the owner's).
+  if (order.payment_provider === null || !ended) return ended;
   await releaseHolds(trx, orderId, 'ended', giveBack);
   await trx
     .updateTable('orders')

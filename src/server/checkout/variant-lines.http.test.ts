@@ -32,8 +32,11 @@ afterAll(async () => {
 });
 
 /** A product with options Scent and Size: its first variant (var_<id>) is Lavender 500 ml. */
+let cleaners = 0;
 async function cleaner(db: Kysely<Database>) {
-  const p = await createProduct(db, { name: 'Concentrated Cleaner', priceCents: 1200, inventory: 10, sku: 'CL-LAV-500' });
+  // SKUs are one stocked item's each: every cleaner made here has its own.
+  const n = ++cleaners === 1 ? '' : `-${cleaners}`;
+  const p = await createProduct(db, { name: 'Concentrated Cleaner', priceCents: 1200, inventory: 10, sku: `CL-LAV-500${n}` });
   await db
     .insertInto('product_options')
     .values([
@@ -42,7 +45,7 @@ async function cleaner(db: Kysely<Database>) {
     ])
     .execute();
   await db.updateTable('product_variants').set({ option1: 'Lavender', option2: '500 ml' }).where('id', '=', `var_${p.id}`).execute();
-  const lemon = await createVariant(db, p.id, { options: ['Lemon', '1 L'], priceCents: 2000, sku: 'CL-LEM-1L', inventory: 5 });
+  const lemon = await createVariant(db, p.id, { options: ['Lemon', '1 L'], priceCents: 2000, sku: `CL-LEM-1L${n}`, inventory: 5 });
   return { p, first: `var_${p.id}`, lemon };
 }
 
@@ -75,7 +78,7 @@ describe('variant lines', () => {
     const res = await c.post('/api/create-checkout-session', {
       items: [
         { productId: p.id, variantId: lemon, quantity: 1 },
-        { productId: p.id, quantity: 2 },
+        { productId: p.id, variantId: first, quantity: 2 },
       ],
       customerEmail: 'lina@example.com',
       shippingAddress: address,
@@ -113,6 +116,44 @@ describe('variant lines', () => {
     // The order search finds the order by a scent.
     const found = (await admin.get('/api/admin/orders?search=lemon')).json();
     expect(found.items.map((o: { id: string }) => o.id)).toContain(orderId);
+  });
+
+  it('a line of a product sold in versions that names none is refused, naming the product: never sold as its first version', async () => {
+    const { p, lemon } = await cleaner(t.db);
+    const plain = await createProduct(t.db, { name: 'Plain Cloth', priceCents: 500, inventory: 10 });
+    const c = new TestClient(t.app, nextIp());
+    const checkout = (items: object[]) =>
+      c.post('/api/create-checkout-session', { items, customerEmail: 'vera@example.com', shippingAddress: address });
+    const before = await t.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    for (const items of [
+      [{ productId: p.id, quantity: 1 }],
+      // Even beside a line that names the chosen version, and with a product sold one way.
+      [
+        { productId: plain.id, quantity: 1 },
+        { productId: p.id, variantId: lemon, quantity: 1 },
+        { productId: p.id, quantity: 1, size: 'One Size', color: 'Default' },
+      ],
+    ]) {
+      const res = await checkout(items);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toBe(
+        'Please choose the scent and size of Concentrated Cleaner on its page: it comes in more than one version.',
+      );
+    }
+    // Nothing was made nor held.
+    const after = await t.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    const held = await t.db.selectFrom('stock_items').select('reserved').where('product_id', '=', p.id).execute();
+    expect(held.every((r) => Number(r.reserved) === 0)).toBe(true);
+    // A product sold one way needs no variant named (its only one).
+    const one = await checkout([{ productId: plain.id, quantity: 1 }]);
+    expect(one.statusCode, one.body).toBe(200);
   });
 
   it('the free gift is the variant the coupon names, else the product’s first enabled one with a unit to give', async () => {

@@ -24,6 +24,9 @@ import * as m0024 from './migrations/0024-confirmation-delivery.js';
 import * as m0025 from './migrations/0025-email-verification.js';
 import * as m0026 from './migrations/0026-saved-carts.js';
 import * as m0027 from './migrations/0027-product-variants.js';
+import * as m0028 from './migrations/0028-unique-skus-and-reply-to.js';
+import * as m0029 from './migrations/0029-shipping-label-files.js';
+import * as m0030 from './migrations/0030-stray-payments.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -51,6 +54,9 @@ const migrations: Record<string, Migration> = {
   '0025-email-verification': m0025,
   '0026-saved-carts': m0026,
   '0027-product-variants': m0027,
+  '0028-unique-skus-and-reply-to': m0028,
+  '0029-shipping-label-files': m0029,
+  '0030-stray-payments': m0030,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -22,6 +22,7 @@ const TABLES = [
   'orders',
   'order_items',
   'stock_items',
+  'stray_payments',
   'stock_movements',
   'stock_reservations',
   'back_in_stock_requests',
@@ -74,6 +75,9 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0025-email-verification',
         '0026-saved-carts',
         '0027-product-variants',
+        '0028-unique-skus-and-reply-to',
+        '0029-shipping-label-files',
+        '0030-stray-payments',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);

@@ -221,6 +221,20 @@ export interface OrdersTable {
   shipped_at: string | null;
 }
 
+/** An order's current label as ShipStation gave it, to print (migration 0029; shipping-labels/service.ts). */
+export interface ShippingLabelFilesTable {
+  order_id: string;
+  label_key: string | null;
+  media_type: string;
+  /** v1's `labelData`: the PDF itself, base64. */
+  content_base64: string | null;
+  /** v2's `label_download.pdf` (or `href`): ShipStation's download address. */
+  download_url: string | null;
+  /** The order's status when the label was bought: voiding the label puts it back. */
+  status_before: OrdersTable['status'] | null;
+  created_at: string;
+}
+
 /** The admin order search's word index (orders/search-terms.ts). */
 export interface OrderSearchTermsTable {
   term: string;
@@ -255,6 +269,32 @@ export interface PaymentSessionsTable {
   created_at: string;
   expires_at: string;
   completed_at: string | null;
+  /** 1 while the session was ended here but its provider's page may still take money (migration 0030): the payments worker closes it there. */
+  close_due: Generated<number>;
+}
+
+/** Why a payment could not be taken for its order (payments/stray-payments.ts). */
+export type StrayPaymentReason = 'order_paid' | 'order_cancelled' | 'session_ended' | 'session_replaced' | 'amount_changed';
+
+/** A payment that arrived for a checkout or link the shop had ended (migration 0030), never deleted. */
+export interface StrayPaymentsTable {
+  id: string;
+  order_id: string;
+  /** The provider's session that took the money: one row each. */
+  session_id: string;
+  provider: string;
+  amount_cents: number;
+  /** The provider's payment (Stripe's payment intent), what its refund names. */
+  payment_reference: string | null;
+  reason: StrayPaymentReason;
+  /** 'refunding' while the provider is asked; 'refunded'; 'failed' (the owner's to settle); 'settled' by the owner by hand. */
+  status: 'refunding' | 'refunded' | 'failed' | 'settled';
+  provider_refund_id: string | null;
+  error: string | null;
+  created_at: string;
+  settled_at: string | null;
+  /** Who settled a failed one by hand (the owner's label). */
+  settled_by: string | null;
 }
 
 /** One row (id 1): how many back-office writes there have been (migration 0010). */
@@ -383,6 +423,8 @@ export interface EmailOutboxTable {
   sent_at: string | null;
   /** The order the e-mail concerns, if any (migration 0008), for the order's timeline. */
   order_id: string | null;
+  /** Where an answer goes (migration 0028): the visitor of a contact notice, the shop for a customer's e-mail. */
+  reply_to: string | null;
 }
 
 export interface ContactMessagesTable {
@@ -476,6 +518,7 @@ export interface Database {
   order_events: OrderEventsTable;
   refunds: RefundsTable;
   payment_sessions: PaymentSessionsTable;
+  stray_payments: StrayPaymentsTable;
   stock_items: StockItemsTable;
   stock_movements: StockMovementsTable;
   stock_reservations: StockReservationsTable;
@@ -489,6 +532,7 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
   saved_carts: SavedCartsTable;
+  shipping_label_files: ShippingLabelFilesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -28,7 +28,12 @@ export type OrderEventType =
   /** The order's coupon use given back on a full refund or a cancel. */
   | 'coupon.released'
   /** The owner e-mailed the customer a link to the card page for an order typed in by hand. */
-  | 'payment.link_sent';
+  | 'payment.link_sent'
+  /** A payment arrived for a checkout or link the shop had ended: not the order's, refunded (payments/stray-payments.ts). */
+  | 'payment.stray'
+  | 'payment.stray_refunded'
+  | 'payment.stray_refund_failed'
+  | 'payment.stray_settled';
 
 /**
  * Who did it: an account (its id and e-mail as they were), or the shop itself, or the provider.

@@ -20,6 +20,7 @@ import {
 import { awardLoyalty } from '../checkout/fulfilment/award-loyalty.js';
 import { queueConfirmation } from '../checkout/fulfilment/queue-confirmation.js';
 import { createStripeCheckoutSession } from '../payments/stripe.js';
+import { endPaymentSessions } from '../payments/service.js';
 import { storedAddressLines } from '../email/order-email-variables.js';
 import { parseJson } from '../lib/json.js';
 import { recordOrderEvent, type OrderEventActor } from './events.js';
@@ -53,12 +54,7 @@ async function lockPayableOwnerOrder(trx: Kysely<Database>, dialect: Dialect, or
  * state is untouched. Call it with the order locked.
  */
 export async function expireOwnerPaymentLinks(trx: Kysely<Database>, orderId: string): Promise<void> {
-  await trx
-    .updateTable('payment_sessions')
-    .set({ status: 'expired' })
-    .where('order_id', '=', orderId)
-    .where('status', '=', 'open')
-    .execute();
+  await endPaymentSessions(trx, orderId);
 }
 
 /**

@@ -6,9 +6,10 @@ import { HttpError, parseInput } from '../http/errors.js';
 import { access } from '../http/access.js';
 import { expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from '../checkout/service.js';
 import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from './test-checkout-page.js';
-import { createStripeClient } from './stripe.js';
+import { createStripeClient, stripePaymentOf } from './stripe.js';
 import { findPayableTestSession, isKnownPaymentSession, paymentLinkOutcome } from './service.js';
 import { formatCents } from '../../shared/money.js';
+import { STRAY_PAYMENT_TEXTS } from '../../shared/schemas/payments.js';
 
 const IdParam = z.object({ id: z.string().min(1).max(100) });
 /** The card page's address after a declined card (?declined=1); other parameters (a link's tracking) are ignored. */
@@ -74,7 +75,13 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
         renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, error: problem, values: card }),
       );
     }
-    await fulfilPaymentSession(db, dialect, id, { publicUrl: config.publicUrl, log: req.log });
+    // Decided again under the order's lock: a cancel, another payment or a new link may have come
+    // since the page was read, and then this card is not charged (two payers: one pays).
+    const result = await fulfilPaymentSession(db, dialect, id, { publicUrl: config.publicUrl, log: req.log });
+    if (!result.fulfilled) {
+      const closed = result.refused === undefined || result.refused === 'order_paid' ? CARD_MESSAGES.paid : CARD_MESSAGES.expired;
+      return page(reply, 409, renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed }));
+    }
     // A link the shop e-mailed for an order it typed in: the payer may have no account nor this
     // browser's checkout, so the thanks are said here rather than on the order page.
     if (p.order.payment_provider === null)
@@ -106,7 +113,12 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
         sessionId: id,
         amountCents: found.amountCents,
         email: found.email,
-        done: found.paid ? CARD_MESSAGES.linkPaid(amount, found.orderNumber) : CARD_MESSAGES.linkConfirming(found.orderNumber),
+        done:
+          found.strayCents !== null
+            ? STRAY_PAYMENT_TEXTS.payer(formatCents(found.strayCents), found.orderNumber)
+            : found.paid
+              ? CARD_MESSAGES.linkPaid(amount, found.orderNumber)
+              : CARD_MESSAGES.linkConfirming(found.orderNumber),
       }),
     );
   });
@@ -151,7 +163,7 @@ export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps)
         const s = event.data.object;
         if (s.payment_status === 'paid') {
           if (await isKnownPaymentSession(db, s.id))
-            await fulfilPaymentSession(db, dialect, s.id, { publicUrl: config.publicUrl, stripe, log: req.log });
+            await fulfilPaymentSession(db, dialect, s.id, { publicUrl: config.publicUrl, stripe, log: req.log, paid: stripePaymentOf(s) });
           else req.log.warn({ sessionId: s.id }, 'webhook for an unknown checkout session');
         }
       } else if (event.type === 'checkout.session.expired') {

@@ -3,11 +3,33 @@
  * card page (./routes.ts), and the buyer's return from the payment page (checkout/routes.ts). The
  * sessions are written by checkout (checkout/service.ts) and fulfilled by checkout/fulfilment/.
  */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OrdersTable, PaymentSessionsTable } from '../db/schema.js';
 import { CARD_MESSAGES } from './test-checkout-page.js';
 
 type PaymentSessionRow = Selectable<PaymentSessionsTable>;
+
+/**
+ * Ends an order's open payment sessions (or the one named): the card page refuses them from now,
+ * and one whose page the provider hosts is marked for closing there (closeDueProviderSessions), so
+ * that whatever ends a checkout or a link also stops Stripe's page from taking money. Call it with
+ * the order locked. The number of sessions ended.
+ */
+export async function endPaymentSessions(trx: Kysely<Database>, orderId: string, sessionId?: string, now = new Date()): Promise<number> {
+  // Stripe closes its own page a minute after ours (checkout/service.ts PROVIDER_SESSION_TTL_MS): one past that needs no call.
+  const stripeMayBeOpen = new Date(now.getTime() - 2 * 60_000).toISOString();
+  let q = trx
+    .updateTable('payment_sessions')
+    .set({
+      status: 'expired',
+      close_due: sql<number>`case when provider = 'stripe' and expires_at > ${stripeMayBeOpen} then 1 else 0 end`,
+    })
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'open');
+  if (sessionId) q = q.where('id', '=', sessionId);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
 
 export function findPaymentSession(db: Kysely<Database>, id: string): Promise<PaymentSessionRow | undefined> {
   return db.selectFrom('payment_sessions').selectAll().where('id', '=', id).executeTakeFirst();
@@ -72,7 +94,7 @@ export async function findPayableTestSession(db: Kysely<Database>, id: string, n
 export async function paymentLinkOutcome(
   db: Kysely<Database>,
   id: string,
-): Promise<{ orderNumber: string; amountCents: number; email: string | null; paid: boolean } | null> {
+): Promise<{ orderNumber: string; amountCents: number; email: string | null; paid: boolean; strayCents: number | null } | null> {
   const row = await db
     .selectFrom('payment_sessions as s')
     .innerJoin('orders as o', 'o.id', 's.order_id')
@@ -88,10 +110,13 @@ export async function paymentLinkOutcome(
     .limit(1)
     .executeTakeFirst();
   if (!sent) return null;
+  // Its payment came after the order no longer needed it (paid another way, cancelled, re-priced): refunded, not the order's.
+  const stray = await db.selectFrom('stray_payments').select('amount_cents').where('session_id', '=', id).executeTakeFirst();
   return {
+    strayCents: stray ? Number(stray.amount_cents) : null,
     orderNumber: row.order_number,
     amountCents: Number(row.amount_cents),
     email: row.email,
-    paid: row.status === 'complete' || row.payment_status === 'paid' || row.payment_status === 'refunded',
+    paid: row.status === 'complete',
   };
 }

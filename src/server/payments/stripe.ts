@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { CheckoutProvider } from '../../shared/payment-provider.js';
 import { TAX_RATE_PERCENT } from '../../shared/pricing.js';
 import { PROVIDER_SESSION_TTL_MS } from '../checkout/service.js';
+import type { ProviderPayment } from '../checkout/fulfilment/check-payment.js';
 
 /** The card payment provider checkouts go to: Stripe when its key is set, else the built-in test card page. */
 export function checkoutProviderOf(config: Config): CheckoutProvider {
@@ -66,12 +67,25 @@ export async function createStripeCheckoutSession(
       },
     },
   }));
+  // An order the owner entered as a total only has no lines: its goods are one line of its subtotal.
+  if (items.length === 0 && order.subtotal_cents > 0) {
+    lineItems.push({
+      quantity: 1,
+      price_data: { currency: 'usd', unit_amount: order.subtotal_cents, product_data: { name: `Order #${order.order_number}` } },
+    });
+  }
   if (order.tax_cents > 0) {
     lineItems.push({
       quantity: 1,
       price_data: { currency: 'usd', unit_amount: order.tax_cents, product_data: { name: `Sales tax (${TAX_RATE_PERCENT}%)` } },
     });
   }
+  // Stripe charges what it is sent, so that must be the order's total to the cent, or no page is made.
+  const charged =
+    lineItems.reduce((sum, l) => sum + (l.quantity ?? 1) * (l.price_data?.unit_amount ?? 0), 0) +
+    order.shipping_cents -
+    order.discount_cents;
+  if (charged !== order.total_cents) throw new Error(`Stripe would charge ${charged} cents for an order of ${order.total_cents}`);
   const session = await stripe.checkout.sessions.create(
     {
       mode: 'payment',
@@ -136,6 +150,14 @@ export async function deleteStripeCoupon(stripe: Stripe, stripeCouponId: string)
     if (isStripeError(err, 'StripeError') && err.code === 'resource_missing') return;
     throw err;
   }
+}
+
+/** What a Stripe Checkout Session says it took: its total and its payment intent (for a refund). */
+export function stripePaymentOf(s: Pick<Stripe.Checkout.Session, 'amount_total' | 'payment_intent'>): ProviderPayment {
+  return {
+    amountCents: typeof s.amount_total === 'number' ? s.amount_total : null,
+    reference: typeof s.payment_intent === 'string' ? s.payment_intent : (s.payment_intent?.id ?? null),
+  };
 }
 
 /** The text to show for a failed Stripe call: Stripe's own message, never another fault's internals. */

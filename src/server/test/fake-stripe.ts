@@ -98,14 +98,16 @@ export function fakeStripe() {
           total += Number(body.get(`line_items[${i}][quantity]`)) * Number(body.get(`line_items[${i}][price_data][unit_amount]`));
         }
         total += Number(body.get('shipping_options[0][shipping_rate_data][fixed_amount][amount]') ?? 0);
+        const discount = Number(coupons.get(body.get('discounts[0][coupon]') ?? '')?.amount_off ?? 0);
+        // As Stripe: amount_total is after the discount (what the card is charged).
         const session = {
           id,
           object: 'checkout.session',
           url: `https://checkout.stripe.test/c/pay/${id}`,
           status: 'open',
           payment_status: 'unpaid',
-          amount_total: total,
-          total_details: { amount_discount: Number(coupons.get(body.get('discounts[0][coupon]') ?? '')?.amount_off ?? 0) },
+          amount_total: total - discount,
+          total_details: { amount_discount: discount },
           payment_intent: `pi_test_fake${n}`,
           metadata: { orderId: body.get('metadata[orderId]') },
         };
@@ -130,7 +132,7 @@ export function fakeStripe() {
         const pi = body.get('payment_intent');
         const session = [...sessions.values()].find((s) => s.payment_intent === pi);
         if (!session) return notFound(`No such payment_intent: '${pi}'`);
-        const charged = (session.amount_total as number) - (session.total_details as { amount_discount: number }).amount_discount;
+        const charged = session.amount_total as number;
         const already = [...refunds.values()].filter((r) => r.payment_intent === pi).reduce((a, r) => a + (r.amount as number), 0);
         const amount = body.has('amount') ? Number(body.get('amount')) : charged - already;
         if (amount <= 0 || already + amount > charged) {
@@ -175,6 +177,19 @@ export function fakeStripe() {
   return {
     requests,
     sessions,
+    /**
+     * A payer completes the session's page, as Stripe's hosted page would let them while it is
+     * open there (whatever the shop decided meanwhile): the session is paid, and the webhook event
+     * Stripe would send is returned for delivery. Throws for a session Stripe has closed.
+     */
+    pay: (sessionId: string) => {
+      const s = sessions.get(sessionId);
+      if (!s) throw new Error(`No such checkout session: ${sessionId}`);
+      if (s.status !== 'open') throw new Error(`Stripe's page of ${sessionId} is ${String(s.status)}: it takes no payment`);
+      s.status = 'complete';
+      s.payment_status = 'paid';
+      return signedStripeEvent('checkout.session.completed', { ...s });
+    },
     coupons,
     refunds,
     /** The next POST answers this status with Stripe's error shape (400 'Something is wrong' unless told). */

@@ -95,6 +95,10 @@ export const QuoteLine = z.object({
   missing: z.boolean(),
   /** More units asked than are available. */
   insufficientStock: z.boolean(),
+  /** Units of this variant other shoppers' unpaid checkouts keep now (they may come back). */
+  held: z.number().int().optional(),
+  /** When enough of them come back for this line (ISO; a line short only for them), else null. */
+  heldUntil: z.string().nullable().optional(),
 });
 export type QuoteLine = z.infer<typeof QuoteLine>;
 
@@ -201,5 +205,7 @@ export const CheckoutSessionView = z.object({
   amount_total: z.number().int(),
   currency: z.literal('usd'),
   metadata: z.object({ orderId: z.string() }),
+  /** Set when this session's payment came after its order no longer needed it: what the payer reads (it is refunded). */
+  refund_note: z.string().nullable().optional(),
 });
 export type CheckoutSessionView = z.infer<typeof CheckoutSessionView>;

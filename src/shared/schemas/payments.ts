@@ -23,3 +23,68 @@ export const TEST_PAYMENT_TEXTS = {
 export function testPaymentsExplanation(provider: PaymentModeResponse['provider']): string {
   return TEST_PAYMENT_TEXTS[provider];
 }
+
+/** Why a payment that arrived could not be taken for its order (server: payments/stray-payments.ts). */
+export const StrayPaymentReason = z.enum(['order_paid', 'order_cancelled', 'session_ended', 'session_replaced', 'amount_changed']);
+export type StrayPaymentReason = z.infer<typeof StrayPaymentReason>;
+
+export const StrayPaymentStatus = z.enum(['refunding', 'refunded', 'failed', 'settled']);
+export type StrayPaymentStatus = z.infer<typeof StrayPaymentStatus>;
+
+/** A payment that arrived for a checkout or payment link the shop had ended: never the order's, refunded. */
+export const StrayPaymentView = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  orderNumber: z.string(),
+  sessionId: z.string(),
+  provider: z.string(),
+  amountCents: z.number().int(),
+  reason: StrayPaymentReason,
+  status: StrayPaymentStatus,
+  providerRefundId: z.string().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  settledAt: z.string().nullable(),
+  settledBy: z.string().nullable(),
+});
+export type StrayPaymentView = z.infer<typeof StrayPaymentView>;
+
+export const StrayPaymentList = z.object({
+  items: z.array(StrayPaymentView),
+  /** Those still the owner's to look at (a refund that failed or has not answered yet). */
+  openCount: z.number().int(),
+});
+export type StrayPaymentList = z.infer<typeof StrayPaymentList>;
+
+/** The owner settled a failed one by hand (refunded it another way, or kept it with the customer's word). */
+export const SettleStrayPaymentInput = z
+  .object({ note: z.string().trim().min(1, 'Say how it was settled').max(500, 'A note can be at most 500 characters') })
+  .strict();
+export type SettleStrayPaymentInput = z.infer<typeof SettleStrayPaymentInput>;
+
+export const STRAY_PAYMENT_TEXTS = {
+  reasons: {
+    order_paid: 'the order had already been paid',
+    order_cancelled: 'the order had been cancelled',
+    session_ended: 'its checkout or payment link had ended',
+    session_replaced: 'a newer checkout or payment link had replaced it',
+    amount_changed: "the order's total had changed",
+  } satisfies Record<StrayPaymentReason, string>,
+  /** The owner's words, on the order and the dashboard. */
+  headline: (amount: string, reason: StrayPaymentReason) =>
+    `A card payment of ${amount} arrived after ${STRAY_PAYMENT_TEXTS.reasons[reason]}: it was not taken for the order.`,
+  status: {
+    refunding: 'Refund asked of the provider: waiting for its answer.',
+    refunded: 'Refunded to the customer automatically.',
+    failed: 'The automatic refund failed: refund it in Stripe, then mark it settled.',
+    settled: 'Settled by hand.',
+  } satisfies Record<StrayPaymentStatus, string>,
+  dashboardTitle: 'Payments that need you',
+  retry: 'Try the refund again',
+  settle: 'Mark settled',
+  notFound: 'No such stray payment',
+  notOpen: 'This payment is already refunded or settled',
+  /** What the payer reads on coming back from the card page. */
+  payer: (amount: string, orderNumber: string) =>
+    `Your payment of ${amount} arrived after order #${orderNumber} no longer needed it, so it was not taken: it is being refunded to your card in full. Nothing more is needed from you.`,
+} as const;

@@ -125,6 +125,17 @@ function describe(e: OrderEventView): { title: string; lines: string[] } {
       return { title: 'Units returned to stock', lines: unitLines(d.units) };
     case 'stock.taken':
       return { title: 'Units taken from stock again', lines: unitLines(d.units) };
+    case 'payment.stray':
+      return { title: `Payment of ${money(d.amountCents)} not taken for this order`, lines: [str(d.text)] };
+    case 'payment.stray_refunded':
+      return {
+        title: `Refunded ${money(d.amountCents)} of a payment not taken`,
+        lines: [d.providerRefundId ? `Refund ${str(d.providerRefundId)}` : ''].filter(Boolean),
+      };
+    case 'payment.stray_refund_failed':
+      return { title: `Refund of ${money(d.amountCents)} failed`, lines: [str(d.error)] };
+    case 'payment.stray_settled':
+      return { title: `Payment of ${money(d.amountCents)} not taken: settled by hand`, lines: [str(d.note)] };
     default:
       return { title: e.type, lines: [] };
   }

@@ -5,6 +5,7 @@ import { OrderForm } from './order-form.js';
 import { OrderList } from './order-list.js';
 import { OrdersOverviewSection } from './orders-overview.js';
 import { PackingSlip } from './packing-slip.js';
+import { StrayPaymentsAlert } from './stray-payments.js';
 import { PackingSlipsPrint, slipOrderIds } from './packing-slips-print.js';
 
 export type OrderView = 'list' | 'details' | 'packing' | 'create' | 'edit' | 'slips';
@@ -55,6 +56,7 @@ export default function OrdersTab() {
   if (view === 'slips') return <PackingSlipsPrint orderIds={slipOrderIds(params.get('orders'))} nav={nav} />;
   return (
     <div className="flex min-w-0 flex-col gap-6">
+      <StrayPaymentsAlert onOpenOrder={nav.details} />
       {/* On a phone the list comes first (the day's work), the charts after it. */}
       <div className="min-w-0 max-md:order-last">
         <OrdersOverviewSection />

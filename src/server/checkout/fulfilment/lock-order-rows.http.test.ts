@@ -4,6 +4,7 @@ import { createTestApp, testDialect, type TestApp } from '../../test/harness.js'
 import { placeCheckout } from '../../test/checkout-orders.js';
 import { createCoupon, createProduct, createUser } from '../../db/seed/factories.js';
 import { lockOrderRows } from './lock-order-rows.js';
+import { paymentRefusal } from './check-payment.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -81,16 +82,27 @@ describe(`lockOrderRows on ${testDialect()}`, () => {
     );
   });
 
-  it('stops before any lock when the order is paid or refunded already', async () => {
+  it('stops before any lock when the session took its payment already (paid, or refunded since)', async () => {
     const p = await createProduct(t.db, { priceCents: 500 });
     for (const status of ['paid', 'refunded'] as const) {
       const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 1 }] });
       await t.db.updateTable('orders').set({ payment_status: status }).where('id', '=', orderId).execute();
+      await t.db.updateTable('payment_sessions').set({ status: 'complete' }).where('id', '=', sessionId).execute();
       const reads: Read[] = [];
       const result = await t.db.transaction().execute((trx) => lockOrderRows(trx.withPlugin(recorder(reads)), t.dialect, sessionId));
       expect(result).toEqual({ alreadyPaid: true, orderId });
       expect(reads.map((r) => r.table)).toEqual(['payment_sessions']);
     }
+  });
+
+  it('an order paid another way is locked, not answered as paid: its payment is for the caller to refuse (check-payment.ts)', async () => {
+    const p = await createProduct(t.db, { priceCents: 500 });
+    const { orderId, sessionId } = await placeCheckout(t.db, t.dialect, { items: [{ productId: p.id, quantity: 1 }] });
+    await t.db.updateTable('orders').set({ payment_status: 'paid' }).where('id', '=', orderId).execute();
+    const result = await t.db.transaction().execute((trx) => lockOrderRows(trx, t.dialect, sessionId));
+    expect(result.alreadyPaid).toBe(false);
+    if (result.alreadyPaid) return;
+    expect(paymentRefusal(result.rows, null, new Date())).toBe('order_paid');
   });
 
   it('locks no coupon and no user for a guest without a coupon', async () => {

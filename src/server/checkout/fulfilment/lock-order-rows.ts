@@ -24,15 +24,15 @@ export type LockedOrderRows = {
 
 type LockOrderRowsResult = { alreadyPaid: true; orderId: string } | { alreadyPaid: false; rows: LockedOrderRows };
 
-const settled = (paymentStatus: string) => paymentStatus === 'paid' || paymentStatus === 'refunded';
-
 /**
  * Reads what the session's order involves without locks (an order's lines and coupon never change
  * after checkout), then locks its rows in the shop's one lock order: the coupon, the order, the
  * payment session, the user (docs/decisions/0005). The stock is not locked here: the payment takes
- * it last, with one conditional update per item (takeStock; decision 0023). An order that is paid already
- * (refunded ones too: a late or repeated webhook must not take the stock again) is answered as
- * such, before any lock and again once the order is locked. 404 for an unknown session.
+ * it last, with one conditional update per item (takeStock; decision 0023). A session that took its
+ * payment already (a repeated webhook, a reload of the card page) is answered as such, before any
+ * lock and again once the order is locked. Whether this payment may be taken for the order at all
+ * (paid another way, cancelled, the session ended or replaced, the total changed) is for the caller
+ * to check on the locked rows (check-payment.ts). 404 for an unknown session.
  */
 export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, sessionId: string): Promise<LockOrderRowsResult> {
   // The order as seen and its lines: one statement (a row per line).
@@ -40,7 +40,7 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
     .selectFrom('payment_sessions as s')
     .innerJoin('orders as o', 'o.id', 's.order_id')
     .leftJoin('order_items as i', 'i.order_id', 'o.id')
-    .select(['o.id as seen_order_id', 'o.coupon_code as seen_coupon_code', 'o.payment_status as seen_payment_status'])
+    .select(['o.id as seen_order_id', 'o.coupon_code as seen_coupon_code', 's.status as seen_session_status'])
     // The delivery chosen at checkout, for the confirmation: in this statement, not a read of its own.
     .select((eb) =>
       eb
@@ -59,19 +59,19 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
     .execute();
   const first = seen[0];
   if (!first) throw new HttpError(404, 'Payment session not found');
-  const orderSeen = { id: first.seen_order_id, coupon_code: first.seen_coupon_code, payment_status: first.seen_payment_status };
-  if (settled(orderSeen.payment_status)) return { alreadyPaid: true, orderId: orderSeen.id };
+  const orderSeen = { id: first.seen_order_id, coupon_code: first.seen_coupon_code };
+  if (first.seen_session_status === 'complete') return { alreadyPaid: true, orderId: orderSeen.id };
   const items: Selectable<OrderItemsTable>[] = seen
     .filter((r) => r.id !== null)
     .map(
-      ({ seen_order_id: _o, seen_coupon_code: _c, seen_payment_status: _p, seen_placed_data: _d, ...item }) =>
+      ({ seen_order_id: _o, seen_coupon_code: _c, seen_session_status: _p, seen_placed_data: _d, ...item }) =>
         item as Selectable<OrderItemsTable>,
     );
   const delivery = deliveryFromPlacedData(first.seen_placed_data ?? null);
   const productIds = [...new Set(items.map((i) => i.product_id))].sort();
   const coupon = orderSeen.coupon_code ? await lockCoupon(trx, dialect, orderSeen.coupon_code) : undefined;
   const { order, session } = await lockOrderAndSession(trx, dialect, orderSeen.id, sessionId);
-  if (settled(order.payment_status)) return { alreadyPaid: true, orderId: order.id };
+  if (session.status === 'complete') return { alreadyPaid: true, orderId: order.id };
   const user = order.user_id
     ? await forUpdate(trx.selectFrom('users').selectAll().where('id', '=', order.user_id), dialect).executeTakeFirst()
     : undefined;
@@ -107,6 +107,7 @@ async function lockOrderAndSession(
       's.created_at as session_created_at',
       's.expires_at as session_expires_at',
       's.completed_at as session_completed_at',
+      's.close_due as session_close_due',
     ])
     .where('o.id', '=', orderId)
     .forUpdate()
@@ -121,6 +122,7 @@ async function lockOrderAndSession(
     session_created_at,
     session_expires_at,
     session_completed_at,
+    session_close_due,
     ...order
   } = row;
   return {
@@ -135,6 +137,7 @@ async function lockOrderAndSession(
       created_at: session_created_at,
       expires_at: session_expires_at,
       completed_at: session_completed_at,
+      close_due: session_close_due,
     },
   };
 }

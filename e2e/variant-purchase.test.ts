@@ -1,0 +1,359 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { ADMIN, CUSTOMER, fakes, payButtonToCardPage, payWithTestCard, signInThroughForm, type ReceivedMail } from './helpers.js';
+import { orderNumberLabel, orderNumberOf } from '../src/shared/order-words.js';
+
+/**
+ * Issue [1/8], what the shopper pays for is what they chose: a shopper picks a version that is not
+ * the product's first (with the mouse, by touch, with the keyboard) and pays through the pages
+ * (cart → checkout → card page, and Buy Now). The card page asks what the Pay button said, and
+ * the confirmation, the e-mail, My Orders, the owner's order and the packing slip name the version
+ * chosen. Every order here is made through the screens: a checkout that dropped the version would
+ * be priced, recorded and shipped as the first one (Unscented 16 oz, Blue Small), or refused.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await owner?.context.close();
+  await browser?.close();
+});
+
+const RUN = Date.now().toString(36);
+const CLEANER = { id: 'concentrated-cleaner', name: 'Concentrated All-Purpose Cleaner' };
+const BAG = { id: 'mesh-laundry-bag', name: 'Mesh Laundry Bag' };
+/** The products' first versions: what a checkout that lost the choice would have sold. */
+const FIRST_VERSIONS = [`${CLEANER.name} — Unscented, 16 oz`, `${BAG.name} — Blue, Small`];
+
+const option = (page: Page, group: string, value: string) =>
+  page.getByRole('group', { name: new RegExp(`^${group}:`) }).getByRole('radio', { name: new RegExp(`^${value}`) });
+const valueLabel = (page: Page, value: string) => page.locator('[data-variant-picker] label', { hasText: new RegExp(`^${value}`) });
+/** The address names the chosen version once the page has taken the choice (replaced in place). */
+const shows = (page: Page, variantId: string) =>
+  expect.poll(() => new URL(page.url()).searchParams.get('variant'), { timeout: 10_000 }).toBe(variantId);
+/** The chosen version's price on the product page, in cents. */
+async function shownPriceCents(page: Page): Promise<number> {
+  const text = (await page.locator('[data-variant-price]').first().textContent()) ?? '';
+  return Math.round(Number(/\$([\d,]+\.\d\d)/.exec(text)?.[1]?.replace(/,/g, '')) * 100);
+}
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** A phone: a touch screen whose navigations wait for the app, errors collected, as openPage does. */
+async function touchPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: MOBILE, baseURL: baseUrl(), hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const goto = page.goto.bind(page);
+  page.goto = async (...args) => {
+    const res = await goto(...args);
+    await page.waitForFunction(() => !document.getElementById('root') || document.documentElement.dataset.hydrated === 'true');
+    return res;
+  };
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+async function openProduct(page: Page, product: { id: string; name: string }): Promise<void> {
+  await page.goto(`/products/${product.id}`);
+  await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+}
+
+async function fillCheckout(page: Page, email: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
+  const main = page.locator('main');
+  await main.getByLabel('First Name').fill('Pat');
+  await main.getByLabel('Last Name').fill('Buyer');
+  await main.getByLabel('Email Address').fill(email);
+  await main.getByLabel('Street Address').fill('12 Fern Way');
+  await main.getByLabel('City').fill('Portland');
+  await main.getByLabel('State').selectOption('OR');
+  await main.getByLabel('ZIP Code').fill('97201');
+}
+
+/** The confirmation's item lines as shown ("name", "Size: … · Color: … · Qty: …", line total). */
+async function confirmedLines(page: Page): Promise<string[]> {
+  const items = page.getByRole('region', { name: 'Items' });
+  await items.locator('li').first().waitFor();
+  return (await items.locator('li').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+/** The plain-text part of a received message, its transfer encoding undone. */
+function mailText(raw: string): string {
+  return raw
+    .split(/\r?\n--[^\r\n]+/)
+    .map((part) => {
+      const end = part.search(/\r?\n\r?\n/);
+      const headers = end < 0 ? '' : part.slice(0, end);
+      if (!/content-type:\s*text\/plain/i.test(headers)) return '';
+      const body = part.slice(end).trim();
+      const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
+      if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+      if (encoding !== 'quoted-printable') return body;
+      const soft = body.replace(/=\r?\n/g, '');
+      const bytes: number[] = [];
+      for (let i = 0; i < soft.length; i++) {
+        const hex = soft.slice(i + 1, i + 3);
+        if (soft[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
+          bytes.push(Number.parseInt(hex, 16));
+          i += 2;
+        } else bytes.push(...Buffer.from(soft[i]!, 'utf8'));
+      }
+      return Buffer.from(bytes).toString('utf8');
+    })
+    .join('\n');
+}
+
+/**
+ * A full-page screenshot with the pictures in it: a pass down the page brings every lazy picture
+ * near (they wait for an IntersectionObserver), then each shown one must have loaded.
+ */
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += 400) {
+      window.scrollTo(0, y);
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    }
+    window.scrollTo(0, 0);
+  });
+  await page.waitForFunction(() =>
+    [...document.images]
+      .filter((img) => img.getClientRects().length > 0)
+      .every((img) => img.complete && !img.currentSrc.startsWith('data:')),
+  );
+  await settle(page);
+  await screenshot(page, name);
+}
+
+/** The owner, signed in once for the file (the journeys read their orders in the back office). */
+let owner: { context: BrowserContext; page: Page; errors: string[] } | undefined;
+async function ownerPage(): Promise<Page> {
+  if (!owner) {
+    owner = await openPage(browser, DESKTOP);
+    await signInThroughForm(owner.page, ADMIN);
+  }
+  return owner.page;
+}
+
+/** The order's detail in the back office, found as the owner finds it: by its number in the list's search. */
+async function openOwnerOrder(page: Page, orderId: string): Promise<Locator> {
+  const number = orderNumberOf(orderId);
+  await page.goto('/admin?tab=orders');
+  const search = page.getByRole('searchbox', { name: 'Search orders' });
+  await search.fill(number);
+  await search.press('Enter');
+  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: number, exact: true }) });
+  await row.getByRole('button', { name: /^View order/ }).click();
+  const details = page.locator('main');
+  await details.getByRole('table', { name: 'Items' }).waitFor();
+  return details;
+}
+
+describe('a chosen version is what is paid for, recorded and shipped', () => {
+  it('guest, mouse (1280): two versions through cart → checkout → card page; confirmation, e-mail, owner and packing slip name them', async () => {
+    const { page, context, errors } = await openPage(browser, DESKTOP);
+    const email = `variant-guest-${RUN}@example.com`;
+
+    // The cleaner in Lavender (16 oz stays chosen): one click.
+    await openProduct(page, CLEANER);
+    await valueLabel(page, 'Lavender').click();
+    await shows(page, 'var_concentrated-cleaner-lavender-16-oz');
+    expect(await page.locator('[data-variant-sku]').first().textContent()).toBe('ECO-CL-LAV-016');
+    const lavenderCents = await shownPriceCents(page);
+    await page.getByRole('button', { name: 'Add to Cart' }).first().click();
+    await page.getByRole('link', { name: 'Cart, 1 item' }).first().waitFor();
+
+    // The bag in Grey, Large: a click in each group, then two of them.
+    await openProduct(page, BAG);
+    await valueLabel(page, 'Grey').click();
+    await shows(page, 'var_mesh-laundry-bag-grey-small');
+    await valueLabel(page, 'Large').click();
+    await shows(page, 'var_mesh-laundry-bag-grey-large');
+    expect(await page.locator('[data-variant-sku]').first().textContent()).toBe('ECO-MB-GRY-L');
+    const greyLargeCents = await shownPriceCents(page);
+    await page.getByRole('button', { name: 'Increase quantity' }).click();
+    expect(await page.getByRole('spinbutton', { name: 'Quantity' }).inputValue()).toBe('2');
+    await page.getByRole('button', { name: 'Add to Cart' }).first().click();
+    await page.getByRole('link', { name: 'Cart, 3 items' }).first().waitFor();
+
+    await page.getByRole('link', { name: 'Cart, 3 items' }).first().click();
+    await page.waitForURL('**/cart');
+    await page
+      .getByRole('link', { name: `${CLEANER.name} — Lavender, 16 oz` })
+      .first()
+      .waitFor();
+    await page
+      .getByRole('link', { name: `${BAG.name} — Grey, Large` })
+      .first()
+      .waitFor();
+    await page.getByRole('link', { name: 'Proceed to Checkout' }).first().click();
+    await page.waitForURL('**/checkout');
+    await fillCheckout(page, email);
+
+    const { payButton, cardPage } = await payButtonToCardPage(page);
+    expect(payButton).toMatch(/^\$\d/);
+    expect(cardPage).toBe(payButton);
+    await shoot(page, 'variant-purchase-guest-card-page-1280');
+
+    const orderId = await payWithTestCard(page);
+    expect(orderId).not.toBe('');
+    const lines = await confirmedLines(page);
+    expect(lines).toEqual([
+      expect.stringContaining(`${CLEANER.name} — Lavender, 16 oz Size: 16 oz · Color: Default · Qty: 1 ${dollars(lavenderCents)}`),
+      expect.stringContaining(`${BAG.name} — Grey, Large Size: Large · Color: Grey · Qty: 2 ${dollars(2 * greyLargeCents)}`),
+    ]);
+    for (const first of FIRST_VERSIONS) expect(lines.join('\n')).not.toContain(first);
+    expect(await page.getByTestId('order-total').textContent()).toBe(payButton);
+    await shoot(page, 'variant-purchase-guest-confirmation-1280');
+
+    // The owner signs in while the e-mail is on its way (the outbox is sent every few seconds).
+    const ownerReady = ownerPage();
+    ownerReady.catch(() => undefined);
+
+    // The confirmation e-mail names the versions and the total paid.
+    const number = orderNumberOf(orderId);
+    let mail: ReceivedMail & { raw: string } = { to: [], subject: '', raw: '' };
+    await expect
+      .poll(
+        async () => {
+          const found = (await fakes<(ReceivedMail & { raw: string })[]>('/mail')).find(
+            (m) => m.to.includes(email) && m.subject === `Order Confirmation - #${number}`,
+          );
+          if (found) mail = found;
+          return Boolean(found);
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const text = mailText(mail.raw);
+    expect(text).toContain(`${CLEANER.name} — Lavender, 16 oz x 1  ${dollars(lavenderCents)}`);
+    expect(text).toContain(`${BAG.name} — Grey, Large x 2  ${dollars(2 * greyLargeCents)}`);
+    expect(text).toContain(`Total: ${payButton}`);
+    for (const first of FIRST_VERSIONS) expect(text).not.toContain(first);
+
+    // The owner's order: each line's title, SKU, size and colour; then its packing slip.
+    const admin = await ownerReady;
+    const details = await openOwnerOrder(admin, orderId);
+    await details.getByText(`${CLEANER.name} — Lavender, 16 oz`, { exact: true }).waitFor();
+    await details.getByText('SKU ECO-CL-LAV-016 · Size 16 oz', { exact: true }).waitFor();
+    await details.getByText(`${BAG.name} — Grey, Large`, { exact: true }).waitFor();
+    await details.getByText('SKU ECO-MB-GRY-L · Size Large · Color Grey', { exact: true }).waitFor();
+    for (const first of FIRST_VERSIONS) expect(await details.getByText(first).count()).toBe(0);
+    await details.getByRole('button', { name: 'Packing slip' }).click();
+    const slip = admin.getByRole('table', { name: 'Items to pack' });
+    await slip.waitFor();
+    await admin.getByTestId('slip-order-number').getByText(number).waitFor();
+    const rows = await slip.evaluate((t) =>
+      [...t.querySelectorAll('tbody tr')].map((tr) =>
+        [...tr.querySelectorAll('td')].slice(1, 6).map((td) => (td.textContent ?? '').trim()),
+      ),
+    );
+    expect(rows).toEqual([
+      [`${CLEANER.name} — Lavender, 16 oz`, '16 oz', 'Default', 'ECO-CL-LAV-016', '1'],
+      [`${BAG.name} — Grey, Large`, 'Large', 'Grey', 'ECO-MB-GRY-L', '2'],
+    ]);
+    await shoot(admin, 'variant-purchase-guest-packing-slip-1280');
+    expect(errors).toEqual([]);
+    expect(owner?.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('signed-in customer, touch (390): a tapped version through Buy Now and the card page; confirmation and My Orders name it', async () => {
+    const { page, context, errors } = await touchPage();
+    await signInThroughForm(page, CUSTOMER);
+
+    // Three taps, each waited for: Lavender, then 32 oz, then back to Unscented: Unscented, 32 oz.
+    await openProduct(page, CLEANER);
+    await valueLabel(page, 'Lavender').tap();
+    await shows(page, 'var_concentrated-cleaner-lavender-16-oz');
+    await valueLabel(page, '32 oz').tap();
+    await shows(page, 'var_concentrated-cleaner-lavender-32-oz');
+    await valueLabel(page, 'Unscented').tap();
+    await shows(page, 'var_concentrated-cleaner-unscented-32-oz');
+    expect(await page.locator('[data-variant-sku]').first().textContent()).toBe('ECO-CL-032');
+    const chosenCents = await shownPriceCents(page);
+    await page.getByRole('button', { name: 'Buy Now' }).first().tap();
+    await page.waitForURL('**/checkout');
+    await fillCheckout(page, CUSTOMER.email);
+
+    const { payButton, cardPage } = await payButtonToCardPage(page, 'tap');
+    expect(cardPage).toBe(payButton);
+    await shoot(page, 'variant-purchase-touch-card-page-390');
+
+    const orderId = await payWithTestCard(page);
+    const lines = await confirmedLines(page);
+    expect(lines).toEqual([
+      expect.stringContaining(`${CLEANER.name} — Unscented, 32 oz Size: 32 oz · Color: Default · Qty: 1 ${dollars(chosenCents)}`),
+    ]);
+    expect(await page.getByTestId('order-total').textContent()).toBe(payButton);
+    await shoot(page, 'variant-purchase-touch-confirmation-390');
+
+    await page.goto('/orders');
+    const card = page.getByRole('article', { name: `Order ${orderNumberLabel(orderId)}` });
+    await card.getByText(`${CLEANER.name} — Unscented, 32 oz x 1`, { exact: true }).waitFor();
+    expect(await card.getByText(FIRST_VERSIONS[0]!).count()).toBe(0);
+    await card.getByText(`Total: ${payButton}`).waitFor();
+    await shoot(page, 'variant-purchase-touch-my-orders-390');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keyboard (1280): arrows pick the version, Enter adds it, checkout and card page; the owner’s order names it', async () => {
+    const { page, context, errors } = await openPage(browser, DESKTOP);
+    await openProduct(page, BAG);
+    // Colour → Grey, Size → Large, back to Colour ← Blue: Blue, Large. Each choice is waited for
+    // before the next key (a key pressed before the page took the last one would be lost).
+    await option(page, 'Colour', 'Blue').focus();
+    await page.keyboard.press('ArrowRight');
+    await shows(page, 'var_mesh-laundry-bag-grey-small');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowRight');
+    await shows(page, 'var_mesh-laundry-bag-grey-large');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('ArrowLeft');
+    await shows(page, 'var_mesh-laundry-bag-blue-large');
+    expect(await option(page, 'Colour', 'Blue').isChecked()).toBe(true);
+    expect(await option(page, 'Size', 'Large').isChecked()).toBe(true);
+    expect(await page.locator('[data-variant-sku]').first().textContent()).toBe('ECO-MB-BLU-L');
+    const chosenCents = await shownPriceCents(page);
+
+    // On to Add to Cart with Tab (past the quantity), and Enter.
+    const add = page.getByRole('button', { name: 'Add to Cart' }).first();
+    const focused = () => add.evaluate((b) => b === document.activeElement);
+    for (let i = 0; i < 8 && !(await focused()); i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Cart, 1 item' }).first().waitFor();
+
+    await page.getByRole('link', { name: 'Cart, 1 item' }).first().click();
+    await page
+      .getByRole('link', { name: `${BAG.name} — Blue, Large` })
+      .first()
+      .waitFor();
+    await page.getByRole('link', { name: 'Proceed to Checkout' }).first().click();
+    await page.waitForURL('**/checkout');
+    await fillCheckout(page, `variant-keys-${RUN}@example.com`);
+    const { payButton, cardPage } = await payButtonToCardPage(page);
+    expect(cardPage).toBe(payButton);
+    const orderId = await payWithTestCard(page);
+    expect(await confirmedLines(page)).toEqual([
+      expect.stringContaining(`${BAG.name} — Blue, Large Size: Large · Color: Blue · Qty: 1 ${dollars(chosenCents)}`),
+    ]);
+    await shoot(page, 'variant-purchase-keyboard-confirmation-1280');
+
+    const admin = await ownerPage();
+    const details = await openOwnerOrder(admin, orderId);
+    await details.getByText(`${BAG.name} — Blue, Large`, { exact: true }).waitFor();
+    await details.getByText('SKU ECO-MB-BLU-L · Size Large · Color Blue', { exact: true }).waitFor();
+    expect(await details.getByText(FIRST_VERSIONS[1]!).count()).toBe(0);
+    expect(await details.getByText('ECO-MB-BLU-S').count()).toBe(0);
+    await shoot(admin, 'variant-purchase-keyboard-owner-order-1280');
+    expect(errors).toEqual([]);
+    expect(owner?.errors).toEqual([]);
+    await context.close();
+  });
+});
