@@ -140,3 +140,16 @@ export async function payWithTestCard(page: Page): Promise<string> {
   await page.getByRole('heading', { name: 'Order Confirmed' }).waitFor();
   return new URL(page.url()).searchParams.get('orderId') ?? '';
 }
+
+/** Fills the checkout's shipping form as a shopper types it (the page must be the checkout). */
+export async function fillCheckoutForm(page: Page, email: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
+  const main = page.locator('main');
+  await main.getByLabel('First Name').fill('Pat');
+  await main.getByLabel('Last Name').fill('Buyer');
+  await main.getByLabel('Email Address').fill(email);
+  await main.getByLabel('Street Address').fill('12 Fern Way');
+  await main.getByLabel('City').fill('Portland');
+  await main.getByLabel('State').selectOption('OR');
+  await main.getByLabel('ZIP Code').fill('97201');
+}

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, screenshot, settle } from './browser.js';
-import { ADMIN, CUSTOMER, fakes, payButtonToCardPage, payWithTestCard, signInThroughForm, type ReceivedMail } from './helpers.js';
+import {
+  ADMIN,
+  CUSTOMER,
+  fakes,
+  fillCheckoutForm,
+  payButtonToCardPage,
+  payWithTestCard,
+  signInThroughForm,
+  type ReceivedMail,
+} from './helpers.js';
 import { orderNumberLabel, orderNumberOf } from '../src/shared/order-words.js';
 
 /**
@@ -61,18 +70,6 @@ async function touchPage(): Promise<{ context: BrowserContext; page: Page; error
 async function openProduct(page: Page, product: { id: string; name: string }): Promise<void> {
   await page.goto(`/products/${product.id}`);
   await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
-}
-
-async function fillCheckout(page: Page, email: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
-  const main = page.locator('main');
-  await main.getByLabel('First Name').fill('Pat');
-  await main.getByLabel('Last Name').fill('Buyer');
-  await main.getByLabel('Email Address').fill(email);
-  await main.getByLabel('Street Address').fill('12 Fern Way');
-  await main.getByLabel('City').fill('Portland');
-  await main.getByLabel('State').selectOption('OR');
-  await main.getByLabel('ZIP Code').fill('97201');
 }
 
 /** The confirmation's item lines as shown ("name", "Size: … · Color: … · Qty: …", line total). */
@@ -192,7 +189,7 @@ describe('a chosen version is what is paid for, recorded and shipped', () => {
       .waitFor();
     await page.getByRole('link', { name: 'Proceed to Checkout' }).first().click();
     await page.waitForURL('**/checkout');
-    await fillCheckout(page, email);
+    await fillCheckoutForm(page, email);
 
     const { payButton, cardPage } = await payButtonToCardPage(page);
     expect(payButton).toMatch(/^\$\d/);
@@ -278,7 +275,7 @@ describe('a chosen version is what is paid for, recorded and shipped', () => {
     const chosenCents = await shownPriceCents(page);
     await page.getByRole('button', { name: 'Buy Now' }).first().tap();
     await page.waitForURL('**/checkout');
-    await fillCheckout(page, CUSTOMER.email);
+    await fillCheckoutForm(page, CUSTOMER.email);
 
     const { payButton, cardPage } = await payButtonToCardPage(page, 'tap');
     expect(cardPage).toBe(payButton);
@@ -336,7 +333,7 @@ describe('a chosen version is what is paid for, recorded and shipped', () => {
       .waitFor();
     await page.getByRole('link', { name: 'Proceed to Checkout' }).first().click();
     await page.waitForURL('**/checkout');
-    await fillCheckout(page, `variant-keys-${RUN}@example.com`);
+    await fillCheckoutForm(page, `variant-keys-${RUN}@example.com`);
     const { payButton, cardPage } = await payButtonToCardPage(page);
     expect(cardPage).toBe(payButton);
     const orderId = await payWithTestCard(page);
