@@ -258,21 +258,9 @@ describe('refunds through the built-in test provider', () => {
 
 /** Pages of a second server: the same hydration wait as openPage, on another origin. */
 async function openPageOn(base: string) {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: base });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const goto = page.goto.bind(page);
-  page.goto = async (...args) => {
-    const res = await goto(...args);
-    await page.waitForFunction(() => !document.getElementById('root') || document.documentElement.dataset.hydrated === 'true');
-    return res;
-  };
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
-  });
-  return { context, page, errors };
+  const opened = await openPage(browser, DESKTOP, { base });
+  opened.context.setDefaultTimeout(15_000);
+  return opened;
 }
 
 describe('refunds through Stripe (the local fake, on a second server)', () => {

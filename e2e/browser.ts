@@ -33,9 +33,19 @@ export function baseUrl(): string {
 export async function openPage(
   browser: Browser,
   viewport = DESKTOP,
-  { scripts = true }: { scripts?: boolean } = {},
+  {
+    scripts = true,
+    base = baseUrl(),
+    touch = false,
+  }: {
+    scripts?: boolean;
+    /** Another server than the worker's shop (a journey that starts its own, e.g. with Stripe's fake). */
+    base?: string;
+    /** A phone's touch screen: `tap()` works, as a person's finger does. */
+    touch?: boolean;
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, baseURL: baseUrl() });
+  const context = await browser.newContext({ viewport, baseURL: base, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
   const page = await context.newPage();
   // A server-rendered page is visible before its script runs; a click then would do nothing.
   // Navigations wait until the app has started (pages without the app, like /pay, at once).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, SHIPPING_ADDRESS, call, signInThroughForm, toast } from './helpers.js';
-import { DESKTOP, launchBrowser, screenshotBothWidths } from './browser.js';
+import { DESKTOP, launchBrowser, openPage, screenshotBothWidths } from './browser.js';
 import { startShopServer, type ShopServer } from './server.js';
 import { FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, fakeStripe } from '../src/server/test/fake-stripe.js';
 import { STRAY_PAYMENT_TEXTS } from '../src/shared/schemas/payments.js';
@@ -33,20 +33,8 @@ afterAll(async () => {
 });
 
 async function ownerPage(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: DESKTOP, baseURL: server!.baseUrl });
+  const { context, page, errors } = await openPage(browser, DESKTOP, { base: server!.baseUrl });
   context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const goto = page.goto.bind(page);
-  page.goto = async (...args) => {
-    const res = await goto(...args);
-    await page.waitForFunction(() => !document.getElementById('root') || document.documentElement.dataset.hydrated === 'true');
-    return res;
-  };
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
-  });
   return { page, errors };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
 import {
   ADMIN,
   CUSTOMER,
@@ -49,23 +49,8 @@ async function shownPriceCents(page: Page): Promise<number> {
 }
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-/** A phone: a touch screen whose navigations wait for the app, errors collected, as openPage does. */
-async function touchPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: MOBILE, baseURL: baseUrl(), hasTouch: true, isMobile: true });
-  const page = await context.newPage();
-  const goto = page.goto.bind(page);
-  page.goto = async (...args) => {
-    const res = await goto(...args);
-    await page.waitForFunction(() => !document.getElementById('root') || document.documentElement.dataset.hydrated === 'true');
-    return res;
-  };
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
-  });
-  return { context, page, errors };
-}
+/** A phone: a touch screen whose navigations wait for the app, errors collected. */
+const touchPage = () => openPage(browser, MOBILE, { touch: true });
 
 async function openProduct(page: Page, product: { id: string; name: string }): Promise<void> {
   await page.goto(`/products/${product.id}`);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { WIDTHS, launchBrowser, openPage, screenshot, settle } from './browser.js';
-import { ADMIN, SHIPPING_ADDRESS, fakes, signInThroughForm, toast, toggle } from './helpers.js';
+import { ADMIN, fakes, fillCheckoutForm, payButtonToCardPage, payWithTestCard, signInThroughForm, toast, toggle } from './helpers.js';
 
 /**
  * Issue [6/6], the owner's end of a version sold: a shopper pays for the cleaner in Lavender, 32 oz
@@ -23,26 +23,23 @@ type ShipStationRequest = {
   body: { shipments?: { items?: { sku?: string; name?: string; quantity?: number }[] }[] } | null;
 };
 
+/** The shopper picks Lavender, 32 oz on the product page and pays for it with a coupon through the pages. */
 async function paidOrder(page: Page, email: string): Promise<string> {
-  const res = await page.request.post('/api/create-checkout-session', {
-    headers: { origin: inject('baseUrl') },
-    data: {
-      items: [{ productId: 'concentrated-cleaner', variantId: LAVENDER_32, quantity: 1 }],
-      customerEmail: email,
-      shippingAddress: SHIPPING_ADDRESS,
-      appliedCouponCode: 'SAVE5',
-    },
-  });
-  expect(res.status()).toBe(200);
-  const { url, orderId } = (await res.json()) as { url: string; orderId: string };
-  await page.goto(url);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry').fill('12 / 34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByLabel('Name on card').fill('Demo Customer');
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
-  await page.waitForURL(/order-confirmation|success|thank-you/);
-  return orderId;
+  await page.goto(`/products/concentrated-cleaner?variant=${LAVENDER_32}`);
+  await page.getByRole('radio', { name: /^Lavender/ }).first().waitFor();
+  expect(await page.getByRole('radio', { name: /^Lavender/ }).first().isChecked()).toBe(true);
+  expect(await page.getByRole('radio', { name: /^32 oz/ }).first().isChecked()).toBe(true);
+  await page.getByRole('button', { name: 'Add to Cart' }).first().click();
+  await page.getByText('Added to cart').first().waitFor();
+  await page.goto('/cart');
+  await page.getByLabel('Coupon code').fill('SAVE5');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText('Coupon Applied!').first().waitFor();
+  await page.getByRole('link', { name: 'Proceed to Checkout' }).first().click();
+  await fillCheckoutForm(page, email);
+  const { payButton, cardPage } = await payButtonToCardPage(page);
+  expect(cardPage).toBe(payButton);
+  return payWithTestCard(page);
 }
 
 describe('the owner ships a version', () => {
