@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { createProduct } from '../db/seed/factories.js';
-import { checkShopChanges } from '../http/shop-changes.js';
 
 /**
  * A card whose units are all in other shoppers' unpaid checkouts says so, as the product page does
@@ -48,34 +47,12 @@ describe('cards of a product held in other checkouts', () => {
       });
     // A product nobody holds says nothing more.
     expect((await listed()).find((c) => c.id === free.id)).toEqual(expect.not.objectContaining({ held: expect.anything() }));
-  });
 
-  // Known fault, left for the next session (issue [1/8]'s note): on PostgreSQL the list keeps a card's
-  // held units after the holder leaves the card page (the release is in the database at once, and a
-  // look by the shop-change watcher does not bring the card back). SQLite passes. Skipped so that the
-  // rest lands; not claimed as done.
-  it.skipIf(process.env.TEST_DB === 'postgres')('lose the held units when the hold ends', async () => {
-    const p = await createProduct(t.db, { name: 'Heldagain Squeegee', inventory: 2 });
-    const holder = new TestClient(t.app, '10.81.0.3');
-    const held = await holder.post('/api/create-checkout-session', {
-      items: [{ productId: p.id, quantity: 2 }],
-      customerEmail: 'cara2@example.com',
-      shippingAddress: address,
-    });
-    expect(held.statusCode, held.body).toBe(200);
-    const shopper = new TestClient(t.app, '10.81.0.4');
-    const listed = async () => {
-      const res = await shopper.get('/api/products?search=Heldagain');
-      expect(res.statusCode).toBe(200);
-      return (res.json() as { items: Card[] }).items;
-    };
-    await expect.poll(async () => (await listed()).find((c) => c.id === p.id), { timeout: 5000, interval: 100 }).toMatchObject({ held: 2 });
     // The holder leaves the card page: the units are on sale again, and the cards say so.
     const { sessionId } = held.json() as { sessionId: string };
     expect((await holder.request('POST', `/pay/${sessionId}/cancel`, new URLSearchParams())).statusCode).toBe(303);
-    // Each look is what every process's watcher does each 250 ms (http/shop-changes.ts): the release is a stock change.
     await expect
-      .poll(async () => (await checkShopChanges(t.db), await listed()).find((c) => c.id === p.id), { timeout: 5000, interval: 100 })
+      .poll(async () => (await listed()).find((c) => c.id === p.id), { timeout: 5000, interval: 100 })
       .toEqual(expect.objectContaining({ inventory: 2 }));
     expect((await listed()).find((c) => c.id === p.id)?.held).toBeUndefined();
   });
