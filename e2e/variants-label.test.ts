@@ -26,9 +26,22 @@ type ShipStationRequest = {
 /** The shopper picks Lavender, 32 oz on the product page and pays for it with a coupon through the pages. */
 async function paidOrder(page: Page, email: string): Promise<string> {
   await page.goto(`/products/concentrated-cleaner?variant=${LAVENDER_32}`);
-  await page.getByRole('radio', { name: /^Lavender/ }).first().waitFor();
-  expect(await page.getByRole('radio', { name: /^Lavender/ }).first().isChecked()).toBe(true);
-  expect(await page.getByRole('radio', { name: /^32 oz/ }).first().isChecked()).toBe(true);
+  await page
+    .getByRole('radio', { name: /^Lavender/ })
+    .first()
+    .waitFor();
+  expect(
+    await page
+      .getByRole('radio', { name: /^Lavender/ })
+      .first()
+      .isChecked(),
+  ).toBe(true);
+  expect(
+    await page
+      .getByRole('radio', { name: /^32 oz/ })
+      .first()
+      .isChecked(),
+  ).toBe(true);
   await page.getByRole('button', { name: 'Add to Cart' }).first().click();
   await page.getByText('Added to cart').first().waitFor();
   await page.goto('/cart');

@@ -125,7 +125,12 @@ export async function stockWrittenSince(
   // The stamp is part of the state: a reservation that is not counted in `reserved` (decision 0022)
   // still stamps its item when it is made and when it ends, and a shop list that shows held units
   // must hear of both (on PostgreSQL a release was otherwise never seen: the card stayed "held").
-  return rows.map((r) => ({ itemId: r.id, productId: r.product_id, state: `${r.on_hand}|${r.reserved}|${r.updated_at}`, at: r.updated_at }));
+  return rows.map((r) => ({
+    itemId: r.id,
+    productId: r.product_id,
+    state: `${r.on_hand}|${r.reserved}|${r.updated_at}`,
+    at: r.updated_at,
+  }));
 }
 
 /** The products' levels (on hand, before reservations, summed over their variants), unlocked: absent for an unknown product. */
