@@ -6,6 +6,7 @@ import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
 import { HOLD_TTL_MS, PAYMENT_SESSION_TTL_MS, PROVIDER_SESSION_TTL_MS } from './service.js';
 import { RESERVE_MS } from '../inventory/reservations.js';
+import { checkShopChanges } from '../http/shop-changes.js';
 
 /** Holds that cannot be abused: limits on creating checkouts, a cap on units held, buyable stock shown, lapsed holds flagged. */
 let t: TestApp;
@@ -31,12 +32,19 @@ const orderRow = (id: string) => t.db.selectFrom('orders').selectAll().where('id
 const liveHolds = (orderId: string) =>
   t.db.selectFrom('stock_reservations').selectAll().where('order_id', '=', orderId).where('released_at', 'is', null).execute();
 /** The reservation stops keeping others out (its shopper's 10 minutes are over); the payment page stays open. */
-const lapse = (orderId: string) =>
-  t.db
+/**
+ * The order's hold runs out, and the shop-change watcher then counts it out of `reserved`, as it
+ * does every 250 ms (http/shop-changes.ts). Waiting for its tick instead raced the next checkout
+ * on a loaded machine (seen once in CI on PostgreSQL; noted on issue [1/8]).
+ */
+const lapse = async (orderId: string) => {
+  await t.db
     .updateTable('stock_reservations')
     .set({ firm_until: new Date(Date.now() - 60_000).toISOString() })
     .where('order_id', '=', orderId)
     .execute();
+  await checkShopChanges(t.db);
+};
 const stock = async (id: string) =>
   (await t.db.selectFrom('products').select('inventory').where('id', '=', id).executeTakeFirstOrThrow()).inventory;
 
