@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, quiet, screenshot } from './browser.js';
 
 const CUSTOMER = { email: 'customer@example.com', password: 'Customer-Demo-2026' };
 const ADMIN = { email: 'admin@example.com', password: 'Admin-Demo-2026' };
@@ -322,7 +322,7 @@ describe('accounts journeys', () => {
         ['/reset-password?token=expired-or-wrong', 'reset-password-invalid', () => page.getByText('Invalid Reset Link').waitFor()],
       ];
       const check = async (name: string) => {
-        await page.waitForLoadState('networkidle');
+        await quiet(page);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} at ${viewport.width}px overflows`).toBeLessThanOrEqual(1);
         await screenshot(page, `${name}-${viewport.width}`);

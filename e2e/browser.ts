@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import { expect, inject } from 'vitest';
 
 const CHROMIUM_ARGS = [
@@ -65,12 +65,45 @@ export async function openPage(
     await live();
     return res;
   };
+  trackRequests(page);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
   });
   return { context, page, errors };
+}
+
+/** Requests a page has open, the stock long-poll left out (it is open whenever a page shows stock). */
+const openRequests = new WeakMap<Page, Set<Request>>();
+const LONG_POLL = '/api/stock/watch';
+
+function trackRequests(page: Page): void {
+  const open = new Set<Request>();
+  openRequests.set(page, open);
+  page.on('request', (r) => {
+    if (!new URL(r.url()).pathname.startsWith(LONG_POLL)) open.add(r);
+  });
+  page.on('requestfinished', (r) => open.delete(r));
+  page.on('requestfailed', (r) => open.delete(r));
+}
+
+/**
+ * Playwright's 'networkidle' for a page that keeps a long-poll open: the load event has fired and no
+ * other request has been open for `quietMs`. (A page showing stock always has /api/stock/watch
+ * waiting, so 'networkidle' never comes.)
+ */
+export async function quiet(page: Page, { quietMs = 500, timeout = 30_000 } = {}): Promise<void> {
+  await page.waitForLoadState('load');
+  const open = openRequests.get(page);
+  if (!open) throw new Error('quiet() needs a page made by openPage()');
+  const deadline = Date.now() + timeout;
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < quietMs) {
+    if (Date.now() > deadline) throw new Error(`page not quiet after ${timeout} ms: ${[...open].map((r) => r.url()).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (open.size > 0) quietSince = Date.now();
+  }
 }
 
 const SHOTS_DIR = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';

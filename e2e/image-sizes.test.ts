@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { ADMIN, call, signInThroughForm } from './helpers.js';
-import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, baseUrl, launchBrowser, openPage, quiet, screenshot } from './browser.js';
 import { pagePath } from '../src/shared/pages.js';
 import { VARIANT_SUFFIX } from '../src/shared/image-variants.js';
 
@@ -61,7 +61,7 @@ async function phoneDownloads(path: string, shot: string): Promise<{ url: string
       await new Promise((r) => setTimeout(r, 100));
     }
   });
-  await phone.page.waitForLoadState('networkidle');
+  await quiet(phone.page);
   const downloads = await Promise.all(pending);
   await screenshot(phone.page, shot);
   expect(phone.errors).toEqual([]);

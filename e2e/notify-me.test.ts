@@ -105,7 +105,7 @@ describe('notify me when it is back', () => {
     await context.close();
   });
 
-  it('says so when the product came back while the form was open', async () => {
+  it('offers the product as soon as it comes back while the page is open, and says so to a form sent from a page that missed it', async () => {
     const name = `Notify Journey Duster ${Date.now().toString(36)}`;
     const created = await call(admin.page, 'POST', '/api/admin/products', {
       name,
@@ -116,18 +116,33 @@ describe('notify me when it is back', () => {
     expect(created.status).toBe(201);
     const productId = String((created.json.product as { id: string }).id);
 
+    // A live page hears the restock by itself: the form gives way to Add to Cart.
+    const live = await openPage(browser, DESKTOP);
+    live.context.setDefaultTimeout(15_000);
+    await live.page.goto(`/products/${productId}`);
+    await live.page.getByRole('region', { name: NOTIFY_ME.title }).waitFor();
+
+    // A page that cannot hear it (offline a moment, the watch refused): the form stays open.
     const { context, page, errors } = await openPage(browser, DESKTOP);
     context.setDefaultTimeout(15_000);
+    await page.route('**/api/stock/watch**', (route) => route.abort());
     await page.goto(`/products/${productId}`);
     const form = page.getByRole('region', { name: NOTIFY_ME.title });
     await form.waitFor();
     await page.waitForFunction(() => !document.querySelector('main fieldset[disabled]'));
+
     await adjust(productId, { reason: 'received', quantity: 7 });
+    await live.page.getByText(STOCK_LINE.inStock(7), { exact: true }).waitFor();
+    expect(await live.page.getByRole('button', { name: 'Add to Cart' }).isDisabled()).toBe(false);
+    expect(await live.page.getByRole('region', { name: NOTIFY_ME.title }).count()).toBe(0);
+    expect(live.errors).toEqual([]);
+    await live.context.close();
+
+    // The page that missed it is told when it sends the form, and asks again.
     await form.getByLabel(NOTIFY_ME.emailLabel).fill('late.shopper@example.com');
     const answered = page.waitForResponse((r) => r.url().endsWith(`/api/products/${productId}/notify`));
     await form.getByRole('button', { name: NOTIFY_ME.submit }).click();
     expect((await answered).status()).toBe(409);
-    // The page asks again and offers the product.
     await page.getByText(STOCK_LINE.inStock(7), { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Add to Cart' }).isDisabled()).toBe(false);
     expect(errors).toEqual([]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, quiet, screenshot } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -182,7 +182,7 @@ describe('storefront journeys', () => {
       for (const path of pages) {
         await page.goto(path);
         await page.locator('main h1').first().waitFor();
-        await page.waitForLoadState('networkidle');
+        await quiet(page);
         // No horizontal scrolling on any width.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${path} at ${viewport.width}px overflows`).toBeLessThanOrEqual(1);
