@@ -289,6 +289,8 @@ export interface StrayPaymentsTable {
   reason: StrayPaymentReason;
   /** 'refunding' while the provider is asked; 'refunded'; 'failed' (the owner's to settle); 'settled' by the owner by hand. */
   status: 'refunding' | 'refunded' | 'failed' | 'settled';
+  /** Which attempt at the refund (1: the automatic one; each owner's retry adds one): part of its idempotency key. */
+  refund_attempt: Generated<number>;
   provider_refund_id: string | null;
   error: string | null;
   created_at: string;

@@ -6,6 +6,7 @@ import {
   FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET,
   fakeStripe,
   signedStripeEvent,
+  deliverStripeEvent,
 } from '../test/fake-stripe.js';
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
@@ -30,13 +31,7 @@ afterAll(async () => {
 });
 
 const address = { name: 'Robin <Buyer>', address: '2 Side St', city: 'Austin', state: 'TX', zip: '73301', country: 'US' };
-const deliver = (e: { payload: string; signature: string }) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/stripe',
-    headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-    payload: e.payload,
-  });
+const deliver = (e: { payload: string; signature: string }) => deliverStripeEvent(t.app, e);
 const shopMails = (template: string) =>
   t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', SHOP).where('template_id', '=', template).execute();
 

@@ -6,6 +6,7 @@ import {
   FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET,
   fakeStripe,
   signedStripeEvent,
+  deliverStripeEvent,
 } from '../test/fake-stripe.js';
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
@@ -29,13 +30,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const deliver = (e: { payload: string; signature: string }) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/stripe',
-    headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-    payload: e.payload,
-  });
+const deliver = (e: { payload: string; signature: string }) => deliverStripeEvent(t.app, e);
 
 describe('a payment link with Stripe configured', () => {
   it("is a Stripe Checkout session of the order's total, a day long, with its own key; paid once by the webhook, refundable through Stripe", async () => {

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
-import { FAKE_STRIPE_SECRET_KEY as SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET, fakeStripe } from '../test/fake-stripe.js';
+import {
+  FAKE_STRIPE_SECRET_KEY as SECRET_KEY,
+  FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET,
+  fakeStripe,
+  deliverStripeEvent,
+} from '../test/fake-stripe.js';
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { ledgerAndLevel } from '../test/stock-checks.js';
@@ -38,13 +43,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const deliver = (e: { payload: string; signature: string }) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/stripe',
-    headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-    payload: e.payload,
-  });
+const deliver = (e: { payload: string; signature: string }) => deliverStripeEvent(t.app, e);
 
 const address = { name: 'Sam Stray', address: '2 Side St', city: 'Austin', state: 'TX', zip: '73301', country: 'US' };
 let n = 0;
@@ -299,5 +298,45 @@ describe('a payment for a link or checkout the shop ended', () => {
     await retryUnansweredStrayRefunds(t.db, stripe);
     expect((await straysOf(order.id))[0]!.status).toBe('refunded');
     expect(refundsOf(fake.sessions.get(sessionId)!.payment_intent)).toEqual([3000]);
+  });
+
+  it('the owner retrying 50 times at once, and settling at the same moment: one refund or one settle, never both', async () => {
+    // 50 retries of one refused refund, fired together: one asks Stripe, the rest are told it is under way or done.
+    const first = await ownerOrderWithLink({ total_amount: 12 });
+    await admin.post(`/api/admin/orders/${first.order.id}/payments`, { method: 'cash' });
+    fake.failOnce(402, 'Your card was declined for refunds');
+    expect((await deliver(fake.pay(first.sessionId))).statusCode).toBe(200);
+    const [refused] = await straysOf(first.order.id);
+    expect(refused!.status).toBe('failed');
+    const answers = await Promise.all(Array.from({ length: 50 }, () => admin.post(`/api/admin/stray-payments/${refused!.id}/retry`, {})));
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c !== 200).every((c) => c === 409)).toBe(true);
+    expect(
+      answers
+        .filter((a) => a.statusCode === 409)
+        .every((a) => [STRAY_PAYMENT_TEXTS.underWay, STRAY_PAYMENT_TEXTS.notOpen].includes(a.json().error)),
+    ).toBe(true);
+    expect((await straysOf(first.order.id))[0]!.status).toBe('refunded');
+    expect(refundsOf(fake.sessions.get(first.sessionId)!.payment_intent)).toEqual([1200]);
+
+    // A retry and a settle-by-hand at the same moment: exactly one of them wins.
+    const second = await ownerOrderWithLink({ total_amount: 13 });
+    await admin.post(`/api/admin/orders/${second.order.id}/payments`, { method: 'cash' });
+    fake.failOnce(402, 'Your card was declined for refunds');
+    expect((await deliver(fake.pay(second.sessionId))).statusCode).toBe(200);
+    const [open] = await straysOf(second.order.id);
+    const both = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2
+          ? admin.post(`/api/admin/stray-payments/${open!.id}/settle`, { note: 'Paid back by bank transfer' })
+          : admin.post(`/api/admin/stray-payments/${open!.id}/retry`, {}),
+      ),
+    );
+    expect(both.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    const [after] = await straysOf(second.order.id);
+    const refunded = refundsOf(fake.sessions.get(second.sessionId)!.payment_intent);
+    if (after!.status === 'refunded') expect(refunded).toEqual([1300]);
+    else expect([after!.status, refunded]).toEqual(['settled', []]);
   });
 });

@@ -78,47 +78,37 @@ export async function recordStrayPayment(
 
 /**
  * Refunds a stray payment in full at its provider, then records the outcome: refunded, or failed
- * with the provider's message (for the owner). Stripe's idempotency key is the row's, so asking
- * again (the worker after a lost answer, the owner's retry) never refunds twice.
+ * with the provider's message (for the owner). Only a row 'refunding' is asked about: the first
+ * attempt (just recorded), or one whose answer was lost (the worker asks again with the same
+ * idempotency key, so nothing is refunded twice). The owner's retry of a failed one first claims
+ * it ('failed' → 'refunding', a new attempt with a key of its own, since Stripe replays a key's
+ * refusal for a day), so a settle-by-hand or a second retry at the same moment finds it taken.
  */
 export async function refundStrayPayment(
   db: Kysely<Database>,
   stripe: Stripe | null,
   strayId: string,
   actor: OrderEventActor = SYSTEM_ACTOR,
-  /** The owner's retry: 409 for one refunded or settled already. */
+  /** The owner's retry: 409 for one refunded, settled or being refunded already. */
   { onlyOpen = false }: { onlyOpen?: boolean } = {},
 ): Promise<StrayRow> {
-  const row = await db.selectFrom('stray_payments').selectAll().where('id', '=', strayId).executeTakeFirst();
+  let row = await db.selectFrom('stray_payments').selectAll().where('id', '=', strayId).executeTakeFirst();
   if (!row) throw new HttpError(404, STRAY_PAYMENT_TEXTS.notFound);
-  if (row.status === 'refunded' || row.status === 'settled') {
-    if (onlyOpen) throw new HttpError(409, STRAY_PAYMENT_TEXTS.notOpen);
+  if (onlyOpen) {
+    const claimed = await db
+      .updateTable('stray_payments')
+      .set((eb) => ({ status: 'refunding', refund_attempt: eb('refund_attempt', '+', 1) }))
+      .where('id', '=', strayId)
+      .where('status', '=', 'failed')
+      .returningAll()
+      .executeTakeFirst();
+    if (!claimed) throw new HttpError(409, row.status === 'refunding' ? STRAY_PAYMENT_TEXTS.underWay : STRAY_PAYMENT_TEXTS.notOpen);
+    row = claimed;
+  } else if (row.status !== 'refunding') {
     return row;
   }
-  let outcome: { status: 'refunded'; refundId: string } | { status: 'failed'; error: string };
-  if (row.provider !== 'stripe') {
-    // The built-in card page takes no money for a refused payment: nothing can be owed.
-    outcome = { status: 'refunded', refundId: 'none' };
-  } else if (!stripe) {
-    outcome = { status: 'failed', error: 'Stripe is not configured on this server' };
-  } else {
-    try {
-      let reference = row.payment_reference;
-      if (!reference) {
-        const session = await stripe.checkout.sessions.retrieve(row.session_id);
-        reference = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
-        if (reference) await db.updateTable('stray_payments').set({ payment_reference: reference }).where('id', '=', row.id).execute();
-      }
-      if (!reference) throw new Error('Stripe names no payment for this session');
-      const refund = await stripe.refunds.create(
-        { payment_intent: reference, metadata: { orderId: row.order_id, strayPaymentId: row.id } },
-        { idempotencyKey: `stray-${row.id}` },
-      );
-      outcome = { status: 'refunded', refundId: refund.id };
-    } catch (err) {
-      outcome = { status: 'failed', error: err instanceof Error && !('type' in err) ? err.message : stripeFailureMessage(err) };
-    }
-  }
+  const attempt = Number(row.refund_attempt);
+  const outcome = await askProviderToRefund(db, stripe, row, attempt);
   const at = new Date();
   return db.transaction().execute(async (trx) => {
     const r = await trx
@@ -128,10 +118,13 @@ export async function refundStrayPayment(
           ? { status: 'refunded', provider_refund_id: outcome.refundId, error: null, settled_at: at.toISOString() }
           : { status: 'failed', error: outcome.error },
       )
-      .where('id', '=', row.id)
-      .where('status', 'in', ['refunding', 'failed'])
+      .where('id', '=', strayId)
+      // Money that moved is recorded even over a refusal of the same attempt that arrived first
+      // (the worker asking at the same moment may get Stripe's "request in progress").
+      .where('status', 'in', outcome.status === 'refunded' ? ['refunding', 'failed'] : ['refunding'])
+      .where('refund_attempt', '=', attempt)
       .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 1 && (outcome.status === 'refunded' || row.status !== 'failed')) {
+    if (Number(r.numUpdatedRows) === 1) {
       await recordOrderEvent(
         trx,
         row.order_id,
@@ -143,8 +136,36 @@ export async function refundStrayPayment(
         at,
       );
     }
-    return trx.selectFrom('stray_payments').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    return trx.selectFrom('stray_payments').selectAll().where('id', '=', strayId).executeTakeFirstOrThrow();
   });
+}
+
+/** One attempt at the provider (Stripe's idempotency key names the row and the attempt). */
+async function askProviderToRefund(
+  db: Kysely<Database>,
+  stripe: Stripe | null,
+  row: StrayRow,
+  attempt: number,
+): Promise<{ status: 'refunded'; refundId: string } | { status: 'failed'; error: string }> {
+  // The built-in card page takes no money for a refused payment: nothing can be owed.
+  if (row.provider !== 'stripe') return { status: 'refunded', refundId: 'none' };
+  if (!stripe) return { status: 'failed', error: 'Stripe is not configured on this server' };
+  try {
+    let reference = row.payment_reference;
+    if (!reference) {
+      const session = await stripe.checkout.sessions.retrieve(row.session_id);
+      reference = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+      if (reference) await db.updateTable('stray_payments').set({ payment_reference: reference }).where('id', '=', row.id).execute();
+    }
+    if (!reference) throw new Error('Stripe names no payment for this session');
+    const refund = await stripe.refunds.create(
+      { payment_intent: reference, metadata: { orderId: row.order_id, strayPaymentId: row.id } },
+      { idempotencyKey: `stray-${row.id}-${attempt}` },
+    );
+    return { status: 'refunded', refundId: refund.id };
+  } catch (err) {
+    return { status: 'failed', error: err instanceof Error && !('type' in err) ? err.message : stripeFailureMessage(err) };
+  }
 }
 
 /** Refunds asked but unanswered for a while (the process ended, the answer was lost): asked again by the payments worker. */

@@ -6,6 +6,7 @@ import {
   FAKE_STRIPE_WEBHOOK_SECRET as WEBHOOK_SECRET,
   fakeStripe,
   signedStripeEvent,
+  deliverStripeEvent,
 } from '../test/fake-stripe.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { CHECKOUT_MESSAGES } from '../../shared/schemas/checkout.js';
@@ -31,13 +32,7 @@ const checkout = (c: TestClient, productId: string, quantity: number, coupon: st
     appliedCouponCode: coupon,
   });
 
-const deliver = (e: { payload: string; signature: string }) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/stripe',
-    headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-    payload: e.payload,
-  });
+const deliver = (e: { payload: string; signature: string }) => deliverStripeEvent(t.app, e);
 
 describe('Stripe Checkout', () => {
   it('creates a session in cents with the discount, tax, shipping, order id and an idempotency key', async () => {
@@ -53,7 +48,7 @@ describe('Stripe Checkout', () => {
 
     const coupon = fake.requests.find((r) => r.path === '/v1/coupons')!;
     expect(coupon.body.get('amount_off')).toBe('500');
-    expect(coupon.idempotencyKey).toBe(`coupon-${orderId}`);
+    expect(coupon.idempotencyKey).toBe(`coupon-${orderId}-500-SAVE5`);
     const created = fake.requests.find((r) => r.path === '/v1/checkout/sessions')!;
     expect(created.idempotencyKey).toBe(`checkout-${orderId}`);
     expect(created.body.get('metadata[orderId]')).toBe(orderId);

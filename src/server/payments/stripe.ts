@@ -52,7 +52,9 @@ export async function createStripeCheckoutSession(
   if (order.discount_cents > 0) {
     const coupon = await stripe.coupons.create(
       { amount_off: order.discount_cents, currency: 'usd', duration: 'once', name: order.coupon_code ?? 'Discount' },
-      { idempotencyKey: `coupon-${orderId}` },
+      // What the coupon says is part of its key: an owner's order edited to another discount asks
+      // for another coupon (Stripe refuses a key reused with other parameters).
+      { idempotencyKey: `coupon-${orderId}-${order.discount_cents}-${order.coupon_code ?? ''}` },
     );
     discounts = [{ coupon: coupon.id }];
   }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import Stripe from 'stripe';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 
 export const FAKE_STRIPE_SECRET_KEY = 'sk_test_local_fake';
 export const FAKE_STRIPE_WEBHOOK_SECRET = 'whsec_local_fake';
@@ -29,6 +30,16 @@ export function signedStripeEvent(
   return { payload, signature };
 }
 
+/** Delivers a signed event to the app's Stripe webhook, as Stripe would. */
+export function deliverStripeEvent(app: FastifyInstance, e: { payload: string; signature: string }) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/webhooks/stripe',
+    headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
+    payload: e.payload,
+  });
+}
+
 type FakeStripeRequest = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
 
 /**
@@ -45,6 +56,7 @@ export function fakeStripe() {
   const refunds = new Map<string, Record<string, unknown>>();
   const refundsByKey = new Map<string, Record<string, unknown>>();
   let refusal: { status: number; message: string } | null = null;
+  const refusalsByKey = new Map<string, { status: number; message: string }>();
   /** Refund requests still to be dropped without an answer (the connection closed). */
   let dropRefunds = 0;
   /** Refunds still to be made and then left unanswered (the connection closed after the work). */
@@ -65,9 +77,14 @@ export function fakeStripe() {
       const body = new URLSearchParams(raw);
       const path = (req.url ?? '').split('?')[0]!;
       requests.push({ method: req.method!, path, body, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+      const key = req.headers['idempotency-key'] as string | undefined;
+      // As Stripe: a key's first answer, a refusal included, is replayed for the same key.
+      const refused = key ? refusalsByKey.get(key) : undefined;
+      if (refused) return send(refused.status, { error: { type: 'invalid_request_error', message: refused.message } });
       if (refusal && req.method === 'POST') {
         const { status, message } = refusal;
         refusal = null;
+        if (key) refusalsByKey.set(key, { status, message });
         return send(status, { error: { type: 'invalid_request_error', message } });
       }
       if (req.method === 'POST' && path === '/v1/coupons') {
@@ -119,7 +136,6 @@ export function fakeStripe() {
           dropRefunds--;
           return req.socket.destroy();
         }
-        const key = req.headers['idempotency-key'] as string | undefined;
         const replay = key ? refundsByKey.get(key) : undefined;
         const answer = (refund: Record<string, unknown>) => {
           if (loseRefundAnswers > 0) {

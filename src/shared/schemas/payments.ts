@@ -84,6 +84,7 @@ export const STRAY_PAYMENT_TEXTS = {
   settle: 'Mark settled',
   notFound: 'No such stray payment',
   notOpen: 'This payment is already refunded or settled',
+  underWay: 'A refund of this payment is under way: look again in a minute',
   /** What the payer reads on coming back from the card page. */
   payer: (amount: string, orderNumber: string) =>
     `Your payment of ${amount} arrived after order #${orderNumber} no longer needed it, so it was not taken: it is being refunded to your card in full. Nothing more is needed from you.`,

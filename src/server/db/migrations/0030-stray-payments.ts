@@ -21,6 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('payment_reference', 'text')
     .addColumn('reason', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('refunding','refunded','failed','settled')`))
+    // Each attempt at the refund has its own idempotency key: Stripe replays a key's first answer,
+    // a refusal included, for a day, so the owner's retry after a refusal must ask anew.
+    .addColumn('refund_attempt', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('provider_refund_id', 'text')
     .addColumn('error', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
