@@ -6,17 +6,28 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import fs from 'node:fs';
 import { URL } from 'node:url';
+import boundaries from './scripts/lint/module-boundaries.mjs';
 
-// Client layers: a feature folder of src/client imports only ui/, lib/, src/shared and itself;
-// ui/ and lib/ import each other and src/shared, never a feature. The app-level files directly in
-// src/client (app.tsx, routes.tsx, entry-server.tsx, main.tsx, …) compose the features and may
-// import any of them. Relative paths only say where they lead given the importing file's depth, so
-// there is one block per folder and depth.
+// Client layers: a feature folder of src/client imports only ui/, lib/, cart/, src/shared and itself;
+// ui/ and lib/ import each other and src/shared, never a feature. cart/ is the one feature others may
+// import: the cart's state (store, quote, saved-cart sync, bought lines) is shown or changed by the
+// header, the product pages, checkout, reorder and the order confirmation; it imports no other
+// feature itself. The app-level files directly in src/client (app.tsx, routes.tsx, entry-server.tsx,
+// main.tsx, …) compose the features and may import any of them. Relative paths only say where they
+// lead given the importing file's depth, so there is one block per folder and depth.
 const CLIENT_FEATURES = ['accounts', 'admin', 'cart', 'catalog', 'checkout', 'content', 'layout', 'orders', 'seo'];
 const CLIENT_LAYERS = ['ui', 'lib'];
-const FEATURE_MESSAGE = 'A client feature imports only ui/, lib/, src/shared and its own folder.';
+const SHARED_FEATURES = ['cart'];
+const FEATURE_MESSAGE = 'A client feature imports only ui/, lib/, cart/, src/shared and its own folder.';
 const LAYER_MESSAGE = 'ui/ and lib/ import only ui/, lib/ and src/shared, never a feature.';
 const MAX_DEPTH = 5;
+// Each tab of the back office (src/client/admin/<tab>/, listed in admin-page.tsx) is a feature of its
+// own: it imports the admin's shared parts (admin/api/, admin/components/), ui/, lib/, src/shared
+// and itself, never another tab; the shared parts import no tab. admin-page.tsx, the shell, composes
+// the tabs (decision 0056). Every other folder of src/client/admin is a tab, fenced as it appears.
+const ADMIN_SHARED = ['api', 'components'];
+const ADMIN_MESSAGE =
+  'An admin tab imports only admin/api/, admin/components/, ui/, lib/, src/shared and its own folder (never another tab); admin/api/ and admin/components/ import no tab.';
 
 // A new folder in src/client must be listed above, or its imports would go unchecked.
 for (const entry of fs.readdirSync(new URL('./src/client/', import.meta.url), { withFileTypes: true })) {
@@ -24,32 +35,45 @@ for (const entry of fs.readdirSync(new URL('./src/client/', import.meta.url), { 
     throw new Error(`eslint.config.js: add src/client/${entry.name} to CLIENT_FEATURES (or CLIENT_LAYERS)`);
   }
 }
+const ADMIN_FOLDERS = fs
+  .readdirSync(new URL('./src/client/admin/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** `no-restricted-imports` and the same regexes for `import()`: each regex names a path refused. */
+function refusedImports(regexes, message) {
+  const selector = (regex) => `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`;
+  return {
+    'no-restricted-imports': ['error', { patterns: regexes.map((regex) => ({ regex, message })) }],
+    'no-restricted-syntax': ['error', ...regexes.map((regex) => ({ selector: selector(regex), message }))],
+  };
+}
+
+/** Going up `depth` folders: only into the allowed folders (or further up). */
+const onlyInto = (depth, allowed) => `^(\\.\\./){${depth}}(?!${allowed.map((f) => `${f}/`).join('|')}|\\.\\./)`;
+/** Going up `depth` folders to src/client, then one more (src/): only shared/. */
+const outOfClient = (depth) => `^(\\.\\./){${depth}}\\.\\./(?!shared/)`;
 
 function clientLayerBlocks() {
   const blocks = [];
   for (const folder of [...CLIENT_FEATURES, ...CLIENT_LAYERS]) {
-    const allowed = CLIENT_LAYERS.includes(folder) ? CLIENT_LAYERS : [...CLIENT_LAYERS, folder];
-    const message = CLIENT_LAYERS.includes(folder) ? LAYER_MESSAGE : FEATURE_MESSAGE;
+    const isLayer = CLIENT_LAYERS.includes(folder);
+    const allowed = isLayer ? CLIENT_LAYERS : [...CLIENT_LAYERS, ...SHARED_FEATURES, folder];
     for (let depth = 1; depth <= MAX_DEPTH; depth++) {
-      const up = `(\\.\\./){${depth}}`;
-      // Up to src/client: only the allowed folders. One more level up (src/): only shared/.
-      const intoClient = `^${up}(?!${allowed.map((f) => `${f}/`).join('|')}|\\.\\./)`;
-      const outOfClient = `^${up}\\.\\./(?!shared/)`;
-      const selector = (regex) => `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`;
       blocks.push({
         files: [`src/client/${folder}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
-        rules: {
-          'no-restricted-imports': [
-            'error',
-            {
-              patterns: [
-                { regex: intoClient, message },
-                { regex: outOfClient, message },
-              ],
-            },
-          ],
-          'no-restricted-syntax': ['error', { selector: selector(intoClient), message }, { selector: selector(outOfClient), message }],
-        },
+        rules: refusedImports([onlyInto(depth, allowed), outOfClient(depth)], isLayer ? LAYER_MESSAGE : FEATURE_MESSAGE),
+      });
+    }
+  }
+  // The admin's tabs and shared parts (later blocks replace the admin feature's rule for their files):
+  // up to src/client/admin only its shared parts; a tab reaches them by the short path, never round
+  // through ../admin/.
+  for (const folder of ADMIN_FOLDERS) {
+    for (let depth = 1; depth < MAX_DEPTH; depth++) {
+      blocks.push({
+        files: [`src/client/admin/${folder}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
+        rules: refusedImports([onlyInto(depth, ADMIN_SHARED), onlyInto(depth + 1, CLIENT_LAYERS), outOfClient(depth + 1)], ADMIN_MESSAGE),
       });
     }
   }
@@ -63,6 +87,7 @@ function clientLayerBlocks() {
 // data with the modules' own rules, so it may use them; migrations import nothing, see below).
 const SERVER_MODULES = [
   'accounts',
+  'audit',
   'cart',
   'catalog',
   'checkout',
@@ -75,8 +100,11 @@ const SERVER_MODULES = [
   'payments',
   'shipping',
   'shipping-labels',
+  'subscriptions',
 ];
 const SERVER_LAYERS = ['db', 'lib', 'http'];
+// No two domain modules import each other and no file imports itself round a cycle (issue [3/8],
+// decision 0057): the rules below carry no allow-list any more.
 // Tests across modules, and the test harness.
 const SERVER_TEST_FOLDERS = ['security', 'test'];
 const SERVER_LOWER_LAYERS = ['db', 'lib'];
@@ -118,8 +146,43 @@ const STOCK_MESSAGE =
 const CATALOG_TABLES = ['product_variants', 'product_options'];
 const CATALOG_MESSAGE =
   'Products and their variants belong to src/server/catalog: change variants and options through its functions (catalog/variants.ts); other modules may only read them.';
+const PAYMENT_TABLES = ['payment_sessions'];
+const PAYMENT_MESSAGE =
+  'Payment sessions belong to src/server/payments: open, adopt, complete and end them through its functions (sessions.ts, service.ts); other modules may only read them.';
 const LOWER_LAYER_MESSAGE =
   'src/server/db and src/server/lib lie beneath the domain modules: they import only db/, lib/, config.ts and src/shared (never a module, http/ or app.ts).';
+
+const ORDER_TABLES = ['orders', 'order_items', 'order_events'];
+const ORDERS_MESSAGE =
+  'Orders belong to src/server/orders: insert, update and delete orders, order_items and order_events through its functions (create-order.ts, checkout-state.ts, label-state.ts, customer-orders.ts, …); other modules may only read them.';
+
+/**
+ * The selectors that find SQL on `tables` in another module: Kysely builder calls naming the table
+ * (`insertInto('orders')`, `updateTable('orders as o')`, …) and raw SQL (`sql` templates and
+ * `sql.raw`). With `writesOnly`, only inserts, updates and deletes (the owner's alone; others may
+ * read); without, any mention of the table (reads too). Reused for every table with one owner.
+ */
+function tableSqlSelectors(tables, message, { writesOnly = false } = {}) {
+  const names = tables.join('|');
+  const words = writesOnly
+    ? `(insert\\s+(or\\s+\\w+\\s+)?into|update|delete\\s+from|merge\\s+into)\\s+"?(${names})\\b`
+    : `\\b(${names})\\b`;
+  return [
+    writesOnly
+      ? {
+          selector: `CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/] > Literal[value=/^(${names})( |$)/]`,
+          message,
+        }
+      : { selector: `Literal[value=/^(${names})( |$)/]`, message },
+    // The table named by a template literal (`updateTable(\`orders\`)`) is the same call.
+    {
+      selector: `CallExpression[callee.property.name=/^(${writesOnly ? 'insertInto|updateTable|deleteFrom|replaceInto|mergeInto' : '\\w+'})$/] > TemplateLiteral > TemplateElement[value.raw=/^(${names})( |$)/]`,
+      message,
+    },
+    { selector: `TaggedTemplateExpression[tag.name='sql'] TemplateElement[value.raw=/${words}/i]`, message },
+    { selector: `CallExpression[callee.object.name='sql'][callee.property.name='raw'] Literal[value=/${words}/i]`, message },
+  ];
+}
 
 function serverLayerBlocks() {
   const blocks = [
@@ -131,40 +194,43 @@ function serverLayerBlocks() {
     },
     { files: ROUTE_FILES, ignores: [...SERVER_TESTS], rules: SQL_IN_ROUTES },
   ];
-  // Stock has one owner (CONVENTIONS 9, decision 0022): only src/server/inventory reads or writes its
-  // tables and the product's stock copy (`products.inventory`, written in step with the ledger).
-  // The catalogue owns the variants (decision 0036): only src/server/catalog writes product_variants
-  // and product_options; inventory, the cart, orders and labels read them. Migrations describe the
-  // schema; the seeds' bulk insert hands its products to the modules. One `no-restricted-syntax`
-  // holds both rules where both apply (a later block's options replace an earlier one's).
+  // Every table has one owner (CONVENTIONS 9): only its module touches it, others call its functions.
+  // Stock (decision 0022): only src/server/inventory reads or writes its tables and the product's
+  // stock copy (`products.inventory`, written in step with the ledger). The catalogue owns the
+  // variants (decision 0036): only src/server/catalog writes product_variants and product_options.
+  // Orders (decision 0048): only src/server/orders inserts, updates or deletes orders, order_items
+  // and order_events; the rest read them. Migrations describe the schema; the seeds' bulk insert
+  // hands its products to the modules. One `no-restricted-syntax` per folder holds every rule that
+  // applies there (a later block's options replace an earlier one's).
   const stockSelectors = [
-    { selector: `Literal[value=/^(${STOCK_TABLES.join('|')})( |$)/]`, message: STOCK_MESSAGE },
+    ...tableSqlSelectors(STOCK_TABLES, STOCK_MESSAGE),
     { selector: "CallExpression[callee.property.name=/^(set|values)$/] Property[key.name='inventory']", message: STOCK_MESSAGE },
     {
       selector: 'CallExpression[callee.property.name=/^(select|selectAll)$/] Literal[value=/(^|\\.)inventory$/]',
       message: STOCK_MESSAGE,
     },
   ];
-  const catalogSelectors = [
-    {
-      selector: `CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/] > Literal[value=/^(${CATALOG_TABLES.join('|')})( |$)/]`,
-      message: CATALOG_MESSAGE,
-    },
-    {
-      selector: `TemplateElement[value.raw=/(insert\\s+into|update|delete\\s+from)\\s+"?(${CATALOG_TABLES.join('|')})\\b/i]`,
-      message: CATALOG_MESSAGE,
-    },
+  const owners = [
+    { folder: 'inventory', selectors: stockSelectors },
+    { folder: 'catalog', selectors: tableSqlSelectors(CATALOG_TABLES, CATALOG_MESSAGE, { writesOnly: true }) },
+    { folder: 'orders', selectors: tableSqlSelectors(ORDER_TABLES, ORDERS_MESSAGE, { writesOnly: true }) },
+    // Payments own their sessions (decision 0049): only src/server/payments writes payment_sessions.
+    { folder: 'payments', selectors: tableSqlSelectors(PAYMENT_TABLES, PAYMENT_MESSAGE, { writesOnly: true }) },
   ];
   const exempt = ['src/server/db/migrations/**', 'src/server/db/seed/**', ...ROUTE_FILES, ...SERVER_TESTS];
-  blocks.push(
-    {
-      files: ['src/server/**/*.ts'],
-      ignores: ['src/server/inventory/**', 'src/server/catalog/**', ...exempt],
-      rules: { 'no-restricted-syntax': ['error', ...stockSelectors, ...catalogSelectors] },
-    },
-    { files: ['src/server/catalog/**/*.ts'], ignores: exempt, rules: { 'no-restricted-syntax': ['error', ...stockSelectors] } },
-    { files: ['src/server/inventory/**/*.ts'], ignores: exempt, rules: { 'no-restricted-syntax': ['error', ...catalogSelectors] } },
-  );
+  const ownerFolders = owners.map((o) => `src/server/${o.folder}/**`);
+  blocks.push({
+    files: ['src/server/**/*.ts'],
+    ignores: [...ownerFolders, ...exempt],
+    rules: { 'no-restricted-syntax': ['error', ...owners.flatMap((o) => o.selectors)] },
+  });
+  for (const owner of owners) {
+    blocks.push({
+      files: [`src/server/${owner.folder}/**/*.ts`],
+      ignores: exempt,
+      rules: { 'no-restricted-syntax': ['error', ...owners.filter((o) => o !== owner).flatMap((o) => o.selectors)] },
+    });
+  }
   for (const folder of SERVER_LOWER_LAYERS) {
     for (let depth = 1; depth <= MAX_DEPTH; depth++) {
       // Up to src/server: only the lower layers and config.ts. One more level up (src/): only shared/.
@@ -224,6 +290,16 @@ export default tseslint.config(
   },
   ...clientLayerBlocks(),
   ...serverLayerBlocks(),
+  {
+    // Domain modules depend on each other one way only, and no file imports itself round a cycle
+    // (scripts/lint/module-boundaries.mjs, decisions 0051 and 0057).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    rules: {
+      'boundaries/no-mutual-module-imports': ['error', { root: 'src/server', modules: SERVER_MODULES }],
+      'boundaries/no-import-cycles': ['error', { root: 'src' }],
+    },
+  },
   {
     // Migrations describe the schema as it was: they import nothing from the app, whose code moves on.
     files: ['src/server/db/migrations/**/*.ts'],

@@ -56,7 +56,7 @@ describe('back office changes reach the shop', () => {
     await page.getByLabel(/^Name/).fill('Demo Customer');
     await page.getByLabel('Street').fill('12 Fern Way');
     await page.getByLabel('City').fill('Portland');
-    await page.getByLabel('State').fill('OR');
+    await page.getByLabel('State').selectOption('OR');
     await page.getByLabel('ZIP').fill('97201');
     await page.getByLabel('Total amount ($)').fill('42.50');
     await page.waitForTimeout(HUMAN_PAUSE_MS);
@@ -93,7 +93,8 @@ describe('back office changes reach the shop', () => {
     await toast(page, 'Coupon created successfully').waitFor();
     await page.getByRole('switch', { name: `Active: ${code}` }).waitFor({ state: 'attached' });
 
-    // ---- A category the owner adds shows in the shop.
+    // ---- A category the owner adds stays out of the shop while it is empty (decision 0047), and
+    // the back office says so.
     const catId = `e2e-shop-${RUN}`;
     await page.goto('/admin?tab=categories');
     await page.getByRole('button', { name: 'Add Category' }).click();
@@ -101,6 +102,10 @@ describe('back office changes reach the shop', () => {
     await page.getByRole('dialog').getByLabel('Name').fill(`Journey ${RUN}`);
     await page.getByRole('dialog').getByRole('button', { name: 'Save Category' }).click();
     await toast(page, 'Category has been saved successfully.').waitFor();
+    await page
+      .getByRole('row', { name: new RegExp(`Journey ${RUN}`) })
+      .getByText('Empty, hidden from shoppers')
+      .waitFor();
 
     // ---- Overnight Shipping switched off.
     await page.goto('/admin?tab=shipping');
@@ -114,11 +119,15 @@ describe('back office changes reach the shop', () => {
     // ---- The shopper: the category is listed, the coupon applies, overnight is gone.
     const shopper = await openPage(browser, DESKTOP);
     await shopper.page.goto('/products');
-    await shopper.page
-      .getByRole('tab', { name: `Journey ${RUN}` })
-      .or(shopper.page.getByRole('link', { name: `Journey ${RUN}` }))
-      .first()
-      .waitFor();
+    // The shop's own categories are listed; the empty one is not.
+    const seeded = shopper.page.getByRole('tab', { name: 'Mops' }).or(shopper.page.getByRole('link', { name: 'Mops' }));
+    await seeded.first().waitFor();
+    expect(
+      await shopper.page
+        .getByRole('tab', { name: `Journey ${RUN}` })
+        .or(shopper.page.getByRole('link', { name: `Journey ${RUN}` }))
+        .count(),
+    ).toBe(0);
     await addToCart(shopper.page, 'cloth-5-pack');
     await shopper.page.goto('/cart');
     await shopper.page.getByLabel('Coupon code').fill(code);

@@ -70,10 +70,11 @@ describe('the owner takes a phone order with products', () => {
       ['name', 'Rita Phone'],
       ['address', '5 Call St'],
       ['city', 'Dover'],
-      ['state', 'DE'],
       ['zip', '19901'],
     ] as const)
       await page.locator(`#order-${field}`).fill(value);
+    // The state is one of the checkout's list (decision 0045).
+    await page.locator('#order-state').selectOption('DE');
     // 2 × $12.50 − $1.00 + $5.99 = $29.99, tax 8% $2.40: $32.39
     expect(await page.getByTestId('order-lines-total').innerText()).toBe('$32.39');
     await screenshotBothWidths(page, 'order-journeys-create-with-lines');
@@ -169,6 +170,9 @@ describe('the owner takes a phone order with products', () => {
     await record.getByLabel('Bank transfer').check();
     await record.getByLabel("Note (for the order's history)").fill('Reference 4471');
     await dialogShots(page, record.getByLabel('Bank transfer'), 'order-journeys-record-payment');
+    // The amount and the method are confirmed before anything is written (issue [2/8]).
+    await record.getByRole('button', { name: 'Continue' }).click();
+    await record.getByRole('group', { name: 'Confirm the payment' }).getByText('Record $40.00 paid by bank transfer?').waitFor();
     const recorded = page.waitForResponse((r) => r.url().endsWith(`/api/admin/orders/${id}/payments`));
     await record.getByRole('button', { name: 'Record payment' }).click();
     const answer = await recorded;

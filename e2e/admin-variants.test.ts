@@ -4,7 +4,7 @@ import { ADMIN, CUSTOMER, HUMAN_PAUSE_MS, call, checkout, signInThroughForm, toa
 import fs from 'node:fs';
 import path from 'node:path';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotBothWidths, settle } from './browser.js';
-import { VARIANT_MESSAGES, type AdminProductVariants } from '../src/shared/schemas/admin.js';
+import { VARIANT_MESSAGES, type AdminProductVariants } from '../src/shared/schemas/admin/variants.js';
 import type { OrderView } from '../src/shared/schemas/orders.js';
 import type { StockHistoryPage } from '../src/shared/schemas/inventory.js';
 
@@ -314,10 +314,10 @@ describe('a product with options in the back office', () => {
       ['name', 'Vera Variant'],
       ['address', '3 Mesh Lane'],
       ['city', 'Salem'],
-      ['state', 'OR'],
       ['zip', '97301'],
     ] as const)
       await page.locator(`#order-${field}`).fill(value);
+    await page.locator('#order-state').selectOption('OR');
     expect(await page.getByTestId('order-lines-total').innerText()).toBe('$32.40');
     await page.waitForTimeout(HUMAN_PAUSE_MS);
     const created = page.waitForResponse((r) => r.url().endsWith('/api/admin/orders') && r.request().method() === 'POST');
@@ -358,18 +358,19 @@ describe('a product with options in the back office', () => {
     await slip.waitFor();
     const rows = await slip.evaluate((t) =>
       [...t.querySelectorAll('tbody tr')].map((tr) =>
-        [...tr.querySelectorAll('td')].slice(1, 5).map((td) => (td.textContent ?? '').trim()),
+        [...tr.querySelectorAll('td')].slice(1, 4).map((td) => (td.textContent ?? '').trim()),
       ),
     );
+    // The product's own option names and values (decision 0044).
     expect(rows).toEqual([
-      [title('Blue, Large'), 'Large', 'Blue', `${SKU}-BLU-L`],
-      [title('Grey, Small'), 'Small', 'Grey', `${SKU}-GRY-S`],
+      [NAME, 'Colour: Blue · Size: Large', `${SKU}-BLU-L`],
+      [NAME, 'Colour: Grey · Size: Small', `${SKU}-GRY-S`],
     ]);
     await screenshotBothWidths(page, 'variants-admin-packing-slip');
 
     // ---- The order's details name the variants.
     await page.goto(`/admin?tab=orders&view=details&order=${orderId}`);
-    await page.getByText(`SKU ${SKU}-GRY-S · Size Small · Color Grey`).waitFor();
+    await page.getByText(`SKU ${SKU}-GRY-S · Colour: Grey · Size: Small`).waitFor();
     await screenshotBothWidths(page, 'variants-admin-order-details');
 
     // ---- Refund: the lines per variant; Grey, Small's unit goes back to Grey, Small only.

@@ -79,7 +79,9 @@ describe('admin back office', () => {
     await page.reload();
     await page.getByRole('tab', { name: 'Products', selected: true }).waitFor();
     await page.getByRole('button', { name: 'Add Product' }).waitFor();
-    await page.getByRole('table').waitFor();
+    // By name: the tab also lists holds in a table of its own whenever a checkout of another journey on
+    // this worker's server holds stock.
+    await page.getByRole('table', { name: 'Products, newest first' }).waitFor();
     await shots(page, 'products');
 
     // ---- Products: create one with an uploaded image, then see it in the shop.
@@ -131,7 +133,8 @@ describe('admin back office', () => {
     await openTab(page, 'Shipping', 'Shipping Options');
     const shipName = `E2E Courier ${RUN}`;
     await page.getByRole('button', { name: 'Add Shipping Option' }).click();
-    await expect.poll(() => page.getByRole('dialog').getByLabel('Estimated days').inputValue()).toBe('5-7');
+    // Left empty, the default applies: the field shows it as its placeholder (decision 0047).
+    await expect.poll(() => page.getByRole('dialog').getByLabel('Estimated days').getAttribute('placeholder')).toBe('5-7');
     await page.getByRole('dialog').getByLabel('Name').fill(shipName);
     await page.getByRole('dialog').getByLabel('Price ($)').fill('3.50');
     await page.getByRole('dialog').getByRole('button', { name: 'Save Shipping Option' }).click();
@@ -177,7 +180,7 @@ describe('admin back office', () => {
     await page.getByLabel(/^Name/).fill('Journey Tester');
     await page.getByLabel('Street').fill('1 Test Street');
     await page.getByLabel('City').fill('Springfield');
-    await page.getByLabel('State').fill('CA');
+    await page.getByLabel('State').selectOption('CA');
     await page.getByLabel('ZIP').fill('90001');
     await page.getByLabel('Total amount ($)').fill('100.00');
     await page.waitForTimeout(HUMAN_PAUSE_MS);
@@ -255,7 +258,7 @@ describe('admin back office', () => {
     }
 
     expect(errors).toEqual([]);
-  });
+  }, 240_000);
 
   it('shows a signed-in customer the Access Denied panel with their role at /admin', async () => {
     const { page, context, errors } = await openPage(browser, DESKTOP);
@@ -322,25 +325,15 @@ describe('admin back office', () => {
       expect(outside, `${tab}: controls outside the 390 px viewport`).toEqual([]);
     }
 
-    // Loyalty points: a negative value is accepted and stored as 0 (the specification's clamp), not blocked.
+    // Loyalty points change by an explicit adjustment with a review step (decision 0047;
+    // e2e/owner-settings-last-mile.test.ts walks it): the control is there on a phone too.
     await page.goto('/admin?tab=users');
     await page.getByLabel('Search users').fill(CUSTOMER.email);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const points = page.getByRole('spinbutton', { name: `Loyalty points of ${CUSTOMER.email}` });
-    await points.waitFor();
-    const original = await points.inputValue();
-    const card = page.getByRole('row').filter({ hasText: CUSTOMER.email });
-    const save = async (value: string) => {
-      await points.fill(value);
-      const res = page.waitForResponse((r) => r.url().includes('/api/admin/users/') && r.request().method() === 'PATCH');
-      await card.getByRole('button', { name: 'Save', exact: true }).click();
-      return (await res).status();
-    };
-    expect(await save('-25')).toBe(200);
-    await toastText(page, `${CUSTOMER.email} now has 0 points.`).waitFor();
-    await expect.poll(() => points.inputValue()).toBe('0');
-    expect(await save(original)).toBe(200);
-    await expect.poll(() => points.inputValue()).toBe(original);
+    const adjust = page.getByRole('button', { name: `Adjust the loyalty points of ${CUSTOMER.email}` });
+    await adjust.waitFor();
+    const box = (await adjust.boundingBox())!;
+    expect(box.x >= 0 && box.x + box.width <= MOBILE.width).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

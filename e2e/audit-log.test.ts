@@ -80,8 +80,20 @@ describe('the audit log in the Users tab', () => {
     await page.getByRole('tab', { name: 'Audit log', selected: true }).waitFor();
     await page.getByRole('heading', { name: 'Audit log', exact: true }).waitFor();
     expect(await page.getByLabel('User', { exact: true }).inputValue()).toBe(PERSON.email);
-    await expect.poll(() => auditRows(page).count()).toBe(3);
-    const texts = await auditRows(page).allInnerTexts();
+    // What the admin did, and between start and end what they read as the customer (decision 0046).
+    const VIEWED = 'Viewed while impersonating';
+    await expect.poll(async () => (await auditRows(page).allInnerTexts()).filter((t) => !t.includes(VIEWED)).length).toBe(3);
+    const all = await auditRows(page).allInnerTexts();
+    const texts = all.filter((t) => !t.includes(VIEWED));
+    const started = all.findIndex((t) => t.includes('Impersonation started'));
+    const ended = all.findIndex((t) => t.includes('Impersonation ended'));
+    const viewed = all.flatMap((t, i) => (t.includes(VIEWED) ? [i] : []));
+    expect(viewed.length).toBeGreaterThanOrEqual(1);
+    for (const i of viewed) {
+      expect(i).toBeGreaterThan(ended);
+      expect(i).toBeLessThan(started);
+      expect(all[i]).toContain(ADMIN.email);
+    }
     expect(texts[0]).toContain('Impersonation ended');
     expect(texts[1]).toContain('Impersonation started');
     expect(texts[2]).toContain('Verification changed');

@@ -169,3 +169,25 @@ export async function dialogShots(page: Page, at: Locator, name: string): Promis
   await page.setViewportSize(DESKTOP);
   await settle(page);
 }
+
+/**
+ * A full-page screenshot with the pictures in it: a pass down the page brings every lazy picture
+ * near (they wait for an IntersectionObserver), each shown one must have loaded, and the page is
+ * back at its top.
+ */
+export async function screenshotWithPictures(page: Page, name: string): Promise<void> {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += 400) {
+      window.scrollTo(0, y);
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    }
+    window.scrollTo(0, 0);
+  });
+  await page.waitForFunction(() =>
+    [...document.images]
+      .filter((img) => img.getClientRects().length > 0)
+      .every((img) => img.complete && !img.currentSrc.startsWith('data:')),
+  );
+  await settle(page);
+  await screenshot(page, name);
+}

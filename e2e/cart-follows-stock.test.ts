@@ -4,7 +4,7 @@ import { ADMIN, call, checkout, signInThroughForm, toast } from './helpers.js';
 import { DESKTOP, launchBrowser, openPage, screenshotBothWidths } from './browser.js';
 import { CART_STOCK_MESSAGES, CHECKOUT_MESSAGES } from '../src/shared/checkout-text.js';
 import { STOCK_LINE } from '../src/client/catalog/stock-text.js';
-import { ADD_TO_CART_MESSAGES } from '../src/client/lib/use-add-to-cart.js';
+import { ADD_TO_CART_MESSAGES } from '../src/client/cart/use-add-to-cart.js';
 
 /**
  * The shopper's side of stock with one owner (issue "[2/6] Stock with one owner", decision 0022):

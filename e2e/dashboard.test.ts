@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { orderNumberLabel } from '../src/shared/order-words.js';
 
 const CUSTOMER = { email: 'customer@example.com', password: 'Customer-Demo-2026' };
 const ADMIN = { email: 'admin@example.com', password: 'Admin-Demo-2026' };
@@ -191,7 +192,7 @@ describe('dashboard and orders journeys', () => {
     const before = await cartCount(page);
     await recent.getByRole('button', { name: `Reorder order #${number}` }).click();
     await page.getByText('Items Added to Cart').waitFor();
-    await page.getByText(`1 item(s) from order #${orderId.slice(-6)} added to your cart`).waitFor();
+    await page.getByText(`1 item(s) from order ${orderNumberLabel(orderId)} added to your cart`).waitFor();
     await page
       .locator('header')
       .getByRole('link', { name: `Cart, ${before + 1} ${before + 1 === 1 ? 'item' : 'items'}` })
@@ -203,7 +204,7 @@ describe('dashboard and orders journeys', () => {
     const card = page.getByRole('article', { name: `Order #${number}` });
     await card.waitFor();
     await card.getByText('20 - Reusable Cleaning Cloths (20-Pack) x 1').waitFor();
-    await card.getByText(`EC${orderId.slice(-6).toUpperCase()}`).waitFor(); // paid, so past pending
+    await card.getByText(`EC${orderId.slice(-8).toUpperCase()}`).waitFor(); // paid, so past pending
     expect(await card.getByRole('link', { name: /Track Package/ }).count()).toBe(0); // not shipped yet
     await card.getByRole('button', { name: `View Details of order #${number}` }).click();
     await page.getByRole('dialog', { name: 'Order Details' }).getByText(`#${number.toUpperCase()}`).waitFor();

@@ -6,8 +6,8 @@ import { ADMIN, SHIPPING_ADDRESS, call, signInThroughForm, toast } from './helpe
 import { DESKTOP, WIDTHS, launchBrowser, openPage, screenshot, screenshotBothWidths, settle } from './browser.js';
 import { CART_STOCK_MESSAGES } from '../src/shared/checkout-text.js';
 import { STOCK_LINE } from '../src/client/catalog/stock-text.js';
-import { ADD_TO_CART_MESSAGES } from '../src/client/lib/use-add-to-cart.js';
-import { HELD_STOCK_MESSAGES } from '../src/client/lib/stock-fit.js';
+import { ADD_TO_CART_MESSAGES } from '../src/client/cart/use-add-to-cart.js';
+import { HELD_STOCK_MESSAGES } from '../src/client/cart/stock-fit.js';
 import { CARD_HELD_TEXT } from '../src/client/catalog/components/product-card.js';
 
 /**

@@ -124,7 +124,7 @@ export async function payButtonToCardPage(page: Page, press: 'click' | 'tap' = '
   ]);
   if (outcome === 'refused') throw new Error(`The checkout refused to pay: ${await refused.innerText()}`);
   if (outcome !== 'card page') throw new Error(`Pay did not lead to the card page (still at ${page.url()})`);
-  await page.getByText('TEST MODE').waitFor();
+  await page.getByText('TEST MODE', { exact: true }).waitFor();
   const cardPage = ((await page.locator('.amount').textContent()) ?? '').trim();
   return { payButton, cardPage };
 }

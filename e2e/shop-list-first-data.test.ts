@@ -66,11 +66,13 @@ describe('the shop list from its embedded cards', () => {
       await page.getByText('Added to cart').first().waitFor();
       await page.getByRole('link', { name: 'Cart, 1 item' }).waitFor();
       const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '{}'));
+      // The line names the variant it sells (the card's one version).
       expect(stored.items[0].product).toEqual({
         id: chosen.id,
         name: chosen.name,
         priceCents: chosen.priceCents,
         images: chosen.images,
+        variantId: chosen.soleVariantId,
       });
 
       // Nothing was asked for at start-up: the list and the tabs came with the page.

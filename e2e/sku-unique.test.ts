@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ADMIN, call, signInThroughForm, toast } from './helpers.js';
 import { DESKTOP, dialogShots, launchBrowser, openPage } from './browser.js';
-import { SKU_MESSAGES } from '../src/shared/schemas/admin.js';
+import { SKU_MESSAGES } from '../src/shared/schemas/admin/products.js';
 
 /**
  * One SKU, one stocked item (decision 0037), at 1280 and 390 px: the owner adds a product with a

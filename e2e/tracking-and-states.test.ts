@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, call, checkout, fakes, signInThroughForm, toast } from './helpers.js';
 import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { NO_ORDER_NAMED_TEXTS } from '../src/shared/checkout-text.js';
 
 /**
  * Issue 18, items 1 and 7: the owner buys a label (the local ShipStation fake answers carrier
@@ -133,12 +134,13 @@ describe('real tracking and honest order states', () => {
     await notFound();
     await shots(page, 'thank-you-not-found');
 
-    await page.goto('/thank-you');
-    await notFound();
-
-    await page.goto('/success');
-    await notFound();
-    await shots(page, 'success-not-found');
+    // No order named at all: the ways to an order, not an error (decision 0044).
+    for (const bare of ['/thank-you', '/success']) {
+      await page.goto(bare);
+      await page.getByRole('heading', { name: NO_ORDER_NAMED_TEXTS.title }).waitFor();
+      await page.getByRole('link', { name: NO_ORDER_NAMED_TEXTS.myOrders }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Order not found.' }).count()).toBe(0);
+    }
 
     await page.goto('/success?session_id=cs_unknown_session');
     await notFound();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, settle } from './browser.js';
+import { DESKTOP, MOBILE, launchBrowser, openPage, screenshotWithPictures } from './browser.js';
 import {
   ADMIN,
   CUSTOMER,
@@ -34,7 +34,7 @@ const RUN = Date.now().toString(36);
 const CLEANER = { id: 'concentrated-cleaner', name: 'Concentrated All-Purpose Cleaner' };
 const BAG = { id: 'mesh-laundry-bag', name: 'Mesh Laundry Bag' };
 /** The products' first versions: what a checkout that lost the choice would have sold. */
-const FIRST_VERSIONS = [`${CLEANER.name} — Unscented, 16 oz`, `${BAG.name} — Blue, Small`];
+const FIRST_VERSIONS = ['Scent: Unscented · Size: 16 oz', 'Colour: Blue · Size: Small'];
 
 const option = (page: Page, group: string, value: string) =>
   page.getByRole('group', { name: new RegExp(`^${group}:`) }).getByRole('radio', { name: new RegExp(`^${value}`) });
@@ -57,7 +57,7 @@ async function openProduct(page: Page, product: { id: string; name: string }): P
   await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
 }
 
-/** The confirmation's item lines as shown ("name", "Size: … · Color: … · Qty: …", line total). */
+/** The confirmation's item lines as shown ("name", "Scent: … · Size: … · Qty: …", line total). */
 async function confirmedLines(page: Page): Promise<string[]> {
   const items = page.getByRole('region', { name: 'Items' });
   await items.locator('li').first().waitFor();
@@ -88,27 +88,6 @@ function mailText(raw: string): string {
       return Buffer.from(bytes).toString('utf8');
     })
     .join('\n');
-}
-
-/**
- * A full-page screenshot with the pictures in it: a pass down the page brings every lazy picture
- * near (they wait for an IntersectionObserver), then each shown one must have loaded.
- */
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += 400) {
-      window.scrollTo(0, y);
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    }
-    window.scrollTo(0, 0);
-  });
-  await page.waitForFunction(() =>
-    [...document.images]
-      .filter((img) => img.getClientRects().length > 0)
-      .every((img) => img.complete && !img.currentSrc.startsWith('data:')),
-  );
-  await settle(page);
-  await screenshot(page, name);
 }
 
 /** The owner, signed in once for the file (the journeys read their orders in the back office). */
@@ -179,18 +158,20 @@ describe('a chosen version is what is paid for, recorded and shipped', () => {
     const { payButton, cardPage } = await payButtonToCardPage(page);
     expect(payButton).toMatch(/^\$\d/);
     expect(cardPage).toBe(payButton);
-    await shoot(page, 'variant-purchase-guest-card-page-1280');
+    await screenshotWithPictures(page, 'variant-purchase-guest-card-page-1280');
 
     const orderId = await payWithTestCard(page);
     expect(orderId).not.toBe('');
     const lines = await confirmedLines(page);
     expect(lines).toEqual([
-      expect.stringContaining(`${CLEANER.name} — Lavender, 16 oz Size: 16 oz · Color: Default · Qty: 1 ${dollars(lavenderCents)}`),
-      expect.stringContaining(`${BAG.name} — Grey, Large Size: Large · Color: Grey · Qty: 2 ${dollars(2 * greyLargeCents)}`),
+      expect.stringContaining(`${CLEANER.name} Scent: Lavender · Size: 16 oz · Qty: 1 ${dollars(lavenderCents)}`),
+      expect.stringContaining(`${BAG.name} Colour: Grey · Size: Large · Qty: 2 ${dollars(2 * greyLargeCents)}`),
     ]);
+    // The product's own option names (decision 0044): never a colour the cleaner does not have.
+    expect(lines.join('\n')).not.toContain('Color: Default');
     for (const first of FIRST_VERSIONS) expect(lines.join('\n')).not.toContain(first);
     expect(await page.getByTestId('order-total').textContent()).toBe(payButton);
-    await shoot(page, 'variant-purchase-guest-confirmation-1280');
+    await screenshotWithPictures(page, 'variant-purchase-guest-confirmation-1280');
 
     // The owner signs in while the e-mail is on its way (the outbox is sent every few seconds).
     const ownerReady = ownerPage();
@@ -212,18 +193,18 @@ describe('a chosen version is what is paid for, recorded and shipped', () => {
       )
       .toBe(true);
     const text = mailText(mail.raw);
-    expect(text).toContain(`${CLEANER.name} — Lavender, 16 oz x 1  ${dollars(lavenderCents)}`);
-    expect(text).toContain(`${BAG.name} — Grey, Large x 2  ${dollars(2 * greyLargeCents)}`);
+    expect(text).toContain(`${CLEANER.name} — Scent: Lavender · Size: 16 oz x 1  ${dollars(lavenderCents)}`);
+    expect(text).toContain(`${BAG.name} — Colour: Grey · Size: Large x 2  ${dollars(2 * greyLargeCents)}`);
     expect(text).toContain(`Total: ${payButton}`);
     for (const first of FIRST_VERSIONS) expect(text).not.toContain(first);
 
     // The owner's order: each line's title, SKU, size and colour; then its packing slip.
     const admin = await ownerReady;
     const details = await openOwnerOrder(admin, orderId);
-    await details.getByText(`${CLEANER.name} — Lavender, 16 oz`, { exact: true }).waitFor();
-    await details.getByText('SKU ECO-CL-LAV-016 · Size 16 oz', { exact: true }).waitFor();
-    await details.getByText(`${BAG.name} — Grey, Large`, { exact: true }).waitFor();
-    await details.getByText('SKU ECO-MB-GRY-L · Size Large · Color Grey', { exact: true }).waitFor();
+    await details.getByText(CLEANER.name, { exact: true }).first().waitFor();
+    await details.getByText('SKU ECO-CL-LAV-016 · Scent: Lavender · Size: 16 oz', { exact: true }).waitFor();
+    await details.getByText(BAG.name, { exact: true }).first().waitFor();
+    await details.getByText('SKU ECO-MB-GRY-L · Colour: Grey · Size: Large', { exact: true }).waitFor();
     for (const first of FIRST_VERSIONS) expect(await details.getByText(first).count()).toBe(0);
     await details.getByRole('button', { name: 'Packing slip' }).click();
     const slip = admin.getByRole('table', { name: 'Items to pack' });
@@ -231,14 +212,14 @@ describe('a chosen version is what is paid for, recorded and shipped', () => {
     await admin.getByTestId('slip-order-number').getByText(number).waitFor();
     const rows = await slip.evaluate((t) =>
       [...t.querySelectorAll('tbody tr')].map((tr) =>
-        [...tr.querySelectorAll('td')].slice(1, 6).map((td) => (td.textContent ?? '').trim()),
+        [...tr.querySelectorAll('td')].slice(1, 5).map((td) => (td.textContent ?? '').trim()),
       ),
     );
     expect(rows).toEqual([
-      [`${CLEANER.name} — Lavender, 16 oz`, '16 oz', 'Default', 'ECO-CL-LAV-016', '1'],
-      [`${BAG.name} — Grey, Large`, 'Large', 'Grey', 'ECO-MB-GRY-L', '2'],
+      [CLEANER.name, 'Scent: Lavender · Size: 16 oz', 'ECO-CL-LAV-016', '1'],
+      [BAG.name, 'Colour: Grey · Size: Large', 'ECO-MB-GRY-L', '2'],
     ]);
-    await shoot(admin, 'variant-purchase-guest-packing-slip-1280');
+    await screenshotWithPictures(admin, 'variant-purchase-guest-packing-slip-1280');
     expect(errors).toEqual([]);
     expect(owner?.errors).toEqual([]);
     await context.close();
@@ -264,22 +245,21 @@ describe('a chosen version is what is paid for, recorded and shipped', () => {
 
     const { payButton, cardPage } = await payButtonToCardPage(page, 'tap');
     expect(cardPage).toBe(payButton);
-    await shoot(page, 'variant-purchase-touch-card-page-390');
+    await screenshotWithPictures(page, 'variant-purchase-touch-card-page-390');
 
     const orderId = await payWithTestCard(page);
     const lines = await confirmedLines(page);
-    expect(lines).toEqual([
-      expect.stringContaining(`${CLEANER.name} — Unscented, 32 oz Size: 32 oz · Color: Default · Qty: 1 ${dollars(chosenCents)}`),
-    ]);
+    expect(lines).toEqual([expect.stringContaining(`${CLEANER.name} Scent: Unscented · Size: 32 oz · Qty: 1 ${dollars(chosenCents)}`)]);
     expect(await page.getByTestId('order-total').textContent()).toBe(payButton);
-    await shoot(page, 'variant-purchase-touch-confirmation-390');
+    await screenshotWithPictures(page, 'variant-purchase-touch-confirmation-390');
 
     await page.goto('/orders');
     const card = page.getByRole('article', { name: `Order ${orderNumberLabel(orderId)}` });
-    await card.getByText(`${CLEANER.name} — Unscented, 32 oz x 1`, { exact: true }).waitFor();
+    await card.getByText(`${CLEANER.name} x 1`).waitFor();
+    await card.getByText('Scent: Unscented · Size: 32 oz', { exact: true }).waitFor();
     expect(await card.getByText(FIRST_VERSIONS[0]!).count()).toBe(0);
     await card.getByText(`Total: ${payButton}`).waitFor();
-    await shoot(page, 'variant-purchase-touch-my-orders-390');
+    await screenshotWithPictures(page, 'variant-purchase-touch-my-orders-390');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -323,19 +303,45 @@ describe('a chosen version is what is paid for, recorded and shipped', () => {
     expect(cardPage).toBe(payButton);
     const orderId = await payWithTestCard(page);
     expect(await confirmedLines(page)).toEqual([
-      expect.stringContaining(`${BAG.name} — Blue, Large Size: Large · Color: Blue · Qty: 1 ${dollars(chosenCents)}`),
+      expect.stringContaining(`${BAG.name} Colour: Blue · Size: Large · Qty: 1 ${dollars(chosenCents)}`),
     ]);
-    await shoot(page, 'variant-purchase-keyboard-confirmation-1280');
+    await screenshotWithPictures(page, 'variant-purchase-keyboard-confirmation-1280');
 
     const admin = await ownerPage();
     const details = await openOwnerOrder(admin, orderId);
-    await details.getByText(`${BAG.name} — Blue, Large`, { exact: true }).waitFor();
-    await details.getByText('SKU ECO-MB-BLU-L · Size Large · Color Blue', { exact: true }).waitFor();
+    await details.getByText(BAG.name, { exact: true }).first().waitFor();
+    await details.getByText('SKU ECO-MB-BLU-L · Colour: Blue · Size: Large', { exact: true }).waitFor();
     expect(await details.getByText(FIRST_VERSIONS[1]!).count()).toBe(0);
     expect(await details.getByText('ECO-MB-BLU-S').count()).toBe(0);
-    await shoot(admin, 'variant-purchase-keyboard-owner-order-1280');
+    await screenshotWithPictures(admin, 'variant-purchase-keyboard-owner-order-1280');
     expect(errors).toEqual([]);
     expect(owner?.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the first version, chosen on the page (1280): through cart, checkout and the card page, named on the confirmation', async () => {
+    // A cart that dropped the first version's id sent a line naming no version: checkout refused a
+    // product sold in versions ("Please choose the scent and size…"), and the shopper could not pay.
+    const { page, context, errors } = await openPage(browser, DESKTOP);
+    await openProduct(page, CLEANER);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    await valueLabel(page, 'Lemon').click();
+    await shows(page, 'var_concentrated-cleaner-lemon-16-oz');
+    await valueLabel(page, 'Unscented').click();
+    await shows(page, 'var_concentrated-cleaner');
+    const chosenCents = await shownPriceCents(page);
+    await page.getByRole('button', { name: 'Add to Cart' }).first().click();
+    await page.getByRole('link', { name: 'Cart, 1 item' }).first().click();
+    await page.getByRole('link', { name: 'Proceed to Checkout' }).first().click();
+    await page.waitForURL('**/checkout');
+    await fillCheckoutForm(page, `variant-first-${RUN}@example.com`);
+    const { payButton, cardPage } = await payButtonToCardPage(page);
+    expect(cardPage).toBe(payButton);
+    await payWithTestCard(page);
+    expect(await confirmedLines(page)).toEqual([
+      expect.stringContaining(`${CLEANER.name} Scent: Unscented · Size: 16 oz · Qty: 1 ${dollars(chosenCents)}`),
+    ]);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

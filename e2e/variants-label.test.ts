@@ -85,7 +85,7 @@ describe('the owner ships a version', () => {
       const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: orderId.slice(-8).toUpperCase(), exact: true }) });
       await row.getByRole('button', { name: /^View order/ }).click();
       const details = page.locator('main');
-      await details.getByText('Concentrated All-Purpose Cleaner — Lavender, 32 oz').first().waitFor();
+      await details.getByText('Scent: Lavender · Size: 32 oz').first().waitFor();
       await details.getByText('ECO-CL-LAV-032').first().waitFor();
       await settle(page);
       await screenshot(page, `variants-owner-order-${label}`);

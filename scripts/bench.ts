@@ -17,6 +17,8 @@
 //                                      delete its demo accounts), the demo accounts sign in, and
 //                                      the write endpoints are left out.
 //   npm run bench -- --sale-only       only the sale day (below); --skip-sale leaves it out
+//   npm run bench -- --renewals-only   only the renewals (scripts/bench-renewals.ts: 10,000 subscriptions
+//                                      due at once, --renewals N for another count); --skip-renewals leaves them out
 //   options: --duration 10 --connections 50 --orders N --users N --products N
 //            --only "product page,uncached search"   just these (and hello-world)
 //            --sale-connections 16   shoppers buying at once in the sale day's flat-out run
@@ -44,6 +46,7 @@ import { importTool } from './ensure-tools.mjs';
 import { freePort } from '../src/server/test/free-port.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../src/server/db/seed/demo-accounts.js';
 import { runSaleDay } from './bench-sale.js';
+import { runRenewals } from './bench-renewals.js';
 
 type Size = 'small' | 'large';
 type Endpoint = {
@@ -91,6 +94,9 @@ const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9
 const OUT_DIR = 'bench-results';
 const SALE_ONLY = argv.includes('--sale-only');
 const SKIP_SALE = argv.includes('--skip-sale');
+const RENEWALS_ONLY = argv.includes('--renewals-only');
+const SKIP_RENEWALS = argv.includes('--skip-renewals');
+const RENEWALS = Number(opt('renewals', '10000'));
 /** Shoppers buying at once in the sale day's flat-out run. */
 const SALE_CONNECTIONS = Number(opt('sale-connections', '16'));
 /** `--only "cart quote,admin order list"`: just these (and hello-world), for quick comparisons. */
@@ -103,7 +109,7 @@ const ONLY = opt('only', '')
   : null;
 
 /** `sale`: the sale day's own database, seeded as the small one. */
-async function databaseUrl(db: 'sqlite' | 'postgres', size: Size | 'sale'): Promise<string> {
+async function databaseUrl(db: 'sqlite' | 'postgres', size: Size | 'sale' | 'renewals'): Promise<string> {
   if (db === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `shop-bench-${size}-`));
     return `sqlite:${path.join(dir, 'shop.db')}`;
@@ -548,6 +554,14 @@ async function saleDay(db: 'sqlite' | 'postgres'): Promise<string[]> {
   return missed.map((f) => `${db}: ${f}`);
 }
 
+/** The renewals (scripts/bench-renewals.ts) on a database of its own, seeded as the small one. */
+async function renewalsRun(db: 'sqlite' | 'postgres'): Promise<string[]> {
+  const url = await databaseUrl(db, 'renewals');
+  seed(url, 'small');
+  const missed = await runRenewals({ db, url, count: RENEWALS, startServer, autocannon, browser: BROWSER, outDir: OUT_DIR });
+  return missed.map((f) => `${db}: ${f}`);
+}
+
 /** The endpoints on one database (both seeds with --large), with their tables; answers the goals missed. */
 async function endpointRun(db: 'sqlite' | 'postgres'): Promise<string[]> {
   const failures: string[] = [];
@@ -580,8 +594,9 @@ async function main(): Promise<void> {
   autocannon = ((await importTool('autocannon')) as { default: typeof Autocannon }).default;
   const failures: string[] = [];
   for (const db of DBS) {
-    if (!SALE_ONLY) failures.push(...(await endpointRun(db)));
-    if (!SKIP_SALE) failures.push(...(await saleDay(db)));
+    if (!SALE_ONLY && !RENEWALS_ONLY) failures.push(...(await endpointRun(db)));
+    if (!SKIP_SALE && !RENEWALS_ONLY) failures.push(...(await saleDay(db)));
+    if (!SKIP_RENEWALS && !SALE_ONLY) failures.push(...(await renewalsRun(db)));
   }
   console.log(failures.length ? `\nGoals missed:\n- ${failures.join('\n- ')}` : '\nEvery goal holds.');
   process.exitCode = failures.length ? 1 : 0;

@@ -1,3 +1,4 @@
+/* global document */
 // `npm run lighthouse`: Lighthouse (mobile) in the system Chromium against a fresh server.
 // Prints the four scores, largest contentful paint and total blocking time per page, each beside
 // Lighthouse's benchmark index of the machine during that run, and fails when one is over budget.
@@ -15,7 +16,7 @@ const { default: lighthouse } = await importTool('lighthouse');
 const chromeLauncher = await importTool('chrome-launcher');
 
 const BUDGET = {
-  performance: Number(process.env.LH_MIN_PERFORMANCE ?? 95),
+  performance: Number(process.env.LH_MIN_PERFORMANCE ?? 98),
   accessibility: Number(process.env.LH_MIN_ACCESSIBILITY ?? 100),
   'best-practices': Number(process.env.LH_MIN_BEST_PRACTICES ?? 100),
   seo: Number(process.env.LH_MIN_SEO ?? 100),
@@ -24,7 +25,9 @@ const BUDGET = {
  * Total blocking time is judged on its own too: the performance score weighs it at 30% only, so a
  * page can keep 95 while its start-up holds a phone's main thread for half a second.
  */
-const MAX_TBT_MS = Number(process.env.LH_MAX_TBT_MS ?? 200);
+const MAX_TBT_MS = Number(process.env.LH_MAX_TBT_MS ?? 100);
+/** The largest paint (the first screen's picture or heading) on Lighthouse's phone, at most. */
+const MAX_LCP_MS = Number(process.env.LH_MAX_LCP_MS ?? 2000);
 /**
  * Each page is measured this many times and judged on its median run by performance (what
  * Lighthouse CI calls the representative run): one run's score moves by several points with
@@ -42,7 +45,11 @@ const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 3));
  * LH_CPU_SLOWDOWN sets another factor, to see how the pages fare on a slower or faster machine.
  */
 const CPU_SLOWDOWN = Number(process.env.LH_CPU_SLOWDOWN ?? 4);
-const PAGES = (process.env.LH_PAGES ?? '/,/products,/products/sweep-and-mop,/cart,/checkout,/faq,/about,/contact').split(',');
+/** The storefront's pages, a product with options opened on a shared link to one of its versions among them. */
+const PAGES = (
+  process.env.LH_PAGES ??
+  '/,/products,/products/sweep-and-mop,/products/concentrated-cleaner?variant=var_concentrated-cleaner-lavender-32-oz,/cart,/checkout,/faq,/about,/contact'
+).split(',');
 /** Measured with two products in the cart, as a shopper meets them (an empty checkout goes back to the cart). */
 const WITH_CART = new Set(['/cart', '/checkout']);
 /** Pages the shop marks noindex (src/shared/pages.ts): Lighthouse's SEO score counts that against them, so it is not judged. */
@@ -101,6 +108,9 @@ const chrome = await chromeLauncher.launch({
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
+    // LH_CHROME_FLAGS: more flags, e.g. `--single-process` to see the pages without Chromium's own
+    // processes competing for this machine's two cores (docs/benchmarks.md, 2026-11-28).
+    ...(process.env.LH_CHROME_FLAGS ?? '').split(' ').filter(Boolean),
   ],
 });
 /** Puts two products in this browser's cart through the shop itself (the cart lives in localStorage). */
@@ -109,12 +119,32 @@ async function fillCart() {
   const page = await browser.contexts()[0].newPage();
   for (const id of ['cloth-5-pack', 'sweep-and-mop']) {
     await page.goto(`${base}/products/${id}`);
+    // The server-drawn button does nothing until the page's scripts have taken it over.
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
     await page.getByRole('button', { name: 'Add to Cart' }).click();
     await page.getByText('Added to cart').first().waitFor();
   }
   await page.close();
   // Disconnect (the browser keeps running for Lighthouse, with the cart in its storage).
   await browser.close();
+}
+
+/**
+ * Total blocking time counted from the page's main-thread CPU time instead of its wall time: each
+ * task over 50 ms once its CPU time is multiplied by the same slowdown. Lighthouse's own figure uses
+ * wall time, which grows whenever Chromium's other processes (browser, network, compositor) or
+ * anything else take the page's core on this 2-core machine; this one does not, so it tells the
+ * page's work from the machine's (printed only, not judged).
+ */
+function cpuBlockingMs(run) {
+  const events = run.artifacts.Trace.traceEvents;
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  let blocking = 0;
+  for (const e of events) {
+    if (e.name !== 'RunTask' || !e.tdur || !main.has(`${e.pid}:${e.tid}`)) continue;
+    blocking += Math.max(0, (e.tdur / 1000) * CPU_SLOWDOWN - 50);
+  }
+  return Math.round(blocking);
 }
 
 const rows = [];
@@ -168,12 +198,17 @@ try {
     }
     const m = result.lhr.audits;
     const tbtMs = m['total-blocking-time'].numericValue;
-    if (!(tbtMs < MAX_TBT_MS)) {
+    if (!(tbtMs <= MAX_TBT_MS)) {
       failed = true;
-      console.log(`  ${p} total blocking time: ${Math.round(tbtMs)} ms (budget under ${MAX_TBT_MS} ms)`);
+      console.log(`  ${p} total blocking time: ${Math.round(tbtMs)} ms (budget ${MAX_TBT_MS} ms at most)`);
+    }
+    const lcpMs = m['largest-contentful-paint'].numericValue;
+    if (!(lcpMs <= MAX_LCP_MS)) {
+      failed = true;
+      console.log(`  ${p} largest contentful paint: ${Math.round(lcpMs)} ms (budget ${MAX_LCP_MS} ms at most)`);
     }
     const landed = new URL(result.lhr.finalDisplayedUrl).pathname;
-    if (landed !== p) {
+    if (landed !== new URL(p, base).pathname) {
       failed = true;
       console.log(`  ${p}: ended on ${landed} instead`);
     }
@@ -185,6 +220,7 @@ try {
       lcp: m['largest-contentful-paint'].displayValue,
       tbt: m['total-blocking-time'].displayValue,
       cls: m['cumulative-layout-shift'].displayValue,
+      cpuTbt: `${cpuBlockingMs(result)} ms`,
       // Each run's own index: one page's figures may come from a busier minute than the next one's.
       benchmarkIndex: runs.map((r) => Math.round(r.lhr.environment.benchmarkIndex)).join('/'),
     });

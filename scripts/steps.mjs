@@ -84,8 +84,11 @@ async function runOne(step, results, { held = false } = {}) {
   return ok;
 }
 
-/** Runs the steps in order (a `together` group's steps side by side), stops at the first failure, prints a summary and exits with its verdict. */
-export async function runSteps(steps) {
+/**
+ * Runs the steps in order (a `together` group's steps side by side), stops at the first failure, prints a summary and exits with its verdict.
+ * `notice`, when given, returns lines printed after the summary (what the run left out).
+ */
+export async function runSteps(steps, { notice } = {}) {
   const results = [];
   const total = steps.reduce((n, s) => n + (s.together ? s.together.flat().length : 1), 0);
   const started = Date.now();
@@ -114,5 +117,6 @@ export async function runSteps(steps) {
   const failed = results.filter((r) => !r.ok).length;
   const skipped = total - results.length;
   console.log(`${results.length - failed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  if (notice) for (const line of notice()) console.log(line);
   process.exit(failed ? 1 : 0);
 }

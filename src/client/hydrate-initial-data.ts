@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { INITIAL_DATA_ELEMENT_ID, VIEWER_SESSION_ELEMENT_ID } from '../shared/query-keys.js';
-import { adoptPageCart } from './lib/cart-store.js';
+import { adoptPageCart } from './cart/cart-store.js';
 import { isObject, toResponseShape } from './lib/initial-data.js';
 import { serverDataUpdatedAt } from './lib/query-client.js';
 

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import { pingDatabase, type Dialect } from './db/database.js';
 import { HttpError } from './http/errors.js';
+import { answerBodyTooLarge, isBodyTooLarge } from './http/body-too-large.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, unavailablePage } from './http/database-errors.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -21,28 +22,40 @@ import { registerContentRoutes } from './content/routes.js';
 import { registerSeoRoutes } from './pages/routes.js';
 import { registerSpa } from './pages/spa-routes.js';
 import { registerAccountRoutes } from './accounts/routes.js';
+import { registerSignInLinkRoutes } from './accounts/sign-in-link-routes.js';
 import { registerSelfServiceRoutes } from './accounts/self-service-routes.js';
 import { registerEmailRoutes } from './email/admin-routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
 import { registerAdminCatalogRoutes, registerUploadedFiles } from './catalog/admin-routes.js';
 import { registerAdminInventoryRoutes } from './inventory/admin-routes.js';
+import { registerAdminHoldRoutes } from './inventory/holds-admin-routes.js';
 import { registerInventoryRoutes } from './inventory/routes.js';
-import { setInventoryShopUrl } from './inventory/alerts.js';
+import { bindShopAddress } from './inventory/shop-links.js';
+import { setOrderEmailShopUrl } from './email/order-email-variables.js';
 import { registerAdminOrderRoutes } from './orders/admin-routes.js';
 import { registerBulkOrderRoutes } from './orders/bulk-routes.js';
 import { registerAdminCouponRoutes } from './coupons/admin-routes.js';
 import { registerAdminShippingRoutes } from './shipping/admin-routes.js';
 import { registerAdminUserRoutes } from './accounts/admin-routes.js';
+import { registerAdminAuditRoutes } from './audit/admin-routes.js';
 import { registerCartRoutes } from './cart/routes.js';
 import { registerSavedCartRoutes } from './cart/saved-cart-routes.js';
 import { registerCheckoutRoutes } from './checkout/routes.js';
+import { registerAdminCheckoutRoutes } from './checkout/admin-routes.js';
+import { registerAdminSubscriptionRoutes } from './subscriptions/admin-routes.js';
+import { registerAccountSubscriptionRoutes, registerSubscriptionLinkRoutes } from './subscriptions/routes.js';
+import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
 import { registerAccountOrderRoutes, registerOrderRoutes } from './orders/routes.js';
 import { registerStripeWebhook, registerTestCheckoutPages } from './payments/routes.js';
 import { registerAdminPaymentRoutes } from './payments/admin-routes.js';
+import { registerStrayPaymentRoutes } from './orders/stray-payment-routes.js';
 import { registerContentAdminRoutes } from './content/admin-routes.js';
 import { registerEmailCheckRoutes } from './email/integration-routes.js';
 import { registerLabelRoutes, registerShipStationRoutes } from './shipping-labels/routes.js';
 import { smtpTransport, type MailTransport } from './email/delivery.js';
+import { buildPaymentProviders } from './payments/providers.js';
+import type { PaymentProviders } from './payments/provider.js';
+import { auditImpersonatedReads } from './audit/audit.js';
 
 export type AppDeps = {
   config: Config;
@@ -50,17 +63,21 @@ export type AppDeps = {
   dialect: Dialect;
   /** SMTP delivery; absent when SMTP_URL is unset (e-mails then stay in the outbox). */
   mailer?: MailTransport | null;
+  /** The payment providers (test card page, Stripe, manual), built once for the app (payments/providers.ts). */
+  payments: PaymentProviders;
   /** Where log lines go instead of stdout (the tests read them). */
   logStream?: LogStream;
 };
 
-export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: PaymentProviders }): Promise<FastifyInstance> {
   const deps: AppDeps = {
     ...input,
     mailer: input.mailer !== undefined ? input.mailer : input.config.smtpUrl ? smtpTransport(input.config.smtpUrl) : null,
+    payments: input.payments ?? buildPaymentProviders(input.config, input.db),
   };
   const { config } = deps;
-  setInventoryShopUrl(config.publicUrl);
+  bindShopAddress(deps.db, config.publicUrl);
+  setOrderEmailShopUrl(config.publicUrl);
   const app = Fastify({
     // No log line carries a secret (reset tokens in URLs, cookies): http/log-redaction.ts.
     logger: loggerOptions(config, input.logStream),
@@ -94,6 +111,8 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error, req, reply) => {
+    // Read the rest of an over-size body before answering, or the 413 is lost with the connection.
+    if (isBodyTooLarge(error)) return answerBodyTooLarge(req, reply);
     if (error instanceof HttpError) {
       if (error.headers) reply.headers(error.headers);
       return reply.code(error.statusCode).send({ error: error.message });
@@ -138,6 +157,7 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
       return { ok: false, database: 'down', error: DATABASE_UNAVAILABLE_MESSAGE };
     });
     await store.register(registerAccountRoutes, deps);
+    await store.register(registerSignInLinkRoutes, deps);
     await store.register(registerCatalogRoutes, deps);
     await store.register(registerInventoryRoutes, deps);
     await store.register(registerRelatedProductRoutes, deps);
@@ -145,12 +165,15 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     await store.register(registerCartRoutes, deps);
     await store.register(registerCheckoutRoutes, deps);
     await store.register(registerOrderRoutes, deps);
+    await store.register(registerSubscriptionLinkRoutes, deps);
   });
   await registerSurface(app, 'account', deps, async (account) => {
+    auditImpersonatedReads(account, deps.db); // what an admin reads as a customer (decision 0020)
     await account.register(registerAccountOrderRoutes, deps);
     await account.register(registerAccountDataRoutes, deps);
     await account.register(registerSelfServiceRoutes, deps);
     await account.register(registerSavedCartRoutes, deps);
+    await account.register(registerAccountSubscriptionRoutes, deps);
   });
   await registerSurface(app, 'admin', deps, async (admin) => {
     // Each domain's back-office routes (src/server/<domain>/admin-routes.ts), all under this surface's guard.
@@ -158,26 +181,31 @@ export async function buildApp(input: AppDeps): Promise<FastifyInstance> {
     // parser for image uploads, the webhook's raw-body parser) stays with its routes.
     await admin.register(registerAdminCatalogRoutes, deps);
     await admin.register(registerAdminInventoryRoutes, deps);
+    await admin.register(registerAdminHoldRoutes, deps);
+    await admin.register(registerAdminCheckoutRoutes, deps);
     await admin.register(registerAdminOrderRoutes, deps);
     await admin.register(registerBulkOrderRoutes, deps);
     await admin.register(registerAdminCouponRoutes, deps);
     await admin.register(registerAdminShippingRoutes, deps);
     await admin.register(registerAdminUserRoutes, deps);
+    await admin.register(registerAdminAuditRoutes, deps);
     await admin.register(registerContentAdminRoutes, deps);
     await admin.register(registerEmailRoutes, deps);
     await admin.register(registerLabelRoutes, deps);
     await admin.register(registerAdminPaymentRoutes, deps);
+    await admin.register(registerStrayPaymentRoutes, deps);
+    await admin.register(registerAdminSubscriptionRoutes, deps);
   });
   await registerSurface(app, 'integrations', deps, async (integrations) => {
     await integrations.register(registerShipStationRoutes, deps);
     await integrations.register(registerEmailCheckRoutes, deps);
   });
   await registerSurface(app, 'webhooks', deps, async (webhooks) => {
-    await webhooks.register(registerStripeWebhook, deps);
+    await webhooks.register(registerStripeWebhook, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
   });
   let notFound: Awaited<ReturnType<typeof registerSpa>> | undefined;
   await registerSurface(app, 'pages', deps, async (pages) => {
-    await pages.register(registerTestCheckoutPages, deps);
+    await pages.register(registerTestCheckoutPages, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
     await pages.register(registerSeoRoutes, deps);
     await pages.register(registerUploadedFiles, deps);
     notFound = await registerSpa(pages, deps);

@@ -46,6 +46,33 @@ describe('a production shop takes real payments, or says plainly that it does no
     expect(test.stripeSecretKey).toBeUndefined();
   });
 
+  it('takes as live only sk_live_/rk_live_ keys; a publishable or unknown key is refused, naming the variable', () => {
+    const base = { NODE_ENV: 'production', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    for (const key of ['sk_live_51AbCdEf', 'rk_live_51AbCdEf']) {
+      const live = loadServerConfig({ ...base, STRIPE_SECRET_KEY: key });
+      expect(live.testPayments).toBe(false);
+    }
+    const publishable = error(() => loadServerConfig({ ...base, STRIPE_SECRET_KEY: 'pk_test_51AbCdEf' }));
+    expect(publishable).toContain('STRIPE_SECRET_KEY: is a publishable key (pk_…), not a secret key');
+    expect(publishable).toContain('sk_live_');
+    expect(error(() => loadServerConfig({ ...base, STRIPE_SECRET_KEY: 'pk_live_51AbCdEf' }))).toContain(
+      'STRIPE_SECRET_KEY: is a publishable key',
+    );
+    for (const key of ['random-value', 'whsec_AbCdEf', 'sk_51AbCdEf', 'sk_live_', 'SK_LIVE_abc', ' sk_live_abc']) {
+      expect(error(() => loadServerConfig({ ...base, STRIPE_SECRET_KEY: key }))).toContain('STRIPE_SECRET_KEY: is not a Stripe secret key');
+    }
+    // Allowing test payments does not make a wrong key right, and neither does another environment.
+    expect(error(() => loadServerConfig({ ...base, STRIPE_SECRET_KEY: 'pk_test_x', ALLOW_TEST_PAYMENTS: 'true' }))).toContain(
+      'STRIPE_SECRET_KEY: is a publishable key',
+    );
+    expect(error(() => loadServerConfig({ NODE_ENV: 'development', STRIPE_SECRET_KEY: 'pk_test_x' }))).toContain('STRIPE_SECRET_KEY');
+    // Test keys are test payments, wherever they run.
+    expect(loadServerConfig({ NODE_ENV: 'development', STRIPE_SECRET_KEY: 'sk_test_abc' }).testPayments).toBe(true);
+    expect(loadServerConfig({ NODE_ENV: 'test', STRIPE_SECRET_KEY: 'rk_test_abc' }).testPayments).toBe(true);
+    // A database tool does not stop at a payment key, and never counts a wrong one as live.
+    expect(loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'pk_test_x' }).testPayments).toBe(true);
+  });
+
   it('ALLOW_TEST_PAYMENTS takes true or false only', () => {
     expect(error(() => loadServerConfig({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'yes' }))).toContain(
       "ALLOW_TEST_PAYMENTS: must be 'true' or 'false'",

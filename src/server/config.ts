@@ -113,7 +113,12 @@ type Env = z.output<typeof EnvSchema>;
 
 /** A Stripe key of test mode (`sk_test_…`, restricted `rk_test_…`): Stripe charges no card with it. */
 function isStripeTestKey(key: string): boolean {
-  return /^(sk|rk)_test_/.test(key);
+  return /^(sk|rk)_test_[A-Za-z0-9_]+$/.test(key);
+}
+
+/** A live Stripe secret key (`sk_live_…`, restricted `rk_live_…`): the only keys that take real money. */
+function isStripeLiveKey(key: string): boolean {
+  return /^(sk|rk)_live_[A-Za-z0-9_]+$/.test(key);
 }
 
 /**
@@ -122,8 +127,19 @@ function isStripeTestKey(key: string): boolean {
  * opted into test payments with ALLOW_TEST_PAYMENTS=true.
  */
 function checkPayments(e: Env, ctx: z.RefinementCtx): void {
-  if (e.NODE_ENV !== 'production') return;
   const key = e.STRIPE_SECRET_KEY || undefined;
+  // A publishable key (pk_…), a webhook secret or a typo is no secret key in any environment: the
+  // first payment would fail, and a shape that is neither test nor live must never pass as live.
+  if (key && !isStripeTestKey(key) && !isStripeLiveKey(key)) {
+    const publishable = /^pk_/.test(key);
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_SECRET_KEY'],
+      message: `${publishable ? 'is a publishable key (pk_…), not a secret key' : 'is not a Stripe secret key'}: it must start with sk_live_ or rk_live_ (real payments) or sk_test_ or rk_test_ (test mode). Copy the secret key from the API keys page of the Stripe dashboard`,
+    });
+    return;
+  }
+  if (e.NODE_ENV !== 'production') return;
   if (key && !e.STRIPE_WEBHOOK_SECRET) {
     ctx.addIssue({
       code: 'custom',
@@ -188,7 +204,8 @@ function toConfig(e: Env): Config {
     stripeSecretKey,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
     stripeApiBase: e.STRIPE_API_BASE || undefined,
-    testPayments: !stripeSecretKey || isStripeTestKey(stripeSecretKey),
+    // Only a live key takes real money; anything else (no key, a test key) is test payments.
+    testPayments: !stripeSecretKey || !isStripeLiveKey(stripeSecretKey),
     shipstationV2Base: e.SHIPSTATION_V2_BASE.replace(/\/+$/, ''),
     shipstationV1Base: e.SHIPSTATION_V1_BASE.replace(/\/+$/, ''),
     uploadDir: e.UPLOAD_DIR,

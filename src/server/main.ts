@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { readableLogStream } from './http/readable-log.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from './db/seed/demo-accounts.js';
 import { smtpTransport, startDeliveryWorker } from './email/delivery.js';
+import { noteOrderEmailSent, recordOrderEvent } from './orders/events.js';
 import { startOutboxLogger } from './email/dev-log.js';
 import { deleteExpiredSessions } from './accounts/sessions.js';
 import { pruneRateLimits } from './http/rate-limit.js';
@@ -16,6 +17,9 @@ import { forwardDueMessages } from './content/contact.js';
 import { setRetryBaseMs } from './lib/retry.js';
 import { backfillImageVariants } from './catalog/image-variants.js';
 import { startPaymentsWorker } from './payments/worker.js';
+import { startRenewalsWorker } from './subscriptions/worker.js';
+import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
+import { buildPaymentProviders } from './payments/providers.js';
 
 async function main(): Promise<void> {
   let config;
@@ -41,10 +45,17 @@ async function main(): Promise<void> {
   const mailer = config.smtpUrl ? smtpTransport(config.smtpUrl) : null;
   // Development prints the log for a person (http/readable-log.ts); production keeps pino's JSON lines.
   const logStream = config.env === 'development' ? readableLogStream() : undefined;
-  const app = await buildApp({ config, db, dialect, mailer, logStream });
+  // Built once, as the mailer is: the routes and the payments worker share its one Stripe client.
+  const paymentProviders = buildPaymentProviders(config, db);
+  const app = await buildApp({ config, db, dialect, mailer, logStream, payments: paymentProviders });
 
   setRetryBaseMs(config.retryBaseMs);
-  const worker = mailer ? startDeliveryWorker(db, mailer, config.mailFrom, app.log, config.workerIntervalMs) : null;
+  const worker = mailer
+    ? startDeliveryWorker(db, mailer, config.mailFrom, app.log, {
+        intervalMs: config.workerIntervalMs,
+        onOrderEmailSent: noteOrderEmailSent,
+      })
+    : null;
   const forwarder = setInterval(() => {
     forwardDueMessages(db).catch((err) => app.log.error({ err }, 'contact forwarding failed'));
   }, config.workerIntervalMs);
@@ -59,7 +70,19 @@ async function main(): Promise<void> {
     expireStaleSessions(db).catch((err) => app.log.error({ err }, 'payment session cleanup failed'));
   }, 60_000);
   sessionSweep.unref();
-  const payments = startPaymentsWorker(db, config, app.log);
+  const payments = startPaymentsWorker(db, paymentProviders, config, app.log, recordOrderEvent);
+  // Subscriptions renew on the shop's own schedule, in every process (subscriptions/renewals.ts).
+  const renewals = startRenewalsWorker(
+    {
+      db,
+      dialect,
+      payments: paymentProviders,
+      outcomes: checkoutPaymentOutcomes({ config, db, dialect, mailer, payments: paymentProviders }),
+      publicUrl: config.publicUrl,
+      log: app.log,
+    },
+    { intervalMs: config.workerIntervalMs },
+  );
   // Images uploaded before variants existed get them now, in the background: the server starts at once.
   void backfillImageVariants(config.uploadDir, (msg, err) => app.log.warn({ err }, msg))
     .then((made) => made && app.log.info(`made ${made} missing image variants`))
@@ -70,6 +93,7 @@ async function main(): Promise<void> {
     clearInterval(sessionSweep);
     clearInterval(forwarder);
     payments.stop();
+    await renewals.stop();
     outboxLog?.stop();
     await worker?.stop();
     await app.close();

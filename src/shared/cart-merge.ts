@@ -7,7 +7,16 @@ import { variantOfLine } from './variants.js';
  */
 
 /** A line of a paid order, as the order's view gives it. */
-export type BoughtLine = { productId: string; variantId?: string; size: string; color: string; quantity: number; isFreeGift: boolean };
+export type BoughtLine = {
+  productId: string;
+  variantId?: string;
+  size: string;
+  color: string;
+  quantity: number;
+  isFreeGift: boolean;
+  /** A subscription line's interval (null or absent: bought once): it leaves only the cart line of the same interval. */
+  everyWeeks?: number | null;
+};
 
 /**
  * The cart once a paid order's lines have left it: each bought line lowers the cart's lines of the
@@ -16,7 +25,7 @@ export type BoughtLine = { productId: string; variantId?: string; size: string; 
  * stays. The free gift was never a stored line; the order's coupon is used up, so it goes too.
  */
 export function withoutBoughtLines(cart: StoredCart, order: { items: readonly BoughtLine[]; couponCode: string | null }): StoredCart {
-  const items = linesLeft(cart.items, order.items, (l) => lineKey(l.product.id, l.product.variantId));
+  const items = linesLeft(cart.items, order.items, (l) => lineKey(l.product.id, l.product.variantId, l.everyWeeks));
   const couponUsed = sameCoupon(order.couponCode, cart.appliedCouponCode);
   const next: StoredCart = couponUsed
     ? { ...cart, items, appliedCouponCode: null, appliedCouponDiscountCents: 0, couponError: null, freeProduct: null }
@@ -26,12 +35,16 @@ export function withoutBoughtLines(cart: StoredCart, order: { items: readonly Bo
 
 /** The same for a cart the server keeps (lines without names or prices): what the payment leaves of it. */
 export function plainWithoutBoughtLines(cart: PlainCart, order: { items: readonly BoughtLine[]; couponCode: string | null }): PlainCart {
-  const lines = linesLeft(cart.lines, order.items, (l) => lineKey(l.productId, l.variantId));
+  const lines = linesLeft(cart.lines, order.items, (l) => lineKey(l.productId, l.variantId, l.everyWeeks));
   return { lines, couponCode: lines.length === 0 || sameCoupon(order.couponCode, cart.couponCode) ? null : cart.couponCode };
 }
 
-/** Lines are the same when they are of the same variant (its size and colour come with it). */
-const lineKey = (productId: string, variantId: string | undefined) => `${productId}\n${variantOfLine(productId, variantId)}`;
+/**
+ * Lines are the same when they are of the same variant (its size and colour come with it) and the
+ * same interval: a one-time line and a subscription line of one variant are two lines (issue [4/8]).
+ */
+const lineKey = (productId: string, variantId: string | undefined, everyWeeks: number | null | undefined) =>
+  `${productId}\n${variantOfLine(productId, variantId)}\n${everyWeeks ?? ''}`;
 
 const sameCoupon = (used: string | null, held: string | null) =>
   used !== null && held !== null && used.toUpperCase() === held.toUpperCase();
@@ -49,7 +62,7 @@ function linesLeft<L extends { quantity: number; size: string; color: string }>(
   const exact = new Map<string, number>();
   for (const l of bought) {
     if (l.isFreeGift) continue;
-    const k = `${lineKey(l.productId, l.variantId)}\n${l.size}\n${l.color}`;
+    const k = `${lineKey(l.productId, l.variantId, l.everyWeeks)}\n${l.size}\n${l.color}`;
     exact.set(k, (exact.get(k) ?? 0) + l.quantity);
   }
   const take = (left: Map<string, number>, k: string, want: number) => {
@@ -60,7 +73,7 @@ function linesLeft<L extends { quantity: number; size: string; color: string }>(
   const quantities = lines.map((line) => line.quantity - take(exact, `${variantOf(line)}\n${line.size}\n${line.color}`, line.quantity));
   const byVariant = new Map<string, number>();
   for (const [k, n] of exact) {
-    const variant = k.split('\n').slice(0, 2).join('\n');
+    const variant = k.split('\n').slice(0, 3).join('\n');
     if (n > 0) byVariant.set(variant, (byVariant.get(variant) ?? 0) + n);
   }
   const out: L[] = [];
@@ -72,12 +85,12 @@ function linesLeft<L extends { quantity: number; size: string; color: string }>(
 }
 
 /** A cart line without names or prices: what the server keeps for a signed-in customer. */
-export type PlainCartLine = { productId: string; variantId?: string; quantity: number; size: string; color: string };
+export type PlainCartLine = { productId: string; variantId?: string; quantity: number; size: string; color: string; everyWeeks?: number };
 export type PlainCart = { lines: PlainCartLine[]; couponCode: string | null };
 
 /**
- * The guest's cart merged into the account's on sign-in (decision 0030): the same product, size
- * and colour add their quantities (the cart's stock-follow then caps what cannot be bought), the
+ * The guest's cart merged into the account's on sign-in (decision 0030): the same product, size,
+ * colour and interval add their quantities (the cart's stock-follow then caps what cannot be bought), the
  * account's lines first, then the guest's new ones; the coupon is the guest's if it has one (the
  * latest choice), else the account's. An empty result carries no coupon. `maxLines` and
  * `maxQuantity` keep it within what the server accepts.
@@ -86,7 +99,10 @@ export function mergeCarts(account: PlainCart, guest: PlainCart, maxLines = 100,
   const lines: PlainCartLine[] = account.lines.map((l) => ({ ...l }));
   for (const g of guest.lines) {
     const same = lines.find(
-      (l) => lineKey(l.productId, l.variantId) === lineKey(g.productId, g.variantId) && l.size === g.size && l.color === g.color,
+      (l) =>
+        lineKey(l.productId, l.variantId, l.everyWeeks) === lineKey(g.productId, g.variantId, g.everyWeeks) &&
+        l.size === g.size &&
+        l.color === g.color,
     );
     if (same) same.quantity = Math.min(maxQuantity, same.quantity + g.quantity);
     else if (lines.length < maxLines) lines.push({ ...g });

@@ -2,6 +2,8 @@
  * The checkout's fixed texts and the list of states: plain data, without zod, so the cart page
  * can show them without loading the schema library first. schemas/checkout.ts re-exports them.
  */
+import { formatCents } from './money.js';
+
 export const US_STATES = [
   ['AL', 'Alabama'],
   ['AK', 'Alaska'],
@@ -103,12 +105,17 @@ export const CHECKOUT_MESSAGES = {
 /**
  * What the cart and checkout pages say when the cart meets the stock (decision 0022: the cart
  * follows stock): a line lowered to what is left, and the checkout stopped before Pay. Add to
- * Cart's own words are in src/client/lib/use-add-to-cart.ts (the first-load bundle; this file is not).
+ * Cart's own words are in src/client/cart/use-add-to-cart.ts (the first-load bundle; this file is not).
  */
 export const CART_STOCK_MESSAGES = {
   cartUpdatedTitle: 'We updated your cart to what is in stock',
   lowered: (name: string, available: number) => `Only ${available} of ${name} left: your cart now holds ${available}.`,
   removed: (name: string) => `${name} is out of stock: we took it out of your cart.`,
+  /** Said under the lowered lines when lowering took the subtotal under the free-shipping minimum. */
+  lostFreeShipping: (minimumCents: number) =>
+    `Your subtotal is now under ${formatCents(minimumCents)}, so this order no longer qualifies for free shipping.`,
+  /** A quantity typed above what can be bought is cut to it, and the line says why. */
+  onlyInStock: (available: number) => `Only ${available} in stock`,
   checkoutShortTitle: 'Some items in your cart are no longer in stock',
   checkoutShortHelp: 'Update your cart to what is left before you pay.',
   fitCart: "Update cart to what's left",
@@ -153,4 +160,16 @@ export const CHECKOUT_FIELD_LABELS = {
   city: 'City',
   state: 'State',
   zip: 'ZIP Code',
+} as const;
+
+/**
+ * A thank-you or success page opened with no order named (a bookmark, a typed address): not an
+ * error, the ways to an order instead (decision 0044).
+ */
+export const NO_ORDER_NAMED_TEXTS = {
+  title: 'Looking for an order?',
+  text: 'This page opens at the end of a checkout, and this link names no order. Your orders are listed in My Orders once you sign in, and each order’s confirmation e-mail holds its number.',
+  myOrders: 'My Orders',
+  shop: 'Continue Shopping',
+  contact: 'Ask us about an order',
 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freeShippingFraction, freeShippingProgress, freeShippingText } from './free-shipping.js';
+import { freeShippingFraction, freeShippingProgress, freeShippingText, shippingOptionMinimumText } from './free-shipping.js';
 import { freeShippingMinimumFromSettings, FREE_SHIPPING_MINIMUM_KEY } from './shop-facts.js';
 
 const line = (minimum: number | null, subtotal: number | null) => freeShippingText(freeShippingProgress(minimum, subtotal));
@@ -32,5 +32,15 @@ describe('free-shipping progress line', () => {
     expect(freeShippingMinimumFromSettings({ [FREE_SHIPPING_MINIMUM_KEY]: '' })).toBeNull();
     expect(freeShippingMinimumFromSettings({ [FREE_SHIPPING_MINIMUM_KEY]: '12.5' })).toBeNull();
     expect(freeShippingMinimumFromSettings(undefined)).toBeNull();
+  });
+});
+
+describe('a shipping option with a minimum (decision 0044)', () => {
+  it('says its rule from its own minimum, qualified as the subtotal before discounts, shipping and tax', () => {
+    expect(shippingOptionMinimumText({ priceCents: 0, minimumOrderCents: 5000 })).toBe(
+      'Free on orders with a subtotal of $50.00 or more (before discounts, shipping and tax).',
+    );
+    expect(shippingOptionMinimumText({ priceCents: 0, minimumOrderCents: 7500 })).toContain('$75.00');
+    expect(shippingOptionMinimumText({ priceCents: 599, minimumOrderCents: null })).toBe('');
   });
 });

@@ -44,3 +44,15 @@ export function freeShippingFraction(p: FreeShippingProgress): number {
   if (p.state === 'short') return p.subtotalCents / p.minimumCents;
   return 0;
 }
+
+/**
+ * The rule of a shipping option that only larger orders may choose, from its own minimum (never
+ * the owner's description, which may name an old figure): "Free on orders with a subtotal of
+ * $50.00 or more (before discounts, shipping and tax)." Subtotal in the sense checkout compares
+ * (pricing.ts availableShippingOptions). '' for an option every order may choose.
+ */
+export function shippingOptionMinimumText(option: { priceCents: number; minimumOrderCents: number | null }): string {
+  if (!option.minimumOrderCents || option.minimumOrderCents <= 0) return '';
+  const lead = option.priceCents === 0 ? 'Free on orders' : 'For orders';
+  return `${lead} with a subtotal of ${formatCents(option.minimumOrderCents)} or more (before discounts, shipping and tax).`;
+}

@@ -11,8 +11,8 @@ describe('order number: one spelling wherever a customer reads it', () => {
     // Already upper-case or digits: unchanged.
     expect(orderNumberLabel('order_X_15LUVMN4')).toBe('#15LUVMN4');
   });
-  it('leaves the spec’s brand code (the order reference) its own form', () => {
-    expect(orderReferenceOf('order_1732700000000_ax3n0ewv')).toBe('EC3N0EWV');
+  it('prefixes the spec’s brand code (the order reference) to the same number', () => {
+    expect(orderReferenceOf('order_1732700000000_ax3n0ewv')).toBe('ECAX3N0EWV');
   });
 });
 

@@ -84,6 +84,8 @@ export const PAGES: readonly PageDeclaration[] = [
     id: 'product',
     path: '/products/:id',
     component: 'catalog/product-page.tsx',
+    // A link to one version is drawn with that version chosen: its price, picture and offer (decision 0043).
+    queryParams: ['variant'],
     // The breadcrumb names the category: with the list embedded it is in the server's HTML and
     // the browser asks for nothing at start-up. "You may also like" too: four cards (under 1 KB
     // compressed) in HTML that is cached for every anonymous visitor (decision 0017).
@@ -93,14 +95,17 @@ export const PAGES: readonly PageDeclaration[] = [
       relatedProducts: pageData.relatedProducts(params.id ?? ''),
     }),
     main: 'product',
-    head: ({ data }) => {
+    head: ({ data, query }) => {
       const product = data.product?.product;
+      const variantId = query.get('variant');
       if (!product) {
         return { status: 404, noindex: true, title: pageTitle('Product Not Found'), description: 'This product could not be found.' };
       }
+      const linked = data.product?.variants.find((v) => v.id === variantId);
       return {
         ogType: 'product',
-        ogImage: product.images[0],
+        // The linked version's picture (the server draws that version: decision 0043), else the product's.
+        ogImage: linked?.image ?? product.images[0],
         title: pageTitle(product.name),
         // Variants at different prices: the lowest, as "From $X" (decision 0036).
         description: truncate(`${product.description} ${product.maxPriceCents ? 'From ' : ''}${formatCents(product.priceCents)}.`),
@@ -240,6 +245,16 @@ export const PAGES: readonly PageDeclaration[] = [
     path: '/orders',
     component: 'accounts/my-orders-page.tsx',
     head: privateHead('My Orders'),
+    cache: 'private',
+  }),
+  definePage({
+    // The page of an e-mail's link to manage (and cancel) a subscription without signing in; the
+    // token in its path is a key: never indexed, cached or listed.
+    id: 'subscription-manage',
+    path: '/subscriptions/manage/:token',
+    component: 'accounts/subscription-manage-page.tsx',
+    needsZod: true,
+    head: privateHead('Manage Subscription'),
     cache: 'private',
   }),
   definePage({

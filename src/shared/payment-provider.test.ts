@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutProviderFrom, PAYMENT_PROVIDER_KEY, payButtonText, paymentTexts } from './payment-provider.js';
+import { checkoutProviderFrom, paidText, PAYMENT_PROVIDER_KEY, payButtonText, paymentTexts } from './payment-provider.js';
 
 describe('what the storefront says about the payment provider', () => {
   it('reads the provider the server put in the public settings, and nothing else', () => {
@@ -25,5 +25,15 @@ describe('what the storefront says about the payment provider', () => {
     expect(paymentTexts('test').privacy).toMatch(/test mode/);
     expect(paymentTexts('test').privacy).not.toMatch(/Stripe/);
     expect(paymentTexts(null).privacy).not.toMatch(/Stripe/);
+  });
+
+  it('words how an order was paid as a person would, never the provider\'s code ("Paid … Through test")', () => {
+    expect(paidText('test')).toBe('Paid by card (test mode)');
+    expect(paidText('stripe')).toBe('Paid by card');
+    expect(paidText('cash')).toBe('Paid in cash');
+    expect(paidText('bank_transfer')).toBe('Paid by bank transfer');
+    expect(paidText('card_phone')).toBe('Paid by card over the phone');
+    expect(paidText(null)).toBe('Paid');
+    expect(paidText('constructor')).toBe('Paid');
   });
 });

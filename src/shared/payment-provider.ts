@@ -6,33 +6,25 @@
  * cached HTML and the checkout's pay button both say what is true. Plain data, no zod.
  */
 import { formatCents } from './money.js';
+import { FOOTER_TEXTS, type CheckoutProvider } from './payment-footer.js';
 
-/** The public-settings key the server fills from its configuration (never stored in the settings table). */
-export const PAYMENT_PROVIDER_KEY = 'payment_provider';
-
-export type CheckoutProvider = 'stripe' | 'test';
-
-/** The provider the settings name; null when they do not say (settings not loaded): then texts name no one. */
-export function checkoutProviderFrom(settings: Record<string, string> | undefined): CheckoutProvider | null {
-  const v = settings?.[PAYMENT_PROVIDER_KEY];
-  return v === 'stripe' || v === 'test' ? v : null;
-}
+export { checkoutProviderFrom, paymentFooterText, PAYMENT_PROVIDER_KEY, type CheckoutProvider } from './payment-footer.js';
 
 export const PAYMENT_TEXTS = {
   stripe: {
-    footer: 'Payments are securely processed by Stripe.',
+    footer: FOOTER_TEXTS.stripe,
     checkoutNote: "You will enter your card details on Stripe's secure payment page.",
     privacy:
       "Payments are processed by our payment provider, Stripe. Your card details are entered on Stripe's secure page and never reach or stay on our servers.",
   },
   test: {
-    footer: 'Test mode: payments go to the shop’s test card page and no card is charged.',
+    footer: FOOTER_TEXTS.test,
     checkoutNote: 'Test mode: you will enter a test card on the shop’s own payment page. No card is charged.',
     privacy:
       'The shop is in test mode: no real payments are taken. The test card page is the shop’s own, and the card details typed there are checked and then thrown away; they are never stored and no card is charged.',
   },
   unknown: {
-    footer: 'Payments are securely processed by our card payment provider.',
+    footer: FOOTER_TEXTS.unknown,
     checkoutNote: "You will enter your card details on our payment provider's secure page.",
     privacy:
       'Payments are processed by our card payment provider. Your card details are entered on its secure page and never stay on our servers.',
@@ -52,4 +44,28 @@ export function payButtonText(provider: CheckoutProvider | null, totalCents: num
   if (provider === 'stripe') return `Pay ${amount} with Stripe`;
   if (provider === 'test') return `Pay ${amount} in test mode`;
   return `Pay ${amount}`;
+}
+
+/**
+ * How an order's money was taken, in a person's words, for every screen and e-mail that says it
+ * ("Paid by card (test mode)", "Paid in cash"): the provider or method stored on the order
+ * ('stripe', 'test', or a method the owner recorded by hand), never its code. Unknown: null.
+ */
+const PAID_HOW: Record<string, string> = {
+  stripe: 'by card',
+  test: 'by card (test mode)',
+  cash: 'in cash',
+  bank_transfer: 'by bank transfer',
+  card_phone: 'by card over the phone',
+};
+
+/** "by card (test mode)", "in cash"; null for a provider this shop does not know. */
+export function paidHow(provider: string | null | undefined): string | null {
+  return provider && Object.hasOwn(PAID_HOW, provider) ? PAID_HOW[provider]! : null;
+}
+
+/** "Paid by card (test mode)", "Paid in cash"; plain "Paid" when the way is not known. */
+export function paidText(provider: string | null | undefined): string {
+  const how = paidHow(provider);
+  return how ? `Paid ${how}` : 'Paid';
 }

@@ -32,8 +32,18 @@ export const queryKeys = {
     ['cart-quote', lines, couponCode, shippingOptionId] as const,
 };
 
-/** A cart line in a quote's key: `variantId` only for a variant other than the product's first (as the cookie writes it). */
-export type CartQuoteKeyLine = { productId: string; variantId?: string; quantity: number; size: string; color: string };
+/**
+ * A cart line in a quote's key: `variantId` only for a variant other than the product's first (as the cookie writes it);
+ * `everyWeeks` only on a subscription line.
+ */
+export type CartQuoteKeyLine = {
+  productId: string;
+  variantId?: string;
+  quantity: number;
+  size: string;
+  color: string;
+  everyWeeks?: number;
+};
 
 export type InitialQuery = { key: readonly unknown[]; data: unknown };
 export const INITIAL_DATA_ELEMENT_ID = '__INITIAL_DATA__';

@@ -11,7 +11,8 @@ export const DEFAULT_CART_COLOR = 'Default';
  * `name` is the line's title ('Concentrated Cleaner — Lavender, 1 L').
  */
 export type CartProduct = { id: string; name: string; priceCents: number; images: string[]; variantId?: string };
-export type CartLine = { product: CartProduct; quantity: number; size: string; color: string };
+/** `everyWeeks`: a subscription line, delivered every this many weeks (absent: bought once; issue [4/8]). */
+export type CartLine = { product: CartProduct; quantity: number; size: string; color: string; everyWeeks?: number };
 
 /** The cart as kept in the browser under localStorage key `cart`; itemCount and total are derived. */
 export type StoredCart = {
@@ -52,8 +53,8 @@ type CartPricing = Pick<Quote, 'lines' | 'coupon' | 'discountCents'>;
  */
 export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPricing | undefined): StoredCart {
   return {
-    items: lines.map(({ productId, variantId, quantity, size, color }) => {
-      const q = quote ? quotedLine(quote.lines, productId, variantId, size, color) : undefined;
+    items: lines.map(({ productId, variantId, quantity, size, color, everyWeeks }) => {
+      const q = quote ? quotedLine(quote.lines, productId, variantId, size, color, everyWeeks) : undefined;
       const known = q && !q.missing;
       return {
         product: {
@@ -66,6 +67,7 @@ export function cartFromQuote({ lines, couponCode }: CartContents, quote: CartPr
         quantity,
         size,
         color,
+        everyWeeks,
       };
     }),
     appliedCouponCode: couponCode,
@@ -80,7 +82,8 @@ export const variantOfCartLine = (productId: string, variantId: string | undefin
 
 /**
  * The quote's line for a cart line: the same variant, size and colour, else the same variant (the
- * server names the size and colour of a variant with a Size or Colour option itself).
+ * server names the size and colour of a variant with a Size or Colour option itself); always of
+ * the same interval (a one-time line and a subscription line of one variant are two lines).
  */
 export function quotedLine<L extends Quote['lines'][number]>(
   lines: readonly L[],
@@ -88,9 +91,16 @@ export function quotedLine<L extends Quote['lines'][number]>(
   variantId: string | undefined,
   size: string,
   color: string,
+  everyWeeks?: number,
 ): L | undefined {
   const variant = variantOfCartLine(productId, variantId);
-  const same = lines.filter((l) => !l.isFreeGift && l.productId === productId && (l.variantId ?? `var_${l.productId}`) === variant);
+  const same = lines.filter(
+    (l) =>
+      !l.isFreeGift &&
+      l.productId === productId &&
+      (l.variantId ?? `var_${l.productId}`) === variant &&
+      (l.everyWeeks ?? undefined) === everyWeeks,
+  );
   return same.find((l) => l.size === size && l.color === color) ?? same[0];
 }
 
@@ -120,7 +130,8 @@ function isCartLine(v: unknown): v is CartLine {
     isInt(v.quantity) &&
     v.quantity >= 1 &&
     isStr(v.size) &&
-    isStr(v.color)
+    isStr(v.color) &&
+    (v.everyWeeks === undefined || isInt(v.everyWeeks))
   );
 }
 

@@ -10,6 +10,7 @@ import { RECENT_ORDERS, useAccountSummary, useAdminStats, useOrders } from './da
 import { LoyaltyCard, ShoppingSummaryCard } from './dashboard/loyalty.js';
 import { StatCard } from './dashboard/panel.js';
 import { RecentOrdersPanel } from './dashboard/recent-orders.js';
+import { SubscriptionsPanel } from './subscriptions/subscriptions-panel.js';
 import { formatDate } from '../lib/format.js';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
@@ -92,14 +93,26 @@ function StatCards({ stats }: { stats: Stats | undefined }) {
   );
 }
 
-/** The stat cards, then the orders and the account's panels beside the role's own side column. */
-function DashboardLayout({ user, stats, side }: { user: SessionUser; stats: Stats | undefined; side: ReactNode }) {
+/** The stat cards, then a customer's subscriptions, the orders and the account's panels beside the role's own side column. */
+function DashboardLayout({
+  user,
+  stats,
+  side,
+  subscriptions,
+}: {
+  user: SessionUser;
+  stats: Stats | undefined;
+  side: ReactNode;
+  /** Ongoing commitments come first: what renews, and its Cancel button, before the orders it made. */
+  subscriptions?: ReactNode;
+}) {
   const orders = useOrders(1, RECENT_ORDERS);
   return (
     <>
       <StatCards stats={stats} />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
+          {subscriptions ? <div id="subscriptions">{subscriptions}</div> : null}
           <RecentOrdersPanel data={orders.data} isError={orders.isError} />
           <AccountInfoCard user={user} />
           <AccountSelfServiceCard user={user} />
@@ -125,6 +138,7 @@ function CustomerDashboard({ user }: { user: SessionUser }) {
           counts: s.orderCounts,
         }
       }
+      subscriptions={<SubscriptionsPanel />}
       side={
         summary.data ? (
           <>

@@ -1,5 +1,4 @@
-import { tabForKey } from '../ui/roving-tabs.js';
-import { lazy, Suspense, useEffect, useRef, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RequireAuth } from '../lib/require-auth.js';
 import { useSession } from '../lib/get-session.js';
@@ -7,6 +6,7 @@ import { SignedInLine } from '../ui/signed-in-line.js';
 import { Container } from '../ui/container.js';
 import { AlertIcon } from '../ui/icons.js';
 import { Spinner } from '../ui/spinner.js';
+import { Tabs } from '../ui/tabs.js';
 import { TestPaymentsBanner } from './components/test-payments-banner.js';
 
 const TABS = [
@@ -15,7 +15,7 @@ const TABS = [
   { id: 'shipping', label: 'Shipping', Panel: lazy(() => import('./shipping/shipping-tab.js')) },
   { id: 'coupons', label: 'Coupons', Panel: lazy(() => import('./coupons/coupons-tab.js')) },
   { id: 'users', label: 'Users', Panel: lazy(() => import('./users/users-tab.js')) },
-  { id: 'products', label: 'Products', Panel: lazy(() => import('./products/products-tab.js')) },
+  { id: 'products', label: 'Products', Panel: lazy(() => import('./products/products-and-holds-tab.js')) },
   { id: 'categories', label: 'Categories', Panel: lazy(() => import('./categories/categories-tab.js')) },
   { id: 'settings', label: 'Settings', Panel: lazy(() => import('./settings/settings-tab.js')) },
   { id: 'faqs', label: 'FAQs', Panel: lazy(() => import('./faqs/faqs-tab.js')) },
@@ -43,7 +43,6 @@ function useActiveTab(): [TabId, (tab: TabId) => void] {
 
 function AdminTabs() {
   const [active, select] = useActiveTab();
-  const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const strip = useRef<HTMLDivElement | null>(null);
   const current = TABS.find((t) => t.id === active) ?? TABS[0];
 
@@ -51,62 +50,33 @@ function AdminTabs() {
   // and on every change, without moving the page itself (scrollIntoView would).
   useEffect(() => {
     const box = strip.current;
-    const tab = refs.current[active];
+    const tab = box?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
     if (!box || !tab || box.scrollWidth <= box.clientWidth) return;
     const left = tab.offsetLeft - (box.clientWidth - tab.offsetWidth) / 2;
     box.scrollTo({ left: Math.max(0, left), behavior: 'instant' });
   }, [active]);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const tab = tabForKey(e.key, TABS, active);
-    if (!tab) return;
-    e.preventDefault();
-    select(tab.id);
-    refs.current[tab.id]?.focus();
-  };
-
   return (
     <div className="flex flex-col gap-6">
-      {/* Arrow keys, Home and End move between the tabs (WAI-ARIA tabs pattern): the tab buttons are what takes focus. */}
-      {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus */}
-      <div
-        ref={strip}
-        role="tablist"
-        aria-label="Admin sections"
-        onKeyDown={onKeyDown}
-        className="relative -mx-4 flex gap-1 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0"
+      <Tabs
+        label="Admin sections"
+        tabs={TABS}
+        selected={active}
+        onSelect={select}
+        idPrefix="admin"
+        listRef={strip}
+        listClassName="relative -mx-4 flex gap-1 overflow-x-auto border-b border-stone-200 px-4 sm:mx-0 sm:px-0"
+        tabClassName={(selected) =>
+          `-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2.5 text-sm font-medium focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 ${
+            selected ? 'border-brand-600 text-brand-800' : 'border-transparent text-stone-700 hover:border-stone-300 hover:text-stone-900'
+          }`
+        }
+        panelClassName="min-w-0"
       >
-        {TABS.map((t) => {
-          const selected = t.id === active;
-          return (
-            <button
-              key={t.id}
-              ref={(el) => {
-                refs.current[t.id] = el;
-              }}
-              type="button"
-              role="tab"
-              id={`admin-tab-${t.id}`}
-              aria-selected={selected}
-              aria-controls={`admin-panel-${t.id}`}
-              tabIndex={selected ? 0 : -1}
-              onClick={() => select(t.id)}
-              className={`-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 py-2.5 text-sm font-medium focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 ${
-                selected
-                  ? 'border-brand-600 text-brand-800'
-                  : 'border-transparent text-stone-700 hover:border-stone-300 hover:text-stone-900'
-              }`}
-            >
-              {t.label}
-            </button>
-          );
-        })}
-      </div>
-      <div role="tabpanel" id={`admin-panel-${current.id}`} aria-labelledby={`admin-tab-${current.id}`} className="min-w-0">
         <Suspense fallback={<Spinner label="Loading" />}>
           <current.Panel />
         </Suspense>
-      </div>
+      </Tabs>
     </div>
   );
 }

@@ -1,7 +1,11 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
-import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
+import { formatUnitPrice } from '../../shared/unit-price.js';
+import { CART_STOCK_MESSAGES, CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
+import { lineHeading } from '../../shared/line-options.js';
+import { freeShippingMinimumFromSettings } from '../../shared/shop-facts.js';
+import { useSettings } from '../lib/get-settings.js';
 import type { QuoteLine } from '../../shared/schemas/checkout.js';
 import { paths } from '../lib/paths.js';
 import { Skeleton } from '../ui/skeleton.js';
@@ -13,16 +17,19 @@ import { CartIcon, TrashIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { toast } from '../ui/toast.js';
-import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from '../lib/cart-store.js';
+import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from './cart-store.js';
+import { buyLineOnce } from './buy-line-once.js';
+import { lineLabelName, SubscriptionLineNote } from './subscription-line.js';
+import { SUBSCRIPTION_TEXTS } from '../../shared/subscription-words.js';
 import { CouponForm } from './coupon-form.js';
 import { FreeGiftBadge, refuseFreeGiftIncrease } from '../ui/free-gift.js';
 import { FreeShippingLine } from '../ui/free-shipping-line.js';
 import { OrderSummaryTotals } from '../ui/order-summary.js';
-import { useCartQuote } from '../lib/use-cart-quote.js';
+import { useCartQuote } from './use-cart-quote.js';
 import { useCartFollowsStock } from './use-cart-follows-stock.js';
-import { HELD_STOCK_MESSAGES, heldUntilTime } from '../lib/stock-fit.js';
+import { HELD_STOCK_MESSAGES, heldUntilTime } from './stock-fit.js';
 import { useHydrated } from '../lib/use-hydrated.js';
-import { StockChangedNotice } from '../ui/stock-changed-notice.js';
+import { StockChangedNotice } from './stock-changed-notice.js';
 import { cannotShip, NoShippingNotice } from '../ui/no-shipping-notice.js';
 
 /** ?canceled=true (back from the payment page): say so once, then take the query off the URL. */
@@ -81,7 +88,18 @@ export default function CartPage() {
   const { cart, quote, updating, error, lineFor, giftLine } = useCartQuote();
   // The cart lives in this browser; the server draws it when the cookie says what is in it, and an outline otherwise.
   const known = useCartKnown();
-  const lowered = useCartFollowsStock(quote, updating);
+  const { changed: lowered, subtotalBeforeCents } = useCartFollowsStock(quote, updating);
+  const { data: settings } = useSettings();
+  const freeMinimum = freeShippingMinimumFromSettings(settings);
+  // Lowering to what is in stock took the subtotal under the free-shipping minimum: said with the lowering.
+  const lostFreeShipping =
+    freeMinimum !== null &&
+    freeMinimum > 0 &&
+    subtotalBeforeCents !== null &&
+    subtotalBeforeCents >= freeMinimum &&
+    quote !== undefined &&
+    !updating &&
+    quote.subtotalCents < freeMinimum;
   const noShippingId = useId();
 
   return (
@@ -90,6 +108,11 @@ export default function CartPage() {
       <h1 className="mb-6 text-3xl font-bold text-stone-900">Shopping Cart</h1>
 
       {known && lowered.length > 0 && <StockChangedNotice changed={lowered} />}
+      {known && lowered.length > 0 && lostFreeShipping && (
+        <p className="-mt-4 mb-6 text-sm font-medium text-amber-900" data-testid="lost-free-shipping" role="status">
+          {CART_STOCK_MESSAGES.lostFreeShipping(freeMinimum)}
+        </p>
+      )}
 
       {!known ? (
         <CartPlaceholder />
@@ -111,7 +134,11 @@ export default function CartPage() {
             </h2>
             <ul className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
               {cart.items.map((line) => (
-                <CartLineRow key={`${line.product.id}|${line.size}|${line.color}`} line={line} quoted={lineFor(lineKey(line))} />
+                <CartLineRow
+                  key={`${line.product.id}|${line.product.variantId ?? ''}|${line.size}|${line.color}|${line.everyWeeks ?? ''}`}
+                  line={line}
+                  quoted={lineFor(lineKey(line))}
+                />
               ))}
               {giftLine && <GiftLineRow line={giftLine} />}
             </ul>
@@ -182,7 +209,13 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
   const missing = quoted?.missing ?? false;
   // The server's name, price and stock once it has answered; what the cart remembers until then.
   const name = missing ? 'Unknown Product' : (quoted?.name ?? product.name);
+  // A subscription line is told apart from the same product bought once, to a screen reader too.
+  const labelName = lineLabelName(name, line.everyWeeks);
+  const subscriptionError = quoted && !missing ? (quoted.subscriptionError ?? null) : null;
+  // The product's name over its own options ("Scent: Lavender · Size: 32 oz"); nothing without options.
+  const heading = quoted && !missing ? lineHeading(quoted) : { title: name, options: '' };
   const priceCents = quoted && !missing ? quoted.priceCents : product.priceCents;
+  const unitPrice = quoted && !missing ? formatUnitPrice(quoted.priceCents, quoted.unitQuantity, quoted.unit) : null;
   const inventory = quoted && !missing ? quoted.inventory : undefined;
   const image = quoted?.image ?? product.images[0];
   const lineTotal = quoted && quoted.quantity === line.quantity ? quoted.lineTotalCents : priceCents * line.quantity;
@@ -194,6 +227,15 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
   const until = hydrated ? heldUntilTime(quoted?.heldUntil) : null;
   // The shopper may lower a held line, not raise it past what it holds.
   const stepperMax = inventory !== undefined ? Math.max(1, inventory, heldOnly ? line.quantity : 0) : undefined;
+  // A quantity typed above what can be bought is cut to it (the stepper's bound): the line says why.
+  const [cutTo, setCutTo] = useState<number | null>(null);
+  const onTyped = (e: FormEvent<HTMLDivElement>) => {
+    const target = e.target;
+    if (!(target instanceof HTMLInputElement) || stepperMax === undefined) return;
+    const typed = Number.parseInt(target.value, 10);
+    if (Number.isNaN(typed)) return;
+    setCutTo(typed > stepperMax ? stepperMax : null);
+  };
   return (
     <li className={`flex gap-3 p-3 sm:gap-4 sm:p-4 ${missing ? 'bg-red-50/60' : ''}`}>
       <Link to={paths.product(product.id, product.variantId)} tabIndex={-1} aria-hidden="true" className="shrink-0">
@@ -213,16 +255,36 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
             ) : (
               <Link
                 to={paths.product(product.id, product.variantId)}
+                // The whole title ("Cleaner — Lavender, 32 oz"), so two versions of a product are two links.
+                aria-label={name}
                 className="rounded hover:text-brand-700 focus-visible:outline-2 focus-visible:outline-brand-600"
               >
-                {name}
+                {heading.title}
               </Link>
             )}
           </h3>
+          {heading.options && (
+            <p className="text-sm text-stone-700" data-line-options="">
+              {heading.options}
+            </p>
+          )}
+          <SubscriptionLineNote everyWeeks={line.everyWeeks} discountPercent={quoted?.planDiscountPercent} />
+          {subscriptionError && (
+            <div className="mt-1 flex flex-col items-start gap-2 text-sm" data-subscription-error="">
+              <p className="font-medium text-red-700">{subscriptionError}</p>
+              <Button size="sm" variant="outline" onClick={() => buyLineOnce(key)}>
+                {SUBSCRIPTION_TEXTS.switchToOneTime}
+              </Button>
+            </div>
+          )}
           {missing ? (
             <p className="text-sm font-medium text-red-700">{CHECKOUT_MESSAGES.missingProduct}</p>
           ) : (
-            <p className="text-sm text-stone-700">{formatCents(priceCents)} each</p>
+            <p className="text-sm text-stone-700">
+              {formatCents(priceCents)} each
+              {/* The price per unit ("$0.94 / oz"), to compare sizes (decision 0043). */}
+              {unitPrice && <span data-unit-price="">{` · ${unitPrice}`}</span>}
+            </p>
           )}
           {heldOnly && (
             <div data-held-line="" className="mt-1 text-sm">
@@ -232,14 +294,22 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
           )}
         </div>
         <div className="flex items-center gap-2 sm:justify-end sm:gap-4">
-          <QuantityStepper
-            size="sm"
-            label={`Quantity of ${name}`}
-            value={line.quantity}
-            max={stepperMax}
-            disabled={missing}
-            onChange={(q) => setCartQuantity(key, q, stepperMax)}
-          />
+          <div className="flex flex-col gap-1" onChange={onTyped}>
+            <QuantityStepper
+              size="sm"
+              label={`Quantity of ${labelName}`}
+              value={line.quantity}
+              max={stepperMax}
+              disabled={missing}
+              onChange={(q) => {
+                if (stepperMax === undefined || q < stepperMax) setCutTo(null);
+                setCartQuantity(key, q, stepperMax);
+              }}
+            />
+            <p role="status" className="text-xs font-medium text-amber-900 empty:hidden" data-testid="only-in-stock">
+              {cutTo !== null && cutTo === line.quantity ? CART_STOCK_MESSAGES.onlyInStock(cutTo) : ''}
+            </p>
+          </div>
           <p className="ml-auto text-right font-semibold whitespace-nowrap text-stone-900 sm:ml-0 sm:w-24">
             {missing ? '—' : formatCents(lineTotal)}
           </p>
@@ -247,7 +317,7 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
             type="button"
             data-remove-line=""
             onClick={(e) => removeLineKeepingFocus(e.currentTarget, () => removeFromCart(key))}
-            aria-label={`Remove ${name}`}
+            aria-label={`Remove ${labelName}`}
             className="rounded-md p-2 text-stone-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600"
           >
             <TrashIcon size={18} />
@@ -270,7 +340,12 @@ function GiftLineRow({ line }: { line: QuoteLine }) {
       />
       <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex min-w-0 flex-col gap-1">
-          <h3 className="font-semibold text-stone-900">{line.name}</h3>
+          <h3 className="font-semibold text-stone-900">{lineHeading(line).title}</h3>
+          {lineHeading(line).options && (
+            <p className="text-sm text-stone-700" data-line-options="">
+              {lineHeading(line).options}
+            </p>
+          )}
           <FreeGiftBadge />
         </div>
         <div className="flex items-center gap-2 sm:justify-end sm:gap-4">

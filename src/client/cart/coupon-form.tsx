@@ -6,12 +6,12 @@ import { giftOf } from '../../shared/stored-cart.js';
 import { Button } from '../ui/button.js';
 import { fieldAria } from '../ui/form-controls.js';
 import { toast } from '../ui/toast.js';
-import { getCartQuoteQueryOptions } from '../lib/get-cart-quote.js';
-import { applyCoupon, getCart, removeCoupon, setCouponError, useCart } from '../lib/cart-store.js';
+import { getCartQuoteQueryOptions } from './get-cart-quote.js';
+import { applyCoupon, getCart, removeCoupon, setCouponError, useCart } from './cart-store.js';
 import { lazyResolver } from '../lib/lazy-resolver.js';
 import { afterZod } from '../lib/load-zod.js';
-import { quoteRequestOf } from '../lib/use-cart-quote.js';
-import { hasUsedCoupon } from '../lib/used-coupons.js';
+import { quoteRequestOf } from './use-cart-quote.js';
+import { hasUsedCoupon } from './used-coupons.js';
 
 const resolver = lazyResolver(afterZod(() => import('./coupon-form-resolver.js').then((m) => m.couponCodeResolver)));
 

@@ -1,5 +1,5 @@
 import { FreeShippingLine } from '../ui/free-shipping-line.js';
-import { useCartQuote } from '../lib/use-cart-quote.js';
+import { useCartQuote } from '../cart/use-cart-quote.js';
 
 /**
  * The free-shipping line for the cart as the server prices it. Its own chunk for the product page

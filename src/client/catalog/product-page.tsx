@@ -4,14 +4,15 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { formatCents } from '../../shared/money.js';
 import type { Product, ProductOption, VariantView } from '../../shared/schemas/catalog.js';
 import { lineTitle, sizeAndColor } from '../../shared/variants.js';
+import { formatUnitPrice, unitPriceForReader } from '../../shared/unit-price.js';
 import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 import type { StockNotice } from '../../shared/schemas/inventory.js';
 import { queryKeys } from '../../shared/query-keys.js';
-import { useAddToCart, type AddableItem } from '../lib/use-add-to-cart.js';
-import { useHydrated } from '../lib/use-hydrated.js';
+import { useAddToCart, type AddableItem } from '../cart/use-add-to-cart.js';
 import { useStockWatch } from '../lib/use-stock-watch.js';
 import { VariantPicker } from './components/variant-picker.js';
-import { addToCart as addToCartStore, useCart } from '../lib/cart-store.js';
+import { ONCE, PurchaseChoice, purchaseFor, purchasePriceCents, type Purchase } from './components/purchase-choice.js';
+import { addToCart as addToCartStore, useCart } from '../cart/cart-store.js';
 import { paths } from '../lib/paths.js';
 import { paragraphs } from '../lib/text.js';
 import { Alert } from '../ui/alert.js';
@@ -32,7 +33,7 @@ import { RelatedProducts } from './components/related-products.js';
 import { FreeShippingLine } from '../ui/free-shipping-line.js';
 import { HydrateWhenVisible } from '../lib/hydrate-when-visible.js';
 import { SHOP_LOAD_ERROR } from './shop-page.js';
-import type { BuyNowState } from '../lib/buy-now.js';
+import type { BuyNowState } from '../cart/buy-now.js';
 
 export default function ProductPage() {
   const { id = '' } = useParams();
@@ -47,14 +48,14 @@ export default function ProductPage() {
 }
 
 /**
- * The variant shown: the one the address names (`?variant=`, read once the page is live: the
- * server's HTML is one page for every variant), else the first that can be bought, else the first.
- * A product answered without variants (a page cached before them) is its own one variant.
+ * The variant shown: the one the address names (`?variant=`, drawn by the server too, so a shared
+ * link shows that version's price and picture before any script runs: decision 0043), else the
+ * first that can be bought, else the first; an id that is not one of this product's variants is
+ * the default. A product answered without variants (a page cached before them) is its own one variant.
  */
 function useChosenVariant(product: Product, stock: StockNotice, variants: readonly VariantView[]) {
-  const hydrated = useHydrated();
   const [params, setParams] = useSearchParams();
-  const wanted = hydrated ? params.get('variant') : null;
+  const wanted = params.get('variant');
   // The shopper's choice shows at once (a radio button must be checked as the key or tap lands);
   // the address follows a moment later. A link to another variant (the address changing to one
   // not chosen here) wins over an earlier choice.
@@ -162,7 +163,14 @@ function ProductDetail({
 }) {
   const navigate = useNavigate();
   const { chosen, choose } = useChosenVariant(product, productStock, variants);
-  const item = cartItemOf(product, options, chosen);
+  // Subscribe and save (issue [4/8]): once, or every N weeks, as the chosen variant's plan offers.
+  const [wantedPurchase, setPurchase] = useState<Purchase>(ONCE);
+  const plan = chosen.subscription ?? null;
+  const purchase = purchaseFor(wantedPurchase, plan);
+  const item = {
+    ...cartItemOf(product, options, chosen),
+    ...(purchase.mode === 'subscribe' ? { everyWeeks: purchase.everyWeeks } : {}),
+  };
   const addToCart = useAddFreshToCart(item);
   const [adding, setAdding] = useState(false);
   const { data: categories } = useCategories();
@@ -177,6 +185,8 @@ function ProductDetail({
   const stockLineId = useId();
   const sku = chosen.sku ?? (options.length ? null : product.sku);
   const onSale = chosen.compareAtCents !== null && chosen.compareAtCents > chosen.priceCents;
+  const unitPrice = formatUnitPrice(chosen.priceCents, chosen.unitQuantity, chosen.unit);
+  const pickerId = useId();
   useRefreshWhenReservationsEnd(product.id, stock.reservedUntil, stockState === 'reserved');
   // A hold or a release in another shopper's checkout shows here within a second.
   const queryClient = useQueryClient();
@@ -220,10 +230,19 @@ function ProductDetail({
                   {formatCents(chosen.compareAtCents!)}
                 </s>
               )}
+              {unitPrice && <UnitPrice text={unitPrice} className="text-base font-medium text-stone-600" />}
             </p>
           </div>
 
-          {options.length > 0 && <VariantPicker options={options} variants={variants} chosen={chosen} onChoose={choose} />}
+          {options.length > 0 && (
+            <div id={pickerId}>
+              <VariantPicker options={options} variants={variants} chosen={chosen} onChoose={choose} />
+            </div>
+          )}
+
+          {plan && plan.intervals.length > 0 && (
+            <PurchaseChoice plan={plan} priceCents={chosen.priceCents} purchase={purchase} onChange={setPurchase} />
+          )}
 
           <StockLine id={stockLineId} product={shown} stock={stock} />
 
@@ -265,7 +284,14 @@ function ProductDetail({
               aria-describedby={inStock ? undefined : stockLineId}
               onClick={() => {
                 // Buy Now goes straight to checkout with this product; the server prices it like any cart.
-                addToCartStore({ product: item, quantity, inventory: item.inventory, size: item.size, color: item.color });
+                addToCartStore({
+                  product: item,
+                  quantity,
+                  inventory: item.inventory,
+                  size: item.size,
+                  color: item.color,
+                  everyWeeks: item.everyWeeks,
+                });
                 // The checkout says so when the cart holds more than this product (it pays for the whole cart).
                 const state: BuyNowState = { buyNow: { productId: product.id, name: item.name, quantity } };
                 void navigate(paths.checkout, { state });
@@ -277,7 +303,13 @@ function ProductDetail({
               Continue Shopping
             </Link>
           </div>
-          {stockState === 'out-of-stock' && <NotifyMe productId={product.id} variantId={options.length ? chosen.id : undefined} />}
+          {stockState === 'out-of-stock' && (
+            <NotifyMe
+              productId={product.id}
+              variantId={options.length ? chosen.id : undefined}
+              variantLabel={options.length ? chosen.label : undefined}
+            />
+          )}
           <div>
             <Button variant="ghost" onClick={goBack}>
               <ArrowLeftIcon size={18} />
@@ -305,34 +337,75 @@ function ProductDetail({
           )}
         </div>
       </div>
-      {inStock && <StickyBuyBar item={item} watchId={buyButtonsId} adding={adding} onAdd={add} />}
+      {inStock && (
+        <StickyBuyBar
+          productName={product.name}
+          variantLabel={chosen.label}
+          priceCents={purchasePriceCents(chosen.priceCents, purchase, plan)}
+          unitPrice={unitPrice}
+          watchIds={options.length > 0 ? [buyButtonsId, pickerId] : [buyButtonsId]}
+          adding={adding}
+          onAdd={add}
+        />
+      )}
       {/* Under the product, past a phone's first screen: hydrated as it comes near. */}
       <HydrateWhenVisible selector='section[aria-labelledby="related-title"]' part={RelatedProducts} props={{ productId: product.id }} />
     </Container>
   );
 }
 
+/** "$0.94 / oz" beside a price; a screen reader hears "$0.94 per oz". */
+function UnitPrice({ text, className }: { text: string; className: string }) {
+  return (
+    <span className={className} data-unit-price="">
+      <span aria-hidden="true">{text}</span>
+      <span className="sr-only">{unitPriceForReader(text)}</span>
+    </span>
+  );
+}
+
 /**
  * On a phone, the price and Add to Cart along the bottom of the screen while the page's own buttons
  * are out of view (below the photo and text at first, or scrolled past), as Dawn's sticky bar does;
- * gone when those buttons or the footer are in view. It repeats the page's own button for a thumb,
- * so it is left out of the keyboard order and the accessibility tree, where that button is.
+ * gone when those buttons, the variant picker (the bar would cover it: decision 0043) or the footer
+ * are in view. The chosen version is named in full on a line of its own. It repeats the page's own
+ * button for a thumb, so it is left out of the keyboard order and the accessibility tree, where that
+ * button is.
  */
-function StickyBuyBar({ item, watchId, adding, onAdd }: { item: AddableItem; watchId: string; adding: boolean; onAdd: () => void }) {
-  const [covered, setCovered] = useState(false);
+function StickyBuyBar({
+  productName,
+  variantLabel,
+  priceCents,
+  unitPrice,
+  watchIds,
+  adding,
+  onAdd,
+}: {
+  productName: string;
+  variantLabel: string;
+  priceCents: number;
+  unitPrice: string | null;
+  watchIds: readonly string[];
+  adding: boolean;
+  onAdd: () => void;
+}) {
+  // Hidden until the observer has said where things are: drawn at first, it would cover the picker on a phone's first screen.
+  const [covered, setCovered] = useState(true);
+  const watched = watchIds.join(' ');
   useEffect(() => {
-    const own = document.getElementById(watchId);
-    if (!own || typeof IntersectionObserver === 'undefined') return;
+    if (typeof IntersectionObserver === 'undefined') return;
+    const targets = [...watched.split(' ').map((id) => document.getElementById(id)), document.querySelector('body footer')].filter(
+      (el): el is Element => el !== null,
+    );
+    if (targets.length === 0) return;
     const inView = new Map<Element, boolean>();
     const observer = new IntersectionObserver((entries) => {
       for (const e of entries) inView.set(e.target, e.isIntersecting);
       setCovered([...inView.values()].some(Boolean));
     });
-    observer.observe(own);
-    const footer = document.querySelector('body footer');
-    if (footer) observer.observe(footer);
+    for (const el of targets) observer.observe(el);
     return () => observer.disconnect();
-  }, [watchId]);
+  }, [watched]);
   return (
     <div
       aria-hidden="true"
@@ -340,10 +413,18 @@ function StickyBuyBar({ item, watchId, adding, onAdd }: { item: AddableItem; wat
       className={`fixed inset-x-0 bottom-0 z-30 border-t border-stone-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgba(0,0,0,0.06)] backdrop-blur sm:hidden ${covered ? 'hidden' : 'flex'} items-center gap-3`}
     >
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium text-stone-900">{item.name}</p>
-        <p className="font-bold text-brand-700">{formatCents(item.priceCents)}</p>
+        <p className="truncate text-sm font-medium text-stone-900">{productName}</p>
+        {variantLabel && (
+          <p className="break-words text-sm text-stone-700" data-sticky-variant="">
+            {variantLabel}
+          </p>
+        )}
+        <p className="flex flex-wrap items-baseline gap-x-2 font-bold text-brand-700">
+          {formatCents(priceCents)}
+          {unitPrice && <span className="text-xs font-medium text-stone-600">{unitPrice}</span>}
+        </p>
       </div>
-      <Button tabIndex={-1} aria-busy={adding} onClick={onAdd}>
+      <Button tabIndex={-1} aria-busy={adding} onClick={onAdd} className="shrink-0">
         <CartIcon size={18} />
         Add to Cart
       </Button>

@@ -17,6 +17,8 @@ export const STOCK_LINE = {
 /** "Notify me when it's back" on a sold-out product. */
 export const NOTIFY_ME = {
   title: "Notify me when it's back",
+  /** The title for a product with options: the request is for the version chosen ('Lavender, 32 oz'). */
+  titleFor: (variantLabel?: string) => (variantLabel ? `Notify me when ${variantLabel} is back` : "Notify me when it's back"),
   intro: "Leave your e-mail and we'll write once, when it is in stock again. No account needed.",
   emailLabel: 'Email address',
   submit: 'Notify me',

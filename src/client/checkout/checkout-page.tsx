@@ -13,17 +13,17 @@ import {
   US_STATES,
 } from '../../shared/checkout-text.js';
 import type { CheckoutForm, Quote } from '../../shared/schemas/checkout.js';
-import { rememberCheckout } from '../lib/bought-lines.js';
-import { lineKey, useCartKnown } from '../lib/cart-store.js';
-import { fitCartToStock, heldUntilTime, shortfallHeading, shortfallText, stockShortfalls, type StockShortfall } from '../lib/stock-fit.js';
+import { rememberCheckout } from '../cart/bought-lines.js';
+import { lineKey, useCartKnown } from '../cart/cart-store.js';
+import { fitCartToStock, heldUntilTime, shortfallHeading, shortfallText, stockShortfalls, type StockShortfall } from '../cart/stock-fit.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { useSession } from '../lib/get-session.js';
-import { cartLineRequest, useCartQuote } from '../lib/use-cart-quote.js';
+import { cartLineRequest, useCartQuote } from '../cart/use-cart-quote.js';
 import { ApiError } from '../lib/api-client.js';
 import { paths } from '../lib/paths.js';
 import { signInPathFor } from '../lib/safe-redirect.js';
 import { Alert } from '../ui/alert.js';
-import { StockChangedNotice } from '../ui/stock-changed-notice.js';
+import { StockChangedNotice } from '../cart/stock-changed-notice.js';
 import { Breadcrumb } from '../ui/breadcrumb.js';
 import { Button, buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
@@ -47,8 +47,9 @@ import { afterZod } from '../lib/load-zod.js';
 import { lazyResolver } from '../lib/lazy-resolver.js';
 import { ShippingMethod } from './shipping-method.js';
 import { readCheckoutDraft, writeCheckoutDraft } from '../lib/checkout-draft.js';
-import type { BuyNowState } from '../lib/buy-now.js';
+import type { BuyNowState } from '../cart/buy-now.js';
 import { cannotShip, NoShippingNotice } from '../ui/no-shipping-notice.js';
+import { hasSubscriptionLines, SubscriptionTerms, useTermsTime } from './subscription-terms.js';
 
 /** Below Tailwind's sm breakpoint: a phone, where a toast would cover the form. */
 const PHONE_QUERY = '(max-width: 639px)';
@@ -115,6 +116,15 @@ export default function CheckoutPage() {
   const [fitted, setFitted] = useState<StockShortfall[]>([]);
   const shortId = useId();
   const shortWords = { title: CART_STOCK_MESSAGES.checkoutShortTitle, help: CART_STOCK_MESSAGES.checkoutShortHelp };
+  // Subscribe and save (issue [4/8]): the terms next to Pay and the box the shopper ticks for them.
+  const subscribing = hasSubscriptionLines(quote?.lines);
+  const termsTime = useTermsTime();
+  const [agreed, setAgreed] = useState(false);
+  const [consentAsked, setConsentAsked] = useState(false);
+  const consentBox = useRef<HTMLInputElement>(null);
+  // A line its plan no longer allows as a subscription: the cart offers to buy it once; Pay waits.
+  const refusedLines = quote && !updating ? quote.lines.filter((l) => !l.missing && l.subscriptionError) : [];
+  const refusedId = useId();
 
   // The form as this tab left it (Cancel on the card page, Back, a trip to the cart): restored once,
   // then kept as the shopper types. Runs before the prefill, which fills only what the draft lacks.
@@ -206,6 +216,7 @@ export default function CheckoutPage() {
         appliedCouponCode: cart.appliedCouponCode,
         appliedCouponDiscount: cart.appliedCouponCode ? priced.discountCents / 100 : 0,
         shippingOptionId: priced.selectedShippingOptionId,
+        ...(items.some((l) => l.everyWeeks !== undefined) ? { acceptSubscriptionTerms: agreed } : {}),
       });
       rememberCheckout(created.orderId);
       window.location.assign(created.url);
@@ -224,7 +235,14 @@ export default function CheckoutPage() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (paying.current || processing || !quote || updating || short.length > 0) return;
+    if (paying.current || processing || !quote || updating || short.length > 0 || refusedLines.length > 0) return;
+    // The subscription terms must be ticked by the shopper: Pay says so at the box, and waits.
+    if (hasSubscriptionLines(quote.lines) && !agreed) {
+      setConsentAsked(true);
+      consentBox.current?.scrollIntoView({ block: 'center' });
+      consentBox.current?.focus();
+      return;
+    }
     paying.current = true;
     const priced = quote;
     handleSubmit(
@@ -238,7 +256,7 @@ export default function CheckoutPage() {
   };
 
   const noShipping = cannotShip(quote);
-  const canPay = Boolean(quote) && !updating && !processing && !noShipping && short.length === 0;
+  const canPay = Boolean(quote) && !updating && !processing && !noShipping && short.length === 0 && refusedLines.length === 0;
   const problemLines = listProblems ? CHECKOUT_FIELDS.filter((f) => errors[f]?.message) : [];
 
   return (
@@ -360,13 +378,35 @@ export default function CheckoutPage() {
                 {shortfallHeading(short, shortWords).title}. {shortfallHeading(short, shortWords).help}
               </p>
             )}
+            {refusedLines.length > 0 && (
+              <div id={refusedId} className="mb-4 text-sm font-medium text-red-700" data-subscription-refused="">
+                {refusedLines.map((l) => (
+                  <p key={`${l.variantId}|${l.everyWeeks}`}>
+                    {l.name}: {l.subscriptionError}
+                  </p>
+                ))}
+                <Link to={paths.cart} className="underline">
+                  {BUY_NOW_MESSAGES.review}
+                </Link>
+              </div>
+            )}
+            {subscribing && quote && (
+              <SubscriptionTerms
+                lines={quote.lines}
+                now={termsTime}
+                agreed={agreed}
+                onAgree={setAgreed}
+                showMissing={consentAsked}
+                checkboxRef={consentBox}
+              />
+            )}
             <div className="flex flex-col gap-3 sm:flex-row-reverse sm:items-center sm:justify-between">
               <Button
                 type="submit"
                 size="lg"
                 disabled={!canPay}
                 aria-busy={processing}
-                aria-describedby={short.length > 0 ? shortId : noShipping ? noShippingId : undefined}
+                aria-describedby={short.length > 0 ? shortId : noShipping ? noShippingId : refusedLines.length > 0 ? refusedId : undefined}
                 className="w-full sm:w-auto"
               >
                 {processing ? 'Processing...' : payButtonText(provider, quote ? quote.totalCents : null)}

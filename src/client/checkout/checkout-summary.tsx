@@ -1,11 +1,13 @@
 import { useId, useState } from 'react';
 import { formatCents } from '../../shared/money.js';
+import { lineHeading } from '../../shared/line-options.js';
 import type { Quote } from '../../shared/schemas/checkout.js';
 import { FreeGiftBadge } from '../ui/free-gift.js';
 import { OrderSummaryTotals } from '../ui/order-summary.js';
 import { ChevronDownIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { Skeleton } from '../ui/skeleton.js';
+import { SubscriptionLineNote } from '../cart/subscription-line.js';
 
 /**
  * Each line as the server priced it, then the totals. On a wide screen the side panel beside the
@@ -57,7 +59,7 @@ export function CheckoutSummary({
         {quote ? (
           <ul className="flex flex-col gap-4">
             {lines.map((l) => (
-              <li key={`${l.productId}|${l.variantId}|${l.size}|${l.color}|${l.isFreeGift}`} className="flex gap-3">
+              <li key={`${l.productId}|${l.variantId}|${l.size}|${l.color}|${l.isFreeGift}|${l.everyWeeks ?? ''}`} className="flex gap-3">
                 <ProductImage
                   src={l.image ?? undefined}
                   alt=""
@@ -66,8 +68,12 @@ export function CheckoutSummary({
                   className="h-14 w-14 shrink-0 rounded-md object-cover"
                 />
                 <div className="flex min-w-0 flex-1 flex-col gap-1">
-                  <p className="text-sm font-medium text-stone-900">{l.name}</p>
-                  <p className="text-sm text-stone-700">Qty: {l.quantity}</p>
+                  <p className="text-sm font-medium text-stone-900">{lineHeading(l).title}</p>
+                  <SubscriptionLineNote everyWeeks={l.everyWeeks} discountPercent={l.planDiscountPercent} />
+                  <p className="text-sm text-stone-700">
+                    {lineHeading(l).options && <span data-line-options="">{lineHeading(l).options} · </span>}
+                    Qty: {l.quantity}
+                  </p>
                   {l.isFreeGift && <FreeGiftBadge />}
                 </div>
                 <p className={`text-sm font-semibold ${l.isFreeGift ? 'text-brand-800' : 'text-stone-900'}`}>

@@ -1,4 +1,5 @@
 import { CHECKOUT_MESSAGES } from '../../shared/checkout-text.js';
+import { shippingOptionMinimumText } from '../../shared/free-shipping.js';
 import type { Quote } from '../../shared/schemas/checkout.js';
 import { shippingText } from '../lib/format.js';
 import { Skeleton } from '../ui/skeleton.js';
@@ -74,7 +75,14 @@ export function ShippingMethod({
                   </span>
                 </span>
                 <span className="text-sm text-stone-700">{deliveryEstimate(o.estimatedDays)}</span>
-                {o.description && <span className="text-sm text-stone-600">{o.description}</span>}
+                {/* An option with a minimum says its rule from that minimum, qualified as the shop says it elsewhere. */}
+                {shippingOptionMinimumText(o) ? (
+                  <span className="text-sm text-stone-600" data-option-rule="">
+                    {shippingOptionMinimumText(o)}
+                  </span>
+                ) : (
+                  o.description && <span className="text-sm text-stone-600">{o.description}</span>
+                )}
               </span>
             </label>
           );

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useSettings } from '../lib/get-settings.js';
 import { SocialLinks } from '../ui/social-links.js';
 import { paths } from '../lib/paths.js';
-import { checkoutProviderFrom, paymentTexts } from '../../shared/payment-provider.js';
+import { checkoutProviderFrom, paymentFooterText } from '../../shared/payment-footer.js';
 import { LeafIcon, LockIcon } from '../ui/icons.js';
 import type * as LegalContent from '../ui/legal-content.js';
 
@@ -107,7 +107,7 @@ export function Footer() {
         <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-6 text-sm text-stone-300 sm:flex-row sm:items-center sm:justify-between sm:px-6 lg:px-8">
           <p className="flex items-center gap-2">
             <LockIcon size={16} />
-            {paymentTexts(checkoutProviderFrom(settings)).footer}
+            {paymentFooterText(checkoutProviderFrom(settings))}
           </p>
           <p>© {year} EcoClean. All rights reserved.</p>
         </div>

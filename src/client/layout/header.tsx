@@ -4,7 +4,7 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../lib/get-session.js';
 import { signOut } from '../lib/sign-out.js';
 import { errorMessage } from '../lib/error-message.js';
-import { clearCart, useCart } from '../lib/cart-store.js';
+import { clearCart, useCart } from '../cart/cart-store.js';
 import { signInLinkFrom } from '../lib/safe-redirect.js';
 import { useHydrated } from '../lib/use-hydrated.js';
 import { paths } from '../lib/paths.js';
@@ -77,7 +77,7 @@ export function Header() {
     setSigningOut(true);
     try {
       // The cart leaves this browser only once the account keeps it, or the customer says so.
-      const savedCart = await import('../lib/saved-cart-sync.js');
+      const savedCart = await import('../cart/saved-cart-sync.js');
       if (!(await savedCart.readyToSignOut(impersonatorEmail ? null : (user?.id ?? null)))) return;
       // While impersonating, signing out ends the impersonation only: the admin stays signed in.
       if (impersonatorEmail) toast({ title: 'Ending impersonation' });

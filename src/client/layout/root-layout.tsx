@@ -8,7 +8,7 @@ import { useSession } from '../lib/get-session.js';
 import { ScrollToTop } from './scroll-to-top.js';
 import { RecoveryHashRedirect } from '../lib/recovery-hash-redirect.js';
 import { HydrateWhenVisible, useFirstPageEnd } from '../lib/hydrate-when-visible.js';
-import { useSavedCartSync } from '../lib/use-saved-cart-sync.js';
+import { useSavedCartSync } from '../cart/use-saved-cart-sync.js';
 
 // Only an admin viewing the shop as a customer ever sees it: its code stays out of the first load.
 const ImpersonationBanner = lazy(() => import('./impersonation-banner.js').then((m) => ({ default: m.ImpersonationBanner })));

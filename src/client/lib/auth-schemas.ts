@@ -15,7 +15,9 @@ export {
   PasswordResetRequestInput,
   ResetTokenStatus,
   SessionResponse,
+  SIGN_IN_LINK_MESSAGES,
   SignInInput,
+  SignInLinkConfirmed,
   SignUpInput,
 } from '../../shared/schemas/auth.js';
 

@@ -6,11 +6,11 @@ import type { CheckoutSessionView } from '../../shared/schemas/checkout.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { formatAddress } from '../../shared/address.js';
 import { clearCheckoutDraft } from '../lib/checkout-draft.js';
-import { removeBoughtLines } from '../lib/bought-lines.js';
+import { removeBoughtLines } from '../cart/bought-lines.js';
 import { FreeGiftBadge } from '../ui/free-gift.js';
 import { AddressLines } from '../ui/address-lines.js';
 import { capitalize, shippingText } from '../lib/format.js';
-import { markCouponUsed } from '../lib/used-coupons.js';
+import { markCouponUsed } from '../cart/used-coupons.js';
 import { paymentMethodName } from './payment-provider.js';
 import { paths } from '../lib/paths.js';
 import { buttonClasses } from '../ui/button.js';
@@ -26,6 +26,9 @@ import { OrderMessageCard } from './order-parts.js';
 import { StatusBadge } from '../ui/status-badge.js';
 import { isToShipOrder, orderNumberLabel } from '../../shared/order-words.js';
 import { deliveryEstimateText } from '../../shared/delivery.js';
+import { lineHeading } from '../../shared/line-options.js';
+import { SubscriptionLineNote } from '../cart/subscription-line.js';
+import { SUBSCRIPTION_TEXTS } from '../../shared/subscription-words.js';
 
 export const CONFIRMATION_MESSAGES = {
   loading: 'Processing your order...',
@@ -168,10 +171,16 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
               </Detail>
             </>
           )}
+          {/* A refund, even on a cancelled order: what came back and what the customer paid in the end. */}
           {refundedCents > 0 && (
-            <Detail label="Refunded">
-              <span data-testid="order-refunded">{formatCents(refundedCents)}</span>
-            </Detail>
+            <>
+              <Detail label="Refunded">
+                <span data-testid="order-refunded">{formatCents(refundedCents)}</span>
+              </Detail>
+              <Detail label="Net Paid">
+                <span data-testid="order-net-paid">{formatCents(Math.max(0, amountPaid - refundedCents))}</span>
+              </Detail>
+            </>
           )}
         </dl>
       </section>
@@ -200,9 +209,11 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
                 className="h-16 w-16 shrink-0 rounded-md object-cover sm:h-18 sm:w-18"
               />
               <div className="flex min-w-0 flex-1 flex-col gap-1">
-                <p className="font-medium text-stone-900">{item.name}</p>
+                <p className="font-medium text-stone-900">{lineHeading(item).title}</p>
+                <SubscriptionLineNote everyWeeks={item.everyWeeks} discountPercent={item.planDiscountPercent} />
                 <p className="text-sm text-stone-700">
-                  Size: {item.size} · Color: {item.color} · Qty: {item.quantity}
+                  {lineHeading(item).options && <span data-line-options="">{lineHeading(item).options} · </span>}
+                  Qty: {item.quantity}
                 </p>
                 {item.isFreeGift && <FreeGiftBadge />}
               </div>
@@ -242,6 +253,15 @@ function ConfirmedOrder({ order, session }: { order: OrderView; session: Checkou
         <MailIcon size={18} className="mt-0.5 shrink-0" />
         <span>A confirmation email will be sent to {order.email ?? 'you'} shortly.</span>
       </p>
+
+      {order.items.some((i) => i.everyWeeks) && (
+        <p className="rounded-lg border border-brand-200 bg-white p-4 text-sm text-stone-800" data-subscription-started="">
+          {SUBSCRIPTION_TEXTS.started}{' '}
+          <Link to={SUBSCRIPTION_TEXTS.accountPath} className="font-medium text-brand-700 underline hover:text-brand-800">
+            {SUBSCRIPTION_TEXTS.manageLink}
+          </Link>
+        </p>
+      )}
 
       <div className="flex justify-center">
         <Link to={paths.home} className={buttonClasses('primary', 'lg')}>

@@ -5,7 +5,7 @@ import { buttonClasses } from '../ui/button.js';
 import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
 import { isNotFound, useCheckoutSession } from './api/get-checkout-session.js';
-import { OrderWaitScreen, type OrderWaitState } from './order-parts.js';
+import { NoOrderNamed, OrderWaitScreen, type OrderWaitState } from './order-parts.js';
 import { SuccessMark } from './success-mark.js';
 
 export default function SuccessPage() {
@@ -14,6 +14,7 @@ export default function SuccessPage() {
   // The payment session as the server has it (only to the browser or account that started it):
   // success is said only for a paid one; no session or an unknown one is "Order not found.".
   const session = useCheckoutSession(sessionId);
+  if (!sessionId) return <NoOrderNamed />;
 
   const wait: OrderWaitState | null =
     !sessionId || (session.isError && isNotFound(session.error))

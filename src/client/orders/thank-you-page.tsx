@@ -6,7 +6,7 @@ import { Container } from '../ui/container.js';
 import { MailIcon } from '../ui/icons.js';
 import { isNotFound } from './api/get-checkout-session.js';
 import { useOrder } from './api/get-order.js';
-import { OrderWaitScreen, type OrderWaitState } from './order-parts.js';
+import { NoOrderNamed, OrderWaitScreen, type OrderWaitState } from './order-parts.js';
 import { SuccessMark } from './success-mark.js';
 import { orderNumberLabel } from '../../shared/order-words.js';
 
@@ -16,6 +16,7 @@ export default function ThankYouPage() {
   // The order as the server has it (owner only). Thanks only for an order this browser may read
   // and that was paid (or entered by the shop); an unknown or missing id is "Order not found.".
   const order = useOrder(orderId);
+  if (!orderId) return <NoOrderNamed />;
 
   const wait: OrderWaitState | null =
     !orderId || (order.isError && isNotFound(order.error))

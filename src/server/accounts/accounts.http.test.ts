@@ -220,7 +220,9 @@ describe('sign-in, sessions and sign-out', () => {
       expect((await attacker.signIn(victim.email, 'wrong-password')).statusCode).toBe(401);
     const locked = await attacker.signIn(victim.email, 'Right-Password-1');
     expect(locked.statusCode).toBe(429);
-    expect(locked.json().error).toBe(AUTH_MESSAGES.tooManyAttempts);
+    // The sentence gives the same wait as Retry-After, in minutes: a fresh 15-minute window says 15.
+    expect(locked.json().error).toBe(AUTH_MESSAGES.tooManyAttempts(Number(locked.headers['retry-after'])));
+    expect(locked.json().error).toMatch(/^Too many attempts\. Please wait (14|15) minutes and try again\.$/);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     expect(attacker.cookies.has('sid')).toBe(false);

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AdminUserListQuery, UserPatchInput } from '../../shared/schemas/admin.js';
-import { AuditLogQuery } from '../../shared/schemas/audit.js';
+import { AdminUserListQuery, LoyaltyAdjustmentInput, UserPatchInput } from '../../shared/schemas/admin/users.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { requireAdmin } from '../http/auth.js';
 import { access } from '../http/access.js';
-import { listUsers, patchUser } from './admin-users.js';
-import { auditByOf, listAuditLog } from './audit.js';
+import { adjustLoyaltyPoints, listUsers, patchUser } from './admin-users.js';
+import { auditByOf } from '../audit/audit.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 
@@ -20,6 +19,11 @@ export async function registerAdminUserRoutes(app: FastifyInstance, { db }: Pick
     const by = auditByOf({ user: admin, impersonator: req.session?.impersonator ?? null });
     return { user: await patchUser(db, by, id, parseInput(UserPatchInput, req.body)) };
   });
-  // Who did what to which account: role, verification and points changes, impersonations, refunds, deletions.
-  app.get('/api/admin/audit-log', access.admin, async (req) => listAuditLog(db, parseInput(AuditLogQuery, req.query)));
+  // The owner's explicit points adjustment (add or remove N, with a reason), confirmed in the back office first.
+  app.post('/api/admin/users/:id/loyalty-adjustments', access.admin, async (req) => {
+    const admin = requireAdmin(req);
+    const { id } = parseInput(Id, req.params);
+    const by = auditByOf({ user: admin, impersonator: req.session?.impersonator ?? null });
+    return { user: await adjustLoyaltyPoints(db, by, id, parseInput(LoyaltyAdjustmentInput, req.body)) };
+  });
 }

@@ -3,12 +3,13 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../lib/ids.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { adjustedBalance, LOYALTY_MESSAGES } from '../../shared/schemas/admin/users.js';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
 import { containsText, isPostgres, pageOf } from '../db/query-helpers.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import type { Dialect } from '../db/database.js';
-import { recordAudit, type AuditBy } from './audit.js';
+import { recordAudit, type AuditBy } from '../audit/audit.js';
 import { forgetLoadedSessions } from './sessions.js';
 
 export async function listUsers(db: Kysely<Database>, q: { page: number; pageSize: number; search?: string }) {
@@ -65,8 +66,9 @@ export async function patchUser(db: Kysely<Database>, by: AuditBy & { actorId: s
       dialect,
     ).executeTakeFirst();
     if (!before) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
-    // Clamped to a minimum of 0 (specification), whoever calls.
-    const points = patch.loyaltyPoints !== undefined ? Math.max(0, patch.loyaltyPoints) : undefined;
+    // Never clamped: the schema refuses a negative balance (an adjustment below takes points away).
+    const points = patch.loyaltyPoints;
+    if (points !== undefined && points < 0) throw new HttpError(400, LOYALTY_MESSAGES.negative);
     await trx
       .updateTable('users')
       .set({
@@ -107,14 +109,37 @@ export async function patchUser(db: Kysely<Database>, by: AuditBy & { actorId: s
   return (await listUsers(db, { page: 1, pageSize: 1, search: id })).items[0]!;
 }
 
-/** The newest sign-ups, for the dashboard. */
-export async function recentUsers(db: Kysely<Database>, limit = 5) {
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'full_name', 'role', 'created_at'])
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((u) => ({ id: u.id, email: u.email, fullName: u.full_name, role: u.role, createdAt: u.created_at }));
+/**
+ * The owner's explicit points adjustment: add or remove N with a reason, under a lock on the user's
+ * row. Removing more than the balance is refused with a sentence (never clamped to 0); when the
+ * balance moved since the owner confirmed (`fromBalance`), nothing is saved. Recorded in the audit log.
+ */
+export async function adjustLoyaltyPoints(
+  db: Kysely<Database>,
+  by: AuditBy & { actorId: string },
+  id: string,
+  input: { change: 'add' | 'remove'; points: number; reason: string; fromBalance?: number },
+) {
+  const dialect: Dialect = isPostgres(db) ? 'postgres' : 'sqlite';
+  await transactionWithRetry(db, async (trx) => {
+    const before = await forUpdate(
+      trx.selectFrom('users').select(['id', 'loyalty_points']).where('id', '=', id),
+      dialect,
+    ).executeTakeFirst();
+    if (!before) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+    const from = Number(before.loyalty_points);
+    if (input.fromBalance !== undefined && input.fromBalance !== from) throw new HttpError(409, LOYALTY_MESSAGES.balanceMoved(from));
+    const next = adjustedBalance(from, input);
+    if (!next.ok) throw new HttpError(400, next.message);
+    await trx.updateTable('users').set({ loyalty_points: next.balance, updated_at: nowIso() }).where('id', '=', id).execute();
+    await recordAudit(trx, {
+      by,
+      action: 'user.loyalty_points_changed',
+      targetUserId: id,
+      details: { from, to: next.balance, change: input.change, points: input.points, reason: input.reason },
+      at: new Date(),
+    });
+  });
+  forgetLoadedSessions();
+  return (await listUsers(db, { page: 1, pageSize: 1, search: id })).items[0]!;
 }

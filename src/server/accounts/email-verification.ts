@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { VERIFY_MESSAGES, type VerifyEmailResponse } from '../../shared/schemas/email-verification.js';
 import { HttpError } from '../http/errors.js';
@@ -7,7 +7,7 @@ import { nowIso } from '../lib/ids.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../lib/tokens.js';
 import { queueEmail } from '../email/outbox.js';
 import { forgetLoadedSessions } from './sessions.js';
-import { indexOrdersOfUser } from '../orders/search-terms.js';
+import { linkGuestOrdersTo } from '../orders/customer-orders.js';
 
 /** A link works for a day, once. */
 export const VERIFY_TOKEN_TTL_MS = 24 * 3_600_000;
@@ -76,19 +76,8 @@ export async function resendVerificationEmail(db: Kysely<Database>, userId: stri
  * where they are, and so does every order that already belongs to an account. Run inside the
  * transaction that marks the address verified; answers how many orders moved.
  */
-export async function linkGuestOrders(trx: Transaction<Database>, user: { id: string; email: string }): Promise<number> {
-  const at = nowIso();
-  const result = await trx
-    .updateTable('orders')
-    .set({ user_id: user.id, updated_at: at })
-    .where('user_id', 'is', null)
-    .where('payment_status', 'in', ['paid', 'refunded'])
-    .where(sql<string>`lower(email)`, '=', user.email.toLowerCase())
-    .executeTakeFirst();
-  const linked = Number(result.numUpdatedRows);
-  // The back office finds an account's orders by its name and e-mail too.
-  if (linked) await indexOrdersOfUser(trx, user.id);
-  return linked;
+export function linkGuestOrders(trx: Transaction<Database>, user: { id: string; email: string }): Promise<number> {
+  return linkGuestOrdersTo(trx, user);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, type TestApp } from '../test/harness.js';
+import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { buildApp } from '../app.js';
 import { openDatabase } from '../db/database.js';
@@ -8,7 +8,7 @@ import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { ACCOUNT_MESSAGES } from '../../shared/schemas/account.js';
 import { SELF_SERVICE_MESSAGES } from '../../shared/schemas/account-self-service.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { AUDIT_MESSAGES, type AuditEntry } from '../../shared/schemas/audit.js';
 import { patchUser } from './admin-users.js';
 
@@ -420,21 +420,24 @@ describe('the last admin, under a lock', () => {
     await restoreDemoAdmin();
   });
 
-  it('two admins demoting each other at once through two app processes on one database leave one admin', async () => {
-    // Two processes = two apps, each with its own connection pool, on the same database. On SQLite
-    // the shop runs one process (its write transactions are serialised in it), so this is PostgreSQL's.
-    if (t.dialect !== 'postgres') return;
-    const second = openDatabase(t.config.databaseUrl);
-    const app2 = await buildApp({ config: t.config, db: second.db, dialect: t.dialect });
-    await app2.ready();
-    try {
-      for (let round = 10; round < 16; round++) await demoteEachOther([t.app, app2], round);
-    } finally {
-      await app2.close();
-      await second.close();
-      await restoreDemoAdmin();
-    }
-  });
+  // Two processes = two apps, each with its own connection pool, on the same database. On SQLite
+  // the shop runs one process (its write transactions are serialised in it), so this is PostgreSQL's:
+  // skipped (and counted as skipped, not passed) on SQLite.
+  it.runIf(testDialect() === 'postgres')(
+    'two admins demoting each other at once through two app processes on one database leave one admin',
+    async () => {
+      const second = openDatabase(t.config.databaseUrl);
+      const app2 = await buildApp({ config: t.config, db: second.db, dialect: t.dialect });
+      await app2.ready();
+      try {
+        for (let round = 10; round < 16; round++) await demoteEachOther([t.app, app2], round);
+      } finally {
+        await app2.close();
+        await second.close();
+        await restoreDemoAdmin();
+      }
+    },
+  );
 
   it('an admin demoting the other while that one deletes their own account leaves one admin', async () => {
     for (let round = 20; round < 23; round++) {

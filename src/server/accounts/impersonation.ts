@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { ACCOUNT_MESSAGES } from '../../shared/schemas/account.js';
 import { forgetLoadedSessions, type LoadedSession } from './sessions.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../audit/audit.js';
 
 /** Only an admin acting as themselves may start an impersonation (checked before the body is read). */
 export function assertCanImpersonate(session: LoadedSession | null): { session: LoadedSession; admin: LoadedSession['user'] } {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError, tooManyRequests } from '../http/errors.js';
 import { clearRateLimit, hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
 import { AUTH_MESSAGES, type SessionUser } from '../../shared/schemas/auth.js';
 import { verifyPassword } from './password.js';
@@ -12,11 +12,26 @@ import { customerOrderStats } from '../orders/service.js';
 import { rewardCouponsOf } from '../coupons/service.js';
 import { indexOrdersOfUser } from '../orders/search-terms.js';
 import { queueEmailChangedEmail } from './account-emails.js';
-import { auditByOf, recordAudit } from './audit.js';
+import { auditByOf, recordAudit } from '../audit/audit.js';
 import type { LoadedSession } from './sessions.js';
 
 /** Wrong current passwords given to change an e-mail, per person, counted before the check. */
 export const CURRENT_PASSWORD_LIMIT = { max: 5, windowMs: 15 * 60_000 } as const;
+
+/**
+ * E-mail changes per person, counted before the change (as verification resends are): each one
+ * e-mails the previous address a name the person chose, so without a limit an account is a way
+ * to mail anyone. Three a day leave room for a typo or two.
+ */
+export const EMAIL_CHANGE_LIMIT = { max: 3, windowMs: 24 * 3_600_000 } as const;
+
+/** Counts one e-mail change of this person before it is made; past the limit, a 429 that says how long to wait. */
+async function takeEmailChange(db: Kysely<Database>, userId: string): Promise<void> {
+  const { max, windowMs } = EMAIL_CHANGE_LIMIT;
+  const now = new Date();
+  const { hits, windowStartedAt } = await hitRateLimitWindow(db, `email-change:user:${userId}`, windowMs, now);
+  if (hits > max) throw tooManyRequests(ACCOUNT_MESSAGES.tooManyEmailChanges, secondsUntilWindowEnds(windowStartedAt, windowMs, now));
+}
 
 /**
  * The password of the signed-in person, checked like a
@@ -33,9 +48,7 @@ export async function confirmCurrentPassword(
   const now = new Date();
   const { hits, windowStartedAt } = await hitRateLimitWindow(db, key, windowMs, now);
   if (hits > max) {
-    throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts, {
-      'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, windowMs, now)),
-    });
+    throw tooManyRequests(AUTH_MESSAGES.tooManyAttempts, secondsUntilWindowEnds(windowStartedAt, windowMs, now));
   }
   if (!(await verifyPassword(holder.password_hash, password))) throw new HttpError(401, ACCOUNT_MESSAGES.currentPasswordWrong);
   await clearRateLimit(db, key, max);
@@ -59,6 +72,7 @@ export async function updateContactInfo(
   if (current.email !== input.email) {
     if (session.impersonator) throw new HttpError(403, ACCOUNT_MESSAGES.emailChangeWhileImpersonating);
     await confirmCurrentPassword(db, session.user, input.currentPassword);
+    await takeEmailChange(db, userId);
   }
   const clash = await db.selectFrom('users').select('id').where('email', '=', input.email).where('id', '!=', userId).executeTakeFirst();
   if (clash) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);

@@ -25,7 +25,7 @@ function sessionResponse(req: FastifyRequest): SessionResponse {
   return toSessionResponse(req.session);
 }
 
-/** Path and SameSite as the browser wrote it (client/lib/cart-store.ts). */
+/** Path and SameSite as the browser wrote it (client/cart/cart-store.ts). */
 function clearCartCookie(reply: FastifyReply): void {
   reply.clearCookie(CART_COOKIE, { path: '/', sameSite: 'lax' });
 }

@@ -8,13 +8,13 @@ import { nowIso } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { nextRewardAt } from '../../shared/pricing.js';
 import { SELF_SERVICE_MESSAGES, type AccountDataExport } from '../../shared/schemas/account-self-service.js';
-import { paymentStatusOf } from '../orders/refunds.js';
-import { indexOrderSearch } from '../orders/search-terms.js';
+import { paymentStatusOf } from '../orders/payment-status.js';
+import { deleteCheckoutAttempts, detachOrdersOfUser } from '../orders/customer-orders.js';
 import { rewardCouponsOf } from '../coupons/service.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { confirmCurrentPassword } from './profile.js';
 import { forgetLoadedSessions, type LoadedSession } from './sessions.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../audit/audit.js';
 import { forgetHolderAccount } from '../inventory/reservations.js';
 import { queuePasswordChangedEmail } from './account-emails.js';
 
@@ -68,7 +68,13 @@ async function deleteCountersOf(db: Kysely<Database>, user: Pick<UserRow, 'id' |
     .deleteFrom('rate_limits')
     .where((eb) =>
       eb.or([
-        eb('key', 'in', [`signin:acct:${user.email}`, `reset:acct:${user.email}`, `reauth:user:${user.id}`]),
+        eb('key', 'in', [
+          `signin:acct:${user.email}`,
+          `reset:acct:${user.email}`,
+          `reauth:user:${user.id}`,
+          `email-change:user:${user.id}`,
+          `signin-link:acct:${user.email}`,
+        ]),
         ...[`signin:acct-ip:${user.email}:`, `signin:slot:${user.email}:`].map((prefix) =>
           eb.and([eb('key', '>=', prefix), eb('key', '<', `${prefix}\uffff`)]),
         ),
@@ -123,7 +129,7 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
       .selectFrom('orders as o')
       .select('o.id')
       .where('o.user_id', '=', me.id)
-      .where('o.payment_provider', 'is not', null)
+      .where('o.origin', '=', 'checkout')
       .where('o.payment_status', 'in', ['unpaid', 'failed', 'expired'])
       .where('o.paid_at', 'is', null)
       .where('o.refunded_cents', '=', 0)
@@ -132,16 +138,9 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
     const attemptIds = attempts.map((a) => a.id);
     if (attemptIds.length) {
       await trx.deleteFrom('email_outbox').where('order_id', 'in', attemptIds).execute();
-      // Lines, sessions, holds, events, redemptions and search terms go with them (foreign keys).
-      await trx.deleteFrom('orders').where('id', 'in', attemptIds).execute();
+      await deleteCheckoutAttempts(trx, attemptIds);
     }
-
-    const kept = await trx.selectFrom('orders').select('id').where('user_id', '=', me.id).orderBy('id').execute();
-    if (kept.length) {
-      await trx.updateTable('orders').set({ user_id: null }).where('user_id', '=', me.id).execute();
-      // Found in the back office by what the order says, no longer by the account's name.
-      for (const { id } of kept) await indexOrderSearch(trx, id);
-    }
+    await detachOrdersOfUser(trx, me.id);
     await forgetHolderAccount(trx, me.id);
     await trx.updateTable('coupon_holds').set({ user_id: null }).where('user_id', '=', me.id).execute();
     await trx.deleteFrom('email_outbox').where('to_address', '=', me.email).where('order_id', 'is', null).execute();

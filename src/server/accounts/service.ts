@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import { AUTH_MESSAGES, type PasswordResetConfirmInput, type SignInInput, type SignUpInput } from '../../shared/schemas/auth.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError, tooManyRequests } from '../http/errors.js';
 import { looksAutomated } from '../../shared/bot-guard.js';
 import { hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
 import { newId, nowIso } from '../lib/ids.js';
@@ -11,8 +11,9 @@ import { createSession, deleteUserSessions } from './sessions.js';
 import { hashToken, newToken, TOKEN_PATTERN } from '../lib/tokens.js';
 import { admitSignInAttempt, signInSucceeded } from './sign-in-limits.js';
 import { issueDeviceToken, readDeviceToken } from './sign-in-devices.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../audit/audit.js';
 import { queuePasswordChangedEmail } from './account-emails.js';
+import { newCustomerRow } from './users.js';
 import { sendVerificationEmail } from './email-verification.js';
 
 const WINDOW_MS = 15 * 60_000;
@@ -28,9 +29,7 @@ async function takeAttempt(db: Kysely<Database>, key: string, max: number): Prom
   const now = new Date();
   const { hits, windowStartedAt } = await hitRateLimitWindow(db, key, WINDOW_MS, now);
   if (hits > max) {
-    throw new HttpError(429, AUTH_MESSAGES.tooManyAttempts, {
-      'Retry-After': String(secondsUntilWindowEnds(windowStartedAt, WINDOW_MS, now)),
-    });
+    throw tooManyRequests(AUTH_MESSAGES.tooManyAttempts, secondsUntilWindowEnds(windowStartedAt, WINDOW_MS, now));
   }
 }
 
@@ -55,21 +54,7 @@ export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip
     try {
       await trx
         .insertInto('users')
-        .values({
-          id,
-          email: input.email,
-          full_name: input.fullName,
-          phone: null,
-          role: 'client',
-          password_hash: passwordHash,
-          email_verified: 0,
-          loyalty_points: 0,
-          total_points_earned: 0,
-          shipping_address: null,
-          billing_address: null,
-          created_at: at,
-          updated_at: at,
-        })
+        .values(newCustomerRow({ id, email: input.email, fullName: input.fullName, passwordHash, at }))
         .execute();
     } catch (err) {
       // Two sign-ups with one e-mail at the same moment: the unique index decides.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { AUTH_MESSAGES } from '../../shared/schemas/auth.js';
-import { HttpError } from '../http/errors.js';
+import { tooManyRequests, type HttpError } from '../http/errors.js';
 import { clearRateLimit, hitRateLimit, hitRateLimitWindow, refundRateLimit, secondsUntilWindowEnds } from '../http/rate-limit.js';
 
 const MINUTE = 60_000;
@@ -29,7 +29,7 @@ export const SIGN_IN_LIMITS = {
 } as const;
 
 function tooMany(retryAfterSeconds: number): HttpError {
-  return new HttpError(429, AUTH_MESSAGES.tooManyAttempts, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  return tooManyRequests(AUTH_MESSAGES.tooManyAttempts, retryAfterSeconds);
 }
 
 /** The delay slot `sinceMs` after the window started: slots of `first` ms doubling up to `max` ms. */

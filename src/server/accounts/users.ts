@@ -1,4 +1,5 @@
-import type { UserRow } from '../db/schema.js';
+import type { Insertable } from 'kysely';
+import type { UsersTable, UserRow } from '../db/schema.js';
 import type { Address, SessionResponse, SessionUser } from '../../shared/schemas/auth.js';
 import type { LoadedSession } from './sessions.js';
 import { parseJson } from '../lib/json.js';
@@ -24,5 +25,30 @@ export function toSessionResponse(session: LoadedSession | null): SessionRespons
   return {
     user: session ? toSessionUser(session.user) : null,
     impersonatorEmail: session?.impersonator?.email ?? null,
+  };
+}
+
+/** A new customer account's row (sign-up, a subscribing guest's account): no phone, no address, no points yet. */
+export function newCustomerRow(o: {
+  id: string;
+  email: string;
+  fullName: string;
+  passwordHash: string;
+  at: string;
+}): Insertable<UsersTable> {
+  return {
+    id: o.id,
+    email: o.email,
+    full_name: o.fullName,
+    phone: null,
+    role: 'client',
+    password_hash: o.passwordHash,
+    email_verified: 0,
+    loyalty_points: 0,
+    total_points_earned: 0,
+    shipping_address: null,
+    billing_address: null,
+    created_at: o.at,
+    updated_at: o.at,
   };
 }

@@ -36,12 +36,15 @@ export async function pageCartData(
   ctx: PricingContext,
 ): Promise<InitialQuery[]> {
   const contents: CartContents = {
-    lines: cookie.lines.map(([productId, quantity, size, color, variantId]) => ({
+    // As the browser's cart keys its quote: the variant as the line names it (the product's first
+    // included, when chosen on its page: client/cart/cart-store.ts keptVariant).
+    lines: cookie.lines.map(([productId, quantity, size, color, variantId, everyWeeks]) => ({
       productId,
       quantity,
       size,
       color,
       ...(variantId ? { variantId } : {}),
+      ...(everyWeeks !== undefined ? { everyWeeks } : {}),
     })),
     couponCode: cookie.couponCode,
   };

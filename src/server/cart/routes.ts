@@ -4,8 +4,7 @@ import { parseInput } from '../http/errors.js';
 import { access } from '../http/access.js';
 import { deviceHash } from '../lib/device.js';
 import { QuoteInput } from '../../shared/schemas/checkout.js';
-import { assertOrderWithinBounds } from '../checkout/service.js';
-import { priceCart } from './service.js';
+import { assertOrderWithinBounds, priceCart } from './service.js';
 
 /** The cart's price as the server reckons it: lines, coupon, shipping, tax (store surface). */
 export async function registerCartRoutes(app: FastifyInstance, { db, dialect }: AppDeps): Promise<void> {

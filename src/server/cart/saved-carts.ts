@@ -5,6 +5,7 @@ import { mergeCarts, plainWithoutBoughtLines, type PlainCart } from '../../share
 import { isPostgres } from '../db/query-helpers.js';
 import { forUpdate } from '../db/locks.js';
 import { defaultVariantIdOf, variantOfLine } from '../../shared/variants.js';
+import { cartCookieLine } from '../../shared/cart-cookie.js';
 
 /**
  * Carts of signed-in customers (decision 0030): one row per account in `saved_carts`, owned here.
@@ -22,7 +23,17 @@ function parseLines(json: string): SavedCartLine[] {
     if (!Array.isArray(raw)) return [];
     return raw.flatMap((l: unknown) =>
       Array.isArray(l) && typeof l[0] === 'string' && Number.isInteger(l[1]) && typeof l[2] === 'string' && typeof l[3] === 'string'
-        ? [{ productId: l[0], quantity: l[1] as number, size: l[2], color: l[3], ...(typeof l[4] === 'string' ? { variantId: l[4] } : {}) }]
+        ? [
+            {
+              productId: l[0],
+              quantity: l[1] as number,
+              size: l[2],
+              color: l[3],
+              // The product's first variant is written only before an interval: read as a line naming none.
+              ...(typeof l[4] === 'string' && l[4] !== '' && l[4] !== defaultVariantIdOf(l[0]) ? { variantId: l[4] } : {}),
+              ...(Number.isInteger(l[5]) ? { everyWeeks: l[5] as number } : {}),
+            },
+          ]
         : [],
     );
   } catch {
@@ -48,12 +59,18 @@ async function knownLines(db: Db, lines: readonly SavedCartLine[]): Promise<Save
 
 async function write(db: Db, userId: string, cart: PlainCart, now: Date): Promise<SavedCart> {
   const updatedAt = now.toISOString();
-  // A 5th element only for a variant other than the product's first (a 4-tuple means that one).
+  // A 5th element only for a variant other than the product's first (a 4-tuple means that one), as
+  // the cookie writes them; a subscription line's interval as a 6th (shared/cart-cookie.ts).
   const lines = JSON.stringify(
     cart.lines.map((l) =>
-      l.variantId && l.variantId !== defaultVariantIdOf(l.productId)
-        ? [l.productId, l.quantity, l.size, l.color, l.variantId]
-        : [l.productId, l.quantity, l.size, l.color],
+      cartCookieLine(
+        l.productId,
+        l.quantity,
+        l.size,
+        l.color,
+        l.variantId && l.variantId !== defaultVariantIdOf(l.productId) ? l.variantId : undefined,
+        l.everyWeeks,
+      ),
     ),
   );
   const couponCode = cart.lines.length === 0 ? null : cart.couponCode;
@@ -106,7 +123,7 @@ export async function removeBoughtFromSavedCart(db: Db, userId: string, orderId:
       trx.selectFrom('orders').select('coupon_code').where('id', '=', orderId).executeTakeFirst(),
       trx
         .selectFrom('order_items')
-        .select(['product_id', 'variant_id', 'size', 'color', 'quantity', 'is_free_gift'])
+        .select(['product_id', 'variant_id', 'size', 'color', 'quantity', 'is_free_gift', 'every_weeks'])
         .where('order_id', '=', orderId)
         .execute(),
     ]);
@@ -120,6 +137,7 @@ export async function removeBoughtFromSavedCart(db: Db, userId: string, orderId:
         color: i.color,
         quantity: i.quantity,
         isFreeGift: Boolean(i.is_free_gift),
+        everyWeeks: i.every_weeks,
       })),
     });
     if (

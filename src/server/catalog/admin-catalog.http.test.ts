@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
-import { ADMIN_MESSAGES, CATEGORY_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { CATEGORY_MESSAGES } from '../../shared/schemas/admin/categories.js';
 import { png } from '../test/images.js';
 
 let t: TestApp;

@@ -3,7 +3,8 @@ import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { leadingNumber, type Product } from '../../shared/schemas/catalog.js';
-import { ADMIN_MESSAGES, type ADMIN_PRODUCT_SORTS, type ProductInput } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { type ADMIN_PRODUCT_SORTS, type ProductInput } from '../../shared/schemas/admin/products.js';
 import { getProduct, toCategory, toProduct } from './service.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 import { alignImageAlts } from '../../shared/product-images.js';
@@ -14,7 +15,7 @@ import { transactionWithRetry } from '../db/locks.js';
 import { isPostgres } from '../db/query-helpers.js';
 import type { Dialect } from '../db/database.js';
 import { variantLabel } from '../../shared/variants.js';
-import { VARIANT_MESSAGES, type AdminLowVariant } from '../../shared/schemas/admin.js';
+import { VARIANT_MESSAGES, type AdminLowVariant } from '../../shared/schemas/admin/variants.js';
 
 type AdminProductSort = (typeof ADMIN_PRODUCT_SORTS)[number];
 
@@ -49,6 +50,8 @@ function productColumns(input: ParsedProduct) {
     length_in: allDims ? d!.length! : null,
     width_in: allDims ? d!.width! : null,
     height_in: allDims ? d!.height! : null,
+    // Omitted: a new product is active (the column's default), an edited one keeps its status.
+    ...(input.status ? { status: input.status } : {}),
   };
 }
 
@@ -131,6 +134,7 @@ export async function listAdminProducts(
     });
   return pageOf(rows, base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(), q, ({ row, stock, labels }) => ({
     ...toProduct(row),
+    status: row.status,
     lowStockThreshold: stock?.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD,
     variantCount: stock?.variantCount ?? 0,
     alertState: stock?.alertState ?? 'ok',
@@ -166,12 +170,20 @@ export async function createProduct(
 }
 
 /** A product as the back office reads it: the recorded level, its lowest variant's low-stock threshold and its variant count. */
-async function adminProduct(db: Kysely<Database>, id: string): Promise<Product & { lowStockThreshold: number; variantCount: number }> {
-  const [product, stock] = await Promise.all([getProduct(db, id, { stock: 'recorded' }), productStockSummaries(db, [id])]);
-  if (!product) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
+async function adminProduct(
+  db: Kysely<Database>,
+  id: string,
+): Promise<Product & { lowStockThreshold: number; variantCount: number; status: 'draft' | 'active' }> {
+  const [product, stock, row] = await Promise.all([
+    getProduct(db, id, { stock: 'recorded' }),
+    productStockSummaries(db, [id]),
+    db.selectFrom('products').select('status').where('id', '=', id).executeTakeFirst(),
+  ]);
+  if (!product || !row) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
   const summary = stock.get(id);
   return {
     ...product,
+    status: row.status,
     lowStockThreshold: summary?.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD,
     variantCount: summary?.variantCount ?? 0,
   };
@@ -274,6 +286,28 @@ export async function upsertCategory(
 }
 
 /** A category that still holds products is kept, with a message saying why, instead of orphaning them. */
+/**
+ * Every category for the back office, each with its products counted: `activeProducts` (what
+ * shoppers can see) and `draftProducts`. A category with no active product is hidden from shoppers
+ * (catalog/service.ts listCategories); the owner still sees it here, marked so.
+ */
+export async function listAdminCategories(db: Kysely<Database>) {
+  const [rows, counts] = await Promise.all([
+    db.selectFrom('categories').selectAll().orderBy('sort_order').orderBy('name').execute(),
+    db
+      .selectFrom('products')
+      .select(['category_id', 'status', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('category_id', 'is not', null)
+      .groupBy(['category_id', 'status'])
+      .execute(),
+  ]);
+  const count = (id: string, status: 'active' | 'draft') => Number(counts.find((c) => c.category_id === id && c.status === status)?.n ?? 0);
+  return rows.map((r) => {
+    const activeProducts = count(r.id, 'active');
+    return { ...toCategory(r), activeProducts, draftProducts: count(r.id, 'draft'), shownToShoppers: activeProducts > 0 };
+  });
+}
+
 export async function deleteCategory(db: Kysely<Database>, id: string): Promise<void> {
   const exists = await db.selectFrom('categories').select('id').where('id', '=', id).executeTakeFirst();
   if (!exists) throw new HttpError(404, ADMIN_MESSAGES.categoryNotFound);

@@ -4,7 +4,7 @@ import { TestClient } from '../test/http-client.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { ledgerAndLevel, variantLedgerAndLevel } from '../test/stock-checks.js';
-import { VARIANT_MESSAGES } from '../../shared/schemas/admin.js';
+import { VARIANT_MESSAGES } from '../../shared/schemas/admin/variants.js';
 import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
 
 /**
@@ -122,6 +122,8 @@ describe(`the variants editor on ${testDialect()}`, () => {
         image: null,
         enabled: true,
         position: 0,
+        unitQuantity: null,
+        unit: null,
         stock: { itemId: `stk_${p.id}`, onHand: 7, reserved: 0, available: 7, lowStockThreshold: 10, alertState: 'low' },
         sold: false,
         removable: true,

@@ -3,7 +3,7 @@ import { testDialect, type TestApp } from '../test/harness.js';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import { createProduct } from '../db/seed/factories.js';
 import { BULK_MAX, BULK_MESSAGES } from '../../shared/schemas/bulk.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 
 let t: TestApp;
 let admin: TestClient;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../lib/ids.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import type { z } from 'zod';
 import { BULK_MESSAGES, type BulkOutcome, type BulkProductInput } from '../../shared/schemas/bulk.js';
 import { deleteProduct } from './admin-catalog.js';

@@ -5,9 +5,10 @@
  * history, comments). Only the headers are read; nothing is decoded.
  *
  * Kept: what changes how the picture looks (colour profiles, the JPEG orientation, transparency,
- * animation). Dropped: PNG tEXt/zTXt/iTXt/eXIf/tIME; JPEG APP1 (Exif, XMP) but its orientation,
- * APP2 but an ICC profile, APP3–APP13, APP14 but Adobe's colour transform, APP15 and comments;
- * WebP EXIF and XMP.
+ * animation). Dropped: PNG chunks outside an allow-list (text, EXIF, time, private ones); JPEG APP1
+ * (Exif, XMP) but its orientation, APP2 but an ICC profile, APP3–APP13, APP14 but Adobe's colour
+ * transform, APP15, comments, and anything after the image's end marker (a motion photo's video,
+ * a phone maker's trailer); WebP EXIF and XMP.
  */
 
 export type ImageType = 'png' | 'jpg' | 'webp';
@@ -32,7 +33,33 @@ function malformed(what: string): never {
 
 // ---- PNG: signature, then chunks (length, type, data, CRC); IHDR first, IEND last ----
 
-const PNG_DROPPED = new Set(['tEXt', 'zTXt', 'iTXt', 'eXIf', 'tIME']);
+/**
+ * Chunks kept (decision 0041): the picture (IHDR, PLTE, IDAT, IEND), how it looks (transparency,
+ * gamma, chromaticities, sRGB, ICC profile, significant bits, background, pixel size, the HDR
+ * colour chunks) and animation (APNG's acTL, fcTL, fdAT). Anything else (text, EXIF, time, and any
+ * private or unknown chunk that could carry data) is dropped: a list of what to drop misses the
+ * chunk nobody thought of.
+ */
+const PNG_KEPT = new Set([
+  'IHDR',
+  'PLTE',
+  'IDAT',
+  'IEND',
+  'tRNS',
+  'gAMA',
+  'cHRM',
+  'sRGB',
+  'iCCP',
+  'sBIT',
+  'bKGD',
+  'pHYs',
+  'cICP',
+  'mDCv',
+  'cLLi',
+  'acTL',
+  'fcTL',
+  'fdAT',
+]);
 
 type PngChunk = { type: string; start: number; end: number };
 
@@ -63,7 +90,7 @@ function pngInfo(buf: Buffer): { info: ImageInfo; chunks: PngChunk[] } {
 
 function stripPng(buf: Buffer, chunks: PngChunk[]): Buffer {
   // Anything after IEND is dropped too (data smuggled behind the picture).
-  return Buffer.concat([PNG_SIGNATURE, ...chunks.filter((c) => !PNG_DROPPED.has(c.type)).map((c) => buf.subarray(c.start, c.end))]);
+  return Buffer.concat([PNG_SIGNATURE, ...chunks.filter((c) => PNG_KEPT.has(c.type)).map((c) => buf.subarray(c.start, c.end))]);
 }
 
 // ---- JPEG: SOI, then marker segments (FF xx, 2-byte length); SOF gives the size; SOS starts the scan data ----
@@ -100,6 +127,37 @@ function jpegSegments(buf: Buffer): { segments: JpegSegment[]; scanStart: number
     if (marker === 0xda) return { segments, scanStart: m - 1 };
     at = end;
   }
+}
+
+/**
+ * Where the image ends: just after the EOI marker that closes its last scan. Found by walking the
+ * scans, not by looking for FF D9: in entropy-coded data every FF is followed by 00 or a restart
+ * marker, so the first other marker there is real; segments between scans (a progressive JPEG's
+ * tables and next SOS) are skipped by their length. An FF D9 inside an Exif thumbnail is never
+ * looked at (its segment was skipped whole before the first scan), and whatever a phone appends
+ * after the real EOI (a motion photo's video, a maker's trailer) is past the end. A file cut before
+ * its EOI ends where it ends.
+ */
+function jpegEnd(buf: Buffer, firstScanEnd: number): number {
+  let at = firstScanEnd;
+  while (at + 1 < buf.length) {
+    if (buf[at] !== 0xff) {
+      at++;
+      continue;
+    }
+    const next = buf[at + 1]!;
+    if (next === 0x00 || next === 0xff || (next >= 0xd0 && next <= 0xd7)) {
+      at += next === 0xff ? 1 : 2;
+      continue;
+    }
+    if (next === 0xd9) return at + 2;
+    // A marker segment between scans: skip it by its length, then scan again.
+    if (at + 4 > buf.length) break;
+    const end = at + 2 + buf.readUInt16BE(at + 2);
+    if (end > buf.length) break;
+    at = end;
+  }
+  return buf.length;
 }
 
 function jpegInfo(buf: Buffer): { info: ImageInfo; segments: JpegSegment[]; scanStart: number } {
@@ -177,7 +235,8 @@ function stripJpeg(buf: Buffer, segments: JpegSegment[], scanStart: number): Buf
     const afterApp0 = parts.length > 1 && parts[1]![1] === 0xe0 ? 2 : 1;
     parts.splice(afterApp0, 0, orientationSegment(orientation));
   }
-  parts.push(buf.subarray(scanStart));
+  const sos = segments[segments.length - 1]!;
+  parts.push(buf.subarray(scanStart, jpegEnd(buf, sos.end)));
   return Buffer.concat(parts);
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { exifSegment, jpeg, jpegSegment, png, pngChunk, webpExtended, uploadAsAdmin } from '../test/images.js';
 
 /**

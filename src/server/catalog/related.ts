@@ -16,7 +16,7 @@ const CANDIDATES = 24;
  * [] when it has no category or is alone in it.
  */
 export async function listRelatedProducts(db: Kysely<Database>, id: string): Promise<ProductCardItem[] | null> {
-  const row = await db.selectFrom('products').select('category_id').where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('products').select('category_id').where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
   if (!row) return null;
   if (!row.category_id) return [];
   const filter = ProductListQuery.safeParse({ category: row.category_id, pageSize: CANDIDATES + 1 });

@@ -260,9 +260,11 @@ class CatalogueIndex {
     this.seenCatalogueChanges = seenCatalogue;
   }
 
+  /** Only active products: a draft is not in the shop list, search or filters (migration 0037). */
   private productRows() {
     return this.db
       .selectFrom('products')
+      .where('status', '=', 'active')
       .selectAll()
       .select([
         sql<string>`lower(name)`.as('lowered_name'),
@@ -415,6 +417,7 @@ class CatalogueIndex {
       countToo
         ? this.db
             .selectFrom('products')
+            .where('status', '=', 'active')
             .select((eb) => eb.fn.countAll<number | string>().as('n'))
             .executeTakeFirst()
         : null,

@@ -6,6 +6,7 @@ import { toProduct } from './product-row.js';
 import { catalogueIndex } from './search-index.js';
 import { stockNoticeOf, variantStock, variantStockView, withBuyableStock } from '../inventory/service.js';
 import { readProductVariants } from './variant-reads.js';
+import { planView, readPlanRows, resolvePlans } from '../lib/subscription-plans.js';
 
 export { toProduct };
 
@@ -35,6 +36,7 @@ export async function listFeaturedProducts(db: Kysely<Database>): Promise<Produc
     .selectFrom('products')
     .selectAll()
     .where('featured', '=', 1)
+    .where('status', '=', 'active')
     .orderBy('created_at')
     .orderBy('id')
     .limit(FEATURED_LIMIT)
@@ -59,30 +61,61 @@ export async function getProduct(
 /**
  * The product page's data (GET /api/products/:id): the product, whose `inventory` is what can be
  * bought of its enabled variants; its options; its enabled variants, each with what can be bought
- * of it and when units other checkouts keep may come back; and the product's own stock notice (a
- * product with one variant, older tabs). Every read at once: the row, the options, the variants,
- * the stock items and the reservations grouped by variant.
+ * of it, when units other checkouts keep may come back, and its subscription plan if offered; and
+ * the product's own stock notice (a product with one variant, older tabs). Every read at once: the
+ * row, the options, the variants, the stock items, the reservations grouped by variant and the plans.
  */
 export async function getProductDetail(db: Kysely<Database>, id: string, now = new Date()): Promise<ProductDetail | null> {
-  const [row, shown, stocks] = await Promise.all([
-    db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst(),
+  const [row, shown, stocks, planRows] = await Promise.all([
+    // A draft product is the owner's alone: its page answers 404 to shoppers (migration 0037).
+    db.selectFrom('products').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
     readProductVariants(db, id),
     variantStock(db, id, now),
+    // Subscribe and save: the product's plan and its variants' own (issue [4/8]), in the page's data (and its cache).
+    readPlanRows(db, [id]),
   ]);
   if (!row) return null;
-  const variants = shown.variants.map((v) => ({ ...v, ...variantStockView(stocks.get(v.id)) }));
+  const plans = resolvePlans(
+    planRows,
+    shown.variants.map((v) => ({ productId: id, variantId: v.id })),
+  );
+  const variants = shown.variants.map((v) => ({ ...v, ...variantStockView(stocks.get(v.id)), subscription: planView(plans.get(v.id)) }));
   // What shoppers can buy: the sum over enabled variants (withBuyableStock's figure, from these reads).
   const inventory = variants.reduce((n, v) => n + v.available, 0);
   return { product: { ...toProduct(row), inventory }, options: shown.options, variants, stock: stockNoticeOf(id, stocks) };
 }
 
+/**
+ * The categories shoppers see: those with at least one active product (in stock or not). An empty
+ * category, or one holding only drafts, stays hidden until it has one; the back office lists them all.
+ */
 export async function listCategories(db: Kysely<Database>): Promise<Category[]> {
-  const rows = await db.selectFrom('categories').selectAll().orderBy('sort_order').orderBy('name').execute();
+  const rows = await db
+    .selectFrom('categories')
+    .selectAll()
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('products')
+          .select('products.id')
+          .whereRef('products.category_id', '=', 'categories.id')
+          .where('products.status', '=', 'active'),
+      ),
+    )
+    .orderBy('sort_order')
+    .orderBy('name')
+    .execute();
   return rows.map(toCategory);
 }
 
 /** Every product id and update time, for the sitemap; bounded so a huge catalogue cannot stall it. */
 export async function listProductSitemapEntries(db: Kysely<Database>, limit = 45000): Promise<{ id: string; updatedAt: string }[]> {
-  const rows = await db.selectFrom('products').select(['id', 'updated_at']).orderBy('created_at').limit(limit).execute();
+  const rows = await db
+    .selectFrom('products')
+    .select(['id', 'updated_at'])
+    .where('status', '=', 'active')
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
   return rows.map((r) => ({ id: r.id, updatedAt: r.updated_at }));
 }

@@ -4,7 +4,7 @@ import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
-import { SKU_MAX_LENGTH, SKU_MESSAGES } from '../../shared/schemas/admin.js';
+import { SKU_MAX_LENGTH, SKU_MESSAGES } from '../../shared/schemas/admin/products.js';
 
 /**
  * One SKU, one stocked item (decision 0037): the product form (create and edit) and the variants

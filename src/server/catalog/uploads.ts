@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { HttpError } from '../http/errors.js';
 import { randomString } from '../lib/ids.js';
-import { ADMIN_MESSAGES, IMAGE_MAX_BYTES, IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES, IMAGE_MAX_BYTES, IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE } from '../../shared/schemas/admin/messages.js';
 import { MalformedImageError, readImage } from './image-files.js';
 import { writeImageVariants } from './image-variants.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.js';

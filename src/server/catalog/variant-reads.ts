@@ -34,7 +34,7 @@ export async function readProductVariants(
       .execute(),
     db
       .selectFrom('product_variants')
-      .select(['id', 'option1', 'option2', 'option3', 'sku', 'price_cents', 'compare_at_cents', 'image'])
+      .select(['id', 'option1', 'option2', 'option3', 'sku', 'price_cents', 'compare_at_cents', 'image', 'unit_quantity', 'unit'])
       .where('product_id', '=', productId)
       .where('enabled', '=', 1)
       .orderBy('position')
@@ -58,6 +58,8 @@ export async function readProductVariants(
       priceCents: Number(v.price_cents),
       compareAtCents: v.compare_at_cents === null ? null : Number(v.compare_at_cents),
       image: v.image,
+      unitQuantity: v.unit_quantity === null ? null : Number(v.unit_quantity),
+      unit: v.unit,
     };
   });
   return { options: options.map(({ name, values }) => ({ name, values })), variants };

@@ -11,14 +11,14 @@ import { applyThreshold } from '../inventory/admin.js';
 import { reservedByVariant } from '../inventory/reservations.js';
 import { defaultVariantIdOf, lineTitle, variantLabel } from '../../shared/variants.js';
 import type { ProductOption } from '../../shared/schemas/catalog.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { SKU_MESSAGES } from '../../shared/schemas/admin/products.js';
 import {
-  ADMIN_MESSAGES,
-  SKU_MESSAGES,
   VARIANT_MESSAGES,
   type AdminProductVariants,
   type AdminVariant,
   type ProductVariantsInput,
-} from '../../shared/schemas/admin.js';
+} from '../../shared/schemas/admin/variants.js';
 
 /*
  * A product's variants (decision 0036), owned by the catalogue: every product has at least one, and
@@ -204,6 +204,8 @@ export async function productVariantsView(db: Kysely<Database>, productId: strin
         image: v.image,
         enabled: Number(v.enabled) === 1,
         position: Number(v.position),
+        unitQuantity: v.unit_quantity === null ? null : Number(v.unit_quantity),
+        unit: v.unit,
         stock: {
           ...(item ? { itemId: item.itemId } : {}),
           onHand,
@@ -343,6 +345,8 @@ export async function replaceProductVariants(
         weight_lbs: v.weightLbs,
         image: v.image,
         enabled: v.enabled ? 1 : 0,
+        unit_quantity: v.unitQuantity,
+        unit: v.unit,
         updated_at: at,
       };
       if (v.id) {

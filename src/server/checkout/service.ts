@@ -1,33 +1,15 @@
-import type Stripe from 'stripe';
-import { newOrderSearchInsert } from '../orders/search-terms.js';
-import { refundSoldOutOrder } from '../orders/refunds.js';
+import type { PaymentProviders } from '../payments/provider.js';
+import { offlinePaymentProviders } from '../payments/providers.js';
+import { adoptHostedPage } from '../payments/sessions.js';
+import { refundSoldOutOrder } from '../orders/sold-out-refund.js';
+import { recordOrderEvent } from '../orders/events.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
-import { forUpdate, lockShopperKeys, transactionWithRetry } from '../db/locks.js';
+import { transactionWithRetry } from '../db/locks.js';
 import { GuardFailedAtCommit } from '../db/pg-commit-tail.js';
-import { isPostgres, writeTogether, type PendingWrite } from '../db/query-helpers.js';
-import { HttpError } from '../http/errors.js';
-import { nowIso, randomString } from '../lib/ids.js';
-import { CUSTOMER_ACTOR, orderEventInsert, type OrderEventActor } from '../orders/events.js';
-import { recordAudit } from '../accounts/audit.js';
-import { formatCents, MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
-import { normalizeCouponEmail } from '../../shared/coupons.js';
-import { CHECKOUT_MESSAGES, type CreateCheckoutSessionInput } from '../../shared/schemas/checkout.js';
-import { priceCart, type PricedCart } from '../cart/service.js';
-import { holdCouponUse } from '../coupons/service.js';
-import { releaseHolds } from './release-holds.js';
-import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
-import {
-  holderReservations,
-  reservedByVariant,
-  reserveForCheckout,
-  sweepReservations,
-  type GiveBack,
-  type HolderReservations,
-  type Holder as StockHolder,
-  type ReserveUnits,
-} from '../inventory/reservations.js';
+import { isPostgres } from '../db/query-helpers.js';
+import { lapseReservations, sweepReservations } from '../inventory/reservations.js';
 import { lockOrderRows, type LockedOrderRows } from './fulfilment/lock-order-rows.js';
 import { paymentRefusal, type ProviderPayment } from './fulfilment/check-payment.js';
 import { recordStrayPayment, refundStrayPayment } from '../payments/stray-payments.js';
@@ -35,363 +17,23 @@ import type { StrayPaymentReason } from '../db/schema.js';
 import { stockShortfall, takeStock } from './fulfilment/take-stock.js';
 import { markOrderPaid, markOrderPaidWrites } from './fulfilment/mark-order-paid.js';
 import { redeemCoupon } from './fulfilment/redeem-coupon.js';
-import { awardLoyalty } from './fulfilment/award-loyalty.js';
-import { queueConfirmation } from './fulfilment/queue-confirmation.js';
+import { awardLoyalty } from '../orders/paid/award-loyalty.js';
+import { startOrderSubscriptions } from './fulfilment/start-subscriptions.js';
+import { queueConfirmation } from '../orders/paid/queue-confirmation.js';
 import { newOrderShopEmailWrites } from '../email/shop-notifications.js';
-import { deliveryChoiceData } from '../orders/delivery-choice.js';
+import { orderLineOptions } from '../catalog/line-options.js';
 import { removeBoughtFromSavedCart } from '../cart/saved-carts.js';
-import { endPaymentSessions } from '../payments/service.js';
+import { pointOrderAtSession, touchUnpaidOrder } from '../orders/checkout-state.js';
+import { variantOfLine } from '../../shared/variants.js';
+import { HOLD_TTL_MS } from './hold-times.js';
+import { endOpenSession } from '../orders/end-open-session.js';
 
-/** How long the shopper may pay: the built-in card page refuses after this. */
-export const PAYMENT_SESSION_TTL_MS = 30 * 60_000;
-/** Stripe's session lives a minute longer (its floor is 30 minutes; the minute absorbs clock skew). */
-export const PROVIDER_SESSION_TTL_MS = PAYMENT_SESSION_TTL_MS + 60_000;
-/** What holds add to the longest payment page: a payment made in its last second, a late webhook, clock skew. */
-const HOLD_MARGIN_MS = 10 * 60_000;
-/**
- * How long a checkout's stock and coupon holds last: longer than any payment page, so a payment
- * the provider accepts always finds its units still held (41 minutes).
- */
-export const HOLD_TTL_MS = PROVIDER_SESSION_TTL_MS + HOLD_MARGIN_MS;
-
-type CheckoutContext = {
-  userId: string | null;
-  deviceHash: string;
-  /** The shopper's address, for the cap on units one shopper may hold. */
-  ip: string;
-  /** Units one shopper (same IP, browser or account) may hold across open checkouts at once (config). */
-  maxUnitsHeld: number;
-  now: Date;
-  provider: string;
-  /** Builds the provider's payment page address for a new session id. */
-  sessionUrl: (sessionId: string) => string;
-  /** Who places it: the customer, or an admin acting as them (named on the timeline and in the audit log). */
-  actor?: OrderEventActor;
-};
-
-/** An earlier unpaid checkout of the same browser that a new checkout ended (a Stripe one is also expired at Stripe). */
-type SupersededSession = { sessionId: string; provider: string; orderId: string };
-
-type CreatedCheckout = { orderId: string; sessionId: string; url: string; amountCents: number; superseded: SupersededSession[] };
-
-export function newOrderId(): string {
-  return `order_${Date.now()}_${randomString(9)}`;
-}
-
-type Holder = StockHolder & { email: string };
-
-/**
- * The session reserves its units (kept from other shoppers for the holder's 10 minutes, theirs
- * while their payment page is open; inventory/reservations.ts) and holds its coupon use, in the
- * holder's name. The stock comes last, so the items' rows are locked only until the commit right
- * after (decision 0023); units the browser's earlier checkout gave back are netted in. 409 when a
- * product is short (the transaction rolls back).
- */
-async function holdForSession(
-  db: Kysely<Database>,
-  input: {
-    orderId: string;
-    priced: PricedCart;
-    now: Date;
-    who: Holder;
-    giveBack: GiveBack;
-    /** The order's own rows, written with the reservation (one round trip on PostgreSQL) or, with a coupon, before its hold. */
-    orderWrites: PendingWrite[];
-    /** PostgreSQL: the stock is reserved with the COMMIT (reserveForCheckout). */
-    atCommit: boolean;
-    /** The holder's first reservation of each product in the window (holderReservations). */
-    firstByProduct?: Map<string, string>;
-  },
-): Promise<void> {
-  const { orderId, priced, who, now } = input;
-  const expiresAt = new Date(now.getTime() + HOLD_TTL_MS);
-  let orderWrites = input.orderWrites;
-  // The coupon's max_uses and one-per-customer checks ran under its row lock in priceCart (coupons/service.ts).
-  if (priced.coupon) {
-    await writeTogether(db, orderWrites);
-    orderWrites = [];
-    await holdCouponUse(db, {
-      orderId,
-      couponCode: priced.coupon.code,
-      expiresAt: expiresAt.toISOString(),
-      email: who.email,
-      deviceId: who.deviceId,
-      userId: who.userId,
-    });
-  }
-  const units: ReserveUnits = new Map();
-  for (const l of priced.lines) {
-    const itemId = priced.variants?.get(l.variantId)?.itemId;
-    // A variant with no stock item has nothing to sell (the line was priced as out of stock).
-    if (!itemId) throw shortOfStock(l.name, 0, 0);
-    units.set(l.variantId, { productId: l.productId, itemId, quantity: (units.get(l.variantId)?.quantity ?? 0) + l.quantity });
-  }
-  const { short } = await reserveForCheckout(db, {
-    orderId,
-    units,
-    holder: who,
-    now,
-    expiresAt,
-    windowMs: HOLD_TTL_MS,
-    giveBack: input.giveBack,
-    writeWith: orderWrites,
-    atCommit: input.atCommit,
-    firstByProduct: input.firstByProduct,
-  });
-  if (short) {
-    const name = priced.lines.find((l) => l.variantId === short.variantId)?.name ?? short.productId;
-    throw shortOfStock(name, short.onHand, short.reserved);
-  }
-}
-
-/** 409 for a product short of stock: units other checkouts keep are said to be so, not "out of stock" (decision 0022). */
-function shortOfStock(name: string, onHand: number, reserved: number): HttpError {
-  const available = Math.max(0, onHand - reserved);
-  return new HttpError(
-    409,
-    reserved > 0
-      ? INVENTORY_MESSAGES.reservedElsewhere(name, available, Math.min(reserved, onHand))
-      : CHECKOUT_MESSAGES.outOfStock(name, available),
-  );
-}
-
-/**
- * A browser has one unpaid checkout at a time: a new one ends the browser's earlier open ones
- * (locking each order, then its session, in id order), so a shopper back from the payment page is
- * not refused by their own holds (stock, the unit cap, or the one-per-customer coupon).
- */
-async function endEarlierCheckouts(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  held: readonly string[],
-  giveBack: GiveBack,
-): Promise<SupersededSession[]> {
-  const ended: SupersededSession[] = [];
-  for (const order_id of held) {
-    const session = await trx
-      .selectFrom('payment_sessions')
-      .select(['id', 'provider'])
-      .where('order_id', '=', order_id)
-      .where('status', '=', 'open')
-      .executeTakeFirst();
-    if (session && (await endOpenSession(trx, dialect, order_id, session.id, 'expired', giveBack))) {
-      ended.push({ sessionId: session.id, provider: session.provider, orderId: order_id });
-    }
-  }
-  return ended;
-}
-
-/** A priced cart past the order ceiling ($999,999.99) is refused, on the quote and at checkout alike. */
-export function assertOrderWithinBounds(priced: { totalCents: number }): void {
-  if (priced.totalCents > MAX_ORDER_TOTAL_CENTS) throw new HttpError(400, CHECKOUT_MESSAGES.orderTooLarge);
-}
-
-/**
- * Re-prices the cart from the database, checks stock, the coupon and the bounds, and creates a
- * pending order with a payment session that holds its stock and coupon use (HOLD_TTL_MS). Rows
- * are locked in the shop's one order (products by id, coupon, the shopper's keys, then orders and
- * sessions; docs/decisions/0005), so concurrent checkouts cannot both take the last unit, and a
- * deadlock or serialization failure is retried rather than answered with a 500.
- */
-export async function createCheckout(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  input: CreateCheckoutSessionInput & { appliedCouponCode: string | null },
-  ctx: CheckoutContext,
-): Promise<CreatedCheckout> {
-  // On PostgreSQL the stock is reserved with the COMMIT, guarded (db/pg-commit-tail.ts); should a
-  // unit be gone by then, the checkout runs again the careful way, which says what is short.
-  if (dialect === 'postgres') {
-    try {
-      return await createCheckoutOnce(db, dialect, input, ctx, true);
-    } catch (err) {
-      if (!(err instanceof GuardFailedAtCommit)) throw err;
-    }
-  }
-  return createCheckoutOnce(db, dialect, input, ctx, false);
-}
-
-async function createCheckoutOnce(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  input: CreateCheckoutSessionInput & { appliedCouponCode: string | null },
-  ctx: CheckoutContext,
-  reserveAtCommit: boolean,
-): Promise<CreatedCheckout> {
-  const who: Holder = { ip: ctx.ip, deviceId: ctx.deviceHash, userId: ctx.userId, email: normalizeCouponEmail(input.customerEmail) };
-  return transactionWithRetry(db, async (trx) => {
-    const superseded: SupersededSession[] = [];
-    // The shopper's reservations, read once under their locks (one statement).
-    let mine: HolderReservations | undefined;
-    // Units of the browser's earlier checkout, given back with this one's reservation (one write per item).
-    const giveBack: GiveBack = new Map();
-    const priced = await priceCart(
-      trx,
-      dialect,
-      { lines: input.items, couponCode: input.appliedCouponCode, shippingOptionId: input.shippingOptionId },
-      { userId: ctx.userId, deviceHash: ctx.deviceHash, now: ctx.now, email: who.email },
-      {
-        lock: true,
-        afterLocks: async () => {
-          await lockShopperKeys(trx, dialect, [
-            `hold:ip:${who.ip}`,
-            `hold:device:${who.deviceId}`,
-            ...(who.userId ? [`hold:user:${who.userId}`] : []),
-          ]);
-          mine = await holderReservations(trx, who, ctx.now, HOLD_TTL_MS);
-          superseded.push(...(await endEarlierCheckouts(trx, dialect, mine.ordersOfDevice, giveBack)));
-        },
-      },
-    );
-    assertOrderWithinBounds(priced);
-    if (priced.couponError) throw new HttpError(400, priced.couponError);
-    if (priced.lines.some((l) => l.missing)) throw new HttpError(400, CHECKOUT_MESSAGES.missingProduct);
-    // Never the first version in the shopper's stead: what they pay for is what they chose.
-    const unchosen = priced.unchosen[0];
-    if (unchosen) throw new HttpError(400, CHECKOUT_MESSAGES.chooseOptions(unchosen.name, unchosen.optionNames));
-    // Short already as read: said at once (the reservation at the end is what decides).
-    const short = priced.lines.find((l) => l.insufficientStock);
-    if (short) {
-      const reserved = (await reservedByVariant(trx, [short], ctx.now)).get(short.variantId) ?? 0;
-      throw shortOfStock(short.name, short.inventory + reserved, reserved);
-    }
-    // No option ships this subtotal: refused (nothing can be delivered), with the spend that unlocks one.
-    if (!priced.selectedShippingOptionId) {
-      const unlock = priced.nextShippingUnlock;
-      throw new HttpError(
-        409,
-        unlock
-          ? `${CHECKOUT_MESSAGES.noShipping} ${CHECKOUT_MESSAGES.shippingUnlock(formatCents(unlock.amountCents), unlock.optionName)}`
-          : CHECKOUT_MESSAGES.noShipping,
-      );
-    }
-    const units = priced.lines.reduce((n, l) => n + l.quantity, 0);
-    // Units still held: what the shopper's checkouts hold, less those of the checkouts just ended.
-    mine ??= await holderReservations(trx, who, ctx.now, HOLD_TTL_MS);
-    const ended = new Set(superseded.map((x) => x.orderId));
-    const held = [...mine.unitsByOrder].reduce((n, [orderId, u]) => (ended.has(orderId) ? n : n + u), 0);
-    if (held + units > ctx.maxUnitsHeld) {
-      throw new HttpError(409, CHECKOUT_MESSAGES.holdLimit(ctx.maxUnitsHeld));
-    }
-
-    const orderId = newOrderId();
-    const at = ctx.now.toISOString();
-    const sessionId = `cs_${ctx.provider === 'stripe' ? 'live' : 'test'}_${randomString(24)}`;
-    const address = { ...input.shippingAddress, country: 'US', email: input.customerEmail };
-    const orderNumber = orderId.slice(-8).toUpperCase();
-    const email = input.customerEmail.toLowerCase();
-    const shippingAddress = JSON.stringify(address);
-    const orderInsert = trx.insertInto('orders').values({
-      id: orderId,
-      order_number: orderNumber,
-      user_id: ctx.userId,
-      email,
-      status: 'pending',
-      payment_status: 'unpaid',
-      payment_provider: ctx.provider,
-      payment_session_id: sessionId,
-      shipping_address: shippingAddress,
-      billing_address: null,
-      subtotal_cents: priced.subtotalCents,
-      discount_cents: priced.discountCents,
-      shipping_cents: priced.shippingCents,
-      tax_cents: priced.taxCents,
-      total_cents: priced.totalCents,
-      coupon_code: priced.coupon?.code ?? null,
-      shipping_option_id: priced.selectedShippingOptionId,
-      shipstation_data: null,
-      shipstation_tracking_number: null,
-      guest_token_hash: ctx.deviceHash,
-      created_at: at,
-      updated_at: at,
-      paid_at: null,
-    });
-    const placed = orderEventInsert(
-      trx,
-      orderId,
-      'placed',
-      ctx.actor ?? CUSTOMER_ACTOR,
-      { totalCents: priced.totalCents, provider: ctx.provider, ...deliveryChoiceData(priced) },
-      ctx.now,
-    );
-    const itemsInsert = trx.insertInto('order_items').values(
-      priced.lines.map((l, i) => ({
-        id: `${orderId}_item${i + 1}`,
-        order_id: orderId,
-        product_id: l.productId,
-        variant_id: l.variantId,
-        variant_label: l.variantLabel,
-        product_name: l.productName,
-        product_image: l.image,
-        // The variant's SKU, read with its price.
-        sku: priced.variants?.get(l.variantId)?.sku ?? null,
-        quantity: l.quantity,
-        price_cents: l.priceCents,
-        size: l.size,
-        color: l.color,
-        is_free_gift: l.isFreeGift ? 1 : 0,
-      })),
-    );
-
-    const expiresAt = new Date(ctx.now.getTime() + PAYMENT_SESSION_TTL_MS).toISOString();
-    const url = ctx.sessionUrl(sessionId);
-    const sessionInsert = trx.insertInto('payment_sessions').values({
-      id: sessionId,
-      order_id: orderId,
-      provider: ctx.provider,
-      status: 'open',
-      amount_cents: priced.totalCents,
-      url,
-      created_at: at,
-      expires_at: expiresAt,
-      completed_at: null,
-    });
-    // The order, its search terms (from the row at hand and the account's e-mail and name), its
-    // lines, its timeline's first event and its payment session are written with the stock
-    // reservation: one round trip on PostgreSQL.
-    const account = ctx.userId
-      ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', ctx.userId).executeTakeFirst()
-      : undefined;
-    const orderWrites = [
-      orderInsert,
-      newOrderSearchInsert(trx, {
-        id: orderId,
-        order_number: orderNumber,
-        email,
-        shipping_address: shippingAddress,
-        user_email: account?.email ?? null,
-        full_name: account?.full_name ?? null,
-        total_cents: priced.totalCents,
-        // The SKUs came with the prices (no read of their own while the checkout's transaction is open).
-        lines: priced.lines.map((l) => ({ name: l.name, sku: priced.variants?.get(l.variantId)?.sku ?? null })),
-      }),
-      itemsInsert,
-      placed,
-      sessionInsert,
-    ];
-    if (ctx.actor?.actingAsUserId) {
-      const by = { actorId: ctx.actor.userId, actingAsId: ctx.actor.actingAsUserId };
-      await recordAudit(trx, {
-        by,
-        action: 'order.placed',
-        targetUserId: ctx.userId,
-        details: { orderId, totalCents: priced.totalCents },
-        at: ctx.now,
-      });
-    }
-    await holdForSession(trx, {
-      orderId,
-      priced,
-      now: ctx.now,
-      who,
-      giveBack,
-      orderWrites,
-      atCommit: reserveAtCommit,
-      firstByProduct: mine.firstByProduct,
-    });
-    return { orderId, sessionId, url, amountCents: priced.totalCents, superseded };
-  });
-}
+// The payment pages' lives are payments' (payments/session-times.ts); the holds outlast them (./hold-times.ts).
+import { PAYMENT_SESSION_TTL_MS, PROVIDER_SESSION_TTL_MS } from '../payments/session-times.js';
+export { PAYMENT_SESSION_TTL_MS, PROVIDER_SESSION_TTL_MS, HOLD_TTL_MS };
+// Checkout creation is named steps (./create/); what callers used from here stays importable here.
+export { createCheckout } from './create/create-checkout.js';
+export { endOpenSession };
 
 /**
  * The hosted payment page exists: the local session takes the provider's session id (its primary
@@ -403,8 +45,8 @@ export async function adoptProviderSession(
   remote: { id: string; url: string },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('payment_sessions').set({ id: remote.id, url: remote.url }).where('id', '=', local.sessionId).execute();
-    await trx.updateTable('orders').set({ payment_session_id: remote.id }).where('id', '=', local.orderId).execute();
+    await adoptHostedPage(trx, local.sessionId, remote);
+    await pointOrderAtSession(trx, local.orderId, remote.id);
   });
 }
 
@@ -425,14 +67,14 @@ type FulfilResult = {
  * The one step that turns a payment into an order, for every provider. Named steps
  * (./fulfilment/) run in order in one transaction: lock the order's rows in the shop's one lock
  * order (or stop: paid already), mark the order paid, count the coupon use, award loyalty points,
- * queue the confirmation, and last take the stock, with one conditional update per item, so a sale's
+ * start its subscriptions (subscription lines: issue [4/8]), queue the confirmation, and last take the stock, with one conditional update per item, so a sale's
  * stock row is locked only until the commit right after (decision 0023). Running it twice, or twice
  * at once, changes nothing the second time.
  *
  * A payment that came after its reservation lapsed, for units someone else bought meanwhile (the
  * rare loser of a race, decision 0022), takes no stock, counts no coupon use and earns no points
  * (that transaction is rolled back and the shortfall recorded in one of its own): the order is recorded paid with what fell short, then refunded in full and cancelled, and the
- * shopper gets the `order-sold-out` apology (orders/refunds.ts). Should the provider not refund, the
+ * shopper gets the `order-sold-out` apology (orders/sold-out-refund.ts). Should the provider not refund, the
  * order keeps its "Stock short" flag and its failed or pending refund for the owner.
  */
 export async function fulfilPaymentSession(
@@ -442,7 +84,8 @@ export async function fulfilPaymentSession(
   ctx: {
     publicUrl: string;
     now?: Date;
-    stripe?: Stripe | null;
+    /** The app's payment providers (a refused or sold-out payment is refunded through them); none: the offline ones. */
+    payments?: PaymentProviders;
     log?: { warn: (o: object, msg: string) => void; error: (o: object, msg: string) => void };
     /** What the provider says it took, when it says (Stripe's session): checked against the order's total. */
     paid?: ProviderPayment | null;
@@ -460,19 +103,27 @@ export async function fulfilPaymentSession(
       result = await transactionWithRetry(db, async (trx): Promise<FulfilResult> => {
         const locked = await lockOrderRows(trx, dialect, sessionId);
         if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
-        const { rows } = locked;
-        const refused = await refuseStrayPayment(trx, rows, ctx.paid ?? null, now);
+        const refused = await refuseStrayPayment(trx, locked.rows, ctx.paid ?? null, now);
         if (refused) return refused;
         // The order marked paid is written with its confirmation e-mail (one round trip on PostgreSQL).
-        const paid = await markOrderPaidWrites(trx, rows, [], now);
-        await redeemCoupon(trx, rows, now);
-        await awardLoyalty(trx, rows, now);
+        const paid = await markOrderPaidWrites(trx, locked.rows, [], now);
+        await redeemCoupon(trx, locked.rows, now);
+        await awardLoyalty(trx, locked.rows, now);
+        // Subscription lines start their subscriptions (a guest's account made first), told in the confirmation.
+        const subscribed = await startOrderSubscriptions(trx, locked.rows, { payment: ctx.paid ?? null, now, publicUrl: ctx.publicUrl });
+        const rows = subscribed?.rows ?? locked.rows;
         // The shop's own "new order" e-mail goes with them (email/shop-notifications.ts): once, as the payment is.
-        await queueConfirmation(trx, rows, ctx.publicUrl, [...paid, ...(await newOrderShopEmailWrites(trx, rows, ctx.publicUrl))]);
+        await queueConfirmation(
+          trx,
+          rows,
+          ctx.publicUrl,
+          [...paid, ...(await newOrderShopEmailWrites(trx, rows, ctx.publicUrl, () => orderLineOptions(trx, rows.items)))],
+          subscribed?.confirmation ?? null,
+        );
         // Last, so the stock rows stay locked only until the commit (decision 0023). An order the
         // owner typed in took its units when it was entered (orders/owner-orders.ts).
-        const shortfall = rows.order.payment_provider === null ? [] : await takeStock(trx, rows, now, takeAtCommit);
-        if (shortfall.length) throw new SoldOutMeanwhile();
+        const shortfall = rows.order.origin === 'owner' ? [] : await takeStock(trx, rows, now, takeAtCommit);
+        if (shortfall.length) throw new SoldOutMeanwhile([...new Set(rows.items.map((i) => variantOfLine(i.product_id, i.variant_id)))]);
         return { fulfilled: true, orderId: rows.order.id, userId: rows.order.user_id };
       });
     } catch (err) {
@@ -481,6 +132,10 @@ export async function fulfilPaymentSession(
         continue;
       }
       if (!(err instanceof SoldOutMeanwhile)) throw err;
+      // Recounted, not trusted: holds whose firm time ran out but that the watcher has not counted
+      // out yet (up to its 250 ms) keep nothing from this payer. Committed on its own, as the
+      // watcher's count is, so the take that follows sees it (decision 0042).
+      await transactionWithRetry(db, (trx) => lapseReservations(trx, now, err.variantIds));
       result = await transactionWithRetry(db, async (trx): Promise<FulfilResult | null> => {
         const locked = await lockOrderRows(trx, dialect, sessionId);
         if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
@@ -504,15 +159,16 @@ export async function fulfilPaymentSession(
       (ctx.log ?? console).error({ err, orderId }, 'could not take the bought lines out of the saved cart');
     });
   }
+  const providers = ctx.payments ?? offlinePaymentProviders(ctx.publicUrl);
   if (result.strayId) {
     const { strayId, orderId } = result;
     // A failure leaves the row failed (the owner's, on the order and the dashboard) or refunding (asked again by the worker).
-    await refundStrayPayment(db, ctx.stripe ?? null, strayId).catch((err: unknown) => {
+    await refundStrayPayment(db, providers, strayId, recordOrderEvent).catch((err: unknown) => {
       (ctx.log ?? console).error({ err, orderId, strayId }, 'the automatic refund of a stray payment failed');
     });
   }
   if (result.soldOut) {
-    await refundSoldOutOrder(db, { stripe: ctx.stripe ?? null }, result.orderId, result.soldOut).catch((err: unknown) => {
+    await refundSoldOutOrder(db, { payments: providers }, result.orderId, result.soldOut).catch((err: unknown) => {
       // The order keeps its "Stock short" flag and the refund its state: the owner settles it.
       (ctx.log ?? console).error({ err, orderId: result.orderId }, 'the automatic refund of a sold-out order failed');
     });
@@ -534,12 +190,16 @@ async function refuseStrayPayment(
   const reason = paymentRefusal(rows, paid, now);
   if (!reason) return null;
   if (rows.session.provider === 'test') return { fulfilled: false, orderId: rows.order.id, refused: reason };
-  const strayId = await recordStrayPayment(trx, rows, reason, paid, now);
+  const strayId = await recordStrayPayment(trx, rows, reason, paid, now, recordOrderEvent);
   return { fulfilled: false, orderId: rows.order.id, refused: reason, strayId };
 }
 
 /** Thrown to roll back a payment's transaction whose take found units gone. */
-class SoldOutMeanwhile extends Error {}
+class SoldOutMeanwhile extends Error {
+  constructor(readonly variantIds: string[]) {
+    super('sold out meanwhile');
+  }
+}
 /** Thrown to roll back the shortfall's transaction when the units were back: the payment takes them after all. */
 class UnitsBack extends Error {}
 
@@ -547,44 +207,7 @@ class UnitsBack extends Error {}
 export async function recordDeclinedPayment(db: Kysely<Database>, sessionId: string): Promise<void> {
   const session = await db.selectFrom('payment_sessions').select('order_id').where('id', '=', sessionId).executeTakeFirst();
   if (!session) return;
-  await db
-    .updateTable('orders')
-    .set({ updated_at: nowIso() })
-    .where('id', '=', session.order_id)
-    .where('payment_status', '=', 'unpaid')
-    .execute();
-}
-
-/**
- * Ends an open session of an unpaid order, the order locked first and the session second (the
- * shop's one lock order): the session is expired, its holds released, the order marked expired
- * (or cancelled). False when there was nothing to end (already paid, or already ended).
- */
-export async function endOpenSession(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  orderId: string,
-  sessionId: string,
-  reason: 'cancelled' | 'expired',
-  giveBack?: GiveBack,
-): Promise<boolean> {
-  const order = await forUpdate(
-    trx.selectFrom('orders').select(['id', 'payment_status', 'payment_provider']).where('id', '=', orderId),
-    dialect,
-  ).executeTakeFirst();
-  if (!order || order.payment_status === 'paid') return false;
-  const ended = (await endPaymentSessions(trx, orderId, sessionId)) === 1;
-  // A payment link the owner sent for an order they typed in: only the link ends; the order
-  // stays as it was (unpaid, its units out for it, its status the owner's).
-  if (order.payment_provider === null || !ended) return ended;
-  await releaseHolds(trx, orderId, 'ended', giveBack);
-  await trx
-    .updateTable('orders')
-    .set({ payment_status: 'expired', status: reason === 'cancelled' ? 'cancelled' : 'pending', updated_at: nowIso() })
-    .where('id', '=', orderId)
-    .where('payment_status', '=', 'unpaid')
-    .execute();
-  return true;
+  await touchUnpaidOrder(db, session.order_id);
 }
 
 /** Ends an unpaid session (cancelled by the shopper or run out): its stock and coupon hold end. */

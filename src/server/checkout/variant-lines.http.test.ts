@@ -112,7 +112,7 @@ describe('variant lines', () => {
       .where('order_id', '=', orderId)
       .where('template_id', '=', 'order-confirmation')
       .executeTakeFirstOrThrow();
-    expect(mail.text).toContain('Concentrated Cleaner — Lemon, 1 L x 1');
+    expect(mail.text).toContain('Concentrated Cleaner — Scent: Lemon · Size: 1 L x 1');
     // The order search finds the order by a scent.
     const found = (await admin.get('/api/admin/orders?search=lemon')).json();
     expect(found.items.map((o: { id: string }) => o.id)).toContain(orderId);

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { pageQuery } from '../../shared/schemas/paging.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import {
@@ -20,14 +19,21 @@ import {
   updateFaq,
   writeSettings,
 } from './admin.js';
-import { forwardContactMessagesNow, listContactMessages, retryContactForward } from './contact.js';
+import {
+  contactMessageCounts,
+  forwardContactMessagesNow,
+  listContactMessages,
+  retryContactForward,
+  setContactMessageState,
+} from './contact.js';
+import { ContactMessagesQuery, ContactMessageStateInput } from '../../shared/schemas/contact-messages.js';
 import { listFaqsForEditing } from './service.js';
 import { access } from '../http/access.js';
+import { auditBySession } from '../audit/audit.js';
 import { TimeZoneSettingsInput } from '../../shared/schemas/reports.js';
 import { NotificationSettingsInput } from '../../shared/schemas/shop-notifications.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
-const PageQuery = pageQuery(25);
 
 export async function registerContentAdminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
@@ -38,37 +44,37 @@ export async function registerContentAdminRoutes(app: FastifyInstance, deps: App
     return { settings: await adminSettingsView(db) };
   });
   app.put('/api/admin/settings/general', access.admin, async (req) => {
-    await writeSettings(db, parseInput(GeneralSettingsInput, req.body));
+    await writeSettings(db, parseInput(GeneralSettingsInput, req.body), auditBySession(req.session));
     return { settings: await adminSettingsView(db) };
   });
   app.put('/api/admin/settings/social', access.admin, async (req) => {
-    await writeSettings(db, parseInput(SocialSettingsInput, req.body));
+    await writeSettings(db, parseInput(SocialSettingsInput, req.body), auditBySession(req.session));
     return { settings: await adminSettingsView(db) };
   });
   // The shop's time zone: its days in reports, the order list's period and the CSV dates (orders/shop-calendar.ts).
   app.put('/api/admin/settings/time-zone', access.admin, async (req) => {
-    await writeSettings(db, parseInput(TimeZoneSettingsInput, req.body));
+    await writeSettings(db, parseInput(TimeZoneSettingsInput, req.body), auditBySession(req.session));
     return { settings: await adminSettingsView(db) };
   });
   app.put('/api/admin/settings/integrations', access.admin, async (req) => {
     // An omitted, empty or masked secret keeps the stored one; null removes it.
-    await saveIntegrationSettings(db, parseInput(IntegrationSettingsInput, req.body));
+    await saveIntegrationSettings(db, parseInput(IntegrationSettingsInput, req.body), auditBySession(req.session));
     return { settings: await adminSettingsView(db) };
   });
 
   // The shop's own e-mails (a paid order, a contact message), each switched on or off (email/shop-notifications.ts).
   app.put('/api/admin/settings/notifications', access.admin, async (req) => {
-    await writeSettings(db, parseInput(NotificationSettingsInput, req.body));
+    await writeSettings(db, parseInput(NotificationSettingsInput, req.body), auditBySession(req.session));
     return { settings: await adminSettingsView(db) };
   });
 
   // ---- Page content ----
   app.put('/api/admin/content/homepage', access.admin, async (req) => {
-    await saveHomepageContent(db, parseInput(HomepageContentInput, req.body));
+    await saveHomepageContent(db, parseInput(HomepageContentInput, req.body), auditBySession(req.session));
     return { settings: await adminSettingsView(db) };
   });
   app.put('/api/admin/content/about', access.admin, async (req) => {
-    await writeSettings(db, parseInput(AboutContentInput, req.body));
+    await writeSettings(db, parseInput(AboutContentInput, req.body), auditBySession(req.session));
     return { settings: await adminSettingsView(db) };
   });
 
@@ -90,7 +96,11 @@ export async function registerContentAdminRoutes(app: FastifyInstance, deps: App
   });
 
   // ---- Contact messages (the form itself posts to the store's /api/contact) ----
-  app.get('/api/admin/contact-messages', access.admin, async (req) => listContactMessages(db, parseInput(PageQuery, req.query)));
+  app.get('/api/admin/contact-messages', access.admin, async (req) => listContactMessages(db, parseInput(ContactMessagesQuery, req.query)));
+  app.get('/api/admin/contact-messages/counts', access.admin, async () => contactMessageCounts(db));
+  app.patch('/api/admin/contact-messages/:id/state', access.admin, async (req) => ({
+    message: await setContactMessageState(db, parseInput(Id, req.params).id, parseInput(ContactMessageStateInput, req.body).state),
+  }));
   app.post('/api/admin/contact-messages/:id/retry', access.admin, async (req) => {
     await retryContactForward(db, parseInput(Id, req.params).id);
     forwardContactMessagesNow(db, app.log);

@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { CONTENT_MESSAGES, toEmbedVideoUrl } from '../../shared/schemas/content.js';
+import { auditSettingsChange, type AuditBy } from '../audit/audit.js';
 
 const SECRET_SETTING_KEYS = ['shipstation_api_key', 'shipstation_api_secret'] as const;
 const MASK_PREFIX = '••••';
@@ -27,9 +28,14 @@ export async function adminSettingsView(db: Kysely<Database>): Promise<Record<st
 }
 
 /** Writes the given keys (insert or update); `undefined` values are left as they are. */
-export async function writeSettings(db: Kysely<Database>, values: Record<string, string | boolean | undefined>): Promise<void> {
+export async function writeSettings(
+  db: Kysely<Database>,
+  values: Record<string, string | boolean | undefined>,
+  by?: AuditBy,
+): Promise<void> {
   const at = nowIso();
   await db.transaction().execute(async (trx) => {
+    if (by) await auditSettingsChange(trx, by, values); // which keys changed, never their values (audit/audit.ts)
     for (const [key, raw] of Object.entries(values)) {
       if (raw === undefined) continue;
       const value = typeof raw === 'boolean' ? String(raw) : raw;
@@ -49,6 +55,7 @@ export async function writeSettings(db: Kysely<Database>, values: Record<string,
 export async function saveIntegrationSettings(
   db: Kysely<Database>,
   input: Record<string, string | boolean | null | undefined>,
+  by?: AuditBy,
 ): Promise<void> {
   const values: Record<string, string | boolean | undefined> = {};
   for (const [key, value] of Object.entries(input)) {
@@ -57,14 +64,18 @@ export async function saveIntegrationSettings(
       else if (typeof value === 'string' && value !== '' && !value.startsWith(MASK_PREFIX)) values[key] = value;
     } else if (value !== null) values[key] = value;
   }
-  await writeSettings(db, values);
+  await writeSettings(db, values, by);
 }
 
-export async function saveHomepageContent(db: Kysely<Database>, input: Record<string, string | undefined>): Promise<void> {
-  await writeSettings(db, {
-    ...input,
-    ...(input.hero_video_url !== undefined ? { hero_video_url: toEmbedVideoUrl(input.hero_video_url) } : {}),
-  });
+export async function saveHomepageContent(db: Kysely<Database>, input: Record<string, string | undefined>, by?: AuditBy): Promise<void> {
+  await writeSettings(
+    db,
+    {
+      ...input,
+      ...(input.hero_video_url !== undefined ? { hero_video_url: toEmbedVideoUrl(input.hero_video_url) } : {}),
+    },
+    by,
+  );
 }
 
 export async function createFaq(db: Kysely<Database>, input: { question: string; answer: string; category: string | null }) {

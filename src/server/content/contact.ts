@@ -9,6 +9,7 @@ import { looksAutomated } from '../../shared/bot-guard.js';
 import { readSettings } from './admin.js';
 import { retryDelayMs } from '../lib/retry.js';
 import { queueContactShopEmail } from '../email/shop-notifications.js';
+import { CONTACT_MESSAGE_TEXTS, type ContactMessageCounts, type ContactMessageState } from '../../shared/schemas/contact-messages.js';
 
 export const CONTACT_LIMIT_PER_IP = 5;
 const WINDOW_MS = 15 * 60_000;
@@ -157,19 +158,27 @@ export function forwardContactMessagesNow(db: Kysely<Database>, log: FastifyBase
   forwardDueMessages(db).catch((err: unknown) => log.error({ err }, 'contact forwarding failed'));
 }
 
-export async function listContactMessages(db: Kysely<Database>, q: { page: number; pageSize: number }) {
-  const [rows, count] = await Promise.all([
+/** Messages newest first, all or those in one of the owner's states (the Messages tab's filter). */
+export async function listContactMessages(
+  db: Kysely<Database>,
+  q: { page: number; pageSize: number; state?: ContactMessageState | undefined },
+) {
+  const [rows, count, counts] = await Promise.all([
     db
       .selectFrom('contact_messages')
       .selectAll()
+      .$if(q.state !== undefined, (qb) => qb.where('state', '=', q.state!))
       .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize)
       .execute(),
     db
       .selectFrom('contact_messages')
       .select(sql<number | string>`count(*)`.as('n'))
+      .$if(q.state !== undefined, (qb) => qb.where('state', '=', q.state!))
       .executeTakeFirst(),
+    contactMessageCounts(db),
   ]);
   return {
     items: rows.map((m) => ({
@@ -182,11 +191,38 @@ export async function listContactMessages(db: Kysely<Database>, q: { page: numbe
       attempts: m.forward_attempts,
       lastError: m.last_error,
       createdAt: m.created_at,
+      state: m.state,
+      stateChangedAt: m.state_changed_at,
     })),
     page: q.page,
     pageSize: q.pageSize,
     total: Number(count?.n ?? 0),
+    counts,
   };
+}
+
+/** How many messages are unread, read and answered (the Messages tab's unread count). */
+export async function contactMessageCounts(db: Kysely<Database>): Promise<ContactMessageCounts> {
+  const rows = await db
+    .selectFrom('contact_messages')
+    .select(['state', sql<number | string>`count(*)`.as('n')])
+    .groupBy('state')
+    .execute();
+  const counts: ContactMessageCounts = { unread: 0, read: 0, answered: 0 };
+  for (const r of rows) counts[r.state] = Number(r.n);
+  return counts;
+}
+
+/** The owner marks a message unread, read or answered; 404 for an unknown id. */
+export async function setContactMessageState(db: Kysely<Database>, id: string, state: ContactMessageState) {
+  const at = nowIso();
+  const r = await db
+    .updateTable('contact_messages')
+    .set({ state, state_changed_at: at, updated_at: at })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new HttpError(404, CONTACT_MESSAGE_TEXTS.notFound);
+  return { id, state, stateChangedAt: at };
 }
 
 export async function retryContactForward(db: Kysely<Database>, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, TestClient } from '../test/http-client.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { createProduct, createVariant } from '../db/seed/factories.js';
 
 let t: TestApp;

@@ -3,7 +3,8 @@ import type Stripe from 'stripe';
 import type { CouponsTable, Database } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
-import { ADMIN_MESSAGES, type CouponStripeSync } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { type CouponStripeSync } from '../../shared/schemas/admin/coupons.js';
 import { createStripeCoupon, deleteStripeCoupon, stripeFailureMessage } from '../payments/stripe.js';
 import { containsText, pageOf } from '../db/query-helpers.js';
 

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { pageQuery } from '../../shared/schemas/paging.js';
-import { CouponDeleteQuery, CouponInput } from '../../shared/schemas/admin.js';
+import { CouponDeleteQuery, CouponInput } from '../../shared/schemas/admin/coupons.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { access } from '../http/access.js';
-import { createStripeClient } from '../payments/stripe.js';
 import { createCoupon, deleteCoupon, listCoupons, setCouponActive, updateCoupon } from './admin-coupons.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
@@ -13,10 +12,10 @@ const PageQuery = pageQuery(50);
 const ActiveInput = z.object({ isActive: z.boolean({ message: 'isActive must be true or false' }) }).strict();
 
 /** The back office's coupon routes; registered by app.ts inside the admin surface, whose guard covers them. */
-export async function registerAdminCouponRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): Promise<void> {
+export async function registerAdminCouponRoutes(app: FastifyInstance, { db, payments }: Pick<AppDeps, 'db' | 'payments'>): Promise<void> {
   app.get('/api/admin/coupons', access.admin, async (req) => listCoupons(db, parseInput(PageQuery, req.query)));
   // Null in local mode (no Stripe key): coupon actions that ask for Stripe answer stripe 'disabled'.
-  const stripe = createStripeClient(config);
+  const stripe = payments.stripeClient;
   app.post('/api/admin/coupons', access.admin, async (req, reply) => {
     const input = parseInput(CouponInput, req.body);
     const result = await createCoupon(db, input, { stripe, syncStripe: input.syncStripe });

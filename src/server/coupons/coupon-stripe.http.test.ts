@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { FAKE_STRIPE_SECRET_KEY, fakeStripe } from '../test/fake-stripe.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 
 /** Coupons copied to Stripe: in local mode (no key), against a fake Stripe, and when Stripe refuses. */
 const stripe = fakeStripe();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
-import { ADMIN_MESSAGES, LOYALTY_POINTS_TOO_MANY } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { LOYALTY_POINTS_TOO_MANY } from '../../shared/schemas/admin/users.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 
 let t: TestApp;

@@ -148,9 +148,16 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       // TCP keepalive: a connection cut without a word (failover, a NAT or proxy forgetting it) is noticed.
       keepAlive: true,
+      // BEGIN with a transaction's first statement, guarded writes with its COMMIT: sent without
+      // waiting for each answer, each bound (db/pg-connection.ts, decision 0050).
+      pipeline: true,
       // The shop's own connections are recognisable in pg_stat_activity (and can be ended by name).
       ...(u.searchParams.has('application_name') ? {} : { application_name: options.applicationName ?? applicationName(schema) }),
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      // Every statement is planned for its own values, as when they were written into its text
+      // (decision 0050): a prepared statement's generic plan cannot see how many rows a search word's
+      // range of terms holds, and an SKU search of 1,000 orders went from 13 ms to 200 ms with it.
+      // Parsing stays cached in the prepared statement; planning these small statements is cheap.
+      options: [...(schema ? [`-c search_path=${schema}`] : []), '-c plan_cache_mode=force_custom_plan'].join(' '),
     });
     // A transaction's last writes go out with its COMMIT (pg-driver.ts), and may wait there for a
     // row lock: should the shop's connection be cut meanwhile, PostgreSQL (14 and later) notices

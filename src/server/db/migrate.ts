@@ -27,6 +27,15 @@ import * as m0027 from './migrations/0027-product-variants.js';
 import * as m0028 from './migrations/0028-unique-skus-and-reply-to.js';
 import * as m0029 from './migrations/0029-shipping-label-files.js';
 import * as m0030 from './migrations/0030-stray-payments.js';
+import * as m0033 from './migrations/0033-last-units-holds.js';
+import * as m0034 from './migrations/0034-variant-unit-sizes.js';
+import * as m0035 from './migrations/0035-guest-order-links.js';
+import * as m0036 from './migrations/0036-message-states-and-money-days.js';
+import * as m0037 from './migrations/0037-product-draft-status.js';
+import * as m0038 from './migrations/0038-order-origin.js';
+import * as m0040 from './migrations/0040-order-reference-terms.js';
+import * as m0041 from './migrations/0041-welcome-and-tracking-faq.js';
+import * as m0042 from './migrations/0042-subscriptions.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -57,6 +66,15 @@ const migrations: Record<string, Migration> = {
   '0028-unique-skus-and-reply-to': m0028,
   '0029-shipping-label-files': m0029,
   '0030-stray-payments': m0030,
+  '0033-last-units-holds': m0033,
+  '0034-variant-unit-sizes': m0034,
+  '0035-guest-order-links': m0035,
+  '0036-message-states-and-money-days': m0036,
+  '0037-product-draft-status': m0037,
+  '0038-order-origin': m0038,
+  '0040-order-reference-terms': m0040,
+  '0041-welcome-and-tracking-faq': m0041,
+  '0042-subscriptions': m0042,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -5,6 +5,7 @@ import { openDatabase } from './database.js';
 import { migrateUpTo } from './migrate.js';
 import type { Database } from './schema.js';
 import { searchRowsOf } from '../orders/search-terms.js';
+import { orderReferenceOf } from '../../shared/schemas/orders.js';
 
 const dbs: TestDb[] = [];
 afterAll(async () => {
@@ -79,6 +80,8 @@ describe(`migration 0002 (order search) on ${testDialect()}`, () => {
             full_name: o.user_id ? 'Ada King-Lovelace' : null,
           }),
         )
+        // The reference with the whole order number is filed by migration 0040, later.
+        .filter((r) => r.term !== orderReferenceOf(r.order_id).toLowerCase())
         .sort((a, b) => (a.order_id === b.order_id ? (a.term < b.term ? -1 : a.term > b.term ? 1 : 0) : a.order_id < b.order_id ? -1 : 1));
       expect(stored).toEqual(live);
       expect(stored.map((r) => r.term)).toEqual(

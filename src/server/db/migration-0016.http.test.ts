@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDb } from '../test/harness.js';
 import { openDatabase } from './database.js';
 import { migrateToLatest, migrateUpTo } from './migrate.js';
-import { listAuditLog } from '../accounts/audit.js';
+import { listAuditLog } from '../audit/audit.js';
 import { AuditLogQuery } from '../../shared/schemas/audit.js';
 
 const dbs: TestDb[] = [];

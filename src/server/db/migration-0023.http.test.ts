@@ -128,7 +128,8 @@ describe(`migration 0023 (order search and order reference) on ${testDialect()}`
       await migrateToLatest(db, schema);
       const row = await db.selectFrom('email_templates').selectAll().where('id', '=', 'order-status-update').executeTakeFirstOrThrow();
       expect(row.html).toBe('<p>Edited {{trackingNumber}}</p>');
-      expect(JSON.parse(row.variables)).toEqual(['orderNumber', 'trackingNumber', 'orderReference']);
+      // 0023 adds orderReference; 0035 adds the guest's and the account's order links.
+      expect(JSON.parse(row.variables)).toEqual(['orderNumber', 'trackingNumber', 'orderReference', 'guestOrder', 'orderUrl']);
     } finally {
       await close();
     }

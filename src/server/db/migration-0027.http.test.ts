@@ -266,12 +266,14 @@ const SNAPSHOT: [table: string, orderBy: string[]][] = [
   ['saved_carts', ['user_id']],
 ];
 /** What 0027 adds to each table (everything else must read exactly as before). */
+/** Columns this migration adds, and later ones (the test migrates to the latest): 0033's last_units, 0037's status. */
 const ADDED: Record<string, string[]> = {
-  products: ['max_price_cents', 'sole_variant_id'],
+  products: ['max_price_cents', 'sole_variant_id', 'status'],
   stock_items: ['variant_id'],
-  stock_reservations: ['variant_id'],
-  order_items: ['variant_id', 'variant_label'],
+  stock_reservations: ['variant_id', 'last_units'],
+  order_items: ['variant_id', 'variant_label', 'every_weeks', 'plan_discount_percent'],
   coupons: ['free_variant_id'],
+  orders: ['origin'],
 };
 
 async function snapshot(db: AnyDb): Promise<Record<string, Row[]>> {
@@ -330,6 +332,9 @@ describe(`migration 0027 (product variants) on ${testDialect()}`, () => {
           weight_lbs: null,
           image: null,
           enabled: 1,
+          // Migration 0034's unit size: none given.
+          unit_quantity: null,
+          unit: null,
           created_at: p.created_at,
           updated_at: expect.any(String),
         })),

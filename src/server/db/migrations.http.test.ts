@@ -37,6 +37,14 @@ const TABLES = [
   'server_secrets',
   'order_events',
   'refunds',
+  'subscription_plans',
+  'subscription_consents',
+  'subscriptions',
+  'subscription_items',
+  'subscription_links',
+  'subscription_cycles',
+  'test_payment_methods',
+  'test_off_session_charges',
 ];
 
 const dbs: TestDb[] = [];
@@ -78,6 +86,15 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0028-unique-skus-and-reply-to',
         '0029-shipping-label-files',
         '0030-stray-payments',
+        '0033-last-units-holds',
+        '0034-variant-unit-sizes',
+        '0035-guest-order-links',
+        '0036-message-states-and-money-days',
+        '0037-product-draft-status',
+        '0038-order-origin',
+        '0040-order-reference-terms',
+        '0041-welcome-and-tracking-faq',
+        '0042-subscriptions',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);

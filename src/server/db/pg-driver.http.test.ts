@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { ShopPostgresDialect } from './pg-driver.js';
+import type { ConnectionOptions } from './pg-connection.js';
 import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
+import { recordPostgresWire, statementText, type WireMessage } from '../test/pg-wire-recorder.js';
 import { GuardFailedAtCommit, writeAtCommit } from './pg-commit-tail.js';
 
 let t: TestApp;
@@ -24,6 +26,13 @@ afterAll(async () => {
 });
 
 // Guarded writes are PostgreSQL statements (`with … update … returning`): the shop writes them on PostgreSQL only.
+describe.runIf(postgres)("the shop's connections", () => {
+  it('plan every statement for its own values (a generic plan cannot see how much a search word finds)', async () => {
+    const { rows } = await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(t.db);
+    expect(rows[0]?.plan_cache_mode).toBe('force_custom_plan');
+  });
+});
+
 describe.runIf(postgres)('guarded writes with the commit', () => {
   it('write with the transaction when the rule holds', async () => {
     await t.db.insertInto('settings').values(setting('pd-held', 'before')).execute();
@@ -74,7 +83,7 @@ describe.runIf(postgres)('the PostgreSQL driver', () => {
     ).rejects.toThrow('changed my mind');
     await t.db.transaction().execute(async () => undefined);
     expect([await valueOf('pd-unique'), await valueOf('pd-thrown')]).toEqual(['one', undefined]);
-    // A first statement whose value has no literal form (an array) runs bound, after a BEGIN of its own.
+    // A first statement with an array value: bound like any other.
     const rows = await t.db.transaction().execute(async (trx) => {
       const r = await sql<{ n: number }>`select cardinality(${['a', 'b', "c'd"]}::text[]) as n`.execute(trx);
       // Both statements ran in one transaction: its start time is the same for both.
@@ -128,5 +137,122 @@ describe.runIf(postgres)('the PostgreSQL driver', () => {
     } finally {
       await db.destroy();
     }
+  });
+});
+
+/** A Kysely of its own on one connection (the test's schema is not needed), with the driver's options. */
+function ownDb(options: Partial<ConnectionOptions> = {}, url = process.env.TEST_DATABASE_URL): Kysely<Record<string, never>> {
+  return new Kysely({ dialect: new ShopPostgresDialect(new pg.Pool({ connectionString: url, max: 1, pipeline: true }), options) });
+}
+
+const pidOf = async (db: Kysely<Record<string, never>>, label: string) =>
+  (await sql<{ pid: number }>`select pg_backend_pid() as pid, ${label}::text as label`.execute(db)).rows[0]!.pid;
+
+/** Whether the shop sent everything from message `from` up to message `to` before the server answered any of it. */
+function sentTogether(messages: WireMessage[], from: number, to: number): boolean {
+  return from >= 0 && to > from && messages.slice(from, to + 1).every((m) => m.from === 'shop');
+}
+
+describe.runIf(postgres)('the PostgreSQL driver, pipelined and bound', () => {
+  it('sends BEGIN with the first statement, and a guarded write with the COMMIT, each without waiting for an answer', async () => {
+    const direct = new URL(process.env.TEST_DATABASE_URL!);
+    const wire = await recordPostgresWire({ host: direct.hostname, port: Number(direct.port || 5432) });
+    direct.hostname = '127.0.0.1';
+    direct.port = String(wire.port);
+    const db = ownDb({}, direct.toString());
+    try {
+      await sql`create temp table pd_wire (key text primary key, value text)`.execute(db);
+      await sql`insert into pd_wire values ('k', 'before')`.execute(db);
+      const from = wire.messages.length;
+      const n = await db.transaction().execute(async (trx) => {
+        const r = await sql<{ n: number }>`select ${41}::integer + 1 as n`.execute(trx);
+        await writeAtCommit(
+          trx,
+          sql`with u as (update pd_wire set value = ${'after'} where key = ${'k'} and value = ${'before'} returning 1)
+              select 1 / (select count(*)::integer from u)`,
+        );
+        return r.rows[0]?.n;
+      });
+      expect(n).toBe(42);
+      const m = wire.messages;
+      const begin = m.findIndex((x, i) => i >= from && statementText(x) === 'begin');
+      const firstExecute = m.findIndex((x, i) => i > begin && x.from === 'shop' && x.type === 'E');
+      expect(sentTogether(m, begin, firstExecute)).toBe(true);
+      const commit = m.findIndex((x, i) => i >= from && statementText(x) === 'commit');
+      const guardedBind = m.findLastIndex((x, i) => i < commit && x.from === 'shop' && x.type === 'B');
+      expect(guardedBind).toBeGreaterThan(firstExecute);
+      expect(sentTogether(m, guardedBind, commit)).toBe(true);
+      expect((await sql<{ value: string }>`select value from pd_wire`.execute(db)).rows).toEqual([{ value: 'after' }]);
+    } finally {
+      await db.destroy();
+      await wire.close();
+    }
+  });
+
+  it('keeps the most recently used statements prepared, and deallocates the one it evicts', async () => {
+    const db = ownDb({ capacity: 3 });
+    const run = (label: 'a' | 'b' | 'c') => sql`select ${1}::integer as ${sql.raw(label)}`.execute(db);
+    const prepared = async () =>
+      (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows
+        .map((r) => / as (\w+)$/.exec(r.statement)?.[1] ?? 'list')
+        .sort();
+    try {
+      for (const label of ['a', 'b', 'c'] as const) await run(label);
+      // The list's own statement needs room: 'a', used longest ago, goes.
+      expect(await prepared()).toEqual(['b', 'c', 'list']);
+      await run('a');
+      expect(await prepared()).toEqual(['a', 'c', 'list']);
+      expect((await run('b')).rows).toEqual([{ b: 1 }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('closes a connection that has given many names, and one left inside a transaction', async () => {
+    const db = ownDb({ capacity: 2, retireAfterNames: 3 });
+    try {
+      const first = await pidOf(db, 'one');
+      expect(await pidOf(db, 'one')).toBe(first);
+      // Three more texts: the fourth name given; the connection is closed when released.
+      await sql`select ${1}::integer as x`.execute(db);
+      await sql`select ${1}::integer as y`.execute(db);
+      await sql`select ${1}::integer as z`.execute(db);
+      const after = await pidOf(db, 'two');
+      expect(after).not.toBe(first);
+      const leftOpen = await db.connection().execute(async (c) => {
+        await sql`begin`.execute(c);
+        return pidOf(c as Kysely<Record<string, never>>, 'three');
+      });
+      expect(await pidOf(db, 'four')).not.toBe(leftOpen);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('keeps savepoints: rolling back to one drops its work and the guarded writes made since; releasing one keeps them', async () => {
+    await t.db.insertInto('settings').values(setting('sp-guarded', 'before')).execute();
+    const trx = await t.db.startTransaction().execute();
+    await trx.insertInto('settings').values(setting('sp-kept', 'x')).execute();
+    const sp1 = await trx.savepoint('sp1').execute();
+    await sp1.insertInto('settings').values(setting('sp-undone', 'x')).execute();
+    await writeAtCommit(sp1, guardedSet('sp-guarded', 'before', 'undone'));
+    const back1 = await sp1.rollbackToSavepoint('sp1').execute();
+    // A statement failing inside a savepoint leaves the transaction usable once rolled back to it.
+    const sp2 = await back1.savepoint('sp2').execute();
+    await expect(sp2.insertInto('settings').values(setting('sp-kept', 'again')).execute()).rejects.toMatchObject({ code: '23505' });
+    const back2 = await sp2.rollbackToSavepoint('sp2').execute();
+    const sp3 = await back2.savepoint('sp3').execute();
+    await writeAtCommit(sp3, guardedSet('sp-guarded', 'before', 'released'));
+    const released = await sp3.releaseSavepoint('sp3').execute();
+    await released.commit().execute();
+    expect([await valueOf('sp-kept'), await valueOf('sp-undone'), await valueOf('sp-guarded')]).toEqual(['x', undefined, 'released']);
+  });
+
+  it('starts a transaction with its isolation level, sent with its first statement', async () => {
+    const level = await t.db
+      .transaction()
+      .setIsolationLevel('serializable')
+      .execute(async (trx) => (await sql<{ transaction_isolation: string }>`show transaction_isolation`.execute(trx)).rows[0]);
+    expect(level).toEqual({ transaction_isolation: 'serializable' });
   });
 });

@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
+import type { OrderOrigin } from '../../shared/schemas/orders.js';
 
 /**
  * Column conventions, identical on SQLite and PostgreSQL:
@@ -96,6 +97,8 @@ export interface ProductsTable {
   length_in: number | null;
   width_in: number | null;
   height_in: number | null;
+  /** 'draft': the owner's alone, not shown or sold; 'active': in the shop (migration 0037). */
+  status: Generated<'draft' | 'active'>;
   created_at: string;
   updated_at: string;
 }
@@ -130,6 +133,9 @@ export interface ProductVariantsTable {
   /** A path from the product's images; null: the product's first image. */
   image: string | null;
   enabled: number;
+  /** How much it holds, in `unit` (16 with 'oz'): its unit price is shown. Null: none (migration 0034). */
+  unit_quantity: number | null;
+  unit: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -181,6 +187,9 @@ export interface ShippingOptionsTable {
   updated_at: string;
 }
 
+/** How an order was made (migration 0038); a subscription's renewal will be one more. */
+export type { OrderOrigin };
+
 export interface OrdersTable {
   id: string;
   order_number: string;
@@ -188,7 +197,10 @@ export interface OrdersTable {
   email: string | null;
   status: 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled' | 'completed';
   payment_status: 'unpaid' | 'paid' | 'failed' | 'expired' | 'refunded';
+  /** How the money came ('test', 'stripe', 'cash', …); null while an order the owner entered is unpaid. */
   payment_provider: string | null;
+  /** How the order was made (migration 0038): the shopper's checkout or the owner's hand; never changes. */
+  origin: Generated<OrderOrigin>;
   payment_session_id: string | null;
   shipping_address: string | null;
   billing_address: string | null;
@@ -257,6 +269,9 @@ export interface OrderItemsTable {
   size: string;
   color: string;
   is_free_gift: number;
+  /** A line bought as a subscription (migration 0042): its interval in weeks and the plan's discount (the price is already less it). Null: one-time. */
+  every_weeks: Generated<number | null>;
+  plan_discount_percent: Generated<number | null>;
 }
 
 export interface PaymentSessionsTable {
@@ -356,6 +371,8 @@ export interface StockReservationsTable {
   released_at: string | null;
   /** 1 while its units are part of its item's `reserved` (firm, not ended, not paid). */
   counted: Generated<number>;
+  /** 1 when it held the variant's last units (left no more than the threshold free): its firm time counts against the variant's hourly bound (decision 0042). */
+  last_units: Generated<number>;
 }
 
 /** "Notify me when it's back": done once `notified_at` is set. */
@@ -437,6 +454,9 @@ export interface ContactMessagesTable {
   message: string;
   source: string;
   forward_status: 'stored' | 'pending' | 'forwarded' | 'failed';
+  /** The owner's reading of it (migration 0036): new messages are unread. */
+  state: Generated<'unread' | 'read' | 'answered'>;
+  state_changed_at: Generated<string | null>;
   forward_attempts: number;
   last_error: string | null;
   next_attempt_at: string | null;
@@ -535,6 +555,119 @@ export interface Database {
   audit_log: AuditLogTable;
   saved_carts: SavedCartsTable;
   shipping_label_files: ShippingLabelFilesTable;
+  subscription_plans: SubscriptionPlansTable;
+  subscription_consents: SubscriptionConsentsTable;
+  subscriptions: SubscriptionsTable;
+  subscription_items: SubscriptionItemsTable;
+  subscription_links: SubscriptionLinksTable;
+  subscription_cycles: SubscriptionCyclesTable;
+  test_payment_methods: TestPaymentMethodsTable;
+  test_off_session_charges: TestOffSessionChargesTable;
+}
+
+/** What the owner offers (migration 0042): per product (`variant_id` '') or per variant (its row wins). */
+export interface SubscriptionPlansTable {
+  product_id: string;
+  variant_id: string;
+  enabled: number;
+  /** JSON array of whole weeks, ascending: [2, 4, 6, 8]. */
+  intervals: string;
+  discount_percent: number;
+  later_discount_percent: number | null;
+  later_from_delivery: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The terms a shopper ticked next to Pay for an order with subscription lines. */
+export interface SubscriptionConsentsTable {
+  order_id: string;
+  text: string;
+  accepted_at: string;
+}
+
+export type SubscriptionStatus = 'active' | 'paused' | 'payment_failing' | 'cancelled';
+
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  email: string;
+  status: SubscriptionStatus;
+  every_weeks: number;
+  discount_percent: number;
+  later_discount_percent: number | null;
+  later_from_delivery: number | null;
+  deliveries: Generated<number>;
+  cycles_started: Generated<number>;
+  next_renewal_at: string;
+  shipping_address: string;
+  shipping_option_id: string | null;
+  provider: string;
+  customer_ref: string | null;
+  payment_method_ref: string | null;
+  payment_ref: string | null;
+  first_order_id: string;
+  consent_text: string;
+  consent_at: string;
+  manage_token_hash: string | null;
+  failing_since: string | null;
+  cancelled_at: string | null;
+  cancel_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A link an e-mail gave to manage a subscription without signing in: the hash of its token. */
+export interface SubscriptionLinksTable {
+  token_hash: string;
+  subscription_id: string;
+  created_at: string;
+}
+
+export interface SubscriptionItemsTable {
+  subscription_id: string;
+  product_id: string;
+  variant_id: string;
+  quantity: number;
+}
+
+export type SubscriptionCycleStatus =
+  'scheduled' | 'charging' | 'retrying' | 'needs_customer' | 'waiting_stock' | 'paid' | 'skipped' | 'cancelled';
+
+/** One renewal of one subscription: the primary key (subscription, cycle) makes each happen once. */
+export interface SubscriptionCyclesTable {
+  subscription_id: string;
+  cycle: number;
+  due_at: string;
+  status: SubscriptionCycleStatus;
+  order_id: string | null;
+  amount_cents: number | null;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  waiting_since: string | null;
+  reminded_at: string | null;
+  message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The built-in test card page's saved methods: a behaviour and the last four digits, never a card number. */
+export interface TestPaymentMethodsTable {
+  id: string;
+  behaviour: 'succeed' | 'decline' | 'authenticate';
+  brand: string;
+  last4: string;
+  created_at: string;
+}
+
+/** The test card page's answer to a charge with the customer away, kept by its idempotency key (the same key, the same answer). */
+export interface TestOffSessionChargesTable {
+  idempotency_key: string;
+  order_id: string;
+  /** JSON of the OffSessionOutcome given (payments/test-off-session.ts). */
+  outcome: string;
+  created_at: string;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -16,6 +16,7 @@ import {
 import { TEST_EMAIL_SUBJECT_PREFIX } from '../../shared/schemas/content.js';
 import { deliverOne, retryEmail } from './delivery.js';
 import { access } from '../http/access.js';
+import { auditTemplateEdit } from '../audit/audit.js';
 
 const OutboxQuery = z
   .object({
@@ -34,14 +35,20 @@ const Id = z.object({ id: z.string().min(1, 'id is required').max(100, 'id canno
 /** The back office's e-mail: templates, test sends, the outbox (admin surface). */
 export async function registerEmailRoutes(app: FastifyInstance, { db, config, mailer }: AppDeps): Promise<void> {
   app.get('/api/admin/email-templates', access.admin, async () => ({ items: await listTemplates(db) }));
-  app.post('/api/admin/email-templates', access.admin, async (req) => ({
-    template: await saveTemplate(db, parseInput(EmailTemplateInput, req.body)),
-  }));
-  app.post('/api/admin/email-templates/:id/restore-default', access.admin, async (req) => ({
-    template: await restoreDefaultTemplate(db, parseInput(Id, req.params).id),
-  }));
+  app.post('/api/admin/email-templates', access.admin, async (req) => {
+    const template = await saveTemplate(db, parseInput(EmailTemplateInput, req.body));
+    await auditTemplateEdit(db, req.session, template.id, 'saved');
+    return { template };
+  });
+  app.post('/api/admin/email-templates/:id/restore-default', access.admin, async (req) => {
+    const template = await restoreDefaultTemplate(db, parseInput(Id, req.params).id);
+    await auditTemplateEdit(db, req.session, template.id, 'restored');
+    return { template };
+  });
   app.delete('/api/admin/email-templates/:id', access.admin, async (req) => {
-    await deleteTemplate(db, parseInput(Id, req.params).id);
+    const { id } = parseInput(Id, req.params);
+    await deleteTemplate(db, id);
+    await auditTemplateEdit(db, req.session, id, 'deleted');
     return { ok: true };
   });
   app.get('/api/admin/email-templates/:id/preview', access.admin, async (req) => previewTemplate(db, parseInput(Id, req.params).id));

@@ -4,6 +4,9 @@
 // Changing a built-in text here reaches new shops only: an existing shop's unedited copy is
 // renewed by a migration that carries its own frozen copy of the text (see 0015-template-blocks).
 
+import { loyaltyRuleText } from '../../shared/shop-facts.js';
+import { subscriptionEmailTemplates } from './subscription-templates.js';
+
 type DefaultEmailTemplate = {
   id: string;
   name: string;
@@ -83,6 +86,57 @@ const totalsRow = (label: string, value: string, bold = false): string =>
 
 const textFooter = `\n--\nThank you for choosing ${BRAND}.\nQuestions? Just reply to this e-mail and we will be happy to help.\n`;
 
+/**
+ * Where the status e-mail sends its reader to see the order (order-email-variables.ts's
+ * orderLinkOf): a guest has no account, so their order's own page; an account holder, their orders.
+ * Migration 0035 gives a never-edited stored template the same lines.
+ */
+export const ORDER_LINK_HTML = `            {{#if guestOrder}}
+${p(`You can see your order at any time on <a href="{{orderUrl}}" style="color:${GREEN};">its page</a>.`)}
+            {{else}}
+${p(`You can also check your order status at any time from <a href="{{orderUrl}}" style="color:${GREEN};">your account</a>.`)}
+            {{/if}}`;
+export const ORDER_LINK_TEXT = `{{#if guestOrder}}
+You can see your order at any time on its page: {{orderUrl}}
+{{else}}
+You can also check your order status at any time from your account: {{orderUrl}}
+{{/if}}`;
+
+/**
+ * The confirmation's subscription block (issue [4/8]), drawn only for an order that started one
+ * (`subscriptionTerms` is empty otherwise): the terms the shopper ticked, word for word, a note for
+ * a guest whose account was made for them, a link to manage every subscription from the account,
+ * and each subscription's own link to manage or cancel it without signing in. Migration 0042 adds
+ * the same lines to a stored copy of the template (it carries its own frozen copy of them).
+ */
+export const SUBSCRIPTION_BLOCK_HTML = `            {{#if subscriptionTerms}}
+            <h2 style="margin:24px 0 8px 0;font-size:18px;line-height:1.3;color:${GREEN};">Your subscription</h2>
+            {{#each subscriptionTerms}}
+            <p style="margin:0 0 12px 0;">{{this}}</p>
+            {{/each}}
+            {{#if subscriptionAccountNote}}
+            <p style="margin:0 0 12px 0;">{{subscriptionAccountNote}}</p>
+            {{/if}}
+            <p style="margin:0 0 12px 0;">Manage your subscriptions any time from <a href="{{subscriptionManageUrl}}" style="color:${GREEN};">your account</a>.</p>
+            {{#each subscriptionCancelLinks}}
+            <p style="margin:0 0 16px 0;">{{label}}: <a href="{{url}}" style="color:${GREEN};">cancel this subscription</a> (or change it), no sign-in needed.</p>
+            {{/each}}
+            {{/if}}`;
+export const SUBSCRIPTION_BLOCK_TEXT = `{{#if subscriptionTerms}}
+Your subscription
+{{#each subscriptionTerms}}
+{{this}}
+{{/each}}
+{{#if subscriptionAccountNote}}
+{{subscriptionAccountNote}}
+{{/if}}
+Manage your subscriptions any time from your account: {{subscriptionManageUrl}}
+{{#each subscriptionCancelLinks}}
+{{label}}, cancel this subscription (or change it), no sign-in needed: {{url}}
+{{/each}}
+
+{{/if}}`;
+
 export const defaultEmailTemplates: DefaultEmailTemplate[] = [
   {
     id: 'order-confirmation',
@@ -101,6 +155,10 @@ export const defaultEmailTemplates: DefaultEmailTemplate[] = [
       'orderUrl',
       'shippingMethod',
       'deliveryEstimate',
+      'subscriptionTerms',
+      'subscriptionAccountNote',
+      'subscriptionManageUrl',
+      'subscriptionCancelLinks',
     ],
     html: layout(
       'Thank you for your order #{{orderNumber}}.',
@@ -124,6 +182,7 @@ ${totalsRow('Total', '{{total}}', true)}
         '            {{#if shippingMethod}}',
         p('Shipping method: <strong>{{shippingMethod}}</strong>{{#if deliveryEstimate}} (estimated delivery: {{deliveryEstimate}}){{/if}}'),
         '            {{/if}}',
+        SUBSCRIPTION_BLOCK_HTML,
         p('We will send you another e-mail as soon as your order ships.'),
       ].join('\n'),
     ),
@@ -149,6 +208,7 @@ ${addressText}
 Shipping method: {{shippingMethod}}{{#if deliveryEstimate}} (estimated delivery: {{deliveryEstimate}}){{/if}}
 
 {{/if}}
+${SUBSCRIPTION_BLOCK_TEXT}
 We will send you another e-mail as soon as your order ships.
 ${textFooter}`,
   },
@@ -156,7 +216,7 @@ ${textFooter}`,
     id: 'order-status-update',
     name: 'Order Status Update',
     subject: 'Order #{{orderNumber}} is now {{status}}',
-    variables: ['orderNumber', 'orderReference', 'customerName', 'status', 'tracking', 'shippingAddressLines'],
+    variables: ['orderNumber', 'orderReference', 'customerName', 'status', 'tracking', 'shippingAddressLines', 'guestOrder', 'orderUrl'],
     html: layout(
       'Your order #{{orderNumber}} is now {{status}}.',
       'Your order has been updated',
@@ -171,7 +231,7 @@ ${p('Order reference: <strong>{{orderReference}}</strong>')}
             <p>{{#if tracking.carrier}}Carrier: <strong>{{tracking.carrier}}</strong><br>{{/if}}Tracking number: <strong>{{tracking.number}}</strong>{{#if tracking.url}}<br><a href="{{tracking.url}}">Track your package on the {{tracking.carrier}} website</a>{{/if}}</p>
             {{/if}}`,
         addressBlock('Shipping address:'),
-        p('You can also check your order status at any time from your account.'),
+        ORDER_LINK_HTML,
       ].join('\n'),
     ),
     text: `Hi {{customerName}},
@@ -194,7 +254,7 @@ Track your package: {{tracking.url}}
 Shipping address:
 ${addressText}
 
-You can also check your order status at any time from your account.
+${ORDER_LINK_TEXT}
 ${textFooter}`,
   },
   {
@@ -343,7 +403,8 @@ ${textFooter}`,
         p(
           'Thanks for creating an account. You can now track your orders, save your shipping address and earn loyalty points on every purchase.',
         ),
-        p('You earn 10 points on orders of $50.00 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.'),
+        // The loyalty rule from its constants, saying which figure counts (the total), as the loyalty card does.
+        p(loyaltyRuleText()),
         button('{{shopUrl}}', 'Start shopping'),
       ].join('\n'),
     ),
@@ -351,7 +412,7 @@ ${textFooter}`,
 
 Welcome to EcoClean! Thanks for creating an account. You can now track your orders, save your shipping address and earn loyalty points on every purchase.
 
-You earn 10 points on orders of $50.00 or more and 3 points on smaller orders. Every 300 points gets you a 15% off coupon.
+${loyaltyRuleText()}
 
 Start shopping: {{shopUrl}}
 ${textFooter}`,
@@ -412,6 +473,36 @@ We received a request to reset the password for your account. Open this link to 
 This link expires in {{expiresInMinutes}} minutes and can only be used once.
 
 If you did not ask to reset your password, you can ignore this e-mail; your password will not change.
+${textFooter}`,
+  },
+  {
+    id: 'sign-in-link',
+    name: 'Sign-in Link',
+    subject: 'Sign in to EcoClean on a new device',
+    variables: ['customerName', 'signInUrl', 'expiresInMinutes'],
+    html: layout(
+      'Use this link to let a new device sign in to your account.',
+      'Sign in on a new device',
+      [
+        p('Hi {{customerName}},'),
+        p(
+          'Someone asked for a link that lets a new device sign in to your EcoClean account. Open it in the browser you want to sign in with; then sign in with your password as usual.',
+        ),
+        button('{{signInUrl}}', 'Use this device'),
+        p('This link works once, within {{expiresInMinutes}} minutes. It does not sign you in by itself: your password is still needed.'),
+        p('If you did not ask for it, you can ignore this e-mail. Your account stays as it is.'),
+        `            <p style="margin:0;font-size:13px;color:#5b6b61;word-break:break-all;">If the button does not work, copy this link into your browser:<br>{{signInUrl}}</p>`,
+      ].join('\n'),
+    ),
+    text: `Hi {{customerName}},
+
+Someone asked for a link that lets a new device sign in to your EcoClean account. Open it in the browser you want to sign in with; then sign in with your password as usual:
+
+{{signInUrl}}
+
+This link works once, within {{expiresInMinutes}} minutes. It does not sign you in by itself: your password is still needed.
+
+If you did not ask for it, you can ignore this e-mail. Your account stays as it is.
 ${textFooter}`,
   },
   {
@@ -658,4 +749,6 @@ See all messages: {{messagesAdminUrl}}
 Reply to {{senderEmail}} to answer. You get this e-mail for each message; turn it off in Settings → Notifications.
 ${textFooter}`,
   },
+  // Subscriptions' renewals ([4/8]): their own file.
+  ...subscriptionEmailTemplates,
 ];

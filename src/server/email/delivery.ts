@@ -5,12 +5,20 @@ import type Nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { nowIso } from '../lib/ids.js';
-import { recordOrderEvent, SYSTEM_ACTOR } from '../orders/events.js';
 import { isPlainAddress } from './outbox.js';
 
 /** `replyTo`: where an answer goes (a contact notice's visitor, the shop for a customer), when it differs from `from`. */
 export type MailMessage = { from: string; to: string; subject: string; html: string; text: string | null; replyTo?: string };
 export type MailTransport = { send: (m: MailMessage) => Promise<void>; verify: () => Promise<void>; close: () => void };
+
+/** An e-mail tied to an order, sent. */
+export type SentOrderEmail = { id: string; orderId: string; templateId: string | null; to: string; subject: string };
+/**
+ * Notes on the order's timeline that its e-mail was sent, in the transaction that marks it sent:
+ * orders/events.ts `noteOrderEmailSent`, passed in by whoever starts the delivery (main.ts), since
+ * only orders/ writes an order's timeline.
+ */
+export type OnOrderEmailSent = (trx: Kysely<Database>, email: SentOrderEmail) => Promise<void>;
 
 const load = createRequire(import.meta.url);
 
@@ -50,7 +58,7 @@ export async function deliverDueEmails(
   db: Kysely<Database>,
   transport: MailTransport,
   from: string,
-  { batch = 20, now = () => new Date() }: { batch?: number; now?: () => Date } = {},
+  { batch = 20, now = () => new Date(), onOrderEmailSent }: { batch?: number; now?: () => Date; onOrderEmailSent?: OnOrderEmailSent } = {},
 ): Promise<{ sent: number; failed: number }> {
   const at = now();
   await db
@@ -72,7 +80,7 @@ export async function deliverDueEmails(
   let sent = 0;
   let failed = 0;
   for (const { id } of due) {
-    const result = await deliverOne(db, transport, from, id, now);
+    const result = await deliverOne(db, transport, from, id, now, onOrderEmailSent);
     if (result === 'sent') sent++;
     else if (result === 'failed') failed++;
   }
@@ -89,6 +97,7 @@ export async function deliverOne(
   from: string,
   id: string,
   now: () => Date = () => new Date(),
+  onOrderEmailSent?: OnOrderEmailSent,
 ): Promise<'sent' | 'failed' | 'skipped'> {
   // Claimed and read in one statement: a connection lost between a claim and a read would leave
   // the row 'sending' (and unsent) until it goes stale.
@@ -116,17 +125,8 @@ export async function deliverOne(
         .set({ status: 'sent', attempts: row.attempts + 1, last_error: null, sent_at: nowIso(), updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
-      // The order may have been deleted since (an unpaid one): then there is no timeline to add to.
-      const order = row.order_id
-        ? await trx.selectFrom('orders').select('id').where('id', '=', row.order_id).executeTakeFirst()
-        : undefined;
-      if (row.order_id && order) {
-        await recordOrderEvent(trx, row.order_id, 'email.sent', SYSTEM_ACTOR, {
-          emailId: id,
-          templateId: row.template_id,
-          to: row.to_address,
-          subject: row.subject,
-        });
+      if (row.order_id && onOrderEmailSent) {
+        await onOrderEmailSent(trx, { id, orderId: row.order_id, templateId: row.template_id, to: row.to_address, subject: row.subject });
       }
     }),
   );
@@ -174,12 +174,12 @@ export function startDeliveryWorker(
   transport: MailTransport,
   from: string,
   log: { error: (obj: unknown, msg: string) => void },
-  intervalMs = 5000,
+  { intervalMs = 5000, onOrderEmailSent }: { intervalMs?: number; onOrderEmailSent: OnOrderEmailSent },
 ): { stop: () => Promise<void>; runNow: () => Promise<void> } {
   let running: Promise<void> | null = null;
   const tick = () => {
     if (running) return running;
-    running = deliverDueEmails(db, transport, from)
+    running = deliverDueEmails(db, transport, from, { onOrderEmailSent })
       .then(() => undefined)
       .catch((err) => log.error({ err }, 'e-mail delivery failed'))
       .finally(() => {

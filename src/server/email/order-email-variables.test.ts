@@ -34,6 +34,8 @@ const render = (template: { subject: string; html: string; text: string | null }
   renderTemplate(template, v.variables, { ...v.variables, ...v.textVariables });
 /** Handlebars writes `=` as `&#x3D;` inside attributes; a browser reads both the same. */
 const hrefs = (html: string) => [...html.replace(/&#x3D;/g, '=').matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+/** The status e-mail's link to a guest's own order page (no account to send them to). */
+const GUEST_ORDER_LINK = `http://localhost:3000/order-confirmation?orderId=${'order_1700000000000_abcdefghi'}`;
 
 describe('the built-in order e-mails, drawn from data', () => {
   it('use no triple braces', () => {
@@ -60,11 +62,11 @@ describe('the built-in order e-mails, drawn from data', () => {
     expect(mail.html).toContain(`Carrier: <strong>UPS</strong><br>Tracking number: <strong>${ESCAPED_NUMBER}</strong>`);
     expect(mail.html).not.toContain('<b>1Z');
     expect(mail.html).toContain('Track your package on the UPS website</a>');
-    expect(hrefs(mail.html)).toEqual([UPS_LINK]);
+    expect(hrefs(mail.html)).toEqual([UPS_LINK, GUEST_ORDER_LINK]);
     expect(mail.html).toContain('Hi Jo Green,');
     expect(mail.html).toContain('Jo Green<br>12 Green Lane<br>Portland, OR 97201<br>US</p>');
     expect(mail.text).toContain(
-      `is now: Shipped.\nOrder reference: ECDEFGHI\n\nCarrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}\n\nShipping address:\nJo Green\n12 Green Lane\nPortland, OR 97201\nUS\n\n`,
+      `is now: Shipped.\nOrder reference: ECBCDEFGHI\n\nCarrier: UPS\nTracking number: <b>1Z&"</b>\nTrack your package: ${UPS_LINK}\n\nShipping address:\nJo Green\n12 Green Lane\nPortland, OR 97201\nUS\n\n`,
     );
   });
 
@@ -73,21 +75,21 @@ describe('the built-in order e-mails, drawn from data', () => {
     for (const status of ['pending', 'processing', 'shipped', 'delivered']) {
       const mail = render(builtIn('order-status-update'), statusUpdateVariables(unlabelled, status, { full_name: 'Account Name' }));
       expect(mail.html).toContain('Hi Account Name,');
-      expect(mail.html).toContain('Order reference: <strong>ECDEFGHI</strong>');
-      expect(mail.text).toContain('Order reference: ECDEFGHI\n');
+      expect(mail.html).toContain('Order reference: <strong>ECBCDEFGHI</strong>');
+      expect(mail.text).toContain('Order reference: ECBCDEFGHI\n');
       for (const body of [mail.html, mail.text ?? '']) {
         expect(body).not.toContain('Tracking number');
         expect(body).not.toContain('Carrier:');
       }
-      expect(hrefs(mail.html)).toEqual([]);
+      expect(hrefs(mail.html)).toEqual([GUEST_ORDER_LINK]);
     }
   });
 
   it('status update of a cancelled order: no tracking, even with a label', () => {
     const mail = render(builtIn('order-status-update'), statusUpdateVariables(ORDER, 'cancelled', undefined));
-    expect(mail.html).toContain('Order reference: <strong>ECDEFGHI</strong>');
+    expect(mail.html).toContain('Order reference: <strong>ECBCDEFGHI</strong>');
     expect(`${mail.html}${mail.text}`).not.toContain('Tracking number');
-    expect(hrefs(mail.html)).toEqual([]);
+    expect(hrefs(mail.html)).toEqual([GUEST_ORDER_LINK]);
   });
 
   it('shipping notification: carrier, tracking number escaped, link, the ship-to lines', () => {

@@ -1,4 +1,5 @@
 import { lineTitle } from '../../shared/variants.js';
+import { lineNameWithOptions, type LineOption } from '../../shared/line-options.js';
 import type { Selectable } from 'kysely';
 import { formatAddress } from '../../shared/address.js';
 import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
@@ -8,7 +9,8 @@ import { orderReferenceOf, type OrderDelivery } from '../../shared/schemas/order
 import { BEING_PREPARED_LABEL, isToShipOrder } from '../../shared/order-words.js';
 import { deliveryEstimateText } from '../../shared/delivery.js';
 import { parseJson } from '../lib/json.js';
-import { escapeHtml } from '../pages/html.js';
+import { escapeHtml } from '../lib/html.js';
+import { SUBSCRIPTION_TEXTS, subscriptionLineText } from '../../shared/subscription-words.js';
 
 /**
  * The one place that assembles the variables of the order e-mails (confirmation, status update,
@@ -47,11 +49,18 @@ function storedAddressName(raw: string | null): string | undefined {
 /** An order line as the e-mails name it: the product and, when it has options, the variant. */
 type EmailOrderItem = Pick<Selectable<OrderItemsTable>, 'product_name' | 'quantity' | 'price_cents' | 'is_free_gift'> & {
   variant_label?: string;
+  /** A subscription line: its interval and discount, said after its name ("Every 4 weeks · 10% off"). */
+  every_weeks?: number | null;
+  plan_discount_percent?: number | null;
+  /** The product's own option names and values (catalog/line-options.ts); without them, the variant's label. */
+  options?: LineOption[];
 };
 
 function lineItems(items: EmailOrderItem[]): EmailLineItem[] {
   return items.map((i) => ({
-    name: lineTitle(i.product_name, i.variant_label ?? ''),
+    name:
+      (i.options ? lineNameWithOptions(i.product_name, i.options) : lineTitle(i.product_name, i.variant_label ?? '')) +
+      (i.every_weeks ? ` (${subscriptionLineText(i.every_weeks, i.plan_discount_percent ?? 0)})` : ''),
     quantity: i.quantity,
     isFreeGift: Boolean(i.is_free_gift),
     lineTotal: formatCents(i.price_cents * i.quantity),
@@ -80,6 +89,21 @@ function legacyTrackingSection(t: EmailTracking | null): { html: string; text: s
   return { html, text };
 }
 
+/**
+ * The subscriptions a paid checkout started (issue [4/8]), for the confirmation's block: the terms
+ * the shopper ticked (as kept with the consent, a paragraph a line), each subscription's own link to
+ * manage or cancel it without signing in, and, for a guest, the e-mail of the account made for them.
+ */
+export type ConfirmationSubscriptions = {
+  termsText: string;
+  links: { label: string; url: string }[];
+  accountMadeFor: string | null;
+};
+
+/** The note of the account a guest's subscription made (shown only then). */
+export const accountMadeNote = (email: string) =>
+  `We have made an account for ${email} to hold your subscription. It needs no password: the links here manage it, and "Forgot password" on the sign-in page lets you set one whenever you like.`;
+
 type ConfirmationOrder = Pick<
   Selectable<OrdersTable>,
   'id' | 'order_number' | 'subtotal_cents' | 'discount_cents' | 'shipping_cents' | 'tax_cents' | 'total_cents' | 'shipping_address'
@@ -92,9 +116,12 @@ export function orderConfirmationVariables(
   publicUrl: string,
   /** The shipping method and estimate chosen at checkout (orders/delivery-choice.ts); none, and the e-mail says nothing of it. */
   delivery: OrderDelivery | null = null,
+  /** The subscriptions the order started; none, and the subscription block is not drawn. */
+  subscriptions: ConfirmationSubscriptions | null = null,
 ): EmailVariables {
   const lines = lineItems(items);
   const address = storedAddressLines(order.shipping_address);
+  const started = subscriptions && subscriptions.links.length > 0 ? subscriptions : null;
   return {
     variables: {
       orderNumber: order.order_number,
@@ -109,6 +136,11 @@ export function orderConfirmationVariables(
       total: formatCents(order.total_cents),
       shippingAddressLines: address,
       orderUrl: `${publicUrl}/order-confirmation?orderId=${order.id}`,
+      // The subscription block (issue [4/8]): drawn only when the terms are there.
+      subscriptionTerms: started ? started.termsText.split('\n').filter(Boolean) : [],
+      subscriptionAccountNote: started?.accountMadeFor ? accountMadeNote(started.accountMadeFor) : '',
+      subscriptionManageUrl: started ? `${publicUrl}${SUBSCRIPTION_TEXTS.accountPath}` : '',
+      subscriptionCancelLinks: started ? started.links : [],
       // Legacy, for templates edited before migration 0015 (see the top of this file).
       itemsList: legacyItemsHtml(lines),
       shippingAddress: address.join('\n'),
@@ -117,11 +149,32 @@ export function orderConfirmationVariables(
   };
 }
 
+/** The shop's address, for the order links of e-mails queued without one at hand: set once by the app at start. */
+let shopUrl = 'http://localhost:3000';
+export function setOrderEmailShopUrl(url: string): void {
+  shopUrl = url.replace(/\/+$/, '');
+}
+
+/**
+ * Where an order e-mail sends its reader to see the order: a guest has no account, so their
+ * order's own page (the confirmation page the checkout ended on); an account holder, their orders.
+ */
+export function orderLinkOf(
+  order: { id: string; user_id?: string | null },
+  publicUrl: string = shopUrl,
+): { guestOrder: boolean; orderUrl: string } {
+  const guestOrder = !order.user_id || order.user_id === 'guest';
+  return {
+    guestOrder,
+    orderUrl: guestOrder ? `${publicUrl}/order-confirmation?orderId=${encodeURIComponent(order.id)}` : `${publicUrl}/orders`,
+  };
+}
+
 type StatusOrder = Pick<
   Selectable<OrdersTable>,
   'id' | 'order_number' | 'shipping_address' | 'shipstation_tracking_number' | 'shipping_carrier'
 > &
-  Partial<Pick<Selectable<OrdersTable>, 'payment_status'>>;
+  Partial<Pick<Selectable<OrdersTable>, 'payment_status' | 'user_id'>>;
 
 /** The status as the customer reads it: a paid order not yet shipped is "Paid, being prepared" (never "Completed"). */
 function statusWords(status: string, paymentStatus: string | undefined): string {
@@ -150,6 +203,7 @@ export function statusUpdateVariables(order: StatusOrder, status: string, custom
       status: statusWords(status, order.payment_status),
       tracking,
       shippingAddressLines: address,
+      ...orderLinkOf(order),
       // Legacy, for templates edited before migration 0015 (see the top of this file).
       trackingNumber: number ?? '',
       trackingSection: section.html,

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../lib/ids.js';
 import { renderTemplate } from './render.js';
-import { orderEventInsert, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
 import { writeTogether, type PendingWrite } from '../db/query-helpers.js';
 import { MicroCache } from '../http/micro-cache.js';
 
@@ -13,10 +12,11 @@ type QueueEmailInput = {
   variables: Record<string, unknown>;
   /** Plain-text variants where they differ (pre-rendered lists, for instance). */
   textVariables?: Record<string, unknown>;
-  /** The order the e-mail is about: the e-mail is tied to it and lands on its timeline (queued, then sent). */
-  orderId?: string;
-  /** Who caused it, for that timeline (the shop itself by default). */
-  actor?: OrderEventActor;
+  /**
+   * The order the e-mail is about: the e-mail is tied to it and lands on its timeline (queued, then
+   * sent). From orders/events.ts `emailOnTimeline`: only orders/ writes an order's timeline.
+   */
+  order?: EmailOrder;
   /** The caller's writes to run with the e-mail's (one round trip on PostgreSQL). */
   writeWith?: PendingWrite[];
   /** Put before the rendered subject (a test send's "[TEST] "). */
@@ -29,6 +29,12 @@ type QueueEmailInput = {
 };
 
 type QueuedEmail = { id: string; to: string; subject: string; text: string };
+
+/** An e-mail queued about an order, as its timeline notes it. */
+export type QueuedOrderEmail = { id: string; templateId: string; to: string; subject: string };
+
+/** The order an e-mail is about, and the timeline's note of the e-mail (a write run with the e-mail's). */
+export type EmailOrder = { id: string; note: (db: Kysely<Database>, email: QueuedOrderEmail) => PendingWrite };
 
 export class UnknownTemplateError extends Error {}
 
@@ -99,23 +105,14 @@ export async function emailWrites(db: Kysely<Database>, input: QueueEmailInput):
     created_at: at,
     updated_at: at,
     sent_at: null,
-    order_id: input.orderId ?? null,
+    order_id: input.order?.id ?? null,
     reply_to: replyTo,
   });
   // The e-mail and, for an order's, the timeline's note of it: one round trip on PostgreSQL.
   const writes: PendingWrite[] = [
     ...(input.writeWith ?? []),
     insert,
-    ...(input.orderId
-      ? [
-          orderEventInsert(db, input.orderId, 'email.queued', input.actor ?? SYSTEM_ACTOR, {
-            emailId: id,
-            templateId: input.templateId,
-            to: input.to,
-            subject: rendered.subject,
-          }),
-        ]
-      : []),
+    ...(input.order ? [input.order.note(db, { id, templateId: input.templateId, to: input.to, subject: rendered.subject })] : []),
   ];
   return { writes, queued: { id, to: input.to, subject: rendered.subject, text: rendered.text } };
 }

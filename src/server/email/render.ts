@@ -1,8 +1,11 @@
 import Handlebars from 'handlebars';
+import { escapedHtmlProgram } from './template-variables.js';
 
 /**
- * Logic-less rendering: `{{var}}` escapes, so a customer's name cannot inject markup. Subjects and
- * text bodies are plain text and rendered without HTML escaping.
+ * Logic-less rendering: `{{var}}` escapes, so a customer's name cannot inject markup, and so does
+ * `{{{var}}}` in the HTML body (saving refuses it; a template stored before that still escapes), but
+ * for the shop's own pre-rendered pieces. Subjects and text bodies are plain text and rendered
+ * without HTML escaping.
  */
 const hb = Handlebars.create();
 const cache = new Map<string, HandlebarsTemplateDelegate>();
@@ -11,7 +14,8 @@ function compile(source: string, escape: boolean): HandlebarsTemplateDelegate {
   const key = `${escape ? 'h' : 't'}:${source}`;
   let fn = cache.get(key);
   if (!fn) {
-    fn = hb.compile(source, { noEscape: !escape, strict: false, knownHelpersOnly: true });
+    // HTML: `{{{name}}}` in a template saved before they were refused is escaped all the same.
+    fn = hb.compile(escape ? escapedHtmlProgram(source) : source, { noEscape: !escape, strict: false, knownHelpersOnly: true });
     if (cache.size > 500) cache.clear();
     cache.set(key, fn);
   }

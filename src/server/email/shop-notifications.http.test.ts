@@ -151,3 +151,59 @@ describe(`the shop's own e-mails on ${testDialect()}`, () => {
     }
   });
 });
+
+describe(`the shop's notices have their own address on ${testDialect()}`, () => {
+  const NOTICES = 'orders@shop.example';
+  const mailsTo = (to: string, template: string) =>
+    t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).where('template_id', '=', template).execute();
+  const notifications = (body: Record<string, unknown>) =>
+    admin.request('PUT', '/api/admin/settings/notifications', { shop_email_new_order: true, shop_email_contact_message: true, ...body });
+  const stock = (id: string, quantity: number) => admin.post(`/api/admin/products/${id}/stock`, { reason: 'counted', quantity });
+
+  it('refuses an address that is not one, with a sentence', async () => {
+    const res = await notifications({ shop_notices_email: 'orders at shop' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toContain('Please enter a valid email address for the notices');
+  });
+
+  it('sends new orders, contact messages and stock e-mails to the notices address, the contact address untouched', async () => {
+    expect((await notifications({ shop_notices_email: NOTICES, shop_email_stock: true })).json().settings).toMatchObject({
+      shop_notices_email: NOTICES,
+      shop_email_stock: 'true',
+    });
+    const [ordersBefore, contactBefore] = [(await shopMails('shop-new-order')).length, (await shopMails('shop-contact-message')).length];
+    const { sessionId, orderId } = await stripeCheckout();
+    expect((await deliver(paidEvent(sessionId, orderId))).statusCode).toBe(200);
+    await contact(new TestClient(t.app, '10.9.0.4'), 'To the notices address');
+    expect(await mailsTo(NOTICES, 'shop-new-order')).toHaveLength(1);
+    expect(await mailsTo(NOTICES, 'shop-contact-message')).toHaveLength(1);
+    expect(await shopMails('shop-new-order')).toHaveLength(ordersBefore);
+    expect(await shopMails('shop-contact-message')).toHaveLength(contactBefore);
+
+    const p = await createProduct(t.db, { name: 'Notice Sponge', inventory: 20 });
+    expect((await stock(p.id, 2)).statusCode).toBe(200);
+    expect((await mailsTo(NOTICES, 'stock-low')).filter((m) => m.subject.includes('Notice Sponge'))).toHaveLength(1);
+    expect((await shopMails('stock-low')).filter((m) => m.subject.includes('Notice Sponge'))).toHaveLength(0);
+  });
+
+  it('switches stock e-mails off on their own, and an empty notices address falls back to the contact address', async () => {
+    expect((await notifications({ shop_notices_email: '', shop_email_stock: false })).statusCode).toBe(200);
+    const p = await createProduct(t.db, { name: 'Quiet Sponge', inventory: 20 });
+    expect((await stock(p.id, 1)).statusCode).toBe(200);
+    expect((await stock(p.id, 0)).statusCode).toBe(200);
+    const stockMails = await t.db
+      .selectFrom('email_outbox')
+      .select('subject')
+      .where('template_id', 'in', ['stock-low', 'stock-sold-out'])
+      .where('subject', 'like', '%Quiet Sponge%')
+      .execute();
+    expect(stockMails).toEqual([]);
+    // The other notices still come, to the contact address again.
+    await contact(new TestClient(t.app, '10.9.0.5'), 'Back to the contact address');
+    expect((await shopMails('shop-contact-message')).some((m) => m.subject.includes('Back to the contact address'))).toBe(true);
+    expect((await notifications({ shop_email_stock: true })).statusCode).toBe(200);
+    expect((await stock(p.id, 5)).statusCode).toBe(200);
+    expect((await stock(p.id, 0)).statusCode).toBe(200);
+    expect((await shopMails('stock-sold-out')).filter((m) => m.subject.includes('Quiet Sponge'))).toHaveLength(1);
+  });
+});

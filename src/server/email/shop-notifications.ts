@@ -5,7 +5,13 @@ import type { PendingWrite } from '../db/query-helpers.js';
 import { MicroCache } from '../http/micro-cache.js';
 import { emailWrites, queueEmail, UnknownTemplateError } from './outbox.js';
 import { orderConfirmationVariables } from './order-email-variables.js';
-import { SHOP_EMAIL_SETTINGS, SHOP_EMAIL_TEMPLATES, shopEmailOn } from '../../shared/schemas/shop-notifications.js';
+import type { LineOption } from '../../shared/line-options.js';
+import {
+  SHOP_EMAIL_SETTINGS,
+  SHOP_EMAIL_TEMPLATES,
+  SHOP_NOTICES_EMAIL_SETTING,
+  shopEmailOn,
+} from '../../shared/schemas/shop-notifications.js';
 
 /*
  * The e-mails the shop sends itself (issue 28: "new orders reach the owner"), to the contact
@@ -21,17 +27,21 @@ type Kind = keyof typeof SHOP_EMAIL_SETTINGS;
 /** The contact address and the switches, read once a second at most (every paid order asks; a settings save clears it). */
 const shopSettings = new MicroCache<Record<string, string>>(1000, 4);
 
-async function shopAddressFor(db: Kysely<Database>, kind: Kind): Promise<string | null> {
+/**
+ * Where one kind of notice goes: the notices' own address (Settings → Notifications), else the
+ * contact address; null when that kind is switched off or neither address is set.
+ */
+export async function shopAddressFor(db: Kysely<Database>, kind: Kind): Promise<string | null> {
   const s = await shopSettings.get('shop-email', async () => {
     const rows = await db
       .selectFrom('settings')
       .select(['key', 'value'])
-      .where('key', 'in', ['contact_email', SHOP_EMAIL_SETTINGS.newOrder, SHOP_EMAIL_SETTINGS.contactMessage])
+      .where('key', 'in', ['contact_email', SHOP_NOTICES_EMAIL_SETTING, ...Object.values(SHOP_EMAIL_SETTINGS)])
       .execute();
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   });
   if (!shopEmailOn(s[SHOP_EMAIL_SETTINGS[kind]])) return null;
-  const to = s.contact_email?.trim();
+  const to = s[SHOP_NOTICES_EMAIL_SETTING]?.trim() || s.contact_email?.trim();
   return to ? to : null;
 }
 
@@ -47,16 +57,24 @@ function customerEmailOf(order: Pick<Selectable<OrdersTable>, 'email'>): string 
 /**
  * The "new order" e-mail to the shop, as writes for the fulfilment step to run with its own (none
  * when it is switched off or no contact address is set). A template missing (a database never
- * seeded) sends nothing rather than failing the payment.
+ * seeded) sends nothing rather than failing the payment. `readLineOptions` reads the lines' option
+ * names (the catalogue's `orderLineOptions`, passed in: the catalogue's stock alerts e-mail, so
+ * e-mail imports no catalogue code), only when the e-mail is sent.
  */
 export async function newOrderShopEmailWrites(
   trx: Kysely<Database>,
   { order, items }: { order: Selectable<OrdersTable>; items: Selectable<OrderItemsTable>[] },
   publicUrl: string,
+  readLineOptions: () => Promise<(line: Selectable<OrderItemsTable>) => LineOption[]>,
 ): Promise<PendingWrite[]> {
   const to = await shopAddressFor(trx, 'newOrder');
   if (!to) return [];
-  const confirmation = orderConfirmationVariables(order, items, publicUrl);
+  const optionsOf = await readLineOptions();
+  const confirmation = orderConfirmationVariables(
+    order,
+    items.map((i) => ({ ...i, options: optionsOf(i) })),
+    publicUrl,
+  );
   try {
     const { writes } = await emailWrites(trx, {
       to,

@@ -17,7 +17,7 @@ describe('template variables, read from the Handlebars parse tree', () => {
   it('an unknown variable is named, with the list the template declares', () => {
     const { message } = check('order-confirmation', ['Order {{ordernumber}}', '<p>{{customerName}}</p>']);
     expect(message).toBe(
-      'Unknown variable {{ordernumber}}. This template can use: {{orderNumber}}, {{customerName}}, {{items}}, {{subtotal}}, {{discount}}, {{shipping}}, {{tax}}, {{total}}, {{shippingAddressLines}}, {{orderUrl}}, {{shippingMethod}}, {{deliveryEstimate}}.',
+      'Unknown variable {{ordernumber}}. This template can use: {{orderNumber}}, {{customerName}}, {{items}}, {{subtotal}}, {{discount}}, {{shipping}}, {{tax}}, {{total}}, {{shippingAddressLines}}, {{orderUrl}}, {{shippingMethod}}, {{deliveryEstimate}}, {{subscriptionTerms}}, {{subscriptionAccountNote}}, {{subscriptionManageUrl}}, {{subscriptionCancelLinks}}.',
     );
   });
 

@@ -35,6 +35,7 @@ type Node = {
   depth?: number;
   parts?: string[];
   original?: string;
+  escaped?: boolean;
 };
 
 export type UnknownVariable = { name: string; inside: string | null; known: string[] };
@@ -194,4 +195,57 @@ export function unknownVariablesMessage(unknown: readonly UnknownVariable[], off
   for (const u of nested)
     parts.push(`Unknown field {{${u.name}}} inside ${u.inside}: there each item has ${u.known.map((v) => `{{${v}}}`).join(', ')}.`);
   return parts.join(' ');
+}
+
+/**
+ * Pieces the shop itself builds as HTML, escaping whatever a visitor typed inside them, for
+ * templates edited before migration 0015: the only names that may be drawn unescaped.
+ */
+const PRE_RENDERED_HTML = new Set(['itemsList', 'trackingSection']);
+
+/**
+ * The outputs a template draws unescaped (`{{{name}}}` or `{{&name}}`) other than the shop's own
+ * pre-rendered pieces, as the owner wrote them. Refused everywhere (decision 0041): nearly every
+ * variable carries text a visitor chose (names, addresses, messages, the e-mail address itself),
+ * and none loses anything by being escaped. Throws Handlebars' error for a source that does not parse.
+ */
+export function unescapedOutputs(sources: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const source of sources)
+    eachVisitorUnescaped(Handlebars.parse(source) as unknown as Node, (node) => found.add(node.path?.original ?? ''));
+  return [...found];
+}
+
+/** Calls `onFound` with each unescaped output in the tree that is not one of the shop's pre-rendered pieces. */
+function eachVisitorUnescaped(node: Node | null | undefined, onFound: (node: Node) => void): void {
+  if (!node) return;
+  if (node.type === 'Program') for (const child of node.body ?? []) eachVisitorUnescaped(child, onFound);
+  if (node.type === 'BlockStatement') {
+    eachVisitorUnescaped(node.program, onFound);
+    eachVisitorUnescaped(node.inverse, onFound);
+  }
+  if (node.type !== 'MustacheStatement' || node.escaped !== false) return;
+  const plain = node.path?.type === 'PathExpression' && !node.params?.length && !node.hash?.pairs.length;
+  if (!plain || !PRE_RENDERED_HTML.has(node.path?.original ?? '')) onFound(node);
+}
+
+/**
+ * The HTML body's parse tree with every unescaped output but the pre-rendered pieces escaped, for
+ * rendering: a template saved before three braces were refused still never draws a visitor's text as HTML.
+ */
+export function escapedHtmlProgram(source: string): ReturnType<typeof Handlebars.parse> {
+  const program = Handlebars.parse(source);
+  eachVisitorUnescaped(program as unknown as Node, (node) => {
+    node.escaped = true;
+  });
+  return program;
+}
+
+/** The owner's sentence for unescaped outputs: which, and what to write instead. */
+export function unescapedOutputMessage(names: readonly string[]): string {
+  const list = names.map((n) => `{{{${n}}}}`).join(', ');
+  const fixed = names.map((n) => `{{${n}}}`).join(', ');
+  return `${list} would put the text as it was typed into the e-mail, HTML and all, and ${
+    names.length > 1 ? 'these variables hold' : 'this variable holds'
+  } text a visitor can set. Use two braces instead (${fixed}): the text then shows exactly as typed.`;
 }

@@ -7,7 +7,13 @@ import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { renderTemplate } from './render.js';
 import { orderConfirmationVariables, shippingNotificationVariables, statusUpdateVariables } from './order-email-variables.js';
 import { defaultEmailTemplates } from './default-templates.js';
-import { templateVocabulary, unknownVariables, unknownVariablesMessage } from './template-variables.js';
+import {
+  templateVocabulary,
+  unescapedOutputMessage,
+  unescapedOutputs,
+  unknownVariables,
+  unknownVariablesMessage,
+} from './template-variables.js';
 
 /** A sample order for previews and test sends, drawn through the same builders as real e-mails. */
 const SAMPLE_ORDER = {
@@ -57,6 +63,7 @@ export const SAMPLE_VARIABLES: Record<string, unknown> = {
   ...sampleConfirmation.variables,
   shopUrl: 'https://shop.example',
   resetUrl: 'https://shop.example/reset-password?token=sample',
+  signInUrl: 'https://shop.example/auth?tab=signin&deviceToken=sample',
   expiresInMinutes: '60',
   verifyUrl: 'https://shop.example/verify-email?token=sample',
   expiresInHours: '24',
@@ -141,6 +148,9 @@ export async function saveTemplate(
   } catch (err) {
     throw new HttpError(400, `The template has an error: ${templateErrorText((err as Error).message)}`);
   }
+  // Three braces ({{{name}}}, {{&name}}) draw a variable as HTML: a visitor's name would become markup.
+  const unescaped = unescapedOutputs([input.subject, input.html, input.text ?? '']);
+  if (unescaped.length) throw new HttpError(400, unescapedOutputMessage(unescaped));
   // A built-in template's variables are what the shop sends it, whatever the form listed.
   const vocabulary = templateVocabulary(input.id, input.variables, SAMPLE_VARIABLES);
   const unknown = unknownVariables([input.subject, input.html, input.text ?? ''], {

@@ -11,6 +11,15 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A 429 whose sentence and `Retry-After` come from one number: `message` is given the same whole
+ * seconds the header carries, so "Please wait 12 minutes" and `Retry-After: 720` never disagree.
+ */
+export function tooManyRequests(message: (retryAfterSeconds: number) => string, retryAfterSeconds: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new HttpError(429, message(seconds), { 'Retry-After': String(seconds) });
+}
+
 const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
 

@@ -28,6 +28,8 @@ export class MicroCache<T> {
     private readonly staleForMs = 0,
     /** Its values show stock (levels or units reserved): a stock change clears it too. */
     readonly holdsStock = false,
+    /** The clock expiry is read from (tests move it instead of sleeping). */
+    private readonly now: () => number = Date.now,
   ) {
     everyCache.add(this as MicroCache<unknown>);
   }
@@ -35,9 +37,9 @@ export class MicroCache<T> {
   /** `ttlFor` may give a value its own lifetime (a big count can be reused for longer than a small one). */
   get(key: string, build: () => Promise<T>, ttlFor?: (value: T) => number): Promise<T> {
     const hit = this.entries.get(key);
-    if (hit && hit.expires > Date.now()) return Promise.resolve(hit.value);
+    if (hit && hit.expires > this.now()) return Promise.resolve(hit.value);
     const waiting = this.pending.get(key);
-    if (hit && hit.expires + this.staleForMs > Date.now()) {
+    if (hit && hit.expires + this.staleForMs > this.now()) {
       if (!waiting) this.rebuild(key, build, ttlFor).catch(() => undefined);
       return Promise.resolve(hit.value);
     }
@@ -52,7 +54,7 @@ export class MicroCache<T> {
         // A clear() while this was building means the value may already be stale: don't keep it.
         if (generation === this.generation && this.ttlMs > 0) {
           if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-          this.entries.set(key, { value, expires: Date.now() + (ttlFor ? ttlFor(value) : this.ttlMs) });
+          this.entries.set(key, { value, expires: this.now() + (ttlFor ? ttlFor(value) : this.ttlMs) });
         }
         return value;
       })

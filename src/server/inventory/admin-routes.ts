@@ -5,9 +5,10 @@ import { parseInput } from '../http/errors.js';
 import { requireAdmin } from '../http/auth.js';
 import { access } from '../http/access.js';
 import { pageQuery } from '../../shared/schemas/paging.js';
-import { StockAdjustmentInput, StockThresholdInput } from '../../shared/schemas/inventory.js';
-import { sessionActor } from '../orders/events.js';
+import { BackInStockWaitingQuery, StockAdjustmentInput, StockThresholdInput } from '../../shared/schemas/inventory.js';
+import { sessionActor } from '../lib/actors.js';
 import { adjustStock, setLowStockThreshold, stockHistory, type StockTarget } from './admin.js';
+import { listWaitingRequests } from './back-in-stock.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const VariantId = z.object({ variantId: z.string().min(1).max(120) });
@@ -38,6 +39,8 @@ export async function registerAdminInventoryRoutes(app: FastifyInstance, { db }:
       return { stock: await setLowStockThreshold(db, target, lowStockThreshold) };
     });
   };
+  // What shoppers wait for ("Notify me when it's back"), most awaited first (back-in-stock.ts).
+  app.get('/api/admin/back-in-stock', access.admin, async (req) => listWaitingRequests(db, parseInput(BackInStockWaitingQuery, req.query)));
   routes('/api/admin/products/:id', (params) => parseInput(Id, params).id);
   routes('/api/admin/variants/:variantId', (params) => ({ variantId: parseInput(VariantId, params).variantId }));
 }

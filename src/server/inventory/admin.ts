@@ -11,16 +11,8 @@ import {
   type StockHistoryPage,
   type StockView,
 } from '../../shared/schemas/inventory.js';
-import {
-  alertStateOf,
-  lockStock,
-  readStock,
-  recordMovement,
-  soleStockOf,
-  stockOfVariant,
-  type LockedStock,
-  type StockActor,
-} from './stock.js';
+import { lockStock, readStock, recordMovement, soleStockOf, stockOfVariant, type LockedStock, type StockActor } from './stock.js';
+import { ALERT_RANK, alertStateOf, type AlertState } from './low-stock.js';
 import { variantLabel } from '../../shared/variants.js';
 import { reservedByVariant } from './reservations.js';
 
@@ -259,8 +251,6 @@ export type ProductStockSummary = {
   low: LockedStock[];
 };
 
-const RANK = { ok: 0, low: 1, out: 2 } as const;
-
 /** The products' stock summaries (one read of their items); absent for a product without an item. */
 export async function productStockSummaries(
   db: Kysely<Database>,
@@ -279,7 +269,7 @@ export async function productStockSummaries(
     summaries.set(productId, {
       variantCount: items.length,
       lowStockThreshold: lowest.threshold,
-      alertState: items.reduce<'ok' | 'low' | 'out'>((w, i) => (RANK[i.alertState] > RANK[w] ? i.alertState : w), 'ok'),
+      alertState: items.reduce<AlertState>((w, i) => (ALERT_RANK[i.alertState] > ALERT_RANK[w] ? i.alertState : w), 'ok'),
       low: items.filter((i) => i.alertState !== 'ok').sort((a, b) => a.onHand - b.onHand || (a.variantId < b.variantId ? -1 : 1)),
     });
   }

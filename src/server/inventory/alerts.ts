@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { queueEmail } from '../email/outbox.js';
+import { shopAddressFor } from '../email/shop-notifications.js';
 import type { LockedStock } from './stock.js';
 import { notifyBackInStock } from './back-in-stock.js';
+import { ALERT_RANK, alertStateOf } from './low-stock.js';
+import { adminStockUrl } from './shop-links.js';
 import { lineTitle, variantLabel } from '../../shared/variants.js';
 
 /*
@@ -16,32 +19,15 @@ import { lineTitle, variantLabel } from '../../shared/variants.js';
  *   rises from zero (back-in-stock.ts).
  */
 
-/** The shop's address, for links in e-mails: set once by the app at start. */
-let shopUrl = 'http://localhost:3000';
-export function setInventoryShopUrl(url: string): void {
-  shopUrl = url.replace(/\/+$/, '');
-}
-export function productUrl(productId: string): string {
-  return `${shopUrl}/products/${encodeURIComponent(productId)}`;
-}
-/** The Products tab filtered to the products in that state (the one e-mailed about among them). */
-function adminStockUrl(state: 'low' | 'out'): string {
-  return `${shopUrl}/admin?tab=products&stock=${state}`;
-}
-
-async function contactAddress(trx: Kysely<Database>): Promise<string | null> {
-  const row = await trx.selectFrom('settings').select('value').where('key', '=', 'contact_email').executeTakeFirst();
-  const email = row?.value?.trim();
-  return email ? email : null;
-}
+/** The shop's notices address (else the contact address), or null when stock e-mails are switched off (email/shop-notifications.ts). */
+const contactAddress = (trx: Kysely<Database>): Promise<string | null> => shopAddressFor(trx, 'stock');
 
 /** Called by recordMovement after every level change, with the item locked. */
 export async function afterLevelChange(trx: Kysely<Database>, stock: LockedStock, before: number, at: Date): Promise<void> {
   const after = stock.onHand;
-  const state = after <= 0 ? 'out' : after <= stock.threshold ? 'low' : 'ok';
-  const rank = { ok: 0, low: 1, out: 2 } as const;
+  const state = alertStateOf(after, stock.threshold);
   if (state !== stock.alertState) {
-    const worse = rank[state] > rank[stock.alertState];
+    const worse = ALERT_RANK[state] > ALERT_RANK[stock.alertState];
     await trx.updateTable('stock_items').set({ alert_state: state }).where('id', '=', stock.itemId).execute();
     stock.alertState = state;
     if (worse) {
@@ -64,7 +50,7 @@ export async function afterLevelChange(trx: Kysely<Database>, stock: LockedStock
             sku: variant.sku ?? '',
             onHand: after,
             threshold: stock.threshold,
-            productAdminUrl: adminStockUrl(state === 'out' ? 'out' : 'low'),
+            productAdminUrl: adminStockUrl(trx, state === 'out' ? 'out' : 'low'),
           },
         });
       }

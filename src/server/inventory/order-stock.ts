@@ -4,8 +4,9 @@ import { HttpError } from '../http/errors.js';
 import { ORDER_STOCK_MESSAGES } from '../../shared/schemas/inventory.js';
 import { newMovementId, recordMovement, writeLedgerRow, type LockedStock, type StockActor } from './stock.js';
 import { inStockOrder, lineTitle } from '../../shared/variants.js';
-import { consumeReservations } from './reservations.js';
+import { consumeReservations, endReservations } from './reservations.js';
 import { afterLevelChange } from './alerts.js';
+import { alertStateSql } from './low-stock.js';
 import { writeAtCommit } from '../db/pg-commit-tail.js';
 
 /*
@@ -145,9 +146,7 @@ function takeStatement(t: Take, when: Date, orderId: string, reference: string, 
       : sql``;
   const ownUnits = mode === 'at commit' ? sql`(select coalesce(sum(quantity), 0) from r where counted = 1)` : sql`${t.ownUnits}`;
   const sameAlertState =
-    mode === 'at commit'
-      ? sql`and (case when on_hand - ${t.quantity} <= 0 then 'out' when on_hand - ${t.quantity} <= low_stock_threshold then 'low' else 'ok' end) = alert_state`
-      : sql``;
+    mode === 'at commit' ? sql`and ${alertStateSql(sql`on_hand - ${t.quantity}`, sql.ref('low_stock_threshold'))} = alert_state` : sql``;
   const answer =
     mode === 'at commit'
       ? sql`select 1 / (select count(*)::integer from s)`
@@ -179,7 +178,8 @@ export async function recordShortfall(
   input: { orderId: string; units: OrderUnits[]; now: Date },
 ): Promise<string[]> {
   const wanted = mergeUnits(input.units);
-  const own = await consumeReservations(trx, input.orderId);
+  // Ended, not deleted: the payment is refunded, so the holder's window goes on (decision 0042).
+  const own = await endReservations(trx, input.orderId, input.now);
   const at = input.now.toISOString();
   for (const u of [...own].map(([variantId, o]) => ({ variantId, ...o })).sort(inStockOrder)) {
     await trx

@@ -24,6 +24,15 @@ import { writeAtCommit } from '../db/pg-commit-tail.js';
 /** How long a shopper's reservation of a product keeps it from others. */
 export const RESERVE_MS = 10 * 60_000;
 
+/**
+ * The firm time that holds of a variant's last units (those leaving no more than its low-stock
+ * threshold free) may keep them from other shoppers, all unpaid checkouts together, whoever holds
+ * them, in any LAST_UNITS_WINDOW_MS (decision 0042). A paid checkout's time is not counted.
+ */
+export const LAST_UNITS_FIRM_MS = RESERVE_MS;
+/** The window that bound is counted over. */
+export const LAST_UNITS_WINDOW_MS = 60 * 60_000;
+
 /** Who holds: the same IP, browser (device hash) or account is the same shopper. */
 export type Holder = { ip: string; deviceId: string; userId: string | null };
 
@@ -105,8 +114,9 @@ export async function reserveForCheckout(
     firmUntil.set(productId, new Date(Math.max(now.getTime(), started + RESERVE_MS)).toISOString());
   }
   const rows = [];
-  const delta = new Map<string, { productId: string; units: number }>();
-  for (const [variantId, back] of input.giveBack ?? []) delta.set(variantId, { productId: back.productId, units: -back.units });
+  // Per variant: `units` net of what is given back, and `mine` the units this checkout reserves.
+  const delta = new Map<string, { productId: string; units: number; mine: number }>();
+  for (const [variantId, back] of input.giveBack ?? []) delta.set(variantId, { productId: back.productId, units: -back.units, mine: 0 });
   for (const [variantId, u] of units) {
     if (u.quantity <= 0) continue;
     rows.push({
@@ -123,21 +133,26 @@ export async function reserveForCheckout(
       created_at: at,
       released_at: null,
       counted: 1,
+      last_units: 0,
     });
-    const d = delta.get(variantId) ?? { productId: u.productId, units: 0 };
-    delta.set(variantId, { productId: u.productId, units: d.units + u.quantity });
+    const d = delta.get(variantId) ?? { productId: u.productId, units: 0, mine: 0 };
+    delta.set(variantId, { productId: u.productId, units: d.units + u.quantity, mine: d.mine + u.quantity });
   }
   await writeTogether(trx, [...(input.writeWith ?? []), ...(rows.length ? [trx.insertInto('stock_reservations').values(rows)] : [])]);
   const order = variantsInStockOrder(delta);
   if (input.atCommit && isPostgres(trx) && [...delta.values()].every((d) => d.units >= 0)) {
     for (const variantId of order) {
-      const n = delta.get(variantId)!.units;
+      const d = delta.get(variantId)!;
+      const n = d.units;
       if (n === 0) continue;
+      // Guarded also on what is left free: the rows were written as ordinary holds (above), so a
+      // variant whose last units they turn out to be fails the guard and runs the careful way.
       await writeAtCommit(
         trx,
         sql`with u as (
           update stock_items set reserved = reserved + ${n}, updated_at = ${at}
           where variant_id = ${variantId} and on_hand - reserved >= ${n}
+          and on_hand - reserved - ${n} > low_stock_threshold
           returning 1
         ) select 1 / (select count(*)::integer from u)`,
       );
@@ -146,15 +161,23 @@ export async function reserveForCheckout(
   }
   for (const variantId of order) {
     const d = delta.get(variantId)!;
-    if (d.units === 0) continue;
-    if (d.units < 0) {
+    if (d.units === 0 && d.mine === 0) continue;
+    if (d.mine === 0) {
       await addReserved(trx, variantId, d.units, at);
       continue;
     }
-    if (await reserveUnits(trx, variantId, d.units, at)) continue;
-    // Reservations whose firm time ran out a moment ago may still be counted: count them out, once more.
-    await lapseReservations(trx, now, [variantId]);
-    if (await reserveUnits(trx, variantId, d.units, at)) continue;
+    let left = await reserveUnits(trx, variantId, d.units, d.units, at);
+    if (!left) {
+      // Reservations whose firm time ran out a moment ago may still be counted: count them out, once more.
+      // (Not this checkout's own rows: their units are not in `reserved` yet.)
+      await lapseReservations(trx, now, [variantId], orderId);
+      left = await reserveUnits(trx, variantId, d.units, d.units, at);
+    }
+    if (left) {
+      // Counted under the item's row lock, taken by the update: what is left free decides.
+      if (left.free <= left.threshold) await weighLastUnits(trx, { orderId, variantId, now, firmUntil: firmUntil.get(d.productId)! });
+      continue;
+    }
     const level = await trx
       .selectFrom('stock_items')
       .select(['on_hand', 'reserved'])
@@ -169,15 +192,87 @@ export async function reserveForCheckout(
   return { short: null, firmUntil };
 }
 
-/** Raises a variant's item's `reserved` by `units` when that many are free: true when it was. */
-async function reserveUnits(trx: Kysely<Database>, variantId: string, units: number, at: string): Promise<boolean> {
-  const r = await trx
+/**
+ * Raises a variant's item's `reserved` by `units` when that many are free (a net give-back, zero or
+ * less, always is): what is then left free and the item's threshold, or undefined when short.
+ */
+async function reserveUnits(
+  trx: Kysely<Database>,
+  variantId: string,
+  units: number,
+  need: number,
+  at: string,
+): Promise<{ free: number; threshold: number } | undefined> {
+  let update = trx
     .updateTable('stock_items')
     .set({ reserved: sql`reserved + ${units}`, updated_at: at })
+    .where('variant_id', '=', variantId);
+  if (need > 0) update = update.where(sql<boolean>`on_hand - reserved >= ${need}`);
+  const r = await update.returning([sql<number | string>`on_hand - reserved`.as('free'), 'low_stock_threshold']).executeTakeFirst();
+  return r ? { free: Number(r.free), threshold: Number(r.low_stock_threshold) } : undefined;
+}
+
+/**
+ * How long, in the last LAST_UNITS_WINDOW_MS up to `now`, holds of a variant's last units other
+ * than `exceptOrderId`'s kept them from other shoppers: the length of the union of their firm
+ * spans (a paid checkout's rows are gone, so its time is not counted; an ended one's stops at its end).
+ */
+export async function lastUnitsFirmUsed(db: Kysely<Database>, variantId: string, now: Date, exceptOrderId?: string): Promise<number> {
+  const from = now.getTime() - LAST_UNITS_WINDOW_MS;
+  let q = db
+    .selectFrom('stock_reservations')
+    .select(['created_at', 'firm_until', 'released_at'])
     .where('variant_id', '=', variantId)
-    .where(sql<boolean>`on_hand - reserved >= ${units}`)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+    .where('last_units', '=', 1)
+    // A span may start before the window and reach into it: firm time never exceeds RESERVE_MS.
+    .where('created_at', '>', new Date(from - RESERVE_MS).toISOString());
+  if (exceptOrderId) q = q.where('order_id', '<>', exceptOrderId);
+  const spans = (await q.execute())
+    .map((r) => {
+      const end = Math.min(Date.parse(r.firm_until), r.released_at ? Date.parse(r.released_at) : Infinity, now.getTime());
+      return [Math.max(Date.parse(r.created_at), from), end] as const;
+    })
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  let used = 0;
+  let reach = -Infinity;
+  for (const [a, b] of spans) {
+    if (b <= reach) continue;
+    used += b - Math.max(a, reach);
+    reach = b;
+  }
+  return used;
+}
+
+/** Until when a hold of the last units may be firm: what is left of their bound, and never past the holder's own firm time. */
+function lastUnitsFirmUntil(used: number, now: Date, holderFirmUntil: string): string {
+  const left = Math.max(0, LAST_UNITS_FIRM_MS - used);
+  return new Date(Math.min(Date.parse(holderFirmUntil), now.getTime() + left)).toISOString();
+}
+
+/**
+ * A checkout that took a variant's last units (decision 0042): its reservation is marked so, and
+ * keeps them firm for no longer than is left of the variant's bound (LAST_UNITS_FIRM_MS in any
+ * LAST_UNITS_WINDOW_MS, all unpaid checkouts together). None left: the hold is soft from the start
+ * (the shopper may still pay while the units are there; nobody is kept out), and its units come
+ * off `reserved` again. Runs under the item's row lock, taken by the reservation's update.
+ */
+async function weighLastUnits(
+  trx: Kysely<Database>,
+  input: { orderId: string; variantId: string; now: Date; firmUntil: string },
+): Promise<void> {
+  const { orderId, variantId, now } = input;
+  const firm = lastUnitsFirmUntil(await lastUnitsFirmUsed(trx, variantId, now, orderId), now, input.firmUntil);
+  const soft = Date.parse(firm) <= now.getTime();
+  const rows = await trx
+    .updateTable('stock_reservations')
+    .set({ last_units: 1, firm_until: firm, ...(soft ? { counted: 0 } : {}) })
+    .where('order_id', '=', orderId)
+    .where('variant_id', '=', variantId)
+    .returning('quantity')
+    .execute();
+  const units = rows.reduce((n, r) => n + Number(r.quantity), 0);
+  if (soft && units > 0) await addReserved(trx, variantId, -units, now.toISOString());
 }
 
 /** Moves a variant's item's `reserved` by `units` (negative: given back). */
@@ -211,7 +306,12 @@ function sumByVariant(rows: { product_id: string; variant_id: string; quantity: 
  * PostgreSQL rows another transaction holds are skipped (it is ending or paying them), so this
  * never waits. Answers the products whose reserved units changed.
  */
-export async function lapseReservations(trx: Kysely<Database>, now: Date, variantIds?: readonly string[]): Promise<string[]> {
+export async function lapseReservations(
+  trx: Kysely<Database>,
+  now: Date,
+  variantIds?: readonly string[],
+  exceptOrderId?: string,
+): Promise<string[]> {
   if (variantIds && variantIds.length === 0) return [];
   const iso = now.toISOString();
   let due = trx
@@ -221,6 +321,7 @@ export async function lapseReservations(trx: Kysely<Database>, now: Date, varian
     .where('firm_until', '<=', iso)
     .limit(1000);
   if (variantIds) due = due.where('variant_id', 'in', [...variantIds]);
+  if (exceptOrderId) due = due.where('order_id', '<>', exceptOrderId);
   if (isPostgres(trx)) due = due.forUpdate().skipLocked();
   const lapsed = await trx
     .updateTable('stock_reservations')
@@ -439,6 +540,17 @@ export async function releaseReservations(
     await giveBackUnits(db, await consumeReservations(db, orderId), at, deferTo);
     return;
   }
+  await giveBackUnits(db, await endReservations(db, orderId, now), at, deferTo);
+}
+
+/**
+ * An unpaid checkout's reservations end: they stop counting and keep their rows (`released_at`) for
+ * the holder's window and the last units' bound, so neither starts again for that holder. Answers
+ * the units each variant's item still counted for them, for the caller to take off `reserved`.
+ * A payment refunded because its units were gone ends its reservations this way too (decision 0042).
+ */
+export async function endReservations(db: Kysely<Database>, orderId: string, now: Date): Promise<GiveBack> {
+  const at = now.toISOString();
   const counted = await db
     .updateTable('stock_reservations')
     .set({ counted: 0, released_at: at })
@@ -452,7 +564,7 @@ export async function releaseReservations(
     .where('order_id', '=', orderId)
     .where('released_at', 'is', null)
     .execute();
-  await giveBackUnits(db, sumByVariant(counted), at, deferTo);
+  return sumByVariant(counted);
 }
 
 /** Reservations whose window has long passed are deleted (housekeeping, with the session sweep). */

@@ -16,7 +16,8 @@ export async function registerInventoryRoutes(app: FastifyInstance, { db }: Pick
     const { email, variantId } = parseInput(BackInStockInput, req.body);
     const answer = await requestBackInStockLimited(db, id, email, req.ip, variantId);
     if (answer.limited) throw new HttpError(429, answer.message, { 'Retry-After': String(answer.retryAfter) });
-    return reply.code(answer.created ? 201 : 200).send({ ok: true, message: answer.message });
+    // The same answer for a new request and one already waiting: nobody learns who asked for what.
+    return reply.code(202).send({ ok: true, message: answer.message });
   });
 
   // An open page waits here for the stock it shows to move (stock-watch.ts).

@@ -4,7 +4,8 @@ import { hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.j
 import type { StockNotice } from '../../shared/schemas/inventory.js';
 import { BACK_IN_STOCK_MESSAGES, requestBackInStock } from './back-in-stock.js';
 import { reservationSummaryByVariant } from './reservations.js';
-import { DEFAULT_LOW_STOCK_THRESHOLD, readStock } from './stock.js';
+import { readStock } from './stock.js';
+import { DEFAULT_LOW_STOCK_THRESHOLD } from './low-stock.js';
 import { defaultVariantIdOf } from '../../shared/variants.js';
 
 /*
@@ -206,9 +207,9 @@ export async function stockNotice(db: Kysely<Database>, product: { id: string },
 const NOTIFY_WINDOW_MS = 10 * 60_000;
 const NOTIFY_LIMIT_PER_IP = 10;
 
-type NotifyAnswer = { limited: false; created: boolean; message: string } | { limited: true; message: string; retryAfter: number };
+type NotifyAnswer = { limited: false; message: string } | { limited: true; message: string; retryAfter: number };
 
-/** "Notify me": counted per address before anything is stored (10 per 10 minutes), then recorded once. */
+/** "Notify me": counted per network address before anything is stored (10 per 10 minutes), then per e-mail address and recorded once (back-in-stock.ts). */
 export async function requestBackInStockLimited(
   db: Kysely<Database>,
   productId: string,
@@ -225,6 +226,6 @@ export async function requestBackInStockLimited(
       retryAfter: secondsUntilWindowEnds(windowStartedAt, NOTIFY_WINDOW_MS, now),
     };
   }
-  const { created } = await requestBackInStock(db, productId, email, now, variantId);
-  return { limited: false, created, message: BACK_IN_STOCK_MESSAGES.saved };
+  await requestBackInStock(db, productId, email, now, variantId);
+  return { limited: false, message: BACK_IN_STOCK_MESSAGES.saved };
 }

@@ -5,9 +5,13 @@ import { forUpdate } from '../db/locks.js';
 import { HttpError } from '../http/errors.js';
 import { randomString } from '../lib/ids.js';
 import { afterLevelChange } from './alerts.js';
-import { pricingColumns, pricingQuery, toVariantForPricing, type VariantForPricing } from '../catalog/variant-pricing.js';
+import { alertStateOf, alertStateSql, DEFAULT_LOW_STOCK_THRESHOLD, type AlertState } from './low-stock.js';
+import { pricingColumns, pricingQuery, toVariantForPricing, type VariantForPricing } from '../lib/variant-pricing.js';
 import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
 import { defaultVariantIdOf } from '../../shared/variants.js';
+
+/** The default threshold, for the modules that show a level (its rule: low-stock.ts). */
+export { DEFAULT_LOW_STOCK_THRESHOLD };
 
 /*
  * The inventory module owns stock (decision 0022): the stocked units (`stock_items`, one per
@@ -35,7 +39,7 @@ export type LockedStock = {
   variantId: string;
   onHand: number;
   threshold: number;
-  alertState: 'ok' | 'low' | 'out';
+  alertState: AlertState;
 };
 
 /** The id of a new stock item: `stk_<productId>` for a product's first variant (as before variants), `stk_<variantId>` otherwise. */
@@ -144,7 +148,7 @@ export async function levelsOf(db: Kysely<Database>, productIds: readonly string
 export type VariantForCheckout = VariantForPricing & { itemId: string | null; onHand: number; reserved: number };
 
 /**
- * Variants as a checkout prices them (catalog/variant-pricing.ts), with their stock item's level
+ * Variants as a checkout prices them (lib/variant-pricing.ts), with their stock item's level
  * and the units its counter says checkouts keep (`reserved`), in one read; with `giftProductId`,
  * every variant of the coupon's free product too. The counter never counts fewer units than are
  * kept (a reservation that lapsed since the last sweep still counts): a caller deciding that stock
@@ -375,16 +379,6 @@ export async function closeStock(trx: Kysely<Database>, variantId: string): Prom
   return null;
 }
 
-/** The storefront's "Only N left" line and the owner's low-stock flag start here unless the owner sets another. */
-export const DEFAULT_LOW_STOCK_THRESHOLD = 10;
-
-/** Where a level stands against its threshold. */
-export function alertStateOf(onHand: number, threshold: number): 'ok' | 'low' | 'out' {
-  if (onHand <= 0) return 'out';
-  if (onHand <= threshold) return 'low';
-  return 'ok';
-}
-
 /**
  * Products written without a stock item (the seeds' bulk inserts, which set `inventory` as the
  * opening level and give each product its one variant): each variant gets its item, with the
@@ -408,9 +402,7 @@ export async function adoptUnstockedProducts(db: Kysely<Database>, actorLabel = 
           'v.id as variant_id',
           'p.inventory as on_hand',
           sql`${DEFAULT_LOW_STOCK_THRESHOLD}`.as('low_stock_threshold'),
-          sql`case when p.inventory <= 0 then 'out' when p.inventory <= ${DEFAULT_LOW_STOCK_THRESHOLD} then 'low' else 'ok' end`.as(
-            'alert_state',
-          ),
+          alertStateSql(sql`p.inventory`, sql`${DEFAULT_LOW_STOCK_THRESHOLD}`).as('alert_state'),
           'p.created_at',
           sql`${at}`.as('updated_at'),
         ]),

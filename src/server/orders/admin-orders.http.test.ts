@@ -3,7 +3,7 @@ import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
 
 let t: TestApp;

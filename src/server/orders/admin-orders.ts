@@ -1,13 +1,14 @@
 import { isPostgres } from '../db/query-helpers.js';
 import { reservationEnds } from '../inventory/reservations.js';
-import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { Database, OrdersTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso } from '../lib/ids.js';
-import { newOrderId } from '../checkout/service.js';
+import { createOrder, newOrderId } from './create-order.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
-import { ADMIN_MESSAGES, splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { splitAdminTotal, type AdminOrderAddress } from '../../shared/schemas/admin/orders.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { storedAddressLines } from '../email/order-email-variables.js';
 import { listOrderEvents, recordOrderEvent, SYSTEM_ACTOR, type OrderEvent, type OrderEventActor } from './events.js';
@@ -16,12 +17,15 @@ import { changeStatusLocked, type StatusChangeOptions as StatusOptions } from '.
 import { allowedStatuses } from './status-rules.js';
 import { expireOwnerPaymentLinks } from './owner-payments.js';
 import { OWNER_ORDER_MESSAGES } from '../../shared/schemas/owner-orders.js';
-import { deleteOrderIfUnpaid, lockOrderProducts, paymentStatusOf } from './refunds.js';
-import type { OrderStatusFilter, PaymentFilter } from '../../shared/schemas/admin.js';
+import { deleteOrderIfUnpaid } from './delete-order.js';
+import { lockOrderProducts } from './order-units.js';
+import { paymentStatusOf } from './payment-status.js';
+import type { OrderStatusFilter, PaymentFilter } from '../../shared/schemas/admin/orders.js';
 import { toShipSql } from './money-taken.js';
 import type { OrderPaymentStatus } from '../../shared/schemas/orders.js';
 import { parseJson } from '../lib/json.js';
 import { indexOrderSearch, ordersMatching } from './search-terms.js';
+import { isPlaced, placedSql } from './placed.js';
 import { MicroCache } from '../http/micro-cache.js';
 import { inPeriodSql, periodOf, shopTimeZone } from './shop-calendar.js';
 import type { PeriodRange } from '../../shared/shop-time.js';
@@ -36,10 +40,12 @@ type AdminOrderRow = {
   email: string | null;
   customerName: string | null;
   status: OrdersTable['status'];
-  /** 'partially_refunded' when part of the payment went back (orders/refunds.ts paymentStatusOf). */
+  /** 'partially_refunded' when part of the payment went back (orders/payment-status.ts). */
   paymentStatus: OrderPaymentStatus;
   /** Entered by the owner (no payment provider): a placed order, whatever its payment state. */
   ownerEntered: boolean;
+  /** Its units left stock (it took money, or the owner entered it): cancelling it asks which go back. */
+  tookStock: boolean;
   itemCount: number;
   totalCents: number;
   refundedCents: number;
@@ -165,9 +171,9 @@ function paymentCondition(payment: PaymentFilter | undefined): RawBuilder<SqlBoo
     case 'unpaid':
       return UNPAID;
     case 'abandoned':
-      return sql<SqlBool>`${UNPAID} and o.payment_provider is not null`;
+      return sql<SqlBool>`${UNPAID} and o.origin = 'checkout'`;
     default:
-      return sql<SqlBool>`(o.payment_status in ('paid', 'refunded') or o.payment_provider is null)`;
+      return placedSql('o');
   }
 }
 
@@ -240,6 +246,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
         'o.status',
         'o.payment_status',
         'o.payment_provider',
+        'o.origin',
         'o.refunded_cents',
         'o.total_cents',
         'o.shipping_address',
@@ -277,7 +284,7 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
   const itemCounts = new Map(itemRows.map((r) => [r.order_id, Number(r.n)]));
   const holdEnds = await checkoutHoldEnds(
     db,
-    rows.filter((r) => r.payment_status === 'unpaid' && r.payment_provider !== null).map((r) => r.id),
+    rows.filter((r) => r.payment_status === 'unpaid' && r.origin === 'checkout').map((r) => r.id),
   );
   const users = new Map(userRows.map((u) => [u.id, u]));
   return {
@@ -291,7 +298,8 @@ async function readAdminOrders(db: Kysely<Database>, q: AdminOrderQuery): Promis
       customerName: (r.user_id ? users.get(r.user_id)?.full_name : undefined) || addressField(r.shipping_address, 'name'),
       status: r.status,
       paymentStatus: paymentStatusOf(r),
-      ownerEntered: r.payment_provider === null,
+      ownerEntered: r.origin === 'owner',
+      tookStock: isPlaced(r),
       itemCount: itemCounts.get(r.id) ?? 0,
       totalCents: r.total_cents,
       refundedCents: Number(r.refunded_cents),
@@ -371,46 +379,6 @@ export async function updateOrderStatus(
   return (await getOrderForViewer(db, orderId, ADMIN))!;
 }
 
-/**
- * The row of an order the owner enters (with lines or as a bare total): unpaid, no payment
- * provider (that is what marks it the shop's own), no session, coupon or shipping option.
- */
-export function ownerEnteredOrderRow(o: {
-  id: string;
-  userId: string | null;
-  email: string | null;
-  status: OrdersTable['status'];
-  shippingAddress: string;
-  money: { subtotalCents: number; discountCents: number; shippingCents: number; taxCents: number; totalCents: number };
-  at: string;
-}): Insertable<OrdersTable> {
-  return {
-    id: o.id,
-    order_number: o.id.slice(-8).toUpperCase(),
-    user_id: o.userId,
-    email: o.email,
-    status: o.status,
-    payment_status: 'unpaid',
-    payment_provider: null,
-    payment_session_id: null,
-    shipping_address: o.shippingAddress,
-    billing_address: null,
-    subtotal_cents: o.money.subtotalCents,
-    discount_cents: o.money.discountCents,
-    shipping_cents: o.money.shippingCents,
-    tax_cents: o.money.taxCents,
-    total_cents: o.money.totalCents,
-    coupon_code: null,
-    shipping_option_id: null,
-    shipstation_data: null,
-    shipstation_tracking_number: null,
-    guest_token_hash: null,
-    created_at: o.at,
-    updated_at: o.at,
-    paid_at: null,
-  };
-}
-
 /** The order's customer from the form's id ('guest': none); 400 for an unknown account. */
 export async function resolveUserId(db: Kysely<Database>, userId: string): Promise<{ id: string | null; email: string | null }> {
   if (userId === 'guest') return { id: null, email: null };
@@ -473,25 +441,19 @@ export async function createAdminOrder(
   const totalCents = Math.round(input.total_amount * 100);
   const split = splitAdminTotal(totalCents);
   const id = newOrderId();
-  const at = nowIso();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('orders')
-      .values(
-        ownerEnteredOrderRow({
-          id,
-          userId: user.id,
-          email: input.email ?? user.email,
-          status: input.status,
-          shippingAddress: storedAddress(input.shipping_address),
-          money: { ...split, discountCents: 0, totalCents },
-          at,
-        }),
-      )
-      .execute();
-    await indexOrderSearch(trx, id);
-    await recordOrderEvent(trx, id, 'placed', actor, { totalCents, enteredByOwner: true, status: input.status }, new Date(at));
-    if (input.note) await recordOrderEvent(trx, id, 'note', actor, { text: input.note }, new Date(at));
+  await transactionWithRetry(db, async (trx) => {
+    const now = new Date();
+    await createOrder(trx, {
+      id,
+      origin: 'owner',
+      status: input.status,
+      lines: [],
+      money: { ...split, discountCents: 0, totalCents },
+      customer: { userId: user.id, email: input.email ?? user.email, shippingAddress: storedAddress(input.shipping_address) },
+      placed: { actor, data: { totalCents, enteredByOwner: true, status: input.status } },
+      at: now,
+    });
+    if (input.note) await recordOrderEvent(trx, id, 'note', actor, { text: input.note }, now);
   });
   return (await getOrderForViewer(db, id, ADMIN))!;
 }
@@ -629,7 +591,7 @@ export function orderAddressField(raw: string | null, field: 'name' | 'email'): 
   return addressField(raw, field);
 }
 
-/** Only unpaid checkouts and owner-entered orders may go; a paid or refunded order answers 409 (refunds.ts). */
+/** Only unpaid checkouts and owner-entered orders may go; a paid or refunded order answers 409 (delete-order.ts). */
 export async function deleteOrder(db: Kysely<Database>, orderId: string, actor: OrderEventActor): Promise<void> {
   await deleteOrderIfUnpaid(db, orderId, actor);
 }

@@ -10,15 +10,13 @@ import {
   AdminOrderInput,
   AdminOrderListQuery,
   AdminOrdersOverviewQuery,
-  ADMIN_MESSAGES,
   OrderNoteInput,
   OrderStatusInput,
-  RefundInput,
-} from '../../shared/schemas/admin.js';
+} from '../../shared/schemas/admin/orders.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { RefundInput } from '../../shared/schemas/admin/order-money.js';
 import { looksAutomated } from '../../shared/bot-guard.js';
-import { createStripeClient } from '../payments/stripe.js';
-import { recentUsers } from '../accounts/admin-users.js';
-import { adminStats } from './service.js';
+import { adminStats, recentUsers } from './service.js';
 import {
   addOrderNote,
   createAdminOrder,
@@ -33,11 +31,12 @@ import { ordersOverview } from './overview.js';
 import { lastDays, periodOf, shopTimeZone } from './shop-calendar.js';
 import { CustomerExportQuery } from '../../shared/schemas/reports.js';
 import type { PeriodRange } from '../../shared/shop-time.js';
-import { orderReturnLines, refundOrder, retryRefund } from './refunds.js';
+import { orderReturnLines } from './order-units.js';
+import { refundOrder, retryRefund } from './refunds.js';
 import { cancelWithRefund } from './cancel-order.js';
 import { createOrderWithLines } from './owner-orders.js';
-import { recordOwnerPayment, sendPaymentLink } from './owner-payments.js';
-import { OWNER_ORDER_MESSAGES, RecordPaymentInput } from '../../shared/schemas/owner-orders.js';
+import { correctOwnerPaymentMethod, recordOwnerPayment, sendPaymentLink } from './owner-payments.js';
+import { CorrectPaymentMethodInput, OWNER_ORDER_MESSAGES, RecordPaymentInput } from '../../shared/schemas/owner-orders.js';
 import { customersCsv, orderLinesCsv, ordersCsv } from './exports.js';
 import { listOrderEvents, sessionActor, type OrderEventActor } from './events.js';
 
@@ -66,7 +65,8 @@ function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>
  * exports, an order's detail, edits, status, timeline, notes and refunds. Registered by app.ts
  * inside the admin surface, whose guard covers them.
  */
-export async function registerAdminOrderRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): Promise<void> {
+export async function registerAdminOrderRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'db' | 'config' | 'payments'>): Promise<void> {
+  const { db, config } = deps;
   app.get('/api/admin/stats', access.admin, async (_req, reply) => {
     reply.header('Cache-Control', 'no-store');
     const recent = await recentUsers(db);
@@ -89,7 +89,6 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
     return sendCsv(reply, 'customers', customersCsv(db, { timeZone, period }), period);
   });
 
-  const refundStripe = createStripeClient(config);
   app.get('/api/admin/orders', access.admin, async (req) => listAdminOrders(db, parseInput(AdminOrderListQuery, req.query)));
   // A static path: find-my-way prefers it to /api/admin/orders/:id whatever the order; kept first anyway.
   app.get('/api/admin/orders/overview', access.admin, async (req, reply) => {
@@ -126,7 +125,7 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
     const { status, returnLines, notify, refund } = parseInput(OrderStatusInput, req.body);
     // Cancelling a paid order with its refund: one step (orders/cancel-order.ts).
     if (refund) {
-      await cancelWithRefund(db, { stripe: refundStripe }, id, { refund, returnLines, notify }, adminActor(req));
+      await cancelWithRefund(db, { payments: deps.payments }, id, { refund, returnLines, notify }, adminActor(req));
       return { order: await getAdminOrder(db, id) };
     }
     // The list's and detail's quick status change: "shipped" only for a paid order (the edit form may set any).
@@ -141,10 +140,17 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
     await recordOwnerPayment(db, id, input, adminActor(req), config.publicUrl);
     return reply.code(201).send({ order: await getAdminOrder(db, id) });
   });
+  // The method of a payment recorded by hand, corrected (cash that was a bank transfer); audited.
+  app.patch('/api/admin/orders/:id/payments', access.admin, async (req) => {
+    const { id } = parseInput(Id, req.params);
+    const input = parseInput(CorrectPaymentMethodInput, req.body);
+    await correctOwnerPaymentMethod(db, id, input, adminActor(req));
+    return { order: await getAdminOrder(db, id) };
+  });
   app.post('/api/admin/orders/:id/payment-link', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     parseInput(PaymentLinkRequest, req.body ?? {});
-    const link = await sendPaymentLink(db, id, adminActor(req), { publicUrl: config.publicUrl, stripe: refundStripe });
+    const link = await sendPaymentLink(db, id, adminActor(req), { publicUrl: config.publicUrl, payments: deps.payments });
     return reply.code(201).send({ link, order: await getAdminOrder(db, id) });
   });
   // The order's timeline, newest first, and the owner's notes on it.
@@ -166,7 +172,7 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
   app.post('/api/admin/orders/:id/refunds', access.admin, async (req, reply) => {
     const { id } = parseInput(Id, req.params);
     const input = parseInput(RefundInput, req.body);
-    const { refund } = await refundOrder(db, { stripe: refundStripe }, id, input, adminActor(req));
+    const { refund } = await refundOrder(db, { payments: deps.payments }, id, input, adminActor(req));
     const order = await getAdminOrder(db, id);
     return reply.code(201).send({ refund, order });
   });
@@ -178,7 +184,7 @@ export async function registerAdminOrderRoutes(app: FastifyInstance, { db, confi
   // Asks again for a refund the provider never answered (same idempotency key: made at most once).
   app.post('/api/admin/orders/:id/refunds/:refundId/retry', access.admin, async (req) => {
     const { id, refundId } = parseInput(RefundRetryParams, req.params);
-    const { refund } = await retryRefund(db, { stripe: refundStripe }, id, refundId, adminActor(req));
+    const { refund } = await retryRefund(db, { payments: deps.payments }, id, refundId, adminActor(req));
     return { refund, order: await getAdminOrder(db, id) };
   });
 }

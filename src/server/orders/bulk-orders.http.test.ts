@@ -7,8 +7,8 @@ import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
 import { placeCheckout } from '../test/checkout-orders.js';
 import { BULK_MAX, BULK_MESSAGES } from '../../shared/schemas/bulk.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
-import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { SHIPSTATION_NOT_SET_UP } from '../shipping-labels/messages.js';
 
 const fake = fakeShipStation();
 let t: TestApp;
@@ -129,7 +129,7 @@ describe(`bulk order actions on ${testDialect()}`, () => {
   it('buys one label per order, reporting each; without ShipStation it says so', async () => {
     const off = await admin.post('/api/admin/orders/bulk/labels', { ids: ['order_x'] });
     expect(off.statusCode).toBe(503);
-    expect(off.json().error).toBe(CONTENT_MESSAGES.shipstationDisabled);
+    expect(off.json().error).toBe(SHIPSTATION_NOT_SET_UP);
 
     await admin.request('PUT', '/api/admin/settings/integrations', {
       shipstation_api_key: FAKE_SHIPSTATION_KEY,

@@ -1,10 +1,11 @@
-import type Stripe from 'stripe';
+import type { PaymentProviders } from '../payments/provider.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { isPostgres } from '../db/query-helpers.js';
 import type { ReturnLine } from '../../shared/schemas/inventory.js';
 import type { OrderEventActor } from './events.js';
-import { openRefund, settleRefund } from './refunds.js';
+import { openRefund } from './open-refund.js';
+import { settleRefund } from './refunds.js';
 import { changeStatusLocked } from './status-change.js';
 import { orderStockOut } from '../inventory/order-stock.js';
 
@@ -18,7 +19,7 @@ import { orderStockOut } from '../inventory/order-stock.js';
  */
 export async function cancelWithRefund(
   db: Kysely<Database>,
-  deps: { stripe: Stripe | null },
+  deps: { payments: PaymentProviders },
   orderId: string,
   input: { refund: { amountCents: number; reason?: string }; returnLines?: ReturnLine[]; notify?: boolean },
   actor: OrderEventActor,

@@ -2,7 +2,11 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { randomString } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
+import { accountActor, CUSTOMER_ACTOR, sessionActor, STRIPE_ACTOR, SYSTEM_ACTOR, type OrderEventActor } from '../lib/actors.js';
+import { auditOrderEvent } from '../audit/audit.js';
 import type { OrderTimelineEntry } from '../../shared/schemas/orders.js';
+import type { EmailOrder } from '../email/outbox.js';
+import type { SentOrderEmail } from '../email/delivery.js';
 
 /** The kinds of event an order's timeline holds. */
 export type OrderEventType =
@@ -20,7 +24,7 @@ export type OrderEventType =
   | 'note'
   | 'viewed.impersonated'
   | 'stock.short'
-  /** A cancelled order reopened: its units taken out of stock again (src/server/orders/refunds.ts). */
+  /** A cancelled order reopened: its units taken out of stock again (src/server/orders/order-units.ts). */
   | 'stock.taken'
   /** Loyalty points the order earned at payment, and their taking back on a full refund or a cancel (orders/give-back.ts). */
   | 'points.earned'
@@ -29,39 +33,18 @@ export type OrderEventType =
   | 'coupon.released'
   /** The owner e-mailed the customer a link to the card page for an order typed in by hand. */
   | 'payment.link_sent'
+  /** The owner corrected the method of a payment they recorded by hand (owner-payments.ts; audited too). */
+  | 'payment.method_corrected'
   /** A payment arrived for a checkout or link the shop had ended: not the order's, refunded (payments/stray-payments.ts). */
   | 'payment.stray'
   | 'payment.stray_refunded'
   | 'payment.stray_refund_failed'
-  | 'payment.stray_settled';
+  | 'payment.stray_settled'
+  /** A renewal's card charged with the customer away was declined or wanted the customer (subscriptions/renewals.ts). */
+  | 'renewal.declined';
 
-/**
- * Who did it: an account (its id and e-mail as they were), or the shop itself, or the provider.
- * While an admin acts as a customer, the admin is the actor and `actingAsUserId` the customer.
- */
-export type OrderEventActor = { userId: string | null; label: string; actingAsUserId?: string | null };
-
-export const SYSTEM_ACTOR: OrderEventActor = { userId: null, label: 'system' };
-export const CUSTOMER_ACTOR: OrderEventActor = { userId: null, label: 'customer' };
-export const STRIPE_ACTOR: OrderEventActor = { userId: null, label: 'Stripe' };
-
-/** An account as the actor: its id and its e-mail as it reads now. */
-export function accountActor(user: { id: string; email: string } | null | undefined): OrderEventActor {
-  return user ? { userId: user.id, label: user.email } : SYSTEM_ACTOR;
-}
-
-type SessionPeople = { user: { id: string; email: string }; impersonator: { id: string; email: string } | null };
-
-/**
- * The person behind a request's session: the signed-in account, or, while an admin acts as a
- * customer, the admin, named with whom they acted as ("admin@… as customer@…").
- */
-export function sessionActor(session: SessionPeople | null | undefined): OrderEventActor {
-  if (!session) return SYSTEM_ACTOR;
-  const { user, impersonator } = session;
-  if (!impersonator) return accountActor(user);
-  return { userId: impersonator.id, label: `${impersonator.email} as ${user.email}`, actingAsUserId: user.id };
-}
+// Who did it (lib/actors.ts), named here too for the order modules' callers.
+export { accountActor, CUSTOMER_ACTOR, sessionActor, STRIPE_ACTOR, SYSTEM_ACTOR, type OrderEventActor };
 
 /** Events of one millisecond keep the order they were recorded in (ids sort by time, then by this count). */
 let sequence = 0;
@@ -89,6 +72,7 @@ export type OrderEvent = {
  */
 export async function recordOrderEvent(...event: Parameters<typeof orderEventInsert>): Promise<void> {
   await orderEventInsert(...event).execute();
+  await auditOrderEvent(event[0], event[1], event[2], event[3], event[4] ?? {}); // a person's status, cancel, label and impersonated-read events (audit/audit.ts)
 }
 
 /** recordOrderEvent's insert, not run yet: for writeTogether (db/query-helpers.ts). */
@@ -110,6 +94,39 @@ export function orderEventInsert(
     data: JSON.stringify(data),
     customer_visible: (customerVisible ?? CUSTOMER_VISIBLE.has(type)) ? 1 : 0,
     created_at: at.toISOString(),
+  });
+}
+
+/**
+ * Ties an e-mail to the order it is about (email/outbox.ts, `order`): the outbox row names the
+ * order, and the timeline notes the e-mail, queued with it. Who caused it: the shop by default.
+ */
+export function emailOnTimeline(orderId: string, actor: OrderEventActor = SYSTEM_ACTOR): EmailOrder {
+  return {
+    id: orderId,
+    note: (db, email) =>
+      orderEventInsert(db, orderId, 'email.queued', actor, {
+        emailId: email.id,
+        templateId: email.templateId,
+        to: email.to,
+        subject: email.subject,
+      }),
+  };
+}
+
+/**
+ * An order's e-mail was sent (email/delivery.ts, `onOrderEmailSent`, in the transaction that marks
+ * it sent): the timeline says so. The order may have been deleted since (an unpaid one): then there
+ * is no timeline to add to.
+ */
+export async function noteOrderEmailSent(trx: Kysely<Database>, email: SentOrderEmail): Promise<void> {
+  const order = await trx.selectFrom('orders').select('id').where('id', '=', email.orderId).executeTakeFirst();
+  if (!order) return;
+  await recordOrderEvent(trx, email.orderId, 'email.sent', SYSTEM_ACTOR, {
+    emailId: email.id,
+    templateId: email.templateId,
+    to: email.to,
+    subject: email.subject,
   });
 }
 

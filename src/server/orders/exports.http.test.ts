@@ -54,6 +54,8 @@ function order(id: string, o: Partial<Insertable<Database['orders']>>): Insertab
     status: 'processing',
     payment_status: 'paid',
     payment_provider: 'stripe',
+    // Named on every row: a multi-row insert on SQLite writes NULL, not the default, for a column some rows leave out.
+    origin: 'checkout',
     payment_session_id: null,
     shipping_address: null,
     billing_address: null,
@@ -120,6 +122,7 @@ describe('CSV exports', () => {
           status: 'cancelled',
           payment_status: 'unpaid',
           payment_provider: null,
+          origin: 'owner',
           email: '=cmd@example.org',
           total_cents: 12345,
           subtotal_cents: 10493,

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { adminOrdersFiltered, orderAddressField } from './admin-orders.js';
-import { paymentStatusOf } from './refunds.js';
+import { paymentStatusOf } from './payment-status.js';
 import { netReceivedCents, netReceivedSql, tookMoney } from './money-taken.js';
 import { ordersMatching, searchWords } from './search-terms.js';
 import { formatAddress } from '../../shared/address.js';
@@ -10,6 +10,7 @@ import { localDateTimeText, type PeriodRange } from '../../shared/shop-time.js';
 import { parseJson } from '../lib/json.js';
 import { inPeriodSql } from './shop-calendar.js';
 import { variantOfLine } from '../../shared/variants.js';
+import { placedSql } from './placed.js';
 
 /**
  * CSV exports of the back office (issue 16, item 9): the filtered order list (one row per order,
@@ -340,14 +341,88 @@ const USER_COLUMNS = [
   'u.created_at',
 ] as const;
 
-/** A placed order (paid or refunded, or entered by the shop), as the overview and the list count them. */
-const PLACED = sql<SqlBool>`(payment_status in ('paid', 'refunded') or payment_provider is null)`;
+/** A placed order (paid or refunded, or entered by the shop), as the overview and the list count them (placed.ts). */
+const PLACED = placedSql();
+
+/** A guest buyer's figures: one e-mail address's orders placed without an account. */
+type GuestFigures = { email: string; n: number; spent: number; first: string };
+
+/**
+ * The guest rows of a batch of addresses: name, phone and address from the latest order each placed
+ * as a guest, "guest" as the role, no id and no points; "Created" is the first order's day.
+ */
+async function guestRows(db: Kysely<Database>, batch: GuestFigures[], timeZone: string): Promise<Map<string, string>> {
+  if (!batch.length) return new Map();
+  const latest = new Map<string, string | null>();
+  const orders = await db
+    .selectFrom('orders')
+    .select(['email', 'shipping_address'])
+    .where('user_id', 'is', null)
+    .where(
+      'email',
+      'in',
+      batch.map((g) => g.email),
+    )
+    .where(PLACED)
+    .orderBy('created_at', 'desc')
+    .execute();
+  for (const o of orders) if (o.email !== null && !latest.has(o.email)) latest.set(o.email, o.shipping_address);
+  return new Map(
+    batch.map((g) => {
+      const raw = latest.get(g.email) ?? null;
+      const address = parseJson<{ name?: unknown; phone?: unknown } | null>(raw, null);
+      return [
+        g.email,
+        csvRow([
+          '',
+          typeof address?.name === 'string' ? address.name : '',
+          g.email,
+          typeof address?.phone === 'string' ? address.phone : '',
+          addressLine(raw),
+          'guest',
+          '',
+          g.n,
+          money(g.spent),
+          localDateTimeText(g.first, timeZone),
+        ]),
+      ];
+    }),
+  );
+}
+
+/** Guest orders (placed without an account) summed per e-mail address, in the period if one is given. */
+function guestFiguresQuery(db: Kysely<Database>, period: PeriodRange | null) {
+  return db
+    .selectFrom('orders')
+    .select([
+      'email',
+      sql<number | string>`count(*)`.as('n'),
+      sql<number | string | null>`sum(${netReceivedSql()})`.as('spent'),
+      sql<string>`min(created_at)`.as('first'),
+    ])
+    .where('user_id', 'is', null)
+    .where('email', 'is not', null)
+    .where(PLACED)
+    .$if(period !== null, (q) => q.where(inPeriodSql(period!)))
+    .groupBy('email');
+}
+const guestFiguresOf = (r: { email: string | null; n: number | string; spent: number | string | null; first: string }): GuestFigures => ({
+  email: r.email!,
+  n: Number(r.n),
+  spent: Number(r.spent ?? 0),
+  first: r.first,
+});
 
 /**
  * Customers as CSV text, a batch at a time: with no period every customer (newest first) and their
- * placed orders and money spent ever; with a period, the customers who placed an order in it (most
- * spent first), counted over the period only. Total spent is money received net of refunds (the
- * one rule, money-taken.ts).
+ * placed orders and money spent ever, then every guest buyer; with a period, the customers and
+ * guests who placed an order in it (most spent first), counted over the period only. Total spent is
+ * money received net of refunds (the one rule, money-taken.ts).
+ *
+ * A guest is one row per e-mail address (role "guest", no customer id) for the orders placed
+ * without an account. An address that also has an account keeps both rows: the account's orders on
+ * its row, the guest orders on the guest row, so nothing is left out nor counted twice. Guests are
+ * read a batch of addresses at a time in address order (orders_email_idx), never all at once.
  */
 export async function* customersCsv(
   db: Kysely<Database>,
@@ -379,13 +454,20 @@ export async function* customersCsv(
       .where('user_id', 'is not', null)
       .groupBy('user_id')
       .execute();
-    const figures = buyers
-      .map((b) => ({ userId: b.user_id!, n: Number(b.n), spent: Number(b.spent ?? 0) }))
-      .sort((a, b) => b.spent - a.spent || b.n - a.n || (a.userId < b.userId ? -1 : 1));
+    const guests = (await guestFiguresQuery(db, period).execute()).map(guestFiguresOf);
+    type Buyer = { userId: string; n: number; spent: number } | (GuestFigures & { userId?: undefined });
+    const figures: Buyer[] = [...buyers.map((b) => ({ userId: b.user_id!, n: Number(b.n), spent: Number(b.spent ?? 0) })), ...guests];
+    const key = (f: Buyer) => f.userId ?? `~${f.email}`;
+    figures.sort((a, b) => b.spent - a.spent || b.n - a.n || (key(a) < key(b) ? -1 : 1));
     for (let i = 0; i < figures.length; i += EXPORT_BATCH) {
       const batch = figures.slice(i, i + EXPORT_BATCH);
-      const users = new Map((await readUsers(batch.map((f) => f.userId))).map((u) => [u.id, u]));
-      yield batch.flatMap((f) => (users.has(f.userId) ? [rowOf(users.get(f.userId)!, f)] : [])).join('');
+      const ids = batch.flatMap((f) => (f.userId === undefined ? [] : [f.userId]));
+      const users = new Map((ids.length ? await readUsers(ids) : []).map((u) => [u.id, u]));
+      const guestBatch = batch.filter((f): f is GuestFigures => f.userId === undefined);
+      const guestText = await guestRows(db, guestBatch, timeZone);
+      yield batch
+        .map((f) => (f.userId === undefined ? (guestText.get(f.email) ?? '') : users.has(f.userId) ? rowOf(users.get(f.userId)!, f) : ''))
+        .join('');
     }
     return;
   }
@@ -411,8 +493,25 @@ export async function* customersCsv(
       .execute();
     const byUser = new Map(counts.map((c) => [c.user_id, { n: Number(c.n), spent: Number(c.spent ?? 0) }]));
     yield users.map((u) => rowOf(u, byUser.get(u.id))).join('');
-    if (users.length < EXPORT_BATCH) return;
+    if (users.length < EXPORT_BATCH) break;
     const last = users[users.length - 1]!;
     cursor = { at: last.created_at, id: last.id };
+  }
+
+  // Then the guests, a batch of addresses at a time, strictly after the last address sent.
+  let afterEmail: string | null = null;
+  for (;;) {
+    const from: string | null = afterEmail;
+    const batch: GuestFigures[] = (
+      await guestFiguresQuery(db, null)
+        .$if(from !== null, (q) => q.where('email', '>', from!))
+        .orderBy('email')
+        .limit(EXPORT_BATCH)
+        .execute()
+    ).map(guestFiguresOf);
+    if (batch.length === 0) return;
+    yield [...(await guestRows(db, batch, timeZone)).values()].join('');
+    if (batch.length < EXPORT_BATCH) return;
+    afterEmail = batch[batch.length - 1]!.email;
   }
 }

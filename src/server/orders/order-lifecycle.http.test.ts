@@ -1,12 +1,14 @@
+import { SHIPSTATION_PROBLEMS } from '../shipping-labels/messages.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { FAKE_SHIPSTATION_KEY, FAKE_SHIPSTATION_SECRET, FAKE_TRACKING_V2, fakeShipStation } from '../test/fake-shipstation.js';
 import { createCoupon, createProduct, createShippingOption, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
 import { deliverDueEmails, type MailTransport } from '../email/delivery.js';
+import { noteOrderEmailSent } from './events.js';
 
 /**
  * The owner's order lifecycle (issue 16, items 2, 3, 4, 7 and 8): the timeline of every step,
@@ -96,7 +98,7 @@ describe(`the order timeline on ${testDialect()}`, () => {
     expect(list[0]!.data).toMatchObject({ templateId: 'order-confirmation', to: ada.email });
 
     // The delivery worker sends the confirmation: the timeline says so.
-    await deliverDueEmails(t.db, transport, 'shop@example.com');
+    await deliverDueEmails(t.db, transport, 'shop@example.com', { onOrderEmailSent: noteOrderEmailSent });
     expect((await events(orderId))[0]).toMatchObject({ type: 'email.sent', actor: 'system', data: { templateId: 'order-confirmation' } });
 
     // The owner moves it along, notes something, fixes the address and buys the label.
@@ -291,7 +293,8 @@ describe(`one label per order on ${testDialect()}`, () => {
     try {
       const failed = await buyLabel(orderId);
       expect(failed.statusCode).toBe(502);
-      expect(failed.json().error).toBe('Failed to send order to ShipStation: ShipStation is down');
+      // An outage is not blamed on the owner's keys (decision 0047); ShipStation's own words follow.
+      expect(failed.json().error).toBe(`Failed to send order to ShipStation: ${SHIPSTATION_PROBLEMS.unavailable} (ShipStation is down)`);
     } finally {
       fake.failAll(null);
     }

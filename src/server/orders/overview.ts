@@ -2,10 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, OrdersTable } from '../db/schema.js';
 import { ORDER_STATUSES } from '../../shared/schemas/orders.js';
 import { addDays, daysInPeriod, type PeriodRange } from '../../shared/shop-time.js';
-import type { ProductSalesView } from '../../shared/schemas/orders.js';
-import { netReceivedSql, TOOK_MONEY_STATUSES } from './money-taken.js';
+import type { OverviewMoneyView, ProductSalesView } from '../../shared/schemas/orders.js';
+import { TOOK_MONEY_STATUSES } from './money-taken.js';
 import { inPeriodSql, shopDaySql } from './shop-calendar.js';
 import { unitsBackForOrders } from '../inventory/order-stock.js';
+import { placedSql } from './placed.js';
 
 type VariantSales = ProductSalesView['variants'][number];
 type ProductSales = ProductSalesView;
@@ -18,6 +19,7 @@ type OrdersOverview = {
   days: { date: string; orders: number; revenueCents: number }[];
   byStatus: { status: OrdersTable['status']; count: number }[];
   totals: { orders: number; revenueCents: number };
+  money: OverviewMoneyView;
   products: ProductSales[];
 };
 
@@ -30,28 +32,28 @@ type OrdersOverview = {
  * refunded, or entered by the shop (no payment provider). A checkout that was never paid is an
  * abandoned attempt, not an order, so it counts nowhere here.
  *
- * Revenue: money received net of refunds (orders/money-taken.ts, the rule every figure uses),
- * counted on the order's day. An order the owner typed in and has not been paid for counts as an
- * order but brings in no money; a cancelled one keeps what was not refunded.
+ * Orders are counted on the day they were placed. Revenue is money received net of refunds
+ * (orders/money-taken.ts, the rule every figure uses), each amount on the day it moved (decision
+ * 0046): a payment on the day it was taken, a refund on the day it was made. So a refund next month
+ * lowers next month's revenue and never changes a figure already reported. An order the owner typed
+ * in and has not been paid for counts as an order but brings in no money; a cancelled one keeps
+ * what was not refunded. Over all time the sum is the same as every order's net received.
  *
- * Every query reads only the period's rows (a range on orders_created_at_idx, then the lines of
- * those orders by order_items_order_idx), never the whole history.
+ * Every query reads only the period's rows (a range on orders_created_at_idx, orders_paid_at_idx
+ * and refunds_settled_idx, then the lines of those orders by order_items_order_idx), never the
+ * whole history.
  */
 export async function ordersOverview(db: Kysely<Database>, period: PeriodRange, timeZone: string): Promise<OrdersOverview> {
   const day = shopDaySql(db, period, timeZone);
-  const [rows, products] = await Promise.all([
+  const [rows, money, products] = await Promise.all([
     db
       .selectFrom('orders')
-      .select([
-        day.as('day'),
-        'status',
-        sql<number | string>`count(*)`.as('orders'),
-        sql<number | string | null>`sum(${netReceivedSql()})`.as('revenue'),
-      ])
+      .select([day.as('day'), 'status', sql<number | string>`count(*)`.as('orders')])
       .where(inPeriodSql(period))
-      .where((eb) => eb.or([eb('payment_status', 'in', [...TOOK_MONEY_STATUSES]), eb('payment_provider', 'is', null)]))
+      .where(placedSql())
       .groupBy([day, 'status'])
       .execute(),
+    moneyByDay(db, period, timeZone),
     salesByProduct(db, period),
   ]);
 
@@ -59,12 +61,15 @@ export async function ordersOverview(db: Kysely<Database>, period: PeriodRange, 
   const perStatus = new Map<OrdersTable['status'], number>();
   for (const r of rows) {
     const orders = Number(r.orders);
-    const revenueCents = Number(r.revenue ?? 0);
     const d = perDay.get(r.day) ?? { orders: 0, revenueCents: 0 };
     d.orders += orders;
-    d.revenueCents += revenueCents;
     perDay.set(r.day, d);
     perStatus.set(r.status, (perStatus.get(r.status) ?? 0) + orders);
+  }
+  for (const [date, cents] of money.revenueByDay) {
+    const d = perDay.get(date) ?? { orders: 0, revenueCents: 0 };
+    d.revenueCents += cents;
+    perDay.set(date, d);
   }
 
   const series = Array.from({ length: daysInPeriod(period.from, period.to) }, (_, i) => {
@@ -82,8 +87,74 @@ export async function ordersOverview(db: Kysely<Database>, period: PeriodRange, 
       orders: series.reduce((n, d) => n + d.orders, 0),
       revenueCents: series.reduce((n, d) => n + d.revenueCents, 0),
     },
+    money: money.totals,
     products,
   };
+}
+
+/**
+ * The period's money by the shop's day it moved: payments taken (by `paid_at`; an older paid row
+ * without one, by its order's day) and refunds made (a succeeded refund by `settled_at`, when the
+ * provider gave the money back). An order's refunded amount that no refund row accounts for (rows
+ * marked refunded before refunds were recorded one by one) is taken off on its payment's day.
+ */
+async function moneyByDay(
+  db: Kysely<Database>,
+  period: PeriodRange,
+  timeZone: string,
+): Promise<{ revenueByDay: Map<string, number>; totals: OverviewMoneyView }> {
+  const refundRows = sql<
+    number | string
+  >`(select coalesce(sum(r.amount_cents), 0) from refunds r where r.order_id = o.id and r.status = 'succeeded')`;
+  const payments = (column: 'paid_at' | 'created_at') => {
+    const payDay = shopDaySql(db, period, timeZone, 'o', column);
+    let q = db
+      .selectFrom('orders as o')
+      .select([
+        payDay.as('day'),
+        sql<number | string>`sum(o.total_cents)`.as('taken'),
+        sql<number | string>`sum(o.refunded_cents - ${refundRows})`.as('unrecorded'),
+        sql<number | string>`sum(o.subtotal_cents)`.as('subtotal'),
+        sql<number | string>`sum(o.discount_cents)`.as('discount'),
+        sql<number | string>`sum(o.shipping_cents)`.as('shipping'),
+        sql<number | string>`sum(o.tax_cents)`.as('tax'),
+      ])
+      .where('o.payment_status', 'in', [...TOOK_MONEY_STATUSES])
+      .where(inPeriodSql(period, 'o', column));
+    if (column === 'created_at') q = q.where('o.paid_at', 'is', null);
+    return q.groupBy(payDay).execute();
+  };
+  const refundDay = shopDaySql(db, period, timeZone, 'r', 'settled_at');
+  const [paidRows, legacyRows, refundedRows] = await Promise.all([
+    payments('paid_at'),
+    payments('created_at'),
+    db
+      .selectFrom('refunds as r')
+      .select([refundDay.as('day'), sql<number | string>`sum(r.amount_cents)`.as('refunded')])
+      .where('r.status', '=', 'succeeded')
+      .where(inPeriodSql(period, 'r', 'settled_at'))
+      .groupBy(refundDay)
+      .execute(),
+  ]);
+  const revenueByDay = new Map<string, number>();
+  const add = (day: string, cents: number) => revenueByDay.set(day, (revenueByDay.get(day) ?? 0) + cents);
+  const totals: OverviewMoneyView = { takenCents: 0, refundedCents: 0, subtotalCents: 0, discountCents: 0, shippingCents: 0, taxCents: 0 };
+  for (const r of [...paidRows, ...legacyRows]) {
+    const taken = Number(r.taken);
+    const unrecorded = Math.max(0, Number(r.unrecorded));
+    add(r.day, taken - unrecorded);
+    totals.takenCents += taken;
+    totals.refundedCents += unrecorded;
+    totals.subtotalCents += Number(r.subtotal);
+    totals.discountCents += Number(r.discount);
+    totals.shippingCents += Number(r.shipping);
+    totals.taxCents += Number(r.tax);
+  }
+  for (const r of refundedRows) {
+    add(r.day, -Number(r.refunded));
+    totals.refundedCents += Number(r.refunded);
+  }
+  return { revenueByDay, totals };
 }
 
 /** Units by (order, variant): the key of the maps below. */

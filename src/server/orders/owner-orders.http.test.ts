@@ -6,7 +6,7 @@ import { placeCheckout } from '../test/checkout-orders.js';
 import { ledgerAndLevel } from '../test/stock-checks.js';
 import { fulfilPaymentSession, expireStaleSessions } from '../checkout/service.js';
 import { OWNER_ORDER_MESSAGES, REFUNDED_NOT_SHIPPABLE } from '../../shared/schemas/owner-orders.js';
-import { ORDER_STATE_MESSAGES } from '../../shared/schemas/admin.js';
+import { ORDER_STATE_MESSAGES } from '../../shared/schemas/admin/orders.js';
 import { CARD_MESSAGES } from '../payments/test-checkout-page.js';
 
 let t: TestApp;

@@ -3,9 +3,9 @@ import type { Database, OrdersTable } from '../db/schema.js';
 import { transactionWithRetry } from '../db/locks.js';
 import { HttpError } from '../http/errors.js';
 import { parseJson } from '../lib/json.js';
-import { newOrderId } from '../checkout/service.js';
+import { createOrder, newOrderId } from './create-order.js';
 import { takeForOrder } from '../inventory/order-stock.js';
-import { variantsForPricing } from '../catalog/variant-pricing.js';
+import { variantsForPricing } from '../lib/variant-pricing.js';
 import { lineTitle, sizeAndColor, variantLabel, variantOfLine } from '../../shared/variants.js';
 import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 import { taxCents } from '../../shared/pricing.js';
@@ -13,8 +13,7 @@ import { MAX_ORDER_TOTAL_CENTS } from '../../shared/money.js';
 import { OWNER_ORDER_MESSAGES, type OwnerOrderLine } from '../../shared/schemas/owner-orders.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 import { recordOrderEvent, type OrderEventActor } from './events.js';
-import { indexOrderSearch } from './search-terms.js';
-import { getAdminOrder, ownerEnteredOrderRow, resolveUserId, storedAddress, type OrderAddressInput } from './admin-orders.js';
+import { getAdminOrder, resolveUserId, storedAddress, type OrderAddressInput } from './admin-orders.js';
 
 type OwnerOrderInput = {
   user_id: string;
@@ -63,50 +62,31 @@ export async function createOrderWithLines(db: Kysely<Database>, input: OwnerOrd
   const orderNumber = id.slice(-8).toUpperCase();
   await transactionWithRetry(db, async (trx) => {
     const now = new Date();
-    const at = now.toISOString();
-    await trx
-      .insertInto('orders')
-      .values(
-        ownerEnteredOrderRow({
-          id,
-          userId: user.id,
-          email: input.email ?? user.email,
-          status: input.status,
-          shippingAddress: storedAddress(input.shipping_address),
-          money: { subtotalCents, discountCents, shippingCents, taxCents: tax, totalCents },
-          at,
-        }),
-      )
-      .execute();
-    await trx
-      .insertInto('order_items')
-      .values(
-        lines.map((l, i) => ({
-          id: `${id}_item${i + 1}`,
-          order_id: id,
-          product_id: l.variant.productId,
-          variant_id: l.variant.variantId,
-          variant_label: variantLabel(l.variant.values),
-          product_name: l.variant.name,
-          product_image: l.variant.image ?? parseJson<string[]>(l.variant.images, [])[0] ?? null,
-          sku: l.variant.sku,
-          quantity: l.quantity,
-          price_cents: l.variant.priceCents,
-          // An option named Size or Colour is the line's size or colour, as at checkout.
-          ...sizeAndColor(l.variant.optionNames, l.variant.values, { size: DEFAULT_CART_SIZE, color: DEFAULT_CART_COLOR }),
-          is_free_gift: 0,
-        })),
-      )
-      .execute();
-    await indexOrderSearch(trx, id);
-    await recordOrderEvent(
-      trx,
+    await createOrder(trx, {
       id,
-      'placed',
-      actor,
-      { totalCents, enteredByOwner: true, status: input.status, units: lines.reduce((n, l) => n + l.quantity, 0) },
-      now,
-    );
+      origin: 'owner',
+      status: input.status,
+      lines: lines.map((l) => ({
+        productId: l.variant.productId,
+        variantId: l.variant.variantId,
+        productName: l.variant.name,
+        variantLabel: variantLabel(l.variant.values),
+        image: l.variant.image ?? parseJson<string[]>(l.variant.images, [])[0] ?? null,
+        sku: l.variant.sku,
+        quantity: l.quantity,
+        priceCents: l.variant.priceCents,
+        // An option named Size or Colour is the line's size or colour, as at checkout.
+        ...sizeAndColor(l.variant.optionNames, l.variant.values, { size: DEFAULT_CART_SIZE, color: DEFAULT_CART_COLOR }),
+        isFreeGift: false,
+      })),
+      money: { subtotalCents, discountCents, shippingCents, taxCents: tax, totalCents },
+      customer: { userId: user.id, email: input.email ?? user.email, shippingAddress: storedAddress(input.shipping_address) },
+      placed: {
+        actor,
+        data: { totalCents, enteredByOwner: true, status: input.status, units: lines.reduce((n, l) => n + l.quantity, 0) },
+      },
+      at: now,
+    });
     if (input.note) await recordOrderEvent(trx, id, 'note', actor, { text: input.note }, now);
     const short = await takeForOrder(trx, {
       orderId: id,

@@ -12,7 +12,7 @@ import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { ledgerAndLevel } from '../test/stock-checks.js';
 import { CARD_MESSAGES } from '../payments/test-checkout-page.js';
-import { escapeHtml } from '../pages/html.js';
+import { escapeHtml } from '../lib/html.js';
 import { formatCents } from '../../shared/money.js';
 
 const fake = fakeStripe();

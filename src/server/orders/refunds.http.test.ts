@@ -4,7 +4,7 @@ import { TestClient } from '../test/http-client.js';
 import { FAKE_STRIPE_SECRET_KEY, FAKE_STRIPE_WEBHOOK_SECRET, fakeStripe, signedStripeEvent } from '../test/fake-stripe.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import type { OrderView } from '../../shared/schemas/orders.js';
 
 /**
@@ -281,7 +281,14 @@ describe('payment state in the order list', () => {
       const res = await admin.get(`/api/admin/orders?pageSize=100${query}`);
       expect(res.statusCode).toBe(200);
       const body = res.json() as {
-        items: { id: string; paymentStatus: string; refundedCents: number; holdEndsAt: string | null; ownerEntered: boolean }[];
+        items: {
+          id: string;
+          paymentStatus: string;
+          refundedCents: number;
+          holdEndsAt: string | null;
+          ownerEntered: boolean;
+          tookStock: boolean;
+        }[];
         total: number;
       };
       return { ...body, mine: body.items.filter((i) => mine.includes(i.id)) };
@@ -295,7 +302,10 @@ describe('payment state in the order list', () => {
       refundedCents: 500,
       holdEndsAt: null,
     });
-    expect(placed.items.find((i) => i.id === entered)).toMatchObject({ ownerEntered: true, paymentStatus: 'unpaid' });
+    expect(placed.items.find((i) => i.id === entered)).toMatchObject({ ownerEntered: true, paymentStatus: 'unpaid', tookStock: true });
+    // The server says which orders took their units (the stock side of a cancel asks which go back): placed ones.
+    expect(placed.items.find((i) => i.id === paid.orderId)?.tookStock).toBe(true);
+    expect((await adminOrder(admin, entered)).tookStock).toBe(true);
     expect(placed.total).toBe(placed.items.length);
 
     const paidOnly = await list('&payment=paid');

@@ -278,7 +278,7 @@ describe('sales by product', () => {
       .execute();
     // Took no money: an abandoned checkout and a phone order not paid yet.
     await insertOrder({ created_at: day(5), payment_status: 'expired', status: 'cancelled' }, [['rep-mop', 5, 3000]]);
-    await insertOrder({ created_at: day(5), payment_status: 'unpaid', payment_provider: null, status: 'processing' }, [
+    await insertOrder({ created_at: day(5), payment_status: 'unpaid', payment_provider: null, origin: 'owner', status: 'processing' }, [
       ['rep-mop', 2, 3000],
     ]);
     // Outside the period (the first instant of 1 June in New York).
@@ -326,6 +326,7 @@ describe('the customers CSV', () => {
       user_id: bob.id,
       payment_status: 'unpaid',
       payment_provider: null,
+      origin: 'owner',
       total_cents: 800,
     });
 

@@ -2,7 +2,7 @@ import { lineTitle } from '../../shared/variants.js';
 import { type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
-import { orderReferenceOf } from '../../shared/schemas/orders.js';
+import { formerOrderReferenceOf, orderReferenceOf } from '../../shared/schemas/orders.js';
 
 /**
  * The admin order search looks words up in `order_search_terms` (term, order_id) instead of
@@ -91,6 +91,7 @@ export function searchTermsOf(o: SearchableOrder): string[] {
     o.id.toLowerCase(),
     o.orderNumber.toLowerCase(),
     orderReferenceOf(o.id).toLowerCase(),
+    formerOrderReferenceOf(o.id).toLowerCase(),
     ...emailTerms(o.email),
     ...emailTerms(o.userEmail),
     ...emailTerms(field('email') || null),

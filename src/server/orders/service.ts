@@ -2,21 +2,32 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OrderItemsTable, OrdersTable } from '../db/schema.js';
 import { labelPrintPath, type OrderView } from '../../shared/schemas/orders.js';
 import { allowedStatuses, labelRefusal } from './status-rules.js';
-import { hasLabelFile } from '../shipping-labels/label-files.js';
+import { hasLabelFile } from './label-files.js';
 import { parseJson } from '../lib/json.js';
+import { isPasswordless } from '../lib/passwordless.js';
 import { customerTimeline, customerTimelines } from './events.js';
-import { listRefunds, paymentStatusOf } from './refunds.js';
+import { listRefunds } from './refunds.js';
+import { paymentStatusOf } from './payment-status.js';
 import { netReceivedCents, netReceivedSql, toShipSql } from './money-taken.js';
 import { shippingOptionName } from '../shipping/service.js';
 import { labelAddressChanged } from './label-address.js';
 import { openPaymentLink } from './owner-payments.js';
 import { deliveryChoice, deliveryChoices } from './delivery-choice.js';
 import { lineTitle, variantOfLine } from '../../shared/variants.js';
+import type { LineOption } from '../../shared/line-options.js';
+import { orderLineOptions } from '../catalog/line-options.js';
+import { isPlaced, placedSql } from './placed.js';
+import { isShippableOrder } from '../../shared/schemas/orders.js';
 
 type OrderAccess = { userId: string | null; isAdmin: boolean; deviceHash: string | null };
 
 /** `forAdmin` adds what only the owner sees (a stock shortfall found when the payment arrived). */
-function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItemsTable>[], forAdmin = false): OrderView {
+function toOrderView(
+  order: Selectable<OrdersTable>,
+  items: Selectable<OrderItemsTable>[],
+  forAdmin = false,
+  optionsOf: (line: Selectable<OrderItemsTable>) => LineOption[] = () => [],
+): OrderView {
   return {
     id: order.id,
     orderNumber: order.order_number,
@@ -35,6 +46,7 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
       name: lineTitle(i.product_name, i.variant_label),
       productName: i.product_name,
       variantLabel: i.variant_label,
+      options: optionsOf(i),
       image: i.product_image,
       sku: i.sku,
       size: i.size,
@@ -43,6 +55,8 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
       priceCents: i.price_cents,
       lineTotalCents: i.price_cents * i.quantity,
       isFreeGift: Boolean(i.is_free_gift),
+      everyWeeks: i.every_weeks,
+      planDiscountPercent: i.plan_discount_percent,
     })),
     subtotalCents: order.subtotal_cents,
     discountCents: order.discount_cents,
@@ -65,16 +79,25 @@ function toOrderView(order: Selectable<OrdersTable>, items: Selectable<OrderItem
 }
 
 /** An order, only to its owner: the buyer's account, the browser that placed it as a guest, or an admin. */
+async function accountWithoutPassword(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const user = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+  return user !== undefined && isPasswordless(user.password_hash);
+}
+
 export async function getOrderForViewer(db: Kysely<Database>, orderId: string, who: OrderAccess): Promise<OrderView | null> {
   const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
   if (!order) return null;
+  const placedByThisBrowser = order.guest_token_hash !== null && order.guest_token_hash === who.deviceHash;
   const allowed =
     who.isAdmin ||
     (order.user_id !== null && order.user_id === who.userId) ||
-    (order.user_id === null && order.guest_token_hash !== null && order.guest_token_hash === who.deviceHash);
+    (order.user_id === null && placedByThisBrowser) ||
+    // A guest who subscribed: the order joined the account made for it at payment (issue [4/8]); the
+    // browser that placed it still sees it (its confirmation) until that account has a password.
+    (order.user_id !== null && placedByThisBrowser && (await accountWithoutPassword(db, order.user_id)));
   if (!allowed) return null;
   const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
-  const view = toOrderView(order, items, who.isAdmin);
+  const view = toOrderView(order, items, who.isAdmin, await orderLineOptions(db, items));
   if (!who.isAdmin) return { ...view, timeline: await customerTimeline(db, order.id), delivery: await deliveryChoice(db, order.id) };
   return { ...view, refunds: await listRefunds(db, order.id), ...(await adminFigures(db, order)) };
 }
@@ -92,6 +115,11 @@ async function adminFigures(
     | 'labelAddressChanged'
     | 'paymentLink'
     | 'allowedStatuses'
+    | 'origin'
+    | 'placed'
+    | 'tookStock'
+    | 'hasShipped'
+    | 'shippable'
     | 'labelRefusal'
     | 'labelPrintUrl'
   >
@@ -101,6 +129,12 @@ async function adminFigures(
   return {
     // What the back office offers comes from the server's one table (status-rules.ts), not re-derived there.
     allowedStatuses: allowedStatuses(order),
+    origin: order.origin,
+    placed: isPlaced(order),
+    // The same rule as the stock side of a status change (order-units.ts): a placed order took its units.
+    tookStock: isPlaced(order),
+    hasShipped: Boolean(order.shipped_at) || order.status === 'shipped' || order.status === 'delivered',
+    shippable: isShippableOrder(order.payment_status, order.origin),
     labelRefusal: labelRefusal(order),
     labelPrintUrl: printable ? labelPrintPath(order.id) : null,
     shippingMethod: method ?? (order.shipping_option_id ? order.shipping_option_id : null),
@@ -116,9 +150,7 @@ async function adminFigures(
  * checkout attempts are not orders to the customer.
  */
 function placedOrders(db: Kysely<Database>) {
-  return db
-    .selectFrom('orders')
-    .where((eb) => eb.or([eb('payment_status', 'in', ['paid', 'refunded']), eb('payment_provider', 'is', null)]));
+  return db.selectFrom('orders').where(placedSql());
 }
 
 export async function listOrders(
@@ -156,9 +188,10 @@ export async function listOrders(
   // The customer's receipts show each order's steps (placed, paid, shipped, refunded).
   const ids = rows.map((r) => r.id);
   const [timelines, deliveries] = who.isAdmin ? [null, null] : await Promise.all([customerTimelines(db, ids), deliveryChoices(db, ids)]);
+  const optionsOf = await orderLineOptions(db, items);
   return {
     items: rows.map((r) => ({
-      ...toOrderView(r, byOrder.get(r.id) ?? [], who.isAdmin),
+      ...toOrderView(r, byOrder.get(r.id) ?? [], who.isAdmin, optionsOf),
       ...(timelines ? { timeline: timelines.get(r.id) ?? [] } : {}),
       ...(deliveries ? { delivery: deliveries.get(r.id) ?? null } : {}),
     })),
@@ -226,6 +259,18 @@ export async function customerOrderStats(db: Kysely<Database>, userId: string) {
     averageOrderCents: bought ? Math.round(spent / bought) : 0,
     itemsPurchased: Number(items?.units ?? 0),
   };
+}
+
+/** The newest sign-ups, for the dashboard (beside its figures, adminStats). */
+export async function recentUsers(db: Kysely<Database>, limit = 5) {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'full_name', 'role', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((u) => ({ id: u.id, email: u.email, fullName: u.full_name, role: u.role, createdAt: u.created_at }));
 }
 
 /** The shop at a glance for admins, counted by the database. */

@@ -33,8 +33,8 @@ export function periodOf(q: { from?: string | undefined; to?: string | undefined
 }
 
 /** `created_at` (of `alias`, if given) inside the period: a range of any index led by created_at. */
-export function inPeriodSql(period: PeriodRange, alias?: string): RawBuilder<SqlBool> {
-  const col = sql.ref(alias ? `${alias}.created_at` : 'created_at');
+export function inPeriodSql(period: PeriodRange, alias?: string, column = 'created_at'): RawBuilder<SqlBool> {
+  const col = sql.ref(alias ? `${alias}.${column}` : column);
   return sql<SqlBool>`${col} >= ${period.start} and ${col} < ${period.end}`;
 }
 
@@ -45,8 +45,14 @@ export function inPeriodSql(period: PeriodRange, alias?: string): RawBuilder<Sql
  * the engine's own date arithmetic. Values are written into the SQL as literals, so the same
  * expression in SELECT and GROUP BY reads the same to PostgreSQL.
  */
-export function shopDaySql(db: Kysely<Database>, period: PeriodRange, timeZone: string, alias?: string): RawBuilder<string> {
-  const col = sql.ref(alias ? `${alias}.created_at` : 'created_at');
+export function shopDaySql(
+  db: Kysely<Database>,
+  period: PeriodRange,
+  timeZone: string,
+  alias?: string,
+  column = 'created_at',
+): RawBuilder<string> {
+  const col = sql.ref(alias ? `${alias}.${column}` : column);
   const pg = isPostgres(db);
   const shifted = (offsetMs: number) => {
     const seconds = Math.round(offsetMs / 1000);

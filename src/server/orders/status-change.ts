@@ -8,13 +8,14 @@ import { nowIso } from '../lib/ids.js';
 import { formatCents } from '../../shared/money.js';
 import { queueEmail } from '../email/outbox.js';
 import { statusUpdateVariables, storedAddressLines } from '../email/order-email-variables.js';
-import { endOpenSession } from '../checkout/service.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { endOpenSession } from './end-open-session.js';
+import { awaitsOwnerPayment } from './placed.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { isShippableOrder } from '../../shared/schemas/orders.js';
 import { notShippableMessage } from '../../shared/schemas/owner-orders.js';
 import { parseJson } from '../lib/json.js';
-import { recordOrderEvent, type OrderEventActor } from './events.js';
-import { applyStatusStock } from './refunds.js';
+import { emailOnTimeline, recordOrderEvent, type OrderEventActor } from './events.js';
+import { applyStatusStock } from './order-units.js';
 import { tookMoney } from './money-taken.js';
 import { giveBackCouponAndPoints } from './give-back.js';
 import { expireOwnerPaymentLinks } from './owner-payments.js';
@@ -73,7 +74,7 @@ async function recipientOf(
  * the cancel that refunds, and bulk changes), inside the caller's transaction with the order's
  * products and then the order locked (the shop's one lock order, docs/decisions/0005); `order` is
  * the locked row. Only the moves the one table allows (status-rules.ts; 409 with why not); the stock follows a cancel
- * or a reopening (refunds.ts); a cancel of a paid order gives back its coupon use and points; the
+ * or a reopening (order-units.ts); a cancel of a paid order gives back its coupon use and points; the
  * customer is e-mailed unless `notify` is false, and the timeline says which.
  */
 export async function changeStatusLocked(
@@ -87,12 +88,12 @@ export async function changeStatusLocked(
   if (order.status === status) return;
   const refused = statusMoveRefusal(order, status);
   if (refused) throw new HttpError(409, refused);
-  if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.payment_provider))
+  if (refuseUnpaidShipping && status === 'shipped' && !isShippableOrder(order.payment_status, order.origin))
     throw new HttpError(409, notShippableMessage(order.payment_status, ADMIN_MESSAGES.unpaidNotShippable));
   // Cancelling a paid order returns its units to stock (once); reopening it takes them again, or 409.
   await applyStatusStock(trx, order, status, actor, stock, returnLines);
   if (status === 'cancelled') {
-    if (order.payment_provider === null) {
+    if (awaitsOwnerPayment(order)) {
       // Typed in by the owner: a payment link sent for it stops taking payments.
       await expireOwnerPaymentLinks(trx, order.id);
     } else if (order.payment_status === 'unpaid' && order.payment_session_id) {
@@ -129,8 +130,7 @@ export async function changeStatusLocked(
     const named = parseJson<{ name?: string } | string | null>(order.shipping_address, null);
     await queueEmail(trx, {
       to,
-      orderId: order.id,
-      actor,
+      order: emailOnTimeline(order.id, actor),
       templateId: 'order-cancelled',
       variables: {
         orderNumber: order.order_number,
@@ -141,5 +141,10 @@ export async function changeStatusLocked(
     });
     return;
   }
-  await queueEmail(trx, { to, orderId: order.id, actor, templateId: 'order-status-update', ...statusUpdateVariables(order, status, user) });
+  await queueEmail(trx, {
+    to,
+    order: emailOnTimeline(order.id, actor),
+    templateId: 'order-status-update',
+    ...statusUpdateVariables(order, status, user),
+  });
 }

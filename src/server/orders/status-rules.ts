@@ -1,13 +1,14 @@
-import type { OrdersTable } from '../db/schema.js';
+import type { OrderOrigin, OrdersTable } from '../db/schema.js';
 import { ORDER_STATUSES } from '../../shared/schemas/orders.js';
-import { ADMIN_MESSAGES, ORDER_STATE_MESSAGES as M } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { ORDER_STATE_MESSAGES as M } from '../../shared/schemas/admin/orders.js';
 import { isShippableOrder } from '../../shared/schemas/orders.js';
 import { notShippableMessage } from '../../shared/schemas/owner-orders.js';
 
 type Status = OrdersTable['status'];
 
 /** What decides where an order may go: its status, its payment, and its label. */
-export type OrderStateFacts = Pick<OrdersTable, 'status' | 'payment_status' | 'payment_provider' | 'label_state'>;
+export type OrderStateFacts = Pick<OrdersTable, 'status' | 'payment_status' | 'label_state'> & { origin: OrderOrigin };
 
 /**
  * The one table of allowed status moves, for every place a status changes (the list, the detail,
@@ -32,7 +33,7 @@ export function statusMoveRefusal(order: OrderStateFacts, to: Status): string | 
   if (order.label_state === 'buying' || order.label_state === 'voiding') return M.labelBusyNoMove;
   const labelled = order.label_state === 'bought';
   const refundedInFull = order.payment_status === 'refunded';
-  const shippable = isShippableOrder(order.payment_status, order.payment_provider);
+  const shippable = isShippableOrder(order.payment_status, order.origin);
   switch (to) {
     case 'pending':
       if (order.payment_status === 'paid' || refundedInFull) return M.paidNotPending;
@@ -67,7 +68,7 @@ export function labelRefusal(order: OrderStateFacts): string | null {
   if (order.label_state === 'bought') return ADMIN_MESSAGES.labelExists;
   if (order.label_state) return ADMIN_MESSAGES.labelBusy;
   if (order.status === 'cancelled') return M.cancelledNotShippable;
-  if (order.status === 'shipped') return isShippableOrder(order.payment_status, order.payment_provider) ? null : notShip(order);
+  if (order.status === 'shipped') return isShippableOrder(order.payment_status, order.origin) ? null : notShip(order);
   return statusMoveRefusal(order, 'shipped');
 }
 

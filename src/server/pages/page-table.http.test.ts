@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../test/harness.js';
 import { seedProducts } from '../db/seed/catalog-data.js';
 import { PAGES } from '../../shared/pages.js';
 import { matchPage, SITE_DESCRIPTION } from '../../shared/page-declaration.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../lib/html.js';
 import { structuredData } from './structured-data.js';
 
 let t: TestApp;

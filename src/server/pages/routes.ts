@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.js';
 import { listProductSitemapEntries } from '../catalog/service.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../lib/html.js';
 import { PRODUCT_SITEMAP_CHANGEFREQ, PRODUCT_SITEMAP_PRIORITY, ROBOTS_DISALLOW, SITEMAP_PAGES } from './site.js';
 import { access } from '../http/access.js';
 

@@ -14,7 +14,7 @@ import { ImageFiles } from './image-files.js';
 import { checkShopChanges, onShopChange } from '../http/shop-changes.js';
 import { buildPageMeta, type PageMeta } from './page-meta.js';
 import { checkoutProviderOf } from '../payments/stripe.js';
-import { escapeHtml, jsonForScript } from './html.js';
+import { escapeHtml, jsonForScript } from '../lib/html.js';
 import { OG_IMAGE_PATH, SITE_NAME } from './site.js';
 import type { InitialQuery } from '../../shared/query-keys.js';
 import { loadSessionForRead, SESSION_COOKIE } from '../accounts/sessions.js';
@@ -50,18 +50,29 @@ function renderHead(meta: PageMeta, publicUrl: string): string {
   if (meta.canonicalPath) {
     tags.push(`<link rel="canonical" href="${escapeHtml(publicUrl + meta.canonicalPath)}" />`);
   }
-  const ogImage = meta.ogImage && !meta.ogImage.endsWith('.svg') ? meta.ogImage : OG_IMAGE_PATH;
+  // The page's picture (a raster copy: page-meta.ts previewImageOf), else the shop's own, 1200×630.
+  const ogImage = meta.ogImage ?? { path: OG_IMAGE_PATH, width: 1200, height: 630 };
   const abs = (u: string) => (u.startsWith('http') ? u : publicUrl + u);
   tags.push(
     `<meta property="og:site_name" content="${SITE_NAME}" />`,
     `<meta property="og:type" content="${meta.ogType}" />`,
     `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
     `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
-    `<meta property="og:image" content="${escapeHtml(abs(ogImage))}" />`,
-    `<meta property="og:image:width" content="1200" />`,
-    `<meta property="og:image:height" content="630" />`,
+    `<meta property="og:image" content="${escapeHtml(abs(ogImage.path))}" />`,
+    ...(ogImage.width && ogImage.height
+      ? [`<meta property="og:image:width" content="${ogImage.width}" />`, `<meta property="og:image:height" content="${ogImage.height}" />`]
+      : []),
     `<meta name="twitter:card" content="summary_large_image" />`,
+    `<meta name="twitter:image" content="${escapeHtml(abs(ogImage.path))}" />`,
   );
+  // The first screen's picture is asked for with the HTML, not once styles and scripts have run (decision 0043).
+  const pre = meta.preloadImage;
+  if (pre) {
+    const set = pre.srcset
+      ? ` imagesrcset="${escapeHtml(pre.srcset)}" imagesizes="${escapeHtml(pre.sizes ?? '100vw')}" type="image/webp"`
+      : '';
+    tags.push(`<link rel="preload" as="image" href="${escapeHtml(pre.href)}"${set} fetchpriority="high" />`);
+  }
   if (meta.canonicalPath) tags.push(`<meta property="og:url" content="${escapeHtml(publicUrl + meta.canonicalPath)}" />`);
   for (const ld of meta.jsonLd) {
     tags.push(`<script type="application/ld+json">${jsonForScript(ld)}</script>`);

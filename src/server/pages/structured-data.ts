@@ -7,7 +7,7 @@
  * none of this belongs in the first-load bundle.
  */
 import { productsFilterFromSearchParams } from '../../shared/products-filter.js';
-import type { Product } from '../../shared/schemas/catalog.js';
+import type { Product, VariantView } from '../../shared/schemas/catalog.js';
 import { lineTitle, sizeAndColor } from '../../shared/variants.js';
 import {
   SITE_NAME,
@@ -58,7 +58,7 @@ const VARIES_BY: Readonly<Record<string, string>> = {
  * A product sold in several variants (decision 0036): a ProductGroup, each enabled variant a Product
  * of its own with its price, availability and link (the product page with the variant chosen).
  */
-function productGroupLd(publicUrl: string, { product: p, options, variants }: ProductDetail): object {
+function productGroupLd(publicUrl: string, { product: p, options, variants }: ProductDetail): Record<string, unknown> {
   const names = options.map((o) => o.name);
   const variesBy = [...new Set(names.map((n) => VARIES_BY[n.trim().toLowerCase()]).filter((v) => v !== undefined))];
   const url = productUrl(publicUrl, p.id);
@@ -72,26 +72,49 @@ function productGroupLd(publicUrl: string, { product: p, options, variants }: Pr
     ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),
     image: p.images.map((i) => absolute(publicUrl, i)),
     ...(variesBy.length ? { variesBy } : {}),
-    hasVariant: variants.map((v) => {
-      const image = v.image ?? p.images[0];
-      const { size, color } = sizeAndColor(names, v.options, { size: '', color: '' });
-      return {
-        '@type': 'Product',
-        name: lineTitle(p.name, v.label),
-        sku: v.sku ?? v.id,
-        ...(image ? { image: absolute(publicUrl, image) } : {}),
-        ...(size ? { size } : {}),
-        ...(color ? { color } : {}),
-        offers: {
-          '@type': 'Offer',
-          url: `${url}?variant=${encodeURIComponent(v.id)}`,
-          priceCurrency: 'USD',
-          price: (v.priceCents / 100).toFixed(2),
-          availability: availability(v.available),
-          itemCondition: 'https://schema.org/NewCondition',
-        },
-      };
-    }),
+    hasVariant: variants.map((v) => variantLd(publicUrl, p, names, v)),
+  };
+}
+
+/** One version as a Product of its own, with its offer (the product page with it chosen). */
+function variantLd(publicUrl: string, p: Product, names: readonly string[], v: VariantView): Record<string, unknown> {
+  const image = v.image ?? p.images[0];
+  const { size, color } = sizeAndColor(names, v.options, { size: '', color: '' });
+  return {
+    '@type': 'Product',
+    name: lineTitle(p.name, v.label),
+    sku: v.sku ?? v.id,
+    ...(image ? { image: absolute(publicUrl, image) } : {}),
+    ...(size ? { size } : {}),
+    ...(color ? { color } : {}),
+    offers: {
+      '@type': 'Offer',
+      url: `${productUrl(publicUrl, p.id)}?variant=${encodeURIComponent(v.id)}`,
+      priceCurrency: 'USD',
+      price: (v.priceCents / 100).toFixed(2),
+      availability: availability(v.available),
+      itemCondition: 'https://schema.org/NewCondition',
+    },
+  };
+}
+
+/**
+ * A link to one version (`?variant=`, decision 0043): that version is the page's Product, with its
+ * own offer, a variant of the group (which still lists every version), as Google describes a page
+ * per variant.
+ */
+function linkedVariantLd(publicUrl: string, detail: ProductDetail, v: VariantView): object {
+  const { '@context': context, ...group } = productGroupLd(publicUrl, detail);
+  return {
+    '@context': context,
+    ...variantLd(
+      publicUrl,
+      detail.product,
+      detail.options.map((o) => o.name),
+      v,
+    ),
+    inProductGroupWithID: detail.product.id,
+    isVariantOf: group,
   };
 }
 
@@ -144,13 +167,18 @@ const PAGE_LD: Readonly<Record<string, (input: LdInput) => object[]>> = {
   shop: ({ query, data, publicUrl }) => [
     breadcrumbLd(publicUrl, [HOME, SHOP, ...categoryCrumbs(data, productsFilterFromSearchParams(query).category)]),
   ],
-  product: ({ data, publicUrl }) => {
+  product: ({ data, publicUrl, query }) => {
     const detail = data.product;
     const product = detail?.product;
     if (!product) return [];
+    const linked = detail.variants.length > 1 ? detail.variants.find((v) => v.id === query.get('variant')) : undefined;
     return [
       // One variant on sale (or none): the Product it always was.
-      detail.variants.length > 1 ? productGroupLd(publicUrl, detail) : productLd(publicUrl, product),
+      linked
+        ? linkedVariantLd(publicUrl, detail, linked)
+        : detail.variants.length > 1
+          ? productGroupLd(publicUrl, detail)
+          : productLd(publicUrl, product),
       breadcrumbLd(publicUrl, [
         HOME,
         SHOP,

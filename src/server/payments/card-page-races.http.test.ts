@@ -6,7 +6,7 @@ import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { guestCheckoutBody } from '../test/checkout-orders.js';
 import { ledgerAndLevel } from '../test/stock-checks.js';
 import { CARD_MESSAGES } from './test-checkout-page.js';
-import { escapeHtml } from '../pages/html.js';
+import { escapeHtml } from '../lib/html.js';
 
 /*
  * Issue [1/8]: the built-in card page read its session's state before taking the card, and the
@@ -73,6 +73,19 @@ describe(`the built-in card page under races on ${testDialect()}`, () => {
         .execute();
       expect(mails).toHaveLength(1);
     }
+  });
+
+  it('Back to a paid link the shop sent: "already paid", and no link to an order page the payer may not read', async () => {
+    await createProduct(t.db, { id: 'race-link-back', priceCents: 900, inventory: 10 });
+    const { orderId, sessionId } = await ownerOrderWithLink('race-link-back');
+    const payer = new TestClient(t.app, nextIp());
+    expect((await payer.request('POST', `/pay/${sessionId}`, card)).statusCode).toBe(200);
+    // Now the order names its provider ('test'); it is still the shop's own order (origin 'owner').
+    const back = await payer.get(`/pay/${sessionId}`);
+    expect(back.statusCode).toBe(200);
+    expect(back.body).toContain(escapeHtml(CARD_MESSAGES.paid));
+    expect(back.body).not.toContain('class="view"');
+    expect(back.body).not.toContain(orderId);
   });
 
   it('the owner cancels while the shopper pays: either paid first (then cancelled by the owner) or refused; never thanked for a cancelled order', async () => {

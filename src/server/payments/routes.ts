@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type Stripe from 'stripe';
 import type { AppDeps } from '../app.js';
 import { HttpError, parseInput } from '../http/errors.js';
 import { access } from '../http/access.js';
-import { expirePaymentSession, fulfilPaymentSession, recordDeclinedPayment } from '../checkout/service.js';
-import { cardProblem, CARD_MESSAGES, renderTestCheckoutPage, type CardInput } from './test-checkout-page.js';
-import { createStripeClient, stripePaymentOf } from './stripe.js';
-import { findPayableTestSession, isKnownPaymentSession, paymentLinkOutcome } from './service.js';
+import { cardProblem, CARD_MESSAGES, keptTestCard, renderTestCheckoutPage, type CardInput } from './test-checkout-page.js';
+import { forgetTestPaymentMethod, keepTestPaymentMethod } from './test-payment-methods.js';
+import { PaymentProviderError, type PaymentOutcomes, type ProviderEvent } from './provider.js';
+import { findPayableTestSession, isKnownPaymentSession, paymentLinkOutcome, type PayableTestSession } from './service.js';
+import { cardPageOrder, orderKeepsMethod } from './card-page-lines.js';
 import { formatCents } from '../../shared/money.js';
 import { STRAY_PAYMENT_TEXTS } from '../../shared/schemas/payments.js';
 
@@ -22,11 +22,29 @@ const CardForm = z.object({
 });
 
 /** The built-in test checkout (pages surface): a hosted card page in the same flow shape as the real provider. */
-export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db, dialect, config } = deps;
+export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppDeps & { outcomes: PaymentOutcomes }): Promise<void> {
+  const { db, outcomes } = deps;
 
   const page = (reply: FastifyReply, status: number, html: string) =>
     reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').send(html);
+
+  /**
+   * The card page of an order paid since (Back after paying, a reload, a second tab): said as a
+   * fact, not an error, with the way to the order. A checkout's order opens on its confirmation
+   * (readable by the browser or account that placed it); a link the shop e-mailed has no page
+   * the payer may read, so it offers only the shop.
+   */
+  const alreadyPaid = (reply: FastifyReply, status: number, p: PayableTestSession) =>
+    page(
+      reply,
+      status,
+      renderTestCheckoutPage({
+        sessionId: p.session.id,
+        amountCents: p.session.amount_cents,
+        email: p.order.email,
+        alreadyPaidLink: p.order.origin === 'owner' ? null : `/order-confirmation?orderId=${encodeURIComponent(p.order.id)}`,
+      }),
+    );
 
   app.get('/pay/:id', access.owner, async (req, reply) => {
     const { id } = parseInput(IdParam, req.params);
@@ -34,6 +52,7 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
     const p = await findPayableTestSession(db, id);
     if (!p)
       return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    if (p.closed === CARD_MESSAGES.paid) return alreadyPaid(reply, 200, p);
     return page(
       reply,
       200,
@@ -42,6 +61,7 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
         amountCents: p.session.amount_cents,
         email: p.order.email,
         closed: p.closed,
+        order: p.closed ? null : await cardPageOrder(db, p.order.id),
         // Where a declined card's POST sends the browser: the page again, saying so.
         error: declined === '1' ? CARD_MESSAGES.declined : null,
       }),
@@ -54,6 +74,7 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
     const p = await findPayableTestSession(db, id);
     if (!p)
       return page(reply, 404, renderTestCheckoutPage({ sessionId: id, amountCents: 0, email: null, closed: 'Payment session not found.' }));
+    if (p.closed === CARD_MESSAGES.paid) return alreadyPaid(reply, 409, p);
     if (p.closed)
       return page(
         reply,
@@ -64,7 +85,7 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
     // Declined: answered with a redirect (POST, 303, GET), so Back or reload shows the page again
     // rather than offering to send the card form once more ("Confirm Form Resubmission").
     if (problem === CARD_MESSAGES.declined) {
-      await recordDeclinedPayment(db, id);
+      await outcomes.declined(id);
       return reply.header('Cache-Control', 'no-store').redirect(`/pay/${encodeURIComponent(id)}?declined=1`, 303);
     }
     // A typing slip: the page again at once, with what was typed (but never the card number or CVC).
@@ -72,19 +93,39 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
       return page(
         reply,
         402,
-        renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, error: problem, values: card }),
+        renderTestCheckoutPage({
+          sessionId: id,
+          amountCents: p.session.amount_cents,
+          email: p.order.email,
+          error: problem,
+          values: card,
+          order: await cardPageOrder(db, p.order.id),
+        }),
       );
     }
+    // An order with subscription lines keeps the card for its renewals (what the test card says
+    // they do, its brand and last four digits; never the number), named in the payment as Stripe's
+    // saved customer and method are.
+    const kept = (await orderKeepsMethod(db, p.order.id)) ? keptTestCard(card.cardNumber) : null;
+    const methodId = kept ? await keepTestPaymentMethod(db, kept) : null;
     // Decided again under the order's lock: a cancel, another payment or a new link may have come
     // since the page was read, and then this card is not charged (two payers: one pays).
-    const result = await fulfilPaymentSession(db, dialect, id, { publicUrl: config.publicUrl, log: req.log });
+    const result = await outcomes.paid(id, {
+      log: req.log,
+      ...(methodId ? { paid: { amountCents: null, reference: null, saved: { customerRef: null, paymentMethodRef: methodId } } } : {}),
+    });
+    if (!result.fulfilled && methodId) await forgetTestPaymentMethod(db, methodId);
     if (!result.fulfilled) {
-      const closed = result.refused === undefined || result.refused === 'order_paid' ? CARD_MESSAGES.paid : CARD_MESSAGES.expired;
-      return page(reply, 409, renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed }));
+      if (result.refused === undefined || result.refused === 'order_paid') return alreadyPaid(reply, 409, p);
+      return page(
+        reply,
+        409,
+        renderTestCheckoutPage({ sessionId: id, amountCents: p.session.amount_cents, email: p.order.email, closed: CARD_MESSAGES.expired }),
+      );
     }
     // A link the shop e-mailed for an order it typed in: the payer may have no account nor this
     // browser's checkout, so the thanks are said here rather than on the order page.
-    if (p.order.payment_provider === null)
+    if (p.order.origin === 'owner')
       return page(
         reply,
         200,
@@ -129,8 +170,8 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
     const { id } = parseInput(IdParam, req.params);
     const p = await findPayableTestSession(db, id);
     // A link the shop sent stays payable until it runs out: leaving its page only goes to the shop.
-    if (p?.order.payment_provider === null) return reply.redirect('/', 303);
-    if (p && !p.closed) await expirePaymentSession(db, id, 'cancelled');
+    if (p?.order.origin === 'owner') return reply.redirect('/', 303);
+    if (p && !p.closed) await outcomes.ended(id, 'cancelled');
     return reply.redirect('/checkout?canceled=true', 303);
   });
 
@@ -141,33 +182,31 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
 }
 
 /**
- * Stripe's webhook: the signature is checked on the raw body, then paid sessions are fulfilled
- * (idempotently: Stripe delivers an event more than once) and expired ones release their holds.
+ * Stripe's webhook: the signature is checked on the raw body (the provider's parseWebhook), then paid
+ * sessions are fulfilled (idempotently: Stripe delivers an event more than once) and expired ones
+ * release their holds.
  */
-export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db, dialect, config } = deps;
-  const stripe = createStripeClient(config);
+export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps & { outcomes: PaymentOutcomes }): Promise<void> {
+  const { db, outcomes } = deps;
+  const stripe = deps.payments.of('stripe');
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
     scope.post('/api/webhooks/stripe', access.public, async (req, reply) => {
-      if (!stripe || !config.stripeWebhookSecret) throw new HttpError(404, 'Stripe is not configured');
+      if (!stripe.parseWebhook) throw new HttpError(404, 'Stripe is not configured');
       const signature = req.headers['stripe-signature'];
       if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new HttpError(400, 'Missing Stripe signature');
-      let event: Stripe.Event;
+      let event: ProviderEvent;
       try {
-        event = stripe.webhooks.constructEvent(req.body, signature, config.stripeWebhookSecret);
-      } catch {
-        throw new HttpError(400, 'Invalid Stripe signature');
+        event = stripe.parseWebhook(req.body, signature);
+      } catch (err) {
+        if (err instanceof PaymentProviderError) throw new HttpError(400, 'Invalid Stripe signature');
+        throw err;
       }
-      if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
-        const s = event.data.object;
-        if (s.payment_status === 'paid') {
-          if (await isKnownPaymentSession(db, s.id))
-            await fulfilPaymentSession(db, dialect, s.id, { publicUrl: config.publicUrl, stripe, log: req.log, paid: stripePaymentOf(s) });
-          else req.log.warn({ sessionId: s.id }, 'webhook for an unknown checkout session');
-        }
-      } else if (event.type === 'checkout.session.expired') {
-        await expirePaymentSession(db, event.data.object.id, 'expired');
+      if (event.type === 'paid') {
+        if (await isKnownPaymentSession(db, event.sessionId)) await outcomes.paid(event.sessionId, { log: req.log, paid: event.payment });
+        else req.log.warn({ sessionId: event.sessionId }, 'webhook for an unknown checkout session');
+      } else if (event.type === 'expired') {
+        await outcomes.ended(event.sessionId, 'expired');
       }
       return reply.send({ received: true });
     });

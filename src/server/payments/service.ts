@@ -45,9 +45,9 @@ export async function isKnownPaymentSession(db: Kysely<Database>, id: string): P
   return Boolean(await db.selectFrom('payment_sessions').select('id').where('id', '=', id).executeTakeFirst());
 }
 
-type PayableTestSession = {
+export type PayableTestSession = {
   session: PaymentSessionRow;
-  order: Pick<Selectable<OrdersTable>, 'id' | 'email' | 'payment_status' | 'payment_provider' | 'order_number'>;
+  order: Pick<Selectable<OrdersTable>, 'id' | 'email' | 'payment_status' | 'payment_provider' | 'order_number' | 'origin'>;
   /** Why the card page takes no payment (paid already, or ended), or null while it does. */
   closed: string | null;
 };
@@ -65,18 +65,20 @@ export async function findPayableTestSession(db: Kysely<Database>, id: string, n
       'o.payment_provider as order_payment_provider',
       'o.order_number as order_number',
       'o.total_cents as order_total_cents',
+      'o.origin as order_origin',
     ])
     .where('s.id', '=', id)
     .where('s.provider', '=', 'test')
     .executeTakeFirst();
   if (!row) return null;
-  const { order_email, order_payment_status, order_payment_provider, order_number, order_total_cents, ...session } = row;
+  const { order_email, order_payment_status, order_payment_provider, order_number, order_total_cents, order_origin, ...session } = row;
   const order = {
     id: session.order_id,
     email: order_email,
     payment_status: order_payment_status,
     payment_provider: order_payment_provider,
     order_number,
+    origin: order_origin,
   };
   let closed: string | null = null;
   if (order.payment_status === 'paid' || order.payment_status === 'refunded') closed = CARD_MESSAGES.paid;

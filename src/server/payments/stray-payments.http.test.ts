@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type Stripe from 'stripe';
 import { createTestApp, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import {
@@ -11,12 +10,14 @@ import {
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { ledgerAndLevel } from '../test/stock-checks.js';
-import { createStripeClient } from './stripe.js';
+import { buildPaymentProviders } from './providers.js';
+import type { PaymentProviders } from './provider.js';
 import { closeDueProviderSessions, retryUnansweredStrayRefunds } from './stray-payments.js';
+import { recordOrderEvent } from '../orders/events.js';
 import { expireStaleSessions } from '../checkout/service.js';
 import { STRAY_PAYMENT_TEXTS } from '../../shared/schemas/payments.js';
 import { formatCents } from '../../shared/money.js';
-import { escapeHtml } from '../pages/html.js';
+import { escapeHtml } from '../lib/html.js';
 import { CARD_MESSAGES } from './test-checkout-page.js';
 
 /*
@@ -29,12 +30,12 @@ import { CARD_MESSAGES } from './test-checkout-page.js';
 const fake = fakeStripe();
 let t: TestApp;
 let admin: TestClient;
-let stripe: Stripe;
+let stripe: PaymentProviders;
 
 beforeAll(async () => {
   const base = await fake.listen();
   t = await createTestApp({ env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: base } });
-  stripe = createStripeClient(t.config)!;
+  stripe = buildPaymentProviders(t.config);
   admin = new TestClient(t.app);
   await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
 });
@@ -294,8 +295,8 @@ describe('a payment for a link or checkout the shop ended', () => {
       .where('id', '=', open!.id)
       .execute();
     fake.loseRefundAnswers(1);
-    await retryUnansweredStrayRefunds(t.db, stripe);
-    await retryUnansweredStrayRefunds(t.db, stripe);
+    await retryUnansweredStrayRefunds(t.db, stripe, recordOrderEvent);
+    await retryUnansweredStrayRefunds(t.db, stripe, recordOrderEvent);
     expect((await straysOf(order.id))[0]!.status).toBe('refunded');
     expect(refundsOf(fake.sessions.get(sessionId)!.payment_intent)).toEqual([3000]);
   });

@@ -1,13 +1,12 @@
-import type Stripe from 'stripe';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrdersTable, PaymentSessionsTable, StrayPaymentReason, StrayPaymentsTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { randomString } from '../lib/ids.js';
-import { recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
+import { SYSTEM_ACTOR, type OrderEventActor } from '../lib/actors.js';
 import { formatCents } from '../../shared/money.js';
 import { STRAY_PAYMENT_TEXTS, type StrayPaymentList, type StrayPaymentView } from '../../shared/schemas/payments.js';
-import type { ProviderPayment } from '../checkout/fulfilment/check-payment.js';
-import { stripeFailureMessage } from './stripe.js';
+import type { ProviderPayment } from './provider.js';
+import { PaymentProviderError, type PaymentProviders } from './provider.js';
 
 /*
  * Payments that arrive for a checkout or a payment link the shop had already ended (issue [1/8],
@@ -19,6 +18,23 @@ import { stripeFailureMessage } from './stripe.js';
 
 type StrayRow = Selectable<StrayPaymentsTable>;
 type Log = { warn: (o: object, msg: string) => void; error: (o: object, msg: string) => void };
+
+/** The events a stray payment puts on its order's timeline. */
+type StrayPaymentEvent = 'payment.stray' | 'payment.stray_refunded' | 'payment.stray_refund_failed' | 'payment.stray_settled';
+
+/**
+ * Writes one of them on the order's timeline, in the caller's transaction: orders/events.ts
+ * `recordOrderEvent`, passed in by the caller (only orders/ writes an order's timeline, and
+ * payments lie beneath orders).
+ */
+export type OrderTimeline = (
+  trx: Kysely<Database>,
+  orderId: string,
+  type: StrayPaymentEvent,
+  actor: OrderEventActor,
+  data: Record<string, unknown>,
+  at: Date,
+) => Promise<void>;
 
 /** How long a refund may stay unanswered before the payments worker asks again (same idempotency key). */
 export const STRAY_REFUND_RETRY_MS = 60_000;
@@ -34,6 +50,7 @@ export async function recordStrayPayment(
   reason: StrayPaymentReason,
   paid: ProviderPayment | null,
   now: Date,
+  timeline: OrderTimeline,
 ): Promise<string> {
   const { order, session } = rows;
   const amountCents = paid?.amountCents ?? Number(session.amount_cents);
@@ -59,7 +76,7 @@ export async function recordStrayPayment(
     .execute();
   const kept = await trx.selectFrom('stray_payments').select('id').where('session_id', '=', session.id).executeTakeFirstOrThrow();
   if (kept.id !== id) return kept.id;
-  await recordOrderEvent(
+  await timeline(
     trx,
     order.id,
     'payment.stray',
@@ -86,8 +103,9 @@ export async function recordStrayPayment(
  */
 export async function refundStrayPayment(
   db: Kysely<Database>,
-  stripe: Stripe | null,
+  providers: PaymentProviders,
   strayId: string,
+  timeline: OrderTimeline,
   actor: OrderEventActor = SYSTEM_ACTOR,
   /** The owner's retry: 409 for one refunded, settled or being refunded already. */
   { onlyOpen = false }: { onlyOpen?: boolean } = {},
@@ -108,7 +126,7 @@ export async function refundStrayPayment(
     return row;
   }
   const attempt = Number(row.refund_attempt);
-  const outcome = await askProviderToRefund(db, stripe, row, attempt);
+  const outcome = await askProviderToRefund(db, providers, row, attempt);
   const at = new Date();
   return db.transaction().execute(async (trx) => {
     const r = await trx
@@ -125,7 +143,7 @@ export async function refundStrayPayment(
       .where('refund_attempt', '=', attempt)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 1) {
-      await recordOrderEvent(
+      await timeline(
         trx,
         row.order_id,
         outcome.status === 'refunded' ? 'payment.stray_refunded' : 'payment.stray_refund_failed',
@@ -143,35 +161,37 @@ export async function refundStrayPayment(
 /** One attempt at the provider (Stripe's idempotency key names the row and the attempt). */
 async function askProviderToRefund(
   db: Kysely<Database>,
-  stripe: Stripe | null,
+  providers: PaymentProviders,
   row: StrayRow,
   attempt: number,
 ): Promise<{ status: 'refunded'; refundId: string } | { status: 'failed'; error: string }> {
   // The built-in card page takes no money for a refused payment: nothing can be owed.
   if (row.provider !== 'stripe') return { status: 'refunded', refundId: 'none' };
-  if (!stripe) return { status: 'failed', error: 'Stripe is not configured on this server' };
   try {
-    let reference = row.payment_reference;
-    if (!reference) {
-      const session = await stripe.checkout.sessions.retrieve(row.session_id);
-      reference = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
-      if (reference) await db.updateTable('stray_payments').set({ payment_reference: reference }).where('id', '=', row.id).execute();
-    }
-    if (!reference) throw new Error('Stripe names no payment for this session');
-    const refund = await stripe.refunds.create(
-      { payment_intent: reference, metadata: { orderId: row.order_id, strayPaymentId: row.id } },
-      { idempotencyKey: `stray-${row.id}-${attempt}` },
-    );
-    return { status: 'refunded', refundId: refund.id };
+    const outcome = await providers.of(row.provider).refund({
+      orderId: row.order_id,
+      refundId: row.id,
+      sessionId: row.session_id,
+      reference: row.payment_reference,
+      amountCents: null,
+      idempotencyKey: `stray-${row.id}-${attempt}`,
+      metadata: { strayPaymentId: row.id },
+    });
+    // Kept, so the next attempt asks Stripe nothing but the refund.
+    if (outcome.reference && !row.payment_reference)
+      await db.updateTable('stray_payments').set({ payment_reference: outcome.reference }).where('id', '=', row.id).execute();
+    return { status: 'refunded', refundId: outcome.providerRefundId };
   } catch (err) {
-    return { status: 'failed', error: err instanceof Error && !('type' in err) ? err.message : stripeFailureMessage(err) };
+    if (err instanceof PaymentProviderError) return { status: 'failed', error: err.message };
+    return { status: 'failed', error: err instanceof Error ? err.message : 'The payment provider could not be reached' };
   }
 }
 
 /** Refunds asked but unanswered for a while (the process ended, the answer was lost): asked again by the payments worker. */
 export async function retryUnansweredStrayRefunds(
   db: Kysely<Database>,
-  stripe: Stripe | null,
+  providers: PaymentProviders,
+  timeline: OrderTimeline,
   now = new Date(),
   log?: Log,
 ): Promise<number> {
@@ -184,13 +204,21 @@ export async function retryUnansweredStrayRefunds(
     .limit(20)
     .execute();
   for (const { id } of due) {
-    await refundStrayPayment(db, stripe, id).catch((err: unknown) => log?.error({ err, strayId: id }, 'stray payment refund failed'));
+    await refundStrayPayment(db, providers, id, timeline).catch((err: unknown) =>
+      log?.error({ err, strayId: id }, 'stray payment refund failed'),
+    );
   }
   return due.length;
 }
 
 /** The owner settled a failed one by hand: it leaves the dashboard, and the order's timeline says how. */
-export async function settleStrayPayment(db: Kysely<Database>, strayId: string, note: string, actor: OrderEventActor): Promise<StrayRow> {
+export async function settleStrayPayment(
+  db: Kysely<Database>,
+  strayId: string,
+  note: string,
+  actor: OrderEventActor,
+  timeline: OrderTimeline,
+): Promise<StrayRow> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('stray_payments').selectAll().where('id', '=', strayId).executeTakeFirst();
     if (!row) throw new HttpError(404, STRAY_PAYMENT_TEXTS.notFound);
@@ -202,7 +230,7 @@ export async function settleStrayPayment(db: Kysely<Database>, strayId: string, 
       .where('status', '=', 'failed')
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new HttpError(409, STRAY_PAYMENT_TEXTS.notOpen);
-    await recordOrderEvent(trx, row.order_id, 'payment.stray_settled', actor, { amountCents: Number(row.amount_cents), note }, at);
+    await timeline(trx, row.order_id, 'payment.stray_settled', actor, { amountCents: Number(row.amount_cents), note }, at);
     return trx.selectFrom('stray_payments').selectAll().where('id', '=', strayId).executeTakeFirstOrThrow();
   });
 }
@@ -267,7 +295,12 @@ export async function strayPaymentOfSession(
  * expired, unknown) needs nothing more: a payment it took arrives by webhook and is refused and
  * refunded under the order's lock. Unreachable Stripe leaves the mark for the next turn.
  */
-export async function closeDueProviderSessions(db: Kysely<Database>, stripe: Stripe | null, log?: Log, only?: string[]): Promise<number> {
+export async function closeDueProviderSessions(
+  db: Kysely<Database>,
+  providers: PaymentProviders,
+  log?: Log,
+  only?: string[],
+): Promise<number> {
   let q = db.selectFrom('payment_sessions').select(['id', 'provider']).where('close_due', '=', 1);
   if (only) {
     if (only.length === 0) return 0;
@@ -276,19 +309,10 @@ export async function closeDueProviderSessions(db: Kysely<Database>, stripe: Str
   const due = await q.limit(50).execute();
   let closed = 0;
   for (const s of due) {
-    if (s.provider === 'stripe' && stripe) {
-      try {
-        await stripe.checkout.sessions.expire(s.id);
-      } catch (err) {
-        // Stripe answered (not open there, or unknown): nothing left to close. Unreachable: try again later.
-        const answered =
-          typeof err === 'object' && err !== null && 'statusCode' in err && typeof err.statusCode === 'number' && err.statusCode < 500;
-        if (!answered) {
-          log?.warn({ err, sessionId: s.id }, 'could not close an ended Stripe session; will try again');
-          continue;
-        }
-      }
-    } else if (s.provider === 'stripe') continue;
+    if ((await providers.of(s.provider).closePayment(s.id)) === 'retry') {
+      log?.warn({ sessionId: s.id, provider: s.provider }, 'could not close an ended provider session; will try again');
+      continue;
+    }
     await db.updateTable('payment_sessions').set({ close_due: 0 }).where('id', '=', s.id).execute();
     closed++;
   }

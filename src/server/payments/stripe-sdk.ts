@@ -13,6 +13,10 @@ export function stripeSdk(): typeof StripeSdk {
 }
 
 /** Whether `err` is one of the SDK's errors of that class (none can exist before the SDK is loaded). */
-export function isStripeError(err: unknown, kind: 'StripeError' | 'StripeConnectionError'): err is StripeSdk.errors.StripeError {
+export function isStripeError(
+  err: unknown,
+  kind:
+    'StripeError' | 'StripeConnectionError' | 'StripeCardError' | 'StripeInvalidRequestError' | 'StripeAPIError' | 'StripeRateLimitError',
+): err is StripeSdk.errors.StripeError {
   return sdk !== null && err instanceof sdk.errors[kind];
 }

@@ -99,14 +99,16 @@ describe('Stripe Checkout', () => {
     expect(user.loyalty_points).toBe(103);
   });
 
-  it('the confirmation page asks Stripe when the webhook has not arrived yet', async () => {
+  it('the confirmation page asks Stripe (with a POST) when the webhook has not arrived yet; its GET only reads', async () => {
     await createProduct(t.db, { id: 'st-c', priceCents: 1000, inventory: 5 });
     const c = new TestClient(t.app);
     const { sessionId, orderId } = (await checkout(c, 'st-c', 1)).json();
-    expect((await c.get(`/api/checkout-session/${sessionId}`)).json().payment_status).toBe('unpaid');
+    expect((await c.post(`/api/checkout-session/${sessionId}/confirm`, {})).json().payment_status).toBe('unpaid');
     fake.sessions.get(sessionId)!.payment_status = 'paid';
-    const view = (await c.get(`/api/checkout-session/${sessionId}`)).json();
+    expect((await c.get(`/api/checkout-session/${sessionId}`)).json().payment_status).toBe('unpaid');
+    const view = (await c.post(`/api/checkout-session/${sessionId}/confirm`, {})).json();
     expect(view).toMatchObject({ payment_status: 'paid', metadata: { orderId } });
+    expect((await c.get(`/api/checkout-session/${sessionId}`)).json().payment_status).toBe('paid');
   });
 
   it('an expired session releases its stock hold', async () => {

@@ -6,8 +6,7 @@ import type { Database } from '../db/schema.js';
 import type { Config } from '../config.js';
 import type { CheckoutProvider } from '../../shared/payment-provider.js';
 import { TAX_RATE_PERCENT } from '../../shared/pricing.js';
-import { PROVIDER_SESSION_TTL_MS } from '../checkout/service.js';
-import type { ProviderPayment } from '../checkout/fulfilment/check-payment.js';
+import type { ProviderPayment } from './provider.js';
 
 /** The card payment provider checkouts go to: Stripe when its key is set, else the built-in test card page. */
 export function checkoutProviderOf(config: Config): CheckoutProvider {
@@ -42,12 +41,16 @@ export async function createStripeCheckoutSession(
   db: Kysely<Database>,
   orderId: string,
   publicUrl: string,
-  now = new Date(),
-  /** A payment link the owner sends (orders/owner-payments.ts): its own key (one per link) and a longer life. */
-  link?: { idempotencyKey: string; expiresAt: Date },
+  /** When Stripe's page closes (a checkout's: PROVIDER_SESSION_TTL_MS from now; a link's: its own life). */
+  expiresAt: Date,
+  /** A payment link the owner sends (orders/owner-payments.ts): its own key (one per link). */
+  link?: { idempotencyKey: string },
+  /** Keep the card for charges with the customer away (subscriptions): asked, or the order has subscription lines. */
+  keep: { keepMethod?: boolean; customerRef?: string | null } = {},
 ): Promise<{ id: string; url: string }> {
   const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
   const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
+  const keepMethod = keep.keepMethod === true || items.some((i) => i.every_weeks !== null);
   let discounts: Stripe.Checkout.SessionCreateParams.Discount[] | undefined;
   if (order.discount_cents > 0) {
     const coupon = await stripe.coupons.create(
@@ -102,9 +105,11 @@ export async function createStripeCheckoutSession(
           },
         },
       ],
-      customer_email: order.email ?? undefined,
+      ...customerOf(order.email, keepMethod ? (keep.customerRef ?? null) : undefined),
       metadata: { orderId },
-      payment_intent_data: { metadata: { orderId } },
+      // Kept for renewals: Stripe attaches the card to the session's customer for off-session charges
+      // (and says so on its page); the webhook then names the customer (stripePaymentOf).
+      payment_intent_data: keepMethod ? { metadata: { orderId }, setup_future_usage: 'off_session' } : { metadata: { orderId } },
       // A link the shop e-mailed is paid by someone who may have no account nor this order's
       // checkout in their browser: they come back to the shop's thanks for that payment, not to an
       // order page they could not open, and leaving Stripe's page goes to the shop.
@@ -114,12 +119,25 @@ export async function createStripeCheckoutSession(
       cancel_url: link ? `${publicUrl}/` : `${publicUrl}/checkout?canceled=true`,
       // Stripe's shortest allowed life is 30 minutes; a minute more keeps clear of clock skew. The
       // order's holds outlive this by HOLD_MARGIN_MS, so a payment Stripe accepts finds its units held.
-      expires_at: Math.floor((link ? link.expiresAt.getTime() : now.getTime() + PROVIDER_SESSION_TTL_MS) / 1000),
+      expires_at: Math.floor(expiresAt.getTime() / 1000),
     },
     { idempotencyKey: link?.idempotencyKey ?? `checkout-${orderId}` },
   );
   if (!session.url) throw new Error('Stripe answered without a checkout URL');
   return { id: session.id, url: session.url };
+}
+
+/**
+ * Who pays, as Checkout Session parameters: the order's e-mail; for a card kept for renewals
+ * (`customerRef` not undefined), a customer Stripe attaches it to: the one known (Stripe refuses
+ * an e-mail beside it), else a new one Stripe makes when the page is paid.
+ */
+function customerOf(
+  email: string | null,
+  customerRef: string | null | undefined,
+): Pick<Stripe.Checkout.SessionCreateParams, 'customer' | 'customer_email' | 'customer_creation'> {
+  if (customerRef) return { customer: customerRef };
+  return { ...(email ? { customer_email: email } : {}), ...(customerRef === null ? { customer_creation: 'always' as const } : {}) };
 }
 
 type StripeCouponSource = { id: string; code: string; discountType: 'percentage' | 'fixed'; discountValue: number };
@@ -154,11 +172,19 @@ export async function deleteStripeCoupon(stripe: Stripe, stripeCouponId: string)
   }
 }
 
-/** What a Stripe Checkout Session says it took: its total and its payment intent (for a refund). */
-export function stripePaymentOf(s: Pick<Stripe.Checkout.Session, 'amount_total' | 'payment_intent'>): ProviderPayment {
+/**
+ * What a Stripe Checkout Session says it took: its total and its payment intent (for a refund); with
+ * a customer (a session that kept the card for renewals), the customer as the saved method's holder.
+ * The method itself is named by the payment intent, read when first charged (stripe-off-session.ts).
+ */
+export function stripePaymentOf(
+  s: Pick<Stripe.Checkout.Session, 'amount_total' | 'payment_intent'> & { customer?: Stripe.Checkout.Session['customer'] },
+): ProviderPayment {
+  const customerRef = typeof s.customer === 'string' ? s.customer : (s.customer?.id ?? null);
   return {
     amountCents: typeof s.amount_total === 'number' ? s.amount_total : null,
     reference: typeof s.payment_intent === 'string' ? s.payment_intent : (s.payment_intent?.id ?? null),
+    ...(customerRef ? { saved: { customerRef, paymentMethodRef: null } } : {}),
   };
 }
 

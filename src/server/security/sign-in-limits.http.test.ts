@@ -52,7 +52,7 @@ describe(`sign-in limits under concurrency (${testDialect()})`, () => {
     expect(seen.refused).toBe(200 - seen.checked);
     const right = answers[199]!;
     expect(right.statusCode).toBe(429);
-    expect(right.json().error).toBe(AUTH_MESSAGES.tooManyAttempts);
+    expect(right.json().error).toBe(AUTH_MESSAGES.tooManyAttempts(retryAfter(right)));
     expect(right.headers['set-cookie']).toBeUndefined();
     expect(retryAfter(right)).toBeGreaterThan(0);
     expect(retryAfter(right)).toBeLessThanOrEqual(15 * 60);
@@ -80,7 +80,7 @@ describe(`sign-in limits under concurrency (${testDialect()})`, () => {
     expect(seen.refused).toBe(200 - seen.checked);
     // A delay of seconds, never the whole window.
     for (const r of answers.filter((a) => a.statusCode === 429)) {
-      expect(r.json().error).toBe(AUTH_MESSAGES.tooManyAttempts);
+      expect(r.json().error).toBe(AUTH_MESSAGES.tooManyAttempts(retryAfter(r)));
       expect(retryAfter(r)).toBeGreaterThan(0);
       expect(retryAfter(r)).toBeLessThanOrEqual(slow.maxDelayMs / 1000);
     }

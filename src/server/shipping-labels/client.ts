@@ -1,4 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/errors.js';
+import { SHIPSTATION_PROBLEMS, type ShipStationProblem } from './messages.js';
 /**
  * ShipStation over HTTP: API v2 (header API-Key) by default, v1 (Basic auth with key and secret)
  * when the owner selects it. Only the calls the shop uses; answers are passed through as JSON.
@@ -44,9 +46,23 @@ export class ShipStationError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** keys: ShipStation refused the keys; unavailable: it did not answer (5xx, timeout, network); refused: it refused the request itself. */
+    readonly problem: ShipStationProblem = 'refused',
   ) {
     super(message);
   }
+}
+
+/** What ShipStation's answer (or its absence) means for the owner: their keys, an outage, or the request. */
+export function shipStationProblem(status: number | null): ShipStationProblem {
+  if (status === null || status >= 500 || status === 408 || status === 429) return 'unavailable';
+  if (status === 401 || status === 403) return 'keys';
+  return 'refused';
+}
+
+/** The failure as the owner reads it: the kind first, then ShipStation's own words when it gave some. */
+function problemMessage(problem: ShipStationProblem, detail: string): string {
+  return problem === 'refused' ? detail : `${SHIPSTATION_PROBLEMS[problem]} (${detail})`;
 }
 
 export class ShipStationClient {
@@ -54,7 +70,24 @@ export class ShipStationClient {
     private readonly settings: ShipStationSettings,
     private readonly bases: { v1: string; v2: string },
     private readonly fetchImpl: typeof fetch = fetch,
+    private readonly timeoutMs = 20_000,
   ) {}
+
+  private log: Pick<FastifyBaseLogger, 'warn'> | null = null;
+
+  /** The request's log: every failed call is written there with its kind (keys, unavailable, refused). */
+  withLog(log: Pick<FastifyBaseLogger, 'warn'>): this {
+    this.log = log;
+    return this;
+  }
+
+  private fail(err: ShipStationError, method: string, path: string): never {
+    this.log?.warn(
+      { shipstation: { method, path, status: err.status, problem: err.problem } },
+      `ShipStation ${err.problem === 'keys' ? 'rejected the API keys' : err.problem === 'unavailable' ? 'is not answering' : 'refused the request'}: ${err.message}`,
+    );
+    throw err;
+  }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const v2 = this.settings.version === 'v2';
@@ -63,13 +96,22 @@ export class ShipStationClient {
     if (v2) headers['API-Key'] = this.settings.apiKey;
     else headers.authorization = `Basic ${Buffer.from(`${this.settings.apiKey}:${this.settings.apiSecret}`).toString('base64')}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.fetchImpl(url, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(20_000),
-    });
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.fetchImpl(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      // No answer at all: a timeout, a refused or dropped connection, a name that does not resolve.
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      const detail = timedOut ? `no answer within ${this.timeoutMs / 1000} s` : 'could not connect';
+      return this.fail(new ShipStationError(problemMessage('unavailable', detail), 503, 'unavailable'), method, path);
+    }
     let json: unknown = null;
     try {
       json = text ? JSON.parse(text) : null;
@@ -79,17 +121,20 @@ export class ShipStationClient {
     if (!res.ok) {
       const j = json as { message?: string; Message?: string; errors?: { message?: string }[] } | null;
       const message = j?.errors?.[0]?.message ?? j?.message ?? j?.Message ?? `ShipStation answered ${res.status}`;
-      throw new ShipStationError(message, res.status);
+      const problem = shipStationProblem(res.status);
+      return this.fail(new ShipStationError(problemMessage(problem, message), res.status, problem), method, path);
     }
     return json as T;
   }
 
-  async test(): Promise<boolean> {
+  /** Whether ShipStation takes the keys; when not, why (the keys, or ShipStation not answering) in the owner's words. */
+  async test(): Promise<{ connected: true } | { connected: false; problem: ShipStationProblem; message: string }> {
     try {
       await this.carriers();
-      return true;
-    } catch {
-      return false;
+      return { connected: true };
+    } catch (err) {
+      if (err instanceof ShipStationError) return { connected: false, problem: err.problem, message: err.message };
+      return { connected: false, problem: 'unavailable', message: SHIPSTATION_PROBLEMS.unavailable };
     }
   }
 

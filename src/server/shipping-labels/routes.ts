@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
 import { HttpError, parseInput } from '../http/errors.js';
@@ -8,7 +8,7 @@ import { nowIso } from '../lib/ids.js';
 import { accountActor } from '../orders/events.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
 import { ShipStationError } from './client.js';
-import { SHIPSTATION_MESSAGES as M } from './messages.js';
+import { SHIPSTATION_MESSAGES as M, SHIPSTATION_NOT_SET_UP } from './messages.js';
 import { BulkOrderIdsInput } from '../../shared/schemas/bulk.js';
 import { eachOrder } from '../orders/bulk-orders.js';
 import { loadShipStation, orderLabelFile, orderTracking, sendOrderToShipStation, shipStationVersion, voidOrderLabel } from './service.js';
@@ -22,7 +22,9 @@ type LabelDeps = AppDeps & { shipstationFetch?: typeof fetch };
 function labelService(deps: LabelDeps) {
   const { db, config } = deps;
   return {
-    client: async () => (await loadShipStation(db, config, deps.shipstationFetch)) ?? Promise.reject(disabled()),
+    // Each failed call is logged on the request with its kind (the keys refused, or ShipStation not answering).
+    client: async (req: FastifyRequest) =>
+      (await loadShipStation(db, config, deps.shipstationFetch))?.withLog(req.log) ?? Promise.reject(disabled()),
     passThrough: (fallback: string) => (err: unknown) => {
       if (err instanceof HttpError) throw err;
       throw new HttpError(502, err instanceof ShipStationError ? `${fallback}: ${err.message}` : fallback);
@@ -35,33 +37,36 @@ export async function registerShipStationRoutes(app: FastifyInstance, deps: Labe
   const { db, config } = deps;
   const { client, passThrough } = labelService(deps);
 
-  app.get('/api/shipstation/test', access.admin, async (_req, reply) => {
+  app.get('/api/shipstation/test', access.admin, async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
     const c = await loadShipStation(db, config, deps.shipstationFetch);
     // The admin tab says which API is in use; the version is a setting, not a secret.
     const version = await shipStationVersion(db);
-    return { connected: c ? await c.test() : false, enabled: Boolean(c), version };
+    if (!c) return { connected: false, enabled: false, version };
+    const result = await c.withLog(req.log).test();
+    // Not connected: why, told apart (the keys refused, or ShipStation not answering), in the owner's words.
+    return { ...result, enabled: true, version };
   });
-  app.get('/api/shipstation/carriers', access.admin, async () => (await client()).carriers().catch(passThrough(M.carriers)));
+  app.get('/api/shipstation/carriers', access.admin, async (req) => (await client(req)).carriers().catch(passThrough(M.carriers)));
   app.get('/api/shipstation/shipments', access.admin, async (req) => {
     const query = new URLSearchParams(req.query as Record<string, string>).toString();
     if (query.length > 500) throw new HttpError(400, 'The shipment filter is too long');
-    return (await client()).shipments(query).catch(passThrough(M.shipments));
+    return (await client(req)).shipments(query).catch(passThrough(M.shipments));
   });
   app.post('/api/shipstation/create-shipment', access.admin, async (req) => {
     const body = parseInput(z.object({}).passthrough(), req.body);
-    return (await client()).createShipment(body).catch(passThrough(M.createShipment));
+    return (await client(req)).createShipment(body).catch(passThrough(M.createShipment));
   });
-  app.get('/api/shipstation/inventory', access.admin, async () => (await client()).inventory().catch(passThrough(M.inventory)));
+  app.get('/api/shipstation/inventory', access.admin, async (req) => (await client(req)).inventory().catch(passThrough(M.inventory)));
   app.post('/api/shipstation/inventory/update', access.admin, async (req) => {
     const { inventoryData } = parseInput(z.object({ inventoryData: z.unknown() }).strict(), req.body);
     if (inventoryData === undefined) throw new HttpError(400, 'inventoryData is required');
-    return (await client()).updateInventory(inventoryData).catch(passThrough(M.updateInventory));
+    return (await client(req)).updateInventory(inventoryData).catch(passThrough(M.updateInventory));
   });
 
   /** A sample order sent to ShipStation, so the owner can see the connection work end to end. */
-  app.post('/api/shipstation/test-order', access.admin, async () => {
-    const c = await client();
+  app.post('/api/shipstation/test-order', access.admin, async (req) => {
+    const c = await client(req);
     const sample = {
       shipments: [
         {
@@ -93,7 +98,7 @@ export async function registerShipStationRoutes(app: FastifyInstance, deps: Labe
 
 /** An order's label and tracking (admin surface). */
 export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps): Promise<void> {
-  const { db, dialect } = deps;
+  const { db, dialect, config } = deps;
   const { client } = labelService(deps);
 
   /**
@@ -106,7 +111,7 @@ export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps)
   app.post('/api/admin/orders/:id/shipstation', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const actor = accountActor(requireAdmin(req));
-    const c = await client();
+    const c = await client(req);
     return sendOrderToShipStation(db, dialect, c, id, actor);
   });
 
@@ -118,7 +123,7 @@ export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps)
   app.post('/api/admin/orders/:id/label/void', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
     const actor = accountActor(requireAdmin(req));
-    const c = await client();
+    const c = await client(req);
     return voidOrderLabel(db, dialect, c, id, actor);
   });
 
@@ -126,7 +131,9 @@ export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps)
   app.post('/api/admin/orders/bulk/labels', access.admin, async (req) => {
     const { ids } = parseInput(BulkOrderIdsInput, req.body);
     const actor = accountActor(requireAdmin(req));
-    const c = await client();
+    const c = (await loadShipStation(db, config, deps.shipstationFetch))?.withLog(req.log);
+    // Not set up: say where to set it up (the back office links to Settings → Integrations).
+    if (!c) throw new HttpError(503, SHIPSTATION_NOT_SET_UP);
     const results = await eachOrder(db, ids, req.log, async (order) => {
       await sendOrderToShipStation(db, dialect, c, order.id, actor);
       return 'changed';
@@ -154,7 +161,7 @@ export async function registerLabelRoutes(app: FastifyInstance, deps: LabelDeps)
 
   app.get('/api/admin/orders/:id/tracking', access.admin, async (req) => {
     const { id } = parseInput(Id, req.params);
-    const c = await client();
+    const c = await client(req);
     return orderTracking(db, c, id);
   });
 }

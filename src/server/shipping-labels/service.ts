@@ -9,19 +9,28 @@ import type { Database, OrdersTable } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { HttpError } from '../http/errors.js';
-import { newId, nowIso } from '../lib/ids.js';
+import { newId } from '../lib/ids.js';
 import { parseJson } from '../lib/json.js';
 import { readSettings } from '../content/admin.js';
 import { queueEmail } from '../email/outbox.js';
 import { shippingNotificationVariables } from '../email/order-email-variables.js';
 import { getOrderForViewer } from '../orders/service.js';
-import { recordOrderEvent, type OrderEventActor } from '../orders/events.js';
+import { emailOnTimeline, recordOrderEvent, type OrderEventActor } from '../orders/events.js';
 import { indexOrderSearch } from '../orders/search-terms.js';
-import { ADMIN_MESSAGES, ORDER_STATE_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
+import { ORDER_STATE_MESSAGES } from '../../shared/schemas/admin/orders.js';
 import { labelRefusal } from '../orders/status-rules.js';
+import {
+  claimLabelPurchase,
+  claimLabelVoid,
+  keepLabelBought,
+  recordLabelBought,
+  recordLabelVoided,
+  releaseLabelClaim,
+} from '../orders/label-state.js';
 import { ShipStationClient, ShipStationError, type LabelOrder } from './client.js';
 import { LABEL_FILE_MESSAGES, SHIPSTATION_MESSAGES as M } from './messages.js';
-import { legacyDownloadUrl } from './label-files.js';
+import { legacyDownloadUrl } from '../orders/label-files.js';
 
 /** A label claim older than this was left by a process that died mid-purchase: it may be taken again. */
 const STALE_CLAIM_MS = 10 * 60_000;
@@ -143,7 +152,7 @@ export async function sendOrderToShipStation(
 ) {
   const row = await db
     .selectFrom('orders')
-    .select(['status', 'payment_status', 'payment_provider', 'label_state'])
+    .select(['status', 'payment_status', 'origin', 'label_state'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
@@ -153,39 +162,17 @@ export async function sendOrderToShipStation(
   const labelOrder = await toLabelOrder(db, id);
   const key = newId('lbl');
   const claimedAt = new Date();
-  const claim = await db
-    .updateTable('orders')
-    .set({ label_state: 'buying', label_key: key, label_claimed_at: claimedAt.toISOString() })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('payment_status', '=', 'paid'), eb('payment_provider', 'is', null)]))
-    .where('status', '<>', 'cancelled')
-    .where((eb) =>
-      eb.or([
-        eb('label_state', 'is', null),
-        // A claim left by a process that died mid-purchase may be taken again.
-        eb.and([
-          eb('label_state', 'in', ['buying', 'voiding']),
-          eb('label_claimed_at', '<', new Date(claimedAt.getTime() - STALE_CLAIM_MS).toISOString()),
-        ]),
-      ]),
-    )
-    .executeTakeFirst();
-  if (Number(claim.numUpdatedRows) !== 1) {
+  const claimed = await claimLabelPurchase(db, id, key, claimedAt, new Date(claimedAt.getTime() - STALE_CLAIM_MS));
+  if (!claimed) {
     const now = await db
       .selectFrom('orders')
-      .select(['status', 'label_state', 'payment_status', 'payment_provider'])
+      .select(['status', 'label_state', 'payment_status', 'origin'])
       .where('id', '=', id)
       .executeTakeFirst();
     if (!now) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
     throw new HttpError(409, labelRefusal(now) ?? ADMIN_MESSAGES.labelBusy);
   }
-  const release = () =>
-    db
-      .updateTable('orders')
-      .set({ label_state: null, label_key: null, label_claimed_at: null })
-      .where('id', '=', id)
-      .where('label_key', '=', key)
-      .execute();
+  const release = () => releaseLabelClaim(db, id, key);
   const label = await c.createLabel(labelOrder).catch(async (err: unknown) => {
     await release();
     throw new HttpError(502, `${M.sendOrder}: ${err instanceof Error ? err.message : String(err)}`);
@@ -196,19 +183,7 @@ export async function sendOrderToShipStation(
       dialect,
     ).executeTakeFirstOrThrow();
     const at = new Date();
-    await trx
-      .updateTable('orders')
-      .set({
-        shipstation_data: JSON.stringify(label.data),
-        shipstation_tracking_number: label.trackingNumber,
-        shipping_carrier: label.carrierCode,
-        shipped_at: at.toISOString(),
-        status: 'shipped',
-        label_state: 'bought',
-        updated_at: at.toISOString(),
-      })
-      .where('id', '=', id)
-      .execute();
+    await recordLabelBought(trx, id, label, at);
     // The label to print, and the status a void puts back (one row per order's current label).
     await trx.deleteFrom('shipping_label_files').where('order_id', '=', id).execute();
     await trx
@@ -251,8 +226,7 @@ export async function sendOrderToShipStation(
     if (to) {
       await queueEmail(trx, {
         to,
-        orderId: id,
-        actor,
+        order: emailOnTimeline(id, actor),
         templateId: 'shipping-notification',
         ...shippingNotificationVariables({
           orderNumber: labelOrder.orderNumber,
@@ -275,17 +249,10 @@ export async function voidOrderLabel(db: Kysely<Database>, dialect: Dialect, c: 
     .executeTakeFirst();
   if (!row) throw new HttpError(404, ADMIN_MESSAGES.orderNotFound);
   if (row.label_state !== 'bought') throw new HttpError(409, row.label_state ? ADMIN_MESSAGES.labelBusy : ADMIN_MESSAGES.noLabel);
-  const claim = await db
-    .updateTable('orders')
-    .set({ label_state: 'voiding', label_claimed_at: nowIso() })
-    .where('id', '=', id)
-    .where('label_state', '=', 'bought')
-    .where('label_key', row.label_key === null ? 'is' : '=', row.label_key)
-    .executeTakeFirst();
-  if (Number(claim.numUpdatedRows) !== 1) throw new HttpError(409, ADMIN_MESSAGES.labelBusy);
+  if (!(await claimLabelVoid(db, id, row.label_key))) throw new HttpError(409, ADMIN_MESSAGES.labelBusy);
   const data = parseJson<Record<string, unknown>>(row.shipstation_data, {});
   await c.voidLabel(data).catch(async (err: unknown) => {
-    await db.updateTable('orders').set({ label_state: 'bought' }).where('id', '=', id).where('label_state', '=', 'voiding').execute();
+    await keepLabelBought(db, id);
     throw new HttpError(502, `${M.voidLabel}: ${err instanceof Error ? err.message : String(err)}`);
   });
   await transactionWithRetry(db, async (trx) => {
@@ -296,22 +263,7 @@ export async function voidOrderLabel(db: Kysely<Database>, dialect: Dialect, c: 
     const at = new Date();
     const status = await statusWithoutLabel(trx, id, order, row.shipstation_tracking_number);
     await trx.deleteFrom('shipping_label_files').where('order_id', '=', id).execute();
-    await trx
-      .updateTable('orders')
-      .set({
-        label_state: null,
-        label_key: null,
-        label_claimed_at: null,
-        shipstation_data: null,
-        shipstation_tracking_number: null,
-        shipping_carrier: null,
-        // Marked shipped or delivered by hand before the label: it keeps when it left.
-        ...(status === 'shipped' || status === 'delivered' ? {} : { shipped_at: null }),
-        status,
-        updated_at: at.toISOString(),
-      })
-      .where('id', '=', id)
-      .execute();
+    await recordLabelVoided(trx, id, status, at);
     await indexOrderSearch(trx, id);
     await recordOrderEvent(
       trx,

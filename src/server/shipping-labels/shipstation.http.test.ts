@@ -11,15 +11,22 @@ import {
 import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { CONTENT_MESSAGES } from '../../shared/schemas/content.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
+import { SHIPSTATION_NOT_SET_UP, SHIPSTATION_PROBLEMS } from './messages.js';
+import { ShipStationClient } from './client.js';
 
 const fake = fakeShipStation();
+let fakeBase = '';
 let t: TestApp;
 let admin: TestClient;
 beforeAll(async () => {
   const base = await fake.listen();
-  t = await createTestApp({ env: { SHIPSTATION_V1_BASE: base, SHIPSTATION_V2_BASE: base } });
+  fakeBase = base;
+  t = await createTestApp({
+    env: { SHIPSTATION_V1_BASE: base, SHIPSTATION_V2_BASE: base, LOG_LEVEL: 'warn' },
+    logStream: { write: (line) => void logLines.push(line) },
+  });
   admin = new TestClient(t.app);
   await admin.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password);
 });
@@ -29,6 +36,15 @@ afterAll(async () => {
 });
 
 type Version = 'v1' | 'v2';
+
+/** The log lines written from now until stop(): the warnings the owner's log would show. */
+const logLines: string[] = [];
+function captureLog() {
+  const from = logLines.length;
+  const get = () => logLines.slice(from);
+  get.stop = () => undefined;
+  return get;
+}
 const BASIC = `Basic ${Buffer.from(`${FAKE_SHIPSTATION_KEY}:${FAKE_SHIPSTATION_SECRET}`).toString('base64')}`;
 
 const configure = (version: Version, apiKey = FAKE_SHIPSTATION_KEY) =>
@@ -86,7 +102,38 @@ const ROUTES = (orderId: string, sendId = orderId) => [
   { name: 'tracking', call: () => admin.get(`/api/admin/orders/${orderId}/tracking`), text: 'Failed to get tracking information' },
 ];
 
+describe('ShipStation not answering at all', () => {
+  it('a timeout and a refused connection read as ShipStation not answering, never as the keys', async () => {
+    fake.failAll('hang');
+    const settings = { apiKey: FAKE_SHIPSTATION_KEY, apiSecret: FAKE_SHIPSTATION_SECRET, version: 'v2' as const };
+    const hanging = new ShipStationClient(settings, { v1: fakeBase, v2: fakeBase }, fetch, 300);
+    const slow = await hanging.test();
+    fake.failAll(null);
+    expect(slow).toEqual({
+      connected: false,
+      problem: 'unavailable',
+      message: `${SHIPSTATION_PROBLEMS.unavailable} (no answer within 0.3 s)`,
+    });
+    // Nothing listens on this port: the connection is refused.
+    const closed = new ShipStationClient(settings, { v1: 'http://127.0.0.1:9', v2: 'http://127.0.0.1:9' });
+    expect(await closed.test()).toEqual({
+      connected: false,
+      problem: 'unavailable',
+      message: `${SHIPSTATION_PROBLEMS.unavailable} (could not connect)`,
+    });
+  });
+});
+
 describe('ShipStation not configured', () => {
+  it('bulk "Buy labels" says ShipStation is not set up and where to set it up, and buys nothing', async () => {
+    const orderId = await paidOrder();
+    const { result, sent } = await sentDuring(() => admin.post('/api/admin/orders/bulk/labels', { ids: [orderId] }));
+    expect(result.statusCode).toBe(503);
+    expect(result.json().error).toBe(SHIPSTATION_NOT_SET_UP);
+    expect(SHIPSTATION_NOT_SET_UP).toContain('Settings → Integrations');
+    expect(sent).toEqual([]);
+  });
+
   it('every route answers 503 with the spec text, the connection test says not connected, and nothing is sent', async () => {
     const orderId = await paidOrder();
     const { result, sent } = await sentDuring(async () => {
@@ -311,40 +358,68 @@ describe.each<Version>(['v2', 'v1'])('ShipStation %s', (version) => {
     expect(res.json().error).toBe(ADMIN_MESSAGES.orderNotFound);
   });
 
-  it("when ShipStation fails (500), every route answers its spec text with ShipStation's message", async () => {
-    fake.failAll({ status: 500, message: 'ShipStation is down' });
-    try {
-      // orderId was sent above, so tracking reaches ShipStation too.
-      for (const r of ROUTES(orderId, unlabelled)) {
-        const res = await r.call();
-        expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({
-          route: r.name,
-          status: 502,
-          error: `${r.text}: ShipStation is down`,
+  it.each([
+    { how: '500', failure: { status: 500, message: 'ShipStation is down' }, detail: 'ShipStation is down' },
+    { how: '503', failure: { status: 503, message: 'Service Unavailable' }, detail: 'Service Unavailable' },
+    { how: 'a dropped connection', failure: 'drop' as const, detail: 'could not connect' },
+  ])(
+    'when ShipStation does not answer ($how), every route says it is ShipStation, not the keys, and the log says so',
+    async ({ failure, detail }) => {
+      fake.failAll(failure);
+      const logged = captureLog();
+      try {
+        // orderId was sent above, so tracking reaches ShipStation too.
+        for (const r of ROUTES(orderId, unlabelled)) {
+          const res = await r.call();
+          expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({
+            route: r.name,
+            status: 502,
+            error: `${r.text}: ${SHIPSTATION_PROBLEMS.unavailable} (${detail})`,
+          });
+          expect(res.json().error).not.toContain('rejected the API keys');
+        }
+        expect((await admin.get('/api/shipstation/test')).json()).toEqual({
+          connected: false,
+          enabled: true,
+          version,
+          problem: 'unavailable',
+          message: `${SHIPSTATION_PROBLEMS.unavailable} (${detail})`,
         });
+        expect(logged().some((l) => l.includes('ShipStation is not answering'))).toBe(true);
+        expect(logged().some((l) => l.includes('rejected the API keys'))).toBe(false);
+      } finally {
+        logged.stop();
+        fake.failAll(null);
       }
-      expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: true, version });
-    } finally {
-      fake.failAll(null);
-    }
-    // A failed send changes nothing: the order keeps its earlier label.
-    const row = await t.db.selectFrom('orders').select('shipstation_tracking_number').where('id', '=', orderId).executeTakeFirstOrThrow();
-    expect(row.shipstation_tracking_number).toBe(v2 ? FAKE_TRACKING_V2 : FAKE_TRACKING_V1);
-  });
+      // A failed send changes nothing: the order keeps its earlier label.
+      const row = await t.db.selectFrom('orders').select('shipstation_tracking_number').where('id', '=', orderId).executeTakeFirstOrThrow();
+      expect(row.shipstation_tracking_number).toBe(v2 ? FAKE_TRACKING_V2 : FAKE_TRACKING_V1);
+    },
+  );
 
-  it('with a wrong key, ShipStation answers 401 and every route says so', async () => {
+  it('with a wrong key, ShipStation answers 401 and every route says the keys were rejected, as does the log', async () => {
     await configure(version, 'wrong-key');
+    const logged = captureLog();
     try {
       for (const r of ROUTES(orderId, unlabelled)) {
         const res = await r.call();
         expect({ route: r.name, status: res.statusCode, error: res.json().error }).toEqual({
           route: r.name,
           status: 502,
-          error: `${r.text}: Unauthorized`,
+          error: `${r.text}: ${SHIPSTATION_PROBLEMS.keys} (Unauthorized)`,
         });
       }
-      expect((await admin.get('/api/shipstation/test')).json()).toEqual({ connected: false, enabled: true, version });
+      expect((await admin.get('/api/shipstation/test')).json()).toEqual({
+        connected: false,
+        enabled: true,
+        version,
+        problem: 'keys',
+        message: `${SHIPSTATION_PROBLEMS.keys} (Unauthorized)`,
+      });
+      expect(logged().some((l) => l.includes('ShipStation rejected the API keys'))).toBe(true);
+      expect(logged().some((l) => l.includes('is not answering'))).toBe(false);
     } finally {
+      logged.stop();
       await configure(version);
     }
   });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ShippingEnabledInput, ShippingOptionInput } from '../../shared/schemas/admin.js';
+import { ShippingEnabledInput, ShippingOptionInput } from '../../shared/schemas/admin/shipping.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../http/errors.js';
 import { access } from '../http/access.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, TestClient } from '../test/http-client.js';
 import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 
 let t: TestApp;
 let admin: TestClient;
@@ -22,6 +22,25 @@ describe('admin shipping options', () => {
     );
     expect((await admin.request('DELETE', `/api/admin/shipping-options/${id}`)).statusCode).toBe(200);
     expect((await admin.get('/api/admin/shipping-options')).json().items.length).toBe(4);
+  });
+
+  it('"Estimated days" is optional: left empty or blank it is 5-7, typed it is kept', async () => {
+    for (const estimatedDays of ['', '   ']) {
+      const res = await admin.post('/api/admin/shipping-options', {
+        name: `Courier ${estimatedDays.length}`,
+        priceCents: 500,
+        estimatedDays,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().option.estimatedDays).toBe('5-7');
+      const id = res.json().option.id;
+      const put = await admin.request('PUT', `/api/admin/shipping-options/${id}`, { name: 'Courier', priceCents: 500, estimatedDays: '' });
+      expect(put.json().option.estimatedDays).toBe('5-7');
+      expect((await admin.request('DELETE', `/api/admin/shipping-options/${id}`)).statusCode).toBe(200);
+    }
+    const typed = await admin.post('/api/admin/shipping-options', { name: 'Next day', priceCents: 1500, estimatedDays: '1' });
+    expect(typed.json().option.estimatedDays).toBe('1');
+    expect((await admin.request('DELETE', `/api/admin/shipping-options/${typed.json().option.id}`)).statusCode).toBe(200);
   });
 
   it('switches a shipping option off and on; checkout offers only enabled ones', async () => {

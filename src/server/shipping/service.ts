@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ShippingOptionsTable } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
-import { ADMIN_MESSAGES } from '../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import type { ShippingOptionView } from '../../shared/schemas/checkout.js';
 
 /** A shipping option as the shopper sees it (cart, checkout). */

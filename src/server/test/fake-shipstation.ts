@@ -16,7 +16,8 @@ export const FAKE_TRACKING_V1 = '1ZV1TRACK';
 export const FAKE_CARRIER_V2 = 'usps';
 export const FAKE_CARRIER_V1 = 'stamps_com';
 
-type FakeShipStationFailure = { status: number; message: string };
+/** An error answer, or no answer: 'drop' closes the connection unanswered, 'hang' never answers (a timeout). */
+type FakeShipStationFailure = { status: number; message: string } | 'drop' | 'hang';
 
 /** A one-page PDF (a 4 × 6 in page reading "FAKE LABEL"), with its cross-reference offsets counted. */
 function onePagePdf(text: string): Buffer {
@@ -67,6 +68,8 @@ export function fakeShipStation() {
       requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
       const send = (status: number, json: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      if (failure === 'drop') return req.socket.destroy();
+      if (failure === 'hang') return;
       if (failure) return send(failure.status, { message: failure.message });
       const [pathname = '', search = ''] = path.split('?');
       const query = new URLSearchParams(search);
@@ -137,6 +140,10 @@ export function fakeShipStation() {
     },
     listen: (port = 0) =>
       new Promise<string>((r) => server.listen(port, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -42,15 +42,39 @@ export function deliverStripeEvent(app: FastifyInstance, e: { payload: string; s
 
 type FakeStripeRequest = { method: string; path: string; body: URLSearchParams; idempotencyKey: string | undefined };
 
+/** What a saved payment method does when a PaymentIntent is confirmed on it ('succeed' unless a test says otherwise). */
+export type FakePaymentMethodBehaviour = 'succeed' | 'decline' | 'authenticate';
+
+/** Stripe's message for a card whose PaymentIntent needs the customer (3-D Secure) while they are away. */
+export const FAKE_STRIPE_AUTHENTICATION_MESSAGE = 'Your card was declined. This transaction requires authentication.';
+
 /**
  * A local stand-in for the parts of Stripe's API the shop calls (checkout sessions, coupons,
- * refunds of a session's payment intent, never more than it charged): it
+ * refunds of a session's payment intent, never more than it charged; customers and the cards a
+ * session keeps for later, payment intents confirmed off-session on them): it
  * checks the secret key, records every request, and can be told to refuse the next POST.
  * Point the app at it with STRIPE_SECRET_KEY=FAKE_STRIPE_SECRET_KEY and STRIPE_API_BASE=its URL.
+ *
+ * As Stripe: a Checkout Session with `customer_creation=always` makes its customer when paid; with
+ * `payment_intent_data[setup_future_usage]` its payment's method (pm_…) is attached to that
+ * customer; a PaymentIntent's answer (an error included) is kept per idempotency key and replayed,
+ * and the key reused with other parameters is an `idempotency_error`.
  */
 export function fakeStripe() {
   const requests: FakeStripeRequest[] = [];
   const sessions = new Map<string, Record<string, unknown>>();
+  /** What each session was asked to do with its payment's method: kept for later (setup_future_usage) or not. */
+  const sessionSetups = new Map<string, { setupFutureUsage: string | null; customerCreation: string | null }>();
+  const customers = new Map<string, Record<string, unknown>>();
+  /** Payment methods by id: the customer each is attached to (null: none, it cannot be used again). */
+  const paymentMethods = new Map<string, Record<string, unknown>>();
+  const behaviours = new Map<string, FakePaymentMethodBehaviour>();
+  const paymentIntents = new Map<string, Record<string, unknown>>();
+  /** A payment intent request's first answer per idempotency key, with the parameters it came with. */
+  const intentsByKey = new Map<string, { params: string; status: number; body: unknown }>();
+  /** Payment intent requests still to be dropped without an answer, or made and then left unanswered. */
+  let dropIntents = 0;
+  let loseIntentAnswers = 0;
   const coupons = new Map<string, Record<string, unknown>>();
   /** Refunds by id; a payment intent's refunds may not exceed what its session charged. */
   const refunds = new Map<string, Record<string, unknown>>();
@@ -71,6 +95,7 @@ export function fakeStripe() {
         res.end(JSON.stringify(body));
       };
       const notFound = (message: string) => send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message } });
+      const invalid = (message: string) => send(400, { error: { type: 'invalid_request_error', message } });
       if (req.headers.authorization !== `Bearer ${FAKE_STRIPE_SECRET_KEY}`) {
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       }
@@ -116,6 +141,12 @@ export function fakeStripe() {
         }
         total += Number(body.get('shipping_options[0][shipping_rate_data][fixed_amount][amount]') ?? 0);
         const discount = Number(coupons.get(body.get('discounts[0][coupon]') ?? '')?.amount_off ?? 0);
+        const customer = body.get('customer');
+        if (customer && body.has('customer_email'))
+          return invalid('You may only specify one of these parameters: customer, customer_email.');
+        if (customer && body.has('customer_creation'))
+          return invalid('You may only specify one of these parameters: customer, customer_creation.');
+        if (customer && !customers.has(customer)) return notFound(`No such customer: '${customer}'`);
         // As Stripe: amount_total is after the discount (what the card is charged).
         const session = {
           id,
@@ -126,9 +157,16 @@ export function fakeStripe() {
           amount_total: total - discount,
           total_details: { amount_discount: discount },
           payment_intent: `pi_test_fake${n}`,
+          customer: customer ?? null,
+          customer_creation: body.get('customer_creation'),
+          customer_email: body.get('customer_email'),
           metadata: { orderId: body.get('metadata[orderId]') },
         };
         sessions.set(id, session);
+        sessionSetups.set(id, {
+          setupFutureUsage: body.get('payment_intent_data[setup_future_usage]'),
+          customerCreation: body.get('customer_creation'),
+        });
         return send(200, session);
       }
       if (req.method === 'POST' && path === '/v1/refunds') {
@@ -173,6 +211,40 @@ export function fakeStripe() {
         if (key) refundsByKey.set(key, refund);
         return answer(refund);
       }
+      if (req.method === 'POST' && path === '/v1/payment_intents') {
+        if (dropIntents > 0) {
+          dropIntents--;
+          return req.socket.destroy();
+        }
+        const answer = (status: number, answerBody: unknown) => {
+          if (loseIntentAnswers > 0) {
+            loseIntentAnswers--;
+            return req.socket.destroy();
+          }
+          return send(status, answerBody);
+        };
+        const params = [...body.entries()]
+          .map(([k, v]) => `${k}=${v}`)
+          .sort()
+          .join('&');
+        const replay = key ? intentsByKey.get(key) : undefined;
+        if (replay && replay.params !== params)
+          return send(400, {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            },
+          });
+        if (replay) return answer(replay.status, replay.body);
+        const [status, answerBody] = confirmIntent(body);
+        if (key) intentsByKey.set(key, { params, status, body: answerBody });
+        return answer(status, answerBody);
+      }
+      const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && intent) {
+        const pi = paymentIntents.get(decodeURIComponent(intent[1]!));
+        return pi ? send(200, pi) : notFound(`No such payment_intent: '${intent[1]}'`);
+      }
       const m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && m) {
         const s = sessions.get(m[1]!);
@@ -190,9 +262,95 @@ export function fakeStripe() {
       return notFound(`Unrecognized request URL (${req.method}: ${path})`);
     });
   });
+  /**
+   * A PaymentIntent created and confirmed at once on a saved method, as Stripe answers it: 200 and
+   * succeeded; or a 402 card error (declined, or authentication_required off-session) carrying the
+   * PaymentIntent left in requires_payment_method (on-session, a 3-D Secure card answers 200 in
+   * requires_action); or a 400/404 for a method unknown or not attached to the customer.
+   */
+  function confirmIntent(body: URLSearchParams): [number, unknown] {
+    const pmId = body.get('payment_method');
+    const customer = body.get('customer');
+    if (!body.has('amount') || !body.get('currency'))
+      return [400, { error: { type: 'invalid_request_error', message: 'Missing required param: amount.', param: 'amount' } }];
+    if (customer && !customers.has(customer))
+      return [
+        404,
+        {
+          error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such customer: '${customer}'`, param: 'customer' },
+        },
+      ];
+    const pm = pmId ? paymentMethods.get(pmId) : undefined;
+    if (!pmId || !pm)
+      return [
+        404,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such PaymentMethod: '${pmId}'`,
+            param: 'payment_method',
+          },
+        },
+      ];
+    if (pm.customer !== (customer ?? pm.customer) || (pm.customer === null && body.get('off_session') === 'true'))
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            message:
+              'The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may not be used again. To use a PaymentMethod multiple times, you must attach it to a Customer first.',
+            param: 'payment_method',
+          },
+        },
+      ];
+    const amount = Number(body.get('amount'));
+    const offSession = body.get('off_session') === 'true';
+    const behaviour = behaviours.get(pmId) ?? 'succeed';
+    const pi: Record<string, unknown> = {
+      id: `pi_fake${++n}`,
+      object: 'payment_intent',
+      amount,
+      amount_received: 0,
+      currency: body.get('currency'),
+      customer: customer ?? null,
+      payment_method: pmId,
+      metadata: { orderId: body.get('metadata[orderId]') },
+      status: 'requires_payment_method',
+      last_payment_error: null,
+    };
+    paymentIntents.set(pi.id as string, pi);
+    if (behaviour === 'succeed') {
+      Object.assign(pi, { status: 'succeeded', amount_received: amount, latest_charge: `ch_fake${++n}` });
+      return [200, pi];
+    }
+    if (behaviour === 'authenticate' && !offSession) {
+      Object.assign(pi, { status: 'requires_action', next_action: { type: 'use_stripe_sdk' } });
+      return [200, pi];
+    }
+    const error =
+      behaviour === 'authenticate'
+        ? { code: 'authentication_required', decline_code: 'authentication_required', message: FAKE_STRIPE_AUTHENTICATION_MESSAGE }
+        : { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' };
+    const charge = `ch_fake${++n}`;
+    pi.last_payment_error = { type: 'card_error', ...error, charge, payment_method: pm };
+    pi.latest_charge = charge;
+    return [402, { error: { type: 'card_error', ...error, charge, payment_intent: pi, payment_method: pm } }];
+  }
+
   return {
     requests,
     sessions,
+    customers,
+    paymentMethods,
+    paymentIntents,
+    /** How the saved method answers the next PaymentIntents confirmed on it (Stripe's test cards 4242…, 0341, 3184). */
+    setPaymentMethodBehaviour: (pm: string, behaviour: FakePaymentMethodBehaviour) => behaviours.set(pm, behaviour),
+    /** The next `n` payment intent requests get no answer (their connection is closed before any work). */
+    dropPaymentIntents: (count: number) => (dropIntents = count),
+    /** The next `n` payment intent requests are made (and kept under their key), but their answers never arrive. */
+    losePaymentIntentAnswers: (count: number) => (loseIntentAnswers = count),
     /**
      * A payer completes the session's page, as Stripe's hosted page would let them while it is
      * open there (whatever the shop decided meanwhile): the session is paid, and the webhook event
@@ -204,7 +362,43 @@ export function fakeStripe() {
       if (s.status !== 'open') throw new Error(`Stripe's page of ${sessionId} is ${String(s.status)}: it takes no payment`);
       s.status = 'complete';
       s.payment_status = 'paid';
+      // The payer's card, as a payment method; the customer made now if the session asked for one,
+      // and the method attached to it if the session keeps it for later.
+      const setup = sessionSetups.get(sessionId);
+      if (!s.customer && setup?.customerCreation === 'always') {
+        const customer = { id: `cus_fake${++n}`, object: 'customer', email: s.customer_email ?? null };
+        customers.set(customer.id, customer);
+        s.customer = customer.id;
+      }
+      const pm = {
+        id: `pm_fake${++n}`,
+        object: 'payment_method',
+        type: 'card',
+        card: { brand: 'visa', last4: '4242' },
+        customer: setup?.setupFutureUsage && s.customer ? s.customer : null,
+      };
+      paymentMethods.set(pm.id, pm);
+      const amount = s.amount_total as number;
+      paymentIntents.set(s.payment_intent as string, {
+        id: s.payment_intent,
+        object: 'payment_intent',
+        amount,
+        amount_received: amount,
+        currency: 'usd',
+        customer: s.customer ?? null,
+        payment_method: pm.id,
+        setup_future_usage: setup?.setupFutureUsage ?? null,
+        status: 'succeeded',
+        metadata: { ...(s.metadata as Record<string, unknown>) },
+      });
       return signedStripeEvent('checkout.session.completed', { ...s });
+    },
+    /** The saved payment method of a paid session (its payment intent's), for a test to set its behaviour. */
+    paymentMethodOf: (sessionId: string): string => {
+      const s = sessions.get(sessionId);
+      const pi = s ? paymentIntents.get(s.payment_intent as string) : undefined;
+      if (!pi) throw new Error(`The session ${sessionId} took no payment`);
+      return pi.payment_method as string;
     },
     coupons,
     refunds,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { US_STATE_CODES } from './checkout.js';
+import { waitInWords } from '../retry-wait.js';
 
 export const ACCOUNT_MESSAGES = {
   requiredFields: 'Please fill in all required fields',
@@ -20,6 +21,9 @@ export const ACCOUNT_MESSAGES = {
   notImpersonating: 'No impersonation is active.',
   currentPasswordRequired: 'Please enter your current password to change your email',
   currentPasswordWrong: 'Current password is incorrect',
+  /** Each change e-mails the previous address (profile.ts `EMAIL_CHANGE_LIMIT`); the wait is the answer's Retry-After. */
+  tooManyEmailChanges: (retryAfterSeconds: number) =>
+    `You have changed your email address several times already. Please wait ${waitInWords(retryAfterSeconds)} and try again.`,
 } as const;
 
 /**

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  cancelOrderForm,
-  CouponForm,
-  EmailTemplateForm,
-  IntegrationSettingsForm,
-  LoyaltyPointsForm,
-  ProductEditForm,
-  ProductForm,
-  refundForm,
-  StockAdjustmentForm,
-  TestEmailForm,
-} from './admin-forms.js';
+import { cancelOrderForm, refundForm } from './admin/order-money.js';
+import { CouponForm } from './admin/coupons.js';
+import { EmailTemplateForm, IntegrationSettingsForm, TestEmailForm } from './admin/content.js';
+import { LoyaltyPointsForm } from './admin/users.js';
+import { ProductEditForm, ProductForm, StockAdjustmentForm } from './admin/products.js';
 import { INVENTORY_MESSAGES } from './inventory.js';
-import { ADMIN_MESSAGES } from './admin.js';
+import { ADMIN_MESSAGES } from './admin/messages.js';
+import { LOYALTY_MESSAGES } from './admin/users.js';
 
 /** The first message at each top-level field, as the forms show them. */
 function messages(result: z.ZodSafeParseResult<unknown>): Record<string, string> {
@@ -75,8 +69,8 @@ describe('admin form schemas: the body schema decides, with its messages', () =>
     });
   });
 
-  it('loyalty points: a whole number (negative ones become 0 as on the server)', () => {
-    expect(LoyaltyPointsForm.parse({ loyaltyPoints: '-40' })).toEqual({ loyaltyPoints: 0 });
+  it('loyalty points: a whole number, never negative (refused, not clamped, as on the server)', () => {
+    expect(messages(LoyaltyPointsForm.safeParse({ loyaltyPoints: '-40' }))).toEqual({ loyaltyPoints: LOYALTY_MESSAGES.negative });
     for (const typed of ['', '1.5', 'lots']) {
       expect(messages(LoyaltyPointsForm.safeParse({ loyaltyPoints: typed }))).toEqual({
         loyaltyPoints: 'Loyalty points must be a whole number.',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageOf, pageQuery } from './paging.js';
 
 /**
- * What the audit log records (src/server/accounts/audit.ts, decision 0020), with the label the
+ * What the audit log records (src/server/audit/audit.ts, decision 0020), with the label the
  * back office's Users tab shows for each. The actor is always the person at the keyboard: the
  * real admin while impersonating, with the customer they acted as beside them.
  */
@@ -20,6 +20,17 @@ export const AUDIT_ACTIONS = {
   'order.placed': 'Order placed',
   'order.refunded': 'Order refunded',
   'order.deleted': 'Order deleted',
+  'order.payment_method_corrected': 'Payment method corrected',
+  'stock.hold_ended': 'Checkout hold ended',
+  'order.status_changed': 'Order status changed',
+  'order.cancelled': 'Order cancelled',
+  'order.label_bought': 'Label bought',
+  'order.label_voided': 'Label voided',
+  'settings.changed': 'Settings changed',
+  'product.price_changed': 'Price changed',
+  'template.changed': 'Email template changed',
+  'impersonation.viewed': 'Viewed while impersonating',
+  'subscription.plan_changed': 'Subscription plan changed',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 const CHOOSE_ACTION = 'Choose an action from the list';

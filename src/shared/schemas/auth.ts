@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tooLong } from './limits.js';
 import { BOT_GUARD_MS } from '../bot-guard.js';
+import { waitInWords } from '../retry-wait.js';
 
 /** Texts of spec section 8 (Auth) and 5, kept in one place for the UI, the server and the tests. */
 export const AUTH_MESSAGES = {
@@ -24,7 +25,8 @@ export const AUTH_MESSAGES = {
   invalidOrExpiredToken: 'Invalid or expired reset token',
   authRequired: 'Authentication required',
   accessDenied: 'Access denied',
-  tooManyAttempts: 'Too many attempts. Please wait 15 minutes and try again.',
+  /** The wait is the answer's own `Retry-After` (src/server/http/errors.ts `tooManyRequests`). */
+  tooManyAttempts: (retryAfterSeconds: number) => `Too many attempts. Please wait ${waitInWords(retryAfterSeconds)} and try again.`,
 } as const;
 
 /**
@@ -202,3 +204,40 @@ export const SessionResponse = z.object({
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
 export const ResetTokenStatus = z.object({ valid: z.literal(true), email: z.string() });
+
+/**
+ * A browser that proves itself through the account's mailbox (decision 0040): while guesses from
+ * elsewhere slow an account down, the owner on a new device asks for a link, opens it in that
+ * browser, and the browser then signs in as one the account knows.
+ */
+export const SIGN_IN_LINK_MESSAGES = {
+  offer: 'Is this your account? We can e-mail you a link that lets this browser sign in while other attempts are held back.',
+  send: 'E-mail me a sign-in link',
+  sent: (email: string) =>
+    `If an account uses ${email}, a sign-in link is on its way. Open it in this browser within 30 minutes, then sign in with your password.`,
+  checking: 'Checking your sign-in link…',
+  confirmed: (email: string) => `This browser can now sign in to ${email}. Enter your password to sign in.`,
+  invalid: 'This sign-in link is invalid, already used or expired. Ask for a new one from the sign-in form.',
+  tooMany: (retryAfterSeconds: number) =>
+    `You have asked for several sign-in links already. Please wait ${waitInWords(retryAfterSeconds)} and try again.`,
+} as const;
+
+/** Minutes a sign-in link works, once. */
+export const SIGN_IN_LINK_TTL_MINUTES = 30;
+
+export const SignInLinkRequestInput = z.object({ email }).strict();
+export type SignInLinkRequestInput = z.infer<typeof SignInLinkRequestInput>;
+
+export const SignInLinkConfirmInput = z
+  .object({
+    token: z
+      .string({ message: SIGN_IN_LINK_MESSAGES.invalid })
+      .min(1, SIGN_IN_LINK_MESSAGES.invalid)
+      .max(400, SIGN_IN_LINK_MESSAGES.invalid),
+  })
+  .strict();
+export type SignInLinkConfirmInput = z.infer<typeof SignInLinkConfirmInput>;
+
+/** The confirmed browser's account address, to fill in the sign-in form. */
+export const SignInLinkConfirmed = z.object({ ok: z.literal(true), email: z.string() });
+export type SignInLinkConfirmed = z.infer<typeof SignInLinkConfirmed>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BULK_MAX, BULK_MESSAGES, BulkOrderIdsInput, BulkOrderStatusInput, BulkProductInput } from './bulk.js';
-import { AdminProductListQuery } from './admin.js';
+import { AdminProductListQuery } from './admin/products.js';
 import { NotificationSettingsInput } from './shop-notifications.js';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;

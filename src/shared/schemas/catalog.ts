@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { pageOf } from './paging.js';
+import { SubscriptionPlanView } from './subscription-plan.js';
+
+export { SubscriptionPlanView };
 
 const Dimensions = z.object({
   length: z.number().positive('Length must be more than 0'),
@@ -54,8 +57,13 @@ export const VariantView = z.object({
   compareAtCents: z.number().int().nullable(),
   /** A path from the product's images; null: the product's first image. */
   image: z.string().nullable(),
+  /** How much it holds, in `unit` (16 and 'oz'): its price per unit is shown (shared/unit-price.ts). Absent: none. */
+  unitQuantity: z.number().nullish(),
+  unit: z.string().nullish(),
   available: z.number().int(),
   stock: z.object({ reserved: z.number().int(), reservedUntil: z.string().nullable(), lowStockThreshold: z.number().int() }),
+  /** Subscribe and save (issue [4/8]): the variant's plan when the owner offers one (its own, else its product's); null or absent: none. */
+  subscription: SubscriptionPlanView.nullable().optional(),
 });
 export type VariantView = z.infer<typeof VariantView>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { CHECKOUT_LIMITS, CHECKOUT_MESSAGES, US_STATE_CODES } from '../checkout-text.js';
+import { SUBSCRIPTION_LIMITS } from '../subscription-words.js';
 
 export {
   CHECKOUT_FIELD_LABELS,
@@ -14,6 +15,14 @@ export {
 
 const required = (message: string, max = 100) => z.string({ message }).trim().min(1, message).max(max, `Cannot exceed ${max} characters`);
 
+const EVERY_WEEKS_MESSAGE = `everyWeeks must be a whole number of weeks from ${SUBSCRIPTION_LIMITS.minWeeks} to ${SUBSCRIPTION_LIMITS.maxWeeks}`;
+const everyWeeksField = z
+  .number({ message: EVERY_WEEKS_MESSAGE })
+  .int(EVERY_WEEKS_MESSAGE)
+  .min(SUBSCRIPTION_LIMITS.minWeeks, EVERY_WEEKS_MESSAGE)
+  .max(SUBSCRIPTION_LIMITS.maxWeeks, EVERY_WEEKS_MESSAGE)
+  .optional();
+
 export const CartLineInput = z
   .object({
     productId: z.string().min(1, 'productId is required').max(100, 'productId cannot exceed 100 characters'),
@@ -26,6 +35,8 @@ export const CartLineInput = z
       .max(CHECKOUT_LIMITS.maxLineQuantity, CHECKOUT_MESSAGES.lineQuantity),
     size: z.string().max(50, 'size cannot exceed 50 characters').optional(),
     color: z.string().max(50, 'color cannot exceed 50 characters').optional(),
+    /** A subscription line: delivered every this many weeks (absent: bought once). One-time and subscription lines of a variant are separate lines. */
+    everyWeeks: everyWeeksField,
   })
   .strict();
 export type CartLineInput = z.infer<typeof CartLineInput>;
@@ -49,6 +60,8 @@ export const CartCookieValue = z.object({
         z.string().max(50, CART_COOKIE_BAD),
         z.string().max(50, CART_COOKIE_BAD),
         z.string().min(1, CART_COOKIE_BAD).max(120, CART_COOKIE_BAD).optional(),
+        // A subscription line's interval in weeks (written only when set; the variant is then always written).
+        z.number().int().min(SUBSCRIPTION_LIMITS.minWeeks, CART_COOKIE_BAD).max(SUBSCRIPTION_LIMITS.maxWeeks, CART_COOKIE_BAD).optional(),
       ]),
     )
     .max(100, CART_COOKIE_BAD),
@@ -83,8 +96,13 @@ export const QuoteLine = z.object({
   productName: z.string().default(''),
   /** The variant's option values ('' for a product without options). */
   variantLabel: z.string().default(''),
+  /** The product's own option names and values ([] without options), worded by shared/line-options.ts. */
+  options: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
   image: z.string().nullable(),
   priceCents: z.number().int(),
+  /** The variant's unit size (16 and 'oz'): the cart shows its price per unit (shared/unit-price.ts). Absent: none. */
+  unitQuantity: z.number().optional(),
+  unit: z.string().optional(),
   quantity: z.number().int(),
   inventory: z.number().int(),
   size: z.string(),
@@ -99,6 +117,17 @@ export const QuoteLine = z.object({
   held: z.number().int().optional(),
   /** When enough of them come back for this line (ISO; a line short only for them), else null. */
   heldUntil: z.string().nullable().optional(),
+  // Subscribe and save (issue [4/8]); the server always sends these (optional for answers cached before them).
+  /** A subscription line's interval in weeks; null: bought once. */
+  everyWeeks: z.number().int().nullable().optional(),
+  /** The plan's discount taken off `priceCents` (first delivery); null on a one-time line (or one whose plan is off). */
+  planDiscountPercent: z.number().int().nullable().optional(),
+  /** The plan's later discount from its delivery on, for the terms; null: none. */
+  planLater: z.object({ discountPercent: z.number().int(), fromDelivery: z.number().int() }).nullable().optional(),
+  /** The variant's own price, bought once (what `priceCents` is before the plan's discount). */
+  oneTimePriceCents: z.number().int().optional(),
+  /** A subscription line that cannot be bought so (plan off, interval not offered): why. The cart offers to buy it once. */
+  subscriptionError: z.string().nullable().optional(),
 });
 export type QuoteLine = z.infer<typeof QuoteLine>;
 
@@ -160,6 +189,8 @@ export const CreateCheckoutSessionInput = z
     orderId: z.string().max(100, 'orderId cannot exceed 100 characters').optional(),
     shippingOptionId: z.string().max(100, 'shippingOptionId cannot exceed 100 characters').nullish(),
     website: z.string().max(200, 'website cannot exceed 200 characters').optional(),
+    /** The shopper ticked "I agree to these subscription terms" (required when a line has `everyWeeks`). */
+    acceptSubscriptionTerms: z.boolean().optional(),
   })
   .strict();
 export type CreateCheckoutSessionInput = z.input<typeof CreateCheckoutSessionInput>;

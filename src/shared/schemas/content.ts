@@ -80,9 +80,45 @@ export function toEmbedVideoUrl(url: string): string {
     else if (u.pathname.startsWith('/embed/')) id = u.pathname.split('/')[2] ?? null;
     else if (u.pathname.startsWith('/shorts/')) id = u.pathname.split('/')[2] ?? null;
   }
+  // Vimeo: vimeo.com/123456 or player.vimeo.com/video/123456 becomes the player's address.
+  if (host === 'vimeo.com' || host === 'player.vimeo.com') {
+    const vimeo = /^\/(?:video\/)?(\d{3,12})(?:\/|$)/.exec(u.pathname)?.[1];
+    return vimeo ? `https://player.vimeo.com/video/${vimeo}` : trimmed;
+  }
   if (!id || !/^[A-Za-z0-9_-]{6,20}$/.test(id)) return trimmed;
   const embedHost = host === 'youtube-nocookie.com' ? 'www.youtube-nocookie.com' : 'www.youtube.com';
   return `https://${embedHost}/embed/${id}`;
+}
+
+/** What the hero video accepts, said once for the form's hint and the server's 400. */
+export const HERO_VIDEO_ACCEPTED =
+  'Please enter a YouTube or Vimeo video link, or an https:// link to a video file ending in .mp4, .webm or .ogg';
+
+/**
+ * A hero video the home page can play in its frame: a YouTube or Vimeo video (stored in embed
+ * form), or an https:// link straight to a video file. Any other page (a shop, a search, a
+ * channel) is refused: it would show in the hero frame as a web page, or not at all.
+ */
+export function isHeroVideoUrl(url: string): boolean {
+  const embed = toEmbedVideoUrl(url);
+  if (/^https:\/\/www\.youtube(-nocookie)?\.com\/embed\/[A-Za-z0-9_-]{6,20}$/.test(embed)) return true;
+  if (/^https:\/\/player\.vimeo\.com\/video\/\d{3,12}$/.test(embed)) return true;
+  let u: URL;
+  try {
+    u = new URL(embed);
+  } catch {
+    return false;
+  }
+  return u.protocol === 'https:' && !/\s/.test(embed) && /\.(mp4|webm|ogg|ogv)$/i.test(u.pathname);
+}
+
+/** The shop's phone as people write it: digits, spaces, +, -, dots and parentheses, 7 to 15 digits. */
+export const CONTACT_PHONE_INVALID =
+  'Please enter a phone number using digits, spaces, +, - and parentheses, with 7 to 15 digits, e.g. (555) 123-4567';
+export function isPhoneNumber(v: string): boolean {
+  if (!/^\+?[\d\s().-]+$/.test(v)) return false;
+  const digits = v.replace(/\D/g, '').length;
+  return digits >= 7 && digits <= 15;
 }
 
 const AnyEmail = z.email();
@@ -98,7 +134,11 @@ export const GeneralSettingsInput = z
       .trim()
       .max(254, tooLong('Contact email', 254))
       .refine((v) => v === '' || AnyEmail.safeParse(v).success, 'Please enter a valid email address'),
-    contact_phone: z.string().trim().max(50, tooLong('Contact phone', 50)),
+    contact_phone: z
+      .string()
+      .trim()
+      .max(30, tooLong('Contact phone', 30))
+      .refine((v) => v === '' || isPhoneNumber(v), CONTACT_PHONE_INVALID),
     contact_hours: z.string().trim().max(100, tooLong('Contact hours', 100)),
     /** Printed on packing slips (the parcel's sender); optional so older forms still save. */
     shop_return_address: z.string().trim().max(SHOP_RETURN_ADDRESS_MAX, SHOP_RETURN_ADDRESS_TOO_LONG).optional(),
@@ -145,8 +185,13 @@ const optionalImage = z
     'Please upload an image or enter a full link starting with https://',
   )
   .optional();
-/** The hero video: a full link (YouTube watch, short or embed form becomes the embed form on save). */
-const optionalVideo = optionalUrl.optional();
+/** The hero video: YouTube (any form becomes the embed form on save), Vimeo, or a video file's https:// link. */
+const optionalVideo = z
+  .string()
+  .trim()
+  .max(500, tooLong('The video link', 500))
+  .refine((v) => v === '' || isHeroVideoUrl(v), HERO_VIDEO_ACCEPTED)
+  .optional();
 
 export const HomepageContentInput = z
   .object({

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { CouponForm, FaqForm, LoyaltyPointsForm, ProductForm, ShippingOptionForm } from './admin-forms.js';
-import {
-  ADMIN_MESSAGES,
-  AdminOrderAddress,
-  CategoryInput,
-  CouponInput,
-  LOYALTY_POINTS_TOO_MANY,
-  ProductInput,
-  UserPatchInput,
-} from './admin.js';
+import { CouponForm } from './admin/coupons.js';
+import { FaqForm } from './admin/content.js';
+import { LoyaltyPointsForm } from './admin/users.js';
+import { ProductForm } from './admin/products.js';
+import { ShippingOptionForm } from './admin/shipping.js';
+import { ADMIN_MESSAGES } from './admin/messages.js';
+import { AdminOrderAddress } from './admin/orders.js';
+import { CategoryInput } from './admin/categories.js';
+import { CouponInput } from './admin/coupons.js';
+import { LOYALTY_MESSAGES, LOYALTY_POINTS_TOO_MANY, UserPatchInput } from './admin/users.js';
+import { ProductInput } from './admin/products.js';
 import { AboutContentInput, ContactInput, EmailTemplateInput, HomepageContentInput } from './content.js';
 import { CheckoutForm } from './checkout.js';
 import { fieldMaxLength, maxLengthOf, maxLengths } from './limits.js';
@@ -108,7 +109,7 @@ describe('each limit says its own sentence (issue 28)', () => {
     expect(messages(HomepageContentInput.safeParse(home))).toEqual({
       homepage_hero_subtitle: 'Hero subtitle cannot exceed 300 characters',
     });
-    expect(messages(AdminOrderAddress.safeParse({ name: long(5000), address: 'A', city: 'C', zip: '1' }))).toEqual({
+    expect(messages(AdminOrderAddress.safeParse({ name: long(5000), address: 'A', city: 'C', state: 'ID', zip: '83702' }))).toEqual({
       name: 'Name cannot exceed 100 characters',
     });
     expect(messages(CategoryInput.safeParse({ id: 'cat', name: 'Cat', description: long(501) }))).toEqual({
@@ -132,7 +133,7 @@ describe('each limit says its own sentence (issue 28)', () => {
       });
     }
     expect(LoyaltyPointsForm.parse({ loyaltyPoints: ' 1000 ' })).toEqual({ loyaltyPoints: 1000 });
-    expect(LoyaltyPointsForm.parse({ loyaltyPoints: '-5' })).toEqual({ loyaltyPoints: 0 });
+    expect(messages(LoyaltyPointsForm.safeParse({ loyaltyPoints: '-5' }))).toEqual({ loyaltyPoints: LOYALTY_MESSAGES.negative });
     expect(messages(UserPatchInput.safeParse({ loyaltyPoints: 1e21 }))).toEqual({ loyaltyPoints: LOYALTY_POINTS_TOO_MANY });
   });
 });

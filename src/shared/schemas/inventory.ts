@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './paging.js';
+import { pageOf, pageQuery } from './paging.js';
 
 /*
  * Stock as the back office and the shop see it (src/server/inventory, decision 0022).
@@ -140,6 +140,40 @@ export const BackInStockInput = z
     variantId: z.string().min(1, 'variantId cannot be empty').max(120, 'variantId cannot exceed 120 characters').optional(),
   })
   .strict();
+
+/** The back office's list of what shoppers wait for (decision 0041): a page of variants, most awaited first. */
+export const BackInStockWaitingQuery = pageQuery(20, 100).omit({ search: true });
+export type BackInStockWaitingQuery = z.infer<typeof BackInStockWaitingQuery>;
+
+/** The back office's texts for what shoppers wait for (UI and tests). */
+export const BACK_IN_STOCK_ADMIN_TEXT = {
+  title: 'Waiting for stock',
+  intro: 'Shoppers who asked "Notify me when it\'s back". Each gets one e-mail when the version they chose is in stock again.',
+  empty: 'Nobody is waiting for a product to come back.',
+  summary: (people: number, versions: number) =>
+    `${people} ${people === 1 ? 'request' : 'requests'} waiting for ${versions} ${versions === 1 ? 'product or version' : 'products or versions'}.`,
+} as const;
+
+export const BackInStockWaitingRow = z.object({
+  productId: z.string(),
+  productName: z.string(),
+  variantId: z.string(),
+  /** The variant's option values ('Lavender, 32 oz'), or null for a product sold in one version. */
+  variantLabel: z.string().nullable(),
+  /** How many addresses wait for this variant now. */
+  waiting: z.number().int(),
+  /** When the oldest of them asked (ISO). */
+  oldestRequestAt: z.string(),
+  /** Units on hand now (0 while it is sold out). */
+  onHand: z.number().int(),
+});
+export type BackInStockWaitingRow = z.infer<typeof BackInStockWaitingRow>;
+
+export const BackInStockWaitingList = pageOf(BackInStockWaitingRow).extend({
+  /** Addresses waiting in all, over every variant. */
+  totalWaiting: z.number().int(),
+});
+export type BackInStockWaitingList = z.infer<typeof BackInStockWaitingList>;
 
 /** Returning an order's units: never more than the order has out of stock (the server's rule, the dialogs' check). */
 export const ORDER_STOCK_MESSAGES = {

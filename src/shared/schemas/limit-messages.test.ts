@@ -2,8 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import * as account from './account.js';
 import * as accountSelfService from './account-self-service.js';
-import * as admin from './admin.js';
-import * as adminForms from './admin-forms.js';
+import * as adminCategories from './admin/categories.js';
+import * as adminContent from './admin/content.js';
+import * as adminCoupons from './admin/coupons.js';
+import * as adminFields from './admin/fields.js';
+import * as adminMessages from './admin/messages.js';
+import * as adminOrderMoney from './admin/order-money.js';
+import * as adminOrders from './admin/orders.js';
+import * as adminProducts from './admin/products.js';
+import * as adminShipping from './admin/shipping.js';
+import * as adminUsers from './admin/users.js';
+import * as adminVariants from './admin/variants.js';
 import * as audit from './audit.js';
 import * as auth from './auth.js';
 import * as cartForms from './cart-forms.js';
@@ -24,8 +33,17 @@ import * as payments from './payments.js';
 const MODULES = {
   account,
   accountSelfService,
-  admin,
-  adminForms,
+  adminCategories,
+  adminContent,
+  adminCoupons,
+  adminFields,
+  adminMessages,
+  adminOrderMoney,
+  adminOrders,
+  adminProducts,
+  adminShipping,
+  adminUsers,
+  adminVariants,
   audit,
   auth,
   cartForms,

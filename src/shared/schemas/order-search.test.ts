@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDER_SEARCH_MESSAGES, OrderSearchText, orderSearchProblem } from './order-search.js';
-import { AdminOrderExportQuery, AdminOrderListQuery } from './admin.js';
+import { AdminOrderExportQuery, AdminOrderListQuery } from './admin/orders.js';
 import { GeneralSettingsInput, SHOP_RETURN_ADDRESS_TOO_LONG } from './content.js';
 
 describe('order search text: each limit has its own sentence', () => {

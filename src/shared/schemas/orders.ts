@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderNumberOf as numberOf } from '../order-words.js';
 
 // The order's words a customer reads live in a zod-free module (first-load and lazy pages alike).
 export { BEING_PREPARED_LABEL, isToShipOrder, orderNumberLabel, orderNumberOf } from '../order-words.js';
@@ -26,6 +27,8 @@ const OrderItemView = z.object({
   /** The product's name as sold, and the variant's option values ('' for a product without options). */
   productName: z.string().default(''),
   variantLabel: z.string().default(''),
+  /** The product's own option names and values ([] without options), worded by shared/line-options.ts. */
+  options: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
   image: z.string().nullable(),
   sku: z.string().nullable(),
   size: z.string(),
@@ -34,11 +37,21 @@ const OrderItemView = z.object({
   priceCents: z.number().int(),
   lineTotalCents: z.number().int(),
   isFreeGift: z.boolean(),
+  /** A subscription line (issue [4/8]): its interval in weeks and the plan's discount; null or absent: bought once. */
+  everyWeeks: z.number().int().nullable().optional(),
+  planDiscountPercent: z.number().int().nullable().optional(),
 });
 
 /** The shipping method and its estimate as chosen at checkout (null for orders from before it was kept). */
 export const OrderDelivery = z.object({ method: z.string(), estimatedDays: z.string() });
 export type OrderDelivery = z.infer<typeof OrderDelivery>;
+
+/**
+ * How an order was made: the shopper's checkout, the owner's hand, or a subscription's renewal
+ * (issue [4/8]: charged on the shop's schedule, otherwise an order like a checkout's).
+ */
+export const ORDER_ORIGINS = ['checkout', 'owner', 'renewal'] as const;
+export type OrderOrigin = (typeof ORDER_ORIGINS)[number];
 
 export const OrderView = z.object({
   id: z.string(),
@@ -92,6 +105,16 @@ export const OrderView = z.object({
   labelAddressChanged: z.boolean().optional(),
   /** Admins only: the open payment link of an order the owner typed in (orders/owner-payments.ts), or null. */
   paymentLink: z.object({ url: z.string(), expiresAt: z.string(), amountCents: z.number().int() }).nullable().optional(),
+  /** Admins only: how the order was made (the shopper's checkout or the owner's hand; orders/placed.ts). */
+  origin: z.enum(ORDER_ORIGINS).optional(),
+  /** Admins only: a placed order (took money, or entered by the owner), not a mere checkout attempt. */
+  placed: z.boolean().optional(),
+  /** Admins only: its units left stock (it took money, or the owner entered it): cancelling it asks which go back. */
+  tookStock: z.boolean().optional(),
+  /** Admins only: it has left (shipped or delivered, or a label bought): a return's units default to none. */
+  hasShipped: z.boolean().optional(),
+  /** Admins only: it may be given a label or marked shipped (paid, or the owner's and not yet paid). */
+  shippable: z.boolean().optional(),
   /** Admins only: the statuses the server allows this order to move to now, its own included (orders/status-rules.ts). */
   allowedStatuses: z.array(OrderStatus).optional(),
   /** Admins only: why no label can be bought for it now (null: "Send to ShipStation" is offered). */
@@ -125,10 +148,11 @@ export function isPaidOrder(paymentStatus: string): boolean {
 
 /**
  * What may be given a label or marked shipped from the list: a paid order, or one the owner entered
- * by hand (no payment provider: the owner took the payment themselves and vouches for it).
+ * by hand and not yet paid (the owner takes the payment themselves and vouches for it). The server's
+ * SQL form is orders/placed.ts shippableSql.
  */
-export function isShippableOrder(paymentStatus: string, paymentProvider: string | null): boolean {
-  return isPaidOrder(paymentStatus) || paymentProvider === null;
+export function isShippableOrder(paymentStatus: string, origin: OrderOrigin): boolean {
+  return isPaidOrder(paymentStatus) || (origin === 'owner' && paymentStatus === 'unpaid');
 }
 
 /** One step of the order the customer sees on the receipt: placed, paid, shipped (with tracking), refunded, cancelled. */
@@ -157,11 +181,18 @@ export type OrderEventView = z.infer<typeof OrderEventView>;
 export const OrderEventsResponse = z.object({ events: z.array(OrderEventView) });
 
 /**
- * The specification's "tracking code": a two-letter brand prefix and the id's last 6 characters,
- * upper-cased. No carrier knows it, so the shop shows it as the order's reference, never as a
- * tracking number (that is only ever a carrier's number: `trackingNumber`).
+ * The specification's "tracking code": a two-letter brand prefix and the order number (decision
+ * 0044: the specification's last 6 characters made a second spelling of one order, `EC3N0EWV` beside
+ * `#AX3N0EWV`; the prefix now leads the order number itself, `ECAX3N0EWV`). No carrier knows it, so
+ * the shop shows it as the order's reference, never as a tracking number (that is only ever a
+ * carrier's number: `trackingNumber`).
  */
 export function orderReferenceOf(id: string): string {
+  return `EC${numberOf(id)}`;
+}
+
+/** The reference as the shop printed it before (EC and the id's last 6): e-mails already sent carry it, so search still finds it. */
+export function formerOrderReferenceOf(id: string): string {
   return `EC${id.slice(-6)}`.toUpperCase();
 }
 
@@ -188,6 +219,21 @@ export const ProductSalesView = z.object({
   variants: z.array(VariantSalesView),
 });
 export type ProductSalesView = z.infer<typeof ProductSalesView>;
+
+/**
+ * The overview's money for a period, each amount counted on the day it moved (decision 0046): the
+ * payments taken in it (with their lines' subtotal, discounts, shipping and tax) and the refunds
+ * made in it. Revenue is taken less refunded.
+ */
+export const OverviewMoneyView = z.object({
+  takenCents: z.number().int(),
+  refundedCents: z.number().int(),
+  subtotalCents: z.number().int(),
+  discountCents: z.number().int(),
+  shippingCents: z.number().int(),
+  taxCents: z.number().int(),
+});
+export type OverviewMoneyView = z.infer<typeof OverviewMoneyView>;
 
 /** The admin-only address of an order's label, to print (shipping-labels/routes.ts). */
 export function labelPrintPath(orderId: string): string {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { AdminOrderInput, OrderStatusInput } from './admin.js';
-import { AdminOrderForm, cancelWithRefundForm } from './admin-forms.js';
+import { AdminOrderInput, OrderStatusInput } from './admin/orders.js';
+import { AdminOrderForm } from './admin/orders.js';
+import { cancelWithRefundForm } from './admin/order-money.js';
 import { CancelRefund, notShippableMessage, OWNER_ORDER_MESSAGES, REFUNDED_NOT_SHIPPABLE, RecordPaymentInput } from './owner-orders.js';
 
 const firstMessage = (r: z.ZodSafeParseResult<unknown>) => r.error?.issues[0]?.message;
@@ -38,7 +39,7 @@ describe('orders the owner types in: every message of the schemas', () => {
     const form = {
       user_id: 'guest',
       textAddress: null,
-      shipping_address: { name: 'A', address: 'B', city: 'C', state: '', zip: '1', country: 'US' },
+      shipping_address: { name: 'A', address: 'B', city: 'C', state: 'TX', zip: '73301', country: 'US' },
       total_amount: '12.00',
       status: 'pending' as const,
       note: '',

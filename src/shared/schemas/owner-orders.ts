@@ -46,6 +46,9 @@ export const OWNER_ORDER_MESSAGES = {
   noEmailForLink: 'This order has no e-mail address to send the link to: add the customer or an e-mail in Edit first.',
   refundOnlyOnCancel: 'A refund goes with a status change only when the order is being cancelled. Use Refund on the order instead.',
   refundNotPaid: 'Only a paid order can be refunded: this one has no payment to give back.',
+  correctNotRecorded:
+    'Only a payment recorded by hand (cash, bank transfer or card on the phone) can have its method corrected: a payment taken through the card page stays as the provider recorded it.',
+  correctSameMethod: (name: string) => `This payment is already recorded as ${name}: choose the method it was really paid by.`,
 } as const;
 
 /** Refunded in full: it was paid, so "not paid yet" would be untrue (a reopened, refunded order). */
@@ -125,6 +128,20 @@ export const RecordPaymentInput = z
   })
   .strict();
 export type RecordPaymentInput = z.output<typeof RecordPaymentInput>;
+
+/** PATCH /api/admin/orders/:id/payments: the method of a payment the owner recorded, corrected (audited). */
+export const CorrectPaymentMethodInput = z
+  .object({
+    method: z.enum(RECORDED_PAYMENT_METHODS, { message: OWNER_ORDER_MESSAGES.methodRequired }),
+    note: RecordPaymentInput.shape.note,
+  })
+  .strict();
+export type CorrectPaymentMethodInput = z.output<typeof CorrectPaymentMethodInput>;
+
+/** A payment the owner recorded by hand (its method may be corrected), as against one a provider took. */
+export function isRecordedPaymentMethod(provider: string | null | undefined): provider is RecordedPaymentMethod {
+  return (RECORDED_PAYMENT_METHODS as readonly string[]).includes(provider ?? '');
+}
 
 /** The refund that goes with a cancellation (PATCH /api/admin/orders/:id/status with status `cancelled`). */
 export const CancelRefund = z

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdminOrderListQuery, AdminOrdersOverviewQuery } from './admin.js';
+import { AdminOrderListQuery, AdminOrdersOverviewQuery } from './admin/orders.js';
 import { CustomerExportQuery, PeriodInput, REPORT_MESSAGES, TimeZoneSettingsInput } from './reports.js';
 
 /** The first message a schema gives for an input (what the server answers and the form shows). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHECKOUT_LIMITS } from '../checkout-text.js';
+import { SUBSCRIPTION_LIMITS } from '../subscription-words.js';
 
 /** The saved cart's bounds and answers (decision 0030); tests use the same strings. */
 export const SAVED_CART_LIMITS = { maxLines: 100, maxLineQuantity: CHECKOUT_LIMITS.maxLineQuantity } as const;
@@ -10,6 +11,7 @@ export const SAVED_CART_MESSAGES = {
   productId: 'Each line needs a productId of at most 100 characters',
   option: 'A size or colour cannot exceed 50 characters',
   couponCode: 'Coupon code cannot exceed 50 characters',
+  everyWeeks: `A subscription line's interval is a whole number of weeks from ${SUBSCRIPTION_LIMITS.minWeeks} to ${SUBSCRIPTION_LIMITS.maxWeeks}`,
   impersonating: 'While you act as a customer, their saved cart is read-only: it stays as they left it.',
 } as const;
 
@@ -32,6 +34,13 @@ export const SavedCartLine = z
       .max(SAVED_CART_LIMITS.maxLineQuantity, SAVED_CART_MESSAGES.quantity),
     size: z.string({ message: SAVED_CART_MESSAGES.option }).max(50, SAVED_CART_MESSAGES.option),
     color: z.string({ message: SAVED_CART_MESSAGES.option }).max(50, SAVED_CART_MESSAGES.option),
+    /** A subscription line's interval in weeks (absent: bought once). */
+    everyWeeks: z
+      .number({ message: SAVED_CART_MESSAGES.everyWeeks })
+      .int(SAVED_CART_MESSAGES.everyWeeks)
+      .min(SUBSCRIPTION_LIMITS.minWeeks, SAVED_CART_MESSAGES.everyWeeks)
+      .max(SUBSCRIPTION_LIMITS.maxWeeks, SAVED_CART_MESSAGES.everyWeeks)
+      .optional(),
   })
   .strict();
 export type SavedCartLine = z.infer<typeof SavedCartLine>;

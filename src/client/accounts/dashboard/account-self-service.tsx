@@ -11,7 +11,7 @@ import type { SessionUser } from '../../../shared/schemas/auth.js';
 import { applySession, SIGNED_OUT, useSession } from '../../lib/get-session.js';
 import { errorMessage } from '../../lib/error-message.js';
 import { formLevelError, TextField } from '../../ui/form-controls.js';
-import { clearCart } from '../../lib/cart-store.js';
+import { clearCart } from '../../cart/cart-store.js';
 import { paths } from '../../lib/paths.js';
 import { Button, buttonClasses } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';

@@ -2,6 +2,7 @@ import { carrierName, trackingUrl } from '../../../shared/carriers.js';
 import { formatCents } from '../../../shared/money.js';
 import { orderReferenceOf, type OrderView } from '../../../shared/schemas/orders.js';
 import { isToShipOrder, orderNumberLabel } from '../../../shared/order-words.js';
+import { lineHeading } from '../../../shared/line-options.js';
 import { TRACKING_TEXTS } from '../../../shared/tracking-texts.js';
 import { formatAddress } from '../../../shared/address.js';
 import { formatDate } from '../../lib/format.js';
@@ -90,7 +91,12 @@ function OrderCard({ order, onDetails }: { order: OrderView; onDetails: () => vo
             {order.items.map((item) => (
               <li key={item.id} className="flex justify-between gap-4">
                 <span className="text-stone-800">
-                  {item.name} x {item.quantity}
+                  {lineHeading(item).title} x {item.quantity}
+                  {lineHeading(item).options && (
+                    <span className="block text-xs text-stone-600" data-line-options="">
+                      {lineHeading(item).options}
+                    </span>
+                  )}
                 </span>
                 <span className="shrink-0 font-medium text-stone-900">{item.isFreeGift ? 'FREE' : formatCents(item.lineTotalCents)}</span>
               </li>

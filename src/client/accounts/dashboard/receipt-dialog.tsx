@@ -2,6 +2,7 @@ import { createPortal } from 'react-dom';
 import { formatCents } from '../../../shared/money.js';
 import type { OrderView } from '../../../shared/schemas/orders.js';
 import { isToShipOrder, orderNumberLabel } from '../../../shared/order-words.js';
+import { lineHeading } from '../../../shared/line-options.js';
 import { formatAddress } from '../../../shared/address.js';
 import { formatDate, shippingText } from '../../lib/format.js';
 import { StatusBadge } from '../../ui/status-badge.js';
@@ -67,7 +68,8 @@ function Receipt({ order }: { order: OrderView }) {
             {order.items.map((item) => (
               <tr key={item.id} className="border-b border-stone-200 align-top">
                 <td className="py-2 pr-2">
-                  <span className="font-medium text-stone-900">{item.name}</span>
+                  <span className="font-medium text-stone-900">{lineHeading(item).title}</span>
+                  {lineHeading(item).options && <span className="block text-xs text-stone-600">{lineHeading(item).options}</span>}
                   {item.sku && <span className="block text-xs text-stone-600">SKU: {item.sku}</span>}
                 </td>
                 <td className="py-2 px-2 text-right">{item.quantity}</td>

@@ -1,9 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { OrderView } from '../../../shared/schemas/orders.js';
-import { addToCart } from '../../lib/cart-store.js';
+import { addToCart } from '../../cart/cart-store.js';
 import { getProductQueryOptions, isNotFound } from '../../lib/get-product.js';
 import { toast } from '../../ui/toast.js';
 import { lineTitle } from '../../../shared/variants.js';
+import { orderNumberLabel } from '../../../shared/order-words.js';
 
 /**
  * Puts an order's items back in the cart at today's price, never more than is in stock: the same
@@ -54,7 +55,8 @@ export async function reorder(queryClient: QueryClient, order: OrderView): Promi
     const skipped = unknown.length > 0 ? `\nUnknown Product: ${unknown.join(', ')}` : '';
     toast({
       title: 'Items Added to Cart',
-      description: `${added} item(s) from order #${order.id.slice(-6)} added to your cart${skipped}`,
+      // The order number as every other page spells it (order-words.ts, decision 0044), not the spec's last 6.
+      description: `${added} item(s) from order ${orderNumberLabel(order.id)} added to your cart${skipped}`,
     });
   } else if (unknown.length > 0) {
     toast({ title: 'Unknown Product', description: unknown.join(', '), variant: 'destructive' });

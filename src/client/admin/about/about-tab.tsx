@@ -4,7 +4,7 @@ import { ABOUT_SETTING_KEYS } from '../../../shared/schemas/catalog.js';
 import { AboutContentInput, CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
 import { paths } from '../../lib/paths.js';
 import { messageOf } from '../api/admin-api.js';
-import type { AdminSettings } from '../content/content-api.js';
+import type { AdminSettings } from '../api/content-api.js';
 import {
   FormSection,
   ImageField,
@@ -15,7 +15,7 @@ import {
   useSaveSettingsForm,
   useSettingsForm,
   ValidationSummary,
-} from '../content/content-form.js';
+} from '../components/settings-form.js';
 
 const KEYS = ABOUT_SETTING_KEYS;
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ApiError, apiRequest } from '../../lib/api-client.js';
 import { UploadResponse } from './admin-schemas.js';
-import { ADMIN_MESSAGES, IMAGE_MAX_BYTES } from '../../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES, IMAGE_MAX_BYTES } from '../../../shared/schemas/admin/messages.js';
 
 type Query = Record<string, string | number | undefined>;
 

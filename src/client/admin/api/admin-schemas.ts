@@ -1,8 +1,9 @@
 import '../../lib/zod-config.js';
 import { z } from 'zod';
 import { Category, Product } from '../../../shared/schemas/catalog.js';
-import { OrderStatus, OrderView, ProductSalesView } from '../../../shared/schemas/orders.js';
-import { AdminLowVariant, CouponStripeSync } from '../../../shared/schemas/admin.js';
+import { OrderStatus, OrderView, OverviewMoneyView, ProductSalesView } from '../../../shared/schemas/orders.js';
+import { AdminLowVariant } from '../../../shared/schemas/admin/variants.js';
+import { CouponStripeSync } from '../../../shared/schemas/admin/coupons.js';
 import { SessionUser } from '../../../shared/schemas/auth.js';
 
 /** Response schemas of the admin API; only the back office (a lazy chunk) loads them. */
@@ -29,6 +30,8 @@ export const AdminOrderRow = z.object({
   stockShortfall: z.string().nullable().optional(),
   /** Entered by the shop (no payment provider). */
   ownerEntered: z.boolean().optional(),
+  /** Its units left stock (the server's rule): cancelling it asks which go back. */
+  tookStock: z.boolean().optional(),
   refundedCents: z.number().int().optional(),
   /** An open unpaid checkout: when its stock hold ends. */
   holdEndsAt: z.string().nullable().optional(),
@@ -50,6 +53,8 @@ export const OrdersOverview = z.object({
   days: z.array(z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), orders: z.number().int(), revenueCents: z.number().int() })),
   byStatus: z.array(z.object({ status: OrderStatus, count: z.number().int() })),
   totals: z.object({ orders: z.number().int(), revenueCents: z.number().int() }),
+  /** Payments taken and refunds made in the period, each on its own day (decision 0046). */
+  money: OverviewMoneyView,
   products: z.array(ProductSalesView),
 });
 export type OrdersOverview = z.infer<typeof OrdersOverview>;
@@ -61,6 +66,8 @@ export const TrackingResponse = z.object({ trackingNumber: z.string().nullable()
  * `lowVariants` those at or below their thresholds (decision 0036).
  */
 export const AdminProduct = Product.extend({
+  /** Draft: the owner's alone, not in the shop (migration 0037). */
+  status: z.enum(['draft', 'active']).default('active'),
   lowStockThreshold: z.number().int(),
   variantCount: z.number().int().default(1),
   alertState: z.enum(['ok', 'low', 'out']).default('ok'),
@@ -71,6 +78,10 @@ export const AdminProductPage = pageOf(AdminProduct);
 export type AdminProductPage = z.infer<typeof AdminProductPage>;
 export const ProductResponse = z.object({ product: Product });
 export const CategoriesResponse = z.object({ items: z.array(Category) });
+/** GET /api/admin/categories: every category, the empty ones too, with its products counted (shoppers see only those with an active one). */
+export const AdminCategory = Category.extend({ activeProducts: z.number(), draftProducts: z.number(), shownToShoppers: z.boolean() });
+export type AdminCategory = z.infer<typeof AdminCategory>;
+export const AdminCategoriesResponse = z.object({ items: z.array(AdminCategory) });
 export const CategoryResponse = z.object({ category: Category });
 export const UploadResponse = z.object({ url: z.string() });
 export const OkResponse = z.object({ ok: z.literal(true) });

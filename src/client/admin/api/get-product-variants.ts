@@ -1,6 +1,6 @@
 import '../../lib/zod-config.js';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { AdminProductVariants } from '../../../shared/schemas/admin.js';
+import { AdminProductVariants } from '../../../shared/schemas/admin/variants.js';
 import { adminGet } from './admin-api.js';
 
 /** Under the Products tab's key: whatever refreshes the product list (a stock change, a save) refreshes the variants too. */

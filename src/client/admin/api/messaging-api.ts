@@ -2,6 +2,7 @@ import '../../lib/zod-config.js';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { adminGet, adminSend, logUnexpected } from './admin-api.js';
+import { ContactMessageCounts, ContactMessageState } from '../../../shared/schemas/contact-messages.js';
 
 /**
  * The back office's e-mail and contact-message calls: templates (list, preview, save, delete,
@@ -42,6 +43,9 @@ export const ContactMessage = z.object({
   attempts: z.number().int(),
   lastError: z.string().nullable(),
   createdAt: z.string(),
+  /** The owner's reading of it (migration 0036). */
+  state: ContactMessageState,
+  stateChangedAt: z.string().nullable(),
 });
 export type ContactMessage = z.infer<typeof ContactMessage>;
 const ContactMessagePage = z.object({
@@ -49,6 +53,7 @@ const ContactMessagePage = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
   total: z.number().int(),
+  counts: ContactMessageCounts,
 });
 export type ContactMessagePage = z.infer<typeof ContactMessagePage>;
 
@@ -173,13 +178,38 @@ export function useRetryOutboxEmail() {
 
 // ---- Contact messages ----
 
-export function useContactMessages(page: number) {
+export function useContactMessages(page: number, state?: ContactMessageState) {
+  const query = { page, pageSize: CONTACT_MESSAGES_PAGE_SIZE, ...(state ? { state } : {}) };
   return useQuery({
-    queryKey: [...MESSAGES_KEY, { page, pageSize: CONTACT_MESSAGES_PAGE_SIZE }] as const,
-    queryFn: ({ signal }) =>
-      adminGet('/api/admin/contact-messages', ContactMessagePage, { page, pageSize: CONTACT_MESSAGES_PAGE_SIZE }, signal),
+    queryKey: [...MESSAGES_KEY, query] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/contact-messages', ContactMessagePage, query, signal),
     placeholderData: keepPreviousData,
     staleTime: 0,
+  });
+}
+
+/** How many messages wait unread (the Messages tab's count); refreshed with the list. */
+export function useContactMessageCounts() {
+  return useQuery({
+    queryKey: [...MESSAGES_KEY, 'counts'] as const,
+    queryFn: ({ signal }) => adminGet('/api/admin/contact-messages/counts', ContactMessageCounts, undefined, signal),
+    staleTime: 0,
+  });
+}
+
+/** The owner marks a message unread, read or answered. */
+export function useSetContactMessageState() {
+  const qc = useQueryClient();
+  return useMutation({
+    onError: logUnexpected,
+    mutationFn: ({ id, state }: { id: string; state: ContactMessageState }) =>
+      adminSend(
+        'PATCH',
+        `/api/admin/contact-messages/${enc(id)}/state`,
+        z.object({ message: z.object({ id: z.string(), state: ContactMessageState }) }),
+        { state },
+      ),
+    onSettled: () => qc.invalidateQueries({ queryKey: MESSAGES_KEY }),
   });
 }
 

@@ -1,6 +1,6 @@
 import '../../lib/zod-config.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { AdminProductVariants, type ProductVariantsInput } from '../../../shared/schemas/admin.js';
+import { AdminProductVariants, type ProductVariantsInput } from '../../../shared/schemas/admin/variants.js';
 import { adminSend, logUnexpected } from './admin-api.js';
 import { variantsKey } from './get-product-variants.js';
 

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { CategoryInput } from '../../../shared/schemas/admin.js';
+import { CategoryInput } from '../../../shared/schemas/admin/categories.js';
 import type { Category } from '../../../shared/schemas/catalog.js';
 import { maxLengths } from '../../../shared/schemas/limits.js';
 import { Button } from '../../ui/button.js';
@@ -122,6 +122,9 @@ function CategoryDialog({ category, onClose }: { category: Category | null; onCl
   );
 }
 
+/** A category with no active product: the owner sees it; shoppers do not, until it has one. */
+export const CATEGORY_HIDDEN_TEXT = 'Empty, hidden from shoppers';
+
 export default function CategoriesTab() {
   const { data, error, isPending, isFetching, refetch } = useAllCategories();
   const invalidate = useInvalidateCategories();
@@ -151,7 +154,26 @@ export default function CategoriesTab() {
             busy={isFetching}
             columns={[
               { header: 'ID', className: 'font-mono', cell: (c) => c.id },
-              { header: 'Name', primary: true, className: 'font-medium', cell: (c) => c.name },
+              {
+                header: 'Name',
+                primary: true,
+                className: 'font-medium',
+                cell: (c) => (
+                  <span className="flex flex-wrap items-center gap-2">
+                    {c.name}
+                    {!c.shownToShoppers && (
+                      <span className="rounded-full border border-amber-300 bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900">
+                        {CATEGORY_HIDDEN_TEXT}
+                      </span>
+                    )}
+                  </span>
+                ),
+              },
+              {
+                header: 'Products',
+                className: 'whitespace-nowrap',
+                cell: (c) => `${c.activeProducts}${c.draftProducts ? ` (+${c.draftProducts} draft)` : ''}`,
+              },
               { header: 'Description', className: 'max-w-md', cell: (c) => c.description ?? '—' },
               {
                 header: 'Image',

@@ -1,9 +1,11 @@
 import { useSearchParams } from 'react-router';
 import { EmailOutboxPanel } from '../components/email-outbox-panel.js';
-import { ContactMessagesPanel } from '../messages/contact-messages-panel.js';
-import { EmailConnectionStatus } from './email-connection-status.js';
-import { SubTabs } from './sub-tabs.js';
+import { ContactMessagesPanel } from './contact-messages-panel.js';
+import { EmailConnectionStatus } from '../components/email-connection-status.js';
+import { SubTabs } from '../components/sub-tabs.js';
 import { TemplatesPanel } from './templates-panel.js';
+import { useContactMessageCounts } from '../api/messaging-api.js';
+import { CONTACT_MESSAGE_TEXTS } from '../../../shared/schemas/contact-messages.js';
 
 const VIEWS = [
   { id: 'templates', label: 'Templates' },
@@ -21,6 +23,8 @@ function toView(value: string | null): View {
 export default function EmailTab() {
   const [params, setParams] = useSearchParams();
   const view = toView(params.get(VIEW_PARAM));
+  const unread = useContactMessageCounts().data?.unread ?? 0;
+  const tabs = VIEWS.map((v) => (v.id === 'messages' ? { ...v, label: CONTACT_MESSAGE_TEXTS.tabLabel(unread) } : v));
   const select = (next: View) => {
     const p = new URLSearchParams(params);
     if (next === 'templates') p.delete(VIEW_PARAM);
@@ -32,7 +36,7 @@ export default function EmailTab() {
   return (
     <div className="flex flex-col gap-6">
       <EmailConnectionStatus />
-      <SubTabs label="Email sections" tabs={VIEWS} selected={view} onSelect={select}>
+      <SubTabs label="Email sections" tabs={tabs} selected={view} onSelect={select}>
         {view === 'templates' && <TemplatesPanel />}
         {view === 'outbox' && <EmailOutboxPanel />}
         {view === 'messages' && <ContactMessagesPanel />}

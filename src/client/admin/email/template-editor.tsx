@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { EmailTemplateForm, splitVariables } from '../../../shared/schemas/admin-forms.js';
+import { EmailTemplateForm, splitVariables } from '../../../shared/schemas/admin/content.js';
 import { EmailTemplateInput } from '../../../shared/schemas/content.js';
 import { maxLengths } from '../../../shared/schemas/limits.js';
 import { ApiError } from '../../lib/api-client.js';
@@ -12,7 +12,7 @@ import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { useDeleteEmailTemplate, useRestoreEmailTemplate, useSaveEmailTemplate, type EmailTemplate } from '../api/messaging-api.js';
 import { ConfirmDialog, Field, fieldAria, inputCls } from '../components/admin-ui.js';
-import { messageAt } from '../content/content-form.js';
+import { messageAt } from '../components/settings-form.js';
 import { variablesUsed } from './template-variables.js';
 
 const TEMPLATE_SAVE_FAILED = 'Failed to save template. Please try again.';

@@ -2,14 +2,14 @@ import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { TestEmailForm } from '../../../shared/schemas/admin-forms.js';
+import { TestEmailForm } from '../../../shared/schemas/admin/content.js';
 import { TEST_EMAIL_SUBJECT_PREFIX } from '../../../shared/schemas/content.js';
 import { useSession } from '../../lib/get-session.js';
 import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { useSendTestEmail } from '../api/messaging-api.js';
 import { Field, inputCls } from '../components/admin-ui.js';
-import { EMAIL_CONNECTION_FAILED, useEmailConnectionState } from './email-connection-status.js';
+import { EMAIL_CONNECTION_FAILED, useEmailConnectionState } from '../components/email-connection-status.js';
 
 const TEST_EMAIL_SENT = 'Test email sent successfully!';
 const TEST_EMAIL_FAILED = 'Failed to send test email. Check console for details.';

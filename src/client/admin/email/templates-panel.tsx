@@ -3,7 +3,7 @@ import { Button } from '../../ui/button.js';
 import { PlusIcon } from '../../ui/icons.js';
 import { useEmailTemplates, type EmailTemplate } from '../api/messaging-api.js';
 import { ListState, Panel } from '../components/admin-ui.js';
-import { SubTabs } from './sub-tabs.js';
+import { SubTabs } from '../components/sub-tabs.js';
 import { draftOf, sameDraft, TemplateEditor, type TemplateDraft } from './template-editor.js';
 import { TemplatePreview } from './template-preview.js';
 import { TemplateTestSend } from './template-test-send.js';

@@ -2,7 +2,7 @@ import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { FAQ_CATEGORY_CHOICE, FaqForm } from '../../../shared/schemas/admin-forms.js';
+import { FAQ_CATEGORY_CHOICE, FaqForm } from '../../../shared/schemas/admin/content.js';
 import type { Faq } from '../../../shared/schemas/catalog.js';
 import { CONTENT_ADMIN_MESSAGES, FaqInput } from '../../../shared/schemas/content.js';
 import { maxLengths } from '../../../shared/schemas/limits.js';
@@ -10,7 +10,7 @@ import { Dialog } from '../../ui/dialog.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { Field, fieldAria, FormFooter, inputCls } from '../components/admin-ui.js';
-import { useSaveFaq } from '../content/content-api.js';
+import { useSaveFaq } from '../api/content-api.js';
 import { UnplacedErrors } from '../components/form-errors.js';
 
 const MAX = maxLengths(FaqInput);

@@ -7,8 +7,8 @@ import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { ConfirmDialog, ListState, Panel, RowActions } from '../components/admin-ui.js';
-import { useAdminFaqs, useDeleteFaq } from '../content/content-api.js';
-import { PreviewLink } from '../content/content-form.js';
+import { useAdminFaqs, useDeleteFaq } from '../api/content-api.js';
+import { PreviewLink } from '../components/settings-form.js';
 import { distinctCategories, FaqDialog, NO_CATEGORY } from './faq-dialog.js';
 
 const ALL = 'All';

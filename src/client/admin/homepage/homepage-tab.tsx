@@ -4,7 +4,7 @@ import { useWatch } from 'react-hook-form';
 import { CONTENT_ADMIN_MESSAGES, HomepageContentInput, toEmbedVideoUrl } from '../../../shared/schemas/content.js';
 import { paths } from '../../lib/paths.js';
 import { messageOf } from '../api/admin-api.js';
-import type { AdminSettings } from '../content/content-api.js';
+import type { AdminSettings } from '../api/content-api.js';
 import {
   FormSection,
   ImageField,
@@ -15,7 +15,7 @@ import {
   useSaveSettingsForm,
   useSettingsForm,
   ValidationSummary,
-} from '../content/content-form.js';
+} from '../components/settings-form.js';
 
 const KEYS = [
   'homepage_hero_title',
@@ -53,7 +53,7 @@ function HomepageForm({ settings }: { settings: AdminSettings }) {
           label="Hero video link"
           type="url"
           placeholder="https://www.youtube.com/watch?v=…"
-          hint="A YouTube link in watch, short (youtu.be) or embed form; it is saved in embed form. Clicking the hero image plays it. Leave empty for no video."
+          hint="Accepted: a YouTube video (watch, youtu.be or embed link) or a Vimeo video, saved in embed form; or an https:// link to a video file ending in .mp4, .webm or .ogg. Clicking the hero image plays it. Leave empty for no video."
         />
         {video && embed !== video && (
           <p className="-mt-2 break-all text-xs text-stone-700">

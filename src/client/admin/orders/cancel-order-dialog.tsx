@@ -2,7 +2,7 @@ import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { cancelWithRefundForm } from '../../../shared/schemas/admin-forms.js';
+import { cancelWithRefundForm } from '../../../shared/schemas/admin/order-money.js';
 import { formatCents } from '../../../shared/money.js';
 import type { OrderStockLine, ReturnLine } from '../../../shared/schemas/inventory.js';
 import type { OrderView } from '../../../shared/schemas/orders.js';
@@ -13,7 +13,7 @@ import { useOrderStockLines } from '../api/get-order-stock-lines.js';
 import { centsToText, DollarInput, Field, fieldAria, inputCls, ListState } from '../components/admin-ui.js';
 import { useAdminOrder } from './order-api.js';
 import { NotifyCustomer, whoHears } from './notify-customer.js';
-import { defaultReturnLines, hasShipped, ReturnLinesField } from './return-lines-field.js';
+import { defaultReturnLines, ReturnLinesField } from './return-lines-field.js';
 import { returnByVariant } from './variant-line-forms.js';
 
 /** The refund sent with a cancel (PATCH …/status `refund`). */
@@ -35,7 +35,8 @@ function refundRoute(provider: string | null): string {
 }
 
 function CancelForm({ lines, order, email, busy, onConfirm, onClose }: CancelProps & { lines: OrderStockLine[]; order: OrderView }) {
-  const shipped = hasShipped(order);
+  // The server's rule (orders/service.ts), sent with every admin view of an order.
+  const shipped = order.hasShipped ?? false;
   const left = order.totalCents - (order.refundedCents ?? 0);
   // A payment that can still be refunded: the dialog offers it with the cancel (one step).
   const refundable = order.paymentProvider !== null && order.paidAt !== null && left > 0;

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../ui/button.js';
 
@@ -6,8 +7,10 @@ import { Button } from '../../ui/button.js';
  * list does). The first answer for a filter is what the owner has seen; a later answer's orders
  * that are newer than anything seen (by placing time, so orders pushed over from the page before
  * do not count) are the arrivals: counted in a notice and highlighted until the owner says so.
+ * Arrivals also refetch the overview above the list, so its figures never lag the notice.
  */
 export function useNewOrders(rows: readonly { id: string; createdAt: string }[] | undefined, filterKey: string) {
+  const qc = useQueryClient();
   const seen = useRef<{ key: string; ids: Set<string>; newest: string } | null>(null);
   const [arrived, setArrived] = useState<ReadonlySet<string>>(() => new Set());
 
@@ -24,9 +27,13 @@ export function useNewOrders(rows: readonly { id: string; createdAt: string }[] 
     for (const r of fresh) s.ids.add(r.id);
     s.newest = newestOf(fresh, s.newest);
     setArrived((prev) => new Set([...prev, ...fresh.map((r) => r.id)]));
-  }, [rows, filterKey]);
+    void qc.invalidateQueries({ queryKey: OVERVIEW_KEY });
+  }, [rows, filterKey, qc]);
   return { arrived, dismiss: () => setArrived(new Set()) };
 }
+
+/** The overview's queries, every period (order-api.ts's useOrdersOverview). */
+const OVERVIEW_KEY = ['admin', 'orders', 'overview'] as const;
 
 function newestOf(rows: readonly { createdAt: string }[], from: string): string {
   return rows.reduce((max, r) => (r.createdAt > max ? r.createdAt : max), from);

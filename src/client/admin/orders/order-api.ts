@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { OrderEventsResponse, type OrderStatus } from '../../../shared/schemas/orders.js';
-import type { AdminOrderInput } from '../../../shared/schemas/admin.js';
+import type { AdminOrderInput } from '../../../shared/schemas/admin/orders.js';
 import type { ReturnLine } from '../../../shared/schemas/inventory.js';
 import type { z } from 'zod';
 import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
@@ -19,7 +19,7 @@ const ORDERS_PAGE_SIZE = 20;
 /** 'Server orders refresh 30000 ms' (spec section 9). */
 export const ORDERS_REFRESH_MS = 30_000;
 
-/** `payment`: '' shows placed orders; the rest as the server's PAYMENT_FILTERS (shared/schemas/admin.ts). */
+/** `payment`: '' shows placed orders; the rest as the server's PAYMENT_FILTERS (shared/schemas/admin/orders.ts). */
 type OrderListFilter = { page: number; search: string; status: Status | 'to_ship' | ''; payment?: string; from?: string; to?: string };
 
 export function useAdminOrders(f: OrderListFilter) {

@@ -8,6 +8,8 @@ import { adminSend, logUnexpected, messageOf } from '../api/admin-api.js';
 import { BulkBar, BulkResultsDialog, type Selection } from '../components/bulk.js';
 import { ConfirmDialog } from '../components/admin-ui.js';
 import type { Status } from './order-api.js';
+import { ApiError } from '../../lib/api-client.js';
+import { ShipStationNotSetUp } from '../components/shipstation-not-set-up.js';
 
 /** Every order query (list, details, overview) and the stock the orders moved are read again after a bulk action. */
 function useRefetchAfter() {
@@ -54,6 +56,8 @@ export function OrderBulkBar({ selection, onPrintSlips }: { selection: Selection
   const [results, setResults] = useState<{ title: string; items: BulkOutcome[] } | null>(null);
   // The orders whose labels the last "Buy labels" bought: each to print from the shop.
   const [toPrint, setToPrint] = useState<BulkOutcome[]>([]);
+  // "Buy labels" before ShipStation is set up (503): the sentence and a link to its settings.
+  const [notSetUp, setNotSetUp] = useState<string | null>(null);
   const setStatuses = useBulkOrderStatus();
   const buyLabels = useBulkLabels();
   const ids = selection.ids;
@@ -88,7 +92,11 @@ export function OrderBulkBar({ selection, onPrintSlips }: { selection: Selection
           done('Shipping labels')(r);
           setToPrint(r.results.filter((x) => x.result === 'changed'));
         },
-        onError: failed('Error buying labels'),
+        onError: (err) => {
+          if (!(err instanceof ApiError && err.status === 503)) return failed('Error buying labels')(err);
+          setAsked(null);
+          setNotSetUp(err.message);
+        },
       });
   };
 
@@ -148,6 +156,7 @@ export function OrderBulkBar({ selection, onPrintSlips }: { selection: Selection
         onConfirm={confirm}
         onClose={() => setAsked(null)}
       />
+      {notSetUp && <ShipStationNotSetUp message={notSetUp} onDismiss={() => setNotSetUp(null)} />}
       <BulkResultsDialog title={results?.title ?? ''} results={results?.items ?? null} onClose={() => setResults(null)} />
       <LabelsToPrint labels={toPrint} onDismiss={() => setToPrint([])} />
     </>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatCents } from '../../../shared/money.js';
-import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../../shared/stored-cart.js';
+import { lineHeading } from '../../../shared/line-options.js';
 import { Button, buttonClasses } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
@@ -21,7 +21,7 @@ import { OrderPayment } from './order-payment.js';
 import { OrderStrayPayments } from './stray-payments.js';
 import { orderReferenceOf } from '../../../shared/schemas/orders.js';
 import { TRACKING_TEXTS } from '../../../shared/tracking-texts.js';
-import { ADMIN_MESSAGES } from '../../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../../shared/schemas/admin/messages.js';
 import { LabelAddressWarning, LabelTracking } from './label-tracking.js';
 
 const SHIPSTATION_DISABLED = 'Info: ShipStation service temporarily disabled';
@@ -54,7 +54,7 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
   const refusal =
     order.labelRefusal !== undefined
       ? order.labelRefusal
-      : isShippableOrder(order.paymentStatus, order.paymentProvider)
+      : (order.shippable ?? isShippableOrder(order.paymentStatus, order.origin ?? 'checkout'))
         ? null
         : ADMIN_MESSAGES.unpaidNotShippable;
   const buying = send.isPending || order.labelState === 'buying';
@@ -156,15 +156,9 @@ function ShippingServicePanel({ order }: { order: OrderView }) {
   );
 }
 
-/** A line's SKU, size and colour as the packing slip prints them ("SKU ECO-CL-LAV-016 · Size 16 oz"), the spec's defaults left out. */
+/** A line's SKU and its product's own options ("SKU ECO-CL-LAV-016 · Scent: Lavender · Size: 16 oz"; decision 0044). */
 function lineSpec(it: OrderView['items'][number]): string {
-  return [
-    it.sku ? `SKU ${it.sku}` : '',
-    it.size && it.size !== DEFAULT_CART_SIZE ? `Size ${it.size}` : '',
-    it.color && it.color !== DEFAULT_CART_COLOR ? `Color ${it.color}` : '',
-  ]
-    .filter(Boolean)
-    .join(' · ');
+  return [it.sku ? `SKU ${it.sku}` : '', lineHeading(it).options].filter(Boolean).join(' · ');
 }
 
 /**
@@ -178,7 +172,7 @@ const ITEM_COLUMNS: Column<OrderView['items'][number]>[] = [
     cell: (it) => (
       <span className="block min-w-0">
         <span className="block break-words font-mono">{it.productId}</span>
-        <span className="block text-xs text-stone-700">{it.name}</span>
+        <span className="block text-xs text-stone-700">{lineHeading(it).title}</span>
         {lineSpec(it) && <span className="block break-words text-xs text-stone-600">{lineSpec(it)}</span>}
       </span>
     ),
@@ -215,7 +209,7 @@ export function OrderDetails({ orderId, nav }: { orderId: string; nav: OrdersNav
                 status={order.status}
                 label="Change status"
                 email={order.email}
-                paymentStatus={order.paymentStatus}
+                tookStock={order.tookStock ?? false}
                 allowed={order.allowedStatuses}
               />
             </div>

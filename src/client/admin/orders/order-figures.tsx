@@ -3,9 +3,10 @@ import type { OrderView } from '../../../shared/schemas/orders.js';
 
 /**
  * The order's money as lines that add up: subtotal − discount + shipping + tax = total; then what
- * was paid, refunded and kept (net).
+ * was paid, and when anything was refunded, what was refunded and kept (net).
  */
 export function OrderFigures({ order }: { order: OrderView }) {
+  const refunded = order.refundedCents ?? 0;
   const rows: { label: string; value: string; strong?: boolean; rule?: boolean }[] = [
     { label: 'Subtotal', value: formatCents(order.subtotalCents) },
     ...(order.discountCents > 0 || order.couponCode
@@ -18,8 +19,13 @@ export function OrderFigures({ order }: { order: OrderView }) {
     { label: 'Tax', value: formatCents(order.taxCents) },
     { label: 'Total', value: formatCents(order.totalCents), strong: true, rule: true },
     { label: 'Paid', value: formatCents(order.paidCents ?? 0), rule: true },
-    ...(order.refundedCents !== undefined ? [{ label: 'Refunded', value: `−${formatCents(order.refundedCents)}` }] : []),
-    ...(order.netCents !== undefined ? [{ label: 'Net', value: formatCents(order.netCents), strong: true }] : []),
+    // Nothing refunded: no "Refunded −$0.00", and the net is what was paid (said once, above).
+    ...(refunded > 0
+      ? [
+          { label: 'Refunded', value: `−${formatCents(refunded)}` },
+          ...(order.netCents !== undefined ? [{ label: 'Net', value: formatCents(order.netCents), strong: true }] : []),
+        ]
+      : []),
   ];
   return (
     <section aria-labelledby="order-figures-title" className="rounded-lg border border-stone-200 p-4">

@@ -5,6 +5,7 @@ import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { isPaidOrder, ORDER_STATUSES } from '../../../shared/schemas/orders.js';
 import { formatCents } from '../../../shared/money.js';
+import { SHIPS_TO_TEXT, US_STATES } from '../../../shared/schemas/checkout.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
@@ -24,10 +25,17 @@ const ADDRESS_FIELDS = [
   { key: 'name', label: 'Name', required: true, autoComplete: 'name' },
   { key: 'address', label: 'Street', required: true, autoComplete: 'street-address' },
   { key: 'city', label: 'City', required: true, autoComplete: 'address-level2' },
-  { key: 'state', label: 'State', required: false, autoComplete: 'address-level1' },
+  { key: 'state', label: 'State', required: true, autoComplete: 'address-level1' },
   { key: 'zip', label: 'ZIP', required: true, autoComplete: 'postal-code' },
   { key: 'country', label: 'Country', required: true, autoComplete: 'country' },
 ] as const;
+/** The only country the checkout ships to (its ShippingAddressInput); the form shows it, fixed. */
+const SHIP_COUNTRY = 'US';
+const ADDRESS_HINTS: Partial<Record<AddressKey, string>> = {
+  state: SHIPS_TO_TEXT,
+  zip: 'Five digits, e.g. 12345 or 12345-6789.',
+  country: 'The shop ships within the US only.',
+};
 type AddressKey = (typeof ADDRESS_FIELDS)[number]['key'];
 type Address = Record<AddressKey, string>;
 
@@ -42,7 +50,8 @@ function startAddress(a: OrderView['shippingAddress']): Address {
     city: o.city ?? '',
     state: o.state ?? '',
     zip: o.zip ?? '',
-    country: o.country ?? 'US',
+    // The checkout ships within the US only: an older order's other spelling ("USA") is saved as US.
+    country: SHIP_COUNTRY,
   };
 }
 
@@ -186,14 +195,41 @@ function FormBody({ order, nav }: { order: OrderView | null; nav: OrdersNav }) {
           <div className="grid gap-3 sm:grid-cols-2">
             {ADDRESS_FIELDS.map((f) => (
               <div key={f.key} className={f.key === 'address' || f.key === 'name' ? 'sm:col-span-2' : ''}>
-                <Field label={f.label} required={f.required && !keepText} htmlFor={`order-${f.key}`} error={fieldError(f.key)}>
-                  <input
-                    id={`order-${f.key}`}
-                    className={inputCls}
-                    autoComplete={f.autoComplete}
-                    {...register(`shipping_address.${f.key}`)}
-                    {...fieldAria(fieldError(f.key), `order-${f.key}-error`)}
-                  />
+                <Field
+                  label={f.label}
+                  required={f.required && !keepText}
+                  htmlFor={`order-${f.key}`}
+                  error={fieldError(f.key)}
+                  {...(ADDRESS_HINTS[f.key] ? { hint: ADDRESS_HINTS[f.key] } : {})}
+                >
+                  {f.key === 'state' ? (
+                    // The checkout's list: the states the shop ships to, by their codes.
+                    <select
+                      id="order-state"
+                      className={inputCls}
+                      autoComplete={f.autoComplete}
+                      {...register('shipping_address.state')}
+                      {...fieldAria(fieldError(f.key), 'order-state-error')}
+                    >
+                      <option value="">Choose a state</option>
+                      {US_STATES.map(([code, name]) => (
+                        <option key={code} value={code}>
+                          {name}
+                        </option>
+                      ))}
+                    </select>
+                  ) : f.key === 'country' ? (
+                    <input id="order-country" className={`${inputCls} bg-stone-50`} readOnly {...register('shipping_address.country')} />
+                  ) : (
+                    <input
+                      id={`order-${f.key}`}
+                      className={inputCls}
+                      autoComplete={f.autoComplete}
+                      inputMode={f.key === 'zip' ? 'numeric' : undefined}
+                      {...register(`shipping_address.${f.key}`)}
+                      {...fieldAria(fieldError(f.key), `order-${f.key}-error`)}
+                    />
+                  )}
                 </Field>
               </div>
             ))}

@@ -5,7 +5,7 @@ import { formatCents } from '../../../shared/money.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { Dialog } from '../../ui/dialog.js';
-import { ADMIN_MESSAGES } from '../../../shared/schemas/admin.js';
+import { ADMIN_MESSAGES } from '../../../shared/schemas/admin/messages.js';
 import { messageOf } from '../api/admin-api.js';
 import type { AdminOrderRow } from '../api/admin-schemas.js';
 import { capitalize, formatDateIn, formatDateTime } from '../../lib/format.js';
@@ -18,7 +18,6 @@ import type { ReturnLine } from '../../../shared/schemas/inventory.js';
 import { CancelOrderDialog, type CancelRefundBody } from './cancel-order-dialog.js';
 import { StatusChangeDialog } from './notify-customer.js';
 import { PaymentBadge } from './order-payment.js';
-import { tookStock } from './return-lines-field.js';
 import { PeriodForm } from './period-form.js';
 import { selectColumn, SelectPageBox, type Selection } from '../components/bulk.js';
 import { OrderBulkBar } from './order-bulk.js';
@@ -113,14 +112,15 @@ export function StatusSelect({
   status,
   label,
   email,
-  paymentStatus,
+  tookStock,
   allowed,
 }: {
   id: string;
   status: Status;
   label: string;
   email?: string | null;
-  paymentStatus: string;
+  /** Its units left stock (the server says: orders/placed.ts): cancelling it asks which go back. */
+  tookStock: boolean;
   /** The moves the server allows now (its one table, orders/status-rules.ts); the menu offers only these. */
   allowed?: readonly Status[] | undefined;
 }) {
@@ -165,7 +165,7 @@ export function StatusSelect({
         ))}
       </select>
       {/* Cancelling an order that took stock also asks which units go back, and a paid one offers its refund. */}
-      {asked === 'cancelled' && tookStock(paymentStatus) && (
+      {asked === 'cancelled' && tookStock && (
         <CancelOrderDialog
           orderId={id}
           email={email}
@@ -174,7 +174,7 @@ export function StatusSelect({
           onClose={() => setAsked(null)}
         />
       )}
-      {asked !== null && !(asked === 'cancelled' && tookStock(paymentStatus)) && (
+      {asked !== null && !(asked === 'cancelled' && tookStock) && (
         <StatusChangeDialog
           status={asked}
           email={email}
@@ -236,7 +236,7 @@ function RowActions({ o, nav, onDelete }: { o: AdminOrderRow; nav: OrdersNav; on
         status={o.status}
         label={`Status of order ${short}`}
         email={o.email}
-        paymentStatus={o.paymentStatus}
+        tookStock={o.tookStock ?? false}
         allowed={o.allowedStatuses}
       />
       <Button size="sm" variant="ghost" className={compact} onClick={() => nav.details(o.id)} aria-label={`View order ${short}`}>

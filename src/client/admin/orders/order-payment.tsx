@@ -4,9 +4,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { refundForm } from '../../../shared/schemas/admin-forms.js';
+import { refundForm } from '../../../shared/schemas/admin/order-money.js';
 import { formatCents } from '../../../shared/money.js';
-import type { RefundInput } from '../../../shared/schemas/admin.js';
+import type { RefundInput } from '../../../shared/schemas/admin/order-money.js';
 import type { OrderStockLine } from '../../../shared/schemas/inventory.js';
 import { OrderView, RefundView, type OrderPaymentStatus } from '../../../shared/schemas/orders.js';
 import { Button } from '../../ui/button.js';
@@ -18,9 +18,10 @@ import { formatDateTime } from '../../lib/format.js';
 import { centsToText, DollarInput, Field, fieldAria, inputCls, ListState } from '../components/admin-ui.js';
 import { useInvalidateStock } from './order-api.js';
 import { returnByVariant } from './variant-line-forms.js';
-import { OwnerPaymentActions } from './owner-payment-actions.js';
-import { PAYMENT_METHOD_NAMES } from '../../../shared/schemas/owner-orders.js';
-import { defaultReturnLines, hasShipped, ReturnLinesField } from './return-lines-field.js';
+import { CorrectPaymentMethod, OwnerPaymentActions } from './owner-payment-actions.js';
+import { isRecordedPaymentMethod, PAYMENT_METHOD_NAMES } from '../../../shared/schemas/owner-orders.js';
+import { paidHow } from '../../../shared/payment-provider.js';
+import { defaultReturnLines, ReturnLinesField } from './return-lines-field.js';
 
 const PAYMENT_LABELS: Record<OrderPaymentStatus, string> = {
   paid: 'Paid',
@@ -51,9 +52,10 @@ export function PaymentBadge({ status, ownerEntered = false }: { status: OrderPa
 
 /** How the money was taken, as the payment line says it. */
 function paidBy(provider: string): string {
-  if (provider === 'stripe') return 'through Stripe';
-  if (provider === 'test') return 'through the test provider';
-  return `by ${PAYMENT_METHOD_NAMES[provider] ?? provider} (recorded by the shop)`;
+  // In words (shared/payment-provider.ts): "by card (test mode)", "in cash".
+  const how = paidHow(provider) ?? `by ${provider}`;
+  if (provider === 'stripe') return `${how} through Stripe`;
+  return isRecordedPaymentMethod(provider) ? `${how} (recorded by the shop)` : how;
 }
 
 /** Where a refund goes: back through the provider, or recorded for money the owner hands back. */
@@ -110,7 +112,8 @@ const units = (n: number) => `${n} ${n === 1 ? 'unit' : 'units'}`;
 /** The refund: how much, why, and which units go back to stock with it (the order's lines from /stock-lines). */
 function RefundForm({ order, lines, onClose }: { order: OrderView; lines: OrderStockLine[]; onClose: () => void }) {
   const left = order.totalCents - (order.refundedCents ?? 0);
-  const shipped = hasShipped(order);
+  // The server's rule (orders/service.ts), sent with every admin view of an order.
+  const shipped = order.hasShipped ?? false;
   // Each line's units go back to its own variant (an order may hold two variants of one product).
   const [schema] = useState(() => returnByVariant(lines, (keyed) => refundForm(left, keyed)));
   const {
@@ -233,18 +236,21 @@ export function OrderPayment({ order }: { order: OrderView }) {
     <section aria-labelledby="order-payment-title" className="rounded-lg border border-stone-200 p-4">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h3 id="order-payment-title" className="flex flex-wrap items-center gap-2 font-semibold text-stone-900">
-          Payment status <PaymentBadge status={order.paymentStatus} ownerEntered={order.paymentProvider === null} />
+          Payment status <PaymentBadge status={order.paymentStatus} ownerEntered={order.origin === 'owner'} />
         </h3>
-        {refundable && (
-          <Button variant="outline" onClick={() => setOpen(true)}>
-            Refund
-          </Button>
-        )}
+        <div className="flex flex-wrap gap-2">
+          <CorrectPaymentMethod order={order} />
+          {refundable && (
+            <Button variant="outline" onClick={() => setOpen(true)}>
+              Refund
+            </Button>
+          )}
+        </div>
       </div>
       <p className="text-sm text-stone-700">
-        {order.paymentProvider === null
+        {order.origin === 'owner' && order.paidAt === null
           ? 'Entered by the shop and not paid yet: record the payment you took, or send the customer a link to pay by card.'
-          : order.paidAt
+          : order.paidAt && order.paymentProvider
             ? `${formatCents(order.totalCents)} paid ${formatDateTime(order.paidAt)} ${paidBy(order.paymentProvider)}${refunded > 0 ? `; ${formatCents(refunded)} refunded` : ''}.`
             : 'Not paid: nothing to refund.'}
       </p>

@@ -2,7 +2,7 @@ import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { formatCents } from '../../../shared/money.js';
-import { OrderNoteInput } from '../../../shared/schemas/admin.js';
+import { OrderNoteInput } from '../../../shared/schemas/admin/orders.js';
 import type { OrderEventView } from '../../../shared/schemas/orders.js';
 import { Button } from '../../ui/button.js';
 import { FieldError } from '../../ui/form-controls.js';
@@ -12,6 +12,7 @@ import { formatDateTime } from '../../lib/format.js';
 import { fieldAria, inputCls, ListState } from '../components/admin-ui.js';
 import { useAddOrderNote, useOrderEvents } from './order-api.js';
 import { carrierName } from '../../../shared/carriers.js';
+import { paidHow } from '../../../shared/payment-provider.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
 const money = (v: unknown): string => (typeof v === 'number' ? formatCents(v) : '');
@@ -57,14 +58,25 @@ function describe(e: OrderEventView): { title: string; lines: string[] } {
         title: d.enteredByOwner ? 'Order entered by the owner' : 'Order placed',
         lines: d.totalCents !== undefined ? [`Total ${money(d.totalCents)}`] : [],
       };
-    case 'paid':
+    case 'paid': {
+      // How, in words (shared/payment-provider.ts): the method the owner recorded, else the provider's code.
+      const how = paidHow(str(d.method) || str(d.provider));
       return {
-        title: `Paid ${money(d.amountCents)}`,
+        title: `Paid ${money(d.amountCents)}${how ? ` ${how}` : ''}`,
         lines: [
-          d.method ? `By ${str(d.provider)}, recorded by the shop` : d.provider ? `Through ${str(d.provider)}` : '',
+          d.method ? 'Recorded by the shop' : '',
           d.paymentLink ? 'Through the payment link the shop e-mailed' : '',
           d.note ? str(d.note) : '',
           d.stockShortfall ? `Short: ${str(d.stockShortfall)}` : '',
+        ].filter(Boolean),
+      };
+    }
+    case 'payment.method_corrected':
+      return {
+        title: 'Payment method corrected',
+        lines: [
+          `${money(d.amountCents)} was recorded as paid ${paidHow(str(d.from)) ?? str(d.from)}; it was paid ${paidHow(str(d.to)) ?? str(d.to)}`,
+          d.note ? str(d.note) : '',
         ].filter(Boolean),
       };
     case 'payment.link_sent':

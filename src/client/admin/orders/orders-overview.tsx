@@ -7,6 +7,7 @@ import { Button } from '../../ui/button.js';
 import { Skeleton } from '../../ui/skeleton.js';
 import { formatDay } from '../../lib/format.js';
 import { messageOf } from '../api/admin-api.js';
+import type { OrdersOverview } from '../api/admin-schemas.js';
 import { useOrdersOverview, type OverviewPeriod } from './order-api.js';
 import { PeriodForm } from './period-form.js';
 import { SalesByProduct } from './sales-by-product.js';
@@ -21,7 +22,56 @@ let OverviewCharts = loadCharts();
 
 /** What the numbers mean; the same rule as the server's ordersOverview. */
 const OVERVIEW_LEGEND =
-  'Placed orders only (paid, refunded or entered by the shop; unpaid checkout attempts are left out). Revenue is the money the shop received, net of refunds: orders you entered yourself count as orders but bring no revenue (the shop took no payment for them), and a cancelled order keeps what was not refunded.';
+  'Placed orders only (paid, refunded or entered by the shop; unpaid checkout attempts are left out), on the day they were placed. Revenue is the money the shop received, net of refunds, each on the day it moved: a payment on the day it was taken, a refund on the day it was made, so a figure already reported never changes. Orders you entered yourself bring no revenue until their payment is recorded, and a cancelled order keeps what was not refunded.';
+
+/** The period's money, each line on the day it moved (the server's moneyByDay, decision 0046). */
+function MoneyBreakdown({ money, named }: { money: OrdersOverview['money']; named: string }) {
+  const lines: [label: string, cents: number, sign?: '−' | '+'][] = [
+    ['Product sales', money.subtotalCents],
+    ['Discounts', money.discountCents, '−'],
+    ['Shipping', money.shippingCents, '+'],
+    ['Tax', money.taxCents, '+'],
+  ];
+  return (
+    <section
+      aria-labelledby="overview-money-heading"
+      className="min-w-0 rounded-lg border border-stone-200 p-3"
+      data-testid="overview-money"
+    >
+      <h3 id="overview-money-heading" className="mb-2 text-sm font-semibold text-stone-900">
+        Money, {named}
+      </h3>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+        {lines.map(([label, cents, sign]) => (
+          <div key={label} className="flex justify-between gap-2 border-b border-stone-100 py-1 sm:flex-col sm:border-b-0">
+            <dt className="text-stone-700">{label}</dt>
+            <dd className="tabular-nums text-stone-900">
+              {sign && cents !== 0 ? `${sign} ` : ''}
+              {formatCents(cents)}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 border-t border-stone-200 pt-2 text-sm sm:grid-cols-3">
+        <div className="flex justify-between gap-2 sm:flex-col">
+          <dt className="text-stone-700">Payments taken</dt>
+          <dd className="tabular-nums text-stone-900">{formatCents(money.takenCents)}</dd>
+        </div>
+        <div className="flex justify-between gap-2 sm:flex-col">
+          <dt className="text-stone-700">Refunds made</dt>
+          <dd className="tabular-nums text-stone-900">
+            {money.refundedCents ? '− ' : ''}
+            {formatCents(money.refundedCents)}
+          </dd>
+        </div>
+        <div className="flex justify-between gap-2 font-semibold sm:flex-col">
+          <dt className="text-stone-900">Revenue</dt>
+          <dd className="tabular-nums text-stone-900">{formatCents(money.takenCents - money.refundedCents)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
 
 /** The overview's preset periods, in the shop's days; 30 unless the owner picks another. */
 const PRESET_DAYS = [7, 30, 90] as const;
@@ -181,6 +231,7 @@ export function OrdersOverviewSection() {
           <Headline label={`Orders, ${named}`} value={totals.orders.toLocaleString('en-US')} />
           <Headline label={`Revenue, ${named}`} value={formatCents(totals.revenueCents)} />
         </dl>
+        <MoneyBreakdown money={data.money} named={named} />
         {totals.orders === 0 ? (
           <p className="rounded-lg border border-dashed border-stone-300 py-8 text-center text-stone-700">No orders in this period.</p>
         ) : (

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatCents } from '../../../shared/money.js';
 import { orderNumberLabel, type OrderView } from '../../../shared/schemas/orders.js';
 import { SITE_NAME } from '../../../shared/page-declaration.js';
-import { useAdminSettings } from '../content/content-api.js';
+import { useAdminSettings } from '../api/content-api.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
 import { toast } from '../../ui/toast.js';
@@ -11,6 +11,7 @@ import { DataTable, ListState, Panel, type Column } from '../components/admin-ui
 import { formatAddress } from '../../../shared/address.js';
 import { useAdminOrder } from './order-api.js';
 import type { OrdersNav } from './orders-tab.js';
+import { lineHeading } from '../../../shared/line-options.js';
 
 const CHECKLIST = [
   'All items picked and counted',
@@ -27,6 +28,20 @@ function esc(text: string): string {
 function itemCount(order: OrderView): number {
   return order.items.reduce((n, it) => n + it.quantity, 0);
 }
+
+/** The class the page's print style keys on (styles.css): while a slip is shown, only the slips print. */
+export const PRINTING_CLASS = 'printing-slips';
+
+/** While mounted, the browser's own print of the page prints the slips (`.slips-to-print`) alone, not the back office. */
+export function usePrintOnlySlips(): void {
+  useEffect(() => {
+    document.body.classList.add(PRINTING_CLASS);
+    return () => document.body.classList.remove(PRINTING_CLASS);
+  }, []);
+}
+
+/** What a gift's slip says on paper, where the total is left off (the on-screen checkbox never prints). */
+export const GIFT_MARK = 'Gift order';
 
 /** What a slip prints besides the order: the sender, and whether money is left off (a gift). */
 export type PackingSlipOptions = { shopName?: string; returnAddress?: string; hideTotal?: boolean };
@@ -85,7 +100,7 @@ function slipHtml(order: OrderView, options: PackingSlipOptions): string {
     .map(
       (it) => `<tr>
 <td>${it.image ? `<img src="${esc(abs(it.image))}" alt="" width="48" height="48">` : ''}</td>
-<td>${esc(it.name)}</td><td>${esc(it.size)}</td><td>${esc(it.color)}</td><td>${esc(it.sku ?? 'N/A')}</td>
+<td>${esc(lineHeading(it).title)}</td><td>${esc(lineHeading(it).options)}</td><td>${esc(it.sku ?? 'N/A')}</td>
 <td class="num">${it.quantity}</td><td class="box"><span></span></td></tr>`,
     )
     .join('');
@@ -95,12 +110,12 @@ function slipHtml(order: OrderView, options: PackingSlipOptions): string {
     .join('');
   return `<section class="slip">
 <div class="head"><div class="from"><strong>${esc(options.shopName ?? SITE_NAME)}</strong>${from}</div>
-<div><h1>Packing Slip</h1><div class="number">Order ${esc(slipOrderNumber(order))}</div></div></div>
+<div><h1>Packing Slip</h1>${options.hideTotal ? `<div class="gift">${esc(GIFT_MARK)}</div>` : ''}<div class="number">Order ${esc(slipOrderNumber(order))}</div></div></div>
 <div class="meta"><div>Order ID: ${esc(order.id)}</div><div>Date: ${esc(formatDateTime(order.createdAt))}</div>
 <div>Status: <strong>${esc(slipStatusWords(order))}</strong></div><div>Payment: ${esc(slipPaymentWords(order))}</div><div>Items: ${itemCount(order)}</div></div>
 <h2>Ship To</h2><p>${address}</p>
-<h2>Items</h2><table><thead><tr><th>Image</th><th>Name</th><th>Size</th><th>Color</th><th>SKU</th><th class="num">Qty</th><th>Packed</th></tr></thead>
-<tbody>${rows || '<tr><td colspan="7">No items on this order.</td></tr>'}</tbody></table>
+<h2>Items</h2><table><thead><tr><th>Image</th><th>Name</th><th>Options</th><th>SKU</th><th class="num">Qty</th><th>Packed</th></tr></thead>
+<tbody>${rows || '<tr><td colspan="6">No items on this order.</td></tr>'}</tbody></table>
 <h2>Packing checklist</h2><ul>${CHECKLIST.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>
 ${options.hideTotal ? '' : `<p class="total">Order total: ${esc(formatCents(order.totalCents))}</p>`}
 <div class="sign"><div>Packed by (signature)</div><div>Date</div></div>
@@ -122,7 +137,9 @@ table{width:100%;border-collapse:collapse;margin-top:8px}th,td{border:1px solid 
 th{background:#f5f5f4;font-size:12px;text-transform:uppercase}.num{text-align:right}
 img{object-fit:cover;border-radius:4px}.box span{display:inline-block;width:18px;height:18px;border:2px solid #44403c}
 ul{list-style:none;padding:0}li{margin:6px 0}li:before{content:"";display:inline-block;width:14px;height:14px;border:2px solid #44403c;margin-right:8px;vertical-align:-3px}
-.total{font-size:18px;font-weight:700;text-align:right;margin-top:16px}.sign{margin-top:48px;display:flex;gap:48px}
+.total{font-size:18px;font-weight:700;text-align:right;margin-top:16px}
+.gift{float:right;clear:both;border:2px solid #1c1917;border-radius:4px;padding:2px 8px;margin:0 0 6px;font-weight:700;text-transform:uppercase;letter-spacing:.05em}
+.number{clear:both}.sign{margin-top:48px;display:flex;gap:48px}
 .sign div{flex:1;border-top:1px solid #1c1917;padding-top:4px;font-size:12px}
 </style></head><body>
 ${orders.map((o) => slipHtml(o, options)).join('\n')}
@@ -163,9 +180,9 @@ const SLIP_COLUMNS: Column<OrderView['items'][number]>[] = [
     cell: (it) =>
       it.image ? <img src={it.image} alt="" width={40} height={40} className="inline-block h-10 w-10 rounded object-cover" /> : null,
   },
-  { header: 'Name', primary: true, className: 'max-md:font-semibold', cell: (it) => it.name },
-  { header: 'Size', cell: (it) => it.size },
-  { header: 'Color', cell: (it) => it.color },
+  { header: 'Name', primary: true, className: 'max-md:font-semibold', cell: (it) => lineHeading(it).title },
+  // The product's own options ("Scent: Lavender · Size: 32 oz"), empty without options (decision 0044).
+  { header: 'Options', cell: (it) => lineHeading(it).options },
   { header: 'SKU', cell: (it) => <span className="font-mono">{it.sku ?? 'N/A'}</span> },
   { header: 'Qty', numeric: true, cell: (it) => it.quantity },
   {
@@ -197,115 +214,131 @@ export function PackingSlip({
   const returnAddress = settings.data?.shop_return_address ?? '';
   const from = returnLines(returnAddress);
   const options: PackingSlipOptions = { shopName: SITE_NAME, returnAddress, hideTotal };
+  usePrintOnlySlips();
   return (
-    <Panel
-      title="Packing Slip"
-      actions={
-        <>
-          <Button variant="ghost" onClick={nav.list}>
-            <ArrowLeftIcon size={16} /> Back to orders
-          </Button>
-          {order && printable && <Button onClick={() => printPackingSlips([order], options)}>Print</Button>}
-        </>
-      }
-    >
-      <ListState isPending={isPending} error={error} onRetry={() => void refetch()} loadingLabel="Loading order">
-        {order && (
-          <div className="flex flex-col gap-6 text-sm">
-            {printable && (
-              <label className="flex items-center gap-2 self-start rounded-md border border-stone-200 bg-stone-50 px-3 py-2">
-                <input
-                  type="checkbox"
-                  checked={hideTotal}
-                  onChange={(e) => setHideTotal(e.target.checked)}
-                  className="h-4 w-4 accent-brand-600"
-                />
-                Gift: leave the order total off this slip
-              </label>
+    <div className="slips-to-print">
+      <Panel
+        title="Packing Slip"
+        actions={
+          <>
+            <Button variant="ghost" className="print:hidden" onClick={nav.list}>
+              <ArrowLeftIcon size={16} /> Back to orders
+            </Button>
+            {order && printable && (
+              <Button className="print:hidden" onClick={() => printPackingSlips([order], options)}>
+                Print
+              </Button>
             )}
-            <div className="flex flex-wrap items-start justify-between gap-4">
-              <address className="not-italic" aria-label="Return address">
-                <span className="block font-semibold text-stone-900">{SITE_NAME}</span>
-                {from.map((l, i) => (
-                  <span key={i} className="block">
-                    {l}
+          </>
+        }
+      >
+        <ListState isPending={isPending} error={error} onRetry={() => void refetch()} loadingLabel="Loading order">
+          {order && (
+            <div className="flex flex-col gap-6 text-sm">
+              {/* A control, not part of the slip: never on paper (a gift slip prints its mark below instead). */}
+              {printable && (
+                <label className="flex items-center gap-2 self-start rounded-md border border-stone-200 bg-stone-50 px-3 py-2 print:hidden">
+                  <input
+                    type="checkbox"
+                    checked={hideTotal}
+                    onChange={(e) => setHideTotal(e.target.checked)}
+                    className="h-4 w-4 accent-brand-600"
+                  />
+                  Gift: leave the order total off this slip
+                </label>
+              )}
+              <div className="flex flex-wrap items-start justify-between gap-4">
+                <address className="not-italic" aria-label="Return address">
+                  <span className="block font-semibold text-stone-900">{SITE_NAME}</span>
+                  {from.map((l, i) => (
+                    <span key={i} className="block">
+                      {l}
+                    </span>
+                  ))}
+                  {settings.isSuccess && from.length === 0 && (
+                    <span className="block text-xs text-amber-800">
+                      No return address yet: add it in Settings → General to print it here.
+                    </span>
+                  )}
+                </address>
+                <p className="text-right">
+                  {hideTotal && (
+                    <span
+                      className="mb-1 ml-auto block w-fit rounded border-2 border-stone-900 px-2 py-0.5 text-sm font-bold uppercase tracking-wide text-stone-900"
+                      data-testid="slip-gift-mark"
+                    >
+                      {GIFT_MARK}
+                    </span>
+                  )}
+                  <span className="block text-xs uppercase tracking-wide text-stone-600">Order</span>
+                  <span className="font-mono text-lg font-bold text-stone-900" data-testid="slip-order-number">
+                    {slipOrderNumber(order)}
                   </span>
-                ))}
-                {settings.isSuccess && from.length === 0 && (
-                  <span className="block text-xs text-amber-800">
-                    No return address yet: add it in Settings → General to print it here.
-                  </span>
-                )}
-              </address>
-              <p className="text-right">
-                <span className="block text-xs uppercase tracking-wide text-stone-600">Order</span>
-                <span className="font-mono text-lg font-bold text-stone-900" data-testid="slip-order-number">
-                  {slipOrderNumber(order)}
-                </span>
-              </p>
+                </p>
+              </div>
+              <dl className="grid gap-2 sm:grid-cols-2">
+                <div>
+                  <dt className="inline font-medium text-stone-600">Order ID: </dt>
+                  <dd className="inline break-all font-mono">{order.id}</dd>
+                </div>
+                <div>
+                  <dt className="inline font-medium text-stone-600">Date: </dt>
+                  <dd className="inline">{formatDateTime(order.createdAt)}</dd>
+                </div>
+                <div>
+                  <dt className="inline font-medium text-stone-600">Status: </dt>
+                  <dd className="inline" data-testid="slip-status">
+                    {slipStatusWords(order)}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="inline font-medium text-stone-600">Payment: </dt>
+                  <dd className="inline">{slipPaymentWords(order)}</dd>
+                </div>
+                <div>
+                  <dt className="inline font-medium text-stone-600">Items: </dt>
+                  <dd className="inline">{itemCount(order)}</dd>
+                </div>
+              </dl>
+              <section>
+                <h3 className="mb-1 text-base font-semibold">Ship To</h3>
+                <p>
+                  {formatAddress(order.shippingAddress, { email: true, trimLines: true }).map((l, i) => (
+                    <span key={i} className="block">
+                      {l}
+                    </span>
+                  ))}
+                </p>
+              </section>
+              {order.items.length === 0 ? (
+                <p className="border-y border-stone-200 py-3 text-center text-stone-700">No items on this order.</p>
+              ) : (
+                <DataTable caption="Items to pack" rows={order.items} rowKey={(it) => it.id} columns={SLIP_COLUMNS} />
+              )}
+              <section>
+                <h3 className="mb-1 text-base font-semibold">Packing checklist</h3>
+                <ul className="flex flex-col gap-1">
+                  {CHECKLIST.map((c) => (
+                    <li key={c} className="flex items-center gap-2">
+                      <span aria-hidden="true" className="inline-block h-4 w-4 border-2 border-stone-700" />
+                      {c}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+              {!hideTotal && (
+                <p className="text-right text-lg font-bold" data-testid="slip-total">
+                  Order total: {formatCents(order.totalCents)}
+                </p>
+              )}
+              <div className="mt-6 flex gap-8">
+                <p className="flex-1 border-t border-stone-900 pt-1 text-xs">Packed by (signature)</p>
+                <p className="flex-1 border-t border-stone-900 pt-1 text-xs">Date</p>
+              </div>
             </div>
-            <dl className="grid gap-2 sm:grid-cols-2">
-              <div>
-                <dt className="inline font-medium text-stone-600">Order ID: </dt>
-                <dd className="inline break-all font-mono">{order.id}</dd>
-              </div>
-              <div>
-                <dt className="inline font-medium text-stone-600">Date: </dt>
-                <dd className="inline">{formatDateTime(order.createdAt)}</dd>
-              </div>
-              <div>
-                <dt className="inline font-medium text-stone-600">Status: </dt>
-                <dd className="inline" data-testid="slip-status">
-                  {slipStatusWords(order)}
-                </dd>
-              </div>
-              <div>
-                <dt className="inline font-medium text-stone-600">Payment: </dt>
-                <dd className="inline">{slipPaymentWords(order)}</dd>
-              </div>
-              <div>
-                <dt className="inline font-medium text-stone-600">Items: </dt>
-                <dd className="inline">{itemCount(order)}</dd>
-              </div>
-            </dl>
-            <section>
-              <h3 className="mb-1 text-base font-semibold">Ship To</h3>
-              <p>
-                {formatAddress(order.shippingAddress, { email: true, trimLines: true }).map((l, i) => (
-                  <span key={i} className="block">
-                    {l}
-                  </span>
-                ))}
-              </p>
-            </section>
-            {order.items.length === 0 ? (
-              <p className="border-y border-stone-200 py-3 text-center text-stone-700">No items on this order.</p>
-            ) : (
-              <DataTable caption="Items to pack" rows={order.items} rowKey={(it) => it.id} columns={SLIP_COLUMNS} />
-            )}
-            <section>
-              <h3 className="mb-1 text-base font-semibold">Packing checklist</h3>
-              <ul className="flex flex-col gap-1">
-                {CHECKLIST.map((c) => (
-                  <li key={c} className="flex items-center gap-2">
-                    <span aria-hidden="true" className="inline-block h-4 w-4 border-2 border-stone-700" />
-                    {c}
-                  </li>
-                ))}
-              </ul>
-            </section>
-            {!hideTotal && (
-              <p className="text-right text-lg font-bold" data-testid="slip-total">
-                Order total: {formatCents(order.totalCents)}
-              </p>
-            )}
-            <div className="mt-6 flex gap-8">
-              <p className="flex-1 border-t border-stone-900 pt-1 text-xs">Packed by (signature)</p>
-              <p className="flex-1 border-t border-stone-900 pt-1 text-xs">Date</p>
-            </div>
-          </div>
-        )}
-      </ListState>
-    </Panel>
+          )}
+        </ListState>
+      </Panel>
+    </div>
   );
 }

@@ -1,12 +1,8 @@
-import { useEffect } from 'react';
 import { BULK_MAX } from '../../../shared/schemas/bulk.js';
 import { Button } from '../../ui/button.js';
 import { ArrowLeftIcon } from '../../ui/icons.js';
-import { PackingSlip } from './packing-slip.js';
+import { PackingSlip, usePrintOnlySlips } from './packing-slip.js';
 import type { OrdersNav } from './orders-tab.js';
-
-/** The class the page's print style keys on (styles.css): while this view is open, only the slips print. */
-const PRINTING_CLASS = 'printing-slips';
 
 /** `?view=slips&orders=a,b,c`: the selected orders, at most a bulk action's worth. */
 export function slipOrderIds(param: string | null): string[] {
@@ -26,10 +22,7 @@ export function slipOrderIds(param: string | null): string[] {
  * slip view, drawn once per order; its own buttons and the back office around it are not printed.
  */
 export function PackingSlipsPrint({ orderIds, nav }: { orderIds: string[]; nav: OrdersNav }) {
-  useEffect(() => {
-    document.body.classList.add(PRINTING_CLASS);
-    return () => document.body.classList.remove(PRINTING_CLASS);
-  }, []);
+  usePrintOnlySlips();
   const n = orderIds.length;
   return (
     <div className="flex min-w-0 flex-col gap-6">

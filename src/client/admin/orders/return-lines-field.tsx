@@ -1,17 +1,6 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { OrderStockLine } from '../../../shared/schemas/inventory.js';
-import type { OrderView } from '../../../shared/schemas/orders.js';
 import { inputCls } from '../components/admin-ui.js';
-
-/** The parcel left the shelf (as the server decides it): its units stay out unless the owner says some came back. */
-export function hasShipped(order: Pick<OrderView, 'shippedAt' | 'status'>): boolean {
-  return Boolean(order.shippedAt) || order.status === 'shipped' || order.status === 'delivered';
-}
-
-/** An order that took money took its units from stock: cancelling it asks which go back (the server's `wasPaid`). */
-export function tookStock(paymentStatus: string): boolean {
-  return paymentStatus === 'paid' || paymentStatus === 'partially_refunded' || paymentStatus === 'refunded';
-}
 
 /** The form's starting "Return to stock" quantities: every unit still out of an order not shipped, none of a shipped one. */
 export function defaultReturnLines(lines: readonly OrderStockLine[], shipped: boolean): { productId: string; quantity: string }[] {

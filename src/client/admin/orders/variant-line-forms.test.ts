@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelWithRefundForm, refundForm } from '../../../shared/schemas/admin-forms.js';
+import { cancelWithRefundForm, refundForm } from '../../../shared/schemas/admin/order-money.js';
 import { ORDER_STOCK_MESSAGES, type OrderStockLine } from '../../../shared/schemas/inventory.js';
 import { OwnerOrderForm, returnByVariant } from './variant-line-forms.js';
 

@@ -1,12 +1,12 @@
 import '../../lib/zod-config.js';
 import { z } from 'zod';
-import { AdminOrderForm } from '../../../shared/schemas/admin-forms.js';
+import { AdminOrderForm } from '../../../shared/schemas/admin/orders.js';
 import type { OrderStockLine, ReturnLine } from '../../../shared/schemas/inventory.js';
 import { defaultVariantIdOf } from '../../../shared/variants.js';
 
 /*
  * The back office's order forms with variants (decision 0036). The shared form schemas
- * (shared/schemas/admin-forms.ts) know an order's lines by product: the Create Order form's lines
+ * (shared/schemas/admin/orders.ts) know an order's lines by product: the Create Order form's lines
  * leave the variant out of the body, and the refund and cancel forms match a return line to the
  * order's lines by product id, which an order holding two variants of one product breaks. These
  * wrappers run the shared schemas unchanged (their rules and words) and carry each line's variant

@@ -4,9 +4,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type InputHTMLAttributes } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { ProductEditForm, ProductForm } from '../../../shared/schemas/admin-forms.js';
+import { ProductEditForm, ProductForm } from '../../../shared/schemas/admin/products.js';
 import type { Category } from '../../../shared/schemas/catalog.js';
-import { ProductInput, refusesSku, type AdminProductVariants, type AdminVariant } from '../../../shared/schemas/admin.js';
+import { ProductInput, refusesSku } from '../../../shared/schemas/admin/products.js';
+import { type AdminProductVariants, type AdminVariant } from '../../../shared/schemas/admin/variants.js';
 import { formatCents } from '../../../shared/money.js';
 import { maxLengths } from '../../../shared/schemas/limits.js';
 import { Button } from '../../ui/button.js';
@@ -20,6 +21,7 @@ import { UnplacedErrors } from '../components/form-errors.js';
 import { draftImages, ProductImagesField } from './product-images-field.js';
 import { ProductStock, StockLevel } from './product-stock.js';
 import { StockBadge } from './stock-badge.js';
+import { SubscriptionPlanSection } from './subscription-plan-section.js';
 import { VariantsDialog } from './variants-dialog.js';
 
 const numText = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
@@ -185,6 +187,7 @@ export function ProductDialog({
       lowStockThreshold: String(product?.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD),
       category: product?.category ?? '',
       featured: product?.featured ?? false,
+      draft: product?.status === 'draft',
       sku: product?.sku ?? '',
       brand: product?.brand ?? '',
       weightLbs: numText(product?.weightLbs),
@@ -341,6 +344,10 @@ export function ProductDialog({
                 <input type="checkbox" className="h-4 w-4 accent-brand-600" {...register('featured')} />
                 Featured
               </label>
+              <label className="ml-4 inline-flex items-center gap-2 text-sm font-medium text-stone-900">
+                <input type="checkbox" className="h-4 w-4 accent-brand-600" {...register('draft')} />
+                Draft (hidden from the shop)
+              </label>
             </div>
             {!withOptions && (
               <Field label="SKU" htmlFor="product-sku" error={errors.sku?.message}>
@@ -398,6 +405,14 @@ export function ProductDialog({
           </p>
         </fieldset>
       </form>
+      {/* Outside the product's form, with a Save of its own (as the stock below). */}
+      {product ? (
+        <SubscriptionPlanSection productId={product.id} priceCents={withOptions ? null : product.priceCents} />
+      ) : (
+        <p className="mt-4 text-xs text-stone-600">
+          Subscribe and save can be offered once the product is saved: open it again from the list.
+        </p>
+      )}
       {product && (
         <ProductStock
           productId={product.id}

@@ -3,8 +3,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { StockAdjustmentForm } from '../../../shared/schemas/admin-forms.js';
-import type { AdminVariant } from '../../../shared/schemas/admin.js';
+import { StockAdjustmentForm } from '../../../shared/schemas/admin/products.js';
+import type { AdminVariant } from '../../../shared/schemas/admin/variants.js';
 import {
   STOCK_MOVEMENT_LABELS,
   STOCK_REASON_LABELS,

@@ -266,6 +266,7 @@ export default function ProductsTab() {
                 },
                 { header: 'Category', cell: (p) => categoryName(p.category) },
                 { header: 'Featured', cell: (p) => (p.featured ? 'Yes' : 'No') },
+                { header: 'Status', cell: (p) => (p.status === 'draft' ? 'Draft (hidden)' : 'Active') },
               ]}
               actions={(p) => <RowActions name={p.name} onEdit={() => edit(p)} onDelete={() => setToDelete(p)} />}
             />

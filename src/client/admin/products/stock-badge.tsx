@@ -1,4 +1,4 @@
-import type { AdminLowVariant } from '../../../shared/schemas/admin.js';
+import type { AdminLowVariant } from '../../../shared/schemas/admin/variants.js';
 
 /** "Sold out" at 0, "Low" at or below the product's threshold (the server's `stock=out` and `stock=low`); nothing above it. */
 export function StockBadge({ onHand, threshold }: { onHand: number; threshold: number }) {

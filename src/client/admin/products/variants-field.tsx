@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Controller, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
-import { VARIANT_LIMITS } from '../../../shared/schemas/admin.js';
+import { VARIANT_LIMITS } from '../../../shared/schemas/admin/variants.js';
+import { UNITS } from '../../../shared/unit-price.js';
 import { Button } from '../../ui/button.js';
 import { CloseIcon, PlusIcon } from '../../ui/icons.js';
 import { fieldAria, inputCls, Switch } from '../components/admin-ui.js';
@@ -223,8 +224,8 @@ export function OptionsEditor({
 
 /** The grid's columns from 1024 px up: the header row and every variant row share them. */
 const GRID =
-  'lg:grid lg:grid-cols-[minmax(8rem,1.2fr)_minmax(9rem,1.3fr)_5.5rem_5.5rem_4.5rem_minmax(7rem,0.9fr)_5.5rem_4.75rem_3.75rem_5rem] lg:items-start lg:gap-2';
-const COLUMNS = ['Variant', 'SKU', 'Price ($)', 'Compare-at ($)', 'Weight (lbs)', 'Image', 'Stock', 'Low at', 'On sale', ''];
+  'lg:grid lg:grid-cols-[minmax(7rem,1.2fr)_minmax(8rem,1.3fr)_5.5rem_5.5rem_4.5rem_7rem_minmax(6rem,0.9fr)_5.5rem_4.75rem_3.75rem_5rem] lg:items-start lg:gap-2';
+const COLUMNS = ['Variant', 'SKU', 'Price ($)', 'Compare-at ($)', 'Weight (lbs)', 'Unit size', 'Image', 'Stock', 'Low at', 'On sale', ''];
 
 /** One input of a variant: its label (the column heading on a wide screen, for screen readers always with the variant). */
 function Cell({
@@ -384,6 +385,34 @@ export function VariantsGrid({
                     {...register(`variants.${i}.weightLbs`)}
                     {...fieldAria(e?.weightLbs?.message, `${id}-weight-error`)}
                   />
+                </Cell>
+                <Cell id={`${id}-unit-size`} label="Unit size" variant={label} error={e?.unitQuantity?.message ?? e?.unit?.message}>
+                  <span className="flex gap-1">
+                    <input
+                      id={`${id}-unit-size`}
+                      type="number"
+                      min="0"
+                      step="any"
+                      inputMode="decimal"
+                      placeholder="16"
+                      className={`${inputCls} min-w-0`}
+                      {...register(`variants.${i}.unitQuantity`)}
+                      {...fieldAria(e?.unitQuantity?.message ?? e?.unit?.message, `${id}-unit-size-error`)}
+                    />
+                    <select
+                      aria-label={`Unit of ${label}`}
+                      className={`${inputCls} max-w-[4.25rem] shrink-0`}
+                      {...register(`variants.${i}.unit`)}
+                      {...fieldAria(e?.unit?.message, `${id}-unit-size-error`)}
+                    >
+                      <option value="">—</option>
+                      {UNITS.map((u) => (
+                        <option key={u} value={u}>
+                          {u}
+                        </option>
+                      ))}
+                    </select>
+                  </span>
                 </Cell>
                 <Cell id={`${id}-image`} label="Image" variant={label} error={e?.image?.message} wide>
                   <select

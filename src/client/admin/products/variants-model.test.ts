@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminProductVariants } from '../../../shared/schemas/admin.js';
-import { VARIANT_MESSAGES } from '../../../shared/schemas/admin.js';
+import type { AdminProductVariants } from '../../../shared/schemas/admin/variants.js';
+import { VARIANT_MESSAGES } from '../../../shared/schemas/admin/variants.js';
+import { UNIT_MESSAGES } from '../../../shared/unit-price.js';
 import {
   addMissingVariants,
   addOption,
@@ -34,6 +35,8 @@ function saved(id: string, options: string[], extra: Partial<SavedVariant> = {})
     image: null,
     enabled: true,
     position: 0,
+    unitQuantity: null,
+    unit: null,
     stock,
     sold: false,
     removable: true,
@@ -198,6 +201,8 @@ describe('the variants grid', () => {
         sku: `CL-${i}`,
         compareAtCents: i === 1 ? '29.98' : '',
         weightLbs: i === 1 ? '2.2' : '',
+        unitQuantity: i === 1 ? '32' : '',
+        unit: i === 1 ? 'oz' : '',
       })),
     };
     const body = VariantsForm.parse(draft);
@@ -216,8 +221,17 @@ describe('the variants grid', () => {
       image: null,
       enabled: true,
       lowStockThreshold: 5,
+      unitQuantity: null,
+      unit: null,
     });
-    expect(body.variants[1]).toMatchObject({ options: ['Unscented', '32 oz'], compareAtCents: 2998, weightLbs: 2.2, openingStock: 0 });
+    expect(body.variants[1]).toMatchObject({
+      options: ['Unscented', '32 oz'],
+      compareAtCents: 2998,
+      weightLbs: 2.2,
+      openingStock: 0,
+      unitQuantity: 32,
+      unit: 'oz',
+    });
     expect(body.variants[1]).not.toHaveProperty('id');
 
     const bad = VariantsForm.safeParse({
@@ -228,6 +242,16 @@ describe('the variants grid', () => {
     const issues = bad.error!.issues.map((i) => [i.path.join('.'), i.message]);
     expect(issues).toContainEqual(['variants.3.priceCents', 'Price must be in whole cents (at most 2 decimals)']);
     expect(issues).toContainEqual(['variants.4.compareAtCents', VARIANT_MESSAGES.compareAtNotAbove]);
+    // A unit size without its unit (or a typed word) is refused on its field, in the server's words.
+    const unitless = VariantsForm.safeParse({
+      ...draft,
+      variants: draft.variants.map((v, i) =>
+        i === 2 ? { ...v, unitQuantity: '16' } : i === 3 ? { ...v, unitQuantity: 'x', unit: 'oz' } : v,
+      ),
+    });
+    const unitIssues = unitless.error!.issues.map((i) => [i.path.join('.'), i.message]);
+    expect(unitIssues).toContainEqual(['variants.2.unitQuantity', UNIT_MESSAGES.both]);
+    expect(unitIssues).toContainEqual(['variants.3.unitQuantity', UNIT_MESSAGES.quantity]);
     // The rules across variants speak once every variant's own fields are right.
     const twice = VariantsForm.safeParse({ ...draft, variants: draft.variants.map((v, i) => (i === 2 ? { ...v, sku: 'cl-0' } : v)) });
     expect(twice.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['variants.2.sku', VARIANT_MESSAGES.skuTwice('cl-0')]]);

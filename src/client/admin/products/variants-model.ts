@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { toCents } from '../../../shared/money.js';
-import { ProductVariantsInput, VARIANT_LIMITS, VARIANT_MESSAGES, type AdminProductVariants } from '../../../shared/schemas/admin.js';
+import {
+  ProductVariantsInput,
+  VARIANT_LIMITS,
+  VARIANT_MESSAGES,
+  type AdminProductVariants,
+} from '../../../shared/schemas/admin/variants.js';
 import { variantLabel } from '../../../shared/variants.js';
 
 /*
@@ -29,6 +34,9 @@ export type VariantDraft = {
   /** Dollars ('' none): the higher "was" price the shop strikes through. */
   compareAtCents: string;
   weightLbs: string;
+  /** Its unit size as typed ('' none) and unit ('' none): the shop shows its price per unit (decision 0043). */
+  unitQuantity: string;
+  unit: string;
   /** One of the product's images ('' the product's first). */
   image: string;
   enabled: boolean;
@@ -56,6 +64,8 @@ export function draftOf(set: AdminProductVariants): VariantsDraft {
       priceCents: dollars(v.priceCents),
       compareAtCents: dollars(v.compareAtCents),
       weightLbs: text(v.weightLbs),
+      unitQuantity: text(v.unitQuantity),
+      unit: v.unit ?? '',
       image: v.image ?? '',
       enabled: v.enabled,
       openingStock: '',
@@ -106,6 +116,8 @@ export function addMissingVariants(draft: VariantsDraft, template: VariantDraft 
     priceCents: template?.priceCents ?? '',
     compareAtCents: template?.compareAtCents ?? '',
     weightLbs: template?.weightLbs ?? '',
+    unitQuantity: template?.unitQuantity ?? '',
+    unit: template?.unit ?? '',
     image: '',
     enabled: true,
     openingStock: '0',
@@ -224,7 +236,7 @@ function textToNumber<T>(value: string, empty: T): number | T {
   return value.trim() === '' ? empty : Number(value);
 }
 
-/** Dollars typed → cents; more than two decimals stays a fraction of a cent for the body schema to refuse (as shared/schemas/admin-forms.ts). */
+/** Dollars typed → cents; more than two decimals stays a fraction of a cent for the body schema to refuse (as shared/schemas/admin/fields.ts). */
 function dollarsToCents<T>(value: string, empty: T): number | T {
   const n = textToNumber(value, empty);
   if (typeof n !== 'number' || !Number.isFinite(n)) return n;
@@ -248,6 +260,8 @@ export const VariantsForm = z
         priceCents: z.string(),
         compareAtCents: z.string(),
         weightLbs: z.string(),
+        unitQuantity: z.string(),
+        unit: z.string(),
         image: z.string(),
         enabled: z.boolean(),
         openingStock: z.string(),
@@ -264,6 +278,8 @@ export const VariantsForm = z
       priceCents: dollarsToCents(x.priceCents, NaN),
       compareAtCents: dollarsToCents(x.compareAtCents, null),
       weightLbs: textToNumber(x.weightLbs, null),
+      unitQuantity: textToNumber(x.unitQuantity, null),
+      unit: x.unit || null,
       image: x.image || null,
       enabled: x.enabled,
       lowStockThreshold: textToNumber(x.lowStockThreshold, undefined),

@@ -4,7 +4,7 @@ import {
   SHOP_RETURN_ADDRESS_MAX,
   SocialSettingsInput,
 } from '../../../shared/schemas/content.js';
-import type { AdminSettings } from '../content/content-api.js';
+import type { AdminSettings } from '../api/content-api.js';
 import {
   FormSection,
   pickSettings,
@@ -13,7 +13,7 @@ import {
   useSaveSettingsForm,
   useSettingsForm,
   ValidationSummary,
-} from '../content/content-form.js';
+} from '../components/settings-form.js';
 
 const GENERAL_KEYS = ['contact_email', 'contact_phone', 'contact_hours', 'shop_return_address'] as const;
 const SOCIAL_KEYS = ['social_media_facebook', 'social_media_youtube'] as const;

@@ -1,10 +1,10 @@
 import { Controller, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { IntegrationSettingsForm as IntegrationForm } from '../../../shared/schemas/admin-forms.js';
+import { IntegrationSettingsForm as IntegrationForm } from '../../../shared/schemas/admin/content.js';
 import { CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
 import { Button } from '../../ui/button.js';
 import { Field, fieldAria, inputCls, Switch } from '../components/admin-ui.js';
-import type { AdminSettings } from '../content/content-api.js';
+import type { AdminSettings } from '../api/content-api.js';
 import {
   FormSection,
   SaveRow,
@@ -13,7 +13,7 @@ import {
   useSettingsForm,
   ValidationSummary,
   type SettingsForm,
-} from '../content/content-form.js';
+} from '../components/settings-form.js';
 
 const MASK = '••••';
 type Values = IntegrationForm;

@@ -1,19 +1,20 @@
-import { tabForKey } from '../../ui/roving-tabs.js';
 import '../../lib/zod-config.js';
-import { useRef, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { Tabs } from '../../ui/tabs.js';
 import { ListState, Panel } from '../components/admin-ui.js';
-import { useAdminSettings } from '../content/content-api.js';
+import { useAdminSettings } from '../api/content-api.js';
 import { GeneralSettingsForm, SocialSettingsForm } from './contact-settings-forms.js';
 import { IntegrationSettingsForm } from './integration-settings-form.js';
 import { TimeZoneSettingsForm } from './time-zone-form.js';
 import { NotificationSettingsForm } from './notification-settings-form.js';
+import { SubscriptionSettingsForm } from './subscription-settings-form.js';
 
 const SECTIONS = [
   { id: 'general', label: 'General' },
   { id: 'social', label: 'Social Media' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'notifications', label: 'Notifications' },
+  { id: 'subscriptions', label: 'Subscriptions' },
 ] as const;
 type SectionId = (typeof SECTIONS)[number]['id'];
 
@@ -38,70 +39,38 @@ function useSection(): [SectionId, (id: SectionId) => void] {
 export default function SettingsTab() {
   const { data, error, isPending, refetch } = useAdminSettings();
   const [active, select] = useSection();
-  const refs = useRef<Partial<Record<SectionId, HTMLButtonElement | null>>>({});
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const target = tabForKey(e.key, SECTIONS, active);
-    if (!target) return;
-    e.preventDefault();
-    select(target.id);
-    refs.current[target.id]?.focus();
-  };
 
   return (
     <Panel title="Settings">
       <ListState isPending={isPending} error={error && !data ? error : null} onRetry={() => void refetch()} loadingLabel="Loading settings">
         {data && (
-          <>
-            {/* Arrow keys, Home and End move between the tabs (WAI-ARIA tabs pattern): the tab buttons are what takes focus. */}
-            {/* eslint-disable-next-line jsx-a11y/interactive-supports-focus */}
-            <div
-              role="tablist"
-              aria-label="Settings sections"
-              onKeyDown={onKeyDown}
-              className="mb-6 inline-flex max-w-full gap-1 overflow-x-auto rounded-lg bg-stone-100 p-1"
-            >
-              {SECTIONS.map((s) => {
-                const selected = s.id === active;
-                return (
-                  <button
-                    key={s.id}
-                    ref={(el) => {
-                      refs.current[s.id] = el;
-                    }}
-                    type="button"
-                    role="tab"
-                    id={`settings-tab-${s.id}`}
-                    aria-selected={selected}
-                    aria-controls={`settings-panel-${s.id}`}
-                    tabIndex={selected ? 0 : -1}
-                    onClick={() => select(s.id)}
-                    className={`shrink-0 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
-                      selected ? 'bg-white text-brand-800 shadow-sm' : 'text-stone-700 hover:text-stone-900'
-                    }`}
-                  >
-                    {s.label}
-                  </button>
-                );
-              })}
-            </div>
-            {SECTIONS.map((s) => (
-              // Every form stays mounted, so switching sub-tabs never drops unsaved entries.
-              <div
-                key={s.id}
-                role="tabpanel"
-                id={`settings-panel-${s.id}`}
-                aria-labelledby={`settings-tab-${s.id}`}
-                hidden={s.id !== active}
-              >
-                {s.id === 'general' && <GeneralSettingsForm settings={data} />}
-                {s.id === 'general' && <TimeZoneSettingsForm settings={data} />}
-                {s.id === 'social' && <SocialSettingsForm settings={data} />}
-                {s.id === 'integrations' && <IntegrationSettingsForm settings={data} />}
-                {s.id === 'notifications' && <NotificationSettingsForm settings={data} />}
-              </div>
-            ))}
-          </>
+          // On a phone the sub-tabs sit two by two, every one in sight (a scrolled row hid the fourth).
+          // Every form stays mounted, so switching sub-tabs never drops unsaved entries.
+          <Tabs
+            label="Settings sections"
+            tabs={SECTIONS}
+            selected={active}
+            onSelect={select}
+            idPrefix="settings"
+            listClassName="mb-6 grid max-w-full grid-cols-2 gap-1 rounded-lg bg-stone-100 p-1 sm:inline-flex sm:flex-wrap"
+            tabClassName={(selected) =>
+              `shrink-0 whitespace-nowrap rounded-md px-3 py-2 text-center text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
+                selected ? 'bg-white text-brand-800 shadow-sm' : 'text-stone-700 hover:text-stone-900'
+              }`
+            }
+            keepMounted
+          >
+            {(id) => (
+              <>
+                {id === 'general' && <GeneralSettingsForm settings={data} />}
+                {id === 'general' && <TimeZoneSettingsForm settings={data} />}
+                {id === 'social' && <SocialSettingsForm settings={data} />}
+                {id === 'integrations' && <IntegrationSettingsForm settings={data} />}
+                {id === 'notifications' && <NotificationSettingsForm settings={data} />}
+                {id === 'subscriptions' && <SubscriptionSettingsForm />}
+              </>
+            )}
+          </Tabs>
         )}
       </ListState>
     </Panel>

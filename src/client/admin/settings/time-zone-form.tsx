@@ -6,8 +6,8 @@ import { DEFAULT_SHOP_TIME_ZONE, timeZoneNames } from '../../../shared/shop-time
 import { toast } from '../../ui/toast.js';
 import { adminSend, logUnexpected, messageOf } from '../api/admin-api.js';
 import { Field, fieldAria, inputCls } from '../components/admin-ui.js';
-import type { AdminSettings } from '../content/content-api.js';
-import { FormSection, SaveRow, useSettingsForm, ValidationSummary } from '../content/content-form.js';
+import type { AdminSettings } from '../api/content-api.js';
+import { FormSection, SaveRow, useSettingsForm, ValidationSummary } from '../components/settings-form.js';
 
 const SettingsResponse = z.object({ settings: z.record(z.string(), z.string()) });
 

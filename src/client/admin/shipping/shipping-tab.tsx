@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { formatCents } from '../../../shared/money.js';
-import { ShippingOptionForm } from '../../../shared/schemas/admin-forms.js';
-import { ShippingOptionInput } from '../../../shared/schemas/admin.js';
+import { ShippingOptionForm } from '../../../shared/schemas/admin/shipping.js';
+import { ShippingOptionInput } from '../../../shared/schemas/admin/shipping.js';
 import { maxLengths } from '../../../shared/schemas/limits.js';
 import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
@@ -43,7 +43,7 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
     defaultValues: {
       name: option?.name ?? '',
       priceCents: centsToText(option?.priceCents),
-      estimatedDays: option?.estimatedDays ?? '5-7',
+      estimatedDays: option?.estimatedDays ?? '',
       minimumOrderCents: centsToText(option?.minimumOrderCents),
       enabled: option?.enabled ?? true,
       description: option?.description ?? '',
@@ -86,15 +86,15 @@ function ShippingDialog({ option, onClose }: { option: AdminShippingOption | nul
             </Field>
             <Field
               label="Estimated days"
-              required
               htmlFor="shipping-estimatedDays"
-              hint="Defaults to 5-7."
+              hint="Optional: left empty, it is 5-7."
               error={errors.estimatedDays?.message}
             >
               <input
                 id="shipping-estimatedDays"
                 className={inputCls}
                 maxLength={MAX.estimatedDays}
+                placeholder="5-7"
                 {...register('estimatedDays')}
                 {...aria('estimatedDays', 'estimatedDays')}
               />

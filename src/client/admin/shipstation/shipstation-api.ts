@@ -3,8 +3,17 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { adminGet, adminSend, logUnexpected } from '../api/admin-api.js';
 
-/** GET /api/shipstation/test: enabled = turned on with keys; connected = ShipStation accepted them. */
-const ShipStationStatus = z.object({ connected: z.boolean(), enabled: z.boolean(), version: z.enum(['v1', 'v2']).optional() });
+/**
+ * GET /api/shipstation/test: enabled = turned on with keys; connected = ShipStation accepted them;
+ * when not, `problem` says why (keys: it refused them; unavailable: it did not answer) and `message` in words.
+ */
+const ShipStationStatus = z.object({
+  connected: z.boolean(),
+  enabled: z.boolean(),
+  version: z.enum(['v1', 'v2']).optional(),
+  problem: z.enum(['keys', 'unavailable', 'refused']).optional(),
+  message: z.string().optional(),
+});
 export type ShipStationStatus = z.infer<typeof ShipStationStatus>;
 
 /** ShipStation's own carrier list, v2 ({carriers: [...]}) or v1 (an array), reduced to names. */

@@ -5,7 +5,8 @@ import { Alert } from '../../ui/alert.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
 import { Panel } from '../components/admin-ui.js';
-import { ConnectionBadge, type ConnectionState } from '../email/email-connection-status.js';
+import { ConnectionBadge, type ConnectionState } from '../components/email-connection-status.js';
+import { SHIPSTATION_SETTINGS_HREF } from '../components/shipstation-not-set-up.js';
 import { useCreateTestOrder, useShipStationCarriers, useShipStationStatus } from './shipstation-api.js';
 
 /** Spec section 8, shipping-label service. */
@@ -20,16 +21,16 @@ export const SHIPSTATION_TEXT = {
   testOrderCreated: 'Test Order Created',
   testOrderFailed: 'Test Order Failed',
   testOrderDefault: 'Failed to create the test order. Please try again.',
+  unavailableTitle: 'ShipStation is not answering',
 } as const;
 
-const SETTINGS_HREF = '/admin?tab=settings';
+const SETTINGS_HREF = SHIPSTATION_SETTINGS_HREF;
 
 const FEATURES = [
   'Send a paid order to ShipStation from its order details: the shipment is created and its label bought.',
   'The tracking number is saved on the order, the order is marked shipped and the customer gets the shipping notification e-mail.',
   "Get Tracking Info reads the parcel's latest tracking events from ShipStation.",
   'Lists the carriers connected to your ShipStation account.',
-  'Inventory sync: stock levels can be read from and updated in ShipStation.',
   'Works with ShipStation API v2 (an API key, the default) or v1 (API key and secret).',
 ];
 
@@ -82,6 +83,9 @@ export default function ShipstationTab() {
     if (r.isError || !r.data) toast({ title: SHIPSTATION_TEXT.errorTitle, description: SHIPSTATION_TEXT.error, variant: 'destructive' });
     else if (!r.data.enabled) toast({ title: SHIPSTATION_TEXT.disabled });
     else if (r.data.connected) toast({ title: SHIPSTATION_TEXT.connectedTitle, description: SHIPSTATION_TEXT.connected });
+    // An outage is not the keys: say so, with the server's words.
+    else if (r.data.problem === 'unavailable')
+      toast({ title: SHIPSTATION_TEXT.unavailableTitle, description: r.data.message, variant: 'destructive' });
     else toast({ title: SHIPSTATION_TEXT.failedTitle, description: SHIPSTATION_TEXT.failed, variant: 'destructive' });
   };
 
@@ -147,9 +151,14 @@ export default function ShipstationTab() {
               .
             </Alert>
           )}
-          {!status.isFetching && status.data?.enabled && !status.data.connected && (
+          {!status.isFetching && status.data?.enabled && !status.data.connected && status.data.problem === 'unavailable' && (
+            <Alert variant="destructive" title={SHIPSTATION_TEXT.unavailableTitle}>
+              {status.data.message}
+            </Alert>
+          )}
+          {!status.isFetching && status.data?.enabled && !status.data.connected && status.data.problem !== 'unavailable' && (
             <Alert variant="destructive" title={SHIPSTATION_TEXT.failedTitle}>
-              {SHIPSTATION_TEXT.failed} The keys are on the{' '}
+              {status.data.message ?? SHIPSTATION_TEXT.failed} The keys are on the{' '}
               <Link to={SETTINGS_HREF} className="font-medium underline underline-offset-2">
                 Settings tab
               </Link>

@@ -87,6 +87,27 @@ function detailsText(e: AuditEntry): string {
       const total = num(d.totalCents);
       return `Order ${str(d.orderId) ?? '?'}${total === null ? '' : `, ${formatCents(total)}`}`;
     }
+    case 'order.status_changed':
+    case 'order.cancelled':
+      return `Order #${str(d.orderNumber) ?? '?'}: ${str(d.from) ?? '?'} → ${str(d.to) ?? '?'}`;
+    case 'order.label_bought':
+    case 'order.label_voided':
+      return `Order #${str(d.orderNumber) ?? '?'}${str(d.trackingNumber) ? `, tracking ${str(d.trackingNumber)}` : ''}`;
+    case 'settings.changed':
+      return Array.isArray(d.keys) ? d.keys.map(String).join(', ') : '';
+    case 'product.price_changed':
+      return Array.isArray(d.changes)
+        ? `${str(d.productId) ?? '?'}: ${d.changes
+            .map((c: unknown) => {
+              const ch = (c ?? {}) as Record<string, unknown>;
+              return `${formatCents(num(ch.fromCents) ?? 0)} → ${formatCents(num(ch.toCents) ?? 0)}`;
+            })
+            .join(', ')}`
+        : '';
+    case 'template.changed':
+      return `${str(d.templateId) ?? '?'} ${str(d.how) ?? ''}`.trim();
+    case 'impersonation.viewed':
+      return d.what === 'order' ? `Order #${str(d.orderNumber) ?? '?'}` : (str(d.what) ?? '');
     default:
       return '';
   }

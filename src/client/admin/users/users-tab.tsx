@@ -1,12 +1,9 @@
 import '../../lib/zod-config.js';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { LoyaltyPointsForm } from '../../../shared/schemas/admin-forms.js';
-import { LOYALTY_POINTS_MAX } from '../../../shared/schemas/admin.js';
+import { PointsAdjuster } from './loyalty-adjustment.js';
 import { forgetUserData, sessionQueryKey, useSession } from '../../lib/get-session.js';
 import { Button } from '../../ui/button.js';
 import { toast } from '../../ui/toast.js';
@@ -14,7 +11,7 @@ import { adminGet, adminSend, messageOf, logUnexpected } from '../api/admin-api.
 import { AdminUserPage, UserResponse, type AdminUser } from '../api/admin-schemas.js';
 import { formatDate } from '../../lib/format.js';
 import { DataTable, inputCls, ListState, PageNav, Panel, Switch } from '../components/admin-ui.js';
-import { SubTabs } from '../email/sub-tabs.js';
+import { SubTabs } from '../components/sub-tabs.js';
 import { AuditLogPanel, withAuditFilters } from './audit-log-panel.js';
 
 const PAGE_SIZE = 20;
@@ -31,53 +28,6 @@ function usePatchUser() {
       adminSend('PATCH', `/api/admin/users/${encodeURIComponent(id)}`, UserResponse, patch),
     onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
   });
-}
-
-function PointsEditor({ user }: { user: AdminUser }) {
-  const patch = usePatchUser();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    formState: { errors, isDirty },
-  } = useForm({ resolver: zodResolver(LoyaltyPointsForm), defaultValues: { loyaltyPoints: String(user.loyaltyPoints) } });
-  const error = errors.loyaltyPoints?.message;
-  // A negative number is sent as typed: the server clamps loyalty points to 0 (specification),
-  // and the toast reports what was stored.
-  const onSubmit = handleSubmit(
-    (body) =>
-      patch.mutate(
-        { id: user.id, patch: body },
-        {
-          onSuccess: (r) => {
-            reset({ loyaltyPoints: String(r.user.loyaltyPoints) });
-            toast({ title: 'Loyalty Points Updated', description: `${r.user.email} now has ${r.user.loyaltyPoints} points.` });
-          },
-          onError: (err) => toast({ title: 'Error', description: messageOf(err), variant: 'destructive' }),
-        },
-      ),
-    // The cell has no room under the input: the schema's message is a toast, the input outlined.
-    (invalid) => toast({ title: 'Error', description: invalid.loyaltyPoints?.message, variant: 'destructive' }),
-  );
-  return (
-    <form onSubmit={(e) => void onSubmit(e)} noValidate className="flex items-center gap-1.5">
-      <input
-        type="number"
-        step="1"
-        // A number field hands the form "1e3" as typed: the form's schema takes digits only.
-        max={LOYALTY_POINTS_MAX}
-        aria-label={`Loyalty points of ${user.email}`}
-        title="Negative values are stored as 0"
-        className={inputCls.replace('w-full', 'w-24')}
-        aria-invalid={Boolean(error)}
-        disabled={patch.isPending}
-        {...register('loyaltyPoints')}
-      />
-      <Button type="submit" size="sm" variant="outline" disabled={patch.isPending || !isDirty}>
-        {patch.isPending ? 'Saving…' : 'Save'}
-      </Button>
-    </form>
-  );
 }
 
 /** One of the per-user switches (verified, admin); each keeps its own pending state. */
@@ -237,7 +187,7 @@ function UserList({ onHistory }: { onHistory: (u: AdminUser) => void }) {
                   className: 'max-md:flex-wrap',
                   cell: (u) => (
                     <div className="flex flex-col items-end gap-1 md:items-start">
-                      <PointsEditor key={u.loyaltyPoints} user={u} />
+                      <PointsAdjuster user={u} />
                       <span className="block text-xs text-stone-600">{u.totalPointsEarned} earned in total</span>
                     </div>
                   ),

@@ -7,7 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequestWith } from '../../lib/api-client.js';
 
-/** 201 (a new request) and 200 (the same e-mail already waits) both say what will happen. */
+/** 202 whether the request is new or the same e-mail already waits (nobody learns which): what will happen. */
 const BackInStockAnswer = z.object({ ok: z.literal(true), message: z.string() });
 type BackInStockAnswer = z.infer<typeof BackInStockAnswer>;
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { IMAGE_SIZES } from '../../../shared/image-variants.js';
 import { ProductImage } from '../../ui/product-image.js';
 import { PlayIcon } from '../../ui/icons.js';
 
@@ -34,7 +35,16 @@ export function HeroMedia({ imageUrl, videoUrl, alt }: { imageUrl: string | unde
   }
 
   const picture = imageUrl ? (
-    <ProductImage src={imageUrl} alt={videoUrl ? '' : alt} width={800} height={600} priority className="h-full w-full object-cover" />
+    <ProductImage
+      src={imageUrl}
+      alt={videoUrl ? '' : alt}
+      width={800}
+      height={600}
+      // Half the page from md, as the product gallery: an uploaded picture loads its copy of that size (preloaded: page-meta.ts).
+      sizes={IMAGE_SIZES.gallery}
+      priority
+      className="h-full w-full object-cover"
+    />
   ) : (
     <div className="h-full w-full bg-gradient-to-br from-brand-100 to-brand-300" />
   );

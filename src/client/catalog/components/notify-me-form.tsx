@@ -16,9 +16,17 @@ import { Button } from '../../ui/button.js';
 import { fieldAria, inputClasses } from '../../ui/form-controls.js';
 import { useNotifyBackInStock } from '../api/notify-back-in-stock.js';
 import { NOTIFY_ME } from '../stock-text.js';
-import { NotifyMeFields, NotifyMeFrame } from './notify-me.js';
+import { NotifyMeFields, NotifyMeFrame } from './notify-me-frame.js';
 
-export default function NotifyMeForm({ productId, variantId }: { productId: string; variantId?: string }) {
+export default function NotifyMeForm({
+  productId,
+  variantId,
+  variantLabel,
+}: {
+  productId: string;
+  variantId?: string;
+  variantLabel?: string;
+}) {
   const id = useId();
   const emailId = `${id}-email`;
   const messageId = `${id}-message`;
@@ -47,7 +55,7 @@ export default function NotifyMeForm({ productId, variantId }: { productId: stri
 
   if (notify.isSuccess) {
     return (
-      <NotifyMeFrame titleId={`${id}-title`}>
+      <NotifyMeFrame titleId={`${id}-title`} variantLabel={variantLabel}>
         <p role="status" className="rounded-md bg-brand-50 px-3 py-2 text-sm font-medium text-brand-900">
           {notify.data.message}
         </p>
@@ -58,7 +66,7 @@ export default function NotifyMeForm({ productId, variantId }: { productId: stri
   const fieldError = errors.email?.message;
   const serverError = notify.isError ? errorMessage(notify.error, NOTIFY_ME.failed) : undefined;
   return (
-    <NotifyMeFrame titleId={`${id}-title`}>
+    <NotifyMeFrame titleId={`${id}-title`} variantLabel={variantLabel}>
       <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
         <fieldset disabled={!hydrated} className="flex min-w-0 flex-col gap-2">
           <NotifyMeFields id={emailId}>

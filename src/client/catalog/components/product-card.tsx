@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { IMAGE_SIZES } from '../../../shared/image-variants.js';
 import { formatCents } from '../../../shared/money.js';
 import type { ProductCardItem } from '../../../shared/product-card.js';
-import { useAddToCart } from '../../lib/use-add-to-cart.js';
+import { useAddToCart } from '../../cart/use-add-to-cart.js';
 import { paths } from '../../lib/paths.js';
 import { Button, buttonClasses } from '../../ui/button.js';
 import { CartIcon } from '../../ui/icons.js';

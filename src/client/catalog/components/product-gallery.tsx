@@ -20,6 +20,8 @@ const SWIPE_PX = 40;
 export function ProductGallery({ product, showImage = null }: { product: GalleryProduct; showImage?: string | null }) {
   const count = product.images.length;
   const [index, setIndex] = useState(() => Math.max(0, showImage ? product.images.indexOf(showImage) : 0));
+  // The picture of the first screen (a linked version's, decision 0043): the page's largest paint, at full priority.
+  const [firstIndex] = useState(index);
   // The chosen variant's picture comes to the front when the variant changes (the shopper may turn away from it after).
   const [shownFor, setShownFor] = useState(showImage);
   if (shownFor !== showImage) {
@@ -95,7 +97,7 @@ export function ProductGallery({ product, showImage = null }: { product: Gallery
           width={800}
           height={800}
           sizes={IMAGE_SIZES.gallery}
-          priority={current === 0}
+          priority={current === firstIndex}
           eager
           data-testid="gallery-main"
           className="aspect-square w-full rounded-2xl border border-stone-200 object-cover"

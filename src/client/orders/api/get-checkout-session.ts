@@ -7,8 +7,16 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+/**
+ * The session as the shopper is back from the payment page: a POST, since the server may ask the
+ * provider and complete a payment whose webhook has not come yet (a GET of the session only reads).
+ */
 function getCheckoutSession(id: string, signal?: AbortSignal): Promise<CheckoutSessionView> {
-  return apiRequest(`/api/checkout-session/${encodeURIComponent(id)}`, () => CheckoutSessionView, { signal });
+  return apiRequest(`/api/checkout-session/${encodeURIComponent(id)}/confirm`, () => CheckoutSessionView, {
+    method: 'POST',
+    body: {},
+    signal,
+  });
 }
 
 function getCheckoutSessionQueryOptions(id: string) {

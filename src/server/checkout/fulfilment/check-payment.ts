@@ -1,8 +1,8 @@
 import type { StrayPaymentReason } from '../../db/schema.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
+import type { ProviderPayment } from '../../payments/provider.js';
 
-/** What the provider says it took: the amount (cents) and its own payment's id (Stripe's payment intent). */
-export type ProviderPayment = { amountCents: number | null; reference: string | null };
+export type { ProviderPayment };
 
 /**
  * Whether this payment may be taken for its order, decided on the rows locked by lockOrderRows

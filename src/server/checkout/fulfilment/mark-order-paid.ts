@@ -3,7 +3,9 @@ import type { Database } from '../../db/schema.js';
 import { CUSTOMER_ACTOR, orderEventInsert, STRIPE_ACTOR } from '../../orders/events.js';
 import { writeTogether, type PendingWrite } from '../../db/query-helpers.js';
 import { releaseCouponHold } from '../../coupons/service.js';
+import { markPaidWrite } from '../../orders/checkout-state.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
+import { completePaymentSessionWrite } from '../../payments/sessions.js';
 
 /**
  * The order is paid (`completed`, payment `paid`, flagged with any stock shortfall), its payment
@@ -31,20 +33,10 @@ export async function markOrderPaidWrites(
   if (order.coupon_code) await releaseCouponHold(trx, order.id);
   // An order the owner typed in, paid through the link they sent: it takes the link's provider (so
   // it can be refunded through it) and keeps a status the owner already moved on from pending.
-  const ownerEntered = order.payment_provider === null;
+  const ownerEntered = order.origin === 'owner';
   return [
-    trx
-      .updateTable('orders')
-      .set({
-        payment_status: 'paid',
-        ...(ownerEntered ? { payment_provider: session.provider } : {}),
-        status: ownerEntered && order.status !== 'pending' ? order.status : 'completed',
-        paid_at: at,
-        updated_at: at,
-        stock_shortfall: shortfall.length ? shortfall.join('; ') : null,
-      })
-      .where('id', '=', order.id),
-    trx.updateTable('payment_sessions').set({ status: 'complete', completed_at: at }).where('id', '=', session.id),
+    markPaidWrite(trx, order, session.provider, shortfall, at),
+    completePaymentSessionWrite(trx, session.id, at),
     orderEventInsert(
       trx,
       order.id,

@@ -29,8 +29,22 @@ export type SeedProduct = {
    * The versions sold, one per combination the shop has: the first is the product's own
    * (`var_<id>`, with the product's price, SKU and stock above), the rest get their own.
    */
-  variants?: { options: string[]; priceCents: number; sku?: string; inventory: number; compareAtCents?: number; image?: string }[];
+  variants?: {
+    options: string[];
+    priceCents: number;
+    sku?: string;
+    inventory: number;
+    compareAtCents?: number;
+    image?: string;
+    /** Its size for the price per unit (decision 0043): 32 and 'oz'. */
+    unitSize?: UnitSize;
+  }[];
+  /** A product without options: its one variant's size for the price per unit (16 and 'oz'). */
+  unitSize?: UnitSize;
 };
+
+/** How much a version holds, for its price per unit (shared/unit-price.ts UNIT_BASES names the units). */
+export type UnitSize = { quantity: number; unit: 'oz' | 'fl oz' | 'lb' | 'g' | 'kg' | 'ml' | 'l' | 'count' };
 
 export type SeedShippingOption = {
   id: string;
@@ -73,6 +87,8 @@ type SeedSetting = { key: string; value: string; description: string };
 
 const categoryImage = (id: string): string => `/images/categories/${id}.svg`;
 const productImages = (id: string): string[] => [`/images/products/${id}.svg`];
+const oz = (quantity: number): UnitSize => ({ quantity, unit: 'oz' });
+const count = (quantity: number): UnitSize => ({ quantity, unit: 'count' });
 
 export const seedCategories: SeedCategory[] = [
   {
@@ -136,6 +152,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 499,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-1-pack'),
+    unitSize: count(1),
     featured: false,
     inventory: 200,
     sku: 'ECO-CC-001',
@@ -150,6 +167,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 899,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-2-pack'),
+    unitSize: count(2),
     featured: false,
     inventory: 180,
     sku: 'ECO-CC-002',
@@ -165,6 +183,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 1999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-5-pack'),
+    unitSize: count(5),
     featured: false,
     inventory: 150,
     sku: 'ECO-CC-005',
@@ -179,6 +198,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 2999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-8-pack'),
+    unitSize: count(8),
     featured: false,
     inventory: 120,
     sku: 'ECO-CC-008',
@@ -193,6 +213,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 3499,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-10-pack'),
+    unitSize: count(10),
     featured: true,
     inventory: 140,
     sku: 'ECO-CC-010',
@@ -207,6 +228,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 3999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-12-pack'),
+    unitSize: count(12),
     featured: false,
     inventory: 90,
     sku: 'ECO-CC-012',
@@ -219,6 +241,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 4799,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-15-pack'),
+    unitSize: count(15),
     featured: false,
     inventory: 75,
     sku: 'ECO-CC-015',
@@ -232,6 +255,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 5999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-20-pack'),
+    unitSize: count(20),
     featured: false,
     inventory: 60,
     sku: 'ECO-CC-020',
@@ -247,6 +271,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 10999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-40-pack'),
+    unitSize: count(40),
     featured: false,
     inventory: 35,
     sku: 'ECO-CC-040',
@@ -260,6 +285,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 24999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-100-pack'),
+    unitSize: count(100),
     featured: false,
     inventory: 20,
     sku: 'ECO-CC-100',
@@ -274,6 +300,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 64999,
     categoryId: 'cleaning-cloths',
     images: productImages('cloth-300-pack'),
+    unitSize: count(300),
     featured: false,
     inventory: 6,
     sku: 'ECO-CC-300',
@@ -291,6 +318,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 99995,
     categoryId: 'commercial',
     images: productImages('bulk-500-pack'),
+    unitSize: count(500),
     featured: false,
     inventory: 8,
     sku: 'ECO-BK-500',
@@ -306,6 +334,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 159595,
     categoryId: 'commercial',
     images: productImages('bulk-1000-pack'),
+    unitSize: count(1000),
     featured: false,
     inventory: 5,
     sku: 'ECO-BK-1000',
@@ -407,12 +436,14 @@ export const seedProducts: SeedProduct[] = [
       { name: 'Size', values: ['16 oz', '32 oz'] },
     ],
     variants: [
-      { options: ['Unscented', '16 oz'], priceCents: 1499, sku: 'ECO-CL-016', inventory: 95 },
-      { options: ['Unscented', '32 oz'], priceCents: 2499, sku: 'ECO-CL-032', inventory: 40, compareAtCents: 2998 },
+      { options: ['Unscented', '16 oz'], priceCents: 1499, sku: 'ECO-CL-016', inventory: 95, unitSize: oz(16) },
+      // No compare-at: $29.98 was two 16 oz bottles, never this bottle's price. The price per ounce says it.
+      { options: ['Unscented', '32 oz'], priceCents: 2499, sku: 'ECO-CL-032', inventory: 40, unitSize: oz(32) },
       {
         options: ['Lavender', '16 oz'],
         priceCents: 1599,
         sku: 'ECO-CL-LAV-016',
+        unitSize: oz(16),
         inventory: 30,
         image: '/images/products/concentrated-cleaner-lavender.svg',
       },
@@ -420,6 +451,7 @@ export const seedProducts: SeedProduct[] = [
         options: ['Lavender', '32 oz'],
         priceCents: 2599,
         sku: 'ECO-CL-LAV-032',
+        unitSize: oz(32),
         inventory: 6,
         image: '/images/products/concentrated-cleaner-lavender.svg',
       },
@@ -427,6 +459,7 @@ export const seedProducts: SeedProduct[] = [
         options: ['Lemon', '16 oz'],
         priceCents: 1599,
         sku: 'ECO-CL-LEM-016',
+        unitSize: oz(16),
         inventory: 25,
         image: '/images/products/concentrated-cleaner-lemon.svg',
       },
@@ -435,6 +468,7 @@ export const seedProducts: SeedProduct[] = [
         options: ['Lemon', '32 oz'],
         priceCents: 2599,
         sku: 'ECO-CL-LEM-032',
+        unitSize: oz(32),
         inventory: 0,
         image: '/images/products/concentrated-cleaner-lemon.svg',
       },
@@ -447,6 +481,7 @@ export const seedProducts: SeedProduct[] = [
     priceCents: 1899,
     categoryId: 'cleaners',
     images: productImages('laundry-powder'),
+    unitSize: { quantity: 2, unit: 'lb' },
     featured: true,
     inventory: 85,
     sku: 'ECO-LP-032',
@@ -771,7 +806,7 @@ export const seedFaqs: SeedFaq[] = [
     id: 'faq-3',
     question: 'How can I track my order?',
     answer:
-      'When your order ships we e-mail you a tracking number. You can also see the status of every order on the Orders page of your account.',
+      'When your order ships with a carrier tracking number, we e-mail it to you with a link to follow the parcel. Some orders travel without one (a local delivery, for example); we still e-mail you when they ship. You can see the status of every order on the Orders page of your account.',
     category: 'Orders & Shipping',
     sortOrder: 3,
   },

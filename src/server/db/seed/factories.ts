@@ -6,7 +6,7 @@ import { hashPassword } from '../../accounts/password.js';
 import { noteShopChange } from '../../http/shop-changes.js';
 import { openStock } from '../../inventory/stock.js';
 import { createSoleVariant, refreshProductCopies } from '../../catalog/variants.js';
-import type { SeedCategory, SeedCoupon, SeedFaq, SeedProduct, SeedShippingOption } from './catalog-data.js';
+import type { SeedCategory, SeedCoupon, SeedFaq, SeedProduct, SeedShippingOption, UnitSize } from './catalog-data.js';
 
 /**
  * Factories shared by the seed, the HTTP tests and the browser tests: each builds a complete,
@@ -53,6 +53,7 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
     dimensions: o.dimensions,
     options: o.options,
     variants: o.variants,
+    unitSize: o.unitSize,
   };
   const at = o.createdAt ?? nowIso();
   await db
@@ -80,10 +81,16 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
     .execute();
   const variantId = await createSoleVariant(db, { id: p.id, priceCents: p.priceCents, sku: p.sku ?? null, at });
   await openStock(db, { productId: p.id, variantId }, { quantity: p.inventory, actor: { userId: null, label: 'Shop' }, at: new Date(at) });
+  if (p.unitSize) await giveUnitSize(db, variantId, p.unitSize);
   if (p.options?.length && p.variants?.length) await giveOptions(db, p.id, p.options, p.variants, at);
   // Written outside the back office: the running shop is told, as after an admin write.
   await noteShopChange(db);
   return p;
+}
+
+/** A seeded variant's size, for its price per unit (decision 0043). */
+async function giveUnitSize(db: Kysely<Database>, variantId: string, size: UnitSize): Promise<void> {
+  await db.updateTable('product_variants').set({ unit_quantity: size.quantity, unit: size.unit }).where('id', '=', variantId).execute();
 }
 
 /**
@@ -108,6 +115,7 @@ async function giveOptions(
     .set({ option1, option2, option3, compare_at_cents: first!.compareAtCents ?? null, image: first!.image ?? null, updated_at: at })
     .where('id', '=', `var_${productId}`)
     .execute();
+  if (first!.unitSize) await giveUnitSize(db, `var_${productId}`, first!.unitSize);
   for (const [i, v] of rest.entries()) {
     const id = await createVariant(db, productId, {
       options: v.options,
@@ -126,6 +134,7 @@ async function giveOptions(
         .set({ compare_at_cents: v.compareAtCents ?? null, image: v.image ?? null })
         .where('id', '=', id)
         .execute();
+    if (v.unitSize) await giveUnitSize(db, id, v.unitSize);
   }
   await refreshProductCopies(db, productId, at);
 }

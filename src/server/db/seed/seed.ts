@@ -7,6 +7,7 @@ import { defaultEmailTemplates } from '../../email/default-templates.js';
 import { seedCategories, seedCoupons, seedFaqs, seedProducts, seedSettings, seedShippingOptions } from './catalog-data.js';
 import { createCategory, createCoupon, createFaq, createProduct, createShippingOption, createUser } from './factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from './demo-accounts.js';
+import { removeDemoSubscriptions, seedDemoSubscription, seedSubscriptionPlans } from './subscriptions.js';
 import { LOYALTY_REWARD_PERCENT, LOYALTY_REWARD_VALID_DAYS } from '../../../shared/pricing.js';
 
 export type SeedResult = { catalogue: boolean; demoAccounts: boolean; admin: boolean };
@@ -71,6 +72,7 @@ const DEMO_ACCOUNT_AGE_MS = 180 * 24 * 3_600_000;
 export async function seedAccounts(db: Kysely<Database>, config: Config): Promise<{ demo: boolean; admin: boolean }> {
   const demoEmails = [DEMO_ADMIN.email, DEMO_CUSTOMER.email];
   if (config.env === 'production') {
+    await removeDemoSubscriptions(db, demoEmails);
     await db.deleteFrom('users').where('email', 'in', demoEmails).execute();
     const anyAdmin = await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst();
     if (anyAdmin || !config.adminEmail || !config.adminPassword) return { demo: false, admin: false };
@@ -117,6 +119,10 @@ export async function seedAccounts(db: Kysely<Database>, config: Config): Promis
     }
   }
   await seedDemoRewardCoupons(db);
+  // The demo customer's subscription and its two past orders, on `npm start` / `npm run dev` only:
+  // the HTTP tests and browser journeys (NODE_ENV=test) count orders from an empty shop, so they
+  // call seedDemoSubscription themselves where they need it.
+  if (config.env === 'development') await seedDemoSubscription(db);
   return { demo: true, admin: false };
 }
 
@@ -158,6 +164,8 @@ async function seedDemoRewardCoupons(db: Kysely<Database>): Promise<void> {
 
 export async function seedDatabase(db: Kysely<Database>, config: Config): Promise<SeedResult> {
   const catalogue = await seedCatalogue(db);
+  // Also on a catalogue seeded before subscriptions came: each seeded plan is written once, never over the owner's.
+  await seedSubscriptionPlans(db);
   await seedSettingsAndTemplates(db);
   const accounts = await seedAccounts(db, config);
   return { catalogue, demoAccounts: accounts.demo, admin: accounts.admin };

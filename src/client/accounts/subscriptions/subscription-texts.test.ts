@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { CancelSubscriptionInput, type SubscriptionView } from '../../../shared/subscriptions.js';
+import {
+  CANCEL_REASON_MAX,
+  cancelBody,
+  deliveriesText,
+  replaceSubscription,
+  statusText,
+  subscriptionFacts,
+  subscriptionName,
+} from './subscription-texts.js';
+
+const active: SubscriptionView = {
+  id: 'sub_a',
+  status: 'active',
+  everyWeeks: 4,
+  discountPercent: 10,
+  terms: 'Every 4 weeks · 10% off',
+  items: [{ productId: 'laundry-powder', variantId: 'var_laundry-powder', name: 'Laundry Powder', quantity: 2 }],
+  nextRenewalAt: '2026-12-27T10:00:00.000Z',
+  deliveries: 2,
+  createdAt: '2026-10-01T10:00:00.000Z',
+  cancelledAt: null,
+};
+
+describe('subscriptionFacts', () => {
+  it('gives an active subscription its next delivery (the renewal clock is UTC) and its deliveries so far', () => {
+    expect(subscriptionFacts(active)).toEqual([
+      { label: 'Next delivery', value: 'December 27, 2026', testId: 'subscription-next' },
+      { label: 'Deliveries', value: '2 deliveries so far', testId: 'subscription-deliveries' },
+    ]);
+  });
+
+  it('gives a cancelled one no next date, and the day it was cancelled', () => {
+    const cancelled = { ...active, status: 'cancelled' as const, nextRenewalAt: null, cancelledAt: '2026-12-01T23:30:00.000Z' };
+    expect(subscriptionFacts(cancelled).map((f) => [f.label, f.value])).toEqual([
+      ['Deliveries', '2 deliveries so far'],
+      ['Cancelled on', 'December 1, 2026'],
+    ]);
+  });
+
+  it('shows no next date for a cancelled subscription even if the server still sent one', () => {
+    const labels = subscriptionFacts({ ...active, status: 'cancelled', cancelledAt: null }).map((f) => f.label);
+    expect(labels).toEqual(['Deliveries']);
+  });
+});
+
+describe('the words', () => {
+  it('counts deliveries in words', () => {
+    expect(deliveriesText(0)).toBe('No deliveries yet');
+    expect(deliveriesText(1)).toBe('1 delivery so far');
+    expect(deliveriesText(12)).toBe('12 deliveries so far');
+  });
+
+  it('reads each status as the shared table words it', () => {
+    expect(statusText('active')).toBe('Active');
+    expect(statusText('payment_failing')).toBe('Payment failing');
+    expect(statusText('cancelled')).toBe('Cancelled');
+  });
+
+  it('names a subscription by its first item and how many more', () => {
+    expect(subscriptionName(active)).toBe('Laundry Powder × 2');
+    const two = { ...active, items: [...active.items, { productId: 'c', variantId: 'v', name: 'Cleaner', quantity: 1 }] };
+    expect(subscriptionName(two)).toBe('Laundry Powder × 2 and 1 more');
+    expect(subscriptionName({ items: [] })).toBe('subscription');
+  });
+});
+
+describe('the cancel request', () => {
+  it('leaves out a blank reason and trims a given one', () => {
+    expect(cancelBody(undefined)).toEqual({});
+    expect(cancelBody('   ')).toEqual({});
+    expect(cancelBody('  Too much powder \n')).toEqual({ reason: 'Too much powder' });
+  });
+
+  it('sends what the server accepts, and caps the reason where the server does', () => {
+    expect(CancelSubscriptionInput.safeParse(cancelBody('Moving abroad')).success).toBe(true);
+    expect(CancelSubscriptionInput.safeParse(cancelBody('x'.repeat(CANCEL_REASON_MAX))).success).toBe(true);
+    expect(CancelSubscriptionInput.safeParse(cancelBody('x'.repeat(CANCEL_REASON_MAX + 1))).success).toBe(false);
+  });
+});
+
+describe('replaceSubscription', () => {
+  it("puts the server's answer in place, keeping the list's order and the others as they were", () => {
+    const other = { ...active, id: 'sub_b' };
+    const cancelled = { ...active, status: 'cancelled' as const, nextRenewalAt: null, cancelledAt: '2026-12-01T10:00:00.000Z' };
+    const list = [other, active];
+    const next = replaceSubscription(list, cancelled);
+    expect(next.map((s) => [s.id, s.status])).toEqual([
+      ['sub_b', 'active'],
+      ['sub_a', 'cancelled'],
+    ]);
+    expect(next[0]).toBe(other);
+    expect(list[1]).toBe(active);
+  });
+});

@@ -1,0 +1,86 @@
+import { renewalDateText, SUBSCRIPTION_STATUS_TEXT, type SubscriptionView } from '../../../shared/subscriptions.js';
+
+/**
+ * The customer's words for their subscriptions (the dashboard's card, the page of an e-mail's
+ * manage link, the cancel dialog), in one place so the pages and the browser journey share them.
+ */
+export const SUBSCRIPTION_UI_TEXTS = {
+  cardTitle: 'Subscriptions',
+  manageTitle: 'Your subscription',
+  empty: 'You have no subscriptions. Look for Subscribe and save on refills.',
+  loading: 'Loading your subscription...',
+  loadFailed: "We couldn't load your subscriptions. Please try again later.",
+  linkLoadFailed: "We couldn't load this subscription. Please try again.",
+  cancelButton: 'Cancel subscription',
+  keepButton: 'Keep subscription',
+  close: 'Done',
+  cancelling: 'Cancelling...',
+  dialogTitle: 'Cancel this subscription?',
+  dialogNote: 'It ends now: no further deliveries are charged or sent. You can subscribe again any time.',
+  reasonLabel: 'Reason (optional)',
+  reasonHint: 'Tell us why, if you like: it helps us improve.',
+  cancelled: 'Subscription cancelled',
+  cancelFailed: 'We could not cancel the subscription. Please try again.',
+  isCancelled: 'This subscription is cancelled.',
+  invalidLink: 'This link is not valid',
+  invalidLinkDetail: 'It may be incomplete or mistyped. Sign in to see and cancel your subscriptions in your account.',
+  signIn: 'Sign In',
+  goToAccount: 'Go to My Account',
+  retry: 'Try Again',
+  accountHint: 'All your subscriptions are in your account.',
+} as const;
+
+/** The longest reason the server keeps (CancelSubscriptionInput). */
+export const CANCEL_REASON_MAX = 500;
+
+/** Badge colours by status: active green, paused grey, a failing payment amber, cancelled red. */
+export const SUBSCRIPTION_STATUS_TONE: Record<SubscriptionView['status'], string> = {
+  active: 'bg-green-100 text-green-900',
+  paused: 'bg-stone-200 text-stone-800',
+  payment_failing: 'bg-amber-100 text-amber-900',
+  cancelled: 'bg-red-100 text-red-900',
+};
+
+export function statusText(status: SubscriptionView['status']): string {
+  return SUBSCRIPTION_STATUS_TEXT[status];
+}
+
+/** "2 deliveries so far" ("1 delivery so far", "No deliveries yet"). */
+export function deliveriesText(deliveries: number): string {
+  if (deliveries <= 0) return 'No deliveries yet';
+  return `${deliveries} ${deliveries === 1 ? 'delivery' : 'deliveries'} so far`;
+}
+
+/** The facts under a subscription's items, as label and value: the next delivery (none once cancelled), the deliveries, the cancellation date. */
+export function subscriptionFacts(sub: Pick<SubscriptionView, 'status' | 'nextRenewalAt' | 'deliveries' | 'cancelledAt'>): {
+  label: string;
+  value: string;
+  testId: string;
+}[] {
+  const facts: { label: string; value: string; testId: string }[] = [];
+  if (sub.status !== 'cancelled' && sub.nextRenewalAt)
+    facts.push({ label: 'Next delivery', value: renewalDateText(sub.nextRenewalAt), testId: 'subscription-next' });
+  facts.push({ label: 'Deliveries', value: deliveriesText(sub.deliveries), testId: 'subscription-deliveries' });
+  if (sub.status === 'cancelled' && sub.cancelledAt)
+    facts.push({ label: 'Cancelled on', value: renewalDateText(sub.cancelledAt), testId: 'subscription-cancelled-on' });
+  return facts;
+}
+
+/** What a subscription is called in a button's or dialog's accessible name: "Laundry Powder × 1" or "Laundry Powder × 1 and 1 more". */
+export function subscriptionName(sub: Pick<SubscriptionView, 'items'>): string {
+  const [first, ...rest] = sub.items;
+  if (!first) return 'subscription';
+  const head = `${first.name} × ${first.quantity}`;
+  return rest.length === 0 ? head : `${head} and ${rest.length} more`;
+}
+
+/** The cancel request's body: an empty or blank reason is left out (the server keeps none). */
+export function cancelBody(reason: string | undefined): { reason?: string } {
+  const trimmed = reason?.trim() ?? '';
+  return trimmed ? { reason: trimmed } : {};
+}
+
+/** Puts the server's answer for one subscription in place of the list's copy (the rest unchanged, order kept). */
+export function replaceSubscription(list: readonly SubscriptionView[], updated: SubscriptionView): SubscriptionView[] {
+  return list.map((s) => (s.id === updated.id ? updated : s));
+}

@@ -1,0 +1,161 @@
+/**
+ * The e-mails of subscriptions' renewals (issue [4/8], subscriptions/renewals.ts): the reminder
+ * three days before, a payment that did not go through, a renewal waiting for stock or skipped,
+ * a cancellation, and the shop's own notices. Plain layout of their own (default-templates.ts
+ * holds the order e-mails); new shops and existing ones get them from the seed (missing templates
+ * are added at start).
+ */
+
+const GREEN = '#2f7d4a';
+
+const page = (heading: string, body: string[]): string =>
+  `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title></head>
+<body style="margin:0;padding:24px 12px;background-color:#f3f6f4;font-family:Arial,Helvetica,sans-serif;color:#24382c;">
+<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;margin:0 auto;background-color:#ffffff;border-radius:8px;">
+  <tr><td style="background-color:${GREEN};padding:20px 32px;font-size:24px;font-weight:bold;color:#ffffff;">EcoClean</td></tr>
+  <tr><td style="padding:32px;font-size:16px;line-height:1.5;">
+    <h1 style="margin:0 0 16px 0;font-size:22px;color:${GREEN};">${heading}</h1>
+${body.join('\n')}
+  </td></tr>
+  <tr><td style="padding:20px 32px;background-color:#f7faf8;font-size:13px;color:#5b6b61;">Thank you for choosing EcoClean.<br>Questions? Just reply to this e-mail and we will be happy to help.</td></tr>
+</table>
+</body>
+</html>`;
+
+const p = (html: string): string => `    <p style="margin:0 0 16px 0;">${html}</p>`;
+const link = (href: string, label: string): string => `<a href="${href}" style="color:${GREEN};font-weight:bold;">${label}</a>`;
+const items = `    <table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse;margin:0 0 16px 0;">
+      {{#each items}}<tr><td>{{name}} &times; {{quantity}}<br><span style="color:#5b6b61;font-size:14px;">{{terms}}</span></td><td align="right">{{lineTotal}}</td></tr>{{/each}}
+    </table>`;
+const itemsText = `{{#each items}}
+{{name}} x {{quantity}} ({{terms}}): {{lineTotal}}
+{{/each}}`;
+const footer = `\n--\nThank you for choosing EcoClean.\nQuestions? Just reply to this e-mail and we will be happy to help.\n`;
+
+export const subscriptionEmailTemplates = [
+  {
+    id: 'subscription-renewal-reminder',
+    name: 'Subscription Renewal Reminder',
+    subject: 'Your next delivery: {{renewalDate}}',
+    variables: ['customerName', 'renewalDate', 'items', 'total', 'manageUrl'],
+    html: page('Your next delivery is coming up', [
+      p('Hi {{customerName}},'),
+      p(
+        'Your subscription renews on <strong>{{renewalDate}}</strong>. We will charge <strong>{{total}}</strong> (with shipping and tax) to the card you saved, and send:',
+      ),
+      items,
+      p(
+        `Want to stop it? ${link('{{manageUrl}}', 'Manage your subscription')}: cancelling takes a click, no password needed, and nothing more is charged.`,
+      ),
+    ]),
+    text: `Hi {{customerName}},
+
+Your subscription renews on {{renewalDate}}. We will charge {{total}} (with shipping and tax) to the card you saved, and send:
+
+${itemsText}
+Want to stop it? Manage your subscription (cancelling takes a click, no password needed, and nothing more is charged): {{manageUrl}}
+${footer}`,
+  },
+  {
+    id: 'subscription-payment-failed',
+    name: 'Subscription Payment Failed',
+    subject: 'We could not charge your card for order #{{orderNumber}}',
+    variables: ['customerName', 'orderNumber', 'total', 'reason', 'payUrl', 'manageUrl', 'nextTry'],
+    html: page('Your renewal is waiting for payment', [
+      p('Hi {{customerName}},'),
+      p('We tried to charge <strong>{{total}}</strong> for your subscription order <strong>#{{orderNumber}}</strong>: {{reason}}'),
+      p(
+        `${link('{{payUrl}}', 'Pay {{total}} now')} to have it sent, or ${link('{{manageUrl}}', 'manage your subscription')} to update your card or cancel.`,
+      ),
+      '    {{#if nextTry}}',
+      p('Otherwise we will try again on {{nextTry}}.'),
+      '    {{/if}}',
+    ]),
+    text: `Hi {{customerName}},
+
+We tried to charge {{total}} for your subscription order #{{orderNumber}}: {{reason}}
+
+Pay {{total}} now to have it sent: {{payUrl}}
+Manage your subscription (update your card or cancel): {{manageUrl}}
+{{#if nextTry}}
+Otherwise we will try again on {{nextTry}}.
+{{/if}}
+${footer}`,
+  },
+  {
+    id: 'subscription-out-of-stock',
+    name: 'Subscription Waiting For Stock',
+    subject: 'Your delivery of {{renewalDate}} is waiting for stock',
+    variables: ['customerName', 'renewalDate', 'missing', 'skipDate', 'manageUrl'],
+    html: page('Your delivery is waiting for stock', [
+      p('Hi {{customerName}},'),
+      p('Your subscription was due on {{renewalDate}}, but {{missing}} is out of stock. <strong>Nothing has been charged.</strong>'),
+      p(
+        'We will send it and charge you as soon as it is back. If it is not back by {{skipDate}}, we skip this delivery and your subscription carries on as usual.',
+      ),
+      p(link('{{manageUrl}}', 'Manage your subscription')),
+    ]),
+    text: `Hi {{customerName}},
+
+Your subscription was due on {{renewalDate}}, but {{missing}} is out of stock. Nothing has been charged.
+
+We will send it and charge you as soon as it is back. If it is not back by {{skipDate}}, we skip this delivery and your subscription carries on as usual.
+
+Manage your subscription: {{manageUrl}}
+${footer}`,
+  },
+  {
+    id: 'subscription-skipped',
+    name: 'Subscription Delivery Skipped',
+    subject: 'Your delivery of {{renewalDate}} was skipped',
+    variables: ['customerName', 'renewalDate', 'reason', 'nextRenewal', 'manageUrl'],
+    html: page('This delivery was skipped', [
+      p('Hi {{customerName}},'),
+      p('Your delivery due on {{renewalDate}} was skipped: {{reason}} Nothing was charged for it.'),
+      p('Your next delivery is due on <strong>{{nextRenewal}}</strong>.'),
+      p(link('{{manageUrl}}', 'Manage your subscription')),
+    ]),
+    text: `Hi {{customerName}},
+
+Your delivery due on {{renewalDate}} was skipped: {{reason}} Nothing was charged for it.
+
+Your next delivery is due on {{nextRenewal}}.
+
+Manage your subscription: {{manageUrl}}
+${footer}`,
+  },
+  {
+    id: 'subscription-cancelled',
+    name: 'Subscription Cancelled',
+    subject: 'Your subscription is cancelled',
+    variables: ['customerName', 'items', 'cancelledAt'],
+    html: page('Your subscription is cancelled', [
+      p('Hi {{customerName}},'),
+      p('As you asked on {{cancelledAt}}, your subscription is cancelled. Nothing more will be charged or sent for it:'),
+      items,
+      p('You can subscribe again from any product page whenever you like.'),
+    ]),
+    text: `Hi {{customerName}},
+
+As you asked on {{cancelledAt}}, your subscription is cancelled. Nothing more will be charged or sent for it:
+
+${itemsText}
+You can subscribe again from any product page whenever you like.
+${footer}`,
+  },
+  {
+    id: 'shop-subscription-alert',
+    name: 'Shop: Subscription Needs Attention',
+    subject: 'Subscription of {{customerEmail}}: {{headline}}',
+    variables: ['customerEmail', 'headline', 'detail', 'adminUrl'],
+    html: page('{{headline}}', [p('Subscription of {{customerEmail}}: {{detail}}'), p(link('{{adminUrl}}', 'Open the back office'))]),
+    text: `Subscription of {{customerEmail}}: {{headline}}
+
+{{detail}}
+
+Open the back office: {{adminUrl}}
+`,
+  },
+];

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { lineTitle } from '../../shared/variants.js';
+import { subscriptionLineText, type SubscriptionView } from '../../shared/subscriptions.js';
+
+/**
+ * Subscriptions as their customer sees them: by account (newest first, at most `limit`) or by
+ * id. Two statements whatever their number: the rows, then all their items.
+ */
+export async function subscriptionViews(
+  db: Kysely<Database>,
+  where: { userId: string; limit?: number } | { id: string },
+): Promise<SubscriptionView[]> {
+  let q = db.selectFrom('subscriptions').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc');
+  q = 'id' in where ? q.where('id', '=', where.id) : q.where('user_id', '=', where.userId).limit(where.limit ?? 50);
+  const subs = await q.execute();
+  if (subs.length === 0) return [];
+  const items = await db
+    .selectFrom('subscription_items as i')
+    .leftJoin('product_variants as v', 'v.id', 'i.variant_id')
+    .leftJoin('products as p', 'p.id', 'i.product_id')
+    .select(['i.subscription_id', 'i.product_id', 'i.variant_id', 'i.quantity', 'p.name', 'v.option1', 'v.option2', 'v.option3'])
+    .where(
+      'i.subscription_id',
+      'in',
+      subs.map((s) => s.id),
+    )
+    .orderBy('i.variant_id')
+    .execute();
+  return subs.map((s) => ({
+    id: s.id,
+    status: s.status,
+    everyWeeks: s.every_weeks,
+    discountPercent: s.discount_percent,
+    terms: subscriptionLineText(s.every_weeks, s.discount_percent),
+    items: items
+      .filter((i) => i.subscription_id === s.id)
+      .map((i) => ({
+        productId: i.product_id,
+        variantId: i.variant_id,
+        name: lineTitle(i.name ?? 'A product no longer sold', [i.option1, i.option2, i.option3].filter(Boolean).join(', ')),
+        quantity: i.quantity,
+      })),
+    nextRenewalAt: s.status === 'cancelled' ? null : s.next_renewal_at,
+    deliveries: s.deliveries,
+    createdAt: s.created_at,
+    cancelledAt: s.cancelled_at,
+  }));
+}
+
+/** Whether the subscription is this account's (another's reads as unknown to the caller). */
+export async function isSubscriptionOf(db: Kysely<Database>, id: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('subscriptions').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  return Boolean(row);
+}

@@ -1,0 +1,164 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SubscriptionsTable } from '../db/schema.js';
+import type { PendingWrite } from '../db/query-helpers.js';
+import { variantsForCheckout } from '../inventory/stock.js';
+import { reserveForCheckout, RESERVE_MS, type ReserveUnits } from '../inventory/reservations.js';
+import { readShippingOptionRows } from '../shipping/service.js';
+import { createOrder, newOrderId, type NewOrderLine, type NewOrderMoney } from '../orders/create-order.js';
+import { SYSTEM_ACTOR } from '../orders/events.js';
+import { openPaymentSessionWrite } from '../payments/sessions.js';
+import { PAYMENT_SESSION_TTL_MS } from '../payments/session-times.js';
+import { randomString } from '../lib/ids.js';
+import { chooseShippingOption, subtotalCents, taxCents } from '../../shared/pricing.js';
+import { discountedCents, discountForDelivery } from '../../shared/subscriptions.js';
+import { sizeAndColor, variantLabel } from '../../shared/variants.js';
+import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
+
+type Subscription = Selectable<SubscriptionsTable>;
+
+/** A renewal priced at today's prices: its lines, its money, and what it cannot have now. */
+export type PricedRenewal = {
+  lines: NewOrderLine[];
+  money: NewOrderMoney;
+  shippingOptionId: string | null;
+  discountPercent: number;
+  units: ReserveUnits;
+  /** Names of what is out of stock (or no longer sold): nothing is charged while any is. */
+  missing: string[];
+};
+
+/**
+ * Prices the subscription's next delivery as any order is priced (decision 0058): today's price of
+ * each variant less the plan's discount for this delivery, shipping by the subscription's option
+ * (or free, when the owner gives subscriptions free shipping), tax on goods and delivery. Reads
+ * stock without locks: the reservation decides, under its own conditional update.
+ */
+export async function priceRenewal(
+  db: Kysely<Database>,
+  sub: Subscription,
+  { freeShipping }: { freeShipping: boolean },
+): Promise<PricedRenewal> {
+  const items = await db
+    .selectFrom('subscription_items')
+    .select(['product_id', 'variant_id', 'quantity'])
+    .where('subscription_id', '=', sub.id)
+    .orderBy('variant_id')
+    .execute();
+  const variants = new Map(
+    (
+      await variantsForCheckout(
+        db,
+        items.map((i) => i.variant_id),
+      )
+    ).map((v) => [v.variantId, v]),
+  );
+  const discountPercent = discountForDelivery(
+    { discountPercent: sub.discount_percent, laterDiscountPercent: sub.later_discount_percent, laterFromDelivery: sub.later_from_delivery },
+    sub.deliveries + 1,
+  );
+  const lines: NewOrderLine[] = [];
+  const units: ReserveUnits = new Map();
+  const missing: string[] = [];
+  for (const i of items) {
+    const v = variants.get(i.variant_id);
+    if (!v || !v.enabled || !v.itemId) {
+      missing.push(v?.name ?? i.product_id);
+      continue;
+    }
+    if (v.onHand - v.reserved < i.quantity) missing.push(v.name);
+    const { size, color } = sizeAndColor(v.optionNames, v.values, { size: DEFAULT_CART_SIZE, color: DEFAULT_CART_COLOR });
+    lines.push({
+      productId: v.productId,
+      variantId: v.variantId,
+      productName: v.name,
+      variantLabel: variantLabel(v.values),
+      image: v.image ?? (JSON.parse(v.images) as string[])[0] ?? null,
+      sku: v.sku,
+      quantity: i.quantity,
+      priceCents: discountedCents(v.priceCents, discountPercent),
+      size,
+      color,
+      isFreeGift: false,
+      everyWeeks: sub.every_weeks,
+      planDiscountPercent: discountPercent,
+    });
+    units.set(v.variantId, { productId: v.productId, itemId: v.itemId, quantity: i.quantity });
+  }
+  const subtotal = subtotalCents(lines);
+  const options = (await readShippingOptionRows(db)).map((o) => ({
+    id: o.id,
+    priceCents: Number(o.price_cents),
+    enabled: o.enabled === 1,
+    minimumOrderCents: o.minimum_order_cents === null ? null : Number(o.minimum_order_cents),
+  }));
+  const option = chooseShippingOption(options, subtotal, sub.shipping_option_id);
+  const shipping = freeShipping || !option ? 0 : option.priceCents;
+  const tax = taxCents(subtotal, 0, shipping);
+  return {
+    lines,
+    money: { subtotalCents: subtotal, discountCents: 0, shippingCents: shipping, taxCents: tax, totalCents: subtotal + shipping + tax },
+    shippingOptionId: option?.id ?? sub.shipping_option_id,
+    discountPercent,
+    units,
+    missing,
+  };
+}
+
+/** A renewal's payment session id, in the card page's scheme (no page is shown: the card is charged off-session). */
+export function newRenewalSessionId(): string {
+  return `cs_renew_${randomString(24)}`;
+}
+
+/**
+ * Writes the renewal's order (origin 'renewal', pending, unpaid), its payment session and its
+ * stock reservation, in the caller's transaction; false when a unit was taken meanwhile (the caller
+ * rolls back: the reservation's rows were written).
+ */
+export async function createRenewalOrder(
+  trx: Kysely<Database>,
+  sub: Subscription,
+  priced: PricedRenewal,
+  { cycle, now }: { cycle: number; now: Date },
+): Promise<{ orderId: string; sessionId: string } | null> {
+  const orderId = newOrderId();
+  const sessionId = newRenewalSessionId();
+  const writes: PendingWrite[] = [];
+  await createOrder(
+    trx,
+    {
+      id: orderId,
+      origin: 'renewal',
+      status: 'pending',
+      lines: priced.lines,
+      money: priced.money,
+      customer: { userId: sub.user_id, email: sub.email, shippingAddress: sub.shipping_address, guestTokenHash: null },
+      session: { id: sessionId, provider: sub.provider },
+      shippingOptionId: priced.shippingOptionId,
+      placed: { actor: SYSTEM_ACTOR, data: { totalCents: priced.money.totalCents, subscriptionId: sub.id, cycle, renewal: true } },
+      at: now,
+    },
+    { writeWith: writes },
+  );
+  writes.push(
+    openPaymentSessionWrite(trx, {
+      id: sessionId,
+      orderId,
+      provider: sub.provider,
+      amountCents: priced.money.totalCents,
+      url: '',
+      now,
+      expiresAt: new Date(now.getTime() + PAYMENT_SESSION_TTL_MS),
+    }),
+  );
+  const { short } = await reserveForCheckout(trx, {
+    orderId,
+    units: priced.units,
+    holder: { ip: 'subscription', deviceId: `sub:${sub.id}`, userId: sub.user_id },
+    now,
+    expiresAt: new Date(now.getTime() + RESERVE_MS),
+    windowMs: RESERVE_MS,
+    writeWith: writes,
+  });
+  if (short) return null;
+  return { orderId, sessionId };
+}

@@ -1,0 +1,124 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, SubscriptionsTable } from '../db/schema.js';
+import type { TestApp } from './harness.js';
+import { buildPaymentProviders } from '../payments/providers.js';
+import { checkoutPaymentOutcomes } from '../checkout/payment-outcomes.js';
+import type { RenewalDeps } from '../subscriptions/renewals.js';
+import { keepTestPaymentMethod } from '../payments/test-payment-methods.js';
+import { createProduct, createUser } from '../db/seed/factories.js';
+import { randomString } from '../lib/ids.js';
+
+const silent = { warn: () => {}, error: () => {}, info: () => {} };
+
+/** The renewal schedule's dependencies for a test app: its own providers (the test card page's, or Stripe's fake) and fulfilment. */
+export function renewalDeps(t: TestApp, log: RenewalDeps['log'] = silent): RenewalDeps {
+  const payments = buildPaymentProviders(t.config, t.db);
+  return {
+    db: t.db,
+    dialect: t.dialect,
+    payments,
+    outcomes: checkoutPaymentOutcomes({ config: t.config, db: t.db, dialect: t.dialect, payments }),
+    publicUrl: t.config.publicUrl,
+    log,
+  };
+}
+
+export type TestSubscription = { id: string; userId: string; email: string; productId: string; variantId: string; methodId: string };
+
+/**
+ * A subscription as a paid checkout leaves it (subscriptions/start.ts): an account, a product in
+ * stock, a kept test card behaving as asked, renewing every `everyWeeks` from `nextRenewalAt`.
+ */
+export async function makeSubscription(
+  db: Kysely<Database>,
+  o: {
+    nextRenewalAt: string;
+    everyWeeks?: number;
+    discountPercent?: number;
+    behaviour?: 'succeed' | 'decline' | 'authenticate';
+    inventory?: number;
+    priceCents?: number;
+    quantity?: number;
+    product?: { id: string; variantId: string };
+    provider?: string;
+  },
+): Promise<TestSubscription> {
+  const user = await createUser(db, {});
+  const product =
+    o.product ??
+    (await createProduct(db, { name: `Refill ${randomString(5)}`, priceCents: o.priceCents ?? 2000, inventory: o.inventory ?? 50 }));
+  const variantId = 'variantId' in product ? product.variantId : `var_${product.id}`;
+  const methodId = await keepTestPaymentMethod(db, { behaviour: o.behaviour ?? 'succeed', brand: 'visa', last4: '4242' });
+  const id = `sub_${randomString(12)}`;
+  const at = new Date(Date.parse(o.nextRenewalAt) - (o.everyWeeks ?? 4) * 7 * 86_400_000).toISOString();
+  await db
+    .insertInto('subscriptions')
+    .values(
+      subscriptionRow({
+        id,
+        userId: user.id,
+        email: user.email,
+        nextRenewalAt: o.nextRenewalAt,
+        everyWeeks: o.everyWeeks ?? 4,
+        discountPercent: o.discountPercent ?? 10,
+        provider: o.provider ?? 'test',
+        methodId,
+        createdAt: at,
+      }),
+    )
+    .execute();
+  await db
+    .insertInto('subscription_items')
+    .values({ subscription_id: id, product_id: product.id, variant_id: variantId, quantity: o.quantity ?? 1 })
+    .execute();
+  return { id, userId: user.id, email: user.email, productId: product.id, variantId, methodId };
+}
+
+/** A subscription's row as a paid checkout writes it (subscriptions/start.ts), for tests and the bench. */
+export function subscriptionRow(o: {
+  id: string;
+  userId: string;
+  email: string;
+  nextRenewalAt: string;
+  everyWeeks: number;
+  discountPercent: number;
+  provider: string;
+  methodId: string;
+  createdAt: string;
+  name?: string;
+}): Insertable<SubscriptionsTable> {
+  return {
+    id: o.id,
+    user_id: o.userId,
+    email: o.email,
+    status: 'active',
+    every_weeks: o.everyWeeks,
+    discount_percent: o.discountPercent,
+    later_discount_percent: null,
+    later_from_delivery: null,
+    next_renewal_at: o.nextRenewalAt,
+    shipping_address: JSON.stringify({
+      name: o.name ?? 'Sam Sub',
+      address: '1 Refill Way',
+      city: 'Portland',
+      state: 'OR',
+      zip: '97201',
+      country: 'US',
+      email: o.email,
+    }),
+    shipping_option_id: null,
+    provider: o.provider,
+    customer_ref: null,
+    payment_method_ref: o.methodId,
+    payment_ref: null,
+    first_order_id: `order_first_${o.id}`,
+    consent_text: `Every ${o.everyWeeks} weeks until cancelled.`,
+    consent_at: o.createdAt,
+    manage_token_hash: null,
+    failing_since: null,
+    cancelled_at: null,
+    cancel_reason: null,
+    created_at: o.createdAt,
+    updated_at: o.createdAt,
+  };
+}

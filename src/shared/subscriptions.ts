@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { SUBSCRIPTION_LIMITS, SUBSCRIPTION_MESSAGES } from './subscription-words.js';
+
+/**
+ * Subscribe and save (issue [4/8], decision 0058): the plan schemas, and (re-exported) the words,
+ * limits and arithmetic the shop, the server and the e-mails share, so a line reads the same
+ * wherever it is shown and the price the shopper is told is the one the renewal charges. The words
+ * live in subscription-words.ts, without zod, for the pages that must not load it.
+ */
+export * from './subscription-words.js';
+
+// The plan as the product page shows it is part of the catalogue's answer (each variant's
+// `subscription`): its schema lives with it, so the product data's schema loads nothing more.
+export { SubscriptionPlanView } from './schemas/subscription-plan.js';
+
+const percent = z
+  .number({ message: SUBSCRIPTION_MESSAGES.discountRange })
+  .int('The discount is a whole number of percent')
+  .min(0, SUBSCRIPTION_MESSAGES.discountRange)
+  .max(100, SUBSCRIPTION_MESSAGES.discountRange);
+
+/** The owner's plan for a product or a variant, as the admin form sends it. */
+export const SubscriptionPlanInput = z
+  .object({
+    enabled: z.boolean(),
+    intervals: z
+      .array(
+        z
+          .number({ message: SUBSCRIPTION_MESSAGES.intervalsRequired })
+          .int(SUBSCRIPTION_MESSAGES.intervalsRequired)
+          .min(1, SUBSCRIPTION_MESSAGES.intervalsRequired)
+          .max(52, SUBSCRIPTION_MESSAGES.intervalsRequired),
+      )
+      .min(1, SUBSCRIPTION_MESSAGES.intervalsRequired)
+      .max(SUBSCRIPTION_LIMITS.maxIntervals, `At most ${SUBSCRIPTION_LIMITS.maxIntervals} intervals`)
+      .transform((list) => [...new Set(list)].sort((a, b) => a - b)),
+    discountPercent: percent,
+    laterDiscountPercent: percent.nullable().default(null),
+    laterFromDelivery: z
+      .number()
+      .int()
+      .min(2, SUBSCRIPTION_MESSAGES.laterFrom)
+      .max(100, SUBSCRIPTION_MESSAGES.laterFrom)
+      .nullable()
+      .default(null),
+  })
+  .strict()
+  .refine((p) => (p.laterDiscountPercent === null) === (p.laterFromDelivery === null), {
+    message: 'Give both the later discount and the delivery it starts from, or neither.',
+    path: ['laterFromDelivery'],
+  });
+export type SubscriptionPlanInput = z.input<typeof SubscriptionPlanInput>;
+
+/** A subscription as its customer sees it (the account's list, the page of an e-mail's link). */
+export const SubscriptionView = z.object({
+  id: z.string(),
+  status: z.enum(['active', 'paused', 'payment_failing', 'cancelled']),
+  everyWeeks: z.number().int(),
+  discountPercent: z.number().int(),
+  /** "Every 4 weeks · 10% off". */
+  terms: z.string(),
+  items: z.array(z.object({ productId: z.string(), variantId: z.string(), name: z.string(), quantity: z.number().int() })),
+  /** The next delivery's date (ISO); null once cancelled. */
+  nextRenewalAt: z.string().nullable(),
+  deliveries: z.number().int(),
+  createdAt: z.string(),
+  cancelledAt: z.string().nullable(),
+});
+export type SubscriptionView = z.infer<typeof SubscriptionView>;
+
+/** "Cancel subscription": an optional reason, in the customer's words. */
+export const CancelSubscriptionInput = z
+  .object({ reason: z.string().trim().max(500, 'Keep the reason under 500 characters').optional() })
+  .strict();
+export type CancelSubscriptionInput = z.infer<typeof CancelSubscriptionInput>;
+
+/** What a subscription's status reads as, for its customer. */
+export const SUBSCRIPTION_STATUS_TEXT = {
+  active: 'Active',
+  paused: 'Paused',
+  payment_failing: 'Payment failing',
+  cancelled: 'Cancelled',
+} as const;
