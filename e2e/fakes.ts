@@ -20,6 +20,22 @@ function listen(server: http.Server | SMTPServer): Promise<number> {
  * message, the contact form's workflow endpoint (which can be taken down and brought back),
  * and ShipStation. A small control API lets the tests read and steer them.
  */
+/** A header as a mail reader shows it: folded lines joined, RFC 2047 encoded words ("=?UTF-8?Q?…?=", "=?UTF-8?B?…?=") decoded. */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_all, _charset: string, kind: string, text: string) =>
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    )
+    .trim();
+}
+
 export async function startFakes() {
   const mail: ReceivedMail[] = [];
   const smtp = new SMTPServer({
@@ -30,7 +46,7 @@ export async function startFakes() {
       let raw = '';
       stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
       stream.on('end', () => {
-        const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? '';
+        const subject = decodeHeader(/^Subject: (.*(?:\r?\n[ \t].*)*)$/im.exec(raw)?.[1] ?? '');
         mail.push({ to: session.envelope.rcptTo.map((r) => r.address), subject, raw });
         cb();
       });

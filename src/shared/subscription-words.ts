@@ -8,7 +8,15 @@ import { formatCents } from './money.js';
  */
 
 /** Intervals a plan may offer, in whole weeks. */
-export const SUBSCRIPTION_LIMITS = { minWeeks: 1, maxWeeks: 52, maxIntervals: 8, reminderDays: 3, defaultSkipAfterDays: 14 } as const;
+export const SUBSCRIPTION_LIMITS = {
+  minWeeks: 1,
+  maxWeeks: 52,
+  maxIntervals: 8,
+  reminderDays: 3,
+  defaultSkipAfterDays: 14,
+  /** The most of one item a delivery may bring (the customer's Change). */
+  maxQuantity: 99,
+} as const;
 
 /** Failed renewal charges are tried again this many days after the first failure, in turn. */
 export const RENEWAL_RETRY_DAYS = [1, 3, 7] as const;
@@ -24,6 +32,19 @@ export const SUBSCRIPTION_MESSAGES = {
   variantOff: 'This version is switched off: switch it on before offering a subscription for it.',
   notFound: 'Subscription not found',
   alreadyCancelled: 'This subscription is already cancelled.',
+  /** Skip and Change on a subscription that no longer renews. */
+  notRenewing: 'This subscription is cancelled: there is no delivery to skip or change.',
+  /** Skip while its delivery's charge is under way (a second later it is paid, or failed and skippable). */
+  chargingNow: 'Your next delivery is being charged right now, so it can no longer be skipped. Reload the page in a minute to see it.',
+  /** Skip asked for a delivery that is no longer the next (another tab skipped it, or it was sent). */
+  staleDelivery: 'Your next delivery is no longer the one on this page: nothing was skipped. Check its date and try again.',
+  /** A skip of an order that was paid meanwhile (by its payment link). */
+  alreadyPaid: 'This delivery is already paid and on its way: it can no longer be skipped.',
+  quantityRange: `Choose a quantity from 1 to ${SUBSCRIPTION_LIMITS.maxQuantity}.`,
+  itemUnknown: 'That item is not part of this subscription.',
+  nothingToChange: 'Choose a new interval or quantity to change.',
+  /** The reason the skipped-delivery e-mail gives when the customer skipped it. */
+  skippedByCustomer: 'you asked us to skip it.',
 } as const;
 
 /** A plan's discounts: the first delivery's on, and optionally another from the Nth delivery. */

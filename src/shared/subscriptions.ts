@@ -63,6 +63,8 @@ export const SubscriptionView = z.object({
   /** The next delivery's date (ISO); null once cancelled. */
   nextRenewalAt: z.string().nullable(),
   deliveries: z.number().int(),
+  /** The intervals (weeks) it may change to now: those every item's plan still offers (empty: none). */
+  intervals: z.array(z.number().int()),
   createdAt: z.string(),
   cancelledAt: z.string().nullable(),
 });
@@ -73,6 +75,41 @@ export const CancelSubscriptionInput = z
   .object({ reason: z.string().trim().max(500, 'Keep the reason under 500 characters').optional() })
   .strict();
 export type CancelSubscriptionInput = z.infer<typeof CancelSubscriptionInput>;
+
+/** "Skip next delivery": the date of the delivery skipped, as the page showed it (a stale page or a second click skips nothing more). */
+export const SkipDeliveryInput = z
+  .object({ renewalAt: z.string().datetime({ message: 'renewalAt must be the delivery date shown' }) })
+  .strict();
+export type SkipDeliveryInput = z.infer<typeof SkipDeliveryInput>;
+
+/** "Change": a new interval (one the plans offer), new quantities of its items, or both. */
+export const ChangeSubscriptionInput = z
+  .object({
+    everyWeeks: z
+      .number({ message: SUBSCRIPTION_MESSAGES.intervalNotOffered })
+      .int(SUBSCRIPTION_MESSAGES.intervalNotOffered)
+      .min(SUBSCRIPTION_LIMITS.minWeeks, SUBSCRIPTION_MESSAGES.intervalNotOffered)
+      .max(SUBSCRIPTION_LIMITS.maxWeeks, SUBSCRIPTION_MESSAGES.intervalNotOffered)
+      .optional(),
+    items: z
+      .array(
+        z
+          .object({
+            variantId: z.string().min(1, SUBSCRIPTION_MESSAGES.itemUnknown).max(100, SUBSCRIPTION_MESSAGES.itemUnknown),
+            quantity: z
+              .number({ message: SUBSCRIPTION_MESSAGES.quantityRange })
+              .int(SUBSCRIPTION_MESSAGES.quantityRange)
+              .min(1, SUBSCRIPTION_MESSAGES.quantityRange)
+              .max(SUBSCRIPTION_LIMITS.maxQuantity, SUBSCRIPTION_MESSAGES.quantityRange),
+          })
+          .strict(),
+      )
+      .max(50, SUBSCRIPTION_MESSAGES.itemUnknown)
+      .optional(),
+  })
+  .strict()
+  .refine((c) => c.everyWeeks !== undefined || (c.items?.length ?? 0) > 0, { message: SUBSCRIPTION_MESSAGES.nothingToChange });
+export type ChangeSubscriptionInput = z.infer<typeof ChangeSubscriptionInput>;
 
 /** What a subscription's status reads as, for its customer. */
 export const SUBSCRIPTION_STATUS_TEXT = {

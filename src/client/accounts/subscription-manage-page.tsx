@@ -1,5 +1,4 @@
-import { useCallback, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { SubscriptionView } from '../../shared/subscriptions.js';
 import { useSession } from '../lib/get-session.js';
 import { paths } from '../lib/paths.js';
@@ -10,7 +9,7 @@ import { Card } from '../ui/form-controls.js';
 import { AlertIcon } from '../ui/icons.js';
 import { useCancelSubscriptionLink } from './subscriptions/api/cancel-subscription-link.js';
 import { isUnknownLink, useSubscriptionLink } from './subscriptions/api/get-subscription-link.js';
-import { CancelSubscriptionDialog } from './subscriptions/cancel-subscription-dialog.js';
+import { dialogOfHash, SubscriptionActions } from './subscriptions/subscription-actions.js';
 import { SubscriptionSummary } from './subscriptions/subscription-summary.js';
 import { SUBSCRIPTION_UI_TEXTS as T } from './subscriptions/subscription-texts.js';
 
@@ -41,8 +40,10 @@ function InvalidLink({ signedIn }: { signedIn: boolean }) {
 
 function Managed({ token, subscription, signedIn }: { token: string; subscription: SubscriptionView; signedIn: boolean }) {
   const cancel = useCancelSubscriptionLink(token);
-  const [open, setOpen] = useState(false);
-  const close = useCallback(() => setOpen(false), []);
+  // The reminder's links open their dialog: "#skip", "#change" or "#cancel".
+  const location = useLocation();
+  const navigate = useNavigate();
+  const initial = dialogOfHash(location.hash);
   const cancelled = subscription.status === 'cancelled';
   return (
     <div className="flex flex-col gap-6" data-subscription={subscription.id}>
@@ -57,30 +58,27 @@ function Managed({ token, subscription, signedIn }: { token: string; subscriptio
         </p>
       )}
       <SubscriptionSummary subscription={subscription} headingLevel={2} />
-      <div className="flex flex-col gap-3 border-t border-stone-200 pt-5 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-stone-700">{T.accountHint}</p>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row">
-          <AccountLink signedIn={signedIn} variant="outline" />
-          {!cancelled && (
-            <Button variant="destructive" size="lg" className="w-full sm:w-auto" onClick={() => setOpen(true)}>
-              {T.cancelButton}
-            </Button>
-          )}
-        </div>
-      </div>
-      <CancelSubscriptionDialog
+      <SubscriptionActions
         subscription={subscription}
-        open={open}
-        onClose={close}
+        target={{ token }}
+        layout="page"
+        initial={initial}
+        onDialogClosed={() => {
+          if (initial) void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
+        }}
         onCancel={(reason) => cancel.mutateAsync({ reason })}
       />
+      <div className="flex flex-col gap-3 border-t border-stone-200 pt-5 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-stone-700">{T.accountHint}</p>
+        <AccountLink signedIn={signedIn} variant="outline" />
+      </div>
     </div>
   );
 }
 
 /**
  * The page of an e-mail's manage link (/subscriptions/manage/:token): the subscription, and
- * cancelling it, without signing in. An unknown link says so, with a way to sign in instead.
+ * skipping its next delivery, changing or cancelling it, without signing in. An unknown link says so, with a way to sign in instead.
  */
 export default function SubscriptionManagePage() {
   const token = useParams().token ?? '';

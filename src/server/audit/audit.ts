@@ -156,7 +156,7 @@ export async function auditOrderEvent(
  * Every read an admin makes while acting as a customer, in the scope it is added to (the account
  * surface): one audit row per answered GET, naming the route read (its declared pattern) and whom
  * the admin acted as (decision 0020). Written before the answer leaves, so the row exists when the
- * page shows.
+ * page shows, and dated when the read arrived.
  */
 export function auditImpersonatedReads(scope: FastifyInstance, db: Kysely<Database>): void {
   scope.addHook('onSend', async (req, reply, payload) => {
@@ -167,6 +167,9 @@ export function auditImpersonatedReads(scope: FastifyInstance, db: Kysely<Databa
       action: 'impersonation.viewed',
       targetUserId: session.user.id,
       details: { what: req.routeOptions.url ?? null },
+      // When the read was asked, not when it was answered: a read still in flight as the admin
+      // ends the impersonation sits before "Impersonation ended", where it happened.
+      at: new Date(Date.now() - reply.elapsedTime),
     });
     return payload;
   });

@@ -47,7 +47,7 @@ export const subscriptionEmailTemplates = [
       ),
       items,
       p(
-        `Want to stop it? ${link('{{manageUrl}}', 'Manage your subscription')}: cancelling takes a click, no password needed, and nothing more is charged.`,
+        `Not needed this time? ${link('{{manageUrl}}#skip', 'Skip this delivery')}. Want it more or less often, or more of it? ${link('{{manageUrl}}#change', 'Change your subscription')}. Want to stop? ${link('{{manageUrl}}#cancel', 'Cancel your subscription')}: a click, no password needed, and nothing more is charged.`,
       ),
     ]),
     text: `Hi {{customerName}},
@@ -55,7 +55,9 @@ export const subscriptionEmailTemplates = [
 Your subscription renews on {{renewalDate}}. We will charge {{total}} (with shipping and tax) to the card you saved, and send:
 
 ${itemsText}
-Want to stop it? Manage your subscription (cancelling takes a click, no password needed, and nothing more is charged): {{manageUrl}}
+Not needed this time? Skip this delivery: {{manageUrl}}#skip
+Want it more or less often, or more of it? Change your subscription: {{manageUrl}}#change
+Want to stop? Cancel your subscription (a click, no password needed, and nothing more is charged): {{manageUrl}}#cancel
 ${footer}`,
   },
   {
@@ -124,6 +126,28 @@ Your delivery due on {{renewalDate}} was skipped: {{reason}} Nothing was charged
 Your next delivery is due on {{nextRenewal}}.
 
 Manage your subscription: {{manageUrl}}
+${footer}`,
+  },
+  {
+    id: 'subscription-changed',
+    name: 'Subscription Changed',
+    subject: 'Your subscription is changed: {{terms}}',
+    variables: ['customerName', 'terms', 'appliesFrom', 'items', 'total', 'manageUrl'],
+    html: page('Your subscription is changed', [
+      p('Hi {{customerName}},'),
+      p('From your delivery of <strong>{{appliesFrom}}</strong>, your subscription is <strong>{{terms}}</strong> and brings:'),
+      items,
+      p('At today&rsquo;s prices each delivery comes to <strong>{{total}}</strong> (with shipping and tax).'),
+      p(`Not what you meant? ${link('{{manageUrl}}', 'Manage your subscription')}: change it again, skip a delivery or cancel.`),
+    ]),
+    text: `Hi {{customerName}},
+
+From your delivery of {{appliesFrom}}, your subscription is {{terms}} and brings:
+
+${itemsText}
+At today's prices each delivery comes to {{total}} (with shipping and tax).
+
+Not what you meant? Manage your subscription (change it again, skip a delivery or cancel): {{manageUrl}}
 ${footer}`,
   },
   {

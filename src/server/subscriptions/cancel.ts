@@ -14,6 +14,24 @@ import { parseJson } from '../lib/json.js';
 export const CANCEL_REASON_MAX = 500;
 
 /**
+ * Ends a renewal's order that is not paid (cancelled, its card session ended, so a charge already
+ * on its way is refused at fulfilment and given back); says whether it was paid, and so stands.
+ * Called with the subscription locked (cancel, skip).
+ */
+export async function endUnpaidRenewalOrder(trx: Kysely<Database>, dialect: Dialect, orderId: string): Promise<{ paid: boolean }> {
+  const order = await forUpdate(
+    trx.selectFrom('orders').select(['id', 'payment_status', 'payment_session_id']).where('id', '=', orderId),
+    dialect,
+  ).executeTakeFirst();
+  if (!order) return { paid: false };
+  if (order.payment_status === 'paid' || order.payment_status === 'refunded') return { paid: true };
+  if (order.payment_status !== 'unpaid') return { paid: false };
+  if (order.payment_session_id) await endOpenSession(trx, dialect, order.id, order.payment_session_id, 'cancelled');
+  await expireUnpaidOrder(trx, order.id, 'cancelled');
+  return { paid: false };
+}
+
+/**
  * Cancels a subscription at once (issue [4/8] item 6): the subscription locked first (the
  * schedule's lock order), so a renewal either claimed its cycle before (and this waits for that
  * transaction) or finds it cancelled. Every open cycle ends; an unpaid renewal order is cancelled
@@ -44,16 +62,7 @@ export async function cancelSubscription(
       .where('status', 'in', ['scheduled', 'charging', 'retrying', 'needs_customer', 'waiting_stock'])
       .execute();
     for (const c of open) {
-      if (c.order_id) {
-        const order = await forUpdate(
-          trx.selectFrom('orders').select(['id', 'payment_status', 'payment_session_id']).where('id', '=', c.order_id),
-          dialect,
-        ).executeTakeFirst();
-        if (order && order.payment_status === 'unpaid') {
-          if (order.payment_session_id) await endOpenSession(trx, dialect, order.id, order.payment_session_id, 'cancelled');
-          await expireUnpaidOrder(trx, order.id, 'cancelled');
-        }
-      }
+      if (c.order_id) await endUnpaidRenewalOrder(trx, dialect, c.order_id);
       await trx
         .updateTable('subscription_cycles')
         .set({ status: 'cancelled', lease_until: null, message: 'Subscription cancelled', updated_at: at })

@@ -2,6 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { lineTitle } from '../../shared/variants.js';
 import { subscriptionLineText, type SubscriptionView } from '../../shared/subscriptions.js';
+import { plansForVariants, type ResolvedPlan } from './plans.js';
+
+/** The intervals a subscription may change to: those every item's plan offers now (none when any plan is off). */
+function changeableIntervals(items: readonly { variant_id: string }[], plans: Map<string, ResolvedPlan>): number[] {
+  const each = items.map((i) => plans.get(i.variant_id));
+  if (each.length === 0 || each.some((p) => !p?.enabled)) return [];
+  return (each[0]?.intervals ?? []).filter((w) => each.every((p) => p?.intervals.includes(w)));
+}
 
 /**
  * Subscriptions as their customer sees them: by account (newest first, at most `limit`) or by
@@ -27,6 +35,10 @@ export async function subscriptionViews(
     )
     .orderBy('i.variant_id')
     .execute();
+  const plans = await plansForVariants(
+    db,
+    items.map((i) => ({ productId: i.product_id, variantId: i.variant_id })),
+  );
   return subs.map((s) => ({
     id: s.id,
     status: s.status,
@@ -43,6 +55,13 @@ export async function subscriptionViews(
       })),
     nextRenewalAt: s.status === 'cancelled' ? null : s.next_renewal_at,
     deliveries: s.deliveries,
+    intervals:
+      s.status === 'cancelled'
+        ? []
+        : changeableIntervals(
+            items.filter((i) => i.subscription_id === s.id),
+            plans,
+          ),
     createdAt: s.created_at,
     cancelledAt: s.cancelled_at,
   }));

@@ -71,6 +71,17 @@ describe(`renewals on ${testDialect()}`, () => {
     // 2 × $18.00 = $36.00, shipping by the cheapest option, tax 8% on both.
     expect(reminders[0]!.text).toContain('March 11, 2027');
     expect(reminders[0]!.text).toMatch(/\/subscriptions\/manage\/[A-Za-z0-9_-]{43}/);
+    // Its links: skip this delivery, change the subscription, cancel it (each opens its dialog on the link's page).
+    for (const [words, hash] of [
+      ['Skip this delivery', 'skip'],
+      ['Change your subscription', 'change'],
+      ['Cancel your subscription', 'cancel'],
+    ] as const) {
+      expect(reminders[0]!.text).toMatch(new RegExp(`${words}[^\\n]*: http://[^\\s]+/subscriptions/manage/[A-Za-z0-9_-]{43}#${hash}\\n`));
+      expect(reminders[0]!.html).toMatch(
+        new RegExp(`href="http://[^"]+/subscriptions/manage/[A-Za-z0-9_-]{43}#${hash}"[^>]*>${words}</a>`),
+      );
+    }
     expect(await renewalOrders(s.userId)).toHaveLength(0);
 
     // The owner raises the price before the day: the renewal charges today's price.

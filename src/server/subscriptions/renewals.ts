@@ -46,8 +46,8 @@ export const RENEWAL_LEASE_MS = 2 * 60_000;
 /** A renewal waiting for stock looks again this often (and at once when its variant is restocked: the next turn). */
 export const STOCK_RECHECK_MS = 15 * 60_000;
 
-/** Cycles a process may act on when their time has come. */
-const OPEN: SubscriptionCycleStatus[] = ['scheduled', 'retrying', 'needs_customer', 'waiting_stock', 'charging'];
+/** Cycles a process may act on when their time has come (at most one per subscription). */
+export const OPEN_CYCLE: SubscriptionCycleStatus[] = ['scheduled', 'retrying', 'needs_customer', 'waiting_stock', 'charging'];
 
 const iso = (d: Date) => d.toISOString();
 
@@ -162,7 +162,7 @@ export async function scheduleDueCycles(deps: RenewalDeps, now: Date, limit = 20
             .selectFrom('subscription_cycles as c')
             .select('c.cycle')
             .whereRef('c.subscription_id', '=', 's.id')
-            .where('c.status', 'in', OPEN),
+            .where('c.status', 'in', OPEN_CYCLE),
         ),
       ),
     )
@@ -178,7 +178,7 @@ export async function scheduleDueCycles(deps: RenewalDeps, now: Date, limit = 20
         .selectFrom('subscription_cycles')
         .select('cycle')
         .where('subscription_id', '=', id)
-        .where('status', 'in', OPEN)
+        .where('status', 'in', OPEN_CYCLE)
         .executeTakeFirst();
       if (open) return false;
       const cycle = sub.cycles_started + 1;
@@ -494,10 +494,10 @@ async function waitForStock(
   );
 }
 
-/** The cycle is given up (nothing kept charged), the subscription goes on to its next date. */
-async function skipCycle(
+/** The cycle is given up (nothing kept charged), the subscription goes on to its next date; the customer is told why. */
+export async function skipCycle(
   trx: Kysely<Database>,
-  deps: RenewalDeps,
+  deps: Pick<RenewalDeps, 'publicUrl'>,
   sub: Subscription,
   cycle: Cycle,
   reason: string,

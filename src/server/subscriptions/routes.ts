@@ -1,54 +1,103 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
 import { notFound, parseInput } from '../http/errors.js';
-import { access } from '../http/access.js';
+import { access, type Access } from '../http/access.js';
 import { requireUser } from '../http/auth.js';
-import { CancelSubscriptionInput, SUBSCRIPTION_MESSAGES } from '../../shared/subscriptions.js';
+import {
+  CancelSubscriptionInput,
+  ChangeSubscriptionInput,
+  SkipDeliveryInput,
+  SUBSCRIPTION_MESSAGES,
+  type SubscriptionView,
+} from '../../shared/subscriptions.js';
 import { cancelSubscription } from './cancel.js';
+import { changeSubscription, skipNextDelivery } from './changes.js';
 import { isSubscriptionOf, subscriptionViews } from './customer-subscriptions.js';
 import { subscriptionOfLink } from './manage-links.js';
 
 const IdParam = z.object({ id: z.string().min(1, 'id is required').max(100, 'id cannot exceed 100 characters') });
 const TokenParam = z.object({ token: z.string().max(100, 'The link is not valid') });
 
-/** The signed-in customer's subscriptions, and cancelling one of them (account surface). */
-export async function registerAccountSubscriptionRoutes(app: FastifyInstance, { db, dialect }: AppDeps): Promise<void> {
+/** Which subscription a request acts on: the signed-in account's own, or the one an e-mail's link names. */
+type Resolve = (req: FastifyRequest) => Promise<string>;
+
+/**
+ * The customer's actions on one subscription, the same from the account and from an e-mail's link
+ * (issue [4/8]: the reminder links to skip, change or cancel): each answers the subscription as it
+ * now stands, or 409 with what now holds (already cancelled, a stale page).
+ */
+function registerActions(
+  app: FastifyInstance,
+  base: string,
+  policy: { config: { access: Access } },
+  resolve: Resolve,
+  { db, dialect, config }: AppDeps,
+): void {
+  const answer = async (reply: FastifyReply, id: string): Promise<{ subscription: SubscriptionView | undefined }> => {
+    reply.header('Cache-Control', 'no-store');
+    const [after] = await subscriptionViews(db, { id });
+    return { subscription: after };
+  };
+  const ctx = () => ({ now: new Date(), publicUrl: config.publicUrl });
+  app.post(`${base}/cancel`, policy, async (req, reply) => {
+    const id = await resolve(req);
+    const { reason } = parseInput(CancelSubscriptionInput, req.body ?? {});
+    await cancelSubscription(db, dialect, id, { reason: reason ?? null, now: new Date() });
+    return answer(reply, id);
+  });
+  app.post(`${base}/skip`, policy, async (req, reply) => {
+    const id = await resolve(req);
+    const { renewalAt } = parseInput(SkipDeliveryInput, req.body ?? {});
+    await skipNextDelivery(db, dialect, id, renewalAt, ctx());
+    return answer(reply, id);
+  });
+  app.patch(base, policy, async (req, reply) => {
+    const id = await resolve(req);
+    const change = parseInput(ChangeSubscriptionInput, req.body ?? {});
+    await changeSubscription(db, dialect, id, change, ctx());
+    return answer(reply, id);
+  });
+}
+
+/** The signed-in customer's subscriptions, and cancelling, skipping or changing one of them (account surface). */
+export async function registerAccountSubscriptionRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
   app.get('/api/account/subscriptions', access.signedIn, async (req, reply) => {
     const user = requireUser(req);
     reply.header('Cache-Control', 'no-store');
     return { subscriptions: await subscriptionViews(db, { userId: user.id }) };
   });
-  app.post('/api/account/subscriptions/:id/cancel', access.signedIn, async (req) => {
-    const user = requireUser(req);
-    const { id } = parseInput(IdParam, req.params);
-    const { reason } = parseInput(CancelSubscriptionInput, req.body ?? {});
-    // Another account's subscription is answered as unknown: ids are not confirmed to strangers.
-    if (!(await isSubscriptionOf(db, id, user.id))) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-    await cancelSubscription(db, dialect, id, { reason: reason ?? null, now: new Date() });
-    const [after] = await subscriptionViews(db, { id });
-    return { subscription: after };
-  });
+  registerActions(
+    app,
+    '/api/account/subscriptions/:id',
+    access.signedIn,
+    async (req) => {
+      const user = requireUser(req);
+      const { id } = parseInput(IdParam, req.params);
+      // Another account's subscription is answered as unknown: ids are not confirmed to strangers.
+      if (!(await isSubscriptionOf(db, id, user.id))) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+      return id;
+    },
+    deps,
+  );
 }
 
-/** A subscription reached from an e-mail's link, without signing in: seen and cancelled by the link's token (store surface). */
-export async function registerSubscriptionLinkRoutes(app: FastifyInstance, { db, dialect }: AppDeps): Promise<void> {
-  app.get('/api/subscriptions/manage/:token', access.public, async (req, reply) => {
+/** A subscription reached from an e-mail's link, without signing in: seen, cancelled, skipped or changed by the link's token (store surface). */
+export async function registerSubscriptionLinkRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const ofLink = async (req: FastifyRequest): Promise<string> => {
     const { token } = parseInput(TokenParam, req.params);
-    reply.header('Cache-Control', 'no-store');
     const id = await subscriptionOfLink(db, token);
-    const [view] = id ? await subscriptionViews(db, { id }) : [];
+    if (!id) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    return id;
+  };
+  app.get('/api/subscriptions/manage/:token', access.public, async (req, reply) => {
+    const id = await ofLink(req);
+    reply.header('Cache-Control', 'no-store');
+    const [view] = await subscriptionViews(db, { id });
     if (!view) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
     return { subscription: view };
   });
-  app.post('/api/subscriptions/manage/:token/cancel', access.public, async (req, reply) => {
-    const { token } = parseInput(TokenParam, req.params);
-    const { reason } = parseInput(CancelSubscriptionInput, req.body ?? {});
-    reply.header('Cache-Control', 'no-store');
-    const id = await subscriptionOfLink(db, token);
-    if (!id) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-    await cancelSubscription(db, dialect, id, { reason: reason ?? null, now: new Date() });
-    const [after] = await subscriptionViews(db, { id });
-    return { subscription: after };
-  });
+  registerActions(app, '/api/subscriptions/manage/:token', access.public, ofLink, deps);
 }

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CancelSubscriptionInput, type SubscriptionView } from '../../../shared/subscriptions.js';
+import { CancelSubscriptionInput, ChangeSubscriptionInput, type SubscriptionView } from '../../../shared/subscriptions.js';
+import { dialogOfHash } from './subscription-actions.js';
 import {
   CANCEL_REASON_MAX,
   cancelBody,
   deliveriesText,
+  intervalOption,
   replaceSubscription,
+  skipNote,
+  skippedToast,
   statusText,
   subscriptionFacts,
   subscriptionName,
@@ -18,6 +22,7 @@ const active: SubscriptionView = {
   terms: 'Every 4 weeks · 10% off',
   items: [{ productId: 'laundry-powder', variantId: 'var_laundry-powder', name: 'Laundry Powder', quantity: 2 }],
   nextRenewalAt: '2026-12-27T10:00:00.000Z',
+  intervals: [4, 8],
   deliveries: 2,
   createdAt: '2026-10-01T10:00:00.000Z',
   cancelledAt: null,
@@ -92,5 +97,31 @@ describe('replaceSubscription', () => {
     ]);
     expect(next[0]).toBe(other);
     expect(list[1]).toBe(active);
+  });
+});
+
+describe('skip and change words', () => {
+  it('says which delivery is skipped and when the next comes, an interval later', () => {
+    expect(skipNote('2026-12-19T10:00:00.000Z', 4)).toBe(
+      'Your delivery of December 19, 2026 is skipped: nothing is charged or sent for it. The next one comes on January 16, 2027.',
+    );
+    expect(skippedToast('2027-01-16T10:00:00.000Z')).toBe('Delivery skipped. Your next one comes on January 16, 2027.');
+    expect(intervalOption(1)).toBe('Every week');
+    expect(intervalOption(6)).toBe('Every 6 weeks');
+  });
+
+  it('opens only the dialogs an e-mail link names', () => {
+    expect(dialogOfHash('#skip')).toBe('skip');
+    expect(dialogOfHash('#change')).toBe('change');
+    expect(dialogOfHash('#cancel')).toBe('cancel');
+    expect(dialogOfHash('')).toBeNull();
+    expect(dialogOfHash('#subscriptions')).toBeNull();
+  });
+
+  it('the change schema refuses what the server would', () => {
+    expect(ChangeSubscriptionInput.safeParse({}).success).toBe(false);
+    expect(ChangeSubscriptionInput.safeParse({ everyWeeks: 0 }).success).toBe(false);
+    expect(ChangeSubscriptionInput.safeParse({ items: [{ variantId: 'v', quantity: 100 }] }).success).toBe(false);
+    expect(ChangeSubscriptionInput.safeParse({ everyWeeks: 6, items: [{ variantId: 'v', quantity: 3 }] }).success).toBe(true);
   });
 });

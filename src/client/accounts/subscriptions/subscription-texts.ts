@@ -1,4 +1,4 @@
-import { renewalDateText, SUBSCRIPTION_STATUS_TEXT, type SubscriptionView } from '../../../shared/subscriptions.js';
+import { addWeeks, renewalDateText, SUBSCRIPTION_STATUS_TEXT, type SubscriptionView } from '../../../shared/subscriptions.js';
 
 /**
  * The customer's words for their subscriptions (the dashboard's card, the page of an e-mail's
@@ -28,7 +28,45 @@ export const SUBSCRIPTION_UI_TEXTS = {
   goToAccount: 'Go to My Account',
   retry: 'Try Again',
   accountHint: 'All your subscriptions are in your account.',
+  skipButton: 'Skip next delivery',
+  skipTitle: 'Skip your next delivery?',
+  skipConfirm: 'Skip delivery',
+  skipping: 'Skipping...',
+  keepDelivery: 'Keep delivery',
+  skipFailed: 'We could not skip the delivery. Please try again.',
+  changeButton: 'Change',
+  changeTitle: 'Change your subscription',
+  intervalLabel: 'Deliver every',
+  intervalOff: 'The interval can no longer be changed: subscribe and save is no longer offered at other intervals for this product.',
+  quantityLabel: 'Quantity',
+  saveChange: 'Save changes',
+  saving: 'Saving...',
+  keepAsIs: 'Keep as is',
+  changeFailed: 'We could not change the subscription. Please try again.',
+  changed: 'Subscription updated',
 } as const;
+
+/** "Every 4 weeks" as an option of the interval list. */
+export function intervalOption(weeks: number): string {
+  return weeks === 1 ? 'Every week' : `Every ${weeks} weeks`;
+}
+
+/** What skipping the next delivery does, in the dialog: this date skipped, nothing charged, the next one on its date. */
+export function skipNote(nextIso: string, everyWeeks: number): string {
+  return `Your delivery of ${renewalDateText(nextIso)} is skipped: nothing is charged or sent for it. The next one comes on ${renewalDateText(addWeeks(nextIso, everyWeeks))}.`;
+}
+
+/** The toast after a skip: when the next delivery now comes. */
+export function skippedToast(nextIso: string | null): string {
+  return nextIso ? `Delivery skipped. Your next one comes on ${renewalDateText(nextIso)}.` : 'Delivery skipped.';
+}
+
+/** When a change takes effect, in the change dialog. */
+export function changeNote(nextIso: string | null): string {
+  return nextIso
+    ? `Your next delivery stays on ${renewalDateText(nextIso)} and brings the new quantities; the new interval counts from it. Each delivery is charged at that day's price less your discount, and we e-mail you the new terms.`
+    : 'Each delivery is charged at that day’s price less your discount, and we e-mail you the new terms.';
+}
 
 /** The longest reason the server keeps (CancelSubscriptionInput). */
 export const CANCEL_REASON_MAX = 500;

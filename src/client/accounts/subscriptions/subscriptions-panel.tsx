@@ -1,13 +1,10 @@
-import { useCallback, useState } from 'react';
-import type { SubscriptionView } from '../../../shared/subscriptions.js';
-import { Button } from '../../ui/button.js';
 import { Skeleton } from '../../ui/skeleton.js';
 import { Panel } from '../dashboard/panel.js';
 import { useCancelSubscription } from './api/cancel-subscription.js';
 import { useSubscriptions } from './api/get-subscriptions.js';
-import { CancelSubscriptionDialog } from './cancel-subscription-dialog.js';
+import { SubscriptionActions } from './subscription-actions.js';
 import { SubscriptionSummary } from './subscription-summary.js';
-import { SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
+import { SUBSCRIPTION_UI_TEXTS as T } from './subscription-texts.js';
 
 function RowSkeleton() {
   return (
@@ -19,15 +16,12 @@ function RowSkeleton() {
   );
 }
 
-/** The dashboard's "Subscriptions" card: each subscription with its terms, status, next delivery and a Cancel button. */
+/** The dashboard's "Subscriptions" card: each subscription with its terms, status and next delivery, and its Skip, Change and Cancel buttons. */
 export function SubscriptionsPanel() {
   const subscriptions = useSubscriptions();
   const cancel = useCancelSubscription();
-  const [cancellingId, setCancellingId] = useState<string | null>(null);
-  const close = useCallback(() => setCancellingId(null), []);
+  // Each row's dialogs read the list's current copy, so they see what the list has read meanwhile.
   const data = subscriptions.data;
-  // The list's current copy, so the dialog sees a cancellation the list has read meanwhile.
-  const cancelling: SubscriptionView | undefined = data?.find((s) => s.id === cancellingId);
 
   return (
     <Panel title={T.cardTitle}>
@@ -53,28 +47,15 @@ export function SubscriptionsPanel() {
               className="flex flex-col gap-4 py-5 first:pt-0 last:pb-0 sm:flex-row sm:items-start sm:justify-between"
             >
               <SubscriptionSummary subscription={sub} />
-              {sub.status !== 'cancelled' && (
-                <Button
-                  variant="outline"
-                  size="sm"
-                  className="shrink-0 self-start"
-                  onClick={() => setCancellingId(sub.id)}
-                  aria-label={`${T.cancelButton}: ${subscriptionName(sub)}, ${sub.terms}`}
-                >
-                  {T.cancelButton}
-                </Button>
-              )}
+              <SubscriptionActions
+                subscription={sub}
+                target={{ accountId: sub.id }}
+                layout="card"
+                onCancel={(reason) => cancel.mutateAsync({ id: sub.id, reason })}
+              />
             </li>
           ))}
         </ul>
-      )}
-      {cancelling && (
-        <CancelSubscriptionDialog
-          subscription={cancelling}
-          open
-          onClose={close}
-          onCancel={(reason) => cancel.mutateAsync({ id: cancelling.id, reason })}
-        />
       )}
     </Panel>
   );

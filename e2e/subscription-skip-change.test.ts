@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { fakes, signInThroughForm, toast, type ReceivedMail } from './helpers.js';
+import { DESKTOP, WIDTHS, launchBrowser, openPage, screenshot } from './browser.js';
+import { addWeeks, renewalDateText, SUBSCRIPTION_MESSAGES, subscriptionLineText } from '../src/shared/subscriptions.js';
+import { SUBSCRIPTION_UI_TEXTS as T, skippedToast } from '../src/client/accounts/subscriptions/subscription-texts.js';
+import {
+  createSubscriber,
+  createSubscription,
+  expectNoSidewaysScroll,
+  expectShown,
+  PRODUCT,
+  screenShot,
+  storedSubscription,
+} from './subscription-fixtures.js';
+
+/**
+ * The reminder's links to skip, change or cancel (issue [4/8] item 5): each opens its dialog on
+ * the link's page without signing in; skipping moves the next delivery an interval on; a change of
+ * interval and quantity is shown and stored; the same on the dashboard's card, where a second tab
+ * that still shows the skipped date skips nothing more and reads the new date.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function mailed(to: string, subject: RegExp): Promise<void> {
+  await expect
+    .poll(async () => (await fakes<ReceivedMail[]>('/mail')).some((m) => m.to.includes(to) && subject.test(m.subject)), { timeout: 20_000 })
+    .toBe(true);
+}
+
+for (const [label, viewport] of WIDTHS) {
+  describe(`skip and change from the reminder's links (${label} px)`, () => {
+    it('skips the next delivery (#skip), then changes the interval and the quantity (#change); #cancel opens the cancel dialog', async () => {
+      const who = await createSubscriber(`skip-${label}`);
+      const sub = createSubscription(who, { everyWeeks: 4, quantity: 1, createdDaysAgo: 40, deliveries: 1 });
+      const { context, page, errors } = await openPage(browser, viewport);
+      context.setDefaultTimeout(15_000);
+      const main = page.locator('main');
+
+      // "Skip this delivery": the page opens with its dialog.
+      await page.goto(`/subscriptions/manage/${sub.token}#skip`);
+      const skip = page.getByRole('dialog', { name: T.skipTitle });
+      await skip.waitFor();
+      const after = addWeeks(sub.nextRenewalAt, 4);
+      await skip.getByText(`Your delivery of ${renewalDateText(sub.nextRenewalAt)} is skipped`).waitFor();
+      await skip.getByText(`The next one comes on ${renewalDateText(after)}.`).waitFor();
+      await expectNoSidewaysScroll(page);
+      await screenShot(page, `subscription-skip-dialog-${label}`);
+      await skip.getByRole('button', { name: T.skipConfirm }).click();
+      await toast(page, skippedToast(after)).waitFor();
+      await skip.waitFor({ state: 'hidden' });
+      await expectShown(main, { ...sub, nextRenewalAt: after }, 'Active');
+      expect(storedSubscription(sub.id).next_renewal_at).toBe(after);
+      await mailed(who.email, /was skipped/);
+      await screenshot(page, `subscription-skipped-${label}`);
+
+      // "Change your subscription": every 6 weeks, three bags.
+      await page.goto(`/subscriptions/manage/${sub.token}#change`);
+      const change = page.getByRole('dialog', { name: T.changeTitle });
+      await change.waitFor();
+      const every = change.getByLabel(T.intervalLabel);
+      expect(await every.locator('option').allInnerTexts()).toEqual(['Every 2 weeks', 'Every 4 weeks', 'Every 6 weeks', 'Every 8 weeks']);
+      expect(await every.inputValue()).toBe('4');
+      await every.selectOption('6');
+      const quantity = change.getByLabel(`${T.quantityLabel}: ${PRODUCT.name}`);
+      // Out of range: said at once, nothing sent.
+      await quantity.fill('0');
+      await change.getByRole('button', { name: T.saveChange }).click();
+      await change.getByRole('alert').getByText(SUBSCRIPTION_MESSAGES.quantityRange, { exact: true }).waitFor();
+      expect(storedSubscription(sub.id).quantity).toBe(1);
+      await quantity.fill('3');
+      await expectNoSidewaysScroll(page);
+      await screenShot(page, `subscription-change-dialog-${label}`);
+      await change.getByRole('button', { name: T.saveChange }).click();
+      await toast(page, T.changed).waitFor();
+      await change.waitFor({ state: 'hidden' });
+      const changed = { ...sub, everyWeeks: 6, quantity: 3, nextRenewalAt: after };
+      await expectShown(main, changed, 'Active');
+      expect(storedSubscription(sub.id)).toMatchObject({ every_weeks: 6, quantity: 3, next_renewal_at: after });
+      await mailed(who.email, new RegExp(`^Your subscription is changed: ${subscriptionLineText(6, 10)}$`));
+      await screenshot(page, `subscription-changed-${label}`);
+
+      // "Cancel your subscription": its dialog; keeping it changes nothing.
+      await page.goto(`/subscriptions/manage/${sub.token}#cancel`);
+      const cancel = page.getByRole('dialog', { name: T.dialogTitle });
+      await cancel.waitFor();
+      await cancel.getByRole('button', { name: T.keepButton }).click();
+      await cancel.waitFor({ state: 'hidden' });
+      expect(storedSubscription(sub.id).status).toBe('active');
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+}
+
+describe('skip and change on the dashboard’s card', () => {
+  it('skips from the card; a second tab still showing the skipped date skips nothing and reads the new one; Change keeps the plan’s intervals', async () => {
+    const who = await createSubscriber('skip-card');
+    const sub = createSubscription(who, { everyWeeks: 8, quantity: 2, createdDaysAgo: 20, deliveries: 1 });
+    const { context, page, errors } = await openPage(browser, DESKTOP);
+    context.setDefaultTimeout(15_000);
+    await signInThroughForm(page, who);
+    await page.goto('/dashboard');
+    const card = page.getByRole('region', { name: T.cardTitle });
+    const row = card.locator(`[data-subscription="${sub.id}"]`);
+    await expectShown(row, sub, 'Active');
+    // A second tab, opened before the skip.
+    const other = await context.newPage();
+    await other.goto('/dashboard');
+    const otherRow = other.getByRole('region', { name: T.cardTitle }).locator(`[data-subscription="${sub.id}"]`);
+    await expectShown(otherRow, sub, 'Active');
+
+    await row.getByRole('button', { name: new RegExp(`^${T.skipButton}`) }).click();
+    const dialog = page.getByRole('dialog', { name: T.skipTitle });
+    await dialog.getByRole('button', { name: T.skipConfirm }).click();
+    const after = addWeeks(sub.nextRenewalAt, 8);
+    await toast(page, skippedToast(after)).waitFor();
+    await expectShown(row, { ...sub, nextRenewalAt: after }, 'Active');
+    await card.scrollIntoViewIfNeeded();
+    await screenShot(page, 'subscription-card-skipped-1280');
+
+    // The stale tab: refused with the server's words, and the card reads the new date.
+    await otherRow.getByRole('button', { name: new RegExp(`^${T.skipButton}`) }).click();
+    const stale = other.getByRole('dialog', { name: T.skipTitle });
+    await stale.getByRole('button', { name: T.skipConfirm }).click();
+    await stale.getByRole('alert').getByText(SUBSCRIPTION_MESSAGES.staleDelivery, { exact: true }).waitFor();
+    await expect.poll(() => otherRow.getByTestId('subscription-next').textContent()).toBe(renewalDateText(after));
+    await screenShot(other, 'subscription-card-skip-refused-1280');
+    await stale.getByRole('button', { name: T.close, exact: true }).click();
+    expect(storedSubscription(sub.id).next_renewal_at).toBe(after);
+
+    // Change from the card: every 2 weeks.
+    await row.getByRole('button', { name: new RegExp(`^${T.changeButton}`) }).click();
+    const change = page.getByRole('dialog', { name: T.changeTitle });
+    await change.getByLabel(T.intervalLabel).selectOption('2');
+    await change.getByRole('button', { name: T.saveChange }).click();
+    await toast(page, T.changed).waitFor();
+    await expectShown(row, { ...sub, everyWeeks: 2, nextRenewalAt: after }, 'Active');
+    expect(storedSubscription(sub.id)).toMatchObject({ every_weeks: 2, quantity: 2 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

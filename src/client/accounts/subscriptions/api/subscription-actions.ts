@@ -1,0 +1,62 @@
+import '../../../lib/zod-config.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { SubscriptionView, type ChangeSubscriptionInput } from '../../../../shared/subscriptions.js';
+import { apiRequestWith, ApiError } from '../../../lib/api-client.js';
+import { replaceSubscription } from '../subscription-texts.js';
+import { subscriptionsQueryKey } from './get-subscriptions.js';
+import { subscriptionLinkQueryKey } from './get-subscription-link.js';
+
+/** Whose subscription a page acts on: the signed-in account's (by id) or an e-mail link's (by token). */
+export type SubscriptionTarget = { accountId: string } | { token: string };
+
+function basePath(target: SubscriptionTarget): string {
+  return 'token' in target
+    ? `/api/subscriptions/manage/${encodeURIComponent(target.token)}`
+    : `/api/account/subscriptions/${encodeURIComponent(target.accountId)}`;
+}
+
+const Answer = z.object({ subscription: SubscriptionView });
+
+/** Skips the delivery the page shows as next (POST …/skip): `renewalAt` is its date, so a stale page skips nothing more. */
+export function skipNextDelivery(target: SubscriptionTarget, renewalAt: string): Promise<SubscriptionView> {
+  return apiRequestWith(`${basePath(target)}/skip`, () => Promise.resolve(Answer), { method: 'POST', body: { renewalAt } }).then(
+    (r) => r.subscription,
+  );
+}
+
+/** Changes the interval and the quantities (PATCH): only what the customer changed is sent. */
+export function changeSubscription(target: SubscriptionTarget, change: ChangeSubscriptionInput): Promise<SubscriptionView> {
+  return apiRequestWith(basePath(target), () => Promise.resolve(Answer), { method: 'PATCH', body: change }).then((r) => r.subscription);
+}
+
+/**
+ * Skip and Change for one page (the dashboard's card or the link's page): the server's answer
+ * replaces the page's copy at once; a refusal because something changed meanwhile (409, 404)
+ * reads the page's data again, so the page shows what now holds beside the message.
+ */
+export function useSubscriptionActions(target: SubscriptionTarget) {
+  const queryClient = useQueryClient();
+  const put = (updated: SubscriptionView) => {
+    if ('token' in target) {
+      queryClient.setQueryData(subscriptionLinkQueryKey(target.token), updated);
+      void queryClient.invalidateQueries({ queryKey: subscriptionsQueryKey });
+    } else
+      queryClient.setQueryData<SubscriptionView[]>(subscriptionsQueryKey, (list) => (list ? replaceSubscription(list, updated) : list));
+  };
+  const reread = (err: unknown) => {
+    if (!(err instanceof ApiError) || (err.status !== 409 && err.status !== 404)) return;
+    void queryClient.invalidateQueries({ queryKey: 'token' in target ? subscriptionLinkQueryKey(target.token) : subscriptionsQueryKey });
+  };
+  const skip = useMutation({
+    mutationFn: ({ renewalAt }: { renewalAt: string }) => skipNextDelivery(target, renewalAt),
+    onSuccess: put,
+    onError: reread,
+  });
+  const change = useMutation({
+    mutationFn: (input: ChangeSubscriptionInput) => changeSubscription(target, input),
+    onSuccess: put,
+    onError: reread,
+  });
+  return { skip, change };
+}

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import type { SubscriptionView } from '../../../shared/subscriptions.js';
+import { Button } from '../../ui/button.js';
+import { useSubscriptionActions, type SubscriptionTarget } from './api/subscription-actions.js';
+import { CancelSubscriptionDialog } from './cancel-subscription-dialog.js';
+import { ChangeSubscriptionDialog, SkipDeliveryDialog } from './subscription-change-dialogs.js';
+import { SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
+
+export type SubscriptionDialog = 'skip' | 'change' | 'cancel';
+
+/** The dialog an e-mail's link asks for (the reminder's "#skip", "#change", "#cancel"), else none. */
+export function dialogOfHash(hash: string): SubscriptionDialog | null {
+  const h = hash.replace(/^#/, '');
+  return h === 'skip' || h === 'change' || h === 'cancel' ? h : null;
+}
+
+/**
+ * A subscription's three actions, the same on the dashboard's card and on the page of an e-mail's
+ * link: Skip next delivery, Change, Cancel subscription, each in its dialog. `subscription` is the
+ * page's current copy, so a dialog sees what another tab or a refusal's re-read now says.
+ */
+export function SubscriptionActions({
+  subscription,
+  target,
+  onCancel,
+  initial = null,
+  onDialogClosed,
+  layout,
+}: {
+  subscription: SubscriptionView;
+  target: SubscriptionTarget;
+  onCancel: (reason: string | undefined) => Promise<unknown>;
+  /** A dialog open from the start (an e-mail's link). */
+  initial?: SubscriptionDialog | null;
+  /** After a dialog closes (the link's page forgets the "#skip" it was opened with). */
+  onDialogClosed?: () => void;
+  /** The card's column of small buttons, or the link page's row of large ones. */
+  layout: 'card' | 'page';
+}) {
+  const { skip, change } = useSubscriptionActions(target);
+  const cancelled = subscription.status === 'cancelled';
+  const [open, setOpen] = useState<SubscriptionDialog | null>(cancelled ? null : initial);
+  // Another of the e-mail's links followed in the same tab: its dialog opens (set while rendering, as React advises for state that follows a prop).
+  const [linked, setLinked] = useState(initial);
+  if (initial !== linked) {
+    setLinked(initial);
+    if (initial && !cancelled) setOpen(initial);
+  }
+  const close = () => {
+    setOpen(null);
+    onDialogClosed?.();
+  };
+  const name = `${subscriptionName(subscription)}, ${subscription.terms}`;
+  const size = layout === 'card' ? 'sm' : 'lg';
+  const wide = layout === 'page' ? 'w-full sm:w-auto' : '';
+  return (
+    <>
+      {subscription.status !== 'cancelled' && (
+        <div
+          className={
+            layout === 'card' ? 'flex shrink-0 flex-wrap gap-2 self-start sm:flex-col sm:items-stretch' : 'flex flex-col gap-2 sm:flex-row'
+          }
+        >
+          <Button variant="outline" size={size} className={wide} onClick={() => setOpen('skip')} aria-label={`${T.skipButton}: ${name}`}>
+            {T.skipButton}
+          </Button>
+          <Button
+            variant="outline"
+            size={size}
+            className={wide}
+            onClick={() => setOpen('change')}
+            aria-label={`${T.changeButton}: ${name}`}
+          >
+            {T.changeButton}
+          </Button>
+          <Button
+            variant={layout === 'page' ? 'destructive' : 'outline'}
+            size={size}
+            className={wide}
+            onClick={() => setOpen('cancel')}
+            aria-label={`${T.cancelButton}: ${name}`}
+          >
+            {T.cancelButton}
+          </Button>
+        </div>
+      )}
+      <SkipDeliveryDialog
+        subscription={subscription}
+        open={open === 'skip'}
+        onClose={close}
+        onSkip={(renewalAt) => skip.mutateAsync({ renewalAt })}
+      />
+      <ChangeSubscriptionDialog
+        subscription={subscription}
+        open={open === 'change'}
+        onClose={close}
+        onChange={(input) => change.mutateAsync(input)}
+      />
+      <CancelSubscriptionDialog subscription={subscription} open={open === 'cancel'} onClose={close} onCancel={onCancel} />
+    </>
+  );
+}

@@ -1,0 +1,242 @@
+import { useId, useState, type FormEvent } from 'react';
+import {
+  SUBSCRIPTION_LIMITS,
+  SUBSCRIPTION_MESSAGES,
+  type ChangeSubscriptionInput,
+  type SubscriptionView,
+} from '../../../shared/subscriptions.js';
+import { errorMessage } from '../../lib/error-message.js';
+import { Button } from '../../ui/button.js';
+import { Dialog } from '../../ui/dialog.js';
+import { FormError, inputClasses } from '../../ui/form-controls.js';
+import { toast } from '../../ui/toast.js';
+import { changeNote, intervalOption, skipNote, skippedToast, SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
+
+/** A subscription's title line in its dialogs: "Laundry Powder × 1 · Every 4 weeks · 10% off". */
+function Heading({ subscription }: { subscription: SubscriptionView }) {
+  return (
+    <p className="font-medium text-stone-900">
+      {subscriptionName(subscription)} · {subscription.terms}
+    </p>
+  );
+}
+
+/** The refusal a dialog shows: the server's words, or the page's own when it already reads cancelled. */
+function refusal(subscription: SubscriptionView, serverError: string | null): string | null {
+  return serverError ?? (subscription.status === 'cancelled' ? T.isCancelled : null);
+}
+
+/**
+ * "Skip next delivery": the date skipped, that nothing is charged for it, and when the next one
+ * comes; one click. The request names the date shown, so a second click or a stale tab skips
+ * nothing more (the server's 409 is shown, and the page reads what now holds).
+ */
+export function SkipDeliveryDialog({
+  subscription,
+  open,
+  onClose,
+  onSkip,
+}: {
+  subscription: SubscriptionView;
+  open: boolean;
+  onClose: () => void;
+  onSkip: (renewalAt: string) => Promise<SubscriptionView>;
+}) {
+  const id = useId();
+  const [pending, setPending] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const next = subscription.nextRenewalAt;
+  const error = refusal(subscription, serverError);
+  const close = () => {
+    setServerError(null);
+    onClose();
+  };
+  const skip = async () => {
+    if (!next) return;
+    setPending(true);
+    setServerError(null);
+    try {
+      const after = await onSkip(next);
+      toast({ title: skippedToast(after.nextRenewalAt) });
+      close();
+    } catch (err) {
+      setServerError(errorMessage(err, T.skipFailed));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Dialog open={open} onClose={close} title={T.skipTitle} className="sm:max-w-lg">
+      {open && (
+        <div className="flex flex-col gap-4">
+          <div className="flex flex-col gap-1 text-stone-800">
+            <Heading subscription={subscription} />
+            {/* Refused: what would have been skipped is no longer the question (the page reads what now holds). */}
+            {next && !error && <p className="text-sm">{skipNote(next, subscription.everyWeeks)}</p>}
+          </div>
+          <FormError id={`${id}-error`} message={error} />
+          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+            <Button variant="ghost" onClick={close} disabled={pending}>
+              {serverError || subscription.status === 'cancelled' ? T.close : T.keepDelivery}
+            </Button>
+            {!serverError && subscription.status !== 'cancelled' && (
+              <Button onClick={() => void skip()} disabled={pending || !next}>
+                {pending ? T.skipping : T.skipConfirm}
+              </Button>
+            )}
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+function ChangeForm({
+  subscription,
+  onChange,
+  onDone,
+}: {
+  subscription: SubscriptionView;
+  onChange: (change: ChangeSubscriptionInput) => Promise<SubscriptionView>;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const [weeks, setWeeks] = useState(String(subscription.everyWeeks));
+  const [quantities, setQuantities] = useState(() => subscription.items.map((i) => String(i.quantity)));
+  const [pending, setPending] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<number[]>([]);
+  const canChangeInterval = subscription.intervals.length > 0;
+  // The current interval stays listed even when the plan no longer offers it (the customer keeps it).
+  const intervals = [...new Set([...subscription.intervals, subscription.everyWeeks])].sort((a, b) => a - b);
+  const error = refusal(subscription, serverError);
+  const errorId = `${id}-error`;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setServerError(null);
+    const bad = quantities.flatMap((q, i) => {
+      const n = Number(q);
+      return Number.isInteger(n) && n >= 1 && n <= SUBSCRIPTION_LIMITS.maxQuantity ? [] : [i];
+    });
+    setInvalid(bad);
+    if (bad.length) {
+      setServerError(SUBSCRIPTION_MESSAGES.quantityRange);
+      return;
+    }
+    const change: ChangeSubscriptionInput = {};
+    if (Number(weeks) !== subscription.everyWeeks) change.everyWeeks = Number(weeks);
+    const items = subscription.items.flatMap((item, i) =>
+      Number(quantities[i]) !== item.quantity ? [{ variantId: item.variantId, quantity: Number(quantities[i]) }] : [],
+    );
+    if (items.length) change.items = items;
+    if (change.everyWeeks === undefined && !change.items) {
+      setServerError(SUBSCRIPTION_MESSAGES.nothingToChange);
+      return;
+    }
+    setPending(true);
+    try {
+      await onChange(change);
+    } catch (err) {
+      setServerError(errorMessage(err, T.changeFailed));
+      setPending(false);
+      return;
+    }
+    toast({ title: T.changed });
+    onDone();
+  };
+
+  return (
+    <form noValidate className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
+      <div className="flex flex-col gap-1 text-stone-800">
+        <Heading subscription={subscription} />
+        <p className="text-sm">{changeNote(subscription.nextRenewalAt)}</p>
+      </div>
+      <FormError id={errorId} message={error} />
+      {subscription.status === 'cancelled' ? (
+        <div className="flex justify-end pt-2">
+          <Button variant="outline" onClick={onDone}>
+            {T.close}
+          </Button>
+        </div>
+      ) : (
+        <>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor={`${id}-weeks`} className="text-sm font-medium text-stone-800">
+              {T.intervalLabel}
+            </label>
+            <select
+              id={`${id}-weeks`}
+              className={inputClasses()}
+              value={weeks}
+              disabled={!canChangeInterval}
+              aria-describedby={canChangeInterval ? undefined : `${id}-weeks-off`}
+              onChange={(e) => setWeeks(e.target.value)}
+            >
+              {intervals.map((w) => (
+                <option key={w} value={String(w)}>
+                  {intervalOption(w)}
+                </option>
+              ))}
+            </select>
+            {!canChangeInterval && (
+              <p id={`${id}-weeks-off`} className="text-xs text-stone-600">
+                {T.intervalOff}
+              </p>
+            )}
+          </div>
+          {subscription.items.map((item, i) => (
+            <div key={item.variantId} className="flex flex-col gap-1.5">
+              <label htmlFor={`${id}-q${i}`} className="text-sm font-medium text-stone-800">
+                {T.quantityLabel}: {item.name}
+              </label>
+              <input
+                id={`${id}-q${i}`}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={SUBSCRIPTION_LIMITS.maxQuantity}
+                className={`${inputClasses(invalid.includes(i))} w-28`}
+                value={quantities[i] ?? ''}
+                aria-invalid={invalid.includes(i) ? true : undefined}
+                aria-describedby={invalid.includes(i) ? errorId : undefined}
+                onChange={(e) => {
+                  setQuantities((q) => q.map((v, j) => (j === i ? e.target.value : v)));
+                  setInvalid([]);
+                  setServerError(null);
+                }}
+              />
+            </div>
+          ))}
+          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+            <Button variant="ghost" onClick={onDone} disabled={pending}>
+              {T.keepAsIs}
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? T.saving : T.saveChange}
+            </Button>
+          </div>
+        </>
+      )}
+    </form>
+  );
+}
+
+/** "Change": the interval (among those the plans offer now) and each item's quantity; only what changed is sent. */
+export function ChangeSubscriptionDialog({
+  subscription,
+  open,
+  onClose,
+  onChange,
+}: {
+  subscription: SubscriptionView;
+  open: boolean;
+  onClose: () => void;
+  onChange: (change: ChangeSubscriptionInput) => Promise<SubscriptionView>;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={T.changeTitle} className="sm:max-w-lg">
+      {open && <ChangeForm subscription={subscription} onChange={onChange} onDone={onClose} />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
+import { TestClient } from '../test/http-client.js';
+import { makeSubscription, renewalDeps, type TestSubscription } from '../test/subscriptions.js';
+import { newManageLink } from './manage-links.js';
+import { runRenewals, type RenewalDeps } from './renewals.js';
+import { addWeeks, renewalDateText, SUBSCRIPTION_MESSAGES, SubscriptionView } from '../../shared/subscriptions.js';
+
+/**
+ * Skip and change (issue [4/8] item 5: the reminder links to skip, change or cancel), from the
+ * account and from an e-mail's link: what the next renewal then does, a stale page or a second
+ * click skipping nothing more, a skip during a charge, a change the plans do not offer, and many
+ * skips fired at once.
+ */
+let t: TestApp;
+let deps: RenewalDeps;
+const DAY = 86_400_000;
+const NOW = Date.now();
+const inDays = (d: number) => new Date(NOW + d * DAY);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  deps = renewalDeps(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const View = z.object({ subscription: SubscriptionView });
+const cycles = (id: string) =>
+  t.db.selectFrom('subscription_cycles').selectAll().where('subscription_id', '=', id).orderBy('cycle').execute();
+const row = (id: string) => t.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const mails = (to: string, templateId: string) =>
+  t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).where('template_id', '=', templateId).execute();
+const renewalOrders = (userId: string) =>
+  t.db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('origin', '=', 'renewal').execute();
+
+async function offerPlan(s: TestSubscription, o: { intervals?: number[]; enabled?: boolean } = {}) {
+  const at = new Date().toISOString();
+  await t.db
+    .insertInto('subscription_plans')
+    .values({
+      product_id: s.productId,
+      variant_id: '',
+      enabled: o.enabled === false ? 0 : 1,
+      intervals: JSON.stringify(o.intervals ?? [2, 4, 8]),
+      discount_percent: 10,
+      later_discount_percent: null,
+      later_from_delivery: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
+
+let ips = 0;
+async function signedIn(email: string) {
+  const c = new TestClient(t.app, `10.62.0.${++ips}`);
+  expect((await c.signIn(email, 'Test-Password-1')).statusCode).toBe(200);
+  return c;
+}
+async function linkOf(id: string) {
+  const url = await newManageLink(t.db, id, new Date(), t.config.publicUrl);
+  return `/api/subscriptions/manage/${url.split('/').pop()!}`;
+}
+
+describe(`skipping the next delivery on ${testDialect()}`, () => {
+  it('from the account, weeks ahead: the delivery is skipped on record, the next comes an interval later, and nothing is charged', async () => {
+    const next = inDays(20).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next, everyWeeks: 4 });
+    await offerPlan(s);
+    const me = await signedIn(s.email);
+    const done = await me.post(`/api/account/subscriptions/${s.id}/skip`, { renewalAt: next });
+    expect(done.statusCode, done.body).toBe(200);
+    const after = addWeeks(next, 4);
+    expect(View.parse(done.json()).subscription).toMatchObject({ status: 'active', nextRenewalAt: after, intervals: [2, 4, 8] });
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'skipped', due_at: next, order_id: null }]);
+    const told = await mails(s.email, 'subscription-skipped');
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain('you asked us to skip it.');
+
+    // The same click again (a second tab, a double click): the page's date is no longer the next one.
+    const again = await me.post(`/api/account/subscriptions/${s.id}/skip`, { renewalAt: next });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(SUBSCRIPTION_MESSAGES.staleDelivery);
+    expect((await row(s.id)).next_renewal_at).toBe(after);
+
+    // The day the skipped delivery was due: nothing renews. Three days before the next: its reminder.
+    await runRenewals(deps, inDays(20.1));
+    expect(await renewalOrders(s.userId)).toHaveLength(0);
+    await runRenewals(deps, new Date(Date.parse(after) - 2.5 * DAY));
+    expect(await cycles(s.id)).toMatchObject([
+      { cycle: 2, status: 'skipped' },
+      { cycle: 3, status: 'scheduled', due_at: after },
+    ]);
+    expect(await mails(s.email, 'subscription-renewal-reminder')).toHaveLength(1);
+  });
+
+  it('from the reminder’s link, after the reminder: the scheduled renewal is not charged on its day', async () => {
+    const next = inDays(2).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next });
+    await runRenewals(deps, new Date(NOW + 60_000));
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'scheduled' }]);
+    const link = await linkOf(s.id);
+    const guest = new TestClient(t.app, '10.62.1.1');
+    const done = await guest.post(`${link}/skip`, { renewalAt: next });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().subscription.nextRenewalAt).toBe(addWeeks(next, 4));
+    await runRenewals(deps, inDays(2.1));
+    expect(await renewalOrders(s.userId)).toHaveLength(0);
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'skipped' }]);
+  });
+
+  it('a renewal waiting for payment: its unpaid order is cancelled and never charged; one being charged cannot be skipped', async () => {
+    const next = inDays(1).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next, behaviour: 'decline' });
+    await runRenewals(deps, inDays(1.01));
+    const [waiting] = await cycles(s.id);
+    expect(waiting).toMatchObject({ status: 'retrying' });
+    const [order] = await renewalOrders(s.userId);
+    expect(order).toMatchObject({ payment_status: 'unpaid' });
+
+    // The moment its charge is under way: refused, and the page is told why.
+    await t.db.updateTable('subscription_cycles').set({ status: 'charging' }).where('subscription_id', '=', s.id).execute();
+    const link = await linkOf(s.id);
+    const guest = new TestClient(t.app, '10.62.1.2');
+    const busy = await guest.post(`${link}/skip`, { renewalAt: next });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().error).toBe(SUBSCRIPTION_MESSAGES.chargingNow);
+    await t.db.updateTable('subscription_cycles').set({ status: 'retrying' }).where('subscription_id', '=', s.id).execute();
+
+    const done = await guest.post(`${link}/skip`, { renewalAt: next });
+    expect(done.statusCode, done.body).toBe(200);
+    const ended = await t.db
+      .selectFrom('orders')
+      .select(['status', 'payment_status'])
+      .where('id', '=', order!.id)
+      .executeTakeFirstOrThrow();
+    expect(ended.status).toBe('cancelled');
+    expect(ended.payment_status).not.toBe('paid');
+    // The retry's day comes: nothing is charged.
+    await runRenewals(deps, inDays(2.5));
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'skipped' }]);
+    const orders = await renewalOrders(s.userId);
+    expect(orders.every((o) => o.payment_status !== 'paid')).toBe(true);
+  });
+
+  it('40 skips fired at once, through the link and the account, spelled every way: one delivery skipped, one e-mail, never a 500', async () => {
+    const next = inDays(30).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next });
+    const link = await linkOf(s.id);
+    const me = await signedIn(s.email);
+    const guest = new TestClient(t.app, '10.62.1.3');
+    const token = link.split('/').pop()!;
+    const paths = [
+      `${link}/skip`,
+      `/api/subscriptions//manage/${token}/skip`,
+      `/api/subscriptions/./manage/${token}/skip`,
+      `/api/%73ubscriptions/manage/${token}/skip`,
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 5 === 4
+          ? me.post(`/api/account/subscriptions/${s.id}/skip`, { renewalAt: next })
+          : guest.post(paths[i % paths.length]!, { renewalAt: next }),
+      ),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(
+      codes.every((c) => c === 200 || c === 409 || c === 404),
+      codes.join(','),
+    ).toBe(true);
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'skipped' }]);
+    expect((await row(s.id)).next_renewal_at).toBe(addWeeks(next, 4));
+    expect(await mails(s.email, 'subscription-skipped')).toHaveLength(1);
+  });
+
+  it('skips fired at the moment their renewals run: each delivery is either skipped and never charged, or charged and the skip refused', async () => {
+    const next = inDays(1).toISOString();
+    const subs = await Promise.all(Array.from({ length: 12 }, () => makeSubscription(t.db, { nextRenewalAt: next, inventory: 5 })));
+    await runRenewals(deps, new Date(NOW + 60_000));
+    const links = await Promise.all(subs.map((s) => linkOf(s.id)));
+    const guest = new TestClient(t.app, '10.62.1.5');
+    const [skips] = await Promise.all([
+      Promise.all(links.map((l) => guest.post(`${l}/skip`, { renewalAt: next }))),
+      runRenewals(deps, inDays(1.01), 100),
+      runRenewals(deps, inDays(1.01), 100),
+    ]);
+    await runRenewals(deps, inDays(1.02), 100);
+    for (const [i, s] of subs.entries()) {
+      const code = skips[i]!.statusCode;
+      expect([200, 409], skips[i]!.body).toContain(code);
+      const orders = await renewalOrders(s.userId);
+      const paid = orders.filter((o) => o.payment_status === 'paid');
+      const [cycle] = await cycles(s.id);
+      if (code === 200) {
+        expect(paid).toHaveLength(0);
+        expect(cycle).toMatchObject({ status: 'skipped' });
+      } else {
+        expect(paid).toHaveLength(1);
+        expect(cycle).toMatchObject({ status: 'paid' });
+      }
+    }
+  });
+
+  it('bad input and closed doors: no date, a malformed date, a cancelled subscription, another account’s, signed out', async () => {
+    const next = inDays(15).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next });
+    const other = await makeSubscription(t.db, { nextRenewalAt: next });
+    const me = await signedIn(s.email);
+    for (const body of [{}, { renewalAt: 'tomorrow' }, { renewalAt: next, extra: 1 }]) {
+      const bad = await me.post(`/api/account/subscriptions/${s.id}/skip`, body);
+      expect(bad.statusCode, JSON.stringify(body)).toBe(400);
+      expect(bad.json().error).toBeTruthy();
+    }
+    expect((await me.post(`/api/account/subscriptions/${other.id}/skip`, { renewalAt: next })).statusCode).toBe(404);
+    expect((await me.request('PATCH', `/api/account/subscriptions/${other.id}`, { everyWeeks: 2 })).statusCode).toBe(404);
+    const guest = new TestClient(t.app, '10.62.1.4');
+    expect((await guest.post(`/api/account/subscriptions/${s.id}/skip`, { renewalAt: next })).statusCode).toBe(401);
+    expect((await guest.post(`/api/subscriptions/manage/${'x'.repeat(43)}/skip`, { renewalAt: next })).statusCode).toBe(404);
+    expect(await cycles(s.id)).toHaveLength(0);
+
+    expect((await me.post(`/api/account/subscriptions/${s.id}/cancel`, {})).statusCode).toBe(200);
+    const skip = await me.post(`/api/account/subscriptions/${s.id}/skip`, { renewalAt: next });
+    expect(skip.statusCode).toBe(409);
+    expect(skip.json().error).toBe(SUBSCRIPTION_MESSAGES.notRenewing);
+    const change = await me.request('PATCH', `/api/account/subscriptions/${s.id}`, { everyWeeks: 2 });
+    expect(change.statusCode).toBe(409);
+    expect(change.json().subscription).toBeUndefined();
+  });
+});
+
+describe(`changing a subscription on ${testDialect()}`, () => {
+  it('interval and quantity: answered and e-mailed at today’s price; the next renewal brings the new quantity and the one after comes at the new interval', async () => {
+    const next = inDays(2).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next, everyWeeks: 4, priceCents: 2000, quantity: 1, inventory: 20 });
+    await offerPlan(s);
+    // The reminder is out (one unit); the customer then asks for three, every 8 weeks.
+    await runRenewals(deps, new Date(NOW + 60_000));
+    expect(await mails(s.email, 'subscription-renewal-reminder')).toHaveLength(1);
+    const link = await linkOf(s.id);
+    const guest = new TestClient(t.app, '10.62.2.1');
+    const done = await guest.request('PATCH', link, { everyWeeks: 8, items: [{ variantId: s.variantId, quantity: 3 }] });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(View.parse(done.json()).subscription).toMatchObject({
+      everyWeeks: 8,
+      terms: 'Every 8 weeks · 10% off',
+      nextRenewalAt: next,
+      items: [{ variantId: s.variantId, quantity: 3 }],
+    });
+    const [told] = await mails(s.email, 'subscription-changed');
+    expect(told).toBeDefined();
+    // Three at $20.00 less 10% = $54.00, with shipping and tax on top.
+    expect(told!.subject).toBe('Your subscription is changed: Every 8 weeks · 10% off');
+    expect(told!.text).toContain(`From your delivery of ${renewalDateText(next)}, your subscription is Every 8 weeks · 10% off`);
+    expect(told!.text).toContain('$54.00');
+
+    await runRenewals(deps, inDays(2.01));
+    const [order] = await renewalOrders(s.userId);
+    expect(order).toMatchObject({ payment_status: 'paid' });
+    const lines = await t.db.selectFrom('order_items').select(['quantity', 'every_weeks']).where('order_id', '=', order!.id).execute();
+    expect(lines).toEqual([{ quantity: 3, every_weeks: 8 }]);
+    expect((await row(s.id)).next_renewal_at).toBe(addWeeks(next, 8));
+  });
+
+  it('refuses what the plans do not offer, and stores nothing: an interval not listed, a plan turned off, a quantity out of range, an unknown item, nothing to change', async () => {
+    const next = inDays(12).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next, everyWeeks: 4 });
+    await offerPlan(s, { intervals: [4, 6] });
+    const me = await signedIn(s.email);
+    const url = `/api/account/subscriptions/${s.id}`;
+    const cases: [unknown, number, string][] = [
+      [{ everyWeeks: 5 }, 400, SUBSCRIPTION_MESSAGES.intervalNotOffered],
+      [{ everyWeeks: 0 }, 400, SUBSCRIPTION_MESSAGES.intervalNotOffered],
+      [{ everyWeeks: 'six' }, 400, SUBSCRIPTION_MESSAGES.intervalNotOffered],
+      [{ items: [{ variantId: s.variantId, quantity: 0 }] }, 400, SUBSCRIPTION_MESSAGES.quantityRange],
+      [{ items: [{ variantId: s.variantId, quantity: 100 }] }, 400, SUBSCRIPTION_MESSAGES.quantityRange],
+      [{ items: [{ variantId: 'var_nope', quantity: 2 }] }, 400, SUBSCRIPTION_MESSAGES.itemUnknown],
+      [{}, 400, SUBSCRIPTION_MESSAGES.nothingToChange],
+      [{ everyWeeks: 6, userId: 'someone' }, 400, 'userId'],
+    ];
+    for (const [body, code, message] of cases) {
+      const res = await me.request('PATCH', url, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(code);
+      expect(res.json().error).toContain(message);
+    }
+    expect(await row(s.id)).toMatchObject({ every_weeks: 4 });
+    expect(await mails(s.email, 'subscription-changed')).toHaveLength(0);
+
+    // The owner turns the plan off: the interval cannot change (the quantity still can).
+    await t.db.updateTable('subscription_plans').set({ enabled: 0 }).where('product_id', '=', s.productId).execute();
+    const off = await me.request('PATCH', url, { everyWeeks: 6 });
+    expect(off.statusCode).toBe(409);
+    expect(off.json().error).toBe(SUBSCRIPTION_MESSAGES.planOff);
+    expect((await me.get('/api/account/subscriptions')).json().subscriptions[0].intervals).toEqual([]);
+    const more = await me.request('PATCH', url, { items: [{ variantId: s.variantId, quantity: 2 }] });
+    expect(more.statusCode, more.body).toBe(200);
+    expect(more.json().subscription).toMatchObject({ everyWeeks: 4, items: [{ quantity: 2 }] });
+  });
+});
