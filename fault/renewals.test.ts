@@ -128,4 +128,81 @@ describe.skipIf(!HAS_PG)('renewals on two processes sharing one PostgreSQL', () 
       .executeTakeFirstOrThrow();
     expect(Number(level.on_hand)).toBe(1000 - renewed);
   });
+
+  it('skips sent to both processes as renewals fall due: each delivery skipped once and never charged, or charged once and the skips refused', async () => {
+    const testDb = await createTestDatabase('postgres');
+    cleanups.push(testDb.drop);
+    const servers: ServerProcess[] = [];
+    for (let i = 0; i < 2; i++) {
+      const s = await startServer(testDb.url, { WORKER_INTERVAL_MS: '100' });
+      cleanups.push(() => s.stop('SIGKILL'));
+      servers.push(s);
+    }
+    const { db, close } = openDatabase(testDb.url);
+    cleanups.push(close);
+    const product = await createProduct(db as Kysely<Database>, { name: 'Skip Refill', priceCents: 1500, inventory: 1000 });
+    const due = new Date(Date.now() + 1500).toISOString();
+    const subs: Awaited<ReturnType<typeof makeSubscription>>[] = [];
+    for (let i = 0; i < 24; i++)
+      subs.push(await makeSubscription(db, { nextRenewalAt: due, product: { id: product.id, variantId: `var_${product.id}` } }));
+    const tokens = await Promise.all(subs.map(async (s) => (await newManageLink(db, s.id, new Date(), 'x')).split('/').pop()!));
+
+    // Each customer clicks Skip in two tabs, one on each process, as the renewal falls due.
+    await new Promise((r) => setTimeout(r, 1400));
+    const skips = await Promise.all(
+      subs.map((_, i) =>
+        Promise.all(
+          servers.map((srv) => new Browserish(srv.base).request('POST', `/api/subscriptions/manage/${tokens[i]}/skip`, { renewalAt: due })),
+        ),
+      ),
+    );
+
+    // Every cycle settles.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const open = await db
+        .selectFrom('subscription_cycles')
+        .select('cycle')
+        .where(
+          'subscription_id',
+          'in',
+          subs.map((s) => s.id),
+        )
+        .where('status', 'in', ['scheduled', 'charging', 'retrying'])
+        .execute();
+      if (open.length === 0) break;
+      if (Date.now() > deadline) throw new Error(`cycles still open: ${open.length}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const [i, s] of subs.entries()) {
+      const codes = skips[i]!.map((r) => r.status);
+      expect(
+        codes.every((c) => c === 200 || c === 409),
+        codes.join(),
+      ).toBe(true);
+      expect(codes.filter((c) => c === 200).length).toBeLessThanOrEqual(1);
+      const paid = await db
+        .selectFrom('orders')
+        .select('id')
+        .where('user_id', '=', s.userId)
+        .where('origin', '=', 'renewal')
+        .where('payment_status', '=', 'paid')
+        .execute();
+      const charges = await db
+        .selectFrom('test_off_session_charges')
+        .select('idempotency_key')
+        .where('idempotency_key', 'like', `renewal_${s.id}_%`)
+        .execute();
+      const cycles = await db.selectFrom('subscription_cycles').select(['cycle', 'status']).where('subscription_id', '=', s.id).execute();
+      expect(cycles).toHaveLength(1);
+      if (codes.includes(200)) {
+        expect(paid).toHaveLength(0);
+        expect(cycles[0]!.status).toBe('skipped');
+      } else {
+        expect(paid).toHaveLength(1);
+        expect(charges).toHaveLength(1);
+        expect(cycles[0]!.status).toBe('paid');
+      }
+    }
+  });
 });
