@@ -3,7 +3,13 @@ import type { Browser } from 'playwright-core';
 import { fakes, signInThroughForm, toast, type ReceivedMail } from './helpers.js';
 import { DESKTOP, WIDTHS, launchBrowser, openPage, screenshot } from './browser.js';
 import { addWeeks, renewalDateText, SUBSCRIPTION_MESSAGES, subscriptionLineText } from '../src/shared/subscriptions.js';
-import { SUBSCRIPTION_UI_TEXTS as T, skippedToast } from '../src/client/accounts/subscriptions/subscription-texts.js';
+import {
+  dayFromNow,
+  pausedToast,
+  resumedToast,
+  SUBSCRIPTION_UI_TEXTS as T,
+  skippedToast,
+} from '../src/client/accounts/subscriptions/subscription-texts.js';
 import {
   createSubscriber,
   createSubscription,
@@ -86,6 +92,38 @@ for (const [label, viewport] of WIDTHS) {
       await mailed(who.email, new RegExp(`^Your subscription is changed: ${subscriptionLineText(6, 10)}$`));
       await screenshot(page, `subscription-changed-${label}`);
 
+      // Pause until a day: nothing until then; the page says when deliveries resume, and offers Resume.
+      await page.goto(`/subscriptions/manage/${sub.token}#pause`);
+      const pause = page.getByRole('dialog', { name: T.pauseTitle });
+      await pause.waitFor();
+      const until = dayFromNow(45);
+      await pause.getByLabel(T.pauseUntilLabel).fill(until);
+      await screenShot(page, `subscription-pause-dialog-${label}`);
+      await pause.getByRole('button', { name: T.pauseConfirm }).click();
+      const resumeAt = `${until}T${sub.nextRenewalAt.slice(11)}`;
+      await toast(page, pausedToast(resumeAt)).waitFor();
+      await pause.waitFor({ state: 'hidden' });
+      await expect.poll(() => main.getByTestId('subscription-status').textContent()).toBe('Paused');
+      await main.getByText('Deliveries resume on', { exact: true }).waitFor();
+      expect(await main.getByTestId('subscription-next').textContent()).toBe(renewalDateText(resumeAt));
+      expect(await main.getByRole('button', { name: new RegExp(`^${T.skipButton}`) }).count()).toBe(0);
+      expect(storedSubscription(sub.id)).toMatchObject({ status: 'paused', next_renewal_at: resumeAt });
+      await mailed(who.email, /^Your subscription is paused until/);
+      await expectNoSidewaysScroll(page);
+      await screenshot(page, `subscription-paused-${label}`);
+
+      // Resume sooner, the next delivery on a day chosen.
+      await main.getByRole('button', { name: new RegExp(`^${T.resumeButton}`) }).click();
+      const resume = page.getByRole('dialog', { name: T.resumeTitle });
+      const resumeDay = dayFromNow(6);
+      await resume.getByLabel(T.nextDeliveryLabel).fill(resumeDay);
+      await resume.getByRole('button', { name: T.resumeConfirm }).click();
+      const nextAt = `${resumeDay}T${sub.nextRenewalAt.slice(11)}`;
+      await toast(page, resumedToast(nextAt)).waitFor();
+      await expect.poll(() => main.getByTestId('subscription-status').textContent()).toBe('Active');
+      expect(await main.getByTestId('subscription-next').textContent()).toBe(renewalDateText(nextAt));
+      expect(storedSubscription(sub.id)).toMatchObject({ status: 'active', next_renewal_at: nextAt });
+
       // "Cancel your subscription": its dialog; keeping it changes nothing.
       await page.goto(`/subscriptions/manage/${sub.token}#cancel`);
       const cancel = page.getByRole('dialog', { name: T.dialogTitle });
@@ -135,14 +173,19 @@ describe('skip and change on the dashboard’s card', () => {
     await stale.getByRole('button', { name: T.close, exact: true }).click();
     expect(storedSubscription(sub.id).next_renewal_at).toBe(after);
 
-    // Change from the card: every 2 weeks.
+    // Change from the card: every 2 weeks, the next delivery sooner.
     await row.getByRole('button', { name: new RegExp(`^${T.changeButton}`) }).click();
     const change = page.getByRole('dialog', { name: T.changeTitle });
     await change.getByLabel(T.intervalLabel).selectOption('2');
+    const sooner = dayFromNow(10);
+    expect(await change.getByLabel(T.nextDeliveryLabel).inputValue()).toBe(after.slice(0, 10));
+    await change.getByLabel(T.nextDeliveryLabel).fill(sooner);
+    await screenShot(page, 'subscription-card-change-dialog-1280');
     await change.getByRole('button', { name: T.saveChange }).click();
     await toast(page, T.changed).waitFor();
-    await expectShown(row, { ...sub, everyWeeks: 2, nextRenewalAt: after }, 'Active');
-    expect(storedSubscription(sub.id)).toMatchObject({ every_weeks: 2, quantity: 2 });
+    const soonerAt = `${sooner}T${after.slice(11)}`;
+    await expectShown(row, { ...sub, everyWeeks: 2, nextRenewalAt: soonerAt }, 'Active');
+    expect(storedSubscription(sub.id)).toMatchObject({ every_weeks: 2, quantity: 2, next_renewal_at: soonerAt });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -16,6 +16,8 @@ export const SUBSCRIPTION_LIMITS = {
   defaultSkipAfterDays: 14,
   /** The most of one item a delivery may bring (the customer's Change). */
   maxQuantity: 99,
+  /** How far ahead a customer may move their next delivery or pause to. */
+  maxDaysAhead: 365,
 } as const;
 
 /** Failed renewal charges are tried again this many days after the first failure, in turn. */
@@ -42,7 +44,13 @@ export const SUBSCRIPTION_MESSAGES = {
   alreadyPaid: 'This delivery is already paid and on its way: it can no longer be skipped.',
   quantityRange: `Choose a quantity from 1 to ${SUBSCRIPTION_LIMITS.maxQuantity}.`,
   itemUnknown: 'That item is not part of this subscription.',
-  nothingToChange: 'Choose a new interval or quantity to change.',
+  nothingToChange: 'Choose a new interval, quantity or date to change.',
+  dateRange: `Choose a date from tomorrow to ${SUBSCRIPTION_LIMITS.maxDaysAhead} days from now.`,
+  dateFormat: 'Choose a date (YYYY-MM-DD).',
+  /** Pause on a paused subscription, resume on one that is not. */
+  alreadyPaused: 'This subscription is already paused.',
+  notPaused: 'This subscription is not paused.',
+  pausedNoSkip: 'This subscription is paused: there is no delivery to skip until it resumes.',
   /** The reason the skipped-delivery e-mail gives when the customer skipped it. */
   skippedByCustomer: 'you asked us to skip it.',
 } as const;
@@ -87,6 +95,23 @@ export function renewalDateText(iso: string): string {
 /** When a cycle falls due: `from` plus whole weeks (the schedule is anchored, so dates never drift). */
 export function addWeeks(fromIso: string, weeks: number): string {
   return new Date(new Date(fromIso).getTime() + weeks * 7 * 86_400_000).toISOString();
+}
+
+/** A calendar day (YYYY-MM-DD) at the time of day of `timeOf` (ISO): a moved delivery keeps its hour. */
+export function onDay(day: string, timeOf: string): string {
+  return `${day}T${timeOf.slice(11)}`;
+}
+
+/** The calendar day (UTC, YYYY-MM-DD) of an ISO time. */
+export function dayOf(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+/** Whether a day is one a customer may choose: from tomorrow to `maxDaysAhead` days on (UTC days). */
+export function isChoosableDay(day: string, now: Date): boolean {
+  const first = dayOf(new Date(now.getTime() + 86_400_000).toISOString());
+  const last = dayOf(new Date(now.getTime() + SUBSCRIPTION_LIMITS.maxDaysAhead * 86_400_000).toISOString());
+  return day >= first && day <= last;
 }
 
 /** "1st", "2nd", "3rd", "4th", "11th", "21st". */

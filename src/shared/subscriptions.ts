@@ -82,7 +82,17 @@ export const SkipDeliveryInput = z
   .strict();
 export type SkipDeliveryInput = z.infer<typeof SkipDeliveryInput>;
 
-/** "Change": a new interval (one the plans offer), new quantities of its items, or both. */
+const Day = z.string({ message: SUBSCRIPTION_MESSAGES.dateFormat }).regex(/^\d{4}-\d{2}-\d{2}$/, SUBSCRIPTION_MESSAGES.dateFormat);
+
+/** "Pause": no deliveries until the day given; deliveries start again that day. */
+export const PauseSubscriptionInput = z.object({ until: Day }).strict();
+export type PauseSubscriptionInput = z.infer<typeof PauseSubscriptionInput>;
+
+/** "Resume": deliveries start again, the next on the day given. */
+export const ResumeSubscriptionInput = z.object({ nextDeliveryOn: Day }).strict();
+export type ResumeSubscriptionInput = z.infer<typeof ResumeSubscriptionInput>;
+
+/** "Change": a new interval (one the plans offer), new quantities of its items, a new day for the next delivery. */
 export const ChangeSubscriptionInput = z
   .object({
     everyWeeks: z
@@ -106,9 +116,13 @@ export const ChangeSubscriptionInput = z
       )
       .max(50, SUBSCRIPTION_MESSAGES.itemUnknown)
       .optional(),
+    /** The next delivery's new day; the interval counts from it. */
+    nextDeliveryOn: Day.optional(),
   })
   .strict()
-  .refine((c) => c.everyWeeks !== undefined || (c.items?.length ?? 0) > 0, { message: SUBSCRIPTION_MESSAGES.nothingToChange });
+  .refine((c) => c.everyWeeks !== undefined || (c.items?.length ?? 0) > 0 || c.nextDeliveryOn !== undefined, {
+    message: SUBSCRIPTION_MESSAGES.nothingToChange,
+  });
 export type ChangeSubscriptionInput = z.infer<typeof ChangeSubscriptionInput>;
 
 /** What a subscription's status reads as, for its customer. */

@@ -151,6 +151,23 @@ Not what you meant? Manage your subscription (change it again, skip a delivery o
 ${footer}`,
   },
   {
+    id: 'subscription-paused',
+    name: 'Subscription Paused',
+    subject: 'Your subscription is paused until {{resumeDate}}',
+    variables: ['customerName', 'terms', 'resumeDate', 'manageUrl'],
+    html: page('Your subscription is paused', [
+      p('Hi {{customerName}},'),
+      p('Your subscription ({{terms}}) is paused: nothing is charged or sent until then. Deliveries start again on <strong>{{resumeDate}}</strong>, and we remind you three days before.'),
+      p(`Need it sooner, or later? ${link('{{manageUrl}}', 'Manage your subscription')}: resume it now, change the date or cancel.`),
+    ]),
+    text: `Hi {{customerName}},
+
+Your subscription ({{terms}}) is paused: nothing is charged or sent until then. Deliveries start again on {{resumeDate}}, and we remind you three days before.
+
+Need it sooner, or later? Manage your subscription (resume it now, change the date or cancel): {{manageUrl}}
+${footer}`,
+  },
+  {
     id: 'subscription-cancelled',
     name: 'Subscription Cancelled',
     subject: 'Your subscription is cancelled',

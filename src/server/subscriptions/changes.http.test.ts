@@ -300,3 +300,98 @@ describe(`changing a subscription on ${testDialect()}`, () => {
     expect(more.json().subscription).toMatchObject({ everyWeeks: 4, items: [{ quantity: 2 }] });
   });
 });
+
+const dayIn = (d: number) => inDays(d).toISOString().slice(0, 10);
+
+describe(`moving, pausing and resuming on ${testDialect()}`, () => {
+  it('moves the next delivery to another day, keeping its hour; the reminder already sent is let go and a new one comes for the new day', async () => {
+    const next = inDays(2).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next });
+    await runRenewals(deps, new Date(NOW + 60_000));
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'scheduled' }]);
+    const me = await signedIn(s.email);
+    const url = `/api/account/subscriptions/${s.id}`;
+    for (const [day, message] of [
+      [dayIn(0), SUBSCRIPTION_MESSAGES.dateRange],
+      [dayIn(-3), SUBSCRIPTION_MESSAGES.dateRange],
+      [dayIn(400), SUBSCRIPTION_MESSAGES.dateRange],
+      ['12/24/2026', SUBSCRIPTION_MESSAGES.dateFormat],
+    ] as const) {
+      const bad = await me.request('PATCH', url, { nextDeliveryOn: day });
+      expect(bad.statusCode, day).toBe(400);
+      expect(bad.json().error).toContain(message);
+    }
+    const moved = dayIn(9);
+    const done = await me.request('PATCH', url, { nextDeliveryOn: moved });
+    expect(done.statusCode, done.body).toBe(200);
+    const nextAt = `${moved}T${next.slice(11)}`;
+    expect(done.json().subscription.nextRenewalAt).toBe(nextAt);
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'cancelled', message: `Moved to ${renewalDateText(nextAt)} by the customer` }]);
+    const [told] = await mails(s.email, 'subscription-changed');
+    expect(told!.text).toContain(`From your delivery of ${renewalDateText(nextAt)}`);
+    // The old day: nothing. Three days before the new one: a cycle and its reminder.
+    await runRenewals(deps, inDays(2.1));
+    expect(await renewalOrders(s.userId)).toHaveLength(0);
+    await runRenewals(deps, new Date(Date.parse(nextAt) - 2.5 * DAY));
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'cancelled' }, { cycle: 3, status: 'scheduled', due_at: nextAt }]);
+    expect(await mails(s.email, 'subscription-renewal-reminder')).toHaveLength(2);
+    await runRenewals(deps, new Date(Date.parse(nextAt) + 60_000));
+    expect(await renewalOrders(s.userId)).toMatchObject([{ payment_status: 'paid' }]);
+  });
+
+  it('pauses until a day (nothing renews meanwhile, no skip), wakes itself three days before and renews on the day', async () => {
+    const next = inDays(2).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next });
+    await runRenewals(deps, new Date(NOW + 60_000));
+    const link = await linkOf(s.id);
+    const guest = new TestClient(t.app, '10.62.3.1');
+    const resumeDay = dayIn(30);
+    const paused = await guest.post(`${link}/pause`, { until: resumeDay });
+    expect(paused.statusCode, paused.body).toBe(200);
+    const resumeAt = `${resumeDay}T${next.slice(11)}`;
+    expect(paused.json().subscription).toMatchObject({ status: 'paused', nextRenewalAt: resumeAt });
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'skipped', message: 'Paused by the customer' }]);
+    const [told] = await mails(s.email, 'subscription-paused');
+    expect(told!.subject).toBe(`Your subscription is paused until ${renewalDateText(resumeAt)}`);
+    // While paused: a second pause and a skip are refused, and the old day renews nothing.
+    const again = await guest.post(`${link}/pause`, { until: dayIn(40) });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(SUBSCRIPTION_MESSAGES.alreadyPaused);
+    const skip = await guest.post(`${link}/skip`, { renewalAt: resumeAt });
+    expect(skip.statusCode).toBe(409);
+    expect(skip.json().error).toBe(SUBSCRIPTION_MESSAGES.pausedNoSkip);
+    await runRenewals(deps, inDays(2.1));
+    await runRenewals(deps, inDays(20));
+    expect(await renewalOrders(s.userId)).toHaveLength(0);
+    expect((await row(s.id)).status).toBe('paused');
+    // Three days before the day: awake, reminded; on the day: renewed.
+    await runRenewals(deps, new Date(Date.parse(resumeAt) - 2.5 * DAY));
+    expect((await row(s.id)).status).toBe('active');
+    expect(await mails(s.email, 'subscription-renewal-reminder')).toHaveLength(2);
+    await runRenewals(deps, new Date(Date.parse(resumeAt) + 60_000));
+    expect(await renewalOrders(s.userId)).toMatchObject([{ payment_status: 'paid' }]);
+    expect((await row(s.id)).next_renewal_at).toBe(addWeeks(resumeAt, 4));
+  });
+
+  it('resumes early on the day chosen; resume on an active one is 409; 20 pauses at once pause once', async () => {
+    const next = inDays(10).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next });
+    const me = await signedIn(s.email);
+    const url = `/api/account/subscriptions/${s.id}`;
+    const notPaused = await me.post(`${url}/resume`, { nextDeliveryOn: dayIn(3) });
+    expect(notPaused.statusCode).toBe(409);
+    expect(notPaused.json().error).toBe(SUBSCRIPTION_MESSAGES.notPaused);
+    const pauses = await Promise.all(Array.from({ length: 20 }, () => me.post(`${url}/pause`, { until: dayIn(60) })));
+    expect(pauses.filter((p) => p.statusCode === 200)).toHaveLength(1);
+    expect(pauses.every((p) => p.statusCode === 200 || p.statusCode === 409)).toBe(true);
+    expect(await mails(s.email, 'subscription-paused')).toHaveLength(1);
+    const resumed = await me.post(`${url}/resume`, { nextDeliveryOn: dayIn(3) });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect(resumed.json().subscription).toMatchObject({ status: 'active', nextRenewalAt: `${dayIn(3)}T${next.slice(11)}` });
+    // Bad input is refused before anything changes; then a pause that is right goes through.
+    for (const body of [{}, { nextDeliveryOn: dayIn(5) }, { until: dayIn(0) }, { until: 'soon' }])
+      expect((await me.post(`${url}/pause`, body)).statusCode, JSON.stringify(body)).toBe(400);
+    expect((await row(s.id)).status).toBe('active');
+    expect((await me.post(`${url}/pause`, { until: dayIn(5) })).statusCode).toBe(200);
+  });
+});

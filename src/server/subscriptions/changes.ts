@@ -8,6 +8,8 @@ import { formatCents } from '../../shared/money.js';
 import { lineTitle } from '../../shared/variants.js';
 import {
   addWeeks,
+  isChoosableDay,
+  onDay,
   renewalDateText,
   SUBSCRIPTION_MESSAGES,
   subscriptionLineText,
@@ -69,6 +71,7 @@ export async function skipNextDelivery(
 ): Promise<void> {
   await transactionWithRetry(db, async (trx) => {
     const sub = await lockRenewing(trx, dialect, subscriptionId);
+    if (sub.status === 'paused') throw new HttpError(409, SUBSCRIPTION_MESSAGES.pausedNoSkip);
     let cycle = await openCycle(trx, sub.id);
     if (Date.parse(nextDeliveryAt(sub, cycle)) !== Date.parse(renewalAt)) throw new HttpError(409, SUBSCRIPTION_MESSAGES.staleDelivery);
     if (cycle?.status === 'charging') throw new HttpError(409, SUBSCRIPTION_MESSAGES.chargingNow);
@@ -102,18 +105,76 @@ export async function skipNextDelivery(
 }
 
 /**
- * Changes the interval (to one every item's plan offers now) and the quantities of the items. The
- * next delivery keeps its date; the new interval counts from it. A renewal already charging, or
- * waiting for payment, keeps the order it has: the change applies from the delivery after it. The
- * customer gets an e-mail with the new terms and the price of the next delivery at today's prices.
+ * Lets go of the open cycle before the next delivery moves (a new day, a pause): one not yet
+ * charged ends with `status` (its row stays on record), an unpaid order of a failed charge is
+ * cancelled with its session; one being charged now, or paid, stays, and the caller is refused.
+ */
+async function releaseOpenCycle(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  sub: Subscription,
+  end: { status: 'cancelled' | 'skipped'; message: string },
+  now: Date,
+): Promise<void> {
+  const cycle = await openCycle(trx, sub.id);
+  if (!cycle) return;
+  if (cycle.status === 'charging') throw new HttpError(409, SUBSCRIPTION_MESSAGES.chargingNow);
+  if (cycle.order_id && (await endUnpaidRenewalOrder(trx, dialect, cycle.order_id)).paid)
+    throw new HttpError(409, SUBSCRIPTION_MESSAGES.alreadyPaid);
+  await trx
+    .updateTable('subscription_cycles')
+    .set({ status: end.status, lease_until: null, message: end.message, updated_at: now.toISOString() })
+    .where('subscription_id', '=', sub.id)
+    .where('cycle', '=', cycle.cycle)
+    .execute();
+}
+
+function chosenDay(day: string, now: Date): string {
+  if (!isChoosableDay(day, now)) throw new HttpError(400, SUBSCRIPTION_MESSAGES.dateRange);
+  return day;
+}
+
+const customerName = (sub: Subscription) => parseJson<{ name?: string } | null>(sub.shipping_address, null)?.name?.trim() || 'there';
+
+/** The "changed" e-mail: the terms from the delivery of `from`, its items and total at today's prices. */
+async function queueChangedEmail(trx: Kysely<Database>, sub: Subscription, from: string, { now, publicUrl }: Ctx): Promise<void> {
+  const priced = await priceRenewal(trx, sub, await readSubscriptionSettings(trx));
+  const terms = subscriptionLineText(sub.every_weeks, sub.discount_percent);
+  await queueEmail(trx, {
+    to: sub.email,
+    templateId: 'subscription-changed',
+    variables: {
+      customerName: customerName(sub),
+      terms,
+      appliesFrom: renewalDateText(from),
+      items: priced.lines.map((l) => ({
+        name: lineTitle(l.productName, l.variantLabel),
+        quantity: l.quantity,
+        terms,
+        lineTotal: formatCents(l.priceCents * l.quantity),
+      })),
+      total: formatCents(priced.money.totalCents),
+      manageUrl: await newManageLink(trx, sub.id, now, publicUrl),
+    },
+  });
+}
+
+/**
+ * Changes the interval (to one every item's plan offers now), the quantities of the items and the
+ * day of the next delivery. Without a new day the next delivery keeps its date; the interval counts
+ * from it. A new day lets go of a cycle already written (its reminder named the old date) and the
+ * schedule writes the new one three days before it. A renewal already charging, or waiting for
+ * payment, keeps the order it has: a change of interval or quantity applies from the delivery after
+ * it. The customer gets an e-mail with the new terms and the next delivery's total at today's prices.
  */
 export async function changeSubscription(
   db: Kysely<Database>,
   dialect: Dialect,
   subscriptionId: string,
   change: ChangeSubscriptionInput,
-  { now, publicUrl }: Ctx,
+  ctx: Ctx,
 ): Promise<void> {
+  const { now } = ctx;
   await transactionWithRetry(db, async (trx) => {
     const sub = await lockRenewing(trx, dialect, subscriptionId);
     const items = await trx
@@ -123,6 +184,7 @@ export async function changeSubscription(
       .execute();
     for (const c of change.items ?? [])
       if (!items.some((i) => i.variant_id === c.variantId)) throw new HttpError(400, SUBSCRIPTION_MESSAGES.itemUnknown);
+    const day = change.nextDeliveryOn === undefined ? null : chosenDay(change.nextDeliveryOn, now);
     const everyWeeks = change.everyWeeks ?? sub.every_weeks;
     if (everyWeeks !== sub.every_weeks) {
       const plans = await plansForVariants(
@@ -134,8 +196,14 @@ export async function changeSubscription(
       if (all.some((p) => !p?.intervals.includes(everyWeeks))) throw new HttpError(400, SUBSCRIPTION_MESSAGES.intervalNotOffered);
     }
     const at = now.toISOString();
-    if (everyWeeks !== sub.every_weeks)
-      await trx.updateTable('subscriptions').set({ every_weeks: everyWeeks, updated_at: at }).where('id', '=', sub.id).execute();
+    const nextAt = day ? onDay(day, sub.next_renewal_at) : sub.next_renewal_at;
+    if (day && nextAt !== nextDeliveryAt(sub, await openCycle(trx, sub.id)))
+      await releaseOpenCycle(trx, dialect, sub, { status: 'cancelled', message: `Moved to ${renewalDateText(nextAt)} by the customer` }, now);
+    await trx
+      .updateTable('subscriptions')
+      .set({ every_weeks: everyWeeks, next_renewal_at: nextAt, updated_at: at })
+      .where('id', '=', sub.id)
+      .execute();
     for (const c of change.items ?? [])
       await trx
         .updateTable('subscription_items')
@@ -143,27 +211,68 @@ export async function changeSubscription(
         .where('subscription_id', '=', sub.id)
         .where('variant_id', '=', c.variantId)
         .execute();
-    const changed = { ...sub, every_weeks: everyWeeks };
+    const changed = { ...sub, every_weeks: everyWeeks, next_renewal_at: nextAt };
     const cycle = await openCycle(trx, sub.id);
     // The delivery the change first applies to: the next one, unless its order is already made.
-    const from = cycle?.order_id ? addWeeks(cycle.due_at, everyWeeks) : nextDeliveryAt(sub, cycle);
-    const priced = await priceRenewal(trx, changed, await readSubscriptionSettings(trx));
+    const from = cycle?.order_id ? addWeeks(cycle.due_at, everyWeeks) : nextDeliveryAt(changed, cycle);
+    await queueChangedEmail(trx, changed, from, ctx);
+  });
+}
+
+/**
+ * Pauses deliveries until a day (from tomorrow to a year on): the next delivery not yet charged is
+ * let go (an unpaid order of a failed charge is cancelled), and the subscription's next date becomes
+ * that day, when the schedule wakes it (reminder three days before, as ever). The customer gets the
+ * paused e-mail. 409 when already paused, cancelled, or its delivery is being charged now.
+ */
+export async function pauseSubscription(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  subscriptionId: string,
+  until: string,
+  ctx: Ctx,
+): Promise<void> {
+  const { now, publicUrl } = ctx;
+  await transactionWithRetry(db, async (trx) => {
+    const sub = await lockRenewing(trx, dialect, subscriptionId);
+    if (sub.status === 'paused') throw new HttpError(409, SUBSCRIPTION_MESSAGES.alreadyPaused);
+    const resumeAt = onDay(chosenDay(until, now), sub.next_renewal_at);
+    await releaseOpenCycle(trx, dialect, sub, { status: 'skipped', message: 'Paused by the customer' }, now);
+    await trx
+      .updateTable('subscriptions')
+      .set({ status: 'paused', next_renewal_at: resumeAt, updated_at: now.toISOString() })
+      .where('id', '=', sub.id)
+      .execute();
     await queueEmail(trx, {
       to: sub.email,
-      templateId: 'subscription-changed',
+      templateId: 'subscription-paused',
       variables: {
-        customerName: parseJson<{ name?: string } | null>(sub.shipping_address, null)?.name?.trim() || 'there',
-        terms: subscriptionLineText(everyWeeks, sub.discount_percent),
-        appliesFrom: renewalDateText(from),
-        items: priced.lines.map((l) => ({
-          name: lineTitle(l.productName, l.variantLabel),
-          quantity: l.quantity,
-          terms: subscriptionLineText(everyWeeks, sub.discount_percent),
-          lineTotal: formatCents(l.priceCents * l.quantity),
-        })),
-        total: formatCents(priced.money.totalCents),
+        customerName: customerName(sub),
+        terms: subscriptionLineText(sub.every_weeks, sub.discount_percent),
+        resumeDate: renewalDateText(resumeAt),
         manageUrl: await newManageLink(trx, sub.id, now, publicUrl),
       },
     });
+  });
+}
+
+/** Resumes a paused subscription at once: its next delivery on the day chosen; the customer gets the changed e-mail. 409 when not paused. */
+export async function resumeSubscription(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  subscriptionId: string,
+  nextDeliveryOn: string,
+  ctx: Ctx,
+): Promise<void> {
+  await transactionWithRetry(db, async (trx) => {
+    const sub = await lockRenewing(trx, dialect, subscriptionId);
+    if (sub.status !== 'paused') throw new HttpError(409, SUBSCRIPTION_MESSAGES.notPaused);
+    const nextAt = onDay(chosenDay(nextDeliveryOn, ctx.now), sub.next_renewal_at);
+    await trx
+      .updateTable('subscriptions')
+      .set({ status: 'active', next_renewal_at: nextAt, updated_at: ctx.now.toISOString() })
+      .where('id', '=', sub.id)
+      .execute();
+    await queueChangedEmail(trx, { ...sub, status: 'active', next_renewal_at: nextAt }, nextAt, ctx);
   });
 }

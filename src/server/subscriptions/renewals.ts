@@ -153,7 +153,8 @@ export async function scheduleDueCycles(deps: RenewalDeps, now: Date, limit = 20
   const due = await deps.db
     .selectFrom('subscriptions as s')
     .select(['s.id'])
-    .where('s.status', 'in', ['active', 'payment_failing'])
+    // A paused subscription's next date is the day its deliveries start again: it wakes here.
+    .where('s.status', 'in', ['active', 'payment_failing', 'paused'])
     .where('s.next_renewal_at', '<=', horizon)
     .where((eb) =>
       eb.not(
@@ -173,7 +174,7 @@ export async function scheduleDueCycles(deps: RenewalDeps, now: Date, limit = 20
   for (const { id } of due) {
     const made = await transactionWithRetry(deps.db, async (trx) => {
       const sub = await lockSubscription(trx, id);
-      if (!sub || (sub.status !== 'active' && sub.status !== 'payment_failing') || sub.next_renewal_at > horizon) return false;
+      if (!sub || sub.status === 'cancelled' || sub.next_renewal_at > horizon) return false;
       const open = await trx
         .selectFrom('subscription_cycles')
         .select('cycle')
@@ -205,7 +206,7 @@ export async function scheduleDueCycles(deps: RenewalDeps, now: Date, limit = 20
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
       await trx
         .updateTable('subscriptions')
-        .set({ cycles_started: cycle, updated_at: iso(now) })
+        .set({ cycles_started: cycle, updated_at: iso(now), ...(sub.status === 'paused' ? { status: 'active' as const } : {}) })
         .where('id', '=', id)
         .execute();
       if (sub.next_renewal_at > iso(now)) await queueReminder(trx, deps, sub);

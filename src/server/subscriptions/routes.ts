@@ -7,12 +7,14 @@ import { requireUser } from '../http/auth.js';
 import {
   CancelSubscriptionInput,
   ChangeSubscriptionInput,
+  PauseSubscriptionInput,
+  ResumeSubscriptionInput,
   SkipDeliveryInput,
   SUBSCRIPTION_MESSAGES,
   type SubscriptionView,
 } from '../../shared/subscriptions.js';
 import { cancelSubscription } from './cancel.js';
-import { changeSubscription, skipNextDelivery } from './changes.js';
+import { changeSubscription, pauseSubscription, resumeSubscription, skipNextDelivery } from './changes.js';
 import { isSubscriptionOf, subscriptionViews } from './customer-subscriptions.js';
 import { subscriptionOfLink } from './manage-links.js';
 
@@ -24,7 +26,7 @@ type Resolve = (req: FastifyRequest) => Promise<string>;
 
 /**
  * The customer's actions on one subscription, the same from the account and from an e-mail's link
- * (issue [4/8]: the reminder links to skip, change or cancel): each answers the subscription as it
+ * (issue [4/8]: the reminder links to skip, change or cancel; [5/8]: pause and resume): each answers the subscription as it
  * now stands, or 409 with what now holds (already cancelled, a stale page).
  */
 function registerActions(
@@ -50,6 +52,18 @@ function registerActions(
     const id = await resolve(req);
     const { renewalAt } = parseInput(SkipDeliveryInput, req.body ?? {});
     await skipNextDelivery(db, dialect, id, renewalAt, ctx());
+    return answer(reply, id);
+  });
+  app.post(`${base}/pause`, policy, async (req, reply) => {
+    const id = await resolve(req);
+    const { until } = parseInput(PauseSubscriptionInput, req.body ?? {});
+    await pauseSubscription(db, dialect, id, until, ctx());
+    return answer(reply, id);
+  });
+  app.post(`${base}/resume`, policy, async (req, reply) => {
+    const id = await resolve(req);
+    const { nextDeliveryOn } = parseInput(ResumeSubscriptionInput, req.body ?? {});
+    await resumeSubscription(db, dialect, id, nextDeliveryOn, ctx());
     return answer(reply, id);
   });
   app.patch(base, policy, async (req, reply) => {

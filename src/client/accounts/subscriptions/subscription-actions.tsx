@@ -1,22 +1,22 @@
 import { useState } from 'react';
-import type { SubscriptionView } from '../../../shared/subscriptions.js';
+import { addWeeks, SUBSCRIPTION_LIMITS, type SubscriptionView } from '../../../shared/subscriptions.js';
 import { Button } from '../../ui/button.js';
 import { useSubscriptionActions, type SubscriptionTarget } from './api/subscription-actions.js';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog.js';
-import { ChangeSubscriptionDialog, SkipDeliveryDialog } from './subscription-change-dialogs.js';
-import { SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
+import { ChangeSubscriptionDialog, DayActionDialog, SkipDeliveryDialog } from './subscription-change-dialogs.js';
+import { dayFromNow, pausedToast, resumedToast, SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
 
-export type SubscriptionDialog = 'skip' | 'change' | 'cancel';
+export type SubscriptionDialog = 'skip' | 'change' | 'cancel' | 'pause' | 'resume';
 
 /** The dialog an e-mail's link asks for (the reminder's "#skip", "#change", "#cancel"), else none. */
 export function dialogOfHash(hash: string): SubscriptionDialog | null {
   const h = hash.replace(/^#/, '');
-  return h === 'skip' || h === 'change' || h === 'cancel' ? h : null;
+  return h === 'skip' || h === 'change' || h === 'cancel' || h === 'pause' || h === 'resume' ? h : null;
 }
 
 /**
- * A subscription's three actions, the same on the dashboard's card and on the page of an e-mail's
- * link: Skip next delivery, Change, Cancel subscription, each in its dialog. `subscription` is the
+ * A subscription's actions, the same on the dashboard's card and on the page of an e-mail's link:
+ * Skip next delivery (or Resume, when paused), Change, Pause, Cancel subscription, each in its dialog. `subscription` is the
  * page's current copy, so a dialog sees what another tab or a refusal's re-read now says.
  */
 export function SubscriptionActions({
@@ -37,8 +37,9 @@ export function SubscriptionActions({
   /** The card's column of small buttons, or the link page's row of large ones. */
   layout: 'card' | 'page';
 }) {
-  const { skip, change } = useSubscriptionActions(target);
+  const { skip, change, pause, resume } = useSubscriptionActions(target);
   const cancelled = subscription.status === 'cancelled';
+  const paused = subscription.status === 'paused';
   const [open, setOpen] = useState<SubscriptionDialog | null>(cancelled ? null : initial);
   // Another of the e-mail's links followed in the same tab: its dialog opens (set while rendering, as React advises for state that follows a prop).
   const [linked, setLinked] = useState(initial);
@@ -61,9 +62,15 @@ export function SubscriptionActions({
             layout === 'card' ? 'flex shrink-0 flex-wrap gap-2 self-start sm:flex-col sm:items-stretch' : 'flex flex-col gap-2 sm:flex-row'
           }
         >
-          <Button variant="outline" size={size} className={wide} onClick={() => setOpen('skip')} aria-label={`${T.skipButton}: ${name}`}>
-            {T.skipButton}
-          </Button>
+          {paused ? (
+            <Button size={size} className={wide} onClick={() => setOpen('resume')} aria-label={`${T.resumeButton}: ${name}`}>
+              {T.resumeButton}
+            </Button>
+          ) : (
+            <Button variant="outline" size={size} className={wide} onClick={() => setOpen('skip')} aria-label={`${T.skipButton}: ${name}`}>
+              {T.skipButton}
+            </Button>
+          )}
           <Button
             variant="outline"
             size={size}
@@ -73,6 +80,17 @@ export function SubscriptionActions({
           >
             {T.changeButton}
           </Button>
+          {!paused && (
+            <Button
+              variant="outline"
+              size={size}
+              className={wide}
+              onClick={() => setOpen('pause')}
+              aria-label={`${T.pauseButton}: ${name}`}
+            >
+              {T.pauseButton}
+            </Button>
+          )}
           <Button
             variant={layout === 'page' ? 'destructive' : 'outline'}
             size={size}
@@ -95,6 +113,40 @@ export function SubscriptionActions({
         open={open === 'change'}
         onClose={close}
         onChange={(input) => change.mutateAsync(input)}
+      />
+      <DayActionDialog
+        subscription={subscription}
+        open={open === 'pause'}
+        onClose={close}
+        onConfirm={(until) => pause.mutateAsync({ until })}
+        defaultDay={
+          (subscription.nextRenewalAt ? addWeeks(subscription.nextRenewalAt, subscription.everyWeeks) : '').slice(0, 10) || dayFromNow(28)
+        }
+        words={{
+          title: T.pauseTitle,
+          note: T.pauseNote,
+          label: T.pauseUntilLabel,
+          confirm: T.pauseConfirm,
+          pending: T.pausing,
+          keep: T.keepGoing,
+          done: (after) => pausedToast(after.nextRenewalAt),
+        }}
+      />
+      <DayActionDialog
+        subscription={subscription}
+        open={open === 'resume'}
+        onClose={close}
+        onConfirm={(day) => resume.mutateAsync({ day })}
+        defaultDay={dayFromNow(SUBSCRIPTION_LIMITS.reminderDays)}
+        words={{
+          title: T.resumeTitle,
+          note: T.resumeNote,
+          label: T.nextDeliveryLabel,
+          confirm: T.resumeConfirm,
+          pending: T.resuming,
+          keep: T.stayPaused,
+          done: (after) => resumedToast(after.nextRenewalAt),
+        }}
       />
       <CancelSubscriptionDialog subscription={subscription} open={open === 'cancel'} onClose={close} onCancel={onCancel} />
     </>

@@ -10,7 +10,128 @@ import { Button } from '../../ui/button.js';
 import { Dialog } from '../../ui/dialog.js';
 import { FormError, inputClasses } from '../../ui/form-controls.js';
 import { toast } from '../../ui/toast.js';
-import { changeNote, intervalOption, skipNote, skippedToast, SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
+import {
+  CHANGE_NOTE,
+  dayFromNow,
+  intervalOption,
+  skipNote,
+  skippedToast,
+  SUBSCRIPTION_UI_TEXTS as T,
+  subscriptionName,
+} from './subscription-texts.js';
+
+/** A day from tomorrow to a year on (the server says the same of any other). */
+function DayField({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (day: string) => void }) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="date"
+        className={`${inputClasses()} w-48`}
+        min={dayFromNow(1)}
+        max={dayFromNow(SUBSCRIPTION_LIMITS.maxDaysAhead)}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
+/**
+ * Pause (until a day) and Resume (from a day): one day to choose, then the server's answer; a
+ * refusal is shown in the server's words and the page reads what now holds.
+ */
+export function DayActionDialog({
+  subscription,
+  open,
+  onClose,
+  onConfirm,
+  words,
+  defaultDay,
+}: {
+  subscription: SubscriptionView;
+  open: boolean;
+  onClose: () => void;
+  onConfirm: (day: string) => Promise<SubscriptionView>;
+  words: {
+    title: string;
+    note: string;
+    label: string;
+    confirm: string;
+    pending: string;
+    keep: string;
+    done: (after: SubscriptionView) => string;
+  };
+  defaultDay: string;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={words.title} className="sm:max-w-lg">
+      {open && <DayActionForm subscription={subscription} onConfirm={onConfirm} onDone={onClose} words={words} defaultDay={defaultDay} />}
+    </Dialog>
+  );
+}
+
+function DayActionForm({
+  subscription,
+  onConfirm,
+  onDone,
+  words,
+  defaultDay,
+}: {
+  subscription: SubscriptionView;
+  onConfirm: (day: string) => Promise<SubscriptionView>;
+  onDone: () => void;
+  words: Parameters<typeof DayActionDialog>[0]['words'];
+  defaultDay: string;
+}) {
+  const id = useId();
+  const [day, setDay] = useState(defaultDay);
+  const [pending, setPending] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const error = refusal(subscription, serverError);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setServerError(null);
+    setPending(true);
+    try {
+      const after = await onConfirm(day);
+      toast({ title: words.done(after) });
+      onDone();
+    } catch (err) {
+      setServerError(errorMessage(err, T.actionFailed));
+      setPending(false);
+    }
+  };
+  return (
+    <form noValidate className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
+      <div className="flex flex-col gap-1 text-stone-800">
+        <Heading subscription={subscription} />
+        <p className="text-sm">{words.note}</p>
+      </div>
+      <FormError id={`${id}-error`} message={error} />
+      <DayField
+        id={`${id}-day`}
+        label={words.label}
+        value={day}
+        onChange={(v) => {
+          setDay(v);
+          setServerError(null);
+        }}
+      />
+      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+        <Button variant="ghost" onClick={onDone} disabled={pending}>
+          {words.keep}
+        </Button>
+        <Button type="submit" disabled={pending || !day}>
+          {pending ? words.pending : words.confirm}
+        </Button>
+      </div>
+    </form>
+  );
+}
 
 /** A subscription's title line in its dialogs: "Laundry Powder × 1 · Every 4 weeks · 10% off". */
 function Heading({ subscription }: { subscription: SubscriptionView }) {
@@ -102,6 +223,8 @@ function ChangeForm({
 }) {
   const id = useId();
   const [weeks, setWeeks] = useState(String(subscription.everyWeeks));
+  const currentDay = subscription.nextRenewalAt?.slice(0, 10) ?? '';
+  const [day, setDay] = useState(currentDay);
   const [quantities, setQuantities] = useState(() => subscription.items.map((i) => String(i.quantity)));
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
@@ -130,7 +253,8 @@ function ChangeForm({
       Number(quantities[i]) !== item.quantity ? [{ variantId: item.variantId, quantity: Number(quantities[i]) }] : [],
     );
     if (items.length) change.items = items;
-    if (change.everyWeeks === undefined && !change.items) {
+    if (day && day !== currentDay) change.nextDeliveryOn = day;
+    if (change.everyWeeks === undefined && !change.items && !change.nextDeliveryOn) {
       setServerError(SUBSCRIPTION_MESSAGES.nothingToChange);
       return;
     }
@@ -150,7 +274,7 @@ function ChangeForm({
     <form noValidate className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
       <div className="flex flex-col gap-1 text-stone-800">
         <Heading subscription={subscription} />
-        <p className="text-sm">{changeNote(subscription.nextRenewalAt)}</p>
+        <p className="text-sm">{CHANGE_NOTE}</p>
       </div>
       <FormError id={errorId} message={error} />
       {subscription.status === 'cancelled' ? (
@@ -185,6 +309,17 @@ function ChangeForm({
               </p>
             )}
           </div>
+          {currentDay && (
+            <DayField
+              id={`${id}-day`}
+              label={subscription.status === 'paused' ? T.pauseUntilLabel : T.nextDeliveryLabel}
+              value={day}
+              onChange={(v) => {
+                setDay(v);
+                setServerError(null);
+              }}
+            />
+          )}
           {subscription.items.map((item, i) => (
             <div key={item.variantId} className="flex flex-col gap-1.5">
               <label htmlFor={`${id}-q${i}`} className="text-sm font-medium text-stone-800">

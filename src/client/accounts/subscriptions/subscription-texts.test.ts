@@ -4,8 +4,11 @@ import { dialogOfHash } from './subscription-actions.js';
 import {
   CANCEL_REASON_MAX,
   cancelBody,
+  dayFromNow,
   deliveriesText,
   intervalOption,
+  pausedToast,
+  resumedToast,
   replaceSubscription,
   skipNote,
   skippedToast,
@@ -110,10 +113,20 @@ describe('skip and change words', () => {
     expect(intervalOption(6)).toBe('Every 6 weeks');
   });
 
+  it('pause and resume say the day', () => {
+    expect(pausedToast('2027-01-13T10:00:00.000Z')).toBe('Subscription paused until January 13, 2027.');
+    expect(resumedToast('2026-12-05T10:00:00.000Z')).toBe('Subscription resumed. Your next delivery comes on December 5, 2026.');
+    expect(dayFromNow(1, new Date('2026-12-31T23:30:00.000Z'))).toBe('2027-01-01');
+    expect(
+      subscriptionFacts({ status: 'paused', nextRenewalAt: '2027-01-13T10:00:00.000Z', deliveries: 1, cancelledAt: null })[0],
+    ).toMatchObject({ label: 'Deliveries resume on', value: 'January 13, 2027' });
+  });
+
   it('opens only the dialogs an e-mail link names', () => {
     expect(dialogOfHash('#skip')).toBe('skip');
     expect(dialogOfHash('#change')).toBe('change');
     expect(dialogOfHash('#cancel')).toBe('cancel');
+    expect(dialogOfHash('#pause')).toBe('pause');
     expect(dialogOfHash('')).toBeNull();
     expect(dialogOfHash('#subscriptions')).toBeNull();
   });

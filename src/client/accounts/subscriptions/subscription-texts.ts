@@ -44,7 +44,38 @@ export const SUBSCRIPTION_UI_TEXTS = {
   keepAsIs: 'Keep as is',
   changeFailed: 'We could not change the subscription. Please try again.',
   changed: 'Subscription updated',
+  nextDeliveryLabel: 'Next delivery on',
+  pauseButton: 'Pause',
+  pauseTitle: 'Pause your subscription?',
+  pauseUntilLabel: 'Pause until',
+  pauseNote:
+    'Nothing is charged or sent until then. Deliveries start again on the day you choose, and we remind you three days before. You can resume sooner at any time.',
+  pauseConfirm: 'Pause subscription',
+  pausing: 'Pausing...',
+  keepGoing: 'Keep deliveries',
+  resumeButton: 'Resume',
+  resumeTitle: 'Resume your subscription?',
+  resumeNote: 'Your deliveries start again on the day you choose; then they come at your interval as before.',
+  resumeConfirm: 'Resume deliveries',
+  resuming: 'Resuming...',
+  stayPaused: 'Stay paused',
+  actionFailed: 'That did not work. Please try again.',
 } as const;
+
+/** The toast after a pause. */
+export function pausedToast(resumeIso: string | null): string {
+  return resumeIso ? `Subscription paused until ${renewalDateText(resumeIso)}.` : 'Subscription paused.';
+}
+
+/** The toast after a resume. */
+export function resumedToast(nextIso: string | null): string {
+  return nextIso ? `Subscription resumed. Your next delivery comes on ${renewalDateText(nextIso)}.` : 'Subscription resumed.';
+}
+
+/** A UTC calendar day (YYYY-MM-DD) `days` from `now`, for a date field's default, min and max. */
+export function dayFromNow(days: number, now = new Date()): string {
+  return new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+}
 
 /** "Every 4 weeks" as an option of the interval list. */
 export function intervalOption(weeks: number): string {
@@ -61,12 +92,9 @@ export function skippedToast(nextIso: string | null): string {
   return nextIso ? `Delivery skipped. Your next one comes on ${renewalDateText(nextIso)}.` : 'Delivery skipped.';
 }
 
-/** When a change takes effect, in the change dialog. */
-export function changeNote(nextIso: string | null): string {
-  return nextIso
-    ? `Your next delivery stays on ${renewalDateText(nextIso)} and brings the new quantities; the new interval counts from it. Each delivery is charged at that day's price less your discount, and we e-mail you the new terms.`
-    : 'Each delivery is charged at that day’s price less your discount, and we e-mail you the new terms.';
-}
+/** When a change takes effect, in the change dialog (the day field shows the next delivery's date). */
+export const CHANGE_NOTE =
+  'Your next delivery brings the new quantities, and the new interval counts from it. Each delivery is charged at that day’s price less your discount, and we e-mail you the new terms.';
 
 /** The longest reason the server keeps (CancelSubscriptionInput). */
 export const CANCEL_REASON_MAX = 500;
@@ -97,7 +125,11 @@ export function subscriptionFacts(sub: Pick<SubscriptionView, 'status' | 'nextRe
 }[] {
   const facts: { label: string; value: string; testId: string }[] = [];
   if (sub.status !== 'cancelled' && sub.nextRenewalAt)
-    facts.push({ label: 'Next delivery', value: renewalDateText(sub.nextRenewalAt), testId: 'subscription-next' });
+    facts.push({
+      label: sub.status === 'paused' ? 'Deliveries resume on' : 'Next delivery',
+      value: renewalDateText(sub.nextRenewalAt),
+      testId: 'subscription-next',
+    });
   facts.push({ label: 'Deliveries', value: deliveriesText(sub.deliveries), testId: 'subscription-deliveries' });
   if (sub.status === 'cancelled' && sub.cancelledAt)
     facts.push({ label: 'Cancelled on', value: renewalDateText(sub.cancelledAt), testId: 'subscription-cancelled-on' });

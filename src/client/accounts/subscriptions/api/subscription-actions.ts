@@ -30,8 +30,22 @@ export function changeSubscription(target: SubscriptionTarget, change: ChangeSub
   return apiRequestWith(basePath(target), () => Promise.resolve(Answer), { method: 'PATCH', body: change }).then((r) => r.subscription);
 }
 
+/** Pauses deliveries until a day (POST …/pause). */
+export function pauseSubscription(target: SubscriptionTarget, until: string): Promise<SubscriptionView> {
+  return apiRequestWith(`${basePath(target)}/pause`, () => Promise.resolve(Answer), { method: 'POST', body: { until } }).then(
+    (r) => r.subscription,
+  );
+}
+
+/** Resumes deliveries, the next on a day (POST …/resume). */
+export function resumeSubscription(target: SubscriptionTarget, nextDeliveryOn: string): Promise<SubscriptionView> {
+  return apiRequestWith(`${basePath(target)}/resume`, () => Promise.resolve(Answer), { method: 'POST', body: { nextDeliveryOn } }).then(
+    (r) => r.subscription,
+  );
+}
+
 /**
- * Skip and Change for one page (the dashboard's card or the link's page): the server's answer
+ * Skip, Change, Pause and Resume for one page (the dashboard's card or the link's page): the server's answer
  * replaces the page's copy at once; a refusal because something changed meanwhile (409, 404)
  * reads the page's data again, so the page shows what now holds beside the message.
  */
@@ -58,5 +72,15 @@ export function useSubscriptionActions(target: SubscriptionTarget) {
     onSuccess: put,
     onError: reread,
   });
-  return { skip, change };
+  const pause = useMutation({
+    mutationFn: ({ until }: { until: string }) => pauseSubscription(target, until),
+    onSuccess: put,
+    onError: reread,
+  });
+  const resume = useMutation({
+    mutationFn: ({ day }: { day: string }) => resumeSubscription(target, day),
+    onSuccess: put,
+    onError: reread,
+  });
+  return { skip, change, pause, resume };
 }
