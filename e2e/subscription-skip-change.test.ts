@@ -5,6 +5,7 @@ import { DESKTOP, WIDTHS, launchBrowser, openPage, screenshot } from './browser.
 import { addWeeks, renewalDateText, SUBSCRIPTION_MESSAGES, subscriptionLineText } from '../src/shared/subscriptions.js';
 import {
   dayFromNow,
+  deliverNowNote,
   pausedToast,
   resumedToast,
   SUBSCRIPTION_UI_TEXTS as T,
@@ -186,6 +187,24 @@ describe('skip and change on the dashboard’s card', () => {
     const soonerAt = `${sooner}T${after.slice(11)}`;
     await expectShown(row, { ...sub, everyWeeks: 2, nextRenewalAt: soonerAt }, 'Active');
     expect(storedSubscription(sub.id)).toMatchObject({ every_weeks: 2, quantity: 2, next_renewal_at: soonerAt });
+
+    // Running low: Deliver now orders it at once (the kept test card), and the rhythm counts from today.
+    await row.getByRole('button', { name: new RegExp(`^${T.deliverNowButton}`) }).click();
+    const deliver = page.getByRole('dialog', { name: T.deliverNowTitle });
+    await deliver.getByText(deliverNowNote(2)).waitFor();
+    await screenShot(page, 'subscription-deliver-now-dialog-1280');
+    await deliver.getByRole('button', { name: T.deliverNowConfirm }).click();
+    await page
+      .getByText(/^Delivery ordered: order #\w+ is on its way\.$/)
+      .first()
+      .waitFor();
+    await deliver.waitFor({ state: 'hidden' });
+    await expect.poll(() => storedSubscription(sub.id).next_renewal_at.slice(0, 10)).toBe(dayFromNow(14));
+    await expect.poll(() => row.getByTestId('subscription-deliveries').textContent()).toBe('2 deliveries so far');
+    // The dashboard's figures count the new order without a reload.
+    await expect.poll(() => page.getByTestId('stat-cards').innerText()).toMatch(/Total Orders\s+1\s/);
+    await card.scrollIntoViewIfNeeded();
+    await screenShot(page, 'subscription-card-delivered-1280');
     expect(errors).toEqual([]);
     await context.close();
   });

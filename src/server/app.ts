@@ -43,6 +43,7 @@ import { registerSavedCartRoutes } from './cart/saved-cart-routes.js';
 import { registerCheckoutRoutes } from './checkout/routes.js';
 import { registerAdminCheckoutRoutes } from './checkout/admin-routes.js';
 import { registerAdminSubscriptionRoutes } from './subscriptions/admin-routes.js';
+import { registerAdminSubscriptionListRoutes } from './subscriptions/admin-list-routes.js';
 import { registerAccountSubscriptionRoutes, registerSubscriptionLinkRoutes } from './subscriptions/routes.js';
 import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
 import { registerAccountOrderRoutes, registerOrderRoutes } from './orders/routes.js';
@@ -165,7 +166,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await store.register(registerCartRoutes, deps);
     await store.register(registerCheckoutRoutes, deps);
     await store.register(registerOrderRoutes, deps);
-    await store.register(registerSubscriptionLinkRoutes, deps);
+    await store.register(registerSubscriptionLinkRoutes, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
   });
   await registerSurface(app, 'account', deps, async (account) => {
     auditImpersonatedReads(account, deps.db); // what an admin reads as a customer (decision 0020)
@@ -173,7 +174,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await account.register(registerAccountDataRoutes, deps);
     await account.register(registerSelfServiceRoutes, deps);
     await account.register(registerSavedCartRoutes, deps);
-    await account.register(registerAccountSubscriptionRoutes, deps);
+    await account.register(registerAccountSubscriptionRoutes, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
   });
   await registerSurface(app, 'admin', deps, async (admin) => {
     // Each domain's back-office routes (src/server/<domain>/admin-routes.ts), all under this surface's guard.
@@ -195,6 +196,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await admin.register(registerAdminPaymentRoutes, deps);
     await admin.register(registerStrayPaymentRoutes, deps);
     await admin.register(registerAdminSubscriptionRoutes, deps);
+    await admin.register(registerAdminSubscriptionListRoutes, deps);
   });
   await registerSurface(app, 'integrations', deps, async (integrations) => {
     await integrations.register(registerShipStationRoutes, deps);

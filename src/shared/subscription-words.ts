@@ -40,6 +40,7 @@ export const SUBSCRIPTION_MESSAGES = {
   chargingNow: 'Your next delivery is being charged right now, so it can no longer be skipped. Reload the page in a minute to see it.',
   /** Skip asked for a delivery that is no longer the next (another tab skipped it, or it was sent). */
   staleDelivery: 'Your next delivery is no longer the one on this page: nothing was skipped. Check its date and try again.',
+  staleDeliverNow: 'Your next delivery is no longer the one on this page: nothing was ordered. Check its date and try again.',
   /** A skip of an order that was paid meanwhile (by its payment link). */
   alreadyPaid: 'This delivery is already paid and on its way: it can no longer be skipped.',
   quantityRange: `Choose a quantity from 1 to ${SUBSCRIPTION_LIMITS.maxQuantity}.`,
@@ -51,6 +52,9 @@ export const SUBSCRIPTION_MESSAGES = {
   alreadyPaused: 'This subscription is already paused.',
   notPaused: 'This subscription is not paused.',
   pausedNoSkip: 'This subscription is paused: there is no delivery to skip until it resumes.',
+  /** "Deliver now" while a delivery is already being ordered. */
+  deliveryUnderWay: 'A delivery is already on its way or being charged: look for it under My Orders.',
+  pausedNoDeliver: 'This subscription is paused: resume it to have a delivery sent.',
   /** The reason the skipped-delivery e-mail gives when the customer skipped it. */
   skippedByCustomer: 'you asked us to skip it.',
 } as const;

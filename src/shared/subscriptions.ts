@@ -88,6 +88,18 @@ const Day = z.string({ message: SUBSCRIPTION_MESSAGES.dateFormat }).regex(/^\d{4
 export const PauseSubscriptionInput = z.object({ until: Day }).strict();
 export type PauseSubscriptionInput = z.infer<typeof PauseSubscriptionInput>;
 
+/** "Deliver now": the date of the next delivery as the page showed it (a second click finds another date and orders nothing more). */
+export const DeliverNowInput = SkipDeliveryInput;
+
+/** What "Deliver now" did: the delivery's cycle as it ended (paid; waiting for stock or for the card), with its order. */
+export const DeliveryOutcome = z.object({
+  status: z.string(),
+  orderId: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type DeliveryOutcome = z.infer<typeof DeliveryOutcome>;
+
 /** "Resume": deliveries start again, the next on the day given. */
 export const ResumeSubscriptionInput = z.object({ nextDeliveryOn: Day }).strict();
 export type ResumeSubscriptionInput = z.infer<typeof ResumeSubscriptionInput>;

@@ -9,6 +9,7 @@ import { expireUnpaidOrder } from '../orders/checkout-state.js';
 import { lineTitle } from '../../shared/variants.js';
 import { renewalDateText, SUBSCRIPTION_MESSAGES, subscriptionLineText } from '../../shared/subscriptions.js';
 import { parseJson } from '../lib/json.js';
+import { recordAudit, type AuditBy } from '../audit/audit.js';
 
 /** The longest cancellation reason kept. */
 export const CANCEL_REASON_MAX = 500;
@@ -37,13 +38,19 @@ export async function endUnpaidRenewalOrder(trx: Kysely<Database>, dialect: Dial
  * transaction) or finds it cancelled. Every open cycle ends; an unpaid renewal order is cancelled
  * and its session ended, so a charge already on its way is refused at fulfilment and given back
  * (checkout's stray payments): nothing is charged after the cancellation, even a renewal due in
- * the same minute. The customer gets the cancellation e-mail. 409 when already cancelled.
+ * the same minute. The customer gets the cancellation e-mail unless `email` is false (the owner
+ * cancelling for a customer who asked not to be written to). 409 when already cancelled.
  */
 export async function cancelSubscription(
   db: Kysely<Database>,
   dialect: Dialect,
   subscriptionId: string,
-  { reason, now }: { reason: string | null; now: Date },
+  {
+    reason,
+    now,
+    email = true,
+    audit,
+  }: { reason: string | null; now: Date; email?: boolean; audit?: { by: AuditBy; details: Record<string, unknown> } },
 ): Promise<{ cancelledAt: string }> {
   return transactionWithRetry(db, async (trx) => {
     const sub = await forUpdate(trx.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId), dialect).executeTakeFirst();
@@ -70,6 +77,16 @@ export async function cancelSubscription(
         .where('cycle', '=', c.cycle)
         .execute();
     }
+    // The owner's cancel is audited with it (a customer's own is on the subscription itself).
+    if (audit)
+      await recordAudit(trx, {
+        by: audit.by,
+        action: 'subscription.cancelled',
+        targetUserId: sub.user_id,
+        details: audit.details,
+        at: now,
+      });
+    if (!email) return { cancelledAt: at };
     const items = await trx
       .selectFrom('subscription_items as i')
       .leftJoin('product_variants as v', 'v.id', 'i.variant_id')

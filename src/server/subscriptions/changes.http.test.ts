@@ -326,14 +326,19 @@ describe(`moving, pausing and resuming on ${testDialect()}`, () => {
     expect(done.statusCode, done.body).toBe(200);
     const nextAt = `${moved}T${next.slice(11)}`;
     expect(done.json().subscription.nextRenewalAt).toBe(nextAt);
-    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'cancelled', message: `Moved to ${renewalDateText(nextAt)} by the customer` }]);
+    expect(await cycles(s.id)).toMatchObject([
+      { cycle: 2, status: 'cancelled', message: `Moved to ${renewalDateText(nextAt)} by the customer` },
+    ]);
     const [told] = await mails(s.email, 'subscription-changed');
     expect(told!.text).toContain(`From your delivery of ${renewalDateText(nextAt)}`);
     // The old day: nothing. Three days before the new one: a cycle and its reminder.
     await runRenewals(deps, inDays(2.1));
     expect(await renewalOrders(s.userId)).toHaveLength(0);
     await runRenewals(deps, new Date(Date.parse(nextAt) - 2.5 * DAY));
-    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'cancelled' }, { cycle: 3, status: 'scheduled', due_at: nextAt }]);
+    expect(await cycles(s.id)).toMatchObject([
+      { cycle: 2, status: 'cancelled' },
+      { cycle: 3, status: 'scheduled', due_at: nextAt },
+    ]);
     expect(await mails(s.email, 'subscription-renewal-reminder')).toHaveLength(2);
     await runRenewals(deps, new Date(Date.parse(nextAt) + 60_000));
     expect(await renewalOrders(s.userId)).toMatchObject([{ payment_status: 'paid' }]);
@@ -393,5 +398,72 @@ describe(`moving, pausing and resuming on ${testDialect()}`, () => {
       expect((await me.post(`${url}/pause`, body)).statusCode, JSON.stringify(body)).toBe(400);
     expect((await row(s.id)).status).toBe('active');
     expect((await me.post(`${url}/pause`, { until: dayIn(5) })).statusCode).toBe(200);
+  });
+});
+
+describe(`deliver now on ${testDialect()}`, () => {
+  it('renews at once through the schedule’s path: one paid order, the rhythm from today, a second click orders nothing more', async () => {
+    const next = inDays(20).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next, priceCents: 2000, quantity: 2, inventory: 10 });
+    const me = await signedIn(s.email);
+    const url = `/api/account/subscriptions/${s.id}/deliver-now`;
+    const done = await me.post(url, { renewalAt: next });
+    expect(done.statusCode, done.body).toBe(200);
+    const { delivery, subscription } = done.json();
+    expect(delivery).toMatchObject({ status: 'paid' });
+    const [order] = await renewalOrders(s.userId);
+    expect(order).toMatchObject({ id: delivery.orderId, order_number: delivery.orderNumber, payment_status: 'paid' });
+    // Two at $20.00 less 10%.
+    expect(Number(order!.subtotal_cents)).toBe(3600);
+    expect(Date.parse(subscription.nextRenewalAt) - Date.now()).toBeGreaterThan(27.9 * DAY);
+    expect(Date.parse(subscription.nextRenewalAt) - Date.now()).toBeLessThan(28.1 * DAY);
+    const onHand = await t.db.selectFrom('stock_items').select('on_hand').where('variant_id', '=', s.variantId).executeTakeFirstOrThrow();
+    expect(Number(onHand.on_hand)).toBe(8);
+    // The same click again: the page's date is gone, nothing more is ordered.
+    const again = await me.post(url, { renewalAt: next });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(SUBSCRIPTION_MESSAGES.staleDeliverNow);
+    // The old day passes: nothing renews.
+    await runRenewals(deps, inDays(20.1));
+    expect(await renewalOrders(s.userId)).toHaveLength(1);
+  });
+
+  it('after the reminder, the written cycle is the one delivered; ten clicks at once order once; a declined card waits for the customer; paused is 409', async () => {
+    const next = inDays(2).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next });
+    await runRenewals(deps, new Date(NOW + 60_000));
+    const link = await linkOf(s.id);
+    const guest = new TestClient(t.app, '10.62.4.1');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => guest.post(`${link}/deliver-now`, { renewalAt: next })));
+    const codes = answers.map((a) => a.statusCode);
+    expect(
+      codes.filter((c) => c === 200),
+      codes.join(),
+    ).toHaveLength(1);
+    expect(codes.every((c) => c === 200 || c === 409)).toBe(true);
+    expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'paid' }]);
+    expect((await renewalOrders(s.userId)).filter((o) => o.payment_status === 'paid')).toHaveLength(1);
+    const charges = await t.db
+      .selectFrom('test_off_session_charges')
+      .select('idempotency_key')
+      .where('idempotency_key', 'like', `renewal_${s.id}_%`)
+      .execute();
+    expect(charges).toHaveLength(1);
+
+    const declined = await makeSubscription(t.db, { nextRenewalAt: inDays(9).toISOString(), behaviour: 'decline' });
+    const me = await signedIn(declined.email);
+    const failed = await me.post(`/api/account/subscriptions/${declined.id}/deliver-now`, { renewalAt: inDays(9).toISOString() });
+    expect(failed.statusCode, failed.body).toBe(200);
+    expect(failed.json().delivery).toMatchObject({ status: 'retrying' });
+    expect((await renewalOrders(declined.userId))[0]).toMatchObject({ payment_status: 'unpaid' });
+
+    const paused = await makeSubscription(t.db, { nextRenewalAt: inDays(9).toISOString() });
+    const owner = await signedIn(paused.email);
+    expect((await owner.post(`/api/account/subscriptions/${paused.id}/pause`, { until: dayIn(30) })).statusCode).toBe(200);
+    const refused = await owner.post(`/api/account/subscriptions/${paused.id}/deliver-now`, {
+      renewalAt: (await row(paused.id)).next_renewal_at,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe(SUBSCRIPTION_MESSAGES.pausedNoDeliver);
   });
 });

@@ -14,10 +14,11 @@ import {
   SUBSCRIPTION_MESSAGES,
   subscriptionLineText,
   type ChangeSubscriptionInput,
+  type DeliveryOutcome,
 } from '../../shared/subscriptions.js';
 import { parseJson } from '../lib/json.js';
 import { endUnpaidRenewalOrder } from './cancel.js';
-import { OPEN_CYCLE, skipCycle } from './renewals.js';
+import { OPEN_CYCLE, renewCycle, skipCycle, type RenewalDeps } from './renewals.js';
 import { newManageLink } from './manage-links.js';
 import { plansForVariants } from './plans.js';
 import { priceRenewal } from './renewal-order.js';
@@ -198,7 +199,13 @@ export async function changeSubscription(
     const at = now.toISOString();
     const nextAt = day ? onDay(day, sub.next_renewal_at) : sub.next_renewal_at;
     if (day && nextAt !== nextDeliveryAt(sub, await openCycle(trx, sub.id)))
-      await releaseOpenCycle(trx, dialect, sub, { status: 'cancelled', message: `Moved to ${renewalDateText(nextAt)} by the customer` }, now);
+      await releaseOpenCycle(
+        trx,
+        dialect,
+        sub,
+        { status: 'cancelled', message: `Moved to ${renewalDateText(nextAt)} by the customer` },
+        now,
+      );
     await trx
       .updateTable('subscriptions')
       .set({ every_weeks: everyWeeks, next_renewal_at: nextAt, updated_at: at })
@@ -275,4 +282,71 @@ export async function resumeSubscription(
       .execute();
     await queueChangedEmail(trx, { ...sub, status: 'active', next_renewal_at: nextAt }, nextAt, ctx);
   });
+}
+
+/**
+ * "Deliver now" ("I'm running low"): the next delivery is brought forward to this moment, under the
+ * subscription's lock (a cycle already written but not ordered is moved, else one is written), and
+ * then renewed by the schedule's own path (`renewCycle`: today's price less the discount, stock,
+ * the charge with its key, the order's e-mails); the rhythm counts from today. A delivery already
+ * ordered or due now is not doubled, nor is one asked for twice (`renewalAt`, the next date the
+ * page showed, as for skip): 409. Answers the cycle as it ended (paid, waiting for stock,
+ * waiting for the card) with its order.
+ */
+export async function deliverNow(deps: RenewalDeps, subscriptionId: string, renewalAt: string, ctx: Ctx): Promise<DeliveryOutcome> {
+  const { now } = ctx;
+  const at = now.toISOString();
+  const cycleNo = await transactionWithRetry(deps.db, async (trx) => {
+    const sub = await lockRenewing(trx, deps.dialect, subscriptionId);
+    if (sub.status === 'paused') throw new HttpError(409, SUBSCRIPTION_MESSAGES.pausedNoDeliver);
+    const open = await openCycle(trx, sub.id);
+    if (Date.parse(nextDeliveryAt(sub, open)) !== Date.parse(renewalAt)) throw new HttpError(409, SUBSCRIPTION_MESSAGES.staleDeliverNow);
+    if (open && (open.order_id || open.status === 'charging' || open.due_at <= at))
+      throw new HttpError(409, SUBSCRIPTION_MESSAGES.deliveryUnderWay);
+    let cycle = open?.cycle;
+    if (cycle !== undefined) {
+      await trx
+        .updateTable('subscription_cycles')
+        .set({ due_at: at, next_attempt_at: at, updated_at: at })
+        .where('subscription_id', '=', sub.id)
+        .where('cycle', '=', cycle)
+        .execute();
+    } else {
+      cycle = sub.cycles_started + 1;
+      await trx
+        .insertInto('subscription_cycles')
+        .values({
+          subscription_id: sub.id,
+          cycle,
+          due_at: at,
+          status: 'scheduled',
+          order_id: null,
+          amount_cents: null,
+          next_attempt_at: at,
+          lease_until: null,
+          waiting_since: null,
+          reminded_at: null,
+          message: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    }
+    await trx
+      .updateTable('subscriptions')
+      .set({ cycles_started: Math.max(sub.cycles_started, cycle), next_renewal_at: at, updated_at: at })
+      .where('id', '=', sub.id)
+      .execute();
+    return cycle;
+  });
+  // The customer waits for it: the subscription's lock is waited for (a schedule skips a locked one).
+  await renewCycle(deps, subscriptionId, cycleNo, now, { waitForLock: true });
+  const ended = await deps.db
+    .selectFrom('subscription_cycles as c')
+    .leftJoin('orders as o', 'o.id', 'c.order_id')
+    .select(['c.status', 'c.order_id', 'c.message', 'o.order_number'])
+    .where('c.subscription_id', '=', subscriptionId)
+    .where('c.cycle', '=', cycleNo)
+    .executeTakeFirstOrThrow();
+  return { status: ended.status, orderId: ended.order_id, orderNumber: ended.order_number ?? null, message: ended.message };
 }

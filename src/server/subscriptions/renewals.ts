@@ -63,10 +63,11 @@ export function nextDueAfter(dueAt: string, everyWeeks: number, now: Date): stri
   return next;
 }
 
-/** Locks the subscription (PostgreSQL: skips it when another process holds it: that one is at work on it). */
-async function lockSubscription(trx: Kysely<Database>, id: string): Promise<Subscription | undefined> {
+/** Locks the subscription (PostgreSQL: skips it when another process holds it: that one is at work on it; `wait`, for a customer's Deliver now, waits instead). */
+async function lockSubscription(trx: Kysely<Database>, id: string, wait = false): Promise<Subscription | undefined> {
   const q = trx.selectFrom('subscriptions').selectAll().where('id', '=', id);
-  return isPostgres(trx) ? q.forUpdate().skipLocked().executeTakeFirst() : q.executeTakeFirst();
+  if (!isPostgres(trx)) return q.executeTakeFirst();
+  return wait ? q.forUpdate().executeTakeFirst() : q.forUpdate().skipLocked().executeTakeFirst();
 }
 
 async function readCycle(trx: Kysely<Database>, subscriptionId: string, cycle: number): Promise<Cycle | undefined> {
@@ -266,10 +267,16 @@ type Claimed =
  * a second transaction records what happened. A crash between leaves the cycle leased: after the
  * lease, a process charges again with the same key, and the provider answers as the first time.
  */
-export async function renewCycle(deps: RenewalDeps, subscriptionId: string, cycleNo: number, now: Date): Promise<void> {
+export async function renewCycle(
+  deps: RenewalDeps,
+  subscriptionId: string,
+  cycleNo: number,
+  now: Date,
+  { waitForLock = false }: { waitForLock?: boolean } = {},
+): Promise<void> {
   let claimed: Claimed;
   try {
-    claimed = await transactionWithRetry(deps.db, (trx) => claim(trx, deps, subscriptionId, cycleNo, now));
+    claimed = await transactionWithRetry(deps.db, (trx) => claim(trx, deps, subscriptionId, cycleNo, now, waitForLock));
   } catch (err) {
     if (!(err instanceof ShortAtRenewal)) throw err;
     await transactionWithRetry(deps.db, async (trx) => {
@@ -323,9 +330,16 @@ export async function renewCycle(deps: RenewalDeps, subscriptionId: string, cycl
   }
 }
 
-async function claim(trx: Kysely<Database>, deps: RenewalDeps, subscriptionId: string, cycleNo: number, now: Date): Promise<Claimed> {
+async function claim(
+  trx: Kysely<Database>,
+  deps: RenewalDeps,
+  subscriptionId: string,
+  cycleNo: number,
+  now: Date,
+  waitForLock: boolean,
+): Promise<Claimed> {
   const at = iso(now);
-  const sub = await lockSubscription(trx, subscriptionId);
+  const sub = await lockSubscription(trx, subscriptionId, waitForLock);
   if (!sub) return { kind: 'done' };
   const cycle = await readCycle(trx, subscriptionId, cycleNo);
   if (!cycle) return { kind: 'done' };

@@ -7,6 +7,7 @@ import { requireUser } from '../http/auth.js';
 import {
   CancelSubscriptionInput,
   ChangeSubscriptionInput,
+  DeliverNowInput,
   PauseSubscriptionInput,
   ResumeSubscriptionInput,
   SkipDeliveryInput,
@@ -14,12 +15,17 @@ import {
   type SubscriptionView,
 } from '../../shared/subscriptions.js';
 import { cancelSubscription } from './cancel.js';
-import { changeSubscription, pauseSubscription, resumeSubscription, skipNextDelivery } from './changes.js';
+import { changeSubscription, deliverNow, pauseSubscription, resumeSubscription, skipNextDelivery } from './changes.js';
+import type { RenewalDeps } from './renewals.js';
+import type { PaymentOutcomes } from '../payments/provider.js';
 import { isSubscriptionOf, subscriptionViews } from './customer-subscriptions.js';
 import { subscriptionOfLink } from './manage-links.js';
 
 const IdParam = z.object({ id: z.string().min(1, 'id is required').max(100, 'id cannot exceed 100 characters') });
 const TokenParam = z.object({ token: z.string().max(100, 'The link is not valid') });
+
+/** The app's dependencies, with the fulfilment of a payment (app.ts passes checkout's) for Deliver now. */
+type RouteDeps = AppDeps & { outcomes: PaymentOutcomes };
 
 /** Which subscription a request acts on: the signed-in account's own, or the one an e-mail's link names. */
 type Resolve = (req: FastifyRequest) => Promise<string>;
@@ -34,7 +40,7 @@ function registerActions(
   base: string,
   policy: { config: { access: Access } },
   resolve: Resolve,
-  { db, dialect, config }: AppDeps,
+  { db, dialect, config, payments, outcomes }: RouteDeps,
 ): void {
   const answer = async (reply: FastifyReply, id: string): Promise<{ subscription: SubscriptionView | undefined }> => {
     reply.header('Cache-Control', 'no-store');
@@ -42,6 +48,15 @@ function registerActions(
     return { subscription: after };
   };
   const ctx = () => ({ now: new Date(), publicUrl: config.publicUrl });
+  // "Deliver now" renews through the schedule's own path, with the app's providers and fulfilment.
+  const renewalDeps: RenewalDeps = {
+    db,
+    dialect,
+    payments,
+    outcomes,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  };
   app.post(`${base}/cancel`, policy, async (req, reply) => {
     const id = await resolve(req);
     const { reason } = parseInput(CancelSubscriptionInput, req.body ?? {});
@@ -66,6 +81,12 @@ function registerActions(
     await resumeSubscription(db, dialect, id, nextDeliveryOn, ctx());
     return answer(reply, id);
   });
+  app.post(`${base}/deliver-now`, policy, async (req, reply) => {
+    const id = await resolve(req);
+    const { renewalAt } = parseInput(DeliverNowInput, req.body ?? {});
+    const delivery = await deliverNow(renewalDeps, id, renewalAt, ctx());
+    return { ...(await answer(reply, id)), delivery };
+  });
   app.patch(base, policy, async (req, reply) => {
     const id = await resolve(req);
     const change = parseInput(ChangeSubscriptionInput, req.body ?? {});
@@ -75,7 +96,7 @@ function registerActions(
 }
 
 /** The signed-in customer's subscriptions, and cancelling, skipping or changing one of them (account surface). */
-export async function registerAccountSubscriptionRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerAccountSubscriptionRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const { db } = deps;
   app.get('/api/account/subscriptions', access.signedIn, async (req, reply) => {
     const user = requireUser(req);
@@ -98,7 +119,7 @@ export async function registerAccountSubscriptionRoutes(app: FastifyInstance, de
 }
 
 /** A subscription reached from an e-mail's link, without signing in: seen, cancelled, skipped or changed by the link's token (store surface). */
-export async function registerSubscriptionLinkRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerSubscriptionLinkRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const { db } = deps;
   const ofLink = async (req: FastifyRequest): Promise<string> => {
     const { token } = parseInput(TokenParam, req.params);

@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = {
   'template.changed': 'Email template changed',
   'impersonation.viewed': 'Viewed while impersonating',
   'subscription.plan_changed': 'Subscription plan changed',
+  'subscription.cancelled': 'Subscription cancelled',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 const CHOOSE_ACTION = 'Choose an action from the list';

@@ -3,10 +3,10 @@ import { addWeeks, SUBSCRIPTION_LIMITS, type SubscriptionView } from '../../../s
 import { Button } from '../../ui/button.js';
 import { useSubscriptionActions, type SubscriptionTarget } from './api/subscription-actions.js';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog.js';
-import { ChangeSubscriptionDialog, DayActionDialog, SkipDeliveryDialog } from './subscription-change-dialogs.js';
+import { ChangeSubscriptionDialog, DayActionDialog, DeliverNowDialog, SkipDeliveryDialog } from './subscription-change-dialogs.js';
 import { dayFromNow, pausedToast, resumedToast, SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
 
-export type SubscriptionDialog = 'skip' | 'change' | 'cancel' | 'pause' | 'resume';
+export type SubscriptionDialog = 'skip' | 'change' | 'cancel' | 'pause' | 'resume' | 'deliver';
 
 /** The dialog an e-mail's link asks for (the reminder's "#skip", "#change", "#cancel"), else none. */
 export function dialogOfHash(hash: string): SubscriptionDialog | null {
@@ -37,7 +37,7 @@ export function SubscriptionActions({
   /** The card's column of small buttons, or the link page's row of large ones. */
   layout: 'card' | 'page';
 }) {
-  const { skip, change, pause, resume } = useSubscriptionActions(target);
+  const { skip, change, pause, resume, deliver } = useSubscriptionActions(target);
   const cancelled = subscription.status === 'cancelled';
   const paused = subscription.status === 'paused';
   const [open, setOpen] = useState<SubscriptionDialog | null>(cancelled ? null : initial);
@@ -69,6 +69,17 @@ export function SubscriptionActions({
           ) : (
             <Button variant="outline" size={size} className={wide} onClick={() => setOpen('skip')} aria-label={`${T.skipButton}: ${name}`}>
               {T.skipButton}
+            </Button>
+          )}
+          {!paused && (
+            <Button
+              variant="outline"
+              size={size}
+              className={wide}
+              onClick={() => setOpen('deliver')}
+              aria-label={`${T.deliverNowButton}: ${name}`}
+            >
+              {T.deliverNowButton}
             </Button>
           )}
           <Button
@@ -113,6 +124,12 @@ export function SubscriptionActions({
         open={open === 'change'}
         onClose={close}
         onChange={(input) => change.mutateAsync(input)}
+      />
+      <DeliverNowDialog
+        subscription={subscription}
+        open={open === 'deliver'}
+        onClose={close}
+        onDeliver={(renewalAt) => deliver.mutateAsync({ renewalAt })}
       />
       <DayActionDialog
         subscription={subscription}

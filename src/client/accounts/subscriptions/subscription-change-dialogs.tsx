@@ -13,6 +13,8 @@ import { toast } from '../../ui/toast.js';
 import {
   CHANGE_NOTE,
   dayFromNow,
+  deliveredToast,
+  deliverNowNote,
   intervalOption,
   skipNote,
   skippedToast,
@@ -130,6 +132,66 @@ function DayActionForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** "Deliver now": one click, the charge and the order at once, the outcome in a toast. */
+export function DeliverNowDialog({
+  subscription,
+  open,
+  onClose,
+  onDeliver,
+}: {
+  subscription: SubscriptionView;
+  open: boolean;
+  onClose: () => void;
+  onDeliver: (renewalAt: string) => Promise<{ delivery: { status: string; orderNumber: string | null } }>;
+}) {
+  const id = useId();
+  const [pending, setPending] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const next = subscription.nextRenewalAt;
+  const error = refusal(subscription, serverError);
+  const close = () => {
+    setServerError(null);
+    onClose();
+  };
+  const deliver = async () => {
+    if (!next) return;
+    setPending(true);
+    setServerError(null);
+    try {
+      const { delivery } = await onDeliver(next);
+      toast({ title: deliveredToast(delivery) });
+      close();
+    } catch (err) {
+      setServerError(errorMessage(err, T.actionFailed));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Dialog open={open} onClose={close} title={T.deliverNowTitle} className="sm:max-w-lg">
+      {open && (
+        <div className="flex flex-col gap-4">
+          <div className="flex flex-col gap-1 text-stone-800">
+            <Heading subscription={subscription} />
+            {!error && <p className="text-sm">{deliverNowNote(subscription.everyWeeks)}</p>}
+          </div>
+          <FormError id={`${id}-error`} message={error} />
+          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+            <Button variant="ghost" onClick={close} disabled={pending}>
+              {error ? T.close : T.notNow}
+            </Button>
+            {!error && (
+              <Button onClick={() => void deliver()} disabled={pending || !next}>
+                {pending ? T.delivering : T.deliverNowConfirm}
+              </Button>
+            )}
+          </div>
+        </div>
+      )}
+    </Dialog>
   );
 }
 

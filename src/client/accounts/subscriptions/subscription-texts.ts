@@ -60,7 +60,27 @@ export const SUBSCRIPTION_UI_TEXTS = {
   resuming: 'Resuming...',
   stayPaused: 'Stay paused',
   actionFailed: 'That did not work. Please try again.',
+  deliverNowButton: 'Deliver now',
+  deliverNowTitle: 'Send your next delivery now?',
+  deliverNowConfirm: 'Order and send now',
+  delivering: 'Ordering...',
+  notNow: 'Not now',
 } as const;
+
+/** What Deliver now does, before the click. */
+export function deliverNowNote(everyWeeks: number): string {
+  return `Running low? We charge your saved card today's price less your discount and send your next delivery now. After it, deliveries come ${intervalOption(everyWeeks).toLowerCase()} from today.`;
+}
+
+/** The toast after Deliver now: the order on its way, or why it waits. */
+export function deliveredToast(d: { status: string; orderNumber: string | null }): string {
+  if (d.status === 'paid')
+    return d.orderNumber ? `Delivery ordered: order #${d.orderNumber} is on its way.` : 'Delivery ordered: it is on its way.';
+  if (d.status === 'waiting_stock') return 'It is out of stock right now: nothing was charged, and we send it as soon as it is back.';
+  if (d.status === 'retrying' || d.status === 'needs_customer')
+    return 'Your card could not be charged: we have e-mailed you a link to pay for this delivery.';
+  return 'Your delivery is being ordered: we e-mail you when it is on its way.';
+}
 
 /** The toast after a pause. */
 export function pausedToast(resumeIso: string | null): string {

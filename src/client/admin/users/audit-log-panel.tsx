@@ -106,6 +106,8 @@ function detailsText(e: AuditEntry): string {
         : '';
     case 'template.changed':
       return `${str(d.templateId) ?? '?'} ${str(d.how) ?? ''}`.trim();
+    case 'subscription.cancelled':
+      return `${str(d.subscriptionId) ?? '?'}: ${d.notified ? 'customer e-mailed' : 'customer not e-mailed'}`;
     case 'impersonation.viewed':
       return d.what === 'order' ? `Order #${str(d.orderNumber) ?? '?'}` : (str(d.what) ?? '');
     default:

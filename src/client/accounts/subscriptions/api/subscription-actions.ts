@@ -1,7 +1,7 @@
 import '../../../lib/zod-config.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { SubscriptionView, type ChangeSubscriptionInput } from '../../../../shared/subscriptions.js';
+import { DeliveryOutcome, SubscriptionView, type ChangeSubscriptionInput } from '../../../../shared/subscriptions.js';
 import { apiRequestWith, ApiError } from '../../../lib/api-client.js';
 import { replaceSubscription } from '../subscription-texts.js';
 import { subscriptionsQueryKey } from './get-subscriptions.js';
@@ -28,6 +28,13 @@ export function skipNextDelivery(target: SubscriptionTarget, renewalAt: string):
 /** Changes the interval and the quantities (PATCH): only what the customer changed is sent. */
 export function changeSubscription(target: SubscriptionTarget, change: ChangeSubscriptionInput): Promise<SubscriptionView> {
   return apiRequestWith(basePath(target), () => Promise.resolve(Answer), { method: 'PATCH', body: change }).then((r) => r.subscription);
+}
+
+const Delivered = z.object({ subscription: SubscriptionView, delivery: DeliveryOutcome });
+
+/** Orders the next delivery now (POST …/deliver-now): `renewalAt` is the next date the page showed. */
+export function deliverNow(target: SubscriptionTarget, renewalAt: string): Promise<z.infer<typeof Delivered>> {
+  return apiRequestWith(`${basePath(target)}/deliver-now`, () => Promise.resolve(Delivered), { method: 'POST', body: { renewalAt } });
 }
 
 /** Pauses deliveries until a day (POST …/pause). */
@@ -82,5 +89,15 @@ export function useSubscriptionActions(target: SubscriptionTarget) {
     onSuccess: put,
     onError: reread,
   });
-  return { skip, change, pause, resume };
+  const deliver = useMutation({
+    mutationFn: ({ renewalAt }: { renewalAt: string }) => deliverNow(target, renewalAt),
+    onSuccess: (r) => {
+      put(r.subscription);
+      // A new order: the dashboard's orders, figures and points read it.
+      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+      void queryClient.invalidateQueries({ queryKey: ['account', 'summary'] });
+    },
+    onError: reread,
+  });
+  return { skip, change, pause, resume, deliver };
 }

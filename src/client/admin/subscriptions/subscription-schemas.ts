@@ -1,0 +1,87 @@
+import '../../lib/zod-config.js';
+import { z } from 'zod';
+import { CancelSubscriptionInput } from '../../../shared/subscriptions.js';
+
+/**
+ * The answers of the owner's subscription routes (src/server/subscriptions/admin-list.ts), parsed
+ * by the tab and by the server's HTTP test, so the two cannot drift apart.
+ */
+
+export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'payment_failing', 'cancelled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const AdminSubscriptionItem = z.object({
+  productId: z.string(),
+  variantId: z.string(),
+  /** "Laundry Powder — 2 lb", as every list names a line. */
+  name: z.string(),
+  quantity: z.number().int(),
+  sku: z.string().nullable(),
+});
+
+export const AdminSubscriptionRow = z.object({
+  id: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  email: z.string(),
+  userId: z.string(),
+  everyWeeks: z.number().int(),
+  discountPercent: z.number().int(),
+  terms: z.string(),
+  items: z.array(AdminSubscriptionItem),
+  nextRenewalAt: z.string().nullable(),
+  deliveries: z.number().int(),
+  failingSince: z.string().nullable(),
+  createdAt: z.string(),
+  cancelledAt: z.string().nullable(),
+  cancelReason: z.string().nullable(),
+});
+export type AdminSubscriptionRow = z.infer<typeof AdminSubscriptionRow>;
+
+export const AdminSubscriptionCounts = z.object({
+  active: z.number().int(),
+  paused: z.number().int(),
+  payment_failing: z.number().int(),
+  cancelled: z.number().int(),
+});
+export type AdminSubscriptionCounts = z.infer<typeof AdminSubscriptionCounts>;
+
+export const AdminSubscriptionPage = z.object({
+  subscriptions: z.array(AdminSubscriptionRow),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  totalPages: z.number().int(),
+  counts: AdminSubscriptionCounts,
+});
+export type AdminSubscriptionPage = z.infer<typeof AdminSubscriptionPage>;
+
+export const AdminSubscriptionCycle = z.object({
+  cycle: z.number().int(),
+  dueAt: z.string(),
+  status: z.string(),
+  attempts: z.number().int(),
+  message: z.string().nullable(),
+  orderId: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+  amountCents: z.number().int().nullable(),
+});
+export type AdminSubscriptionCycle = z.infer<typeof AdminSubscriptionCycle>;
+
+export const AdminSubscriptionDetail = AdminSubscriptionRow.extend({
+  cycles: z.array(AdminSubscriptionCycle),
+  consentText: z.string(),
+  consentAt: z.string(),
+  firstOrder: z.object({ id: z.string(), orderNumber: z.string().nullable() }),
+});
+export type AdminSubscriptionDetail = z.infer<typeof AdminSubscriptionDetail>;
+
+export const AdminSubscriptionDetailResponse = z.object({ subscription: AdminSubscriptionDetail });
+
+/** The owner's "Cancel subscription" form: the customer's reason (as the account's cancel takes it) and whether to e-mail them. */
+export const AdminCancelForm = CancelSubscriptionInput.extend({ notifyCustomer: z.boolean() }).strict();
+export type AdminCancelForm = z.infer<typeof AdminCancelForm>;
+
+export const SUBSCRIPTION_LIST_MESSAGES = {
+  emptyFiltered: 'No subscriptions match these filters.',
+  empty: 'No subscriptions yet.',
+} as const;
