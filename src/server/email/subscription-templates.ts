@@ -157,7 +157,9 @@ ${footer}`,
     variables: ['customerName', 'terms', 'resumeDate', 'manageUrl'],
     html: page('Your subscription is paused', [
       p('Hi {{customerName}},'),
-      p('Your subscription ({{terms}}) is paused: nothing is charged or sent until then. Deliveries start again on <strong>{{resumeDate}}</strong>, and we remind you three days before.'),
+      p(
+        'Your subscription ({{terms}}) is paused: nothing is charged or sent until then. Deliveries start again on <strong>{{resumeDate}}</strong>, and we remind you three days before.',
+      ),
       p(`Need it sooner, or later? ${link('{{manageUrl}}', 'Manage your subscription')}: resume it now, change the date or cancel.`),
     ]),
     text: `Hi {{customerName}},
