@@ -51,6 +51,8 @@ export const SUBSCRIPTION_MESSAGES = {
   /** Pause on a paused subscription, resume on one that is not. */
   alreadyPaused: 'This subscription is already paused.',
   notPaused: 'This subscription is not paused.',
+  cancelWhileImpersonating:
+    'An admin acting as the customer cannot cancel their subscription: cancel it from the Subscriptions tab of the back office, where it is recorded.',
   pausedNoSkip: 'This subscription is paused: there is no delivery to skip until it resumes.',
   /** "Deliver now" while a delivery is already being ordered. */
   deliveryUnderWay: 'A delivery is already on its way or being charged: look for it under My Orders.',

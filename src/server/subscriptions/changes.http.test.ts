@@ -4,6 +4,7 @@ import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { TestClient } from '../test/http-client.js';
 import { makeSubscription, renewalDeps, type TestSubscription } from '../test/subscriptions.js';
 import { newManageLink } from './manage-links.js';
+import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { runRenewals, type RenewalDeps } from './renewals.js';
 import { addWeeks, renewalDateText, SUBSCRIPTION_MESSAGES, SubscriptionView } from '../../shared/subscriptions.js';
 
@@ -465,5 +466,21 @@ describe(`deliver now on ${testDialect()}`, () => {
     });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toBe(SUBSCRIPTION_MESSAGES.pausedNoDeliver);
+  });
+});
+
+describe(`an admin acting as the customer on ${testDialect()}`, () => {
+  it('may look and skip for them, but not cancel (403, nothing changes): the back office cancels, on record', async () => {
+    const next = inDays(14).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next });
+    const acting = new TestClient(t.app, '10.62.5.1');
+    expect((await acting.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password)).statusCode).toBe(200);
+    expect((await acting.post('/api/impersonation', { userId: s.userId })).statusCode).toBe(200);
+    expect((await acting.get('/api/account/subscriptions')).json().subscriptions).toMatchObject([{ id: s.id }]);
+    const cancel = await acting.post(`/api/account/subscriptions/${s.id}/cancel`, {});
+    expect(cancel.statusCode).toBe(403);
+    expect(cancel.json().error).toBe(SUBSCRIPTION_MESSAGES.cancelWhileImpersonating);
+    expect((await row(s.id)).status).toBe('active');
+    expect((await acting.post(`/api/account/subscriptions/${s.id}/skip`, { renewalAt: next })).statusCode).toBe(200);
   });
 });

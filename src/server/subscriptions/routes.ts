@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
-import { notFound, parseInput } from '../http/errors.js';
+import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { access, type Access } from '../http/access.js';
 import { requireUser } from '../http/auth.js';
 import {
@@ -59,6 +59,8 @@ function registerActions(
   };
   app.post(`${base}/cancel`, policy, async (req, reply) => {
     const id = await resolve(req);
+    // As with the rest of the account: an admin acting as the customer may look and help, not end it.
+    if (req.session?.impersonator) throw new HttpError(403, SUBSCRIPTION_MESSAGES.cancelWhileImpersonating);
     const { reason } = parseInput(CancelSubscriptionInput, req.body ?? {});
     await cancelSubscription(db, dialect, id, { reason: reason ?? null, now: new Date() });
     return answer(reply, id);
