@@ -54,7 +54,7 @@ export async function createSubscriber(label: string): Promise<Subscriber & { pa
   return { ...who, paymentMethodId };
 }
 
-/** An active subscription of the laundry powder (newer `createdDaysAgo` lists first), with one manage link. */
+/** An active subscription of the laundry powder, or of `product` (newer `createdDaysAgo` lists first), with one manage link. */
 export function createSubscription(
   who: Subscriber & { paymentMethodId: string },
   {
@@ -62,7 +62,14 @@ export function createSubscription(
     quantity,
     createdDaysAgo,
     deliveries,
-  }: { everyWeeks: number; quantity: number; createdDaysAgo: number; deliveries: number },
+    product = PRODUCT,
+  }: {
+    everyWeeks: number;
+    quantity: number;
+    createdDaysAgo: number;
+    deliveries: number;
+    product?: { id: string; variantId: string; name: string };
+  },
 ): Made {
   const id = `sub_e2e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const token = newToken();
@@ -100,15 +107,15 @@ export function createSubscription(
         address,
         who.paymentMethodId,
         `order_e2e_${id}`,
-        `I agree to be charged for ${PRODUCT.name}, ${subscriptionLineText(everyWeeks, 10).toLowerCase()}, until I cancel.`,
+        `I agree to be charged for ${product.name}, ${subscriptionLineText(everyWeeks, 10).toLowerCase()}, until I cancel.`,
         created,
         created,
         created,
       );
       db.prepare('insert into subscription_items (subscription_id, product_id, variant_id, quantity) values (?, ?, ?, ?)').run(
         id,
-        PRODUCT.id,
-        PRODUCT.variantId,
+        product.id,
+        product.variantId,
         quantity,
       );
       db.prepare('insert into subscription_links (token_hash, subscription_id, created_at) values (?, ?, ?)').run(
@@ -123,6 +130,16 @@ export function createSubscription(
   return { id, token, everyWeeks, quantity, nextRenewalAt, deliveries };
 }
 
+/** A seeded variant's id by its SKU. */
+export function variantIdOfSku(sku: string): string {
+  const db = openShopDb();
+  try {
+    return (db.prepare('select id from product_variants where sku = ?').get(sku) as { id: string }).id;
+  } finally {
+    db.close();
+  }
+}
+
 export function storedSubscription(id: string): {
   status: string;
   cancel_reason: string | null;
@@ -130,12 +147,13 @@ export function storedSubscription(id: string): {
   every_weeks: number;
   next_renewal_at: string;
   quantity: number;
+  variant_id: string;
 } {
   const db = openShopDb();
   try {
     return db
       .prepare(
-        `select s.status, s.cancel_reason, s.cancelled_at, s.every_weeks, s.next_renewal_at, i.quantity
+        `select s.status, s.cancel_reason, s.cancelled_at, s.every_weeks, s.next_renewal_at, i.quantity, i.variant_id
            from subscriptions s join subscription_items i on i.subscription_id = s.id where s.id = ?`,
       )
       .get(id) as never;

@@ -19,6 +19,7 @@ import {
   PRODUCT,
   screenShot,
   storedSubscription,
+  variantIdOfSku,
 } from './subscription-fixtures.js';
 
 /**
@@ -132,6 +133,42 @@ for (const [label, viewport] of WIDTHS) {
       await cancel.getByRole('button', { name: T.keepButton }).click();
       await cancel.waitFor({ state: 'hidden' });
       expect(storedSubscription(sub.id).status).toBe('active');
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+}
+
+for (const [label, viewport] of WIDTHS) {
+  describe(`swapping the scent (${label} px)`, () => {
+    it('changes Unscented for Lavender from the link’s page; the item and the stored line follow', async () => {
+      const who = await createSubscriber(`swap-${label}`);
+      const sub = createSubscription(who, {
+        everyWeeks: 4,
+        quantity: 1,
+        createdDaysAgo: 10,
+        deliveries: 1,
+        product: { id: 'concentrated-cleaner', variantId: 'var_concentrated-cleaner', name: 'Concentrated All-Purpose Cleaner' },
+      });
+      const lavender = variantIdOfSku('ECO-CL-LAV-016');
+      const { context, page, errors } = await openPage(browser, viewport);
+      context.setDefaultTimeout(15_000);
+      await page.goto(`/subscriptions/manage/${sub.token}#change`);
+      const change = page.getByRole('dialog', { name: T.changeTitle });
+      const version = change.getByLabel(`${T.versionLabel}: Concentrated All-Purpose Cleaner — Unscented, 16 oz`);
+      await version.waitFor();
+      expect(await version.locator('option').allInnerTexts()).toContain('Lavender, 16 oz');
+      await version.selectOption({ label: 'Lavender, 16 oz' });
+      await expectNoSidewaysScroll(page);
+      await screenShot(page, `subscription-swap-dialog-${label}`);
+      await change.getByRole('button', { name: T.saveChange }).click();
+      await toast(page, T.changed).waitFor();
+      await page
+        .locator('main')
+        .getByTestId('subscription-item')
+        .getByText('Concentrated All-Purpose Cleaner — Lavender, 16 oz × 1')
+        .waitFor();
+      expect(storedSubscription(sub.id).variant_id).toBe(lavender);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -45,6 +45,8 @@ export const SUBSCRIPTION_MESSAGES = {
   alreadyPaid: 'This delivery is already paid and on its way: it can no longer be skipped.',
   quantityRange: `Choose a quantity from 1 to ${SUBSCRIPTION_LIMITS.maxQuantity}.`,
   itemUnknown: 'That item is not part of this subscription.',
+  swapUnknown: 'Choose another version of the same product, one that is still sold.',
+  swapDuplicate: 'That version is already part of this subscription: change its quantity instead.',
   nothingToChange: 'Choose a new interval, quantity or date to change.',
   dateRange: `Choose a date from tomorrow to ${SUBSCRIPTION_LIMITS.maxDaysAhead} days from now.`,
   dateFormat: 'Choose a date (YYYY-MM-DD).',

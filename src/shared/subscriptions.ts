@@ -59,7 +59,16 @@ export const SubscriptionView = z.object({
   discountPercent: z.number().int(),
   /** "Every 4 weeks · 10% off". */
   terms: z.string(),
-  items: z.array(z.object({ productId: z.string(), variantId: z.string(), name: z.string(), quantity: z.number().int() })),
+  items: z.array(
+    z.object({
+      productId: z.string(),
+      variantId: z.string(),
+      name: z.string(),
+      quantity: z.number().int(),
+      /** The versions it may swap to now (its own first), each with its label ("Lavender, 32 oz"); empty when there is no other. */
+      versions: z.array(z.object({ variantId: z.string(), label: z.string() })),
+    }),
+  ),
   /** The next delivery's date (ISO); null once cancelled. */
   nextRenewalAt: z.string().nullable(),
   deliveries: z.number().int(),
@@ -123,6 +132,8 @@ export const ChangeSubscriptionInput = z
               .int(SUBSCRIPTION_MESSAGES.quantityRange)
               .min(1, SUBSCRIPTION_MESSAGES.quantityRange)
               .max(SUBSCRIPTION_LIMITS.maxQuantity, SUBSCRIPTION_MESSAGES.quantityRange),
+            /** Another version of the same product (scent, size) from the next delivery on. */
+            swapTo: z.string().min(1, SUBSCRIPTION_MESSAGES.swapUnknown).max(100, SUBSCRIPTION_MESSAGES.swapUnknown).optional(),
           })
           .strict(),
       )

@@ -5,6 +5,7 @@ import { TestClient } from '../test/http-client.js';
 import { makeSubscription, renewalDeps, type TestSubscription } from '../test/subscriptions.js';
 import { newManageLink } from './manage-links.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
+import { createVariant } from '../db/seed/factories.js';
 import { runRenewals, type RenewalDeps } from './renewals.js';
 import { addWeeks, renewalDateText, SUBSCRIPTION_MESSAGES, SubscriptionView } from '../../shared/subscriptions.js';
 
@@ -482,5 +483,64 @@ describe(`an admin acting as the customer on ${testDialect()}`, () => {
     expect(cancel.json().error).toBe(SUBSCRIPTION_MESSAGES.cancelWhileImpersonating);
     expect((await row(s.id)).status).toBe('active');
     expect((await acting.post(`/api/account/subscriptions/${s.id}/skip`, { renewalAt: next })).statusCode).toBe(200);
+  });
+});
+
+describe(`swapping an item's version on ${testDialect()}`, () => {
+  it('offers the product’s other versions on its plan; the next renewal brings the one chosen at its own price; refuses strangers', async () => {
+    const next = inDays(2).toISOString();
+    const s = await makeSubscription(t.db, { nextRenewalAt: next, priceCents: 2000, inventory: 20 });
+    await offerPlan(s, { intervals: [4] });
+    const lemon = await createVariant(t.db, s.productId, { options: ['Lemon'], priceCents: 3000, inventory: 20, position: 2 });
+    const off = await createVariant(t.db, s.productId, { options: ['Retired'], enabled: false, position: 3 });
+    const other = await makeSubscription(t.db, { nextRenewalAt: next });
+    const me = await signedIn(s.email);
+    const [view] = (await me.get('/api/account/subscriptions')).json().subscriptions;
+    expect(view.items[0].versions.map((v: { variantId: string }) => v.variantId)).toEqual([s.variantId, lemon]);
+    expect(view.items[0].versions[1].label).toBe('Lemon');
+
+    const url = `/api/account/subscriptions/${s.id}`;
+    for (const [swapTo, code, message] of [
+      [off, 400, SUBSCRIPTION_MESSAGES.swapUnknown],
+      [other.variantId, 400, SUBSCRIPTION_MESSAGES.swapUnknown],
+      ['var_nowhere', 400, SUBSCRIPTION_MESSAGES.swapUnknown],
+    ] as const) {
+      const res = await me.request('PATCH', url, { items: [{ variantId: s.variantId, quantity: 1, swapTo }] });
+      expect(res.statusCode, swapTo).toBe(code);
+      expect(res.json().error).toBe(message);
+    }
+    // Lemon's own plan does not offer every 4 weeks: refused.
+    await t.db
+      .insertInto('subscription_plans')
+      .values({
+        product_id: s.productId,
+        variant_id: lemon,
+        enabled: 1,
+        intervals: JSON.stringify([6]),
+        discount_percent: 10,
+        later_discount_percent: null,
+        later_from_delivery: null,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    const notOffered = await me.request('PATCH', url, { items: [{ variantId: s.variantId, quantity: 1, swapTo: lemon }] });
+    expect(notOffered.statusCode).toBe(400);
+    expect(notOffered.json().error).toBe(SUBSCRIPTION_MESSAGES.intervalNotOffered);
+    await t.db.deleteFrom('subscription_plans').where('variant_id', '=', lemon).execute();
+
+    const done = await me.request('PATCH', url, { items: [{ variantId: s.variantId, quantity: 2, swapTo: lemon }] });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().subscription.items).toMatchObject([{ variantId: lemon, quantity: 2 }]);
+    await runRenewals(deps, new Date(NOW + 60_000));
+    await runRenewals(deps, inDays(2.01));
+    const [order] = await renewalOrders(s.userId);
+    const lines = await t.db
+      .selectFrom('order_items')
+      .select(['variant_id', 'quantity', 'price_cents'])
+      .where('order_id', '=', order!.id)
+      .execute();
+    // Two Lemon at $30.00 less 10%.
+    expect(lines).toEqual([{ variant_id: lemon, quantity: 2, price_cents: 2700 }]);
   });
 });

@@ -161,8 +161,9 @@ async function queueChangedEmail(trx: Kysely<Database>, sub: Subscription, from:
 }
 
 /**
- * Changes the interval (to one every item's plan offers now), the quantities of the items and the
- * day of the next delivery. Without a new day the next delivery keeps its date; the interval counts
+ * Changes the interval (to one every item's plan offers now), the quantities of the items, an
+ * item's version (another switched-on variant of the same product whose plan offers the interval:
+ * the scent or the size), and the day of the next delivery. Without a new day the next delivery keeps its date; the interval counts
  * from it. A new day lets go of a cycle already written (its reminder named the old date) and the
  * schedule writes the new one three days before it. A renewal already charging, or waiting for
  * payment, keeps the order it has: a change of interval or quantity applies from the delivery after
@@ -185,6 +186,7 @@ export async function changeSubscription(
       .execute();
     for (const c of change.items ?? [])
       if (!items.some((i) => i.variant_id === c.variantId)) throw new HttpError(400, SUBSCRIPTION_MESSAGES.itemUnknown);
+    const swaps = (change.items ?? []).filter((c) => c.swapTo && c.swapTo !== c.variantId);
     const day = change.nextDeliveryOn === undefined ? null : chosenDay(change.nextDeliveryOn, now);
     const everyWeeks = change.everyWeeks ?? sub.every_weeks;
     if (everyWeeks !== sub.every_weeks) {
@@ -195,6 +197,32 @@ export async function changeSubscription(
       const all = items.map((i) => plans.get(i.variant_id));
       if (all.some((p) => !p?.enabled)) throw new HttpError(409, SUBSCRIPTION_MESSAGES.planOff);
       if (all.some((p) => !p?.intervals.includes(everyWeeks))) throw new HttpError(400, SUBSCRIPTION_MESSAGES.intervalNotOffered);
+    }
+    if (swaps.length) {
+      // Another version of the same product, switched on, whose plan offers this interval; never one already in it.
+      const targets = await trx
+        .selectFrom('product_variants')
+        .select(['id', 'product_id', 'enabled'])
+        .where(
+          'id',
+          'in',
+          swaps.map((c) => c.swapTo!),
+        )
+        .execute();
+      const plans = await plansForVariants(
+        trx,
+        targets.map((v) => ({ productId: v.product_id, variantId: v.id })),
+      );
+      const after = items.map((i) => swaps.find((c) => c.variantId === i.variant_id)?.swapTo ?? i.variant_id);
+      for (const c of swaps) {
+        const from = items.find((i) => i.variant_id === c.variantId)!;
+        const to = targets.find((v) => v.id === c.swapTo);
+        if (!to || to.product_id !== from.product_id || to.enabled !== 1) throw new HttpError(400, SUBSCRIPTION_MESSAGES.swapUnknown);
+        if (after.filter((v) => v === c.swapTo).length > 1) throw new HttpError(400, SUBSCRIPTION_MESSAGES.swapDuplicate);
+        const plan = plans.get(to.id);
+        if (!plan?.enabled) throw new HttpError(409, SUBSCRIPTION_MESSAGES.planOff);
+        if (!plan.intervals.includes(everyWeeks)) throw new HttpError(400, SUBSCRIPTION_MESSAGES.intervalNotOffered);
+      }
     }
     const at = now.toISOString();
     const nextAt = day ? onDay(day, sub.next_renewal_at) : sub.next_renewal_at;
@@ -211,12 +239,27 @@ export async function changeSubscription(
       .set({ every_weeks: everyWeeks, next_renewal_at: nextAt, updated_at: at })
       .where('id', '=', sub.id)
       .execute();
+    // Quantities first, then swaps to a temporary name and on (two items trading versions never collide).
     for (const c of change.items ?? [])
       await trx
         .updateTable('subscription_items')
         .set({ quantity: c.quantity })
         .where('subscription_id', '=', sub.id)
         .where('variant_id', '=', c.variantId)
+        .execute();
+    for (const c of swaps)
+      await trx
+        .updateTable('subscription_items')
+        .set({ variant_id: `swap:${c.swapTo}` })
+        .where('subscription_id', '=', sub.id)
+        .where('variant_id', '=', c.variantId)
+        .execute();
+    for (const c of swaps)
+      await trx
+        .updateTable('subscription_items')
+        .set({ variant_id: c.swapTo! })
+        .where('subscription_id', '=', sub.id)
+        .where('variant_id', '=', `swap:${c.swapTo}`)
         .execute();
     const changed = { ...sub, every_weeks: everyWeeks, next_renewal_at: nextAt };
     const cycle = await openCycle(trx, sub.id);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { lineTitle } from '../../shared/variants.js';
 import { subscriptionLineText, type SubscriptionView } from '../../shared/subscriptions.js';
-import { plansForVariants, type ResolvedPlan } from './plans.js';
+import { offers, plansForVariants, type ResolvedPlan } from './plans.js';
 
 /** The intervals a subscription may change to: those every item's plan offers now (none when any plan is off). */
 function changeableIntervals(items: readonly { variant_id: string }[], plans: Map<string, ResolvedPlan>): number[] {
@@ -13,7 +13,8 @@ function changeableIntervals(items: readonly { variant_id: string }[], plans: Ma
 
 /**
  * Subscriptions as their customer sees them: by account (newest first, at most `limit`) or by
- * id. Two statements whatever their number: the rows, then all their items.
+ * id. Four statements whatever their number: the rows, all their items, their products' versions
+ * and those products' plans.
  */
 export async function subscriptionViews(
   db: Kysely<Database>,
@@ -35,10 +36,29 @@ export async function subscriptionViews(
     )
     .orderBy('i.variant_id')
     .execute();
-  const plans = await plansForVariants(
-    db,
-    items.map((i) => ({ productId: i.product_id, variantId: i.variant_id })),
-  );
+  // The versions each item may swap to: its product's switched-on variants (one statement).
+  const siblings = await db
+    .selectFrom('product_variants')
+    .select(['id', 'product_id', 'option1', 'option2', 'option3'])
+    .where('enabled', '=', 1)
+    .where('product_id', 'in', [...new Set(items.map((i) => i.product_id))].concat(['']))
+    .orderBy('position')
+    .execute();
+  const plans = await plansForVariants(db, [
+    ...items.map((i) => ({ productId: i.product_id, variantId: i.variant_id })),
+    ...siblings.map((v) => ({ productId: v.product_id, variantId: v.id })),
+  ]);
+  const label = (v: { option1: string | null; option2: string | null; option3: string | null }) =>
+    [v.option1, v.option2, v.option3].filter(Boolean).join(', ');
+  const versionsOf = (sub: { every_weeks: number; status: string }, item: { product_id: string; variant_id: string }) => {
+    if (sub.status === 'cancelled') return [];
+    const others = siblings.filter(
+      (v) => v.product_id === item.product_id && v.id !== item.variant_id && offers(plans.get(v.id), sub.every_weeks),
+    );
+    if (others.length === 0) return [];
+    const own = siblings.find((v) => v.id === item.variant_id);
+    return [...(own ? [own] : []), ...others].map((v) => ({ variantId: v.id, label: label(v) || 'Standard' }));
+  };
   return subs.map((s) => ({
     id: s.id,
     status: s.status,
@@ -52,6 +72,7 @@ export async function subscriptionViews(
         variantId: i.variant_id,
         name: lineTitle(i.name ?? 'A product no longer sold', [i.option1, i.option2, i.option3].filter(Boolean).join(', ')),
         quantity: i.quantity,
+        versions: versionsOf(s, i),
       })),
     nextRenewalAt: s.status === 'cancelled' ? null : s.next_renewal_at,
     deliveries: s.deliveries,

@@ -288,6 +288,7 @@ function ChangeForm({
   const currentDay = subscription.nextRenewalAt?.slice(0, 10) ?? '';
   const [day, setDay] = useState(currentDay);
   const [quantities, setQuantities] = useState(() => subscription.items.map((i) => String(i.quantity)));
+  const [versions, setVersions] = useState(() => subscription.items.map((i) => i.variantId));
   const [pending, setPending] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [invalid, setInvalid] = useState<number[]>([]);
@@ -311,9 +312,11 @@ function ChangeForm({
     }
     const change: ChangeSubscriptionInput = {};
     if (Number(weeks) !== subscription.everyWeeks) change.everyWeeks = Number(weeks);
-    const items = subscription.items.flatMap((item, i) =>
-      Number(quantities[i]) !== item.quantity ? [{ variantId: item.variantId, quantity: Number(quantities[i]) }] : [],
-    );
+    const items = subscription.items.flatMap((item, i) => {
+      const swapTo = versions[i] && versions[i] !== item.variantId ? versions[i] : undefined;
+      if (Number(quantities[i]) === item.quantity && !swapTo) return [];
+      return [{ variantId: item.variantId, quantity: Number(quantities[i]), ...(swapTo ? { swapTo } : {}) }];
+    });
     if (items.length) change.items = items;
     if (day && day !== currentDay) change.nextDeliveryOn = day;
     if (change.everyWeeks === undefined && !change.items && !change.nextDeliveryOn) {
@@ -384,6 +387,28 @@ function ChangeForm({
           )}
           {subscription.items.map((item, i) => (
             <div key={item.variantId} className="flex flex-col gap-1.5">
+              {item.versions.length > 0 && (
+                <>
+                  <label htmlFor={`${id}-v${i}`} className="text-sm font-medium text-stone-800">
+                    {T.versionLabel}: {item.name}
+                  </label>
+                  <select
+                    id={`${id}-v${i}`}
+                    className={`${inputClasses()} mb-2`}
+                    value={versions[i] ?? item.variantId}
+                    onChange={(e) => {
+                      setVersions((v) => v.map((x, j) => (j === i ? e.target.value : x)));
+                      setServerError(null);
+                    }}
+                  >
+                    {item.versions.map((v) => (
+                      <option key={v.variantId} value={v.variantId}>
+                        {v.label}
+                      </option>
+                    ))}
+                  </select>
+                </>
+              )}
               <label htmlFor={`${id}-q${i}`} className="text-sm font-medium text-stone-800">
                 {T.quantityLabel}: {item.name}
               </label>

@@ -23,7 +23,7 @@ const active: SubscriptionView = {
   everyWeeks: 4,
   discountPercent: 10,
   terms: 'Every 4 weeks · 10% off',
-  items: [{ productId: 'laundry-powder', variantId: 'var_laundry-powder', name: 'Laundry Powder', quantity: 2 }],
+  items: [{ productId: 'laundry-powder', variantId: 'var_laundry-powder', name: 'Laundry Powder', quantity: 2, versions: [] }],
   nextRenewalAt: '2026-12-27T10:00:00.000Z',
   intervals: [4, 8],
   deliveries: 2,
@@ -68,7 +68,7 @@ describe('the words', () => {
 
   it('names a subscription by its first item and how many more', () => {
     expect(subscriptionName(active)).toBe('Laundry Powder × 2');
-    const two = { ...active, items: [...active.items, { productId: 'c', variantId: 'v', name: 'Cleaner', quantity: 1 }] };
+    const two = { ...active, items: [...active.items, { productId: 'c', variantId: 'v', name: 'Cleaner', quantity: 1, versions: [] }] };
     expect(subscriptionName(two)).toBe('Laundry Powder × 2 and 1 more');
     expect(subscriptionName({ items: [] })).toBe('subscription');
   });

@@ -39,6 +39,7 @@ export const SUBSCRIPTION_UI_TEXTS = {
   intervalLabel: 'Deliver every',
   intervalOff: 'The interval can no longer be changed: subscribe and save is no longer offered at other intervals for this product.',
   quantityLabel: 'Quantity',
+  versionLabel: 'Version',
   saveChange: 'Save changes',
   saving: 'Saving...',
   keepAsIs: 'Keep as is',
