@@ -68,6 +68,47 @@ function cancellationMails(email: string): number {
   }
 }
 
+/**
+ * What "Upcoming" should say of the laundry powder, worked out from the shop's rows by walking each
+ * renewing subscription's dates (a date already past renews once now), and its stock: on hand less
+ * the units open checkouts hold.
+ */
+function expectedPowder(): { units: number[]; available: number } {
+  const db = openShopDb();
+  try {
+    const now = Date.now();
+    const subs = db
+      .prepare(
+        `select s.next_renewal_at, s.every_weeks, i.quantity from subscriptions s join subscription_items i on i.subscription_id = s.id
+          where i.variant_id = ? and s.status in ('active', 'paused', 'payment_failing')`,
+      )
+      .all(PRODUCT.variantId) as { next_renewal_at: string; every_weeks: number; quantity: number }[];
+    const units = [0, 0, 0];
+    for (const s of subs) {
+      const step = s.every_weeks * 7 * 86_400_000;
+      let d = Date.parse(s.next_renewal_at);
+      const dates: number[] = [];
+      if (d < now) {
+        dates.push(now);
+        while (d <= now) d += step;
+      }
+      for (; d < now + 90 * 86_400_000; d += step) dates.push(d);
+      [7, 30, 90].forEach((days, w) => {
+        units[w]! += dates.filter((x) => x < now + days * 86_400_000).length * s.quantity;
+      });
+    }
+    const { on_hand } = db.prepare('select on_hand from stock_items where variant_id = ?').get(PRODUCT.variantId) as { on_hand: number };
+    const { held } = db
+      .prepare(
+        'select coalesce(sum(quantity), 0) as held from stock_reservations where variant_id = ? and released_at is null and firm_until > ?',
+      )
+      .get(PRODUCT.variantId, new Date(now).toISOString()) as { held: number };
+    return { units, available: on_hand - Math.min(on_hand, held) };
+  } finally {
+    db.close();
+  }
+}
+
 /** The list's rows (the header row left out). */
 function rows(page: Page) {
   return page
@@ -89,6 +130,37 @@ for (const [label, viewport] of WIDTHS) {
       monthly = createSubscription(who, { everyWeeks: 4, quantity: 2, createdDaysAgo: 20, deliveries: 3 });
       pause(paused);
       addCycles(monthly);
+    });
+
+    it('shows what the schedule will renew of the laundry powder in 7, 30 and 90 days, against its stock', async () => {
+      // Another customer's fortnightly one of three: at least six deliveries of it fall in the next 90 days.
+      createSubscription(await createSubscriber(`upcoming-${label}`), { everyWeeks: 2, quantity: 3, createdDaysAgo: 10, deliveries: 0 });
+      const { context, page, errors } = await openPage(browser, viewport);
+      context.setDefaultTimeout(15_000);
+      await signInThroughForm(page, ADMIN);
+      await page.goto('/admin?tab=subscriptions');
+      const upcoming = page.getByRole('region', { name: 'Upcoming' });
+      const powder = upcoming.getByRole('table', { name: 'Upcoming deliveries' }).getByRole('row').filter({ hasText: PRODUCT.name });
+      await powder.waitFor();
+      // Product, SKU, next 7 / 30 / 90 days, in stock, short by: as the shop's rows say.
+      await expect
+        .poll(async () => {
+          const cells = await powder.getByRole('cell').allInnerTexts();
+          return cells.slice(2, 6).map(Number);
+        })
+        .toEqual(((e) => [...e.units, e.available])(expectedPowder()));
+      const { units, available } = expectedPowder();
+      expect(units[2]).toBeGreaterThanOrEqual(18);
+      const cells = await powder.getByRole('cell').allInnerTexts();
+      expect(cells[0]).toContain(PRODUCT.name);
+      expect(cells[6]).toBe(units[2]! > available ? expect.stringContaining(`${units[2]! - available} in 90 days`) : '—');
+      await upcoming.getByRole('link', { name: 'Download CSV' }).waitFor();
+      expect(await upcoming.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe('/api/admin/subscriptions/upcoming.csv');
+      await expectNoSidewaysScroll(page);
+      await upcoming.scrollIntoViewIfNeeded();
+      await screenShot(page, `admin-subscriptions-upcoming-${label}`);
+      expect(errors).toEqual([]);
+      await context.close();
     });
 
     it('filters, searches the customer, opens a subscription and cancels it without e-mailing them', async () => {

@@ -148,12 +148,13 @@ export function storedSubscription(id: string): {
   next_renewal_at: string;
   quantity: number;
   variant_id: string;
+  shipping_address: string;
 } {
   const db = openShopDb();
   try {
     return db
       .prepare(
-        `select s.status, s.cancel_reason, s.cancelled_at, s.every_weeks, s.next_renewal_at, i.quantity, i.variant_id
+        `select s.status, s.cancel_reason, s.cancelled_at, s.every_weeks, s.next_renewal_at, s.shipping_address, i.quantity, i.variant_id
            from subscriptions s join subscription_items i on i.subscription_id = s.id where s.id = ?`,
       )
       .get(id) as never;

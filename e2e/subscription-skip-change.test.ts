@@ -212,7 +212,7 @@ describe('skip and change on the dashboard’s card', () => {
     expect(storedSubscription(sub.id).next_renewal_at).toBe(after);
 
     // Change from the card: every 2 weeks, the next delivery sooner.
-    await row.getByRole('button', { name: new RegExp(`^${T.changeButton}`) }).click();
+    await row.getByRole('button', { name: new RegExp(`^${T.changeButton}:`) }).click();
     const change = page.getByRole('dialog', { name: T.changeTitle });
     await change.getByLabel(T.intervalLabel).selectOption('2');
     const sooner = dayFromNow(10);
@@ -242,6 +242,18 @@ describe('skip and change on the dashboard’s card', () => {
     await expect.poll(() => page.getByTestId('stat-cards').innerText()).toMatch(/Total Orders\s+1\s/);
     await card.scrollIntoViewIfNeeded();
     await screenShot(page, 'subscription-card-delivered-1280');
+
+    // Moving house: the new address for this subscription and the account.
+    await row.getByRole('button', { name: new RegExp(`^${T.addressButton}`) }).click();
+    const where = page.getByRole('dialog', { name: T.addressTitle });
+    await where.getByLabel('Street Address').fill('9 New Street');
+    await where.getByLabel('City').fill('Salem');
+    await where.getByLabel(T.addressEverywhere).check();
+    await screenShot(page, 'subscription-address-dialog-1280');
+    await where.getByRole('button', { name: 'Save' }).click();
+    await toast(page, T.addressSaved).waitFor();
+    await expect.poll(() => row.getByTestId('subscription-address').textContent()).toBe('Robin Refill, 9 New Street, Salem, OR 97201');
+    expect(JSON.parse(storedSubscription(sub.id).shipping_address)).toMatchObject({ address: '9 New Street', city: 'Salem' });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SUBSCRIPTION_LIMITS, SUBSCRIPTION_MESSAGES } from './subscription-words.js';
+import { ShippingAddressInput } from './schemas/checkout.js';
 
 /**
  * Subscribe and save (issue [4/8], decision 0058): the plan schemas, and (re-exported) the words,
@@ -72,6 +73,10 @@ export const SubscriptionView = z.object({
   /** The next delivery's date (ISO); null once cancelled. */
   nextRenewalAt: z.string().nullable(),
   deliveries: z.number().int(),
+  /** Where it ships (the address, as the form edits it), or null. */
+  address: z
+    .object({ name: z.string(), address: z.string(), city: z.string(), state: z.string(), zip: z.string(), country: z.string() })
+    .nullable(),
   /** The intervals (weeks) it may change to now: those every item's plan still offers (empty: none). */
   intervals: z.array(z.number().int()),
   createdAt: z.string(),
@@ -147,6 +152,10 @@ export const ChangeSubscriptionInput = z
     message: SUBSCRIPTION_MESSAGES.nothingToChange,
   });
 export type ChangeSubscriptionInput = z.infer<typeof ChangeSubscriptionInput>;
+
+/** "Ships to": a new address for this subscription, or for every subscription of the customer and their account too. */
+export const SubscriptionAddressInput = z.object({ address: ShippingAddressInput, everywhere: z.boolean().default(false) }).strict();
+export type SubscriptionAddressInput = z.input<typeof SubscriptionAddressInput>;
 
 /** What a subscription's status reads as, for its customer. */
 export const SUBSCRIPTION_STATUS_TEXT = {

@@ -50,7 +50,8 @@ function csvField(value: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvRow(cells: Cell[]): string {
+/** One CSV line of cells (CRLF): the back office's exports, and the subscriptions' Upcoming. */
+export function csvRow(cells: Cell[]): string {
   return `${cells.map(csvField).join(',')}\r\n`;
 }
 

@@ -12,12 +12,14 @@ import {
   cancelSubscriptionForCustomer,
   listAdminSubscriptions,
 } from './admin-list.js';
+import { UPCOMING_WINDOWS, upcomingCsv, upcomingUnits } from './admin-upcoming.js';
 
 const SubscriptionParams = z.object({ id: z.string().min(1).max(100) }).strict();
 
 /**
- * The owner's Subscriptions tab (issue [5/8]): the list with its status counts, one subscription
- * with its cycles, and a cancellation for the customer. Registered by app.ts inside the admin
+ * The owner's Subscriptions tab (issue [5/8]): the list with its status counts, what the schedule
+ * will renew in the next 7, 30 and 90 days against stock (JSON and CSV), one subscription with its
+ * cycles, and a cancellation for the customer. Registered by app.ts inside the admin
  * surface, whose guard covers every route here however the path is spelled.
  */
 export async function registerAdminSubscriptionListRoutes(
@@ -27,6 +29,22 @@ export async function registerAdminSubscriptionListRoutes(
   app.get('/api/admin/subscriptions', access.admin, async (req) =>
     listAdminSubscriptions(db, parseInput(AdminSubscriptionListQuery, req.query)),
   );
+
+  // "Upcoming" (admin-upcoming.ts): registered before `:id`, whose parameter would otherwise take the word.
+  app.get('/api/admin/subscriptions/upcoming', access.admin, async (_req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const now = new Date();
+    return { rows: await upcomingUnits(db, now), generatedAt: now.toISOString(), windows: UPCOMING_WINDOWS };
+  });
+
+  app.get('/api/admin/subscriptions/upcoming.csv', access.admin, async (_req, reply) => {
+    const now = new Date();
+    const csv = upcomingCsv(await upcomingUnits(db, now));
+    reply.header('Cache-Control', 'no-store');
+    reply.header('Content-Type', 'text/csv; charset=utf-8');
+    reply.header('Content-Disposition', `attachment; filename="subscriptions-upcoming-${now.toISOString().slice(0, 10)}.csv"`);
+    return reply.send(csv);
+  });
 
   app.get('/api/admin/subscriptions/:id', access.admin, async (req) => ({
     subscription: await adminSubscriptionDetail(db, parseInput(SubscriptionParams, req.params).id),

@@ -544,3 +544,50 @@ describe(`swapping an item's version on ${testDialect()}`, () => {
     expect(lines).toEqual([{ variant_id: lemon, quantity: 2, price_cents: 2700 }]);
   });
 });
+
+describe(`the address a subscription ships to on ${testDialect()}`, () => {
+  const HOME = { name: 'Robin Refill', address: '9 New Street', city: 'Salem', state: 'OR', zip: '97301' };
+  it('changes one subscription, or every one of the customer’s and the account’s; the next renewal ships there; bad input is refused', async () => {
+    const s = await makeSubscription(t.db, { nextRenewalAt: inDays(2).toISOString() });
+    // A second subscription of the same customer.
+    const second = `sub_second_${Date.now().toString(36)}`;
+    const base = await row(s.id);
+    await t.db
+      .insertInto('subscriptions')
+      .values({ ...base, id: second, created_at: new Date(NOW - 1000).toISOString() })
+      .execute();
+    await t.db
+      .insertInto('subscription_items')
+      .values({ subscription_id: second, product_id: s.productId, variant_id: s.variantId, quantity: 1 })
+      .execute();
+    const me = await signedIn(s.email);
+    const url = `/api/account/subscriptions/${s.id}/address`;
+    for (const body of [
+      {},
+      { address: { ...HOME, zip: '9730' } },
+      { address: { ...HOME, state: 'ZZ' } },
+      { address: HOME, everywhere: 'yes' },
+    ]) {
+      const bad = await me.request('PUT', url, body);
+      expect(bad.statusCode, JSON.stringify(body)).toBe(400);
+      expect(bad.json().error).toBeTruthy();
+    }
+    const one = await me.request('PUT', url, { address: HOME });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().subscription.address).toMatchObject(HOME);
+    expect(JSON.parse((await row(second)).shipping_address!).address).not.toBe(HOME.address);
+    // The checkout's other fields stay.
+    expect(JSON.parse((await row(s.id)).shipping_address!)).toMatchObject({ ...HOME, country: 'US' });
+
+    const all = await me.request('PUT', url, { address: { ...HOME, address: '10 Other Road' }, everywhere: true });
+    expect(all.statusCode, all.body).toBe(200);
+    expect(JSON.parse((await row(second)).shipping_address!).address).toBe('10 Other Road');
+    const user = await t.db.selectFrom('users').select('shipping_address').where('id', '=', s.userId).executeTakeFirstOrThrow();
+    expect(JSON.parse(user.shipping_address!).address).toBe('10 Other Road');
+
+    await runRenewals(deps, new Date(NOW + 60_000));
+    await runRenewals(deps, inDays(2.01));
+    const [order] = await renewalOrders(s.userId);
+    expect(JSON.parse(order!.shipping_address!)).toMatchObject({ address: '10 Other Road', city: 'Salem' });
+  });
+});

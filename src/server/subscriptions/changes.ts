@@ -393,3 +393,50 @@ export async function deliverNow(deps: RenewalDeps, subscriptionId: string, rene
     .executeTakeFirstOrThrow();
   return { status: ended.status, orderId: ended.order_id, orderNumber: ended.order_number ?? null, message: ended.message };
 }
+
+/**
+ * "Ships to": a new address from the next delivery not yet ordered on (an order already made keeps
+ * its own). `everywhere`: every subscription of this customer that still renews, and the account's
+ * saved shipping address, in the same transaction (subscriptions locked in id order, the one lock
+ * order). The checkout's record keeps its other fields (the e-mail).
+ */
+export async function changeAddress(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  subscriptionId: string,
+  { address, everywhere }: { address: Record<string, string>; everywhere: boolean },
+  { now }: Ctx,
+): Promise<void> {
+  await transactionWithRetry(db, async (trx) => {
+    const sub = await lockRenewing(trx, dialect, subscriptionId);
+    const ids = everywhere
+      ? (
+          await forUpdate(
+            trx
+              .selectFrom('subscriptions')
+              .select(['id', 'shipping_address'])
+              .where('user_id', '=', sub.user_id)
+              .where('status', '!=', 'cancelled')
+              .orderBy('id'),
+            dialect,
+          ).execute()
+        ).map((r) => r.id)
+      : [sub.id];
+    const at = now.toISOString();
+    for (const id of ids) {
+      const row = await trx.selectFrom('subscriptions').select('shipping_address').where('id', '=', id).executeTakeFirstOrThrow();
+      const kept = parseJson<Record<string, unknown> | null>(row.shipping_address, null) ?? {};
+      await trx
+        .updateTable('subscriptions')
+        .set({ shipping_address: JSON.stringify({ ...kept, ...address }), updated_at: at })
+        .where('id', '=', id)
+        .execute();
+    }
+    if (everywhere)
+      await trx
+        .updateTable('users')
+        .set({ shipping_address: JSON.stringify(address), updated_at: at })
+        .where('id', '=', sub.user_id)
+        .execute();
+  });
+}

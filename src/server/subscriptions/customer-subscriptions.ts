@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { lineTitle } from '../../shared/variants.js';
+import { parseJson } from '../lib/json.js';
 import { subscriptionLineText, type SubscriptionView } from '../../shared/subscriptions.js';
 import { offers, plansForVariants, type ResolvedPlan } from './plans.js';
 
@@ -9,6 +10,21 @@ function changeableIntervals(items: readonly { variant_id: string }[], plans: Ma
   const each = items.map((i) => plans.get(i.variant_id));
   if (each.length === 0 || each.some((p) => !p?.enabled)) return [];
   return (each[0]?.intervals ?? []).filter((w) => each.every((p) => p?.intervals.includes(w)));
+}
+
+/** The address a subscription ships to, as the form edits it (the checkout's record holds more), or null. */
+function addressOf(json: string | null): SubscriptionView['address'] {
+  const a = parseJson<Record<string, unknown> | null>(json, null);
+  if (!a || typeof a.address !== 'string') return null;
+  const text = (k: string) => (typeof a[k] === 'string' ? (a[k] as string) : '');
+  return {
+    name: text('name'),
+    address: text('address'),
+    city: text('city'),
+    state: text('state'),
+    zip: text('zip'),
+    country: text('country') || 'US',
+  };
 }
 
 /**
@@ -76,6 +92,7 @@ export async function subscriptionViews(
       })),
     nextRenewalAt: s.status === 'cancelled' ? null : s.next_renewal_at,
     deliveries: s.deliveries,
+    address: addressOf(s.shipping_address),
     intervals:
       s.status === 'cancelled'
         ? []

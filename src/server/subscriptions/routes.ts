@@ -11,11 +11,12 @@ import {
   PauseSubscriptionInput,
   ResumeSubscriptionInput,
   SkipDeliveryInput,
+  SubscriptionAddressInput,
   SUBSCRIPTION_MESSAGES,
   type SubscriptionView,
 } from '../../shared/subscriptions.js';
 import { cancelSubscription } from './cancel.js';
-import { changeSubscription, deliverNow, pauseSubscription, resumeSubscription, skipNextDelivery } from './changes.js';
+import { changeAddress, changeSubscription, deliverNow, pauseSubscription, resumeSubscription, skipNextDelivery } from './changes.js';
 import type { RenewalDeps } from './renewals.js';
 import type { PaymentOutcomes } from '../payments/provider.js';
 import { isSubscriptionOf, subscriptionViews } from './customer-subscriptions.js';
@@ -88,6 +89,12 @@ function registerActions(
     const { renewalAt } = parseInput(DeliverNowInput, req.body ?? {});
     const delivery = await deliverNow(renewalDeps, id, renewalAt, ctx());
     return { ...(await answer(reply, id)), delivery };
+  });
+  app.put(`${base}/address`, policy, async (req, reply) => {
+    const id = await resolve(req);
+    const { address, everywhere } = parseInput(SubscriptionAddressInput, req.body ?? {});
+    await changeAddress(db, dialect, id, { address, everywhere }, ctx());
+    return answer(reply, id);
   });
   app.patch(base, policy, async (req, reply) => {
     const id = await resolve(req);

@@ -189,17 +189,44 @@ function ContactForm({ user, onDone }: { user: SessionUser; onDone: () => void }
 
 function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionUser; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const id = useId();
-  const texts = ADDRESS_TEXTS[kind];
   const current = kind === 'shipping' ? user.shippingAddress : user.billingAddress;
+  return (
+    <AddressEditor
+      initial={{ ...current, name: current?.name ?? user.fullName }}
+      texts={ADDRESS_TEXTS[kind]}
+      onSave={(body) => saveAddress(queryClient, kind, body)}
+      onDone={onDone}
+    />
+  );
+}
+
+/**
+ * An address form (name, street, city, state, ZIP) as the account's dialogs draw it, checked on
+ * leaving each field and on save; `onSave` sends it (and throws the server's refusal, shown here);
+ * `children` go above the buttons (a subscription's "everywhere" box).
+ */
+export function AddressEditor({
+  initial,
+  texts,
+  onSave,
+  onDone,
+  children,
+}: {
+  initial: Partial<Record<'name' | 'address' | 'city' | 'state' | 'zip', string>> | null;
+  texts: { saved: string; failed: string };
+  onSave: (body: z.output<typeof AddressInput>) => Promise<unknown>;
+  onDone: () => void;
+  children?: ReactNode;
+}) {
+  const id = useId();
   const form = useForm({
     resolver: zodResolver(AddressInput),
     defaultValues: {
-      name: current?.name ?? user.fullName,
-      address: current?.address ?? '',
-      city: current?.city ?? '',
-      state: (current?.state ?? '') as z.input<typeof AddressInput>['state'],
-      zip: current?.zip ?? '',
+      name: initial?.name ?? '',
+      address: initial?.address ?? '',
+      city: initial?.city ?? '',
+      state: (initial?.state ?? '') as z.input<typeof AddressInput>['state'],
+      zip: initial?.zip ?? '',
     },
   });
   const [serverError, setServerError] = useState<string | null>(null);
@@ -209,7 +236,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
 
   const save = async (body: z.output<typeof AddressInput>) => {
     try {
-      await saveAddress(queryClient, kind, body);
+      await onSave(body);
       toast({ title: texts.saved });
       onDone();
     } catch (err) {
@@ -292,6 +319,7 @@ function AddressForm({ kind, user, onDone }: { kind: AddressKind; user: SessionU
           error={messages.field('zip')}
         />
       </div>
+      {children}
       <DialogActions pending={form.formState.isSubmitting} onCancel={onDone} />
     </DialogForm>
   );

@@ -4,9 +4,10 @@ import { Button } from '../../ui/button.js';
 import { useSubscriptionActions, type SubscriptionTarget } from './api/subscription-actions.js';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog.js';
 import { ChangeSubscriptionDialog, DayActionDialog, DeliverNowDialog, SkipDeliveryDialog } from './subscription-change-dialogs.js';
+import { SubscriptionAddressDialog } from './subscription-address-dialog.js';
 import { dayFromNow, pausedToast, resumedToast, SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
 
-export type SubscriptionDialog = 'skip' | 'change' | 'cancel' | 'pause' | 'resume' | 'deliver';
+export type SubscriptionDialog = 'skip' | 'change' | 'cancel' | 'pause' | 'resume' | 'deliver' | 'address';
 
 /** The dialog an e-mail's link asks for (the reminder's "#skip", "#change", "#cancel"), else none. */
 export function dialogOfHash(hash: string): SubscriptionDialog | null {
@@ -37,7 +38,7 @@ export function SubscriptionActions({
   /** The card's column of small buttons, or the link page's row of large ones. */
   layout: 'card' | 'page';
 }) {
-  const { skip, change, pause, resume, deliver } = useSubscriptionActions(target);
+  const { skip, change, pause, resume, deliver, address } = useSubscriptionActions(target);
   const cancelled = subscription.status === 'cancelled';
   const paused = subscription.status === 'paused';
   const [open, setOpen] = useState<SubscriptionDialog | null>(cancelled ? null : initial);
@@ -59,7 +60,7 @@ export function SubscriptionActions({
       {subscription.status !== 'cancelled' && (
         <div
           className={
-            layout === 'card' ? 'flex shrink-0 flex-wrap gap-2 self-start sm:flex-col sm:items-stretch' : 'flex flex-col gap-2 sm:flex-row'
+            layout === 'card' ? 'flex shrink-0 flex-wrap gap-2 self-start sm:flex-col sm:items-stretch' : 'flex flex-col gap-2 sm:flex-row sm:flex-wrap'
           }
         >
           {paused ? (
@@ -102,6 +103,15 @@ export function SubscriptionActions({
               {T.pauseButton}
             </Button>
           )}
+          <Button
+            variant="outline"
+            size={size}
+            className={wide}
+            onClick={() => setOpen('address')}
+            aria-label={`${T.addressButton}: ${name}`}
+          >
+            {T.addressButton}
+          </Button>
           <Button
             variant={layout === 'page' ? 'destructive' : 'outline'}
             size={size}
@@ -164,6 +174,12 @@ export function SubscriptionActions({
           keep: T.stayPaused,
           done: (after) => resumedToast(after.nextRenewalAt),
         }}
+      />
+      <SubscriptionAddressDialog
+        subscription={subscription}
+        open={open === 'address'}
+        onClose={close}
+        onSave={(body) => address.mutateAsync(body)}
       />
       <CancelSubscriptionDialog subscription={subscription} open={open === 'cancel'} onClose={close} onCancel={onCancel} />
     </>

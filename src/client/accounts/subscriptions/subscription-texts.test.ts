@@ -26,6 +26,7 @@ const active: SubscriptionView = {
   items: [{ productId: 'laundry-powder', variantId: 'var_laundry-powder', name: 'Laundry Powder', quantity: 2, versions: [] }],
   nextRenewalAt: '2026-12-27T10:00:00.000Z',
   intervals: [4, 8],
+  address: null,
   deliveries: 2,
   createdAt: '2026-10-01T10:00:00.000Z',
   cancelledAt: null,

@@ -66,7 +66,17 @@ export const SUBSCRIPTION_UI_TEXTS = {
   deliverNowConfirm: 'Order and send now',
   delivering: 'Ordering...',
   notNow: 'Not now',
+  addressButton: 'Change address',
+  addressTitle: 'Where should it ship?',
+  addressEverywhere: 'Use this address for all my subscriptions and my account',
+  addressSaved: 'Address updated',
+  addressFailed: 'We could not change the address. Please try again.',
 } as const;
+
+/** "Robin Refill, 12 Fern Way, Portland, OR 97201". */
+export function addressLine(a: NonNullable<SubscriptionView['address']>): string {
+  return [a.name, a.address, a.city, `${a.state} ${a.zip}`.trim()].filter(Boolean).join(', ');
+}
 
 /** What Deliver now does, before the click. */
 export function deliverNowNote(everyWeeks: number): string {
@@ -139,7 +149,9 @@ export function deliveriesText(deliveries: number): string {
 }
 
 /** The facts under a subscription's items, as label and value: the next delivery (none once cancelled), the deliveries, the cancellation date. */
-export function subscriptionFacts(sub: Pick<SubscriptionView, 'status' | 'nextRenewalAt' | 'deliveries' | 'cancelledAt'>): {
+export function subscriptionFacts(
+  sub: Pick<SubscriptionView, 'status' | 'nextRenewalAt' | 'deliveries' | 'cancelledAt'> & Partial<Pick<SubscriptionView, 'address'>>,
+): {
   label: string;
   value: string;
   testId: string;
@@ -152,6 +164,8 @@ export function subscriptionFacts(sub: Pick<SubscriptionView, 'status' | 'nextRe
       testId: 'subscription-next',
     });
   facts.push({ label: 'Deliveries', value: deliveriesText(sub.deliveries), testId: 'subscription-deliveries' });
+  if (sub.status !== 'cancelled' && sub.address)
+    facts.push({ label: 'Ships to', value: addressLine(sub.address), testId: 'subscription-address' });
   if (sub.status === 'cancelled' && sub.cancelledAt)
     facts.push({ label: 'Cancelled on', value: renewalDateText(sub.cancelledAt), testId: 'subscription-cancelled-on' });
   return facts;

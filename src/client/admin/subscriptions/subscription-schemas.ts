@@ -85,3 +85,32 @@ export const SUBSCRIPTION_LIST_MESSAGES = {
   emptyFiltered: 'No subscriptions match these filters.',
   empty: 'No subscriptions yet.',
 } as const;
+
+/** One variant's line of "Upcoming" (src/server/subscriptions/admin-upcoming.ts): units due per window against stock. */
+export const AdminUpcomingRow = z.object({
+  variantId: z.string(),
+  productId: z.string(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  units7: z.number().int(),
+  units30: z.number().int(),
+  units90: z.number().int(),
+  available: z.number().int(),
+  shortfall7: z.number().int(),
+  shortfall30: z.number().int(),
+  shortfall90: z.number().int(),
+});
+export type AdminUpcomingRow = z.infer<typeof AdminUpcomingRow>;
+
+/** GET /api/admin/subscriptions/upcoming. */
+export const AdminUpcomingResponse = z.object({
+  rows: z.array(AdminUpcomingRow),
+  generatedAt: z.string(),
+  windows: z.tuple([z.literal(7), z.literal(30), z.literal(90)]),
+});
+export type AdminUpcomingResponse = z.infer<typeof AdminUpcomingResponse>;
+
+export const UPCOMING_MESSAGES = {
+  empty: 'No deliveries due in the next 90 days.',
+  enough: 'Enough stock for the next 90 days',
+} as const;

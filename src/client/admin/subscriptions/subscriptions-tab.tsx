@@ -15,6 +15,7 @@ import {
 } from './subscription-schemas.js';
 import { SubscriptionStatusBadge } from './subscription-status.js';
 import { SubscriptionDetail } from './subscription-detail.js';
+import { UpcomingPanel } from './upcoming-panel.js';
 import { SUBSCRIPTION_STATUS_TEXT } from '../../../shared/subscriptions.js';
 
 /** The tab's state lives in the address (`?tab=subscriptions&subStatus=paused&subQ=…&subPage=2&subscription=ID`): reload and Back work. */
@@ -159,73 +160,76 @@ export default function SubscriptionsTab() {
   ];
 
   return (
-    <Panel title="Subscriptions">
-      <form role="search" onSubmit={onSearch} className="mb-4 flex gap-2">
-        <label htmlFor="subscription-search" className="sr-only">
-          Search subscriptions
-        </label>
-        <input
-          id="subscription-search"
-          type="search"
-          maxLength={100}
-          className={inputCls}
-          placeholder="E-mail, subscription ID, product or SKU"
-          value={searchText}
-          onChange={(e) => setSearchText(e.target.value)}
-        />
-        <Button type="submit" variant="outline">
-          Search
-        </Button>
-      </form>
-      <StatusChips counts={data?.counts} selected={filters.status} onSelect={(status) => set({ status, page: 1 })} />
-      {isPending ? (
-        <ListSkeleton />
-      ) : (
-        <ListState
-          isPending={false}
-          error={error && !data ? error : null}
-          onRetry={() => void refetch()}
-          isEmpty={data?.subscriptions.length === 0}
-          empty={
-            <div className="flex flex-col items-center gap-3">
-              <p>{filters.status || filters.q ? SUBSCRIPTION_LIST_MESSAGES.emptyFiltered : SUBSCRIPTION_LIST_MESSAGES.empty}</p>
-              {(filters.status || filters.q) && (
-                <Button
-                  variant="outline"
-                  onClick={() => {
-                    setSearchText('');
-                    set({ status: '', q: '', page: 1 });
-                  }}
-                >
-                  Clear filters
-                </Button>
-              )}
-            </div>
-          }
-        >
-          {data && (
-            <>
-              <p className="mb-2 text-sm text-stone-700" aria-live="polite">
-                {data.total === 1 ? '1 subscription' : `${data.total} subscriptions`}
-              </p>
-              <DataTable
-                caption="Subscriptions"
-                rows={data.subscriptions}
-                rowKey={(s) => s.id}
-                columns={columns}
-                busy={isPlaceholderData}
-                actions={(s) => (
-                  <Button size="sm" variant="ghost" onClick={() => open(s)} aria-label={`View subscription of ${s.email}`}>
-                    View
+    <div className="flex min-w-0 flex-col gap-6">
+      <UpcomingPanel />
+      <Panel title="Subscriptions">
+        <form role="search" onSubmit={onSearch} className="mb-4 flex gap-2">
+          <label htmlFor="subscription-search" className="sr-only">
+            Search subscriptions
+          </label>
+          <input
+            id="subscription-search"
+            type="search"
+            maxLength={100}
+            className={inputCls}
+            placeholder="E-mail, subscription ID, product or SKU"
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+          />
+          <Button type="submit" variant="outline">
+            Search
+          </Button>
+        </form>
+        <StatusChips counts={data?.counts} selected={filters.status} onSelect={(status) => set({ status, page: 1 })} />
+        {isPending ? (
+          <ListSkeleton />
+        ) : (
+          <ListState
+            isPending={false}
+            error={error && !data ? error : null}
+            onRetry={() => void refetch()}
+            isEmpty={data?.subscriptions.length === 0}
+            empty={
+              <div className="flex flex-col items-center gap-3">
+                <p>{filters.status || filters.q ? SUBSCRIPTION_LIST_MESSAGES.emptyFiltered : SUBSCRIPTION_LIST_MESSAGES.empty}</p>
+                {(filters.status || filters.q) && (
+                  <Button
+                    variant="outline"
+                    onClick={() => {
+                      setSearchText('');
+                      set({ status: '', q: '', page: 1 });
+                    }}
+                  >
+                    Clear filters
                   </Button>
                 )}
-              />
-              <PageNav page={data.page} totalPages={data.totalPages} onPage={(page) => set({ page })} busy={isFetching} />
-            </>
-          )}
-        </ListState>
-      )}
-      <SubscriptionDetail id={openId} onClose={() => set({ open: null })} />
-    </Panel>
+              </div>
+            }
+          >
+            {data && (
+              <>
+                <p className="mb-2 text-sm text-stone-700" aria-live="polite">
+                  {data.total === 1 ? '1 subscription' : `${data.total} subscriptions`}
+                </p>
+                <DataTable
+                  caption="Subscriptions"
+                  rows={data.subscriptions}
+                  rowKey={(s) => s.id}
+                  columns={columns}
+                  busy={isPlaceholderData}
+                  actions={(s) => (
+                    <Button size="sm" variant="ghost" onClick={() => open(s)} aria-label={`View subscription of ${s.email}`}>
+                      View
+                    </Button>
+                  )}
+                />
+                <PageNav page={data.page} totalPages={data.totalPages} onPage={(page) => set({ page })} busy={isFetching} />
+              </>
+            )}
+          </ListState>
+        )}
+        <SubscriptionDetail id={openId} onClose={() => set({ open: null })} />
+      </Panel>
+    </div>
   );
 }

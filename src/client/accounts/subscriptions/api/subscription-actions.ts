@@ -1,7 +1,12 @@
 import '../../../lib/zod-config.js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { DeliveryOutcome, SubscriptionView, type ChangeSubscriptionInput } from '../../../../shared/subscriptions.js';
+import {
+  DeliveryOutcome,
+  SubscriptionView,
+  type ChangeSubscriptionInput,
+  type SubscriptionAddressInput,
+} from '../../../../shared/subscriptions.js';
 import { apiRequestWith, ApiError } from '../../../lib/api-client.js';
 import { replaceSubscription } from '../subscription-texts.js';
 import { subscriptionsQueryKey } from './get-subscriptions.js';
@@ -35,6 +40,11 @@ const Delivered = z.object({ subscription: SubscriptionView, delivery: DeliveryO
 /** Orders the next delivery now (POST …/deliver-now): `renewalAt` is the next date the page showed. */
 export function deliverNow(target: SubscriptionTarget, renewalAt: string): Promise<z.infer<typeof Delivered>> {
   return apiRequestWith(`${basePath(target)}/deliver-now`, () => Promise.resolve(Delivered), { method: 'POST', body: { renewalAt } });
+}
+
+/** A new address for this subscription, or every one of the customer's and their account (PUT …/address). */
+export function changeSubscriptionAddress(target: SubscriptionTarget, body: SubscriptionAddressInput): Promise<SubscriptionView> {
+  return apiRequestWith(`${basePath(target)}/address`, () => Promise.resolve(Answer), { method: 'PUT', body }).then((r) => r.subscription);
 }
 
 /** Pauses deliveries until a day (POST …/pause). */
@@ -99,5 +109,17 @@ export function useSubscriptionActions(target: SubscriptionTarget) {
     },
     onError: reread,
   });
-  return { skip, change, pause, resume, deliver };
+  const address = useMutation({
+    mutationFn: (body: SubscriptionAddressInput) => changeSubscriptionAddress(target, body),
+    onSuccess: (updated, body) => {
+      put(updated);
+      // Everywhere: the other subscriptions and the account's saved address changed too.
+      if (body.everywhere) {
+        void queryClient.invalidateQueries({ queryKey: subscriptionsQueryKey });
+        void queryClient.invalidateQueries({ queryKey: ['session'] });
+      }
+    },
+    onError: reread,
+  });
+  return { skip, change, pause, resume, deliver, address };
 }
