@@ -60,7 +60,9 @@ export function SubscriptionActions({
       {subscription.status !== 'cancelled' && (
         <div
           className={
-            layout === 'card' ? 'flex shrink-0 flex-wrap gap-2 self-start sm:flex-col sm:items-stretch' : 'flex flex-col gap-2 sm:flex-row sm:flex-wrap'
+            layout === 'card'
+              ? 'flex shrink-0 flex-wrap gap-2 self-start sm:flex-col sm:items-stretch'
+              : 'flex flex-col gap-2 sm:flex-row sm:flex-wrap'
           }
         >
           {paused ? (
