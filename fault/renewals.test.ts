@@ -24,18 +24,24 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+/** Two server processes on one fresh PostgreSQL database, each running the schedule every 100 ms, and a connection of the test's own. */
+async function twoServers(): Promise<{ servers: ServerProcess[]; db: ReturnType<typeof openDatabase>['db'] }> {
+  const testDb = await createTestDatabase('postgres');
+  cleanups.push(testDb.drop);
+  const servers: ServerProcess[] = [];
+  for (let i = 0; i < 2; i++) {
+    const s = await startServer(testDb.url, { WORKER_INTERVAL_MS: '100' });
+    cleanups.push(() => s.stop('SIGKILL'));
+    servers.push(s);
+  }
+  const { db, close } = openDatabase(testDb.url);
+  cleanups.push(close);
+  return { servers, db };
+}
+
 describe.skipIf(!HAS_PG)('renewals on two processes sharing one PostgreSQL', () => {
   it('each cycle once, cancels honoured, every active subscription renewed', async () => {
-    const testDb = await createTestDatabase('postgres');
-    cleanups.push(testDb.drop);
-    const servers: ServerProcess[] = [];
-    for (let i = 0; i < 2; i++) {
-      const s = await startServer(testDb.url, { WORKER_INTERVAL_MS: '100' });
-      cleanups.push(() => s.stop('SIGKILL'));
-      servers.push(s);
-    }
-    const { db, close } = openDatabase(testDb.url);
-    cleanups.push(close);
+    const { servers, db } = await twoServers();
 
     const product = await createProduct(db as Kysely<Database>, { name: 'Race Refill', priceCents: 1500, inventory: 1000 });
     const due = new Date(Date.now() + 1500).toISOString();
@@ -130,16 +136,7 @@ describe.skipIf(!HAS_PG)('renewals on two processes sharing one PostgreSQL', () 
   });
 
   it('skips sent to both processes as renewals fall due: each delivery skipped once and never charged, or charged once and the skips refused', async () => {
-    const testDb = await createTestDatabase('postgres');
-    cleanups.push(testDb.drop);
-    const servers: ServerProcess[] = [];
-    for (let i = 0; i < 2; i++) {
-      const s = await startServer(testDb.url, { WORKER_INTERVAL_MS: '100' });
-      cleanups.push(() => s.stop('SIGKILL'));
-      servers.push(s);
-    }
-    const { db, close } = openDatabase(testDb.url);
-    cleanups.push(close);
+    const { servers, db } = await twoServers();
     const product = await createProduct(db as Kysely<Database>, { name: 'Skip Refill', priceCents: 1500, inventory: 1000 });
     const due = new Date(Date.now() + 1500).toISOString();
     const subs: Awaited<ReturnType<typeof makeSubscription>>[] = [];

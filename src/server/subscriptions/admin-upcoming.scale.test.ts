@@ -2,9 +2,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/harness.js';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
-import { subscriptionRow } from '../test/subscriptions.js';
+import { bulkSubscriptions } from '../test/subscriptions.js';
 import { createProduct } from '../db/seed/factories.js';
-import { newCustomerRow } from '../accounts/users.js';
 import { keepTestPaymentMethod } from '../payments/test-payment-methods.js';
 import { clearAllCaches } from '../http/micro-cache.js';
 import type { SubscriptionStatus } from '../db/schema.js';
@@ -37,55 +36,22 @@ describe('upcoming subscription units at 10,000 subscriptions', () => {
       );
     const method = await keepTestPaymentMethod(t.db, { behaviour: 'succeed', brand: 'visa', last4: '4242' });
     const now = Date.now();
-    for (let from = 0; from < COUNT; from += BATCH) {
-      const ids = Array.from({ length: Math.min(BATCH, COUNT - from) }, (_, i) => from + i);
-      const at = (i: number) => new Date(now - (COUNT - i) * 3_600_000).toISOString();
-      await t.db
-        .insertInto('users')
-        .values(
-          ids.map((i) =>
-            newCustomerRow({ id: `user_upc_${i}`, email: `upc-${i}@example.com`, fullName: `Upcoming ${i}`, passwordHash: '!', at: at(i) }),
-          ),
-        )
-        .execute();
-      await t.db
-        .insertInto('subscriptions')
-        .values(
-          ids.map((i) => {
-            const status = statusOf(i);
-            return {
-              ...subscriptionRow({
-                id: `sub_upc_${i}`,
-                userId: `user_upc_${i}`,
-                email: `upc-${i}@example.com`,
-                nextRenewalAt: new Date(now - 10 * DAY + ((i * 7919) % (130 * 24)) * 3_600_000).toISOString(),
-                everyWeeks: INTERVALS[i % INTERVALS.length]!,
-                discountPercent: 10,
-                provider: 'test',
-                methodId: method,
-                createdAt: at(i),
-              }),
-              status,
-              failing_since: status === 'payment_failing' ? at(i) : null,
-              cancelled_at: status === 'cancelled' ? at(i) : null,
-            };
-          }),
-        )
-        .execute();
-      await t.db
-        .insertInto('subscription_items')
-        .values(
-          ids.flatMap((i) =>
-            [products[i % PRODUCTS]!, ...(i % 4 === 0 ? [products[(i + 7) % PRODUCTS]!] : [])].map((p) => ({
-              subscription_id: `sub_upc_${i}`,
-              product_id: p.id,
-              variant_id: `var_${p.id}`,
-              quantity: 1 + (i % 3),
-            })),
-          ),
-        )
-        .execute();
-    }
+    await bulkSubscriptions(t.db, {
+      prefix: 'upc',
+      count: COUNT,
+      batch: BATCH,
+      methodId: method,
+      now,
+      status: statusOf,
+      nextRenewalAt: (i) => new Date(now - 10 * DAY + ((i * 7919) % (130 * 24)) * 3_600_000).toISOString(),
+      everyWeeks: (i) => INTERVALS[i % INTERVALS.length]!,
+      // One product each, and one more for every fourth subscription.
+      items: (i) =>
+        [products[i % PRODUCTS]!, ...(i % 4 === 0 ? [products[(i + 7) % PRODUCTS]!] : [])].map((p) => ({
+          productId: p.id,
+          quantity: 1 + (i % 3),
+        })),
+    });
     if (t.dialect === 'postgres')
       await sql`vacuum (analyze) subscriptions, subscription_items, products, product_variants, stock_items`.execute(t.db);
     else await sql`analyze`.execute(t.db);

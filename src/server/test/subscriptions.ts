@@ -7,6 +7,7 @@ import type { RenewalDeps } from '../subscriptions/renewals.js';
 import { keepTestPaymentMethod } from '../payments/test-payment-methods.js';
 import { createProduct, createUser } from '../db/seed/factories.js';
 import { randomString } from '../lib/ids.js';
+import { newCustomerRow } from '../accounts/users.js';
 
 const silent = { warn: () => {}, error: () => {}, info: () => {} };
 
@@ -121,4 +122,78 @@ export function subscriptionRow(o: {
     created_at: o.createdAt,
     updated_at: o.createdAt,
   };
+}
+
+/**
+ * `count` subscriptions written in batches for the scale tests, each with its own customer: the
+ * i-th is `sub_<prefix>_<i>` of `user_<prefix>_<i>`, made an hour after the one before, with the
+ * status, next date, interval and items the caller gives it (a failing or cancelled one dated).
+ */
+export async function bulkSubscriptions(
+  db: Kysely<Database>,
+  o: {
+    prefix: string;
+    count: number;
+    methodId: string;
+    now: number;
+    status: (i: number) => SubscriptionsTable['status'];
+    nextRenewalAt: (i: number) => string;
+    everyWeeks: (i: number) => number;
+    items: (i: number) => { productId: string; quantity: number }[];
+    batch?: number;
+  },
+): Promise<void> {
+  const batch = o.batch ?? 500;
+  for (let from = 0; from < o.count; from += batch) {
+    const ids = Array.from({ length: Math.min(batch, o.count - from) }, (_, i) => from + i);
+    const at = (i: number) => new Date(o.now - (o.count - i) * 3_600_000).toISOString();
+    const email = (i: number) => `${o.prefix}-${i}@example.com`;
+    await db
+      .insertInto('users')
+      .values(
+        ids.map((i) =>
+          newCustomerRow({ id: `user_${o.prefix}_${i}`, email: email(i), fullName: `Scale ${i}`, passwordHash: '!', at: at(i) }),
+        ),
+      )
+      .execute();
+    await db
+      .insertInto('subscriptions')
+      .values(
+        ids.map((i) => {
+          const status = o.status(i);
+          return {
+            ...subscriptionRow({
+              id: `sub_${o.prefix}_${i}`,
+              userId: `user_${o.prefix}_${i}`,
+              email: email(i),
+              nextRenewalAt: o.nextRenewalAt(i),
+              everyWeeks: o.everyWeeks(i),
+              discountPercent: 10,
+              provider: 'test',
+              methodId: o.methodId,
+              createdAt: at(i),
+            }),
+            status,
+            failing_since: status === 'payment_failing' ? at(i) : null,
+            cancelled_at: status === 'cancelled' ? at(i) : null,
+          };
+        }),
+      )
+      .execute();
+    await db
+      .insertInto('subscription_items')
+      .values(
+        ids.flatMap((i) =>
+          o
+            .items(i)
+            .map((it) => ({
+              subscription_id: `sub_${o.prefix}_${i}`,
+              product_id: it.productId,
+              variant_id: `var_${it.productId}`,
+              quantity: it.quantity,
+            })),
+        ),
+      )
+      .execute();
+  }
 }

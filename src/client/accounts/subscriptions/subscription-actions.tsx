@@ -55,6 +55,15 @@ export function SubscriptionActions({
   const name = `${subscriptionName(subscription)}, ${subscription.terms}`;
   const size = layout === 'card' ? 'sm' : 'lg';
   const wide = layout === 'page' ? 'w-full sm:w-auto' : '';
+  // Paused: Resume in Skip's place, and neither Deliver now nor Pause.
+  const buttons: { dialog: SubscriptionDialog; label: string; variant: 'primary' | 'outline' | 'destructive' }[] = [
+    paused ? { dialog: 'resume', label: T.resumeButton, variant: 'primary' } : { dialog: 'skip', label: T.skipButton, variant: 'outline' },
+    ...(paused ? [] : [{ dialog: 'deliver' as const, label: T.deliverNowButton, variant: 'outline' as const }]),
+    { dialog: 'change', label: T.changeButton, variant: 'outline' },
+    ...(paused ? [] : [{ dialog: 'pause' as const, label: T.pauseButton, variant: 'outline' as const }]),
+    { dialog: 'address', label: T.addressButton, variant: 'outline' },
+    { dialog: 'cancel', label: T.cancelButton, variant: layout === 'page' ? 'destructive' : 'outline' },
+  ];
   return (
     <>
       {subscription.status !== 'cancelled' && (
@@ -65,64 +74,18 @@ export function SubscriptionActions({
               : 'flex flex-col gap-2 sm:flex-row sm:flex-wrap'
           }
         >
-          {paused ? (
-            <Button size={size} className={wide} onClick={() => setOpen('resume')} aria-label={`${T.resumeButton}: ${name}`}>
-              {T.resumeButton}
-            </Button>
-          ) : (
-            <Button variant="outline" size={size} className={wide} onClick={() => setOpen('skip')} aria-label={`${T.skipButton}: ${name}`}>
-              {T.skipButton}
-            </Button>
-          )}
-          {!paused && (
+          {buttons.map((b) => (
             <Button
-              variant="outline"
+              key={b.dialog}
+              variant={b.variant}
               size={size}
               className={wide}
-              onClick={() => setOpen('deliver')}
-              aria-label={`${T.deliverNowButton}: ${name}`}
+              onClick={() => setOpen(b.dialog)}
+              aria-label={`${b.label}: ${name}`}
             >
-              {T.deliverNowButton}
+              {b.label}
             </Button>
-          )}
-          <Button
-            variant="outline"
-            size={size}
-            className={wide}
-            onClick={() => setOpen('change')}
-            aria-label={`${T.changeButton}: ${name}`}
-          >
-            {T.changeButton}
-          </Button>
-          {!paused && (
-            <Button
-              variant="outline"
-              size={size}
-              className={wide}
-              onClick={() => setOpen('pause')}
-              aria-label={`${T.pauseButton}: ${name}`}
-            >
-              {T.pauseButton}
-            </Button>
-          )}
-          <Button
-            variant="outline"
-            size={size}
-            className={wide}
-            onClick={() => setOpen('address')}
-            aria-label={`${T.addressButton}: ${name}`}
-          >
-            {T.addressButton}
-          </Button>
-          <Button
-            variant={layout === 'page' ? 'destructive' : 'outline'}
-            size={size}
-            className={wide}
-            onClick={() => setOpen('cancel')}
-            aria-label={`${T.cancelButton}: ${name}`}
-          >
-            {T.cancelButton}
-          </Button>
+          ))}
         </div>
       )}
       <SkipDeliveryDialog

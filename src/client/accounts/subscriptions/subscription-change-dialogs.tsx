@@ -135,66 +135,6 @@ function DayActionForm({
   );
 }
 
-/** "Deliver now": one click, the charge and the order at once, the outcome in a toast. */
-export function DeliverNowDialog({
-  subscription,
-  open,
-  onClose,
-  onDeliver,
-}: {
-  subscription: SubscriptionView;
-  open: boolean;
-  onClose: () => void;
-  onDeliver: (renewalAt: string) => Promise<{ delivery: { status: string; orderNumber: string | null } }>;
-}) {
-  const id = useId();
-  const [pending, setPending] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const next = subscription.nextRenewalAt;
-  const error = refusal(subscription, serverError);
-  const close = () => {
-    setServerError(null);
-    onClose();
-  };
-  const deliver = async () => {
-    if (!next) return;
-    setPending(true);
-    setServerError(null);
-    try {
-      const { delivery } = await onDeliver(next);
-      toast({ title: deliveredToast(delivery) });
-      close();
-    } catch (err) {
-      setServerError(errorMessage(err, T.actionFailed));
-    } finally {
-      setPending(false);
-    }
-  };
-  return (
-    <Dialog open={open} onClose={close} title={T.deliverNowTitle} className="sm:max-w-lg">
-      {open && (
-        <div className="flex flex-col gap-4">
-          <div className="flex flex-col gap-1 text-stone-800">
-            <Heading subscription={subscription} />
-            {!error && <p className="text-sm">{deliverNowNote(subscription.everyWeeks)}</p>}
-          </div>
-          <FormError id={`${id}-error`} message={error} />
-          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-            <Button variant="ghost" onClick={close} disabled={pending}>
-              {error ? T.close : T.notNow}
-            </Button>
-            {!error && (
-              <Button onClick={() => void deliver()} disabled={pending || !next}>
-                {pending ? T.delivering : T.deliverNowConfirm}
-              </Button>
-            )}
-          </div>
-        </div>
-      )}
-    </Dialog>
-  );
-}
-
 /** A subscription's title line in its dialogs: "Laundry Powder × 1 · Every 4 weeks · 10% off". */
 function Heading({ subscription }: { subscription: SubscriptionView }) {
   return (
@@ -210,10 +150,72 @@ function refusal(subscription: SubscriptionView, serverError: string | null): st
 }
 
 /**
- * "Skip next delivery": the date skipped, that nothing is charged for it, and when the next one
- * comes; one click. The request names the date shown, so a second click or a stale tab skips
- * nothing more (the server's 409 is shown, and the page reads what now holds).
+ * A one-click action on the next delivery (Skip, Deliver now): what it does, then one button. The
+ * request names the date shown, so a second click or a stale tab does nothing more (the server's
+ * 409 is shown, and the page reads what now holds); `act` answers the toast to show.
  */
+function NextDeliveryDialog({
+  subscription,
+  open,
+  onClose,
+  words,
+  act,
+}: {
+  subscription: SubscriptionView;
+  open: boolean;
+  onClose: () => void;
+  words: { title: string; note: string; confirm: string; pending: string; keep: string; failed: string };
+  act: (renewalAt: string) => Promise<string>;
+}) {
+  const id = useId();
+  const [pending, setPending] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const next = subscription.nextRenewalAt;
+  const error = refusal(subscription, serverError);
+  const close = () => {
+    setServerError(null);
+    onClose();
+  };
+  const run = async () => {
+    if (!next) return;
+    setPending(true);
+    setServerError(null);
+    try {
+      toast({ title: await act(next) });
+      close();
+    } catch (err) {
+      setServerError(errorMessage(err, words.failed));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Dialog open={open} onClose={close} title={words.title} className="sm:max-w-lg">
+      {open && (
+        <div className="flex flex-col gap-4">
+          <div className="flex flex-col gap-1 text-stone-800">
+            <Heading subscription={subscription} />
+            {/* Refused: what it would have done is no longer the question (the page reads what now holds). */}
+            {next && !error && <p className="text-sm">{words.note}</p>}
+          </div>
+          <FormError id={`${id}-error`} message={error} />
+          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+            <Button variant="ghost" onClick={close} disabled={pending}>
+              {error ? T.close : words.keep}
+            </Button>
+            {!error && (
+              <Button onClick={() => void run()} disabled={pending || !next}>
+                {pending ? words.pending : words.confirm}
+              </Button>
+            )}
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+/** "Skip next delivery": the date skipped, that nothing is charged for it, and when the next one comes. */
 export function SkipDeliveryDialog({
   subscription,
   open,
@@ -225,52 +227,52 @@ export function SkipDeliveryDialog({
   onClose: () => void;
   onSkip: (renewalAt: string) => Promise<SubscriptionView>;
 }) {
-  const id = useId();
-  const [pending, setPending] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
   const next = subscription.nextRenewalAt;
-  const error = refusal(subscription, serverError);
-  const close = () => {
-    setServerError(null);
-    onClose();
-  };
-  const skip = async () => {
-    if (!next) return;
-    setPending(true);
-    setServerError(null);
-    try {
-      const after = await onSkip(next);
-      toast({ title: skippedToast(after.nextRenewalAt) });
-      close();
-    } catch (err) {
-      setServerError(errorMessage(err, T.skipFailed));
-    } finally {
-      setPending(false);
-    }
-  };
   return (
-    <Dialog open={open} onClose={close} title={T.skipTitle} className="sm:max-w-lg">
-      {open && (
-        <div className="flex flex-col gap-4">
-          <div className="flex flex-col gap-1 text-stone-800">
-            <Heading subscription={subscription} />
-            {/* Refused: what would have been skipped is no longer the question (the page reads what now holds). */}
-            {next && !error && <p className="text-sm">{skipNote(next, subscription.everyWeeks)}</p>}
-          </div>
-          <FormError id={`${id}-error`} message={error} />
-          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-            <Button variant="ghost" onClick={close} disabled={pending}>
-              {serverError || subscription.status === 'cancelled' ? T.close : T.keepDelivery}
-            </Button>
-            {!serverError && subscription.status !== 'cancelled' && (
-              <Button onClick={() => void skip()} disabled={pending || !next}>
-                {pending ? T.skipping : T.skipConfirm}
-              </Button>
-            )}
-          </div>
-        </div>
-      )}
-    </Dialog>
+    <NextDeliveryDialog
+      subscription={subscription}
+      open={open}
+      onClose={onClose}
+      words={{
+        title: T.skipTitle,
+        note: next ? skipNote(next, subscription.everyWeeks) : '',
+        confirm: T.skipConfirm,
+        pending: T.skipping,
+        keep: T.keepDelivery,
+        failed: T.skipFailed,
+      }}
+      act={async (renewalAt) => skippedToast((await onSkip(renewalAt)).nextRenewalAt)}
+    />
+  );
+}
+
+/** "Deliver now": the charge and the order at once, the outcome in a toast. */
+export function DeliverNowDialog({
+  subscription,
+  open,
+  onClose,
+  onDeliver,
+}: {
+  subscription: SubscriptionView;
+  open: boolean;
+  onClose: () => void;
+  onDeliver: (renewalAt: string) => Promise<{ delivery: { status: string; orderNumber: string | null } }>;
+}) {
+  return (
+    <NextDeliveryDialog
+      subscription={subscription}
+      open={open}
+      onClose={onClose}
+      words={{
+        title: T.deliverNowTitle,
+        note: deliverNowNote(subscription.everyWeeks),
+        confirm: T.deliverNowConfirm,
+        pending: T.delivering,
+        keep: T.notNow,
+        failed: T.actionFailed,
+      }}
+      act={async (renewalAt) => deliveredToast((await onDeliver(renewalAt)).delivery)}
+    />
   );
 }
 
