@@ -184,14 +184,12 @@ export async function bulkSubscriptions(
       .insertInto('subscription_items')
       .values(
         ids.flatMap((i) =>
-          o
-            .items(i)
-            .map((it) => ({
-              subscription_id: `sub_${o.prefix}_${i}`,
-              product_id: it.productId,
-              variant_id: `var_${it.productId}`,
-              quantity: it.quantity,
-            })),
+          o.items(i).map((it) => ({
+            subscription_id: `sub_${o.prefix}_${i}`,
+            product_id: it.productId,
+            variant_id: `var_${it.productId}`,
+            quantity: it.quantity,
+          })),
         ),
       )
       .execute();
