@@ -71,7 +71,22 @@ describe('admin back office', () => {
     await page.getByRole('heading', { level: 1, name: 'Admin Dashboard' }).waitFor();
     await page.getByRole('tab', { name: 'Orders', selected: true }).waitFor();
     await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
-    expect(await page.getByRole('tab').count()).toBe(12);
+    // The specification's twelve tabs and Subscriptions ([5/8]), next to Orders.
+    expect(await page.getByRole('tab').allInnerTexts()).toEqual([
+      'Orders',
+      'Subscriptions',
+      'ShipStation',
+      'Shipping',
+      'Coupons',
+      'Users',
+      'Products',
+      'Categories',
+      'Settings',
+      'FAQs',
+      'About',
+      'Homepage',
+      'Email',
+    ]);
 
     // The tab survives a reload.
     await page.goto('/admin?tab=products');
