@@ -39,6 +39,18 @@ async function twoServers(): Promise<{ servers: ServerProcess[]; db: ReturnType<
   return { servers, db };
 }
 
+/** Waits (60 s at most) until none of these subscriptions' cycles is open and at least `atLeast` were written. */
+async function cyclesSettled(db: Awaited<ReturnType<typeof twoServers>>['db'], ids: string[], atLeast: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const rows = await db.selectFrom('subscription_cycles').select('status').where('subscription_id', 'in', ids).execute();
+    const open = rows.filter((r) => ['scheduled', 'charging', 'retrying'].includes(r.status)).length;
+    if (open === 0 && rows.length >= atLeast) return;
+    if (Date.now() > deadline) throw new Error(`cycles still open: ${open}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 describe.skipIf(!HAS_PG)('renewals on two processes sharing one PostgreSQL', () => {
   it('each cycle once, cancels honoured, every active subscription renewed', async () => {
     const { servers, db } = await twoServers();
@@ -62,31 +74,11 @@ describe.skipIf(!HAS_PG)('renewals on two processes sharing one PostgreSQL', () 
     expect(cancels.map((r) => r.status).every((st) => st === 200)).toBe(true);
 
     // Every cycle settles.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const open = await db
-        .selectFrom('subscription_cycles')
-        .select('cycle')
-        .where(
-          'subscription_id',
-          'in',
-          subs.map((s) => s.id),
-        )
-        .where('status', 'in', ['scheduled', 'charging', 'retrying'])
-        .execute();
-      const made = await db
-        .selectFrom('subscription_cycles')
-        .select('cycle')
-        .where(
-          'subscription_id',
-          'in',
-          subs.map((s) => s.id),
-        )
-        .execute();
-      if (open.length === 0 && made.length >= SUBSCRIPTIONS / 2) break;
-      if (Date.now() > deadline) throw new Error(`cycles still open: ${open.length}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await cyclesSettled(
+      db,
+      subs.map((s) => s.id),
+      SUBSCRIPTIONS / 2,
+    );
 
     let renewed = 0;
     for (const [i, s] of subs.entries()) {
@@ -155,22 +147,11 @@ describe.skipIf(!HAS_PG)('renewals on two processes sharing one PostgreSQL', () 
     );
 
     // Every cycle settles.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const open = await db
-        .selectFrom('subscription_cycles')
-        .select('cycle')
-        .where(
-          'subscription_id',
-          'in',
-          subs.map((s) => s.id),
-        )
-        .where('status', 'in', ['scheduled', 'charging', 'retrying'])
-        .execute();
-      if (open.length === 0) break;
-      if (Date.now() > deadline) throw new Error(`cycles still open: ${open.length}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await cyclesSettled(
+      db,
+      subs.map((s) => s.id),
+      0,
+    );
     for (const [i, s] of subs.entries()) {
       const codes = skips[i]!.map((r) => r.status);
       expect(
