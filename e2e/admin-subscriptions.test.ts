@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, signInThroughForm, toast } from './helpers.js';
 import { WIDTHS, launchBrowser, openPage, screenshot } from './browser.js';
+import { formatCents } from '../src/shared/money.js';
 import {
   PRODUCT,
   createSubscriber,
@@ -233,7 +236,7 @@ for (const [label, viewport] of WIDTHS) {
       await toast(page, 'Subscription cancelled').waitFor();
       await dialog.getByTestId('subscription-status').filter({ hasText: 'Cancelled' }).waitFor();
       expect(await dialog.getByRole('button', { name: 'Cancel subscription' }).count()).toBe(0);
-      await dialog.getByText('Asked by phone to stop').waitFor();
+      await dialog.getByText('Asked by phone to stop', { exact: true }).waitFor();
       const stored = storedSubscription(monthly.id);
       expect(stored.status).toBe('cancelled');
       expect(stored.cancel_reason).toBe('Asked by phone to stop');
@@ -253,5 +256,139 @@ for (const [label, viewport] of WIDTHS) {
       expect(errors).toEqual([]);
       await context.close();
     });
+  });
+}
+
+/**
+ * The owner's Figures (issue [5/8]): subscribers now and the money subscriptions brought in, as the
+ * shop's rows say; the reason a customer gave among the cancellation reasons; this month's sign-ups
+ * in the retention table; each table's CSV; at 1280 and 390 px, with no accessibility violations
+ * (axe-core) in the panel.
+ */
+it('shows the subscription Figures: subscribers, revenue, reasons and retention, each with its CSV', async () => {
+  // A subscriber who signs up and cancels today, with a reason no one else gives, and a renewal paid today.
+  const who = await createSubscriber('figures');
+  const gone = createSubscription(who, { everyWeeks: 4, quantity: 1, createdDaysAgo: 0, deliveries: 1 });
+  const reason = `Figures journey ${Date.now().toString(36)}`;
+  const db = openShopDb();
+  let zone: string;
+  try {
+    const now = new Date().toISOString();
+    db.prepare(`update subscriptions set status = 'cancelled', cancelled_at = ?, cancel_reason = ? where id = ?`).run(
+      now,
+      `  ${reason}  `,
+      gone.id,
+    );
+    const id = `order_e2e_fig_${Date.now().toString(36)}`;
+    db.prepare(
+      `insert into orders (id, order_number, user_id, email, status, payment_status, payment_provider, origin, payment_session_id,
+        shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, tax_cents, total_cents, refunded_cents,
+        coupon_code, shipping_option_id, shipstation_data, shipstation_tracking_number, guest_token_hash, created_at, updated_at, paid_at)
+       values (?, ?, ?, ?, 'completed', 'paid', 'test', 'renewal', null, null, null, 1980, 0, 0, 158, 2138, 0,
+        null, null, null, null, null, ?, ?, ?)`,
+    ).run(id, id.slice(-8).toUpperCase(), who.userId, who.email, now, now, now);
+    zone =
+      (db.prepare(`select value from settings where key = 'shop_time_zone'`).get() as { value: string } | undefined)?.value ??
+      'America/New_York';
+  } finally {
+    db.close();
+  }
+  /** What the headlines should say, from the shop's rows: subscribers now, and the money of renewals and first orders (all recent). */
+  const expected = () => {
+    const d = openShopDb();
+    try {
+      const { active } = d.prepare(`select count(*) as active from subscriptions where status in ('active', 'payment_failing')`).get() as {
+        active: number;
+      };
+      const subscriptionOrders = `(origin = 'renewal' or (origin = 'checkout' and id in (select first_order_id from subscriptions)))
+        and payment_status in ('paid', 'refunded')`;
+      const { taken } = d.prepare(`select coalesce(sum(total_cents), 0) as taken from orders where ${subscriptionOrders}`).get() as {
+        taken: number;
+      };
+      const { refunded } = d
+        .prepare(
+          `select coalesce(sum(amount_cents), 0) as refunded from refunds where status = 'succeeded' and order_id in (select id from orders where ${subscriptionOrders})`,
+        )
+        .get() as { refunded: number };
+      return { active: active.toLocaleString('en-US'), revenue: formatCents(taken - refunded) };
+    } finally {
+      d.close();
+    }
+  };
+  const thisMonth = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: zone }).format(new Date());
+  const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+  for (const [label, viewport] of WIDTHS) {
+    const { context, page, errors } = await openPage(browser, viewport);
+    context.setDefaultTimeout(15_000);
+    await signInThroughForm(page, ADMIN);
+    await page.goto('/admin?tab=subscriptions');
+    const figures = page.getByRole('region', { name: 'Figures' });
+    await figures.getByTestId('figures-active').waitFor();
+    await expect.poll(() => figures.getByTestId('figures-active').locator('dd').first().innerText()).toBe(expected().active);
+    expect(await figures.getByTestId('figures-revenue').locator('dd').innerText()).toBe(expected().revenue);
+    // The last 90 days by week: a row a week, the total at its foot equal to the headline.
+    expect(await figures.getByTestId('figures-period').innerText()).toContain('by week');
+    const revenue = figures.getByRole('table', { name: 'Subscription revenue by period' });
+    expect([13, 14]).toContain(await revenue.getByTestId('figures-revenue-row').count());
+    expect(await revenue.locator('tfoot td').last().innerText()).toBe(expected().revenue);
+    const csv = figures.getByRole('link', { name: /^Download CSV/ });
+    expect(await csv.getAttribute('href')).toMatch(
+      /^\/api\/admin\/subscriptions\/figures\/revenue\.csv\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}&period=week$/,
+    );
+    // The panel's heading at the top of the screen, below the shop's bar.
+    await figures.evaluate((el) => {
+      el.scrollIntoView({ block: 'start' });
+      window.scrollBy(0, -80);
+    });
+    await screenShot(page, `admin-subscriptions-figures-${label}`);
+    await expectNoSidewaysScroll(page);
+
+    // The reason the customer gave, trimmed, once; its CSV holds it too.
+    await figures.getByRole('tab', { name: 'Cancellation reasons' }).click();
+    await page.waitForURL(/figView=reasons/);
+    const row = figures.getByRole('table', { name: 'Cancellation reasons' }).getByRole('row').filter({ hasText: reason });
+    expect(await row.getByRole('cell').first().innerText()).toBe('1');
+    const reasonsCsv = await page.request.get((await csv.getAttribute('href'))!);
+    expect(reasonsCsv.status()).toBe(200);
+    expect(await reasonsCsv.text()).toContain(`${reason.charAt(0).toUpperCase()}${reason.slice(1).toLowerCase()},1,`);
+
+    // Retention: this month's row, its later months still blank.
+    await figures.getByRole('tab', { name: 'Retention' }).click();
+    const month = figures.getByTestId('figures-retention-row').filter({ hasText: thisMonth });
+    await month.waitFor();
+    expect(await month.getByRole('cell').nth(2).innerText()).toBe('not yet');
+    await figures.getByRole('region', { name: 'Retention by month of signing up' }).scrollIntoViewIfNeeded();
+    await screenShot(page, `admin-subscriptions-figures-retention-${label}`);
+    await expectNoSidewaysScroll(page);
+
+    // The last 12 months, month by month: the same money (every order here is recent), a row a month.
+    await figures.getByLabel('Period').selectOption('365');
+    await expect.poll(() => figures.getByTestId('figures-period').innerText()).toContain('by month');
+    await figures.getByRole('tab', { name: 'Revenue' }).click();
+    await expect.poll(() => revenue.getByTestId('figures-revenue-row').count()).toBe(12);
+    expect(await figures.getByTestId('figures-revenue').locator('dd').innerText()).toBe(expected().revenue);
+
+    // No accessibility violations in the panel (WCAG 2 A and AA rules of axe-core).
+    await page.evaluate(axeSource);
+    const { violations, passes } = await page.evaluate(async () => {
+      const panel = [...document.querySelectorAll('section')].find((s) => s.querySelector('h2')?.textContent === 'Figures')!;
+      type AxeResult = { violations: { id: string; nodes: unknown[] }[]; passes: unknown[] };
+      const axe = (window as unknown as { axe: { run: (el: Element, o: object) => Promise<AxeResult> } }).axe;
+      const result = await axe.run(panel, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+      return { violations: result.violations.map((v) => `${v.id} (${v.nodes.length})`), passes: result.passes.length };
+    });
+    expect(violations).toEqual([]);
+    expect(passes).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+    await context.close();
+  }
+});
+
+/** The owner's actions on a subscription, with its timeline (the journey is in admin-subscription-actions.ts). */
+for (const [label, viewport] of WIDTHS) {
+  it(`lets the owner pause (keyboard only, no e-mail), resume and add a one-time item, each on the timeline (${label} px)`, async () => {
+    const { ownerActionsJourney } = await import('./admin-subscription-actions.js');
+    await ownerActionsJourney(browser, label, viewport);
   });
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ADMIN, CUSTOMER, checkout, SHIPPING_ADDRESS, signInThroughForm } from './helpers.js';
@@ -67,7 +68,115 @@ beforeAll(async () => {
   });
   expect(entered.status()).toBe(201);
   enteredNumber = ((await entered.json()) as { order: { orderNumber: string } }).order.orderNumber;
+  addWidestOutboxRow();
+  addWidestReviews();
 });
+
+/**
+ * The widest row the outbox can show, newest, so its first page has it whichever journeys ran before:
+ * the longest template id, a long subject and address, and a failed attempt's error.
+ */
+function addWidestOutboxRow() {
+  const db = new Database(path.join(inject('dataDir'), 'shop.db'), { fileMustExist: true });
+  try {
+    const now = new Date(Date.now() + 60_000).toISOString();
+    db.prepare(
+      `insert into email_outbox (id, to_address, subject, html, text, template_id, status, attempts, last_error, next_attempt_at, created_at, updated_at)
+       values (?, ?, ?, '<p>x</p>', 'x', ?, 'failed', 5, ?, ?, ?, ?)`,
+    ).run(
+      'mail_widest_row',
+      'subscriber.with-a-long-address@refills-and-more.example.org',
+      'Your Concentrated Multi-Surface Cleaner Refill subscription: a reminder before your next delivery',
+      'subscription-renewal-reminder',
+      'SMTP 451 4.7.1 Temporary failure: the receiving server asked us to try again later (greylisted)',
+      now,
+      now,
+      now,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The widest reviews the queue can show (issue [6/8]), newest, so the Reviews views have them
+ * whichever journeys ran before: a verified buyer's review of the paid order with a long title, a
+ * long text, photos (one hidden), the shop's reply, an edit; and one hidden for a reason with a
+ * long note, from a long address. Pending and hidden only: no product's published stars change.
+ */
+function addWidestReviews() {
+  const db = new Database(path.join(inject('dataDir'), 'shop.db'), { fileMustExist: true });
+  try {
+    const now = Date.now() + 60_000;
+    const at = (minutes: number) => new Date(now + minutes * 60_000).toISOString();
+    const insert = db.prepare(
+      `insert or replace into reviews (id, product_id, author_key, user_id, email, display_name, order_id, variant_label, rating, title, body,
+        status, hidden_reason, hidden_note, hidden_at, hidden_by, photos_hidden, photo_count, reply_text, reply_at, reply_by, source,
+        created_at, updated_at, edited_at, published_at)
+       values (?, 'cloth-5-pack', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null)`,
+    );
+    const customer = db.prepare('select id from users where email = ?').get(CUSTOMER.email) as { id: string };
+    insert.run(
+      'rev_widest_verified',
+      `user:${customer.id}`,
+      customer.id,
+      CUSTOMER.email,
+      'Demo C.',
+      order.id,
+      'Lavender, 32 oz',
+      4,
+      'Thirsty, lint-free and still going strong after a hundred washes in hot water',
+      `${'The five-pack replaced a whole roll of paper towels a week in our kitchen. '.repeat(5)}Would buy again.`,
+      'pending',
+      null,
+      null,
+      null,
+      null,
+      1,
+      2,
+      'Thank you for the kind words! Wash them without fabric softener and they stay thirsty for years.',
+      at(1),
+      'admin@example.com',
+      'account',
+      at(0),
+      at(2),
+      at(2),
+    );
+    insert.run(
+      'rev_widest_hidden',
+      'email:reviewer.with-a-very-long-address@cleaning-supplies-and-more.example.org',
+      null,
+      'reviewer.with-a-very-long-address@cleaning-supplies-and-more.example.org',
+      'Alexandra W.',
+      null,
+      '',
+      1,
+      'Call me on my mobile',
+      'Please ring me about a discount on 0123 456 789, any time after six in the evening.',
+      'hidden',
+      'personal-data',
+      'Gave a phone number; asked the customer by e-mail to write again without it.',
+      at(3),
+      'admin@example.com',
+      0,
+      0,
+      null,
+      null,
+      null,
+      'link',
+      at(-1),
+      at(3),
+      null,
+    );
+    const photo = db.prepare(
+      `insert or replace into review_photos (id, review_id, position, url, width, height, created_at) values (?, ?, ?, ?, 400, 400, ?)`,
+    );
+    photo.run('rev_widest_verified_p0', 'rev_widest_verified', 0, '/images/products/mesh-laundry-bag.svg', at(0));
+    photo.run('rev_widest_verified_p1', 'rev_widest_verified', 1, '/images/products/mesh-laundry-bag-grey.svg', at(0));
+  } finally {
+    db.close();
+  }
+}
 
 afterAll(async () => {
   await admin?.context.close();
@@ -305,6 +414,39 @@ const VIEWS: View[] = [
     url: () => '/admin?tab=email&view=outbox',
     heading: 'E-mail outbox',
     ready: (page) => panel(page).getByRole('row').nth(1),
+  },
+  {
+    // Every status, the widest rows first (addWidestReviews).
+    name: 'reviews-queue',
+    url: () => '/admin?tab=reviews&status=all',
+    heading: 'Reviews',
+    ready: (page) => panel(page).getByText('Call me on my mobile'),
+  },
+  {
+    name: 'reviews-hide-dialog',
+    url: () => '/admin?tab=reviews&status=all',
+    heading: 'Reviews',
+    ready: firstButton(/^Hide the review/),
+    open: clickFirst(/^Hide the review/),
+  },
+  {
+    name: 'reviews-reply-dialog',
+    url: () => '/admin?tab=reviews&status=hidden',
+    heading: 'Reviews',
+    ready: firstButton(/^Reply to the review/),
+    open: clickFirst(/^Reply to the review/),
+  },
+  {
+    name: 'reviews-figures',
+    url: () => '/admin?tab=reviews&view=figures',
+    heading: 'Review figures',
+    ready: (page) => page.getByTestId('review-figures-total'),
+  },
+  {
+    name: 'reviews-settings',
+    url: () => '/admin?tab=reviews&view=settings',
+    heading: 'Review settings',
+    ready: (page) => page.getByLabel('Days after shipping'),
   },
   {
     name: 'email-messages',

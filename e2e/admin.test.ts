@@ -71,10 +71,11 @@ describe('admin back office', () => {
     await page.getByRole('heading', { level: 1, name: 'Admin Dashboard' }).waitFor();
     await page.getByRole('tab', { name: 'Orders', selected: true }).waitFor();
     await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
-    // The specification's twelve tabs and Subscriptions ([5/8]), next to Orders.
+    // The specification's twelve tabs, Subscriptions ([5/8]) next to Orders, and Reviews ([6/8]) after it.
     expect(await page.getByRole('tab').allInnerTexts()).toEqual([
       'Orders',
       'Subscriptions',
+      'Reviews',
       'ShipStation',
       'Shipping',
       'Coupons',

@@ -3,8 +3,10 @@
 // endpoint's throughput and p99 latency next to a hello-world route of the same server measured in
 // the same run: the storefront pages as a browser asks for them (HTML, `accept-encoding: gzip, br`),
 // a product page signed in, the JSON catalogue, a search with a new term on every request (no
-// cache can answer it), and the cart, admin and write endpoints. After the load it reads the
-// server's resident memory (VmRSS, and VmHWM, its peak) from /proc.
+// cache can answer it), and the cart, admin and write endpoints. Reviews (issue [6/8]): a product
+// with 1,000 reviews (scripts/bench-reviews.ts, written after the seed), its page and its review
+// lists, cached and not, and the shop list sorted by rating. After the load it reads the server's
+// resident memory (VmRSS, and VmHWM, its peak) from /proc.
 //
 //   npm run bench                      both databases, the normal seed
 //   npm run bench -- --large           also the large seed (10,000 products, 50,000 users,
@@ -47,6 +49,7 @@ import { freePort } from '../src/server/test/free-port.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from '../src/server/db/seed/demo-accounts.js';
 import { runSaleDay } from './bench-sale.js';
 import { runRenewals } from './bench-renewals.js';
+import { addBenchReviews, BENCH_REVIEW_COUNT } from './bench-reviews.js';
 
 type Size = 'small' | 'large';
 type Endpoint = {
@@ -137,6 +140,9 @@ function seed(url: string, size: Size): void {
   spawnSync('sync');
   console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
+
+/** The product given 1,000 reviews in each seeded database (none in one only read: its first product is measured). */
+const reviewedProduct = new Map<string, string>();
 
 /** A database given with --large-url: only read, served in development mode (see the top). */
 const external = (url: string) => LARGE_URLS.includes(url);
@@ -250,7 +256,22 @@ async function searchTerms(base: string): Promise<() => string> {
   };
 }
 
-async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
+/**
+ * Pages of the reviewed product's list that no cache keyed by the query can keep for long: every
+ * page of every order and star filter in turn, some 500 of them (the cache holds 500 answers, and
+ * is asked for each again only after all the others).
+ */
+function reviewPages(productId: string): () => string {
+  const queries: string[] = [];
+  const pages = Math.ceil(BENCH_REVIEW_COUNT / 10);
+  for (let page = 1; page <= pages; page++)
+    for (const sort of ['newest', 'highest', 'lowest'])
+      for (const rating of ['', '&rating=5', '&rating=1']) queries.push(`?page=${page}&sort=${sort}${rating}`);
+  let n = 0;
+  return () => `/api/products/${encodeURIComponent(productId)}/reviews${queries[n++ % queries.length]}`;
+}
+
+async function endpoints(base: string, readOnly: boolean, reviewedId: string | undefined): Promise<Endpoint[]> {
   const origin = { origin: base, 'content-type': 'application/json' };
   // A database given with --large-url was seeded in development mode: its demo accounts sign in.
   const cookie = await session(base, readOnly ? DEMO_ADMIN : ADMIN);
@@ -281,6 +302,9 @@ async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
   // A page the server failed to draw is sent as the bare shell, small and fast: never measure that.
   if ((await page.text()).includes('<div id="root"></div>'))
     throw new Error(`${productPage}: served without its HTML (server rendering failed: see the server's log)`);
+  const reviewed = reviewedId ?? list.items[0]!.id;
+  const reviewedPage = `/products/${encodeURIComponent(reviewed)}`;
+  const reviewsApi = `/api/products/${encodeURIComponent(reviewed)}/reviews`;
   const address = { name: 'Bench Shopper', address: '1 Load St', city: 'Portland', state: 'OR', zip: '97201', country: 'US' };
   return [
     { name: 'hello-world (/api/health)', kind: 'hello', method: 'GET', path: '/api/health' },
@@ -288,6 +312,8 @@ async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
     { name: 'page /products', kind: 'page', method: 'GET', path: '/products', headers: BROWSER },
     { name: 'product page', kind: 'page', method: 'GET', path: productPage, headers: BROWSER },
     { name: 'page /faq', kind: 'page', method: 'GET', path: '/faq', headers: BROWSER },
+    { name: 'product page (1000 reviews)', kind: 'page', method: 'GET', path: reviewedPage, headers: BROWSER },
+    { name: 'page /products?sort=rating', kind: 'page', method: 'GET', path: '/products?sort=rating', headers: BROWSER },
     {
       name: 'product page (signed in)',
       kind: 'signed-in page',
@@ -305,6 +331,15 @@ async function endpoints(base: string, readOnly: boolean): Promise<Endpoint[]> {
       nextPath: await searchTerms(base),
     },
     { name: 'product detail', kind: 'catalogue', method: 'GET', path: `/api/products/${encodeURIComponent(productId)}` },
+    { name: 'product list by rating', kind: 'catalogue', method: 'GET', path: '/api/products?sort=rating&page=1' },
+    { name: 'review list (lowest: page 40 of 100)', kind: 'catalogue', method: 'GET', path: `${reviewsApi}?sort=lowest&page=40` },
+    {
+      name: 'uncached review pages (another each request)',
+      kind: 'search',
+      method: 'GET',
+      path: `${reviewsApi}?page=1`,
+      nextPath: reviewPages(reviewed),
+    },
     {
       name: 'cart quote',
       kind: 'read',
@@ -388,12 +423,16 @@ async function seeded(db: 'sqlite' | 'postgres', size: Size): Promise<string> {
   }
   const url = await databaseUrl(db, size);
   seed(url, size);
+  const started = Date.now();
+  const { productId, reviews } = await addBenchReviews(url);
+  reviewedProduct.set(url, productId);
+  console.log(`  ${reviews} reviews written (${BENCH_REVIEW_COUNT} of ${productId}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return url;
 }
 
 async function prepare(db: 'sqlite' | 'postgres', size: Size, url: string): Promise<Target> {
   const { base, child } = await startServer(url);
-  const list = (await endpoints(base, external(url))).filter(
+  const list = (await endpoints(base, external(url), reviewedProduct.get(url))).filter(
     (e) => (!ONLY || e.kind === 'hello' || ONLY.has(e.name)) && !(external(url) && e.kind === 'write'),
   );
   return { db, size, base, child, list, raw: [], memory: null };

@@ -18,6 +18,7 @@ import { access, checkRoutePolicies, registerSurface } from './http/access.js';
 import { watchShopChanges } from './http/shop-changes.js';
 import { registerSessionDecorator } from './http/auth.js';
 import { registerCatalogRoutes, registerRelatedProductRoutes } from './catalog/routes.js';
+import { registerReviewListRoutes } from './reviews/list-routes.js';
 import { registerContentRoutes } from './content/routes.js';
 import { registerSeoRoutes } from './pages/routes.js';
 import { registerSpa } from './pages/spa-routes.js';
@@ -44,10 +45,14 @@ import { registerCheckoutRoutes } from './checkout/routes.js';
 import { registerAdminCheckoutRoutes } from './checkout/admin-routes.js';
 import { registerAdminSubscriptionRoutes } from './subscriptions/admin-routes.js';
 import { registerAdminSubscriptionListRoutes } from './subscriptions/admin-list-routes.js';
+import { registerAdminSubscriptionActionRoutes } from './subscriptions/admin-action-routes.js';
 import { registerAccountSubscriptionRoutes, registerSubscriptionLinkRoutes } from './subscriptions/routes.js';
+import { registerAccountReviewRoutes, registerReviewLinkRoutes } from './reviews/routes.js';
 import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
 import { registerAccountOrderRoutes, registerOrderRoutes } from './orders/routes.js';
 import { registerStripeWebhook, registerTestCheckoutPages } from './payments/routes.js';
+import { registerTestCardSetupPages } from './payments/card-setup-routes.js';
+import { subscriptionCardSetups } from './subscriptions/card-updates.js';
 import { registerAdminPaymentRoutes } from './payments/admin-routes.js';
 import { registerStrayPaymentRoutes } from './orders/stray-payment-routes.js';
 import { registerContentAdminRoutes } from './content/admin-routes.js';
@@ -57,6 +62,8 @@ import { smtpTransport, type MailTransport } from './email/delivery.js';
 import { buildPaymentProviders } from './payments/providers.js';
 import type { PaymentProviders } from './payments/provider.js';
 import { auditImpersonatedReads } from './audit/audit.js';
+import { registerReviewOptOutRoutes } from './reviews/opt-out.js';
+import { registerAdminReviewRoutes } from './reviews/admin-routes.js';
 
 export type AppDeps = {
   config: Config;
@@ -162,11 +169,14 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await store.register(registerCatalogRoutes, deps);
     await store.register(registerInventoryRoutes, deps);
     await store.register(registerRelatedProductRoutes, deps);
+    await store.register(registerReviewListRoutes, deps);
     await store.register(registerContentRoutes, deps);
     await store.register(registerCartRoutes, deps);
     await store.register(registerCheckoutRoutes, deps);
     await store.register(registerOrderRoutes, deps);
     await store.register(registerSubscriptionLinkRoutes, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
+    await store.register(registerReviewLinkRoutes, deps);
+    await store.register(registerReviewOptOutRoutes, deps);
   });
   await registerSurface(app, 'account', deps, async (account) => {
     auditImpersonatedReads(account, deps.db); // what an admin reads as a customer (decision 0020)
@@ -175,6 +185,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await account.register(registerSelfServiceRoutes, deps);
     await account.register(registerSavedCartRoutes, deps);
     await account.register(registerAccountSubscriptionRoutes, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
+    await account.register(registerAccountReviewRoutes, deps);
   });
   await registerSurface(app, 'admin', deps, async (admin) => {
     // Each domain's back-office routes (src/server/<domain>/admin-routes.ts), all under this surface's guard.
@@ -197,17 +208,24 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await admin.register(registerStrayPaymentRoutes, deps);
     await admin.register(registerAdminSubscriptionRoutes, deps);
     await admin.register(registerAdminSubscriptionListRoutes, deps);
+    await admin.register(registerAdminSubscriptionActionRoutes, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
+    await admin.register(registerAdminReviewRoutes, deps);
   });
   await registerSurface(app, 'integrations', deps, async (integrations) => {
     await integrations.register(registerShipStationRoutes, deps);
     await integrations.register(registerEmailCheckRoutes, deps);
   });
   await registerSurface(app, 'webhooks', deps, async (webhooks) => {
-    await webhooks.register(registerStripeWebhook, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
+    await webhooks.register(registerStripeWebhook, {
+      ...deps,
+      outcomes: checkoutPaymentOutcomes(deps),
+      cardSetups: subscriptionCardSetups(deps),
+    });
   });
   let notFound: Awaited<ReturnType<typeof registerSpa>> | undefined;
   await registerSurface(app, 'pages', deps, async (pages) => {
     await pages.register(registerTestCheckoutPages, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
+    await pages.register(registerTestCardSetupPages, { ...deps, cardSetups: subscriptionCardSetups(deps) });
     await pages.register(registerSeoRoutes, deps);
     await pages.register(registerUploadedFiles, deps);
     notFound = await registerSpa(pages, deps);

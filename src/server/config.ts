@@ -36,6 +36,7 @@ const EnvSchema = z.object({
     .transform((v) => v === 'true'),
   RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  REVIEW_REQUEST_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   SHOP_CHANGE_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(250),
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
   QUERY_PROFILE: z
@@ -86,6 +87,12 @@ export type Config = {
   retryBaseMs: number;
   /** How often the e-mail and contact-forwarding workers look for due work. */
   workerIntervalMs: number;
+  /**
+   * How often each process looks for orders whose review request is due (reviews/requests.ts). A
+   * request is due on a day's scale and an idle look still reads the window's orders (some 40 ms at
+   * 20,000 orders, admin-queue.scale.test.ts): a minute.
+   */
+  reviewRequestIntervalMs: number;
   /** How often each process checks whether the shop changed (back-office writes, stock holds): cached pages are dropped then. */
   shopChangePollMs: number;
   /** The most rendered storefront HTML one process keeps (0 turns the page cache off). */
@@ -215,6 +222,7 @@ function toConfig(e: Env): Config {
     trustProxy: e.TRUST_PROXY,
     retryBaseMs: e.RETRY_BASE_MS,
     workerIntervalMs: e.WORKER_INTERVAL_MS,
+    reviewRequestIntervalMs: e.REVIEW_REQUEST_INTERVAL_MS,
     shopChangePollMs: e.SHOP_CHANGE_POLL_MS,
     pageCacheMb: e.PAGE_CACHE_MB,
     queryProfile: e.QUERY_PROFILE,

@@ -18,6 +18,7 @@ import { setRetryBaseMs } from './lib/retry.js';
 import { backfillImageVariants } from './catalog/image-variants.js';
 import { startPaymentsWorker } from './payments/worker.js';
 import { startRenewalsWorker } from './subscriptions/worker.js';
+import { startReviewRequestsWorker } from './reviews/requests.js';
 import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
 import { buildPaymentProviders } from './payments/providers.js';
 
@@ -83,6 +84,11 @@ async function main(): Promise<void> {
     },
     { intervalMs: config.workerIntervalMs },
   );
+  // Review request e-mails some days after shipping, once per order, in every process (reviews/requests.ts).
+  const reviewRequests = startReviewRequestsWorker(
+    { db, dialect, publicUrl: config.publicUrl, log: app.log },
+    { intervalMs: config.reviewRequestIntervalMs },
+  );
   // Images uploaded before variants existed get them now, in the background: the server starts at once.
   void backfillImageVariants(config.uploadDir, (msg, err) => app.log.warn({ err }, msg))
     .then((made) => made && app.log.info(`made ${made} missing image variants`))
@@ -94,6 +100,7 @@ async function main(): Promise<void> {
     clearInterval(forwarder);
     payments.stop();
     await renewals.stop();
+    await reviewRequests.stop();
     outboxLog?.stop();
     await worker?.stop();
     await app.close();

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BOT_GUARD_MS, formShownAt, looksAutomated } from './bot-guard.js';
 
 describe('the bot guard', () => {
-  it('holds the specification’s times: sign-in and sign-up 1 s, admin order 1 s, contact 1.5 s', () => {
-    expect(BOT_GUARD_MS).toEqual({ signIn: 1000, signUp: 1000, adminOrder: 1000, contact: 1500 });
+  it('holds the specification’s times: sign-in and sign-up 1 s, admin order 1 s, contact 1.5 s; a review 2 s', () => {
+    expect(BOT_GUARD_MS).toEqual({ signIn: 1000, signUp: 1000, adminOrder: 1000, contact: 1500, review: 2000 });
   });
 
   it('refuses a submit faster than the form’s time, one without a time, and one with the decoy filled', () => {

@@ -10,6 +10,7 @@ import type { ProductCardItem, ProductCardPage } from './product-card.js';
 import type { StockNotice } from './schemas/inventory.js';
 import { queryKeys } from './query-keys.js';
 import type { ProductsFilter } from './products-filter.js';
+import type { RatingSummary, ReviewPage } from './reviews.js';
 
 export const SITE_NAME = 'EcoClean';
 /**
@@ -24,9 +25,19 @@ const META_DESCRIPTION_MAX = 158;
 /**
  * A product page's data (GET /api/products/:id): the product (`inventory`: what can be bought of
  * its enabled variants), its options, its enabled variants in the owner's order, and the product's
- * own stock notice (decision 0036).
+ * own stock notice (decision 0036). Since reviews (issue [6/8]): its stars (`rating`, every star's
+ * count; count 0 when none) and the first page of its published reviews, newest first (`reviews`:
+ * what GET /api/products/:id/reviews answers with no query), so the page's first paint and its
+ * JSON-LD show the same reviews.
  */
-export type ProductDetail = { product: Product; options: ProductOption[]; variants: VariantView[]; stock: StockNotice };
+export type ProductDetail = {
+  product: Product;
+  options: ProductOption[];
+  variants: VariantView[];
+  stock: StockNotice;
+  rating: RatingSummary;
+  reviews: ReviewPage;
+};
 
 /** The API answer each kind of page data is cached as (the same body on both sides; the lists' items trimmed to their cards). */
 export type PageDataTypes = {

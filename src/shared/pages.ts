@@ -248,6 +248,31 @@ export const PAGES: readonly PageDeclaration[] = [
     cache: 'private',
   }),
   definePage({
+    // The signed-in customer's reviews (issue [6/8]): each with its status, and Edit.
+    id: 'my-reviews',
+    path: '/my-reviews',
+    component: 'reviews/my-reviews-page.tsx',
+    head: privateHead('My Reviews'),
+    cache: 'private',
+  }),
+  definePage({
+    // A review request e-mail's link to review one product of an order, without signing in (it
+    // signs nobody in); the token in its path is a key: never indexed, cached or listed.
+    id: 'review-link',
+    path: '/review/:token',
+    component: 'reviews/review-link-page.tsx',
+    head: privateHead('Write a Review'),
+    cache: 'private',
+  }),
+  definePage({
+    // The review request e-mail's "Stop review requests" link; its token names the address.
+    id: 'reviews-opt-out',
+    path: '/reviews/opt-out',
+    component: 'reviews/reviews-opt-out-page.tsx',
+    head: privateHead('Stop Review Requests'),
+    cache: 'private',
+  }),
+  definePage({
     // The page of an e-mail's link to manage (and cancel) a subscription without signing in; the
     // token in its path is a key: never indexed, cached or listed.
     id: 'subscription-manage',

@@ -8,7 +8,8 @@ export type ProductsFilter = Pick<
 export const DEFAULT_PAGE_SIZE = 24;
 const MAX_PAGE = 100000;
 const CATEGORY_PATTERN = /^[a-z0-9-]*$/;
-const SORTS = ['shop', 'price-asc', 'price-desc', 'newest'] as const;
+// PRODUCT_SORTS (schemas/catalog.ts) spelled again: that module loads zod. The unit test holds the two alike.
+const SORTS = ['shop', 'price-asc', 'price-desc', 'newest', 'rating'] as const;
 const PRICE_PATTERN = /^(\d{1,6})(\.\d{1,2})?$/;
 
 /** A price bound from the URL (dollars) in cents; undefined when absent or blank; null when unreadable. */

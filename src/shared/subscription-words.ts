@@ -1,4 +1,5 @@
 import { formatCents } from './money.js';
+import { cardBrandName } from './subscription-card.js';
 
 /**
  * Subscribe and save (issue [4/8], decision 0058): the words, limits and arithmetic the shop, the
@@ -61,6 +62,28 @@ export const SUBSCRIPTION_MESSAGES = {
   pausedNoDeliver: 'This subscription is paused: resume it to have a delivery sent.',
   /** The reason the skipped-delivery e-mail gives when the customer skipped it. */
   skippedByCustomer: 'you asked us to skip it.',
+  /** Skip-one-item or a one-time extra once the next delivery's order is made (charging or waiting for payment). */
+  deliveryFixed:
+    'Your next delivery is already being charged or waiting for payment, so its items can no longer change. Try again once it is paid.',
+  lastItem: 'This is the only item left in your next delivery: to skip them all, skip the delivery instead.',
+  extraUnknown: 'Choose a product version that is on sale to add to your next delivery.',
+  extraShort: 'There is not enough of this in stock for your next delivery: choose fewer, or another.',
+  extraTooMany: 'Your next delivery already carries 10 one-time items: remove one first.',
+  extraNotFound: 'That one-time item is not part of your next delivery.',
+  /** Reactivate on a subscription that still renews. */
+  notCancelled: 'This subscription is not cancelled: there is nothing to reactivate.',
+  cardUpdatesTooMany: 'Too many card updates for this subscription in the last hour. Please wait a while and try again.',
+  reactivateConsent: 'Tick the box to agree to the subscription terms before you reactivate it.',
+  reactivateNoCard: 'There is no card on file for this subscription: subscribe again from the product page.',
+  reactivateWhileImpersonating:
+    'An admin acting as the customer cannot reactivate their subscription: the customer must agree to its terms themselves.',
+  /** Update card ([5/8]): the customer enters a card themselves, on the provider's page. */
+  cardWhileImpersonating:
+    'An admin acting as the customer cannot change their card: the customer must enter it themselves, from their account or an e-mail’s link.',
+  cardCancelled: 'This subscription is cancelled: there is no card to update.',
+  cardNotOnline: 'The card of this subscription cannot be changed online: reply to any of our e-mails and we will help.',
+  cardUpdateNotFound: 'That card update is not part of this subscription.',
+  cardPageFailed: 'The card page could not be opened. Please try again in a moment.',
 } as const;
 
 /** A plan's discounts: the first delivery's on, and optionally another from the Nth delivery. */
@@ -242,4 +265,27 @@ export function subscriptionTerms(lines: readonly TermsLine[], nowIso: string): 
 export function subscriptionTermsText(lines: readonly TermsLine[], nowIso: string): string {
   const { groups, closing } = subscriptionTerms(lines, nowIso);
   return groups.length === 0 ? '' : [...groups.flatMap((g) => g.paragraphs), closing].join('\n');
+}
+
+/**
+ * The terms a customer agrees to again when they reactivate a cancelled subscription (shown next to
+ * the box on the page, and kept on the subscription's timeline beside the first consent): the same
+ * sentences as at checkout, for what it brings now, its card and its first delivery.
+ */
+export function reactivationTermsText(s: {
+  items: readonly { name: string; quantity: number; unitPriceCents: number | null }[];
+  discountPercent: number;
+  everyWeeks: number;
+  firstDeliveryAt: string;
+  card: { brand: string; last4: string } | null;
+}): string {
+  const every = everyWeeksText(s.everyWeeks);
+  const cents = s.items.reduce((sum, i) => sum + (i.unitPriceCents ?? 0) * i.quantity, 0);
+  const card = s.card ? `the ${cardBrandName(s.card.brand)} card ending ${s.card.last4}` : 'the card on file';
+  return [
+    `${every}: ${s.items.map((i) => `${i.name} × ${i.quantity}`).join(', ')}.`,
+    `We charge ${formatCents(cents)} for each delivery (${lessText(s.discountPercent)}), plus shipping and tax as on each order, to ${card}.`,
+    `It continues ${every.toLowerCase()} until you cancel. First delivery: ${renewalDateText(s.firstDeliveryAt)}.`,
+    'Cancel any time online from your account or the link in your e-mails.',
+  ].join('\n');
 }

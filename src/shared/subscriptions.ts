@@ -68,8 +68,26 @@ export const SubscriptionView = z.object({
       quantity: z.number().int(),
       /** The versions it may swap to now (its own first), each with its label ("Lavender, 32 oz"); empty when there is no other. */
       versions: z.array(z.object({ variantId: z.string(), label: z.string() })),
+      /** Left out of the next delivery only. */
+      skipNext: z.boolean(),
+      /** Its price per unit on the next delivery (today's price less the plan's discount for it); null when no longer sold. */
+      unitPriceCents: z.number().int().nullable(),
     }),
   ),
+  /** One-time items riding with the next delivery only, at the shop's price. */
+  extras: z.array(
+    z.object({ variantId: z.string(), name: z.string(), quantity: z.number().int(), unitPriceCents: z.number().int().nullable() }),
+  ),
+  /** The next delivery's total (items, shipping, tax) at today's prices; null once cancelled. */
+  nextDeliveryTotalCents: z.number().int().nullable(),
+  /** Price changes told and not yet in effect (decision 0058, "Price changes"): per item, the unit price per delivery before and after, and the first delivery date it applies to. */
+  priceNotices: z
+    .array(z.object({ variantId: z.string(), fromCents: z.number().int(), toCents: z.number().int(), effectiveFrom: z.string() }))
+    .optional(),
+  /** The card renewals charge: its brand and last four digits (never a number); null when none is known. */
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  /** Whether a card is kept for renewals at all (its brand may not be known yet). Absent: as `card`. */
+  cardOnFile: z.boolean().optional(),
   /** The next delivery's date (ISO); null once cancelled. */
   nextRenewalAt: z.string().nullable(),
   deliveries: z.number().int(),
@@ -156,6 +174,44 @@ export type ChangeSubscriptionInput = z.infer<typeof ChangeSubscriptionInput>;
 /** "Ships to": a new address for this subscription, or for every subscription of the customer and their account too. */
 export const SubscriptionAddressInput = z.object({ address: ShippingAddressInput, everywhere: z.boolean().default(false) }).strict();
 export type SubscriptionAddressInput = z.input<typeof SubscriptionAddressInput>;
+
+const VariantId = z.string().min(1, SUBSCRIPTION_MESSAGES.itemUnknown).max(100, SUBSCRIPTION_MESSAGES.itemUnknown);
+
+/** "Skip this item next time" (or bring it back): one item left out of the next delivery only. */
+export const SkipItemInput = z.object({ variantId: VariantId, skip: z.boolean({ message: 'skip must be true or false' }) }).strict();
+export type SkipItemInput = z.infer<typeof SkipItemInput>;
+
+/** "Add to next delivery": a one-time item, at the shop's price, with the next delivery only. */
+export const AddExtraInput = z
+  .object({
+    variantId: z.string().min(1, SUBSCRIPTION_MESSAGES.extraUnknown).max(100, SUBSCRIPTION_MESSAGES.extraUnknown),
+    quantity: z
+      .number({ message: SUBSCRIPTION_MESSAGES.quantityRange })
+      .int(SUBSCRIPTION_MESSAGES.quantityRange)
+      .min(1, SUBSCRIPTION_MESSAGES.quantityRange)
+      .max(SUBSCRIPTION_LIMITS.maxQuantity, SUBSCRIPTION_MESSAGES.quantityRange),
+  })
+  .strict();
+export type AddExtraInput = z.infer<typeof AddExtraInput>;
+
+/** "Reactivate": the terms agreed to again (kept on the timeline beside the first consent), and the first delivery's day. */
+export const ReactivateSubscriptionInput = z
+  .object({
+    consent: z.literal(true, { message: SUBSCRIPTION_MESSAGES.reactivateConsent }),
+    nextDeliveryOn: Day,
+  })
+  .strict();
+export type ReactivateSubscriptionInput = z.infer<typeof ReactivateSubscriptionInput>;
+
+/** One line of a subscription's timeline, as its customer or the owner reads it. */
+export const SubscriptionEventView = z.object({
+  id: z.string(),
+  type: z.string(),
+  actor: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type SubscriptionEventView = z.infer<typeof SubscriptionEventView>;
 
 /** What a subscription's status reads as, for its customer. */
 export const SUBSCRIPTION_STATUS_TEXT = {

@@ -8,7 +8,7 @@ import { AccountSelfServiceCard } from './dashboard/account-self-service.js';
 import { AdminStatsPanel, RecentUsersPanel } from './dashboard/admin-panels.js';
 import { RECENT_ORDERS, useAccountSummary, useAdminStats, useOrders } from './dashboard/api.js';
 import { LoyaltyCard, ShoppingSummaryCard } from './dashboard/loyalty.js';
-import { StatCard } from './dashboard/panel.js';
+import { Panel, StatCard } from './dashboard/panel.js';
 import { RecentOrdersPanel } from './dashboard/recent-orders.js';
 import { SubscriptionsPanel } from './subscriptions/subscriptions-panel.js';
 import { formatDate } from '../lib/format.js';
@@ -123,6 +123,18 @@ function DashboardLayout({
   );
 }
 
+/** The account's reviews (issue [6/8]) have a page of their own: each review's status, and Edit. */
+function MyReviewsCard() {
+  return (
+    <Panel title="My Reviews">
+      <p className="mb-4 text-sm text-stone-700">The reviews you have written, whether each is published yet, and a way to change them.</p>
+      <Link to={paths.myReviews} className={buttonClasses('outline', 'sm')}>
+        View My Reviews
+      </Link>
+    </Panel>
+  );
+}
+
 function CustomerDashboard({ user }: { user: SessionUser }) {
   const summary = useAccountSummary(true);
   const s = summary.data?.stats;
@@ -144,6 +156,7 @@ function CustomerDashboard({ user }: { user: SessionUser }) {
           <>
             <LoyaltyCard loyalty={summary.data.loyalty} />
             <ShoppingSummaryCard stats={summary.data.stats} />
+            <MyReviewsCard />
           </>
         ) : (
           <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-6" aria-hidden="true">

@@ -11,6 +11,8 @@ import { useCancelSubscriptionLink } from './subscriptions/api/cancel-subscripti
 import { isUnknownLink, useSubscriptionLink } from './subscriptions/api/get-subscription-link.js';
 import { dialogOfHash, SubscriptionActions } from './subscriptions/subscription-actions.js';
 import { SubscriptionSummary } from './subscriptions/subscription-summary.js';
+import { SubscriptionHistory } from './subscriptions/subscription-history.js';
+import { SubscriptionCard } from './subscriptions/subscription-card.js';
 import { SUBSCRIPTION_UI_TEXTS as T } from './subscriptions/subscription-texts.js';
 
 /** Where the page sends a person to see all their subscriptions: the account, through sign-in when needed. */
@@ -58,6 +60,7 @@ function Managed({ token, subscription, signedIn }: { token: string; subscriptio
         </p>
       )}
       <SubscriptionSummary subscription={subscription} headingLevel={2} />
+      <SubscriptionCard subscription={subscription} target={{ token }} />
       <SubscriptionActions
         subscription={subscription}
         target={{ token }}
@@ -68,6 +71,7 @@ function Managed({ token, subscription, signedIn }: { token: string; subscriptio
         }}
         onCancel={(reason) => cancel.mutateAsync({ reason })}
       />
+      <SubscriptionHistory target={{ token }} items={subscription.items} />
       <div className="flex flex-col gap-3 border-t border-stone-200 pt-5 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-stone-700">{T.accountHint}</p>
         <AccountLink signedIn={signedIn} variant="outline" />

@@ -34,6 +34,8 @@ import { FreeShippingLine } from '../ui/free-shipping-line.js';
 import { HydrateWhenVisible } from '../lib/hydrate-when-visible.js';
 import { SHOP_LOAD_ERROR } from './shop-page.js';
 import type { BuyNowState } from '../cart/buy-now.js';
+import { RatingLink } from '../reviews/rating-link.js';
+import { ProductReviews } from '../reviews/reviews-section.js';
 
 export default function ProductPage() {
   const { id = '' } = useParams();
@@ -44,7 +46,17 @@ export default function ProductPage() {
     return isNotFound(error) ? <ProductNotFound /> : <ProductLoadError />;
   }
   // Keyed by id so the quantity resets when moving to another product.
-  return <ProductDetail key={data.product.id} product={data.product} stock={data.stock} options={data.options} variants={data.variants} />;
+  return (
+    <ProductDetail
+      key={data.product.id}
+      product={data.product}
+      stock={data.stock}
+      options={data.options}
+      variants={data.variants}
+      // Its stars with every star's count (an answer cached before reviews has the product's alone).
+      rating={data.rating ?? data.product.rating}
+    />
+  );
 }
 
 /**
@@ -155,11 +167,13 @@ function ProductDetail({
   stock: productStock,
   options,
   variants,
+  rating,
 }: {
   product: Product;
   stock: StockNotice;
   options: readonly ProductOption[];
   variants: readonly VariantView[];
+  rating: { average: number; count: number } | undefined;
 }) {
   const navigate = useNavigate();
   const { chosen, choose } = useChosenVariant(product, productStock, variants);
@@ -232,6 +246,7 @@ function ProductDetail({
               )}
               {unitPrice && <UnitPrice text={unitPrice} className="text-base font-medium text-stone-600" />}
             </p>
+            <RatingLink rating={rating} />
           </div>
 
           {options.length > 0 && (
@@ -348,7 +363,8 @@ function ProductDetail({
           onAdd={add}
         />
       )}
-      {/* Under the product, past a phone's first screen: hydrated as it comes near. */}
+      {/* Under the product, past a phone's first screen: hydrated as they come near (or as the link to the reviews is followed). */}
+      <HydrateWhenVisible selector="section#reviews" part={ProductReviews} props={{ productId: product.id }} />
       <HydrateWhenVisible selector='section[aria-labelledby="related-title"]' part={RelatedProducts} props={{ productId: product.id }} />
     </Container>
   );

@@ -2,7 +2,6 @@ import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { Spinner } from '../ui/spinner.js';
 import { Toaster } from '../ui/toast.js';
-import { Footer } from './footer.js';
 import { Header } from './header.js';
 import { useSession } from '../lib/get-session.js';
 import { ScrollToTop } from './scroll-to-top.js';
@@ -12,6 +11,14 @@ import { useSavedCartSync } from '../cart/use-saved-cart-sync.js';
 
 // Only an admin viewing the shop as a customer ever sees it: its code stays out of the first load.
 const ImpersonationBanner = lazy(() => import('./impersonation-banner.js').then((m) => ({ default: m.ImpersonationBanner })));
+
+// The footer lies below every page's first screen: its code is not part of the first load (the
+// entry and what it imports), which starts the page; it is fetched as the app starts, beside it, and
+// is there long before a person reaches the footer. Until it is hydrated the server's HTML of it stays
+// as drawn (HydrateWhenVisible suspends, and a part whose code is still loading suspends the same way).
+// Fetched at once rather than when it comes near: a click on a part whose code has not arrived is lost.
+const footerModule = import('./footer.js');
+const Footer = lazy(() => footerModule.then((m) => ({ default: m.Footer })));
 
 /** The impersonation banner when there is one (the server's HTML has it too: its render waits for the chunk). */
 function ImpersonationSlot() {

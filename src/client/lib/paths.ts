@@ -24,6 +24,7 @@ export const paths = {
   resetPassword: pagePath('reset-password'),
   dashboard: pagePath('dashboard'),
   orders: pagePath('orders'),
+  myReviews: pagePath('my-reviews'),
   // The back office's own routes live under /admin/* (admin-page.tsx).
   admin: '/admin',
 } as const;

@@ -14,6 +14,7 @@ import { orderByLowestLevel, productStockSummaries, setLowStockThreshold, whereS
 import { transactionWithRetry } from '../db/locks.js';
 import { isPostgres } from '../db/query-helpers.js';
 import type { Dialect } from '../db/database.js';
+import { markPricesForReview } from '../lib/subscription-price-reviews.js';
 import { variantLabel } from '../../shared/variants.js';
 import { VARIANT_MESSAGES, type AdminLowVariant } from '../../shared/schemas/admin/variants.js';
 
@@ -238,6 +239,8 @@ export async function updateProduct(db: Kysely<Database>, id: string, input: Par
       const refusal = await skuRefusal(trx, [input.sku], id);
       if (refusal) throw refusal;
       await setSoleVariantTerms(trx, id, { priceCents: input.priceCents, sku: input.sku ?? null, at });
+      // Subscribers are told a new price before it is charged: the schedule's pass tells them (decision 0058).
+      if (input.priceCents !== Number(current.price_cents)) await markPricesForReview(trx, [id], at);
     }
     await refreshProductCopies(trx, id, at);
     return !several;

@@ -18,7 +18,7 @@ function loadSharp(): Promise<typeof Sharp> {
 /** Originals that get variants, by extension (what storeImage names them). */
 const RASTER = /\.(jpg|jpeg|png|webp)$/i;
 /** The folders uploads go to (storeImage's `folder`). */
-const UPLOAD_FOLDERS = ['products', 'categories', 'content'] as const;
+const UPLOAD_FOLDERS = ['products', 'categories', 'content', 'reviews'] as const;
 
 /**
  * Every variant a stored original should have: file path (beside it) and how to encode it. WebP

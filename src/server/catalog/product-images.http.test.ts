@@ -110,8 +110,9 @@ describe('you may also like', () => {
     expect(res.statusCode, res.body).toBe(200);
     const items = res.json().items as Record<string, unknown>[];
     expect(items.map((p) => p.id)).toEqual([b, c, soldOut]);
-    // `held` is there only while other checkouts keep some of a product's units (none here).
-    for (const item of items) expect(Object.keys(item).sort()).toEqual(PRODUCT_CARD_FIELDS.filter((f) => f !== 'held').sort());
+    // `held` is there only while other checkouts keep some of a product's units, `rating` only with a published review (none here).
+    for (const item of items)
+      expect(Object.keys(item).sort()).toEqual(PRODUCT_CARD_FIELDS.filter((f) => f !== 'held' && f !== 'rating').sort());
 
     // Five others in stock: four, the sold-out one left out.
     const d = await newProduct({ ...cat, name: 'Rel D', priceCents: 400 });

@@ -5,6 +5,7 @@ import { onShopChange, type ShopChange } from '../http/shop-changes.js';
 import { toProduct } from './product-row.js';
 import { buyableParts, disabledLevels, heldInShop } from '../inventory/service.js';
 import { variantSearchTexts } from './variant-reads.js';
+import { readCardRatings, type CardRating } from '../lib/product-reviews.js';
 
 /**
  * The shop list and its search, answered from memory (decision 0010).
@@ -44,9 +45,18 @@ import { variantSearchTexts } from './variant-reads.js';
  * product was added, edited or (after a back-office write, by the count) removed, the index is
  * built again. The first request after a change waits for that, so a process always answers what
  * it has itself written.
+ *
+ * Each product's stars (its `rating`: reviews, issue [6/8]) are spliced in at the end of its JSON,
+ * as its stock is in the middle: a `ratings` change of some products (a review published, edited or
+ * hidden) reads those products' ratings rows again and nothing else, and the "Top rated" order
+ * (average high to low, then more reviews first, then shop order; products without a published
+ * review last) is sorted again when next asked for.
  */
 
-/** A product's answer JSON around its stock figure: `${head}${stock}${tail}`. */
+/**
+ * A product's answer JSON around its stock figure, without its closing brace:
+ * `${head}${stock}${tail}` then `,"rating":{…}` when it has one, then `}`.
+ */
 type Fragment = { head: string; tail: string };
 
 type Built = {
@@ -80,6 +90,11 @@ type Built = {
   /** Positions newest first (ties in shop order) and each one's rank there. */
   newest: Uint32Array;
   newestRank: Uint32Array;
+  /** Each product's stars (absent: no published review), by position, as the answer writes them (`,"rating":{…}`). */
+  ratingJson: Map<number, string>;
+  ratings: Map<number, CardRating>;
+  /** Positions top rated first (ties in shop order) and each one's rank there; null once a rating moved (sorted again when asked). */
+  rated: { byRating: Uint32Array; ratingRank: Uint32Array } | null;
   /** Units of enabled variants held by open checkouts (each variant's up to its level), by position (none: absent). */
   held: Map<number, number>;
   /** Every product write stamped up to this has been read (later ones are read at each refresh: see SETTLE_MS). */
@@ -92,23 +107,30 @@ type Found = { positions: number[]; total: number };
 /** Bumped by every change of the shop, and by every back-office one. */
 let changes = 0;
 let catalogueChanges = 0;
-/** The last stock changes, each with the value of `changes` it made and its products (each index reads what it has not seen). */
-const stockLog: { change: number; productIds: ReadonlySet<string> }[] = [];
-const STOCK_LOG_SIZE = 1000;
+/**
+ * The last changes of some products (their stock, or their stars), each with the value of `changes`
+ * it made and its products (each index reads what it has not seen).
+ */
+const productLog: { change: number; kind: 'stock' | 'ratings'; productIds: ReadonlySet<string> }[] = [];
+const PRODUCT_LOG_SIZE = 1000;
 onShopChange((change: ShopChange) => {
   changes++;
   if (change.kind === 'catalogue') catalogueChanges++;
   else {
-    stockLog.push({ change: changes, productIds: change.productIds });
-    if (stockLog.length > STOCK_LOG_SIZE) stockLog.shift();
+    productLog.push({ change: changes, kind: change.kind, productIds: change.productIds });
+    if (productLog.length > PRODUCT_LOG_SIZE) productLog.shift();
   }
 });
 
-/** The products whose stock changed after change `seen` up to `upTo`, or null when the log no longer reaches back that far. */
-function stockMovedBetween(seen: number, upTo: number): Set<string> | null {
-  if (stockLog.length > 0 && stockLog[0]!.change > seen + 1) return null;
-  const moved = new Set<string>();
-  for (const entry of stockLog) if (entry.change > seen && entry.change <= upTo) for (const id of entry.productIds) moved.add(id);
+/**
+ * The products whose stock, and those whose stars, changed after change `seen` up to `upTo`, or
+ * null when the log no longer reaches back that far.
+ */
+function productsMovedBetween(seen: number, upTo: number): { stock: Set<string>; ratings: Set<string> } | null {
+  if (productLog.length > 0 && productLog[0]!.change > seen + 1) return null;
+  const moved = { stock: new Set<string>(), ratings: new Set<string>() };
+  for (const entry of productLog)
+    if (entry.change > seen && entry.change <= upTo) for (const id of entry.productIds) moved[entry.kind].add(id);
   return moved;
 }
 
@@ -124,12 +146,30 @@ function settledBefore(): string {
   return new Date(Date.now() - SETTLE_MS).toISOString();
 }
 
+/** The product's JSON (read from its row: no `rating`) cut around its stock, without its closing brace. */
 function fragmentOf(product: Product): Fragment {
   const json = JSON.stringify({ ...product, inventory: STOCK_MARK });
   // String values have their quotes escaped, so this unescaped key is the field itself.
   const mark = `"inventory":${STOCK_MARK}`;
   const at = json.lastIndexOf(mark);
-  return { head: json.slice(0, at + mark.length - String(STOCK_MARK).length), tail: json.slice(at + mark.length) };
+  return { head: json.slice(0, at + mark.length - String(STOCK_MARK).length), tail: json.slice(at + mark.length, -1) };
+}
+
+/** A card's stars as JSON.stringify writes a product's last field. */
+function ratingJsonOf(rating: CardRating): string {
+  return `,"rating":${JSON.stringify({ average: rating.average, count: rating.count })}`;
+}
+
+/** Top rated first: average high to low, then more reviews first, then shop order (the position); none last. */
+function ratedOrder(size: number, ratings: Map<number, CardRating>): { byRating: Uint32Array; ratingRank: Uint32Array } {
+  const rated = [...ratings.keys()].sort((x, y) => {
+    const a = ratings.get(x)!;
+    const b = ratings.get(y)!;
+    return b.average - a.average || b.count - a.count || x - y;
+  });
+  const order = rated.slice();
+  for (let p = 0; p < size; p++) if (!ratings.has(p)) order.push(p);
+  return ordered(order, 'byRating', 'ratingRank');
 }
 
 /** A piece of one to three code units as a number (each unit below 2^16: at most 2^48, exact). */
@@ -252,9 +292,11 @@ class CatalogueIndex {
     const seenCatalogue = catalogueChanges;
     const built = this.built;
     const catalogueChanged = seenCatalogue !== this.seenCatalogueChanges;
-    const moved = built !== null && !catalogueChanged ? stockMovedBetween(this.seenChanges, seen) : null;
-    // Only stock moved: those products' figures are read again, nothing else (a sale of one product costs one row).
-    if (built !== null && moved !== null) await this.refreshStockOf(built, moved);
+    const moved = built !== null && !catalogueChanged ? productsMovedBetween(this.seenChanges, seen) : null;
+    // Only stock or stars moved: those products' figures are read again, nothing else (a sale or a
+    // review of one product costs one row).
+    if (built !== null && moved !== null)
+      await Promise.all([this.refreshStockOf(built, moved.stock), this.refreshRatingsOf(built, moved.ratings)]);
     else if (built === null || !(await this.refreshStock(built, catalogueChanged))) this.built = await this.build();
     this.seenChanges = seen;
     this.seenCatalogueChanges = seenCatalogue;
@@ -275,7 +317,7 @@ class CatalogueIndex {
 
   private async build(): Promise<Built> {
     const now = new Date().toISOString();
-    const [rows, holds, disabled, variantTexts] = await Promise.all([
+    const [rows, holds, disabled, variantTexts, ratingsById] = await Promise.all([
       this.productRows()
         .orderBy(sql`case when sort_number is null then 1 else 0 end`)
         .orderBy('sort_number')
@@ -286,6 +328,7 @@ class CatalogueIndex {
       this.readHolds(now),
       disabledLevels(this.db),
       variantSearchTexts(this.db),
+      readCardRatings(this.db, null),
     ]);
     const size = rows.length;
     const ids = new Array<string>(size);
@@ -385,8 +428,49 @@ class CatalogueIndex {
         'newestRank',
       ),
       held: this.heldByPosition(holds, positionOf),
+      ...this.ratingsByPosition(ratingsById, positionOf),
+      rated: null,
       readUpTo: readUpTo < settled ? readUpTo : settled,
     };
+  }
+
+  private ratingsByPosition(
+    ratingsById: Map<string, CardRating>,
+    positionOf: Map<string, number>,
+  ): { ratings: Map<number, CardRating>; ratingJson: Map<number, string> } {
+    const ratings = new Map<number, CardRating>();
+    const ratingJson = new Map<number, string>();
+    for (const [id, rating] of ratingsById) {
+      const p = positionOf.get(id);
+      if (p === undefined) continue;
+      ratings.set(p, rating);
+      ratingJson.set(p, ratingJsonOf(rating));
+    }
+    return { ratings, ratingJson };
+  }
+
+  /** These products' stars, read again (one read of their ratings rows); the "Top rated" order is sorted again when next asked. */
+  private async refreshRatingsOf(built: Built, productIds: ReadonlySet<string>): Promise<void> {
+    const ids = [...productIds].filter((id) => built.positionOf.has(id));
+    if (ids.length === 0) return;
+    const ratings = await readCardRatings(this.db, ids);
+    for (const id of ids) {
+      const p = built.positionOf.get(id)!;
+      const rating = ratings.get(id);
+      if (rating) {
+        built.ratings.set(p, rating);
+        built.ratingJson.set(p, ratingJsonOf(rating));
+      } else {
+        built.ratings.delete(p);
+        built.ratingJson.delete(p);
+      }
+    }
+    built.rated = null;
+  }
+
+  /** The "Top rated" order, sorted once after the stars last moved. */
+  private ratedOf(built: Built): { byRating: Uint32Array; ratingRank: Uint32Array } {
+    return (built.rated ??= ratedOrder(built.size, built.ratings));
   }
 
   /** What open checkouts keep from shoppers now, by product (as many rows as variants in open checkouts). */
@@ -490,6 +574,7 @@ class CatalogueIndex {
       return { positions, total };
     }
     if (onlyOrder && sort === 'newest' && !priced) return slice(built.newest, start, end);
+    if (onlyOrder && sort === 'rating' && !priced) return slice(this.ratedOf(built).byRating, start, end);
     // Otherwise the matches are found in shop order; reordered, priced or searched, they are all kept first.
     // A search in shop order ranks the products whose name holds the text above those that have it in
     // their description only (each group in shop order): a shopper typing "mop" wants mops first.
@@ -507,8 +592,12 @@ class CatalogueIndex {
       return { positions: inName.concat(inDescription).slice(start, end), total: pager.total };
     }
     if (sort === undefined) return { positions: pager.positions, total: pager.total };
-    const rank = sort === 'newest' ? built.newestRank : built.priceRank;
-    const order = sort === 'newest' ? built.newest : built.byPrice;
+    const { rank, order } =
+      sort === 'newest'
+        ? { rank: built.newestRank, order: built.newest }
+        : sort === 'rating'
+          ? { rank: this.ratedOf(built).ratingRank, order: this.ratedOf(built).byRating }
+          : { rank: built.priceRank, order: built.byPrice };
     const ranks = Uint32Array.from(pager.positions, (p) => rank[p]!).sort();
     if (sort === 'price-desc') ranks.reverse();
     return { positions: Array.from(ranks.subarray(start, end), (r) => order[r]!), total: pager.total };
@@ -611,7 +700,7 @@ class CatalogueIndex {
     let items = '';
     positions.forEach((p, i) => {
       const fragment = built.fragments[p]!;
-      items += `${i > 0 ? ',' : ''}${fragment.head}${stock[i]}${fragment.tail}`;
+      items += `${i > 0 ? ',' : ''}${fragment.head}${stock[i]}${fragment.tail}${built.ratingJson.get(p) ?? ''}}`;
     });
     const totalPages = Math.max(1, Math.ceil(total / filter.pageSize));
     return `{"items":[${items}],"page":${filter.page},"pageSize":${filter.pageSize},"total":${total},"totalPages":${totalPages}}`;

@@ -7,6 +7,7 @@ import { catalogueIndex } from './search-index.js';
 import { stockNoticeOf, variantStock, variantStockView, withBuyableStock } from '../inventory/service.js';
 import { readProductVariants } from './variant-reads.js';
 import { planView, readPlanRows, resolvePlans } from '../lib/subscription-plans.js';
+import { cardRating, readCardRatings, readFirstReviewPage } from '../lib/product-reviews.js';
 
 export { toProduct };
 
@@ -31,6 +32,7 @@ export function listProductsJson(db: Kysely<Database>, filter: ProductListFilter
 
 const FEATURED_LIMIT = 4;
 
+/** The home page's featured products, each with the stock the shop shows and its stars (when it has a published review). */
 export async function listFeaturedProducts(db: Kysely<Database>): Promise<Product[]> {
   const rows = await db
     .selectFrom('products')
@@ -41,7 +43,17 @@ export async function listFeaturedProducts(db: Kysely<Database>): Promise<Produc
     .orderBy('id')
     .limit(FEATURED_LIMIT)
     .execute();
-  return withBuyableStock(db, rows.map(toProduct));
+  const [products, ratings] = await Promise.all([
+    withBuyableStock(db, rows.map(toProduct)),
+    readCardRatings(
+      db,
+      rows.map((r) => r.id),
+    ),
+  ]);
+  return products.map((p) => {
+    const rating = ratings.get(p.id);
+    return rating ? { ...p, rating } : p;
+  });
 }
 
 /**
@@ -62,17 +74,21 @@ export async function getProduct(
  * The product page's data (GET /api/products/:id): the product, whose `inventory` is what can be
  * bought of its enabled variants; its options; its enabled variants, each with what can be bought
  * of it, when units other checkouts keep may come back, and its subscription plan if offered; and
- * the product's own stock notice (a product with one variant, older tabs). Every read at once: the
- * row, the options, the variants, the stock items, the reservations grouped by variant and the plans.
+ * the product's own stock notice (a product with one variant, older tabs); its stars and the first
+ * page of its published reviews, newest first (issue [6/8]). Every read at once: the row, the
+ * options, the variants, the stock items, the reservations grouped by variant, the plans, the
+ * ratings row and the first reviews.
  */
 export async function getProductDetail(db: Kysely<Database>, id: string, now = new Date()): Promise<ProductDetail | null> {
-  const [row, shown, stocks, planRows] = await Promise.all([
+  const [row, shown, stocks, planRows, reviews] = await Promise.all([
     // A draft product is the owner's alone: its page answers 404 to shoppers (migration 0037).
     db.selectFrom('products').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
     readProductVariants(db, id),
     variantStock(db, id, now),
     // Subscribe and save: the product's plan and its variants' own (issue [4/8]), in the page's data (and its cache).
     readPlanRows(db, [id]),
+    // The page shows these, and its JSON-LD the same ones (pages/structured-data.ts).
+    readFirstReviewPage(db, id),
   ]);
   if (!row) return null;
   const plans = resolvePlans(
@@ -82,7 +98,15 @@ export async function getProductDetail(db: Kysely<Database>, id: string, now = n
   const variants = shown.variants.map((v) => ({ ...v, ...variantStockView(stocks.get(v.id)), subscription: planView(plans.get(v.id)) }));
   // What shoppers can buy: the sum over enabled variants (withBuyableStock's figure, from these reads).
   const inventory = variants.reduce((n, v) => n + v.available, 0);
-  return { product: { ...toProduct(row), inventory }, options: shown.options, variants, stock: stockNoticeOf(id, stocks) };
+  const rating = cardRating(reviews.summary);
+  return {
+    product: { ...toProduct(row), inventory, ...(rating ? { rating } : {}) },
+    options: shown.options,
+    variants,
+    stock: stockNoticeOf(id, stocks),
+    rating: reviews.summary,
+    reviews,
+  };
 }
 
 /**

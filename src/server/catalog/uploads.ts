@@ -15,13 +15,25 @@ export function imageFitsLimits(width: number, height: number): boolean {
   return width <= IMAGE_MAX_SIDE && height <= IMAGE_MAX_SIDE && width * height <= IMAGE_MAX_MEGAPIXELS * 1_000_000;
 }
 
+/** The folders under the uploads folder: the back office's, and shoppers' review photos (issue [6/8]). */
+export type UploadFolder = 'products' | 'categories' | 'content' | 'reviews';
+
 /**
  * Stores an uploaded image under the uploads folder with a random name; answers its public path.
  * The type comes from the bytes, the pixel dimensions from the file's header (refused beyond the
  * limits, however small the file), and what is stored is the file without its metadata. Beside
  * it go its smaller variants (image-variants.ts), named from it, for the storefront's srcset.
  */
-export async function storeImage(uploadDir: string, folder: 'products' | 'categories' | 'content', buf: Buffer): Promise<string> {
+export async function storeImage(uploadDir: string, folder: UploadFolder, buf: Buffer): Promise<string> {
+  return (await storeSizedImage(uploadDir, folder, buf)).url;
+}
+
+/** `storeImage`, also answering the picture's size in pixels (a review photo's row keeps it). */
+export async function storeSizedImage(
+  uploadDir: string,
+  folder: UploadFolder,
+  buf: Buffer,
+): Promise<{ url: string; width: number; height: number }> {
   if (buf.length > MAX_IMAGE_BYTES) throw new HttpError(413, ADMIN_MESSAGES.imageSize);
   let image: ReturnType<typeof readImage>;
   try {
@@ -42,5 +54,5 @@ export async function storeImage(uploadDir: string, folder: 'products' | 'catego
   // A file whose headers hold together but whose pixels do not decode keeps no variants (a browser
   // could not draw it either); the backfill at the next start tries again and logs it.
   await writeImageVariants(file).catch(() => 0);
-  return `/uploads/${folder}/${name}`;
+  return { url: `/uploads/${folder}/${name}`, width, height };
 }

@@ -11,6 +11,7 @@ import { applyThreshold } from '../inventory/admin.js';
 import { reservedByVariant } from '../inventory/reservations.js';
 import { defaultVariantIdOf, lineTitle, variantLabel } from '../../shared/variants.js';
 import type { ProductOption } from '../../shared/schemas/catalog.js';
+import { markPricesForReview } from '../lib/subscription-price-reviews.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { SKU_MESSAGES } from '../../shared/schemas/admin/products.js';
 import {
@@ -371,6 +372,9 @@ export async function replaceProductVariants(
         .values(input.options.map((o, i) => ({ product_id: productId, position: i + 1, name: o.name, values: JSON.stringify(o.values) })))
         .execute();
     }
+    // Subscribers are told a new price before it is charged: the schedule's pass tells them (decision 0058).
+    if (input.variants.some((v) => v.id && Number(byId.get(v.id)!.price_cents) !== v.priceCents))
+      await markPricesForReview(trx, [productId], at);
     await refreshProductCopies(trx, productId, at);
   }).catch(refuseTakenSku(db, productId, skus));
   return productVariantsView(db, productId);

@@ -157,7 +157,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): Db {
       // (decision 0050): a prepared statement's generic plan cannot see how many rows a search word's
       // range of terms holds, and an SKU search of 1,000 orders went from 13 ms to 200 ms with it.
       // Parsing stays cached in the prepared statement; planning these small statements is cheap.
-      options: [...(schema ? [`-c search_path=${schema}`] : []), '-c plan_cache_mode=force_custom_plan'].join(' '),
+      // No JIT compilation: the shop's statements run in milliseconds, and a report's estimated cost
+      // (a year of renewals with its per-order refund look-up) made PostgreSQL compile it for about
+      // 220 ms of a 300 ms answer, for work that runs in 80 ms without (admin-figures.scale.test.ts).
+      options: [...(schema ? [`-c search_path=${schema}`] : []), '-c plan_cache_mode=force_custom_plan', '-c jit=off'].join(' '),
     });
     // A transaction's last writes go out with its COMMIT (pg-driver.ts), and may wait there for a
     // row lock: should the shop's connection be cut meanwhile, PostgreSQL (14 and later) notices

@@ -36,6 +36,13 @@ import * as m0038 from './migrations/0038-order-origin.js';
 import * as m0040 from './migrations/0040-order-reference-terms.js';
 import * as m0041 from './migrations/0041-welcome-and-tracking-faq.js';
 import * as m0042 from './migrations/0042-subscriptions.js';
+import * as m0043 from './migrations/0043-subscription-timeline.js';
+import * as m0044 from './migrations/0044-subscription-card-updates.js';
+import * as m0045 from './migrations/0045-subscription-price-notices.js';
+import * as m0046 from './migrations/0046-subscription-figures.js';
+import * as m0047 from './migrations/0047-subscription-cards-to-learn.js';
+import * as m0048 from './migrations/0048-reviews.js';
+import * as m0049 from './migrations/0049-subscription-money-indexes.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -75,6 +82,13 @@ const migrations: Record<string, Migration> = {
   '0040-order-reference-terms': m0040,
   '0041-welcome-and-tracking-faq': m0041,
   '0042-subscriptions': m0042,
+  '0043-subscription-timeline': m0043,
+  '0044-subscription-card-updates': m0044,
+  '0045-subscription-price-notices': m0045,
+  '0046-subscription-figures': m0046,
+  '0047-subscription-cards-to-learn': m0047,
+  '0048-reviews': m0048,
+  '0049-subscription-money-indexes': m0049,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -95,6 +95,13 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0040-order-reference-terms',
         '0041-welcome-and-tracking-faq',
         '0042-subscriptions',
+        '0043-subscription-timeline',
+        '0044-subscription-card-updates',
+        '0045-subscription-price-notices',
+        '0046-subscription-figures',
+        '0047-subscription-cards-to-learn',
+        '0048-reviews',
+        '0049-subscription-money-indexes',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = (await db.introspection.getTables()).map((t) => t.name);

@@ -444,6 +444,8 @@ export interface EmailOutboxTable {
   order_id: string | null;
   /** Where an answer goes (migration 0028): the visitor of a contact notice, the shop for a customer's e-mail. */
   reply_to: string | null;
+  /** The one-click opt-out address (migration 0048), sent as `List-Unsubscribe` with `List-Unsubscribe-Post` (RFC 8058). */
+  list_unsubscribe: string | null;
 }
 
 export interface ContactMessagesTable {
@@ -561,8 +563,119 @@ export interface Database {
   subscription_items: SubscriptionItemsTable;
   subscription_links: SubscriptionLinksTable;
   subscription_cycles: SubscriptionCyclesTable;
+  subscription_events: SubscriptionEventsTable;
+  subscription_extras: SubscriptionExtrasTable;
+  subscription_card_updates: SubscriptionCardUpdatesTable;
   test_payment_methods: TestPaymentMethodsTable;
   test_off_session_charges: TestOffSessionChargesTable;
+  subscription_price_notices: SubscriptionPriceNoticesTable;
+  subscription_price_reviews: SubscriptionPriceReviewsTable;
+  reviews: ReviewsTable;
+  review_photos: ReviewPhotosTable;
+  product_ratings: ProductRatingsTable;
+  review_requests: ReviewRequestsTable;
+  review_links: ReviewLinksTable;
+  email_opt_outs: EmailOptOutsTable;
+}
+
+export type ReviewStatus = 'pending' | 'published' | 'hidden';
+export type ReviewHideReason = 'spam' | 'abuse' | 'personal-data' | 'off-topic';
+
+/** A product review (migration 0048, decision 0059): one per product and author. */
+export interface ReviewsTable {
+  id: string;
+  product_id: string;
+  /** 'user:<id>' (an account) or 'email:<lowercased address>' (a guest through a request link): unique per product. */
+  author_key: string;
+  user_id: string | null;
+  /** Where the author is written to (never shown). */
+  email: string;
+  display_name: string;
+  /** The paid order of this product that makes the review "Verified buyer"; null: no order (the badge is never set by hand). */
+  order_id: string | null;
+  /** The variant bought, as its order line names it ('Lavender, 32 oz'); '' when none or no options. */
+  variant_label: Generated<string>;
+  rating: number;
+  title: string;
+  body: string;
+  status: ReviewStatus;
+  hidden_reason: ReviewHideReason | null;
+  hidden_note: string | null;
+  hidden_at: string | null;
+  hidden_by: string | null;
+  photos_hidden: Generated<number>;
+  photo_count: Generated<number>;
+  reply_text: string | null;
+  reply_at: string | null;
+  reply_by: string | null;
+  source: 'account' | 'link';
+  /** The request e-mail whose link it came from (for the figures). */
+  request_id: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Set when its author changed it after writing it ("edited"). */
+  edited_at: string | null;
+  /** When it was first published (the list's "newest" order); null while pending, or hidden before ever shown. */
+  published_at: string | null;
+}
+
+export interface ReviewPhotosTable {
+  id: string;
+  review_id: string;
+  position: number;
+  /** '/uploads/reviews/<name>', with its smaller sizes beside it (image-variants.ts). */
+  url: string;
+  width: number;
+  height: number;
+  created_at: string;
+}
+
+/** A product's published reviews summed (migration 0048), kept in each review write's transaction. */
+export interface ProductRatingsTable {
+  product_id: string;
+  review_count: Generated<number>;
+  rating_sum: Generated<number>;
+  stars_1: Generated<number>;
+  stars_2: Generated<number>;
+  stars_3: Generated<number>;
+  stars_4: Generated<number>;
+  stars_5: Generated<number>;
+  updated_at: string;
+}
+
+/** The review request e-mail of an order: at most one (order_id unique). */
+export interface ReviewRequestsTable {
+  id: string;
+  order_id: string;
+  email: string;
+  user_id: string | null;
+  status: 'sent' | 'skipped';
+  /** Why none was sent: 'cancelled', 'refunded', 'opted-out', 'nothing-to-review'. */
+  skip_reason: string | null;
+  created_at: string;
+  /** When the first review through one of its links arrived (the figures' "led to a review"). */
+  first_review_at: string | null;
+}
+
+/** One signed link of a request: an order and a product, used once to write a review. */
+export interface ReviewLinksTable {
+  /** sha256 of the token (the token itself is only in the e-mail). */
+  token_hash: string;
+  request_id: string;
+  order_id: string;
+  product_id: string;
+  variant_label: Generated<string>;
+  email: string;
+  expires_at: string;
+  used_at: string | null;
+  review_id: string | null;
+}
+
+/** An address that asked not to get a kind of e-mail (migration 0048: 'review-requests'). */
+export interface EmailOptOutsTable {
+  email: string;
+  kind: string;
+  created_at: string;
 }
 
 /** What the owner offers (migration 0042): per product (`variant_id` '') or per variant (its row wins). */
@@ -613,6 +726,9 @@ export interface SubscriptionsTable {
   failing_since: string | null;
   cancelled_at: string | null;
   cancel_reason: string | null;
+  /** The card renewals charge (migration 0043): its brand and last four digits, never a number; null until known. */
+  card_brand: string | null;
+  card_last4: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -629,6 +745,31 @@ export interface SubscriptionItemsTable {
   product_id: string;
   variant_id: string;
   quantity: number;
+  /** 1: left out of the next delivery only (migration 0043); the renewal that pays sets it back to 0. */
+  skip_next: Generated<number>;
+  /** The shop's price per unit, before the subscription's discount, the customer was last told (migration 0045); null: not known (charged at today's price). */
+  agreed_price_cents: Generated<number | null>;
+}
+
+/** A subscription's timeline (migration 0043): one row per event, never updated or deleted. */
+export interface SubscriptionEventsTable {
+  id: string;
+  subscription_id: string;
+  type: string;
+  actor_user_id: string | null;
+  actor_label: string;
+  /** JSON object: what changed (before and after), the delivery date, the reason. */
+  data: string;
+  created_at: string;
+}
+
+/** A one-time item for the next delivery only (migration 0043). */
+export interface SubscriptionExtrasTable {
+  subscription_id: string;
+  product_id: string;
+  variant_id: string;
+  quantity: number;
+  created_at: string;
 }
 
 export type SubscriptionCycleStatus =
@@ -674,3 +815,61 @@ export type UserRow = Selectable<UsersTable>;
 export type ProductRow = Selectable<ProductsTable>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type { Generated };
+
+/**
+ * A page the customer was sent to for a new card (migration 0044): Stripe Checkout in setup mode or
+ * the test card page in setup mode. Single use: open until its card is saved (completed) or it ends.
+ */
+export interface SubscriptionCardUpdatesTable {
+  id: string;
+  subscription_id: string;
+  provider: string;
+  /** Stripe's cs_… (found by the webhook); the test card page's is the row's own id. */
+  provider_session_id: string | null;
+  customer_ref: string | null;
+  status: Generated<'open' | 'completed' | 'ended'>;
+  /** Where the customer goes back to: the account's dashboard, or an e-mail link's page (a fresh link: no token is kept). */
+  return_to: 'account' | 'link';
+  actor_user_id: string | null;
+  actor_label: string;
+  payment_method_ref: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  /** Why it ended without a card. */
+  message: string | null;
+  expires_at: string;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/**
+ * A price change told to a subscriber for one item (migration 0045, subscriptions/price-notices.ts):
+ * the unit price per delivery before and after, and the state told (shop price, discount terms)
+ * that holds for deliveries due from `effective_from`.
+ */
+export interface SubscriptionPriceNoticesTable {
+  id: string;
+  subscription_id: string;
+  product_id: string;
+  variant_id: string;
+  from_cents: number;
+  to_cents: number;
+  price_cents: number;
+  discount_percent: number;
+  later_discount_percent: number | null;
+  later_from_delivery: number | null;
+  told_at: string;
+  effective_from: string;
+  status: 'pending' | 'applied' | 'superseded';
+  email_id: string | null;
+  settled_at: string | null;
+}
+
+/** A product whose price or plan changed, for the schedule's background pass to tell its subscribers (migration 0045). */
+export interface SubscriptionPriceReviewsTable {
+  product_id: string;
+  marked_at: string;
+  /** The last subscription id reviewed in this pass ('' to start). */
+  cursor: Generated<string>;
+  lease_until: string | null;
+}

@@ -6,6 +6,7 @@
 
 import { loyaltyRuleText } from '../../shared/shop-facts.js';
 import { subscriptionEmailTemplates } from './subscription-templates.js';
+import { reviewEmailTemplates } from './review-templates.js';
 
 type DefaultEmailTemplate = {
   id: string;
@@ -751,4 +752,6 @@ ${textFooter}`,
   },
   // Subscriptions' renewals ([4/8]): their own file.
   ...subscriptionEmailTemplates,
+  // Reviews ([6/8]): the request after shipping.
+  ...reviewEmailTemplates,
 ];

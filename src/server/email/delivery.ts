@@ -5,10 +5,21 @@ import type Nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { nowIso } from '../lib/ids.js';
-import { isPlainAddress } from './outbox.js';
+import { isPlainAddress, isPlainUrl } from './outbox.js';
 
-/** `replyTo`: where an answer goes (a contact notice's visitor, the shop for a customer), when it differs from `from`. */
-export type MailMessage = { from: string; to: string; subject: string; html: string; text: string | null; replyTo?: string };
+/**
+ * `replyTo`: where an answer goes (a contact notice's visitor, the shop for a customer), when it differs from `from`.
+ * `listUnsubscribe`: the one-click opt-out address (RFC 8058), sent with `List-Unsubscribe-Post`.
+ */
+export type MailMessage = {
+  from: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string | null;
+  replyTo?: string;
+  listUnsubscribe?: string;
+};
 export type MailTransport = { send: (m: MailMessage) => Promise<void>; verify: () => Promise<void>; close: () => void };
 
 /** An e-mail tied to an order, sent. */
@@ -35,6 +46,9 @@ export function smtpTransport(smtpUrl: string): MailTransport {
         html: m.html,
         text: m.text ?? undefined,
         ...(m.replyTo ? { replyTo: m.replyTo } : {}),
+        ...(m.listUnsubscribe
+          ? { headers: { 'List-Unsubscribe': `<${m.listUnsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
+          : {}),
       });
     },
     verify: async () => {
@@ -112,7 +126,8 @@ export async function deliverOne(
   try {
     // Checked again at the header: a row written another way never carries a second header or recipient in.
     const replyTo = row.reply_to && isPlainAddress(row.reply_to) ? { replyTo: row.reply_to } : {};
-    await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text, ...replyTo });
+    const optOut = row.list_unsubscribe && isPlainUrl(row.list_unsubscribe) ? { listUnsubscribe: row.list_unsubscribe } : {};
+    await transport.send({ from, to: row.to_address, subject: row.subject, html: row.html, text: row.text, ...replyTo, ...optOut });
   } catch (err) {
     return recordFailure(db, row, err, now);
   }

@@ -26,6 +26,12 @@ type QueueEmailInput = {
    * (Settings → General), as the e-mails' "just reply to this e-mail" promises; none when unset.
    */
   replyTo?: string;
+  /**
+   * The one-click opt-out address (RFC 8058): the delivery sends it as `List-Unsubscribe` with
+   * `List-Unsubscribe-Post: List-Unsubscribe=One-Click`, so a mail app's own "Unsubscribe" button
+   * works without opening the shop. An address that is not one plain https/http URL is left out.
+   */
+  listUnsubscribe?: string;
 };
 
 type QueuedEmail = { id: string; to: string; subject: string; text: string };
@@ -63,6 +69,14 @@ async function shopContactAddress(db: Kysely<Database>): Promise<string | null> 
  */
 export function isPlainAddress(value: string): boolean {
   return value.length <= 254 && /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+\.[^\s@<>,;:"()[\]\\]+$/.test(value);
+}
+
+/**
+ * One absolute http(s) address with nothing that could end the header or add a second address
+ * (no spaces, line breaks, commas or angle brackets): what may go into List-Unsubscribe.
+ */
+export function isPlainUrl(value: string): boolean {
+  return value.length <= 2000 && /^https?:\/\/[^\s<>,"]+$/.test(value);
 }
 
 /**
@@ -107,6 +121,8 @@ export async function emailWrites(db: Kysely<Database>, input: QueueEmailInput):
     sent_at: null,
     order_id: input.order?.id ?? null,
     reply_to: replyTo,
+    // Named only when there is one: an outbox row of any other e-mail is written as before.
+    ...(input.listUnsubscribe && isPlainUrl(input.listUnsubscribe) ? { list_unsubscribe: input.listUnsubscribe } : {}),
   });
   // The e-mail and, for an order's, the timeline's note of it: one round trip on PostgreSQL.
   const writes: PendingWrite[] = [

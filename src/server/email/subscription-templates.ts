@@ -189,6 +189,133 @@ You can subscribe again from any product page whenever you like.
 ${footer}`,
   },
   {
+    id: 'subscription-next-delivery',
+    name: 'Subscription: Next Delivery Changed',
+    subject: 'Your next delivery on {{deliveryDate}} is changed',
+    variables: ['customerName', 'deliveryDate', 'change', 'items', 'total', 'manageUrl'],
+    html: page('Your next delivery is changed', [
+      p('Hi {{customerName}},'),
+      p('{{change}} Your delivery of <strong>{{deliveryDate}}</strong> now brings:'),
+      items,
+      p('At today&rsquo;s prices it comes to <strong>{{total}}</strong> (with shipping and tax). The deliveries after it are as before.'),
+      p(`Not what you meant? ${link('{{manageUrl}}', 'Manage your subscription')}.`),
+    ]),
+    text: `Hi {{customerName}},
+
+{{change}} Your delivery of {{deliveryDate}} now brings:
+
+${itemsText}
+At today's prices it comes to {{total}} (with shipping and tax). The deliveries after it are as before.
+
+Not what you meant? Manage your subscription: {{manageUrl}}
+${footer}`,
+  },
+  {
+    id: 'subscription-reactivated',
+    name: 'Subscription Reactivated',
+    subject: 'Your subscription is back: {{terms}}',
+    variables: ['customerName', 'terms', 'deliveryDate', 'items', 'total', 'consentText', 'manageUrl'],
+    html: page('Your subscription is back', [
+      p('Hi {{customerName}},'),
+      p('Welcome back. Your subscription (<strong>{{terms}}</strong>) renews again, from <strong>{{deliveryDate}}</strong>, and brings:'),
+      items,
+      p('At today&rsquo;s prices each delivery comes to <strong>{{total}}</strong> (with shipping and tax), charged to the card on file.'),
+      p('You agreed to: {{consentText}}'),
+      p(`${link('{{manageUrl}}', 'Manage your subscription')}: skip, change, pause or cancel at any time.`),
+    ]),
+    text: `Hi {{customerName}},
+
+Welcome back. Your subscription ({{terms}}) renews again, from {{deliveryDate}}, and brings:
+
+${itemsText}
+At today's prices each delivery comes to {{total}} (with shipping and tax), charged to the card on file.
+
+You agreed to: {{consentText}}
+
+Manage your subscription (skip, change, pause or cancel at any time): {{manageUrl}}
+${footer}`,
+  },
+  {
+    id: 'subscription-card-updated',
+    name: 'Subscription Card Updated',
+    subject: 'Your subscription now uses your {{cardBrand}} ending {{cardLast4}}',
+    variables: ['customerName', 'terms', 'cardBrand', 'cardLast4', 'retryNote', 'manageUrl'],
+    html: page('Your card is updated', [
+      p('Hi {{customerName}},'),
+      p(
+        'Your subscription ({{terms}}) will be charged to your <strong>{{cardBrand}} ending {{cardLast4}}</strong> from now on. Nothing was charged for the change.',
+      ),
+      '    {{#if retryNote}}',
+      p('{{retryNote}}'),
+      '    {{/if}}',
+      p(`Not you, or not what you meant? ${link('{{manageUrl}}', 'Manage your subscription')}, or reply to this e-mail.`),
+    ]),
+    text: `Hi {{customerName}},
+
+Your subscription ({{terms}}) will be charged to your {{cardBrand}} ending {{cardLast4}} from now on. Nothing was charged for the change.
+{{#if retryNote}}
+
+{{retryNote}}
+{{/if}}
+
+Not you, or not what you meant? Manage your subscription, or reply to this e-mail: {{manageUrl}}
+${footer}`,
+  },
+  {
+    id: 'subscription-price-change',
+    name: 'Subscription Price Change',
+    subject: 'Your subscription’s price changes from your delivery of {{effectiveDate}}',
+    variables: ['customerName', 'noticeDate', 'effectiveDate', 'priceChanges', 'priceNote', 'manageUrl'],
+    html: page('A price change on your subscription', [
+      p('Hi {{customerName}},'),
+      p(
+        'We are writing on {{noticeDate}}, before it applies: from your delivery of <strong>{{effectiveDate}}</strong> on, your subscription is charged per delivery (before shipping and tax):',
+      ),
+      `    <table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse;margin:0 0 16px 0;">
+      {{#each priceChanges}}<tr><td>{{name}} &times; {{quantity}}</td><td align="right"><strong>{{newPrice}}</strong> <span style="color:#5b6b61;">(was {{oldPrice}})</span></td></tr>{{/each}}
+    </table>`,
+      p('{{priceNote}}'),
+      p(
+        `Not what you want? Before {{effectiveDate}} you can ${link('{{manageUrl}}#skip', 'skip a delivery')}, ${link('{{manageUrl}}#change', 'change your subscription')} or ${link('{{manageUrl}}#cancel', 'cancel it')}: a click, no password needed.`,
+      ),
+    ]),
+    text: `Hi {{customerName}},
+
+We are writing on {{noticeDate}}, before it applies: from your delivery of {{effectiveDate}} on, your subscription is charged per delivery (before shipping and tax):
+
+{{#each priceChanges}}
+{{name}} x {{quantity}}: {{newPrice}} (was {{oldPrice}})
+{{/each}}
+
+{{priceNote}}
+
+Not what you want? Before {{effectiveDate}} you can:
+Skip a delivery: {{manageUrl}}#skip
+Change your subscription: {{manageUrl}}#change
+Cancel it (a click, no password needed): {{manageUrl}}#cancel
+${footer}`,
+  },
+  {
+    id: 'subscription-address-changed',
+    name: 'Subscription: Address Changed',
+    subject: 'Your subscription now ships to {{city}}',
+    variables: ['customerName', 'terms', 'address', 'city', 'appliesFrom', 'manageUrl'],
+    html: page('Your shipping address is changed', [
+      p('Hi {{customerName}},'),
+      p('From your delivery of <strong>{{appliesFrom}}</strong>, your subscription ({{terms}}) ships to:'),
+      p('<strong>{{address}}</strong>'),
+      p(`Not right? ${link('{{manageUrl}}', 'Manage your subscription')} and change it again.`),
+    ]),
+    text: `Hi {{customerName}},
+
+From your delivery of {{appliesFrom}}, your subscription ({{terms}}) ships to:
+
+{{address}}
+
+Not right? Manage your subscription and change it again: {{manageUrl}}
+${footer}`,
+  },
+  {
     id: 'shop-subscription-alert',
     name: 'Shop: Subscription Needs Attention',
     subject: 'Subscription of {{customerEmail}}: {{headline}}',

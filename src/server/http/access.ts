@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { noteShopChange } from './shop-changes.js';
+import { checkShopChanges, noteShopChange } from './shop-changes.js';
 import { requireAdmin, requireUser } from './auth.js';
 import { forgetLoadedSessions, loadSession, loadSessionForRead, SESSION_COOKIE } from '../accounts/sessions.js';
 import { HttpError } from './errors.js';
@@ -26,6 +26,12 @@ declare module 'fastify' {
     changesNoSession?: boolean;
     /** The specification's own words for a refused caller, where it has some. */
     deniedMessage?: string;
+    /**
+     * A back-office write whose effect on the storefront is one product's and is told by the write
+     * itself (a review moderated stamps that product's ratings row, which every process's watcher
+     * reads: decision 0059): the surface does not clear every cache of the shop after it.
+     */
+    refreshesOneProduct?: boolean;
   }
   interface FastifyInstance {
     /** Every route with its declared policy, for the authorisation tests that walk them all. */
@@ -181,7 +187,12 @@ export async function registerSurface(
         if (rules.noStore) reply.header('Cache-Control', 'no-store');
         // Cleared before the answer leaves, so the owner's next read can never see the old value.
         // Every other process hears of it on its next poll (shop-changes.ts).
-        if (rules.clearsCaches && !READS.has(req.method) && reply.statusCode < 400) await noteShopChange(deps.db);
+        if (rules.clearsCaches && !READS.has(req.method) && reply.statusCode < 400) {
+          // A write that stamped one product's change: this process looks at once (its pages of that
+          // product are dropped now), the others on their next poll; the rest of the shop stays cached.
+          if (req.routeOptions.config.refreshesOneProduct) await checkShopChanges(deps.db);
+          else await noteShopChange(deps.db);
+        }
         return payload;
       });
     }

@@ -19,6 +19,11 @@ describe('redactUrl', () => {
     expect(redactUrl('/reset%2Dpassword/abc123')).toBe(`/reset%2Dpassword/${REDACTED}`);
     expect(redactUrl('/reset-password;x=1/abc123')).toBe(`/reset-password;x=1/${REDACTED}`);
     expect(redactUrl('/api/unsubscribe/abc?token=def')).toBe(`/api/unsubscribe/${REDACTED}?token=${REDACTED}`);
+    expect(redactUrl('/review/abc123')).toBe(`/review/${REDACTED}`);
+    expect(redactUrl('/api/reviews/link/abc123?productId=p1')).toBe(`/api/reviews/link/${REDACTED}?productId=p1`);
+    expect(redactUrl('/api/reviews/opt-out/abc123')).toBe(`/api/reviews/opt-out/${REDACTED}`);
+    expect(redactUrl('/api/subscriptions/manage/abc123/skip')).toBe(`/api/subscriptions/manage/${REDACTED}/skip`);
+    expect(redactUrl('/api/account/reviews/product/p1')).toBe('/api/account/reviews/product/p1');
     expect(redactUrl('/reset-password')).toBe('/reset-password');
     expect(redactUrl('/reset-password/')).toBe('/reset-password/');
     expect(redactUrl('/api/admin/users')).toBe('/api/admin/users');

@@ -16,9 +16,11 @@ const SECRET_PARAM = /token|secret|passw|signature|^sig$|^key$|api[-_]?key|^sid$
 /**
  * Path segments after which the next segment is a secret: the shop's links carry their tokens in
  * the query (`/reset-password?token=`), but a link spelled with the token in its path (or a future
- * one) is logged without it too.
+ * one) is logged without it too. Links that do carry a token in their path: a subscription's
+ * `/subscriptions/manage/<token>` (and its API), a review request's `/review/<token>`,
+ * `/api/reviews/link/<token>` and `/api/reviews/opt-out/<token>`.
  */
-const SECRET_PATH_SEGMENT = /^(reset-password|verify-email|unsubscribe|token)$/i;
+const SECRET_PATH_SEGMENT = /^(reset-password|verify-email|unsubscribe|token|manage|link|review|opt-out)$/i;
 
 function safeDecode(s: string): string {
   try {

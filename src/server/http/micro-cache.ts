@@ -2,15 +2,19 @@
  * A short-lived, in-process cache for things every shopper reads (the catalogue's answers, the
  * shipping options, a coupon's terms): each value is built once per key and per `ttlMs`, however
  * many requests ask at the same moment (concurrent misses share one build). Any successful
- * back-office write clears every cache in this process at once (see `clearAllCaches`), a stock
- * change only those that hold stock (`holdsStock`); other processes see a change within `ttlMs`. Rules that involve money or stock are never decided on
- * cached values: checkout re-reads and locks the rows.
+ * back-office write clears every cache in this process at once (see `clearAllCaches`), a change of
+ * some products' stock or stars only those that show products (`showsProducts`); other processes
+ * see a change within `ttlMs`. Rules that involve money or stock are never decided on cached
+ * values: checkout re-reads and locks the rows.
  */
 const everyCache = new Set<MicroCache<unknown>>();
 
-/** A `catalogue` change clears every cache; a `stock` change only the caches that hold stock. */
-export function clearAllCaches(kind: 'catalogue' | 'stock' = 'catalogue'): void {
-  for (const c of everyCache) if (kind === 'catalogue' || c.holdsStock) c.clear();
+/**
+ * A `catalogue` change clears every cache; a change of some products' stock or stars (`stock`,
+ * `ratings`: http/shop-changes.ts) only the caches that show products.
+ */
+export function clearAllCaches(kind: 'catalogue' | 'stock' | 'ratings' = 'catalogue'): void {
+  for (const c of everyCache) if (kind === 'catalogue' || c.showsProducts) c.clear();
 }
 
 export class MicroCache<T> {
@@ -26,8 +30,11 @@ export class MicroCache<T> {
      * (stale-while-revalidate); 0 means callers wait for the fresh value.
      */
     private readonly staleForMs = 0,
-    /** Its values show stock (levels or units reserved): a stock change clears it too. */
-    readonly holdsStock = false,
+    /**
+     * Its values show products' stock (levels or units reserved) or stars (reviews): a change of
+     * some products' stock or ratings clears it too.
+     */
+    readonly showsProducts = false,
     /** The clock expiry is read from (tests move it instead of sleeping). */
     private readonly now: () => number = Date.now,
   ) {

@@ -19,7 +19,7 @@ export const STOCK_WATCH_WAIT_MS = 25_000;
 /** What the watched products' stock is now, as a short stamp; null when one of them has no stock (unknown). */
 type Stamp = { stamp: string; known: ReadonlySet<string> };
 
-// Dropped with every stock change (holdsStock), so a stamp read after a change is never the one before it.
+// Dropped with every stock change (showsProducts), so a stamp read after a change is never the one before it.
 const stamps = new MicroCache<Stamp>(250, 1000, 0, true);
 
 /**
@@ -63,7 +63,9 @@ export function createStockWatches() {
         };
         const quiet = () => finish('quiet');
         const stopListening = onShopChange((change) => {
-          if (change.kind === 'catalogue' || [...change.productIds].some((id) => ids.has(id))) finish('changed');
+          // A review (`ratings`) moves no stock: the watch keeps waiting.
+          if (change.kind === 'catalogue' || (change.kind === 'stock' && [...change.productIds].some((id) => ids.has(id))))
+            finish('changed');
         });
         const timer = setTimeout(quiet, waitMs);
         waiting.add(quiet);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database, OrdersTable } from '../db/schema.js';
 import { ORDER_STATUSES } from '../../shared/schemas/orders.js';
 import { addDays, daysInPeriod, type PeriodRange } from '../../shared/shop-time.js';
@@ -97,11 +97,14 @@ export async function ordersOverview(db: Kysely<Database>, period: PeriodRange, 
  * without one, by its order's day) and refunds made (a succeeded refund by `settled_at`, when the
  * provider gave the money back). An order's refunded amount that no refund row accounts for (rows
  * marked refunded before refunds were recorded one by one) is taken off on its payment's day.
+ * `scope`, when given, counts only the orders it holds true of (a condition on the `orders` row of
+ * the alias it is handed): the subscriptions' Figures count their renewals and first orders so.
  */
-async function moneyByDay(
+export async function moneyByDay(
   db: Kysely<Database>,
   period: PeriodRange,
   timeZone: string,
+  scope?: (orderAlias: string) => RawBuilder<SqlBool>,
 ): Promise<{ revenueByDay: Map<string, number>; totals: OverviewMoneyView }> {
   const refundRows = sql<
     number | string
@@ -113,7 +116,8 @@ async function moneyByDay(
       .select([
         payDay.as('day'),
         sql<number | string>`sum(o.total_cents)`.as('taken'),
-        sql<number | string>`sum(o.refunded_cents - ${refundRows})`.as('unrecorded'),
+        // Only an order with money refunded can have some no refund row accounts for: the others skip the look-up.
+        sql<number | string>`sum(case when o.refunded_cents = 0 then 0 else o.refunded_cents - ${refundRows} end)`.as('unrecorded'),
         sql<number | string>`sum(o.subtotal_cents)`.as('subtotal'),
         sql<number | string>`sum(o.discount_cents)`.as('discount'),
         sql<number | string>`sum(o.shipping_cents)`.as('shipping'),
@@ -122,6 +126,7 @@ async function moneyByDay(
       .where('o.payment_status', 'in', [...TOOK_MONEY_STATUSES])
       .where(inPeriodSql(period, 'o', column));
     if (column === 'created_at') q = q.where('o.paid_at', 'is', null);
+    if (scope) q = q.where(scope('o'));
     return q.groupBy(payDay).execute();
   };
   const refundDay = shopDaySql(db, period, timeZone, 'r', 'settled_at');
@@ -133,6 +138,7 @@ async function moneyByDay(
       .select([refundDay.as('day'), sql<number | string>`sum(r.amount_cents)`.as('refunded')])
       .where('r.status', '=', 'succeeded')
       .where(inPeriodSql(period, 'r', 'settled_at'))
+      .$if(scope !== undefined, (q) => q.where(sql<SqlBool>`exists (select 1 from orders so where so.id = r.order_id and ${scope!('so')})`))
       .groupBy(refundDay)
       .execute(),
   ]);

@@ -6,6 +6,7 @@ import { DEMO_CUSTOMER } from '../db/seed/demo-accounts.js';
 import { seedProducts } from '../db/seed/catalog-data.js';
 import { checkShopChanges, noteShopChange } from '../http/shop-changes.js';
 import { createProduct, createVariant } from '../db/seed/factories.js';
+import { STOCK_STALE_MS } from './page-cache.js';
 
 /**
  * Storefront HTML kept for visitors who are not signed in (pages/page-cache.ts): rendered once per
@@ -132,6 +133,26 @@ describe('cached storefront pages', () => {
         .execute(),
     ).toEqual([]);
     await showsStock(before);
+  });
+
+  it('gives the first visitor after a quiet while the page as it is now, not as it was at the change', async () => {
+    const product = seedProducts[2]!;
+    const path = `/products/${product.id}`;
+    const stock = async () => {
+      const entry = dataOf((await get(path)).body).find((d) => d.key[0] === 'products' && d.key[1] === 'detail');
+      return (entry?.data as { product: { inventory: number } }).product.inventory;
+    };
+    const before = await stock();
+    const res = await new TestClient(t.app, '10.9.0.2').post('/api/create-checkout-session', {
+      items: [{ productId: product.id, quantity: 2 }],
+      customerEmail: 'quiet@example.com',
+      shippingAddress: { name: 'Quiet Shopper', address: '1 Main St', city: 'Portland', state: 'OR', zip: '97201', country: 'US' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // Nobody asks for the page for a while after the change (the watcher has long seen it).
+    await new Promise((r) => setTimeout(r, STOCK_STALE_MS + 1000));
+    // The first request after that is answered the new drawing, not the page kept from before.
+    expect(await stock()).toBe(before - 2);
   });
 
   it('a stock change drops only the pages showing that product: its page and the lists holding it, not the others', async () => {

@@ -94,8 +94,8 @@ type Entry = { page: CachedPage; staleSince: number | null };
  * back office changed the shop: shop-changes.ts) drops every page, and a render under way then is
  * answered but not kept. A stock change of some products marks the pages showing them stale
  * (`forgetProducts`): for STOCK_STALE_MS such a page is still answered at once; the first request
- * after that draws it again (the others are answered the stale page meanwhile), and the new page
- * replaces it, stale again at once if the stock moved while it was drawn.
+ * after that draws it again and waits for it (the others are answered the stale page meanwhile),
+ * and the new page replaces it, stale again at once if the stock moved while it was drawn.
  */
 export class PageCache {
   private readonly entries = new Map<string, Entry>();
@@ -117,9 +117,14 @@ export class PageCache {
       this.entries.delete(key);
       this.entries.set(key, hit);
       if (hit.staleSince === null) return Promise.resolve(hit.page);
-      if (!this.pending.has(key) && this.now() - hit.staleSince >= STOCK_STALE_MS) void this.render(key, build).catch(() => undefined);
-      // Answered as it is while it is young enough, or while its new drawing is under way.
-      return Promise.resolve(hit.page);
+      // Answered as it is while it is young enough, or while its new drawing is under way; past
+      // that, the first request waits for the new drawing. (Answering it the old page and drawing
+      // behind it showed a page as old as the product's last change to the first visitor after a
+      // quiet while: a review written a minute ago missing from the page, and the page's own data,
+      // read again, then told React a different story than its HTML.)
+      const pending = this.pending.get(key);
+      if (pending || this.now() - hit.staleSince < STOCK_STALE_MS) return Promise.resolve(hit.page);
+      return this.render(key, build);
     }
     return this.pending.get(key) ?? this.render(key, build);
   }

@@ -84,9 +84,9 @@ export async function resolvePageData(
 }
 
 /**
- * The products whose stock a page's data shows (anything with an `id` and an `inventory`: a
- * product, a list's cards, related products), so a stock change drops only the pages showing that
- * product (page-cache.ts).
+ * The products whose stock or stars a page's data shows (anything with an `id` and an `inventory`:
+ * a product, a list's cards, related products; each carries its `rating` beside its stock), so a
+ * change of one product's stock or reviews drops only the pages showing that product (page-cache.ts).
  */
 export function productIdsShown(initialData: InitialQuery[]): Set<string> {
   const ids = new Set<string>();

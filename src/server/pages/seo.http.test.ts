@@ -8,6 +8,10 @@ import { initialDataSchema, toResponseShape } from '../../client/lib/initial-dat
 import { CART_COOKIE, encodeCartCookie } from '../../shared/cart-cookie.js';
 import { Quote, QuoteInput } from '../../shared/schemas/checkout.js';
 import { noteShopChange } from '../http/shop-changes.js';
+import { createProduct, createVariant } from '../db/seed/factories.js';
+import { insertReview } from '../test/reviews.js';
+import { REVIEW_LIMITS } from '../../shared/reviews.js';
+import type { ProductDetail } from '../../shared/page-declaration.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -233,5 +237,86 @@ describe('search-engine pages written by the server', () => {
       payload: '{}',
     });
     expect(res.statusCode).toBe(403);
+  });
+
+  /** The product page's own data, as the server drew the page from it (and the browser paints it). */
+  const detailOf = (html: string) =>
+    (
+      JSON.parse(/<script id="__INITIAL_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!) as {
+        key: unknown[];
+        data: unknown;
+      }[]
+    ).find((d) => d.key[0] === 'products' && d.key[1] === 'detail')!.data as ProductDetail;
+  const ldReviewsOf = (detail: ProductDetail) =>
+    detail.reviews.items.slice(0, REVIEW_LIMITS.jsonLdReviews).map((r) => ({
+      '@type': 'Review',
+      author: { '@type': 'Person', name: r.displayName },
+      datePublished: r.publishedAt,
+      name: r.title,
+      reviewBody: r.body,
+      reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+    }));
+
+  it("a reviewed product's JSON-LD has the page's average and count, and the first reviews the page shows", async () => {
+    const product = await createProduct(t.db, { name: 'Rated For Search', priceCents: 2100 });
+    const ratings = [5, 4, 3, 5, 5, 2, 4];
+    const base = Date.parse('2026-05-01T10:00:00.000Z');
+    for (const [i, rating] of ratings.entries())
+      await insertReview(t, {
+        productId: product.id,
+        rating,
+        at: new Date(base + i * 3_600_000),
+        title: `Search review ${i}`,
+        displayName: `Reader ${i}`,
+      });
+    // Neither counted nor shown: held for approval, and hidden by the shop.
+    await insertReview(t, { productId: product.id, rating: 1, status: 'pending', title: 'Held back' });
+    await insertReview(t, { productId: product.id, rating: 1, status: 'hidden', title: 'Hidden away' });
+    await noteShopChange(t.db);
+    const res = await get(`/products/${product.id}`);
+    expect(res.statusCode).toBe(200);
+    const detail = detailOf(res.body);
+    const ld = jsonLd(res.body).find((l) => l['@type'] === 'Product')!;
+    // The figures the page shows (its data), and what they are: 28 stars over 7 reviews.
+    expect(ld.aggregateRating).toEqual({
+      '@type': 'AggregateRating',
+      ratingValue: detail.rating.average,
+      reviewCount: detail.rating.count,
+      bestRating: 5,
+      worstRating: 1,
+    });
+    expect([detail.rating.average, detail.rating.count]).toEqual([4, 7]);
+    // The page's first reviews, newest first: the last five written.
+    expect(ld.review).toEqual(ldReviewsOf(detail));
+    expect((ld.review as { name: string }[]).map((r) => r.name)).toEqual([6, 5, 4, 3, 2].map((i) => `Search review ${i}`));
+    expect(JSON.stringify(ld)).not.toMatch(/Held back|Hidden away/);
+  });
+
+  it('a product sold in versions carries the rating on its group, also on a version’s own page; a product without reviews has none', async () => {
+    const cleaner = await createProduct(t.db, { name: 'Rated In Two Sizes', priceCents: 1200 });
+    await createVariant(t.db, cleaner.id, { options: ['1 L'], priceCents: 2000 });
+    for (const rating of [5, 4, 4]) await insertReview(t, { productId: cleaner.id, rating });
+    await noteShopChange(t.db);
+    const res = await get(`/products/${cleaner.id}`);
+    const detail = detailOf(res.body);
+    expect(detail.variants).toHaveLength(2);
+    expect([detail.rating.average, detail.rating.count]).toEqual([4.3, 3]);
+    const group = jsonLd(res.body).find((l) => l['@type'] === 'ProductGroup')!;
+    expect(group.aggregateRating).toMatchObject({ ratingValue: detail.rating.average, reviewCount: detail.rating.count });
+    expect(group.review).toEqual(ldReviewsOf(detail));
+    const variant = detail.variants[1]!;
+    const linked = await get(`/products/${cleaner.id}?variant=${encodeURIComponent(variant.id)}`);
+    const one = jsonLd(linked.body).find((l) => l['@type'] === 'Product')!;
+    expect(one.aggregateRating).toBeUndefined();
+    expect((one.isVariantOf as Record<string, unknown>).aggregateRating).toEqual(group.aggregateRating);
+
+    const plain = await createProduct(t.db, { name: 'Unrated For Search' });
+    await insertReview(t, { productId: plain.id, rating: 5, status: 'pending' });
+    await noteShopChange(t.db);
+    const none = await get(`/products/${plain.id}`);
+    expect(detailOf(none.body).rating.count).toBe(0);
+    const lds = jsonLd(none.body);
+    expect(lds.find((l) => l['@type'] === 'Product')).toBeDefined();
+    expect(JSON.stringify(lds)).not.toMatch(/aggregateRating|"review"/);
   });
 });

@@ -191,8 +191,8 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
   }
 
   const pageCache = new PageCache(config.pageCacheMb * 1024 * 1024);
-  // A stock change drops the pages showing those products; anything else, every page.
-  const forget = onShopChange((change) => (change.kind === 'stock' ? pageCache.forgetProducts(change.productIds) : pageCache.clear()));
+  // A change of some products' stock or stars drops the pages showing those products; anything else, every page.
+  const forget = onShopChange((change) => (change.kind === 'catalogue' ? pageCache.clear() : pageCache.forgetProducts(change.productIds)));
   app.addHook('onClose', async () => forget());
 
   // The image files the server has: a missing one is drawn as "Image not available" in the HTML.

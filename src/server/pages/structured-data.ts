@@ -9,6 +9,7 @@
 import { productsFilterFromSearchParams } from '../../shared/products-filter.js';
 import type { Product, VariantView } from '../../shared/schemas/catalog.js';
 import { lineTitle, sizeAndColor } from '../../shared/variants.js';
+import { REVIEW_LIMITS } from '../../shared/reviews.js';
 import {
   SITE_NAME,
   type DataRef,
@@ -55,10 +56,38 @@ const VARIES_BY: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The product's reviews as the page shows them (issue [6/8]): `aggregateRating` with the average
+ * the page shows (one decimal) and the count, and the first reviews of the page's list (newest
+ * first, the same page the server drew), each with its author's shown name, date, title, text and
+ * stars. Nothing at all without a published review: Google refuses a rating of no reviews.
+ */
+function reviewsLd({ rating, reviews }: ProductDetail): Record<string, unknown> {
+  if (rating.count === 0) return {};
+  const stars = (value: number) => ({ '@type': 'Rating', ratingValue: value, bestRating: 5, worstRating: 1 });
+  const shown = reviews.items.slice(0, REVIEW_LIMITS.jsonLdReviews);
+  return {
+    aggregateRating: { '@type': 'AggregateRating', ratingValue: rating.average, reviewCount: rating.count, bestRating: 5, worstRating: 1 },
+    ...(shown.length
+      ? {
+          review: shown.map((r) => ({
+            '@type': 'Review',
+            author: { '@type': 'Person', name: r.displayName },
+            datePublished: r.publishedAt,
+            name: r.title,
+            reviewBody: r.body,
+            reviewRating: stars(r.rating),
+          })),
+        }
+      : {}),
+  };
+}
+
+/**
  * A product sold in several variants (decision 0036): a ProductGroup, each enabled variant a Product
  * of its own with its price, availability and link (the product page with the variant chosen).
  */
-function productGroupLd(publicUrl: string, { product: p, options, variants }: ProductDetail): Record<string, unknown> {
+function productGroupLd(publicUrl: string, detail: ProductDetail): Record<string, unknown> {
+  const { product: p, options, variants } = detail;
   const names = options.map((o) => o.name);
   const variesBy = [...new Set(names.map((n) => VARIES_BY[n.trim().toLowerCase()]).filter((v) => v !== undefined))];
   const url = productUrl(publicUrl, p.id);
@@ -72,6 +101,8 @@ function productGroupLd(publicUrl: string, { product: p, options, variants }: Pr
     ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),
     image: p.images.map((i) => absolute(publicUrl, i)),
     ...(variesBy.length ? { variesBy } : {}),
+    // The reviews are of the product, whichever version was bought: the group's (on a version's own page too, in isVariantOf).
+    ...reviewsLd(detail),
     hasVariant: variants.map((v) => variantLd(publicUrl, p, names, v)),
   };
 }
@@ -118,7 +149,8 @@ function linkedVariantLd(publicUrl: string, detail: ProductDetail, v: VariantVie
   };
 }
 
-function productLd(publicUrl: string, p: Product): object {
+function productLd(publicUrl: string, detail: ProductDetail): object {
+  const p = detail.product;
   return {
     '@context': 'https://schema.org',
     '@type': 'Product',
@@ -135,6 +167,7 @@ function productLd(publicUrl: string, p: Product): object {
       availability: p.inventory > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
       itemCondition: 'https://schema.org/NewCondition',
     },
+    ...reviewsLd(detail),
   };
 }
 
@@ -178,7 +211,7 @@ const PAGE_LD: Readonly<Record<string, (input: LdInput) => object[]>> = {
         ? linkedVariantLd(publicUrl, detail, linked)
         : detail.variants.length > 1
           ? productGroupLd(publicUrl, detail)
-          : productLd(publicUrl, product),
+          : productLd(publicUrl, detail),
       breadcrumbLd(publicUrl, [
         HOME,
         SHOP,

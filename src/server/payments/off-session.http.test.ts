@@ -393,6 +393,8 @@ describe('Stripe keeps the card at Checkout and charges it with the customer awa
       status: 'paid',
       payment: { amountCents: 1900, reference: expect.stringMatching(/^pi_fake/) },
       paymentMethodRef: pm,
+      // [5/8]: the method read with its card, which the subscription shows its customer.
+      card: { brand: 'Visa', last4: '4242' },
     });
     expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${reference}`)).toBe(true);
     const created = fake.requests.filter((r) => r.path === '/v1/payment_intents').at(-1)!;

@@ -105,7 +105,7 @@ export type OffSessionCharge = {
 
 /** Paid; or the bank wants the customer (3-D Secure: they are e-mailed a page); or refused. `paymentMethodRef`: the method used, to keep. */
 export type OffSessionOutcome =
-  | { status: 'paid'; payment: ProviderPayment; paymentMethodRef: string | null }
+  | { status: 'paid'; payment: ProviderPayment; paymentMethodRef: string | null; card?: SavedCardFacts | null }
   | { status: 'needs_customer'; message: string }
   | { status: 'declined'; message: string };
 
@@ -121,7 +121,11 @@ export const OFF_SESSION_MESSAGES = {
 
 /** A provider's webhook, read and checked: what it says happened to which session. */
 export type ProviderEvent =
-  { type: 'paid'; sessionId: string; payment: ProviderPayment } | { type: 'expired'; sessionId: string } | { type: 'ignored' };
+  | { type: 'paid'; sessionId: string; payment: ProviderPayment }
+  | { type: 'expired'; sessionId: string }
+  /** A setup page (no payment) was completed: its card is read from the provider (lookUpCardSetup) and saved once. */
+  | { type: 'card_saved'; sessionId: string }
+  | { type: 'ignored' };
 
 export type ProviderFailure = 'not_configured' | 'no_payment' | 'refused' | 'no_answer';
 
@@ -161,7 +165,57 @@ export interface PaymentProvider {
    * 'not_configured', or 'refused' when the provider refused the request itself (not the card).
    */
   chargeOffSession?(charge: OffSessionCharge): Promise<OffSessionOutcome>;
+  /** [5/8]: the method, customer and card (brand, last four) a first payment saved (Stripe's webhook names only the payment). */
+  savedCardOfPayment?(paymentRef: string): Promise<{ paymentMethod: string | null; customer: string | null; card: SavedCardFacts | null }>;
+  /**
+   * [5/8]: opens a page where the customer saves a card for later charges and pays nothing (Stripe
+   * Checkout in setup mode for the customer, made first when there is none; the test card page in
+   * setup mode). Absent where the provider cannot. Throws PaymentProviderError.
+   */
+  openCardSetup?(input: CardSetupInput): Promise<OpenedCardSetup>;
+  /** The card a setup page saved, once the provider says it is complete (null: not yet, or never). The test page's own record is the truth: absent. */
+  lookUpCardSetup?(providerSessionId: string): Promise<SavedCard | null>;
 }
+
+/** What a customer knows of a card: its brand as people write it ("Visa") and the last four digits (never a number). */
+export type SavedCardFacts = { brand: string; last4: string };
+
+/** A card saved on a setup page: the method to charge later, the provider's customer it is attached to, and its facts. */
+export type SavedCard = SavedCardFacts & { paymentMethodRef: string; customerRef: string | null };
+
+export type CardSetupInput = {
+  /** The shop's id for the page (subscriptions' card update): the idempotency key and the test page's address. */
+  setupId: string;
+  /** The provider's customer the card is for; null: the provider makes one (Stripe) for this e-mail. */
+  customerRef: string | null;
+  email: string;
+  /** Where the provider sends the customer back: saved, or left. */
+  successUrl: string;
+  cancelUrl: string;
+  expiresAt: Date;
+  metadata: Record<string, string>;
+};
+
+/** The setup page opened: the provider's id for it (Stripe's cs_…), its address, and the customer the card will belong to. */
+export type OpenedCardSetup = { id: string; url: string; customerRef: string | null };
+
+/** A setup page as the test card page shows it: whose, and open, or closed with why. */
+export type CardSetupPageState = { email: string; terms: string; closed: string | null; backHref: string };
+
+/**
+ * What the shop does with a provider's word about a setup page (subscriptions' card update, wired
+ * by app.ts, so payments imports no subscriptions code): the test card page reads its state, saves
+ * its card or is left; Stripe's webhook says one is complete.
+ */
+export type CardSetupOutcomes = {
+  state(setupId: string, now?: Date): Promise<CardSetupPageState | null>;
+  /** The test card page kept this card: saved once, while the page is open (else why not). Where the customer goes next. */
+  saved(setupId: string, card: SavedCard, now?: Date): Promise<{ saved: true; returnUrl: string } | { saved: false; message: string }>;
+  /** The customer left the test card page: it ends; where they go back to. */
+  left(setupId: string, now?: Date): Promise<string>;
+  /** A provider's setup page (its own id) is complete: its card is asked of the provider and saved once. */
+  completed(providerSessionId: string, log: Log): Promise<void>;
+};
 
 /** The providers of one app, built once (payments/providers.ts). */
 export type PaymentProviders = {

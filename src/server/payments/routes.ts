@@ -5,7 +5,7 @@ import { HttpError, parseInput } from '../http/errors.js';
 import { access } from '../http/access.js';
 import { cardProblem, CARD_MESSAGES, keptTestCard, renderTestCheckoutPage, type CardInput } from './test-checkout-page.js';
 import { forgetTestPaymentMethod, keepTestPaymentMethod } from './test-payment-methods.js';
-import { PaymentProviderError, type PaymentOutcomes, type ProviderEvent } from './provider.js';
+import { PaymentProviderError, type CardSetupOutcomes, type PaymentOutcomes, type ProviderEvent } from './provider.js';
 import { findPayableTestSession, isKnownPaymentSession, paymentLinkOutcome, type PayableTestSession } from './service.js';
 import { cardPageOrder, orderKeepsMethod } from './card-page-lines.js';
 import { formatCents } from '../../shared/money.js';
@@ -186,7 +186,10 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
  * sessions are fulfilled (idempotently: Stripe delivers an event more than once) and expired ones
  * release their holds.
  */
-export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps & { outcomes: PaymentOutcomes }): Promise<void> {
+export async function registerStripeWebhook(
+  app: FastifyInstance,
+  deps: AppDeps & { outcomes: PaymentOutcomes; cardSetups?: CardSetupOutcomes },
+): Promise<void> {
   const { db, outcomes } = deps;
   const stripe = deps.payments.of('stripe');
   await app.register(async (scope) => {
@@ -207,6 +210,10 @@ export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps 
         else req.log.warn({ sessionId: event.sessionId }, 'webhook for an unknown checkout session');
       } else if (event.type === 'expired') {
         await outcomes.ended(event.sessionId, 'expired');
+      } else if (event.type === 'card_saved') {
+        // [5/8]: a subscription's new card (setup mode), read back from Stripe and saved once.
+        if (deps.cardSetups) await deps.cardSetups.completed(event.sessionId, req.log);
+        else req.log.warn({ sessionId: event.sessionId }, 'card setup webhook with nothing to save it');
       }
       return reply.send({ received: true });
     });

@@ -1,7 +1,14 @@
 import type Stripe from 'stripe';
 import { isStripeError } from './stripe-sdk.js';
 import { stripeFailureMessage } from './stripe.js';
-import { OFF_SESSION_MESSAGES, PaymentProviderError, type OffSessionCharge, type OffSessionOutcome } from './provider.js';
+import {
+  OFF_SESSION_MESSAGES,
+  PaymentProviderError,
+  type OffSessionCharge,
+  type OffSessionOutcome,
+  type SavedCardFacts,
+} from './provider.js';
+import { cardBrandName } from '../../shared/subscription-card.js';
 
 const idOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === 'string' ? v : (v?.id ?? null));
 
@@ -14,19 +21,22 @@ function unanswered(err: unknown): boolean {
  * The saved method and customer of a subscription's first payment, when the charge does not name its
  * method yet (Stripe's webhook names the payment intent, not its method): read from that payment intent.
  */
-async function methodOfFirstPayment(
+export async function methodOfFirstPayment(
   stripe: Stripe,
   paymentRef: string,
-): Promise<{ paymentMethod: string | null; customer: string | null }> {
+): Promise<{ paymentMethod: string | null; customer: string | null; card: SavedCardFacts | null }> {
   let first: Stripe.PaymentIntent;
   try {
-    first = await stripe.paymentIntents.retrieve(paymentRef);
+    // [5/8]: the method expanded, so the customer's card (brand, last four) is known with it.
+    first = await stripe.paymentIntents.retrieve(paymentRef, { expand: ['payment_method'] });
   } catch (err) {
     if (unanswered(err)) throw new PaymentProviderError('no_answer', stripeFailureMessage(err));
-    if (isStripeError(err, 'StripeInvalidRequestError')) return { paymentMethod: null, customer: null };
+    if (isStripeError(err, 'StripeInvalidRequestError')) return { paymentMethod: null, customer: null, card: null };
     throw new PaymentProviderError('refused', stripeFailureMessage(err));
   }
-  return { paymentMethod: idOf(first.payment_method), customer: idOf(first.customer) };
+  const method = typeof first.payment_method === 'object' ? first.payment_method : null;
+  const card = method?.card ? { brand: cardBrandName(method.card.brand), last4: method.card.last4 } : null;
+  return { paymentMethod: idOf(first.payment_method), customer: idOf(first.customer), card };
 }
 
 /** What a PaymentIntent Stripe answered (no error) says: paid, the bank wants the customer, or not paid. */
@@ -58,10 +68,12 @@ function outcomeOfIntent(pi: Stripe.PaymentIntent, paymentMethod: string): OffSe
 export async function chargeStripeOffSession(stripe: Stripe, charge: OffSessionCharge): Promise<OffSessionOutcome> {
   let paymentMethod = charge.paymentMethodRef;
   let customer = charge.customerRef;
+  let card: SavedCardFacts | null = null;
   if (!paymentMethod && charge.paymentRef) {
     const first = await methodOfFirstPayment(stripe, charge.paymentRef);
     paymentMethod = first.paymentMethod;
     customer ??= first.customer;
+    card = first.card;
   }
   if (!paymentMethod) return { status: 'declined', message: OFF_SESSION_MESSAGES.noSavedMethod };
   try {
@@ -77,7 +89,8 @@ export async function chargeStripeOffSession(stripe: Stripe, charge: OffSessionC
       },
       { idempotencyKey: charge.idempotencyKey },
     );
-    return outcomeOfIntent(pi, paymentMethod);
+    const outcome = outcomeOfIntent(pi, paymentMethod);
+    return outcome.status === 'paid' && card ? { ...outcome, card } : outcome;
   } catch (err) {
     if (err instanceof PaymentProviderError) throw err;
     if (isStripeError(err, 'StripeCardError')) {

@@ -2,8 +2,16 @@ import type Stripe from 'stripe';
 import { randomString } from '../lib/ids.js';
 import { isStripeError } from './stripe-sdk.js';
 import { createStripeCheckoutSession, stripeFailureMessage, stripePaymentOf } from './stripe.js';
-import { chargeStripeOffSession } from './stripe-off-session.js';
-import { PaymentProviderError, type OffSessionCharge, type PaymentProvider, type ProviderEvent, type RefundRequest } from './provider.js';
+import { chargeStripeOffSession, methodOfFirstPayment } from './stripe-off-session.js';
+import { lookUpStripeCardSetup, openStripeCardSetup } from './stripe-card-setup.js';
+import {
+  PaymentProviderError,
+  type CardSetupInput,
+  type OffSessionCharge,
+  type PaymentProvider,
+  type ProviderEvent,
+  type RefundRequest,
+} from './provider.js';
 
 const NOT_CONFIGURED = 'Stripe is not configured on this server';
 
@@ -92,6 +100,8 @@ export function stripeProvider(stripe: Stripe | null, opts: { publicUrl: string;
             }
             if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
               const s = event.data.object;
+              // [5/8]: a setup page (a subscription's new card) takes no payment; its card is read from Stripe.
+              if (s.mode === 'setup') return s.status === 'complete' ? { type: 'card_saved', sessionId: s.id } : { type: 'ignored' };
               return s.payment_status === 'paid' ? { type: 'paid', sessionId: s.id, payment: stripePaymentOf(s) } : { type: 'ignored' };
             }
             if (event.type === 'checkout.session.expired') return { type: 'expired', sessionId: event.data.object.id };
@@ -101,6 +111,18 @@ export function stripeProvider(stripe: Stripe | null, opts: { publicUrl: string;
       : {}),
     // [4/8]: a renewal on the card Checkout saved, a PaymentIntent confirmed with the customer away.
     // Without a key there is no Stripe to ask: the renewal offers its link instead.
-    ...(stripe ? { chargeOffSession: (charge: OffSessionCharge) => chargeStripeOffSession(stripe, charge) } : {}),
+    ...(stripe
+      ? {
+          chargeOffSession: (charge: OffSessionCharge) => chargeStripeOffSession(stripe, charge),
+          savedCardOfPayment: (paymentRef: string) => methodOfFirstPayment(stripe, paymentRef),
+        }
+      : {}),
+    // [5/8]: a subscription's new card on Checkout in setup mode, nothing charged.
+    ...(stripe
+      ? {
+          openCardSetup: (input: CardSetupInput) => openStripeCardSetup(stripe, input),
+          lookUpCardSetup: (sessionId: string) => lookUpStripeCardSetup(stripe, sessionId),
+        }
+      : {}),
   };
 }

@@ -160,3 +160,53 @@ export function renderTestCheckoutPage(opts: {
 <body><div class="banner">TEST MODE</div><main><div class="card"><h1>EcoClean</h1>
 ${opts.email ? `<p>${escapeHtml(opts.email)}</p>` : ''}<p class="amount">${escapeHtml(amount)}</p>${body}</div></main></body></html>`;
 }
+
+/** The card page in setup mode ([5/8], a subscription's new card): its words. */
+export const SETUP_PAGE_TEXTS = {
+  title: 'Save card',
+  button: 'Save card',
+  /** Under the form: nothing is charged. */
+  note: "Nothing is charged now: this card is kept for your subscription's next deliveries (test mode: no card number is stored).",
+  hint: 'Test cards: 4242 4242 4242 4242, renewals succeed; 4000 0000 0000 0341, renewals are declined; 4000 0027 6000 3184, renewals need you to confirm them. 4000 0000 0000 0002 is declined now. Any future expiry, any CVC.',
+  back: 'Back to your subscription',
+} as const;
+
+/**
+ * The test card page in setup mode: the same card form, without a total (nothing is charged),
+ * saying "Save card"; closed (used, run out, left) it says why, with the way back.
+ */
+export function renderTestSetupPage(opts: {
+  setupId: string;
+  email: string | null;
+  /** The subscription's terms ("Every 4 weeks · 10% off"). */
+  terms: string | null;
+  error?: string | null;
+  values?: CardInput;
+  closed?: string | null;
+  /** Where Back (and a closed page) leads. */
+  backHref: string;
+}): string {
+  const v = opts.values ?? {};
+  const id = encodeURIComponent(opts.setupId);
+  const field = (name: keyof CardInput, label: string, attrs: string) =>
+    `<label for="${name}">${label}</label><input id="${name}" name="${name}" ${attrs} value="${escapeHtml(name === 'cvc' || name === 'cardNumber' ? '' : (v[name] ?? ''))}" required>`;
+  const body = opts.closed
+    ? `<p class="error" role="alert">${escapeHtml(opts.closed)}</p><a class="view" href="${escapeHtml(opts.backHref)}">${SETUP_PAGE_TEXTS.back}</a>`
+    : `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
+      <form method="post" action="/pay/setup/${id}" novalidate>
+        ${field('cardNumber', 'Card number', 'inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242"')}
+        <div class="row"><div>${field('expiry', 'Expiry', 'autocomplete="cc-exp" placeholder="MM / YY"')}</div>
+        <div>${field('cvc', 'CVC', 'inputmode="numeric" autocomplete="cc-csc" placeholder="123"')}</div></div>
+        ${field('name', 'Name on card', 'autocomplete="cc-name"')}
+        <p class="kept">${escapeHtml(SETUP_PAGE_TEXTS.note)}</p>
+        <button type="submit">${SETUP_PAGE_TEXTS.button}</button>
+      </form>
+      <form method="post" action="/pay/setup/${id}/cancel"><button type="submit" class="cancel">Cancel</button></form>
+      <p class="hint">${escapeHtml(SETUP_PAGE_TEXTS.hint)}</p>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow"><link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>${SETUP_PAGE_TEXTS.title} | EcoClean (test mode)</title><style>${STYLE}</style></head>
+<body><div class="banner">TEST MODE</div><main><div class="card"><h1>EcoClean</h1>
+${opts.email ? `<p>${escapeHtml(opts.email)}</p>` : ''}<p class="amount">${SETUP_PAGE_TEXTS.title}</p>${
+    opts.terms ? `<p class="kept">For your subscription: ${escapeHtml(opts.terms)}</p>` : ''
+  }${body}</div></main></body></html>`;
+}

@@ -20,6 +20,12 @@ export async function keepTestPaymentMethod(db: Kysely<Database>, card: KeptTest
   return id;
 }
 
+/** What the customer knows of a kept test card (its brand and last four digits), or null for a method the page never kept. */
+export async function testPaymentMethodCard(db: Kysely<Database>, id: string): Promise<{ brand: string; last4: string } | null> {
+  const row = await db.selectFrom('test_payment_methods').select(['brand', 'last4']).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
 /** Forgets a kept method whose payment the shop refused (the order was paid or ended meanwhile): nothing will charge it. */
 export async function forgetTestPaymentMethod(db: Kysely<Database>, id: string): Promise<void> {
   await db.deleteFrom('test_payment_methods').where('id', '=', id).execute();

@@ -23,6 +23,8 @@ export function testCardProvider(opts: { publicUrl: string; db?: Kysely<Database
     lookUpPayment: async () => ({ paid: false }),
     refund: async (request) => ({ providerRefundId: `tre_${request.refundId.replace(/^refund_/, '')}`, reference: null, byHand: false }),
     closePayment: async () => 'closed',
+    // [5/8]: a subscription's new card on the card page in setup mode (nothing charged); the page's POST saves it.
+    openCardSetup: async (input) => ({ id: input.setupId, url: testCardSetupPageUrl(opts.publicUrl, input.setupId), customerRef: null }),
     ...(db
       ? { chargeOffSession: (charge: Parameters<typeof chargeTestMethodOffSession>[1]) => chargeTestMethodOffSession(db, charge) }
       : {}),
@@ -32,4 +34,9 @@ export function testCardProvider(opts: { publicUrl: string; db?: Kysely<Database
 /** The card page of a session: where a checkout's or link's shopper pays in test mode. */
 export function testCardPageUrl(publicUrl: string, sessionId: string): string {
   return `${publicUrl}/pay/${sessionId}`;
+}
+
+/** The card page in setup mode of a subscription's card update: where its customer saves a new card in test mode. */
+export function testCardSetupPageUrl(publicUrl: string, setupId: string): string {
+  return `${publicUrl}/pay/setup/${setupId}`;
 }

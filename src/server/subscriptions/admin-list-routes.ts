@@ -13,6 +13,9 @@ import {
   listAdminSubscriptions,
 } from './admin-list.js';
 import { UPCOMING_WINDOWS, upcomingCsv, upcomingUnits } from './admin-upcoming.js';
+import { figuresCsv, figuresCsvName, subscriptionFigures } from './admin-figures.js';
+import { accountActor } from '../lib/actors.js';
+import { FIGURES_CSV_NAMES, SubscriptionFiguresQuery } from '../../shared/schemas/admin/subscription-figures.js';
 
 const SubscriptionParams = z.object({ id: z.string().min(1).max(100) }).strict();
 
@@ -46,6 +49,22 @@ export async function registerAdminSubscriptionListRoutes(
     return reply.send(csv);
   });
 
+  // Figures (admin-figures.ts): subscribers, revenue, new, paused and cancelled, reasons, retention; each as CSV.
+  app.get('/api/admin/subscriptions/figures', access.admin, async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const { allReasons: _all, ...figures } = await subscriptionFigures(db, parseInput(SubscriptionFiguresQuery, req.query));
+    return figures;
+  });
+  for (const name of FIGURES_CSV_NAMES) {
+    app.get(`/api/admin/subscriptions/figures/${name}.csv`, access.admin, async (req, reply) => {
+      const figures = await subscriptionFigures(db, parseInput(SubscriptionFiguresQuery, req.query), new Date(), name);
+      reply.header('Cache-Control', 'no-store');
+      reply.header('Content-Type', 'text/csv; charset=utf-8');
+      reply.header('Content-Disposition', `attachment; filename="${figuresCsvName(name, figures)}"`);
+      return reply.send(figuresCsv(name, figures));
+    });
+  }
+
   app.get('/api/admin/subscriptions/:id', access.admin, async (req) => ({
     subscription: await adminSubscriptionDetail(db, parseInput(SubscriptionParams, req.params).id),
   }));
@@ -54,6 +73,7 @@ export async function registerAdminSubscriptionListRoutes(
     const { id } = parseInput(SubscriptionParams, req.params);
     const input = parseInput(AdminCancelSubscriptionInput, req.body);
     const by = auditByOf({ user: requireAdmin(req), impersonator: req.session?.impersonator ?? null });
-    return { subscription: await cancelSubscriptionForCustomer(db, dialect, id, input, by) };
+    const admin = requireAdmin(req);
+    return { subscription: await cancelSubscriptionForCustomer(db, dialect, id, input, by, accountActor(admin)) };
   });
 }

@@ -9,6 +9,10 @@ import type { AuditBy } from '../audit/audit.js';
 import { lineTitle } from '../../shared/variants.js';
 import { CancelSubscriptionInput, SUBSCRIPTION_MESSAGES, subscriptionLineText } from '../../shared/subscriptions.js';
 import { pageQuery } from '../../shared/schemas/paging.js';
+import { listSubscriptionEvents, type SubscriptionEvent } from './events.js';
+import { subscriptionViews } from './customer-subscriptions.js';
+import type { OrderEventActor } from '../lib/actors.js';
+import type { SubscriptionView } from '../../shared/subscriptions.js';
 import { cancelSubscription } from './cancel.js';
 
 /**
@@ -102,6 +106,14 @@ export type AdminSubscriptionCycle = {
 
 export type AdminSubscriptionDetail = AdminSubscriptionRow & {
   cycles: AdminSubscriptionCycle[];
+  /** Its timeline, newest first (the newest ADMIN_CYCLES_SHOWN): who did what, as they read then. */
+  events: SubscriptionEvent[];
+  /** One-time items riding with the next delivery, and items left out of it. */
+  extras: SubscriptionView['extras'];
+  /** Where it ships, as the address form edits it. */
+  address: SubscriptionView['address'];
+  skippedNext: string[];
+  card: { brand: string; last4: string } | null;
   consentText: string;
   consentAt: string;
   firstOrder: { id: string; orderNumber: string | null };
@@ -253,7 +265,7 @@ export async function adminSubscriptionDetail(db: Kysely<Database>, id: string):
     .where('s.id', '=', id)
     .executeTakeFirst();
   if (!sub) throw new HttpError(404, SUBSCRIPTION_MESSAGES.notFound);
-  const [items, cycles] = await Promise.all([
+  const [items, cycles, events, extras, skipped, [view]] = await Promise.all([
     itemsOf(db, [sub.id]),
     db
       .selectFrom('subscription_cycles as c')
@@ -263,6 +275,15 @@ export async function adminSubscriptionDetail(db: Kysely<Database>, id: string):
       .orderBy('c.cycle', 'desc')
       .limit(ADMIN_CYCLES_SHOWN)
       .execute(),
+    listSubscriptionEvents(db, sub.id, { limit: ADMIN_CYCLES_SHOWN }),
+    db
+      .selectFrom('subscription_extras')
+      .select(['variant_id', 'quantity'])
+      .where('subscription_id', '=', sub.id)
+      .orderBy('created_at')
+      .execute(),
+    db.selectFrom('subscription_items').select('variant_id').where('subscription_id', '=', sub.id).where('skip_next', '=', 1).execute(),
+    subscriptionViews(db, { id: sub.id }),
   ]);
   return {
     ...toRow(sub, items.get(sub.id) ?? []),
@@ -276,6 +297,12 @@ export async function adminSubscriptionDetail(db: Kysely<Database>, id: string):
       orderNumber: c.order_number,
       amountCents: c.amount_cents === null ? null : Number(c.amount_cents),
     })),
+    events,
+    extras:
+      view?.extras ?? extras.map((e) => ({ variantId: e.variant_id, name: e.variant_id, quantity: e.quantity, unitPriceCents: null })),
+    address: view?.address ?? null,
+    skippedNext: skipped.map((r) => r.variant_id),
+    card: view?.card ?? null,
     consentText: sub.consent_text,
     consentAt: sub.consent_at,
     firstOrder: { id: sub.first_order_id, orderNumber: sub.first_order_number },
@@ -294,11 +321,13 @@ export async function cancelSubscriptionForCustomer(
   id: string,
   input: AdminCancelSubscriptionInput,
   by: AuditBy,
+  actor: OrderEventActor,
   now = new Date(),
 ): Promise<AdminSubscriptionDetail> {
   await cancelSubscription(db, dialect, id, {
     reason: input.reason ?? null,
     now,
+    actor,
     email: input.notifyCustomer,
     audit: { by, details: { subscriptionId: id, notified: input.notifyCustomer, withReason: Boolean(input.reason) } },
   });

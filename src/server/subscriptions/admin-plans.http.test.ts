@@ -458,7 +458,15 @@ describe('the demo customer’s subscription (seed)', () => {
       })),
     );
     expect(await t.db.selectFrom('subscription_items').selectAll().where('subscription_id', '=', sub.id).execute()).toEqual([
-      { subscription_id: sub.id, product_id: 'laundry-powder', variant_id: 'var_laundry-powder', quantity: 1 },
+      // No agreed price kept (migration 0045): the demo renews at today's price.
+      {
+        subscription_id: sub.id,
+        product_id: 'laundry-powder',
+        variant_id: 'var_laundry-powder',
+        skip_next: 0,
+        quantity: 1,
+        agreed_price_cents: expect.any(Number),
+      },
     ]);
     expect(
       await t.db

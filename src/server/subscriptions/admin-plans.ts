@@ -6,6 +6,7 @@ import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { HttpError } from '../http/errors.js';
 import { parseJson } from '../lib/json.js';
 import { recordAudit, type AuditBy } from '../audit/audit.js';
+import { markPricesForReview } from '../lib/subscription-price-reviews.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionPlanInput } from '../../shared/subscriptions.js';
 import type { AdminSubscriptionPlan, AdminSubscriptionPlans } from '../../shared/schemas/admin/subscription-plans.js';
@@ -107,6 +108,10 @@ async function auditPlanChange(
 ): Promise<void> {
   const [was, is] = [termsOf(before), termsOf(after)];
   if (JSON.stringify(was) === JSON.stringify(is)) return;
+  // Existing subscribers get a new discount as a price change, told before it is charged (decision 0058).
+  const discounts = (t: PlanTerms | null) => (t ? [t.discountPercent, t.laterDiscountPercent, t.laterFromDelivery] : null);
+  if (JSON.stringify(discounts(was)) !== JSON.stringify(discounts(is)))
+    await markPricesForReview(trx, [productId], new Date().toISOString());
   await recordAudit(trx, {
     by,
     action: 'subscription.plan_changed',

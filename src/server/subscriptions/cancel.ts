@@ -9,6 +9,8 @@ import { expireUnpaidOrder } from '../orders/checkout-state.js';
 import { lineTitle } from '../../shared/variants.js';
 import { renewalDateText, SUBSCRIPTION_MESSAGES, subscriptionLineText } from '../../shared/subscriptions.js';
 import { parseJson } from '../lib/json.js';
+import { recordSubscriptionEvent } from './events.js';
+import { SYSTEM_ACTOR, type OrderEventActor } from '../lib/actors.js';
 import { recordAudit, type AuditBy } from '../audit/audit.js';
 
 /** The longest cancellation reason kept. */
@@ -50,7 +52,14 @@ export async function cancelSubscription(
     now,
     email = true,
     audit,
-  }: { reason: string | null; now: Date; email?: boolean; audit?: { by: AuditBy; details: Record<string, unknown> } },
+    actor = SYSTEM_ACTOR,
+  }: {
+    reason: string | null;
+    now: Date;
+    email?: boolean;
+    audit?: { by: AuditBy; details: Record<string, unknown> };
+    actor?: OrderEventActor;
+  },
 ): Promise<{ cancelledAt: string }> {
   return transactionWithRetry(db, async (trx) => {
     const sub = await forUpdate(trx.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId), dialect).executeTakeFirst();
@@ -77,6 +86,7 @@ export async function cancelSubscription(
         .where('cycle', '=', c.cycle)
         .execute();
     }
+    await recordSubscriptionEvent(trx, sub.id, 'cancelled', actor, { reason: reason?.trim() || null, emailed: email }, now);
     // The owner's cancel is audited with it (a customer's own is on the subscription itself).
     if (audit)
       await recordAudit(trx, {

@@ -23,6 +23,9 @@ import { newManageLink } from './manage-links.js';
 import { plansForVariants } from './plans.js';
 import { priceRenewal } from './renewal-order.js';
 import { readSubscriptionSettings } from './settings.js';
+import { recordSubscriptionEvent } from './events.js';
+import { agreeToTodaysPrices } from './price-notices.js';
+import { SYSTEM_ACTOR, type OrderEventActor } from '../lib/actors.js';
 
 /*
  * What a customer changes on their subscription themselves (issue [4/8] item 5: the reminder's
@@ -32,16 +35,33 @@ import { readSubscriptionSettings } from './settings.js';
  */
 
 type Subscription = Selectable<SubscriptionsTable>;
-type Ctx = { now: Date; publicUrl: string };
+/**
+ * When, the links' base, and who acts (the customer, a link, the owner): written on the timeline.
+ * The owner acting from the back office may keep the customer's e-mail back (`notify: false`) and
+ * has each action audited by `during`, run inside the action's own transaction once the
+ * subscription is locked and the action allowed.
+ */
+export type Ctx = {
+  now: Date;
+  publicUrl: string;
+  actor?: OrderEventActor;
+  notify?: boolean;
+  during?: (trx: Kysely<Database>, sub: { id: string; user_id: string }) => Promise<void>;
+};
 
-async function lockRenewing(trx: Kysely<Database>, dialect: Dialect, id: string): Promise<Subscription> {
+/** An action's last steps in its transaction: the owner's audit row (when the back office acts). */
+export async function afterAction(trx: Kysely<Database>, sub: { id: string; user_id: string }, ctx: Ctx): Promise<void> {
+  await ctx.during?.(trx, sub);
+}
+
+export async function lockRenewing(trx: Kysely<Database>, dialect: Dialect, id: string): Promise<Subscription> {
   const sub = await forUpdate(trx.selectFrom('subscriptions').selectAll().where('id', '=', id), dialect).executeTakeFirst();
   if (!sub) throw new HttpError(404, SUBSCRIPTION_MESSAGES.notFound);
   if (sub.status === 'cancelled') throw new HttpError(409, SUBSCRIPTION_MESSAGES.notRenewing);
   return sub;
 }
 
-function openCycle(trx: Kysely<Database>, subscriptionId: string) {
+export function openCycle(trx: Kysely<Database>, subscriptionId: string) {
   return trx
     .selectFrom('subscription_cycles')
     .selectAll()
@@ -68,8 +88,9 @@ export async function skipNextDelivery(
   dialect: Dialect,
   subscriptionId: string,
   renewalAt: string,
-  { now, publicUrl }: Ctx,
+  ctx: Ctx,
 ): Promise<void> {
+  const { now, publicUrl, actor } = ctx;
   await transactionWithRetry(db, async (trx) => {
     const sub = await lockRenewing(trx, dialect, subscriptionId);
     if (sub.status === 'paused') throw new HttpError(409, SUBSCRIPTION_MESSAGES.pausedNoSkip);
@@ -101,7 +122,17 @@ export async function skipNextDelivery(
       cycle = await openCycle(trx, sub.id);
     }
     if (!cycle) throw new Error(`the cycle written for ${sub.id} was not found`);
-    await skipCycle(trx, { publicUrl }, sub, cycle, SUBSCRIPTION_MESSAGES.skippedByCustomer, now);
+    await skipCycle(
+      trx,
+      { publicUrl },
+      sub,
+      cycle,
+      SUBSCRIPTION_MESSAGES.skippedByCustomer,
+      now,
+      actor ?? SYSTEM_ACTOR,
+      ctx.notify !== false,
+    );
+    await afterAction(trx, sub, ctx);
   });
 }
 
@@ -130,7 +161,7 @@ async function releaseOpenCycle(
     .execute();
 }
 
-function chosenDay(day: string, now: Date): string {
+export function chosenDay(day: string, now: Date): string {
   if (!isChoosableDay(day, now)) throw new HttpError(400, SUBSCRIPTION_MESSAGES.dateRange);
   return day;
 }
@@ -138,7 +169,13 @@ function chosenDay(day: string, now: Date): string {
 const customerName = (sub: Subscription) => parseJson<{ name?: string } | null>(sub.shipping_address, null)?.name?.trim() || 'there';
 
 /** The "changed" e-mail: the terms from the delivery of `from`, its items and total at today's prices. */
-async function queueChangedEmail(trx: Kysely<Database>, sub: Subscription, from: string, { now, publicUrl }: Ctx): Promise<void> {
+export async function queueChangedEmail(
+  trx: Kysely<Database>,
+  sub: Subscription,
+  from: string,
+  { now, publicUrl, notify }: Ctx,
+): Promise<void> {
+  if (notify === false) return;
   const priced = await priceRenewal(trx, sub, await readSubscriptionSettings(trx));
   const terms = subscriptionLineText(sub.every_weeks, sub.discount_percent);
   await queueEmail(trx, {
@@ -261,11 +298,37 @@ export async function changeSubscription(
         .where('subscription_id', '=', sub.id)
         .where('variant_id', '=', `swap:${c.swapTo}`)
         .execute();
+    // A version swapped in renews at today's price, which the "changed" e-mail below states (decision 0058, "Price changes").
+    await agreeToTodaysPrices(
+      trx,
+      sub.id,
+      swaps.map((c) => c.swapTo!),
+      now,
+    );
     const changed = { ...sub, every_weeks: everyWeeks, next_renewal_at: nextAt };
+    await recordSubscriptionEvent(
+      trx,
+      sub.id,
+      'changed',
+      ctx.actor,
+      {
+        ...(everyWeeks !== sub.every_weeks ? { everyWeeks: { from: sub.every_weeks, to: everyWeeks } } : {}),
+        ...(nextAt !== sub.next_renewal_at ? { nextDelivery: { from: sub.next_renewal_at, to: nextAt } } : {}),
+        items: (change.items ?? []).flatMap((c) => {
+          const before = items.find((i) => i.variant_id === c.variantId)!;
+          const swapped = c.swapTo && c.swapTo !== c.variantId ? { swapTo: c.swapTo } : {};
+          return before.quantity !== c.quantity || 'swapTo' in swapped
+            ? [{ variantId: c.variantId, quantity: { from: before.quantity, to: c.quantity }, ...swapped }]
+            : [];
+        }),
+      },
+      now,
+    );
     const cycle = await openCycle(trx, sub.id);
     // The delivery the change first applies to: the next one, unless its order is already made.
     const from = cycle?.order_id ? addWeeks(cycle.due_at, everyWeeks) : nextDeliveryAt(changed, cycle);
     await queueChangedEmail(trx, changed, from, ctx);
+    await afterAction(trx, sub, ctx);
   });
 }
 
@@ -293,6 +356,9 @@ export async function pauseSubscription(
       .set({ status: 'paused', next_renewal_at: resumeAt, updated_at: now.toISOString() })
       .where('id', '=', sub.id)
       .execute();
+    await recordSubscriptionEvent(trx, sub.id, 'paused', ctx.actor, { until: resumeAt }, now);
+    await afterAction(trx, sub, ctx);
+    if (ctx.notify === false) return;
     await queueEmail(trx, {
       to: sub.email,
       templateId: 'subscription-paused',
@@ -323,7 +389,9 @@ export async function resumeSubscription(
       .set({ status: 'active', next_renewal_at: nextAt, updated_at: ctx.now.toISOString() })
       .where('id', '=', sub.id)
       .execute();
+    await recordSubscriptionEvent(trx, sub.id, 'resumed', ctx.actor, { nextDelivery: nextAt }, ctx.now);
     await queueChangedEmail(trx, { ...sub, status: 'active', next_renewal_at: nextAt }, nextAt, ctx);
+    await afterAction(trx, sub, ctx);
   });
 }
 
@@ -380,6 +448,8 @@ export async function deliverNow(deps: RenewalDeps, subscriptionId: string, rene
       .set({ cycles_started: Math.max(sub.cycles_started, cycle), next_renewal_at: at, updated_at: at })
       .where('id', '=', sub.id)
       .execute();
+    await recordSubscriptionEvent(trx, sub.id, 'delivered_now', ctx.actor, { cycle, wasDue: nextDeliveryAt(sub, open) }, now);
+    await afterAction(trx, sub, ctx);
     return cycle;
   });
   // The customer waits for it: the subscription's lock is waited for (a schedule skips a locked one).
@@ -394,6 +464,32 @@ export async function deliverNow(deps: RenewalDeps, subscriptionId: string, rene
   return { status: ended.status, orderId: ended.order_id, orderNumber: ended.order_number ?? null, message: ended.message };
 }
 
+/** The address e-mail: where each subscription it changed now ships, from its next delivery not yet ordered. */
+async function queueAddressEmail(
+  trx: Kysely<Database>,
+  id: string,
+  address: Record<string, string>,
+  { now, publicUrl }: Ctx,
+): Promise<void> {
+  const sub = await trx.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const cycle = await openCycle(trx, id);
+  const from = cycle?.order_id ? addWeeks(cycle.due_at, sub.every_weeks) : nextDeliveryAt(sub, cycle);
+  await queueEmail(trx, {
+    to: sub.email,
+    templateId: 'subscription-address-changed',
+    variables: {
+      customerName: customerName(sub),
+      terms: subscriptionLineText(sub.every_weeks, sub.discount_percent),
+      address: [address.name, address.address, address.city, `${address.state ?? ''} ${address.zip ?? ''}`.trim()]
+        .filter(Boolean)
+        .join(', '),
+      city: address.city ?? '',
+      appliesFrom: renewalDateText(from),
+      manageUrl: await newManageLink(trx, id, now, publicUrl),
+    },
+  });
+}
+
 /**
  * "Ships to": a new address from the next delivery not yet ordered on (an order already made keeps
  * its own). `everywhere`: every subscription of this customer that still renews, and the account's
@@ -405,10 +501,12 @@ export async function changeAddress(
   dialect: Dialect,
   subscriptionId: string,
   { address, everywhere }: { address: Record<string, string>; everywhere: boolean },
-  { now }: Ctx,
+  ctx: Ctx,
 ): Promise<void> {
+  const { now, actor } = ctx;
   await transactionWithRetry(db, async (trx) => {
     const sub = await lockRenewing(trx, dialect, subscriptionId);
+    await afterAction(trx, sub, ctx);
     const ids = everywhere
       ? (
           await forUpdate(
@@ -431,6 +529,8 @@ export async function changeAddress(
         .set({ shipping_address: JSON.stringify({ ...kept, ...address }), updated_at: at })
         .where('id', '=', id)
         .execute();
+      await recordSubscriptionEvent(trx, id, 'address.changed', actor, { everywhere, city: address.city ?? null }, now);
+      if (ctx.notify !== false) await queueAddressEmail(trx, id, address, ctx);
     }
     if (everywhere)
       await trx

@@ -3,6 +3,9 @@ import type { Database } from '../db/schema.js';
 import { lineTitle } from '../../shared/variants.js';
 import { parseJson } from '../lib/json.js';
 import { subscriptionLineText, type SubscriptionView } from '../../shared/subscriptions.js';
+import { priceRenewal } from './renewal-order.js';
+import { pendingPriceNotices } from './price-notices.js';
+import { readSubscriptionSettings } from './settings.js';
 import { offers, plansForVariants, type ResolvedPlan } from './plans.js';
 
 /** The intervals a subscription may change to: those every item's plan offers now (none when any plan is off). */
@@ -29,8 +32,9 @@ function addressOf(json: string | null): SubscriptionView['address'] {
 
 /**
  * Subscriptions as their customer sees them: by account (newest first, at most `limit`) or by
- * id. Four statements whatever their number: the rows, all their items, their products' versions
- * and those products' plans.
+ * id. Six statements whatever their number (the rows, all their items, their extras, their
+ * products' versions, those products' plans, test cards), and the next delivery's total priced as
+ * the renewal will be (a few statements per subscription that still renews: a customer has few).
  */
 export async function subscriptionViews(
   db: Kysely<Database>,
@@ -44,7 +48,19 @@ export async function subscriptionViews(
     .selectFrom('subscription_items as i')
     .leftJoin('product_variants as v', 'v.id', 'i.variant_id')
     .leftJoin('products as p', 'p.id', 'i.product_id')
-    .select(['i.subscription_id', 'i.product_id', 'i.variant_id', 'i.quantity', 'p.name', 'v.option1', 'v.option2', 'v.option3'])
+    .select([
+      'i.subscription_id',
+      'i.product_id',
+      'i.variant_id',
+      'i.quantity',
+      'i.skip_next',
+      'p.name',
+      'v.option1',
+      'v.option2',
+      'v.option3',
+      'v.price_cents',
+      'v.enabled',
+    ])
     .where(
       'i.subscription_id',
       'in',
@@ -52,6 +68,51 @@ export async function subscriptionViews(
     )
     .orderBy('i.variant_id')
     .execute();
+  const extras = await db
+    .selectFrom('subscription_extras as e')
+    .leftJoin('product_variants as v', 'v.id', 'e.variant_id')
+    .leftJoin('products as p', 'p.id', 'e.product_id')
+    .select([
+      'e.subscription_id',
+      'e.variant_id',
+      'e.quantity',
+      'p.name',
+      'v.option1',
+      'v.option2',
+      'v.option3',
+      'v.price_cents',
+      'v.enabled',
+    ])
+    .where(
+      'e.subscription_id',
+      'in',
+      subs.map((s) => s.id),
+    )
+    .orderBy('e.created_at')
+    .execute();
+  // Test cards (pm_test_…) are known by their row; a Stripe card by what the subscription keeps.
+  const testCardIds = subs.map((s) => s.payment_method_ref).filter((r): r is string => !!r && r.startsWith('pm_test_'));
+  const testCards = new Map(
+    testCardIds.length
+      ? (await db.selectFrom('test_payment_methods').select(['id', 'brand', 'last4']).where('id', 'in', testCardIds).execute()).map((c) => [
+          c.id,
+          c,
+        ])
+      : [],
+  );
+  const settings = await readSubscriptionSettings(db);
+  const totals = new Map<string, number>();
+  // Each item's unit price is the one the next renewal charges (the price told, or less: decision 0058), by the same function.
+  const unitPrices = new Map<string, Map<string, number>>();
+  for (const s of subs) {
+    const priced = await priceRenewal(db, s, settings);
+    unitPrices.set(s.id, priced.unitPrices);
+    if (s.status !== 'cancelled') totals.set(s.id, priced.money.totalCents);
+  }
+  const notices = await pendingPriceNotices(
+    db,
+    subs.filter((s) => s.status !== 'cancelled').map((s) => s.id),
+  );
   // The versions each item may swap to: its product's switched-on variants (one statement).
   const siblings = await db
     .selectFrom('product_variants')
@@ -75,6 +136,12 @@ export async function subscriptionViews(
     const own = siblings.find((v) => v.id === item.variant_id);
     return [...(own ? [own] : []), ...others].map((v) => ({ variantId: v.id, label: label(v) || 'Standard' }));
   };
+  const cardOf = (s: (typeof subs)[number]): SubscriptionView['card'] => {
+    if (s.card_brand && s.card_last4) return { brand: s.card_brand, last4: s.card_last4 };
+    const test = s.payment_method_ref ? testCards.get(s.payment_method_ref) : undefined;
+    return test ? { brand: test.brand, last4: test.last4 } : null;
+  };
+  const sold = (v: { price_cents: number | null; enabled: number | null }) => v.price_cents !== null && v.enabled === 1;
   return subs.map((s) => ({
     id: s.id,
     status: s.status,
@@ -89,7 +156,21 @@ export async function subscriptionViews(
         name: lineTitle(i.name ?? 'A product no longer sold', [i.option1, i.option2, i.option3].filter(Boolean).join(', ')),
         quantity: i.quantity,
         versions: versionsOf(s, i),
+        skipNext: i.skip_next === 1,
+        unitPriceCents: sold(i) ? (unitPrices.get(s.id)?.get(i.variant_id) ?? null) : null,
       })),
+    extras: extras
+      .filter((e) => e.subscription_id === s.id)
+      .map((e) => ({
+        variantId: e.variant_id,
+        name: lineTitle(e.name ?? 'A product no longer sold', [e.option1, e.option2, e.option3].filter(Boolean).join(', ')),
+        quantity: e.quantity,
+        unitPriceCents: sold(e) ? Number(e.price_cents) : null,
+      })),
+    nextDeliveryTotalCents: totals.get(s.id) ?? null,
+    priceNotices: notices.get(s.id) ?? [],
+    card: cardOf(s),
+    cardOnFile: Boolean(s.payment_method_ref || (s.provider === 'stripe' && s.payment_ref)),
     nextRenewalAt: s.status === 'cancelled' ? null : s.next_renewal_at,
     deliveries: s.deliveries,
     address: addressOf(s.shipping_address),
@@ -101,7 +182,8 @@ export async function subscriptionViews(
             plans,
           ),
     createdAt: s.created_at,
-    cancelledAt: s.cancelled_at,
+    // A reactivated subscription keeps its last cancellation on record, not on its face.
+    cancelledAt: s.status === 'cancelled' ? s.cancelled_at : null,
   }));
 }
 

@@ -10,7 +10,8 @@ import { openPaymentSessionWrite } from '../payments/sessions.js';
 import { PAYMENT_SESSION_TTL_MS } from '../payments/session-times.js';
 import { randomString } from '../lib/ids.js';
 import { chooseShippingOption, subtotalCents, taxCents } from '../../shared/pricing.js';
-import { discountedCents, discountForDelivery } from '../../shared/subscriptions.js';
+import { discountForDelivery } from '../../shared/subscriptions.js';
+import { chargedUnit, termsOf, toldStatesAt } from './told-prices.js';
 import { sizeAndColor, variantLabel } from '../../shared/variants.js';
 import { DEFAULT_CART_COLOR, DEFAULT_CART_SIZE } from '../../shared/stored-cart.js';
 
@@ -25,11 +26,42 @@ export type PricedRenewal = {
   units: ReserveUnits;
   /** Names of what is out of stock (or no longer sold): nothing is charged while any is. */
   missing: string[];
+  /** Each plan item's price per unit on this delivery (those left out of it too): what the customer was told, or less. */
+  unitPrices: Map<string, number>;
+  /** One-time items left out of this delivery (out of stock or no longer sold): they wait for the next. */
+  extrasLeftOut: string[];
 };
 
+type CheckoutVariant = Awaited<ReturnType<typeof variantsForCheckout>>[number];
+
+/** One line of a renewal's order: on the plan (its interval, this delivery's discount and the unit price told) or a one-time extra at the shop's price. */
+function renewalLine(
+  v: CheckoutVariant,
+  quantity: number,
+  plan: { everyWeeks: number; discountPercent: number; unitCents: number } | null,
+): NewOrderLine {
+  const { size, color } = sizeAndColor(v.optionNames, v.values, { size: DEFAULT_CART_SIZE, color: DEFAULT_CART_COLOR });
+  return {
+    productId: v.productId,
+    variantId: v.variantId,
+    productName: v.name,
+    variantLabel: variantLabel(v.values),
+    image: v.image ?? (JSON.parse(v.images) as string[])[0] ?? null,
+    sku: v.sku,
+    quantity,
+    priceCents: plan ? plan.unitCents : v.priceCents,
+    size,
+    color,
+    isFreeGift: false,
+    everyWeeks: plan?.everyWeeks ?? null,
+    planDiscountPercent: plan?.discountPercent ?? null,
+  };
+}
+
 /**
- * Prices the subscription's next delivery as any order is priced (decision 0058): today's price of
- * each variant less the plan's discount for this delivery, shipping by the subscription's option
+ * Prices the subscription's next delivery as any order is priced (decision 0058): each plan item at
+ * the price the customer was told for a delivery due then, or today's price when lower, less the
+ * told discount for this delivery (told-prices.ts), shipping by the subscription's option
  * (or free, when the owner gives subscriptions free shipping), tax on goods and delivery. Reads
  * stock without locks: the reservation decides, under its own conditional update.
  */
@@ -38,51 +70,66 @@ export async function priceRenewal(
   sub: Subscription,
   { freeShipping }: { freeShipping: boolean },
 ): Promise<PricedRenewal> {
-  const items = await db
+  // The items, less any the customer left out of this delivery only, and the one-time extras.
+  const allItems = await db
     .selectFrom('subscription_items')
-    .select(['product_id', 'variant_id', 'quantity'])
+    .select(['product_id', 'variant_id', 'quantity', 'skip_next', 'agreed_price_cents'])
     .where('subscription_id', '=', sub.id)
     .orderBy('variant_id')
     .execute();
+  const items = allItems.filter((i) => i.skip_next === 0);
+  const extras = await db
+    .selectFrom('subscription_extras')
+    .select(['product_id', 'variant_id', 'quantity'])
+    .where('subscription_id', '=', sub.id)
+    .orderBy('created_at')
+    .orderBy('variant_id')
+    .execute();
   const variants = new Map(
-    (
-      await variantsForCheckout(
-        db,
-        items.map((i) => i.variant_id),
-      )
-    ).map((v) => [v.variantId, v]),
+    (await variantsForCheckout(db, [...new Set([...allItems.map((i) => i.variant_id), ...extras.map((e) => e.variant_id)])])).map((v) => [
+      v.variantId,
+      v,
+    ]),
   );
-  const discountPercent = discountForDelivery(
-    { discountPercent: sub.discount_percent, laterDiscountPercent: sub.later_discount_percent, laterFromDelivery: sub.later_from_delivery },
-    sub.deliveries + 1,
-  );
+  const terms = termsOf(sub);
+  const discountPercent = discountForDelivery(terms, sub.deliveries + 1);
+  // Never more than the customer was told for a delivery due then (decision 0058, "Price changes").
+  const told = await toldStatesAt(db, sub, allItems, sub.next_renewal_at);
+  const unitPrices = new Map<string, number>();
+  const charged = new Map<string, ReturnType<typeof chargedUnit>>();
+  for (const i of allItems) {
+    const v = variants.get(i.variant_id);
+    if (!v) continue;
+    const unit = chargedUnit(told.get(i.variant_id) ?? null, v.priceCents, terms, sub.deliveries + 1);
+    charged.set(i.variant_id, unit);
+    unitPrices.set(i.variant_id, unit.unitCents);
+  }
   const lines: NewOrderLine[] = [];
   const units: ReserveUnits = new Map();
   const missing: string[] = [];
   for (const i of items) {
     const v = variants.get(i.variant_id);
-    if (!v || !v.enabled || !v.itemId) {
+    const unit = charged.get(i.variant_id);
+    if (!v || !unit || !v.enabled || !v.itemId) {
       missing.push(v?.name ?? i.product_id);
       continue;
     }
     if (v.onHand - v.reserved < i.quantity) missing.push(v.name);
-    const { size, color } = sizeAndColor(v.optionNames, v.values, { size: DEFAULT_CART_SIZE, color: DEFAULT_CART_COLOR });
-    lines.push({
-      productId: v.productId,
-      variantId: v.variantId,
-      productName: v.name,
-      variantLabel: variantLabel(v.values),
-      image: v.image ?? (JSON.parse(v.images) as string[])[0] ?? null,
-      sku: v.sku,
-      quantity: i.quantity,
-      priceCents: discountedCents(v.priceCents, discountPercent),
-      size,
-      color,
-      isFreeGift: false,
-      everyWeeks: sub.every_weeks,
-      planDiscountPercent: discountPercent,
-    });
+    lines.push(renewalLine(v, i.quantity, { everyWeeks: sub.every_weeks, ...unit }));
     units.set(v.variantId, { productId: v.productId, itemId: v.itemId, quantity: i.quantity });
+  }
+  // One-time extras at the shop's price (no plan, no discount), only when every unit is there now:
+  // an extra never holds up the delivery it rides with.
+  const extrasLeftOut: string[] = [];
+  for (const e of extras) {
+    const v = variants.get(e.variant_id);
+    const taken = units.get(e.variant_id)?.quantity ?? 0;
+    if (!v || !v.enabled || !v.itemId || v.onHand - v.reserved < taken + e.quantity) {
+      extrasLeftOut.push(v?.name ?? e.product_id);
+      continue;
+    }
+    lines.push(renewalLine(v, e.quantity, null));
+    units.set(v.variantId, { productId: v.productId, itemId: v.itemId, quantity: taken + e.quantity });
   }
   const subtotal = subtotalCents(lines);
   const options = (await readShippingOptionRows(db)).map((o) => ({
@@ -101,6 +148,8 @@ export async function priceRenewal(
     discountPercent,
     units,
     missing,
+    unitPrices,
+    extrasLeftOut,
   };
 }
 

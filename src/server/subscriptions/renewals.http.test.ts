@@ -84,16 +84,17 @@ describe(`renewals on ${testDialect()}`, () => {
     }
     expect(await renewalOrders(s.userId)).toHaveLength(0);
 
-    // The owner raises the price before the day: the renewal charges today's price.
+    // The price rises after the reminder: the customer was told $20.00 less 10%, and that is what is charged
+    // (a rise waits for its notice, 7 days ahead: price-notices.http.test.ts).
     await t.db.updateTable('product_variants').set({ price_cents: 2200 }).where('id', '=', s.variantId).execute();
     await Promise.all([runRenewals(deps, at(10.01)), runRenewals(deps, at(10.01)), runRenewals(deps, at(10.02))]);
     const orders = await renewalOrders(s.userId);
     expect(orders).toHaveLength(1);
     const order = orders[0]!;
-    expect(order).toMatchObject({ origin: 'renewal', payment_status: 'paid', status: 'completed', subtotal_cents: 2 * 1980 });
+    expect(order).toMatchObject({ origin: 'renewal', payment_status: 'paid', status: 'completed', subtotal_cents: 2 * 1800 });
     expect(Number(order.total_cents)).toBe(Number(order.subtotal_cents) + Number(order.shipping_cents) + Number(order.tax_cents));
     const items = await t.db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).execute();
-    expect(items).toMatchObject([{ variant_id: s.variantId, quantity: 2, price_cents: 1980, every_weeks: 4, plan_discount_percent: 10 }]);
+    expect(items).toMatchObject([{ variant_id: s.variantId, quantity: 2, price_cents: 1800, every_weeks: 4, plan_discount_percent: 10 }]);
     expect(await onHand(s.variantId)).toBe(3);
     expect(await cycles(s.id)).toMatchObject([{ cycle: 2, status: 'paid', order_id: order.id, attempts: 1 }]);
     expect(await sub(s.id)).toMatchObject({

@@ -7,7 +7,8 @@ import { queueEmail } from '../email/outbox.js';
 import { adminOrderUrl, shopAddressFor } from '../email/shop-notifications.js';
 import { endOpenSession } from '../orders/end-open-session.js';
 import { expireUnpaidOrder, pointOrderAtSession } from '../orders/checkout-state.js';
-import { emailOnTimeline, recordOrderEvent, SYSTEM_ACTOR } from '../orders/events.js';
+import { emailOnTimeline, recordOrderEvent, SYSTEM_ACTOR, type OrderEventActor } from '../orders/events.js';
+import { recordSubscriptionEvent } from './events.js';
 import { sendPaymentLink } from '../orders/owner-payments.js';
 import { openPaymentSessionWrite } from '../payments/sessions.js';
 import { PAYMENT_SESSION_TTL_MS } from '../payments/session-times.js';
@@ -210,6 +211,8 @@ export async function scheduleDueCycles(deps: RenewalDeps, now: Date, limit = 20
         .set({ cycles_started: cycle, updated_at: iso(now), ...(sub.status === 'paused' ? { status: 'active' as const } : {}) })
         .where('id', '=', id)
         .execute();
+      if (sub.status === 'paused')
+        await recordSubscriptionEvent(trx, id, 'resumed', SYSTEM_ACTOR, { nextDelivery: sub.next_renewal_at, pauseEnded: true }, now);
       if (sub.next_renewal_at > iso(now)) await queueReminder(trx, deps, sub);
       return true;
     });
@@ -221,6 +224,7 @@ export async function scheduleDueCycles(deps: RenewalDeps, now: Date, limit = 20
 async function queueReminder(trx: Kysely<Database>, deps: RenewalDeps, sub: Subscription): Promise<void> {
   const settings = await readSubscriptionSettings(trx);
   const priced = await priceRenewal(trx, sub, settings);
+  await recordSubscriptionEvent(trx, sub.id, 'reminded', SYSTEM_ACTOR, { delivery: sub.next_renewal_at, total: priced.money.totalCents });
   await queueEmail(trx, {
     to: sub.email,
     templateId: 'subscription-renewal-reminder',
@@ -488,6 +492,7 @@ async function waitForStock(
     now,
   );
   if (cycle.waiting_since) return;
+  await recordSubscriptionEvent(trx, sub.id, 'renewal.waiting_stock', SYSTEM_ACTOR, { cycle: cycle.cycle, missing: what }, now);
   // Told once, when it starts waiting: the customer (nothing charged) and the shop.
   await queueEmail(trx, {
     to: sub.email,
@@ -509,6 +514,23 @@ async function waitForStock(
   );
 }
 
+/**
+ * What the customer chose for the next delivery only ends with it: items left out come back, and
+ * the one-time extras the paid order carried (its lines off the plan) are done. Extras it could not
+ * carry (out of stock), and all of them when the delivery was skipped, wait for the next.
+ */
+async function closeNextDeliveryChoices(trx: Kysely<Database>, subscriptionId: string, paidOrderId: string | null): Promise<void> {
+  await trx
+    .updateTable('subscription_items')
+    .set({ skip_next: 0 })
+    .where('subscription_id', '=', subscriptionId)
+    .where('skip_next', '=', 1)
+    .execute();
+  if (!paidOrderId) return;
+  const carried = trx.selectFrom('order_items').select('variant_id').where('order_id', '=', paidOrderId).where('every_weeks', 'is', null);
+  await trx.deleteFrom('subscription_extras').where('subscription_id', '=', subscriptionId).where('variant_id', 'in', carried).execute();
+}
+
 /** The cycle is given up (nothing kept charged), the subscription goes on to its next date; the customer is told why. */
 export async function skipCycle(
   trx: Kysely<Database>,
@@ -517,14 +539,20 @@ export async function skipCycle(
   cycle: Cycle,
   reason: string,
   now: Date,
+  actor: OrderEventActor = SYSTEM_ACTOR,
+  notify = true,
 ): Promise<void> {
   await setCycle(trx, cycle, { status: 'skipped', lease_until: null, message: reason }, now);
   const next = nextDueAfter(cycle.due_at, sub.every_weeks, now);
+  await recordSubscriptionEvent(trx, sub.id, 'skipped', actor, { cycle: cycle.cycle, delivery: cycle.due_at, reason, next }, now);
+  // An item left out of "the next delivery" was left out of this one: it comes with the next again.
+  await closeNextDeliveryChoices(trx, sub.id, null);
   await trx
     .updateTable('subscriptions')
     .set({ next_renewal_at: next, updated_at: iso(now) })
     .where('id', '=', sub.id)
     .execute();
+  if (!notify) return;
   await queueEmail(trx, {
     to: sub.email,
     templateId: 'subscription-skipped',
@@ -545,8 +573,18 @@ async function closePaidCycle(
   cycle: Cycle,
   now: Date,
   paymentMethodRef: string | null,
+  card: { brand: string; last4: string } | null = null,
 ): Promise<void> {
   await setCycle(trx, cycle, { status: 'paid', lease_until: null, message: null }, now);
+  await closeNextDeliveryChoices(trx, sub.id, cycle.order_id);
+  await recordSubscriptionEvent(
+    trx,
+    sub.id,
+    'renewed',
+    SYSTEM_ACTOR,
+    { cycle: cycle.cycle, orderId: cycle.order_id, delivery: cycle.due_at },
+    now,
+  );
   await trx
     .updateTable('subscriptions')
     .set({
@@ -554,6 +592,8 @@ async function closePaidCycle(
       next_renewal_at: nextDueAfter(cycle.due_at, sub.every_weeks, now),
       ...(sub.status === 'payment_failing' ? { status: 'active' as const, failing_since: null } : {}),
       ...(paymentMethodRef && !sub.payment_method_ref ? { payment_method_ref: paymentMethodRef } : {}),
+      // The card the method learnt now is (Stripe's first renewal reads it from the first payment): shown to the customer.
+      ...(paymentMethodRef && !sub.payment_method_ref && card ? { card_brand: card.brand, card_last4: card.last4 } : {}),
       updated_at: iso(now),
     })
     .where('id', '=', sub.id)
@@ -576,7 +616,7 @@ async function settlePaid(
   if (!locked || !cycle || cycle.status === 'paid') return;
   const order = await trx.selectFrom('orders').select(['payment_status']).where('id', '=', orderId).executeTakeFirst();
   if (order?.payment_status === 'paid' || order?.payment_status === 'refunded') {
-    await closePaidCycle(trx, locked, cycle, now, outcome.paymentMethodRef);
+    await closePaidCycle(trx, locked, cycle, now, outcome.paymentMethodRef, outcome.card ?? null);
     return;
   }
   // The payment came to an order that could not take it (the subscription was cancelled while the
@@ -609,6 +649,14 @@ async function settleFailed(
     'renewal.declined',
     SYSTEM_ACTOR,
     { attempt: cycle.attempts, message: outcome.message, renewal: true },
+    now,
+  );
+  await recordSubscriptionEvent(
+    trx,
+    sub.id,
+    'renewal.failed',
+    SYSTEM_ACTOR,
+    { cycle: cycle.cycle, attempt: cycle.attempts, message: outcome.message, orderId },
     now,
   );
   // The session ends with its holds; the order stays unpaid for the next try or the link.

@@ -5,7 +5,12 @@ import { newId } from '../lib/ids.js';
 import { plansForVariants } from '../lib/subscription-plans.js';
 import { addWeeks } from '../../shared/subscription-words.js';
 import { orderConsent } from './consents.js';
+import { recordSubscriptionEvent } from './events.js';
+import { SYSTEM_ACTOR } from '../lib/actors.js';
 import { newManageLink } from './manage-links.js';
+import { agreeToFirstOrderPrices } from './price-notices.js';
+import { testPaymentMethodCard } from '../payments/test-payment-methods.js';
+import { cardBrandName } from '../../shared/subscription-card.js';
 
 /** A subscription started by a paid checkout: what its confirmation e-mail needs. */
 export type StartedSubscription = {
@@ -85,6 +90,10 @@ export async function startSubscriptions(trx: Kysely<Database>, o: StartSubscrip
     groups.set(key, group);
   }
   const at = o.now.toISOString();
+  // The card the customer knows (brand, last four): the test page's kept card now; Stripe's once its method is read (renewals.ts).
+  const methodRef = o.payment?.saved?.paymentMethodRef ?? null;
+  const known = o.provider === 'test' && methodRef ? await testPaymentMethodCard(trx, methodRef) : null;
+  const card = known ? { card_brand: cardBrandName(known.brand), card_last4: known.last4 } : {};
   const started: StartedSubscription[] = [];
   for (const g of [...groups.values()].sort((a, b) => a.everyWeeks - b.everyWeeks || a.discountPercent - b.discountPercent)) {
     const id = newId('sub');
@@ -108,6 +117,7 @@ export async function startSubscriptions(trx: Kysely<Database>, o: StartSubscrip
         provider: o.provider,
         customer_ref: o.payment?.saved?.customerRef ?? null,
         payment_method_ref: o.payment?.saved?.paymentMethodRef ?? null,
+        ...card,
         payment_ref: o.payment?.reference ?? null,
         first_order_id: o.orderId,
         consent_text: consent.text,
@@ -131,6 +141,16 @@ export async function startSubscriptions(trx: Kysely<Database>, o: StartSubscrip
       .insertInto('subscription_items')
       .values([...byVariant.values()].map((i) => ({ subscription_id: id, ...i })))
       .execute();
+    // The price each item was sold at is the price it renews at, until the customer is told another (decision 0058).
+    await agreeToFirstOrderPrices(trx, id, o.orderId);
+    await recordSubscriptionEvent(
+      trx,
+      id,
+      'started',
+      SYSTEM_ACTOR,
+      { orderId: o.orderId, everyWeeks: g.everyWeeks, discountPercent: g.discountPercent },
+      o.now,
+    );
     const manageUrl = await newManageLink(trx, id, o.now, o.publicUrl);
     started.push({ id, everyWeeks: g.everyWeeks, discountPercent: g.discountPercent, nextRenewalAt, manageUrl, consentText: consent.text });
   }

@@ -107,3 +107,29 @@ describe(`renewals on Stripe (fake) on ${testDialect()}`, () => {
     expect(order.payment_status).toBe('unpaid');
   });
 });
+
+describe(`a new Stripe subscriber's card on ${testDialect()}`, () => {
+  it('is read from the first payment by the worker, shown as brand and last four, and asked about once', async () => {
+    const { learnSubscriptionCards } = await import('./learn-cards.js');
+    const { orderId, email, sessionId } = await subscribeOnStripe();
+    const sub = await t.db.selectFrom('subscriptions').selectAll().where('first_order_id', '=', orderId).executeTakeFirstOrThrow();
+    // Stripe's webhook named the payment, not its card: the page says a card is kept, not which.
+    expect(sub.email).toBe(email);
+    const before = (await import('./customer-subscriptions.js')).subscriptionViews;
+    const [view] = await before(t.db, { id: sub.id });
+    expect(view).toMatchObject({ card: null, cardOnFile: true });
+
+    // Two processes' turns at once: one answer written.
+    await Promise.all([learnSubscriptionCards(deps), learnSubscriptionCards(deps)]);
+    const after = await t.db.selectFrom('subscriptions').selectAll().where('id', '=', sub.id).executeTakeFirstOrThrow();
+    expect(after.payment_method_ref).toBe(fake.paymentMethodOf(sessionId));
+    expect(after.card_brand).toBe('Visa');
+    expect(after.card_last4).toMatch(/^\d{4}$/);
+    const [shown] = await before(t.db, { id: sub.id });
+    expect(shown!.card).toEqual({ brand: 'Visa', last4: after.card_last4 });
+    // Known now: not asked again.
+    const askedBefore = fake.requests.filter((r) => r.path.includes(sub.payment_ref!)).length;
+    await learnSubscriptionCards(deps);
+    expect(fake.requests.filter((r) => r.path.includes(sub.payment_ref!)).length).toBe(askedBefore);
+  });
+});

@@ -48,12 +48,23 @@ export type FakePaymentMethodBehaviour = 'succeed' | 'decline' | 'authenticate';
 /** Stripe's message for a card whose PaymentIntent needs the customer (3-D Secure) while they are away. */
 export const FAKE_STRIPE_AUTHENTICATION_MESSAGE = 'Your card was declined. This transaction requires authentication.';
 
+/** The `prefix[key]=value` pairs of a form-encoded Stripe request, as an object (Stripe's metadata). */
+function metadataOf(body: URLSearchParams, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of body.entries()) if (k.startsWith(`${prefix}[`) && k.endsWith(']')) out[k.slice(prefix.length + 1, -1)] = v;
+  return out;
+}
+
 /**
  * A local stand-in for the parts of Stripe's API the shop calls (checkout sessions, coupons,
  * refunds of a session's payment intent, never more than it charged; customers and the cards a
  * session keeps for later, payment intents confirmed off-session on them): it
  * checks the secret key, records every request, and can be told to refuse the next POST.
  * Point the app at it with STRIPE_SECRET_KEY=FAKE_STRIPE_SECRET_KEY and STRIPE_API_BASE=its URL.
+ *
+ * [5/8] also customers made on their own, Checkout Sessions in setup mode (completeSetup: a card
+ * saved for later, a SetupIntent and a PaymentMethod with its brand and last four), and `expand[]`
+ * on the reads the shop expands (a session's setup_intent.payment_method, a payment intent's method).
  *
  * As Stripe: a Checkout Session with `customer_creation=always` makes its customer when paid; with
  * `payment_intent_data[setup_future_usage]` its payment's method (pm_…) is attached to that
@@ -70,6 +81,8 @@ export function fakeStripe() {
   const paymentMethods = new Map<string, Record<string, unknown>>();
   const behaviours = new Map<string, FakePaymentMethodBehaviour>();
   const paymentIntents = new Map<string, Record<string, unknown>>();
+  /** [5/8] Setup intents of setup-mode sessions (a card saved for later, nothing charged). */
+  const setupIntents = new Map<string, Record<string, unknown>>();
   /** A payment intent request's first answer per idempotency key, with the parameters it came with. */
   const intentsByKey = new Map<string, { params: string; status: number; body: unknown }>();
   /** Payment intent requests still to be dropped without an answer, or made and then left unanswered. */
@@ -111,6 +124,57 @@ export function fakeStripe() {
         refusal = null;
         if (key) refusalsByKey.set(key, { status, message });
         return send(status, { error: { type: 'invalid_request_error', message } });
+      }
+      // What a GET asks to have expanded (`expand[0]=setup_intent.payment_method`), as Stripe's SDK sends it.
+      const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+      const expand = [...query.entries()].filter(([k]) => /^expand\[\d*\]$/.test(k)).map(([, v]) => v);
+      if (req.method === 'POST' && path === '/v1/customers') {
+        const customer = { id: `cus_fake${++n}`, object: 'customer', email: body.get('email'), metadata: metadataOf(body, 'metadata') };
+        customers.set(customer.id, customer);
+        return send(200, customer);
+      }
+      if (req.method === 'POST' && path === '/v1/checkout/sessions' && body.get('mode') === 'setup') {
+        // As Stripe: setup mode takes no line items, needs a currency (or the payment method types) and attaches the card to `customer`.
+        if (body.has('line_items[0][quantity]')) return invalid('You can not pass `line_items` in `setup` mode.');
+        if (!body.get('currency') && !body.has('allowed_payment_method_types[0]'))
+          return invalid('currency is required in setup mode when allowed_payment_method_types is not set.');
+        const customer = body.get('customer');
+        if (customer && !customers.has(customer)) return notFound(`No such customer: '${customer}'`);
+        const id = `cs_test_fake${++n}`;
+        const session = {
+          id,
+          object: 'checkout.session',
+          mode: 'setup',
+          url: `https://checkout.stripe.test/c/setup/${id}`,
+          status: 'open',
+          payment_status: 'no_payment_required',
+          amount_total: null,
+          payment_intent: null,
+          setup_intent: null as string | null,
+          customer: customer ?? null,
+          currency: body.get('currency'),
+          success_url: body.get('success_url'),
+          cancel_url: body.get('cancel_url'),
+          expires_at: Number(body.get('expires_at') ?? 0) || null,
+          metadata: metadataOf(body, 'metadata'),
+          setup_intent_metadata: metadataOf(body, 'setup_intent_data[metadata]'),
+        };
+        sessions.set(id, session);
+        return send(200, session);
+      }
+      const setupIntent = /^\/v1\/setup_intents\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && setupIntent) {
+        const si = setupIntents.get(decodeURIComponent(setupIntent[1]!));
+        if (!si) return notFound(`No such setupintent: '${setupIntent[1]}'`);
+        return send(
+          200,
+          expand.includes('payment_method') ? { ...si, payment_method: paymentMethods.get(si.payment_method as string) } : si,
+        );
+      }
+      const paymentMethod = /^\/v1\/payment_methods\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && paymentMethod) {
+        const pm = paymentMethods.get(decodeURIComponent(paymentMethod[1]!));
+        return pm ? send(200, pm) : notFound(`No such PaymentMethod: '${paymentMethod[1]}'`);
       }
       if (req.method === 'POST' && path === '/v1/coupons') {
         const id = `coupon_${++n}`;
@@ -243,12 +307,24 @@ export function fakeStripe() {
       const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && intent) {
         const pi = paymentIntents.get(decodeURIComponent(intent[1]!));
-        return pi ? send(200, pi) : notFound(`No such payment_intent: '${intent[1]}'`);
+        if (!pi) return notFound(`No such payment_intent: '${intent[1]}'`);
+        return send(
+          200,
+          expand.includes('payment_method')
+            ? { ...pi, payment_method: paymentMethods.get(pi.payment_method as string) ?? pi.payment_method }
+            : pi,
+        );
       }
       const m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && m) {
         const s = sessions.get(m[1]!);
-        return s ? send(200, s) : notFound('No such checkout session');
+        if (!s) return notFound('No such checkout session');
+        if (!s.setup_intent || !expand.some((e) => e.startsWith('setup_intent'))) return send(200, s);
+        const si = setupIntents.get(s.setup_intent as string)!;
+        const withMethod = expand.includes('setup_intent.payment_method')
+          ? { ...si, payment_method: paymentMethods.get(si.payment_method as string) }
+          : si;
+        return send(200, { ...s, setup_intent: withMethod });
       }
       const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
       if (req.method === 'POST' && expire) {
@@ -399,6 +475,33 @@ export function fakeStripe() {
       const pi = s ? paymentIntents.get(s.payment_intent as string) : undefined;
       if (!pi) throw new Error(`The session ${sessionId} took no payment`);
       return pi.payment_method as string;
+    },
+    setupIntents,
+    /**
+     * [5/8] A customer completes a setup-mode session's page (a new card, nothing charged), as
+     * Stripe's would while it is open there: a PaymentMethod with the card's brand and last four,
+     * attached to the session's customer, a succeeded SetupIntent, and the session complete; the
+     * webhook event Stripe would send is returned for delivery. Throws for a session Stripe has closed.
+     */
+    completeSetup: (sessionId: string, card: { brand: string; last4: string } = { brand: 'visa', last4: '4242' }) => {
+      const s = sessions.get(sessionId);
+      if (!s || s.mode !== 'setup') throw new Error(`No such setup session: ${sessionId}`);
+      if (s.status !== 'open') throw new Error(`Stripe's page of ${sessionId} is ${String(s.status)}: it saves no card`);
+      const pm = { id: `pm_fake${++n}`, object: 'payment_method', type: 'card', card: { ...card }, customer: s.customer ?? null };
+      paymentMethods.set(pm.id, pm);
+      const si = {
+        id: `seti_fake${++n}`,
+        object: 'setup_intent',
+        status: 'succeeded',
+        customer: s.customer ?? null,
+        payment_method: pm.id,
+        usage: 'off_session',
+        metadata: s.setup_intent_metadata,
+      };
+      setupIntents.set(si.id, si);
+      s.setup_intent = si.id;
+      s.status = 'complete';
+      return signedStripeEvent('checkout.session.completed', { ...s });
     },
     coupons,
     refunds,

@@ -70,7 +70,15 @@ export async function makeSubscription(
     .execute();
   await db
     .insertInto('subscription_items')
-    .values({ subscription_id: id, product_id: product.id, variant_id: variantId, quantity: o.quantity ?? 1 })
+    .values({
+      subscription_id: id,
+      product_id: product.id,
+      variant_id: variantId,
+      quantity: o.quantity ?? 1,
+      // The price the customer agreed to: the variant's as it is now (what the checkout charged).
+      agreed_price_cents:
+        (await db.selectFrom('product_variants').select('price_cents').where('id', '=', variantId).executeTakeFirst())?.price_cents ?? null,
+    })
     .execute();
   return { id, userId: user.id, email: user.email, productId: product.id, variantId, methodId };
 }

@@ -32,6 +32,13 @@ export const AUDIT_ACTIONS = {
   'impersonation.viewed': 'Viewed while impersonating',
   'subscription.plan_changed': 'Subscription plan changed',
   'subscription.cancelled': 'Subscription cancelled',
+  'subscription.changed': 'Subscription changed by the shop',
+  // The owner's moderation of reviews (issue [6/8]): the reason and note of a hide are kept in details.
+  'review.approved': 'Review approved',
+  'review.hidden': 'Review hidden',
+  'review.replied': 'Review replied to',
+  'review.photos_hidden': 'Review photos hidden',
+  'review.photos_shown': 'Review photos shown',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 const CHOOSE_ACTION = 'Choose an action from the list';

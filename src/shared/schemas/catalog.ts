@@ -34,6 +34,11 @@ export const Product = z.object({
   maxPriceCents: z.number().int().nullable().default(null),
   /** The only enabled variant's id (a card adds it directly); null when the shopper must choose options. */
   soleVariantId: z.string().nullable().default(null),
+  /**
+   * Its published reviews' stars (issue [6/8]): the average as shown (one decimal, shared/reviews.ts
+   * averageOf) and their count. Absent when it has no published review.
+   */
+  rating: z.object({ average: z.number(), count: z.number().int() }).optional(),
 });
 export type Product = z.infer<typeof Product>;
 
@@ -87,9 +92,11 @@ const trimmedOptional = z
 
 /**
  * The shop list's orders: `shop` (the default: leading "N -" number, then price, then name), price
- * low to high and high to low, and newest first. Ties keep shop order.
+ * low to high and high to low, newest first, and `rating` ("Top rated": average stars high to low,
+ * then more reviews first; products without a published review last). Ties keep shop order.
  */
-const PRODUCT_SORTS = ['shop', 'price-asc', 'price-desc', 'newest'] as const;
+export const PRODUCT_SORTS = ['shop', 'price-asc', 'price-desc', 'newest', 'rating'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
 /** A price bound in the URL, in dollars ("12" or "12.50"); cents once read. */
 const priceBound = (name: string) =>

@@ -5,14 +5,19 @@ import { useSubscriptionActions, type SubscriptionTarget } from './api/subscript
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog.js';
 import { ChangeSubscriptionDialog, DayActionDialog, DeliverNowDialog, SkipDeliveryDialog } from './subscription-change-dialogs.js';
 import { SubscriptionAddressDialog } from './subscription-address-dialog.js';
+import { NextDeliveryEditDialog } from './next-delivery-dialog.js';
+import { ReactivateDialog } from './reactivate-dialog.js';
+import { useSession } from '../../lib/get-session.js';
 import { dayFromNow, pausedToast, resumedToast, SUBSCRIPTION_UI_TEXTS as T, subscriptionName } from './subscription-texts.js';
 
-export type SubscriptionDialog = 'skip' | 'change' | 'cancel' | 'pause' | 'resume' | 'deliver' | 'address';
+export type SubscriptionDialog = 'skip' | 'change' | 'cancel' | 'pause' | 'resume' | 'deliver' | 'address' | 'next' | 'reactivate';
 
 /** The dialog an e-mail's link asks for (the reminder's "#skip", "#change", "#cancel"), else none. */
 export function dialogOfHash(hash: string): SubscriptionDialog | null {
   const h = hash.replace(/^#/, '');
-  return h === 'skip' || h === 'change' || h === 'cancel' || h === 'pause' || h === 'resume' ? h : null;
+  return h === 'skip' || h === 'change' || h === 'cancel' || h === 'pause' || h === 'resume' || h === 'next' || h === 'reactivate'
+    ? h
+    : null;
 }
 
 /**
@@ -38,10 +43,12 @@ export function SubscriptionActions({
   /** The card's column of small buttons, or the link page's row of large ones. */
   layout: 'card' | 'page';
 }) {
-  const { skip, change, pause, resume, deliver, address } = useSubscriptionActions(target);
+  const { skip, change, pause, resume, deliver, address, itemSkip, extraAdd, extraRemove, reactivate } = useSubscriptionActions(target);
+  // An admin acting as the customer cannot agree to terms for them: no Reactivate (the server refuses it too).
+  const { impersonatorEmail } = useSession();
   const cancelled = subscription.status === 'cancelled';
   const paused = subscription.status === 'paused';
-  const [open, setOpen] = useState<SubscriptionDialog | null>(cancelled ? null : initial);
+  const [open, setOpen] = useState<SubscriptionDialog | null>(cancelled && initial !== 'reactivate' ? null : initial);
   // Another of the e-mail's links followed in the same tab: its dialog opens (set while rendering, as React advises for state that follows a prop).
   const [linked, setLinked] = useState(initial);
   if (initial !== linked) {
@@ -59,21 +66,33 @@ export function SubscriptionActions({
   const buttons: { dialog: SubscriptionDialog; label: string; variant: 'primary' | 'outline' | 'destructive' }[] = [
     paused ? { dialog: 'resume', label: T.resumeButton, variant: 'primary' } : { dialog: 'skip', label: T.skipButton, variant: 'outline' },
     ...(paused ? [] : [{ dialog: 'deliver' as const, label: T.deliverNowButton, variant: 'outline' as const }]),
+    { dialog: 'next', label: T.nextDeliveryButton, variant: 'outline' },
     { dialog: 'change', label: T.changeButton, variant: 'outline' },
     ...(paused ? [] : [{ dialog: 'pause' as const, label: T.pauseButton, variant: 'outline' as const }]),
     { dialog: 'address', label: T.addressButton, variant: 'outline' },
     { dialog: 'cancel', label: T.cancelButton, variant: layout === 'page' ? 'destructive' : 'outline' },
   ];
+  const containerClass =
+    layout === 'card'
+      ? 'flex shrink-0 flex-wrap gap-2 self-start sm:flex-col sm:items-stretch'
+      : 'flex flex-col gap-2 sm:flex-row sm:flex-wrap';
   return (
     <>
+      {cancelled && !impersonatorEmail && (
+        <div className={containerClass}>
+          <Button
+            variant="primary"
+            size={size}
+            className={wide}
+            onClick={() => setOpen('reactivate')}
+            aria-label={`${T.reactivateButton}: ${name}`}
+          >
+            {T.reactivateButton}
+          </Button>
+        </div>
+      )}
       {subscription.status !== 'cancelled' && (
-        <div
-          className={
-            layout === 'card'
-              ? 'flex shrink-0 flex-wrap gap-2 self-start sm:flex-col sm:items-stretch'
-              : 'flex flex-col gap-2 sm:flex-row sm:flex-wrap'
-          }
-        >
+        <div className={containerClass}>
           {buttons.map((b) => (
             <Button
               key={b.dialog}
@@ -145,6 +164,20 @@ export function SubscriptionActions({
         open={open === 'address'}
         onClose={close}
         onSave={(body) => address.mutateAsync(body)}
+      />
+      <NextDeliveryEditDialog
+        subscription={subscription}
+        open={open === 'next'}
+        onClose={close}
+        onSkipItem={(body) => itemSkip.mutateAsync(body)}
+        onAddExtra={(body) => extraAdd.mutateAsync(body)}
+        onRemoveExtra={(variantId) => extraRemove.mutateAsync(variantId)}
+      />
+      <ReactivateDialog
+        subscription={subscription}
+        open={open === 'reactivate'}
+        onClose={close}
+        onReactivate={(body) => reactivate.mutateAsync(body)}
       />
       <CancelSubscriptionDialog subscription={subscription} open={open === 'cancel'} onClose={close} onCancel={onCancel} />
     </>

@@ -23,7 +23,7 @@ import {
 } from './subscription-texts.js';
 
 /** A day from tomorrow to a year on (the server says the same of any other). */
-function DayField({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (day: string) => void }) {
+export function DayField({ id, label, value, onChange }: { id: string; label: string; value: string; onChange: (day: string) => void }) {
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-stone-800">
@@ -136,7 +136,7 @@ function DayActionForm({
 }
 
 /** A subscription's title line in its dialogs: "Laundry Powder × 1 · Every 4 weeks · 10% off". */
-function Heading({ subscription }: { subscription: SubscriptionView }) {
+export function Heading({ subscription }: { subscription: SubscriptionView }) {
   return (
     <p className="font-medium text-stone-900">
       {subscriptionName(subscription)} · {subscription.terms}
@@ -145,7 +145,7 @@ function Heading({ subscription }: { subscription: SubscriptionView }) {
 }
 
 /** The refusal a dialog shows: the server's words, or the page's own when it already reads cancelled. */
-function refusal(subscription: SubscriptionView, serverError: string | null): string | null {
+export function refusal(subscription: SubscriptionView, serverError: string | null): string | null {
   return serverError ?? (subscription.status === 'cancelled' ? T.isCancelled : null);
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CancelSubscriptionInput, ChangeSubscriptionInput, type SubscriptionView } from '../../../shared/subscriptions.js';
+import {
+  CancelSubscriptionInput,
+  ChangeSubscriptionInput,
+  reactivationTermsText,
+  type SubscriptionView,
+} from '../../../shared/subscriptions.js';
+import { timelineSentence } from '../../../shared/subscription-timeline.js';
 import { dialogOfHash } from './subscription-actions.js';
 import {
   CANCEL_REASON_MAX,
@@ -23,7 +29,20 @@ const active: SubscriptionView = {
   everyWeeks: 4,
   discountPercent: 10,
   terms: 'Every 4 weeks · 10% off',
-  items: [{ productId: 'laundry-powder', variantId: 'var_laundry-powder', name: 'Laundry Powder', quantity: 2, versions: [] }],
+  items: [
+    {
+      productId: 'laundry-powder',
+      variantId: 'var_laundry-powder',
+      name: 'Laundry Powder',
+      quantity: 2,
+      versions: [],
+      skipNext: false,
+      unitPriceCents: 1349,
+    },
+  ],
+  extras: [],
+  nextDeliveryTotalCents: 2915,
+  card: { brand: 'Visa', last4: '4242' },
   nextRenewalAt: '2026-12-27T10:00:00.000Z',
   intervals: [4, 8],
   address: null,
@@ -36,6 +55,7 @@ describe('subscriptionFacts', () => {
   it('gives an active subscription its next delivery (the renewal clock is UTC) and its deliveries so far', () => {
     expect(subscriptionFacts(active)).toEqual([
       { label: 'Next delivery', value: 'December 27, 2026', testId: 'subscription-next' },
+      { label: 'Next delivery total', value: '$29.15 with shipping and tax', testId: 'subscription-total' },
       { label: 'Deliveries', value: '2 deliveries so far', testId: 'subscription-deliveries' },
     ]);
   });
@@ -69,7 +89,13 @@ describe('the words', () => {
 
   it('names a subscription by its first item and how many more', () => {
     expect(subscriptionName(active)).toBe('Laundry Powder × 2');
-    const two = { ...active, items: [...active.items, { productId: 'c', variantId: 'v', name: 'Cleaner', quantity: 1, versions: [] }] };
+    const two = {
+      ...active,
+      items: [
+        ...active.items,
+        { productId: 'c', variantId: 'v', name: 'Cleaner', quantity: 1, versions: [], skipNext: false, unitPriceCents: 899 },
+      ],
+    };
     expect(subscriptionName(two)).toBe('Laundry Powder × 2 and 1 more');
     expect(subscriptionName({ items: [] })).toBe('subscription');
   });
@@ -137,5 +163,38 @@ describe('skip and change words', () => {
     expect(ChangeSubscriptionInput.safeParse({ everyWeeks: 0 }).success).toBe(false);
     expect(ChangeSubscriptionInput.safeParse({ items: [{ variantId: 'v', quantity: 100 }] }).success).toBe(false);
     expect(ChangeSubscriptionInput.safeParse({ everyWeeks: 6, items: [{ variantId: 'v', quantity: 3 }] }).success).toBe(true);
+  });
+});
+
+describe('timelineSentence', () => {
+  it('says each event in words, and anything unknown without failing', () => {
+    expect(timelineSentence({ type: 'paused', data: { until: '2027-01-05T10:00:00.000Z' } })).toContain('January 5, 2027');
+    expect(timelineSentence({ type: 'changed', data: { everyWeeks: { from: 4, to: 8 }, items: [] } })).toBe('Changed: every 4 → 8 weeks');
+    expect(timelineSentence({ type: 'extra.added', data: { name: 'Glass Cleaner', quantity: 2 } })).toBe(
+      'One-time item added: Glass Cleaner × 2',
+    );
+    expect(timelineSentence({ type: 'card.updated', data: { brand: 'Visa', last4: '4242' } })).toBe('Card updated: Visa ending 4242');
+    expect(timelineSentence({ type: 'cancelled', data: { reason: 'Too much' } })).toBe('Cancelled: “Too much”');
+    expect(timelineSentence({ type: 'renewed', data: { delivery: 'not a date' } })).toBe('Renewed: delivery ordered');
+    expect(timelineSentence({ type: 'something.new', data: {} })).toBe('Recorded: something.new');
+  });
+});
+
+describe('reactivationTermsText', () => {
+  it('says what is charged, how often, to which card and from when', () => {
+    expect(
+      reactivationTermsText({
+        items: [{ name: 'Laundry Powder', quantity: 2, unitPriceCents: 1349 }],
+        discountPercent: 10,
+        everyWeeks: 4,
+        firstDeliveryAt: '2026-12-27T10:00:00.000Z',
+        card: { brand: 'Visa', last4: '4242' },
+      }).split('\n'),
+    ).toEqual([
+      'Every 4 weeks: Laundry Powder × 2.',
+      "We charge $26.98 for each delivery (today's prices less 10%), plus shipping and tax as on each order, to the Visa card ending 4242.",
+      'It continues every 4 weeks until you cancel. First delivery: December 27, 2026.',
+      'Cancel any time online from your account or the link in your e-mails.',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { addWeeks, renewalDateText, SUBSCRIPTION_STATUS_TEXT, type SubscriptionView } from '../../../shared/subscriptions.js';
+import { formatCents } from '../../../shared/money.js';
 
 /**
  * The customer's words for their subscriptions (the dashboard's card, the page of an e-mail's
@@ -71,7 +72,57 @@ export const SUBSCRIPTION_UI_TEXTS = {
   addressEverywhere: 'Use this address for all my subscriptions and my account',
   addressSaved: 'Address updated',
   addressFailed: 'We could not change the address. Please try again.',
+  nextDeliveryButton: 'Edit next delivery',
+  nextDeliveryTitle: 'Your next delivery',
+  nextDeliveryNote: 'Changes here apply to your next delivery only; the ones after it stay as they are.',
+  leaveOut: 'Leave out this time',
+  bringBack: 'Bring back',
+  leftOut: 'Left out next time',
+  oneTimeHeading: 'One-time items',
+  oneTimeNone: 'No one-time items yet.',
+  oneTimeTag: 'Next delivery only',
+  removeExtra: 'Remove',
+  addExtraHeading: 'Add a one-time item',
+  searchLabel: 'Find a product',
+  searchPlaceholder: 'Glass cleaner, mop head…',
+  searching: 'Searching...',
+  noResults: 'No products match. Try another word.',
+  versionOf: 'Version',
+  addExtraButton: 'Add to next delivery',
+  adding: 'Adding...',
+  extraAdded: 'Added to your next delivery',
+  done: 'Done',
+  reactivateButton: 'Reactivate',
+  reactivateTitle: 'Reactivate your subscription?',
+  reactivateNote: 'It renews again with the same items, interval and discount, charged to the card on file. Please read the terms:',
+  reactivateConsent: 'I agree to these terms',
+  reactivateConsentMissing: 'Tick the box to agree to the subscription terms before you reactivate it.',
+  reactivateConfirm: 'Reactivate subscription',
+  reactivating: 'Reactivating...',
+  keepCancelled: 'Keep cancelled',
+  historyButton: 'History',
+  historyHide: 'Hide history',
+  historyTitle: 'History',
+  historyLoading: 'Loading history...',
+  historyEmpty: 'Nothing has happened yet.',
+  historyFailed: "We couldn't load the history. Please try again.",
+  eachDelivery: 'Next delivery total',
 } as const;
+
+/** "$13.49 each" beside an item: its price per unit on the next delivery (none: no longer sold). */
+export function unitPriceText(cents: number | null): string {
+  return cents === null ? 'no longer sold' : `${formatCents(cents)} each`;
+}
+
+/** The next delivery's total as the summary shows it. */
+export function deliveryTotalText(cents: number): string {
+  return `${formatCents(cents)} with shipping and tax`;
+}
+
+/** The toast after reactivating. */
+export function reactivatedToast(nextIso: string | null): string {
+  return nextIso ? `Subscription reactivated. Your next delivery comes on ${renewalDateText(nextIso)}.` : 'Subscription reactivated.';
+}
 
 /** "Robin Refill, 12 Fern Way, Portland, OR 97201". */
 export function addressLine(a: NonNullable<SubscriptionView['address']>): string {
@@ -150,7 +201,8 @@ export function deliveriesText(deliveries: number): string {
 
 /** The facts under a subscription's items, as label and value: the next delivery (none once cancelled), the deliveries, the cancellation date. */
 export function subscriptionFacts(
-  sub: Pick<SubscriptionView, 'status' | 'nextRenewalAt' | 'deliveries' | 'cancelledAt'> & Partial<Pick<SubscriptionView, 'address'>>,
+  sub: Pick<SubscriptionView, 'status' | 'nextRenewalAt' | 'deliveries' | 'cancelledAt'> &
+    Partial<Pick<SubscriptionView, 'address' | 'nextDeliveryTotalCents'>>,
 ): {
   label: string;
   value: string;
@@ -162,6 +214,12 @@ export function subscriptionFacts(
       label: sub.status === 'paused' ? 'Deliveries resume on' : 'Next delivery',
       value: renewalDateText(sub.nextRenewalAt),
       testId: 'subscription-next',
+    });
+  if (sub.status !== 'cancelled' && sub.nextDeliveryTotalCents != null)
+    facts.push({
+      label: SUBSCRIPTION_UI_TEXTS.eachDelivery,
+      value: deliveryTotalText(sub.nextDeliveryTotalCents),
+      testId: 'subscription-total',
     });
   facts.push({ label: 'Deliveries', value: deliveriesText(sub.deliveries), testId: 'subscription-deliveries' });
   if (sub.status !== 'cancelled' && sub.address)
@@ -188,4 +246,9 @@ export function cancelBody(reason: string | undefined): { reason?: string } {
 /** Puts the server's answer for one subscription in place of the list's copy (the rest unchanged, order kept). */
 export function replaceSubscription(list: readonly SubscriptionView[], updated: SubscriptionView): SubscriptionView[] {
   return list.map((s) => (s.id === updated.id ? updated : s));
+}
+
+/** A price change the customer has been told of, on its item: "New price from March 28, 2026: $18.89 each (now $17.09)". */
+export function priceNoticeText(n: { fromCents: number; toCents: number; effectiveFrom: string }): string {
+  return `New price from ${renewalDateText(n.effectiveFrom)}: ${formatCents(n.toCents)} each (now ${formatCents(n.fromCents)})`;
 }

@@ -4,6 +4,8 @@ import { useCancelSubscription } from './api/cancel-subscription.js';
 import { useSubscriptions } from './api/get-subscriptions.js';
 import { SubscriptionActions } from './subscription-actions.js';
 import { SubscriptionSummary } from './subscription-summary.js';
+import { SubscriptionHistory } from './subscription-history.js';
+import { SubscriptionCard } from './subscription-card.js';
 import { SUBSCRIPTION_UI_TEXTS as T } from './subscription-texts.js';
 
 function RowSkeleton() {
@@ -46,7 +48,11 @@ export function SubscriptionsPanel() {
               data-subscription={sub.id}
               className="flex flex-col gap-4 py-5 first:pt-0 last:pb-0 sm:flex-row sm:items-start sm:justify-between"
             >
-              <SubscriptionSummary subscription={sub} />
+              <div className="flex min-w-0 flex-1 flex-col gap-3">
+                <SubscriptionSummary subscription={sub} />
+                <SubscriptionCard subscription={sub} target={{ accountId: sub.id }} />
+                <SubscriptionHistory target={{ accountId: sub.id }} items={sub.items} />
+              </div>
               <SubscriptionActions
                 subscription={sub}
                 target={{ accountId: sub.id }}

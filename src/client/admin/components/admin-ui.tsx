@@ -210,18 +210,46 @@ export function centsToText(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? '' : (cents / 100).toFixed(2);
 }
 
-/** The end of every back-office form: the required-fields key, Cancel, and Save with progress. */
-export function FormFooter({ onCancel, saving, saveLabel }: { onCancel: () => void; saving: boolean; saveLabel: string }) {
+/**
+ * The end of every back-office form: the required-fields key, Cancel, and Save with progress.
+ * A dialog whose submit is one request the owner waits on (hide a review, reply) holds both
+ * buttons while it runs (`holdWhileSaving`): it is not sent twice, nor closed half-way.
+ */
+export function FormFooter({
+  onCancel,
+  saving,
+  saveLabel,
+  savingLabel = 'Saving…',
+  variant,
+  holdWhileSaving = false,
+  requiredKey = true,
+}: {
+  onCancel: () => void;
+  saving: boolean;
+  saveLabel: string;
+  /** The submit button's text while saving. */
+  savingLabel?: string;
+  /** Red for what takes something away (hiding a review); the plain button otherwise. */
+  variant?: 'primary' | 'destructive';
+  holdWhileSaving?: boolean;
+  /** The "* Required" key, for a form that marks its required fields. */
+  requiredKey?: boolean;
+}) {
+  const held = holdWhileSaving ? saving : undefined;
   return (
     <>
-      <p className="text-xs text-stone-600">
-        <span className="text-red-700">*</span> Required
-      </p>
+      {requiredKey && (
+        <p className="text-xs text-stone-600">
+          <span className="text-red-700">*</span> Required
+        </p>
+      )}
       <div className="flex flex-wrap justify-end gap-2 border-t border-stone-200 pt-4">
-        <Button variant="ghost" onClick={onCancel}>
+        <Button variant="ghost" onClick={onCancel} disabled={held}>
           Cancel
         </Button>
-        <Button type="submit">{saving ? 'Saving…' : saveLabel}</Button>
+        <Button type="submit" variant={variant} disabled={held}>
+          {saving ? savingLabel : saveLabel}
+        </Button>
       </div>
     </>
   );

@@ -69,7 +69,8 @@ const OUTBOX_COLUMNS: readonly Column<OutboxEntry>[] = [
     className: 'font-medium text-stone-900 md:min-w-40 md:font-normal md:text-stone-800',
     cell: (e) => e.subject,
   },
-  { header: 'Template', className: 'wrap-anywhere md:whitespace-nowrap', cell: (e) => e.templateId ?? '—' },
+  // A template id breaks after a hyphen, so "subscription-renewal-reminder" never widens the table past the screen.
+  { header: 'Template', className: 'wrap-anywhere md:wrap-normal', cell: (e) => e.templateId ?? '—' },
   { header: 'Status', cell: (e) => <StatusBadge status={e.status} /> },
   { header: 'Attempts', numeric: true, cell: (e) => e.attempts },
   {

@@ -1,12 +1,11 @@
-import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
 import { PeriodInput } from '../../../shared/schemas/reports.js';
-import { Alert } from '../../ui/alert.js';
-import { Button } from '../../ui/button.js';
 import { Skeleton } from '../../ui/skeleton.js';
 import { formatDay } from '../../lib/format.js';
-import { messageOf } from '../api/admin-api.js';
+import { ChartBoundary, FiguresLoadError, FiguresSkeleton, Headline, PeriodSelect } from '../components/figures.js';
+import { withParams } from '../components/search-params.js';
 import type { OrdersOverview } from '../api/admin-schemas.js';
 import { useOrdersOverview, type OverviewPeriod } from './order-api.js';
 import { PeriodForm } from './period-form.js';
@@ -76,10 +75,8 @@ function MoneyBreakdown({ money, named }: { money: OrdersOverview['money']; name
 /** The overview's preset periods, in the shop's days; 30 unless the owner picks another. */
 const PRESET_DAYS = [7, 30, 90] as const;
 const DEFAULT_DAYS = 30;
-const PERIOD_OPTIONS: [value: string, label: string][] = [
-  ...PRESET_DAYS.map((d): [string, string] => [String(d), `Last ${d} days`]),
-  ['custom', 'Custom dates'],
-];
+const PRESETS = PRESET_DAYS.map((d) => ({ id: String(d), label: `Last ${d} days` }));
+const PARAM = { period: 'period', from: 'periodFrom', to: 'periodTo' } as const;
 
 /**
  * The period lives in the address (`period=7|30|90|custom`, `periodFrom`, `periodTo`), apart from
@@ -88,26 +85,22 @@ const PERIOD_OPTIONS: [value: string, label: string][] = [
  */
 function useOverviewPeriod() {
   const [params, setParams] = useSearchParams();
-  const choice = params.get('period') ?? String(DEFAULT_DAYS);
-  const custom = { from: params.get('periodFrom') ?? '', to: params.get('periodTo') ?? '' };
+  const choice = params.get(PARAM.period) ?? String(DEFAULT_DAYS);
+  const custom = { from: params.get(PARAM.from) ?? '', to: params.get(PARAM.to) ?? '' };
   const customOk = choice === 'custom' && custom.from !== '' && PeriodInput.safeParse(custom).success;
   const days = PRESET_DAYS.find((d) => String(d) === choice) ?? DEFAULT_DAYS;
   const period: OverviewPeriod = customOk ? custom : { days };
-  const set = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    next.set('tab', 'orders');
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    setParams(next, { replace: true });
+  const set = (changes: Partial<Record<keyof typeof PARAM, string | null>>) => {
+    const onTab = new URLSearchParams(params);
+    onTab.set('tab', 'orders');
+    setParams(withParams(onTab, PARAM, changes), { replace: true });
   };
   return {
     period,
     choice: choice === 'custom' ? 'custom' : String(days),
     custom,
-    pick: (value: string) => set(value === 'custom' ? { period: 'custom' } : { period: value, periodFrom: null, periodTo: null }),
-    setCustom: (p: { from: string; to: string }) => set({ period: 'custom', periodFrom: p.from, periodTo: p.to }),
+    pick: (value: string) => set(value === 'custom' ? { period: 'custom' } : { period: value, from: null, to: null }),
+    setCustom: (p: { from: string; to: string }) => set({ period: 'custom', from: p.from, to: p.to }),
   };
 }
 
@@ -122,33 +115,6 @@ function spanText(from: string, to: string): string {
 const exportLinkCls =
   'inline-flex h-9 items-center justify-center whitespace-nowrap rounded-md border border-brand-600 bg-white px-3 text-sm font-medium text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2';
 
-class ChartsBoundary extends Component<{ children: ReactNode; onRetry: () => void }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <Alert
-        variant="destructive"
-        title="The charts could not be loaded"
-        action={
-          <Button
-            variant="outline"
-            onClick={() => {
-              this.props.onRetry();
-              this.setState({ failed: false });
-            }}
-          >
-            Retry
-          </Button>
-        }
-      />
-    );
-  }
-}
-
 /** Placeholders the size of the three charts. */
 function ChartsSkeleton() {
   return (
@@ -156,15 +122,6 @@ function ChartsSkeleton() {
       <Skeleton className="h-64" />
       <Skeleton className="h-64" />
       <Skeleton className="h-56 lg:col-span-2" />
-    </div>
-  );
-}
-
-function Headline({ label, value }: { label: string; value: ReactNode }) {
-  return (
-    <div className="min-w-0 rounded-lg border border-stone-200 bg-stone-50 px-3 py-3 sm:px-4">
-      <dt className="text-sm text-stone-700">{label}</dt>
-      <dd className="mt-1 text-xl font-semibold break-words tabular-nums text-stone-900 sm:text-2xl">{value}</dd>
     </div>
   );
 }
@@ -183,28 +140,13 @@ export function OrdersOverviewSection() {
   let body: ReactNode;
   if (isPending) {
     body = (
-      <div className="flex flex-col gap-4">
-        <p role="status" className="sr-only">
-          Loading the orders overview
-        </p>
-        <div className="grid grid-cols-2 gap-3">
-          <Skeleton className="h-20" />
-          <Skeleton className="h-20" />
-        </div>
+      <FiguresSkeleton label="Loading the orders overview" headlines={2} gridClassName="grid grid-cols-2 gap-3">
         <ChartsSkeleton />
-      </div>
+      </FiguresSkeleton>
     );
   } else if (error && !data) {
     body = (
-      <Alert
-        variant="destructive"
-        title={messageOf(error, 'Failed to load the orders overview')}
-        action={
-          <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
-            Retry
-          </Button>
-        }
-      />
+      <FiguresLoadError error={error} fallback="Failed to load the orders overview" onRetry={() => void refetch()} busy={isFetching} />
     );
   } else {
     const { totals } = data;
@@ -235,7 +177,8 @@ export function OrdersOverviewSection() {
         {totals.orders === 0 ? (
           <p className="rounded-lg border border-dashed border-stone-300 py-8 text-center text-stone-700">No orders in this period.</p>
         ) : (
-          <ChartsBoundary
+          <ChartBoundary
+            title="The charts could not be loaded"
             onRetry={() => {
               OverviewCharts = loadCharts();
               setChartsAttempt((n) => n + 1);
@@ -244,7 +187,7 @@ export function OrdersOverviewSection() {
             <Suspense fallback={<ChartsSkeleton />}>
               <OverviewCharts data={data} />
             </Suspense>
-          </ChartsBoundary>
+          </ChartBoundary>
         )}
         <SalesByProduct products={data.products} span={span} />
         <p className="text-xs text-stone-600">{OVERVIEW_LEGEND}</p>
@@ -259,23 +202,7 @@ export function OrdersOverviewSection() {
           <h2 id={headingId} className="text-xl font-semibold text-stone-900">
             Overview
           </h2>
-          <div className="flex items-center gap-2">
-            <label htmlFor="overview-period-choice" className="text-sm font-medium text-stone-900">
-              Period
-            </label>
-            <select
-              id="overview-period-choice"
-              value={choice}
-              onChange={(e) => pick(e.target.value)}
-              className="h-10 rounded-md border border-stone-300 bg-white px-2 text-sm"
-            >
-              {PERIOD_OPTIONS.map(([v, text]) => (
-                <option key={v} value={v}>
-                  {text}
-                </option>
-              ))}
-            </select>
-          </div>
+          <PeriodSelect id="overview-period-choice" value={choice} presets={PRESETS} onPick={pick} />
         </div>
         {choice === 'custom' && (
           <PeriodForm

@@ -1,6 +1,6 @@
 import '../../lib/zod-config.js';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { formatCents } from '../../../shared/money.js';
@@ -12,8 +12,12 @@ import { Skeleton } from '../../ui/skeleton.js';
 import { toast } from '../../ui/toast.js';
 import { messageOf } from '../api/admin-api.js';
 import { Field, fieldAria, inputCls, ListState } from '../components/admin-ui.js';
+import { cardText } from '../../../shared/subscription-card.js';
 import { useCancelSubscription } from './cancel-subscription.js';
 import { useSubscription } from './get-subscription.js';
+import { ActionButtons, ActionDialogs, type ActionDialogName } from './subscription-admin-actions.js';
+import { extraName } from './subscription-event-text.js';
+import { SubscriptionTimeline } from './subscription-timeline.js';
 import { AdminCancelForm, type AdminSubscriptionCycle, type AdminSubscriptionDetail } from './subscription-schemas.js';
 import { CYCLE_STATUS_TEXT, CYCLE_TONE, SubscriptionStatusBadge } from './subscription-status.js';
 
@@ -121,15 +125,112 @@ function CancelForm({ sub, onDone, onBack }: { sub: AdminSubscriptionDetail; onD
   );
 }
 
+/** Its items, each left out of the next delivery or not, with the owner's switch for it. */
+function ItemList({ sub, onOpen }: { sub: AdminSubscriptionDetail; onOpen: (d: ActionDialogName) => void }) {
+  const skipped = new Set(sub.skippedNext);
+  const coming = sub.items.filter((i) => !skipped.has(i.variantId)).length;
+  const live = sub.status !== 'cancelled';
+  return (
+    <ul className="flex flex-col divide-y divide-stone-100 rounded-lg border border-stone-200">
+      {sub.items.map((i) => {
+        const out = skipped.has(i.variantId);
+        return (
+          <li
+            key={i.variantId}
+            className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 px-3 py-2 text-sm"
+            data-testid="subscription-item"
+          >
+            <span className="flex min-w-0 flex-col">
+              <span className="break-words text-stone-900">
+                {i.name} × {i.quantity}
+              </span>
+              <span className="flex flex-wrap gap-x-2 text-xs text-stone-600">
+                {i.sku && <span className="font-mono">{i.sku}</span>}
+                {out && (
+                  <span className="font-semibold text-amber-800" data-testid="item-left-out">
+                    Left out of the next delivery
+                  </span>
+                )}
+              </span>
+            </span>
+            {/* The last item coming cannot be left out (that is skipping the delivery). */}
+            {live && (out || coming > 1) && (
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => onOpen({ kind: 'skip-item', variantId: i.variantId, skip: !out })}
+                aria-label={out ? `Bring ${i.name} back into the next delivery` : `Leave ${i.name} out of the next delivery`}
+              >
+                {out ? 'Bring back' : 'Leave out next time'}
+              </Button>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** One-time items riding with the next delivery only. */
+function ExtraList({ sub, onOpen }: { sub: AdminSubscriptionDetail; onOpen: (d: ActionDialogName) => void }) {
+  if (sub.extras.length === 0) return <p className="text-sm text-stone-700">None with the next delivery.</p>;
+  return (
+    <ul className="flex flex-col divide-y divide-stone-100 rounded-lg border border-stone-200">
+      {sub.extras.map((e) => {
+        const name = extraName(e.variantId, sub);
+        return (
+          <li
+            key={e.variantId}
+            className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 px-3 py-2 text-sm"
+            data-testid="subscription-extra"
+          >
+            <span className="min-w-0 break-words text-stone-900">
+              {name} × {e.quantity}
+            </span>
+            {sub.status !== 'cancelled' && (
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => onOpen({ kind: 'remove-extra', variantId: e.variantId })}
+                aria-label={`Remove ${name} from the next delivery`}
+              >
+                Remove
+              </Button>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function DetailBody({
   sub,
   cancelling,
   setCancelling,
+  done,
+  onOpen,
 }: {
   sub: AdminSubscriptionDetail;
   cancelling: boolean;
   setCancelling: (v: boolean) => void;
+  /** What the last action did (the dialog closed on it). */
+  done: string | null;
+  onOpen: (d: ActionDialogName) => void;
 }) {
+  // Done, the action's dialog closes and its button may be gone (Pause becomes Resume): the keyboard
+  // goes on from what happened, inside the detail, rather than from the top of the page.
+  const doneRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!done) return;
+    // After the action's dialog has closed (until then the detail behind it is inert), and only
+    // when its button is gone: one still there has the focus back, as any dialog gives it.
+    const id = window.setTimeout(() => {
+      const at = document.activeElement;
+      if (!at || at === document.body) doneRef.current?.focus();
+    }, 0);
+    return () => window.clearTimeout(id);
+  }, [done]);
   return (
     <div className="flex flex-col gap-5">
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3">
@@ -137,8 +238,11 @@ function DetailBody({
           <SubscriptionStatusBadge status={sub.status} />
         </Fact>
         <Fact label="Terms">{sub.terms}</Fact>
-        <Fact label="Next delivery">{sub.nextRenewalAt ? renewalDateText(sub.nextRenewalAt) : '—'}</Fact>
+        <Fact label={sub.status === 'paused' ? 'Deliveries resume on' : 'Next delivery'}>
+          {sub.nextRenewalAt ? renewalDateText(sub.nextRenewalAt) : '—'}
+        </Fact>
         <Fact label="Deliveries">{sub.deliveries}</Fact>
+        <Fact label="Card">{sub.card ? cardText(sub.card) : 'No card on file'}</Fact>
         <Fact label="Started">{formatDate(sub.createdAt)}</Fact>
         <Fact label="First order">
           {/* Linked only when the order is there to open. */}
@@ -149,24 +253,38 @@ function DetailBody({
         {sub.cancelledAt && <Fact label="Reason">{sub.cancelReason ?? 'None given'}</Fact>}
       </dl>
 
+      <section aria-labelledby="subscription-actions-heading" className="flex flex-col gap-2">
+        <h3 id="subscription-actions-heading" className="font-semibold text-stone-900">
+          Actions
+        </h3>
+        <ActionButtons sub={sub} onOpen={onOpen} />
+        <p
+          ref={doneRef}
+          role="status"
+          tabIndex={-1}
+          className={
+            done
+              ? 'rounded-md bg-green-50 px-3 py-2 text-sm text-green-900 focus-visible:outline-2 focus-visible:outline-brand-600'
+              : 'sr-only'
+          }
+          data-testid="subscription-action-done"
+        >
+          {done}
+        </p>
+      </section>
+
       <section aria-labelledby="subscription-items-heading">
         <h3 id="subscription-items-heading" className="mb-2 font-semibold text-stone-900">
           Items
         </h3>
-        <ul className="flex flex-col divide-y divide-stone-100 rounded-lg border border-stone-200">
-          {sub.items.map((i) => (
-            <li
-              key={i.variantId}
-              className="flex flex-wrap items-baseline justify-between gap-x-3 px-3 py-2 text-sm"
-              data-testid="subscription-item"
-            >
-              <span className="min-w-0 break-words text-stone-900">
-                {i.name} × {i.quantity}
-              </span>
-              {i.sku && <span className="font-mono text-xs text-stone-600">{i.sku}</span>}
-            </li>
-          ))}
-        </ul>
+        <ItemList sub={sub} onOpen={onOpen} />
+      </section>
+
+      <section aria-labelledby="subscription-extras-heading">
+        <h3 id="subscription-extras-heading" className="mb-2 font-semibold text-stone-900">
+          One-time items
+        </h3>
+        <ExtraList sub={sub} onOpen={onOpen} />
       </section>
 
       <section aria-labelledby="subscription-cycles-heading">
@@ -174,6 +292,13 @@ function DetailBody({
           Renewals
         </h3>
         <CycleTimeline cycles={sub.cycles} />
+      </section>
+
+      <section aria-labelledby="subscription-timeline-heading">
+        <h3 id="subscription-timeline-heading" className="mb-2 font-semibold text-stone-900">
+          Timeline
+        </h3>
+        <SubscriptionTimeline sub={sub} />
       </section>
 
       <section aria-labelledby="subscription-consent-heading">
@@ -193,13 +318,24 @@ function DetailBody({
   );
 }
 
-/** One subscription, in a dialog over the list (`?subscription=ID`): its facts, items, renewals, the terms agreed, and Cancel. */
+/**
+ * One subscription, in a dialog over the list (`?subscription=ID`): its facts and card, the owner's
+ * actions, its items and one-time items, renewals, timeline, the terms agreed, and Cancel.
+ */
 export function SubscriptionDetail({ id, onClose }: { id: string | null; onClose: () => void }) {
   const { data, error, isPending, refetch } = useSubscription(id);
   const [cancelling, setCancelling] = useState(false);
+  const [action, setAction] = useState<ActionDialogName | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const close = () => {
     setCancelling(false);
+    setAction(null);
+    setDone(null);
     onClose();
+  };
+  const open = (d: ActionDialogName) => {
+    setDone(null);
+    setAction(d);
   };
   const canCancel = data && data.status !== 'cancelled' && !cancelling;
   return (
@@ -228,7 +364,18 @@ export function SubscriptionDetail({ id, onClose }: { id: string | null; onClose
         </div>
       ) : (
         <ListState isPending={false} error={error && !data ? error : null} onRetry={() => void refetch()}>
-          {data && <DetailBody sub={data} cancelling={cancelling} setCancelling={setCancelling} />}
+          {data && (
+            <>
+              <DetailBody sub={data} cancelling={cancelling} setCancelling={setCancelling} done={done} onOpen={open} />
+              <ActionDialogs
+                sub={data}
+                open={action}
+                onClose={() => setAction(null)}
+                // Said in the detail (a toast would sit behind the dialog's backdrop).
+                onDone={setDone}
+              />
+            </>
+          )}
         </ListState>
       )}
     </Dialog>

@@ -1,6 +1,6 @@
 import '../../lib/zod-config.js';
 import { z } from 'zod';
-import { CancelSubscriptionInput } from '../../../shared/subscriptions.js';
+import { CancelSubscriptionInput, DeliveryOutcome, SubscriptionEventView } from '../../../shared/subscriptions.js';
 
 /**
  * The answers of the owner's subscription routes (src/server/subscriptions/admin-list.ts), parsed
@@ -69,13 +69,31 @@ export type AdminSubscriptionCycle = z.infer<typeof AdminSubscriptionCycle>;
 
 export const AdminSubscriptionDetail = AdminSubscriptionRow.extend({
   cycles: z.array(AdminSubscriptionCycle),
+  /** Its timeline, newest first: who did what (the sentence is the client's: subscription-event-text.ts). */
+  events: z.array(SubscriptionEventView),
+  /** One-time items riding with the next delivery only. */
+  extras: z.array(
+    z.object({ variantId: z.string(), name: z.string(), quantity: z.number().int(), unitPriceCents: z.number().int().nullable() }),
+  ),
+  /** Where it ships (the address form starts from it); null when the checkout kept none. */
+  address: z
+    .object({ name: z.string(), address: z.string(), city: z.string(), state: z.string(), zip: z.string(), country: z.string() })
+    .nullable(),
+  /** The variants of its items left out of the next delivery only. */
+  skippedNext: z.array(z.string()),
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   consentText: z.string(),
   consentAt: z.string(),
   firstOrder: z.object({ id: z.string(), orderNumber: z.string().nullable() }),
 });
 export type AdminSubscriptionDetail = z.infer<typeof AdminSubscriptionDetail>;
+export type AdminSubscriptionEvent = AdminSubscriptionDetail['events'][number];
 
 export const AdminSubscriptionDetailResponse = z.object({ subscription: AdminSubscriptionDetail });
+
+/** POST /api/admin/subscriptions/:id/deliver-now: the detail, and what became of the delivery. */
+export const AdminDeliverNowResponse = AdminSubscriptionDetailResponse.extend({ delivery: DeliveryOutcome });
+export type AdminDeliverNowResponse = z.infer<typeof AdminDeliverNowResponse>;
 
 /** The owner's "Cancel subscription" form: the customer's reason (as the account's cancel takes it) and whether to e-mail them. */
 export const AdminCancelForm = CancelSubscriptionInput.extend({ notifyCustomer: z.boolean() }).strict();

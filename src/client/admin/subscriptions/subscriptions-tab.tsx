@@ -3,8 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { renewalDateText } from '../../../shared/subscriptions.js';
 import { Button } from '../../ui/button.js';
-import { Skeleton } from '../../ui/skeleton.js';
-import { DataTable, inputCls, ListState, PageNav, Panel, type Column } from '../components/admin-ui.js';
+import { DataTable, inputCls, Panel, type Column } from '../components/admin-ui.js';
+import { PagedList, RowsSkeleton, StatusChips, type StatusChip } from '../components/paged-list.js';
+import { withParams } from '../components/search-params.js';
 import { useSubscriptions, type SubscriptionFilters } from './get-subscriptions.js';
 import {
   SUBSCRIPTION_LIST_MESSAGES,
@@ -16,6 +17,7 @@ import {
 import { SubscriptionStatusBadge } from './subscription-status.js';
 import { SubscriptionDetail } from './subscription-detail.js';
 import { UpcomingPanel } from './upcoming-panel.js';
+import { FiguresPanel } from './figures-panel.js';
 import { SUBSCRIPTION_STATUS_TEXT } from '../../../shared/subscriptions.js';
 
 /** The tab's state lives in the address (`?tab=subscriptions&subStatus=paused&subQ=…&subPage=2&subscription=ID`): reload and Back work. */
@@ -31,75 +33,13 @@ function filtersFrom(params: URLSearchParams): SubscriptionFilters {
   };
 }
 
-function withParams(params: URLSearchParams, changes: Partial<Record<keyof typeof PARAM, string | number | null>>): URLSearchParams {
-  const next = new URLSearchParams(params);
-  for (const [key, value] of Object.entries(changes)) {
-    const name = PARAM[key as keyof typeof PARAM];
-    if (value === null || value === '' || (key === 'page' && value === 1)) next.delete(name);
-    else next.set(name, String(value));
-  }
-  return next;
-}
-
 /** The status chips: All and each status, with how many match the search. */
-function StatusChips({
-  counts,
-  selected,
-  onSelect,
-}: {
-  counts: AdminSubscriptionCounts | undefined;
-  selected: SubscriptionStatus | '';
-  onSelect: (status: SubscriptionStatus | '') => void;
-}) {
+function statusChips(counts: AdminSubscriptionCounts | undefined): StatusChip<SubscriptionStatus | ''>[] {
   const all = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : undefined;
-  const chips: { id: SubscriptionStatus | ''; label: string; n: number | undefined }[] = [
+  return [
     { id: '', label: 'All', n: all },
     ...SUBSCRIPTION_STATUSES.map((s) => ({ id: s, label: SUBSCRIPTION_STATUS_TEXT[s], n: counts?.[s] })),
   ];
-  return (
-    <div role="group" aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2">
-      {chips.map((c) => {
-        const on = selected === c.id;
-        return (
-          <button
-            key={c.id || 'all'}
-            type="button"
-            aria-pressed={on}
-            onClick={() => onSelect(c.id)}
-            className={`inline-flex h-9 items-center gap-2 whitespace-nowrap rounded-full border px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
-              on
-                ? 'border-brand-600 bg-brand-600 text-white'
-                : 'border-stone-300 bg-white text-stone-800 hover:border-stone-400 hover:bg-stone-50'
-            }`}
-          >
-            {c.label}
-            <span
-              className={`min-w-6 rounded-full px-1.5 text-center text-xs tabular-nums ${on ? 'bg-white/20 text-white' : 'bg-stone-100 text-stone-700'}`}
-            >
-              {c.n ?? '…'}
-            </span>
-          </button>
-        );
-      })}
-    </div>
-  );
-}
-
-/** What the list looks like while its first page loads: rows of grey bars, not a jump from a spinner to a table. */
-function ListSkeleton() {
-  return (
-    <div role="status" aria-label="Loading subscriptions" className="flex flex-col gap-3">
-      {Array.from({ length: 5 }, (_, i) => (
-        <div key={i} className="flex flex-col gap-2 rounded-lg border border-stone-200 p-3 md:flex-row md:items-center md:gap-6">
-          <Skeleton className="h-4 w-48 max-w-full" />
-          <Skeleton className="h-4 w-40 max-w-full" />
-          <Skeleton className="h-4 w-28" />
-          <Skeleton className="h-5 w-16 rounded-full" />
-          <Skeleton className="h-4 w-24" />
-        </div>
-      ))}
-    </div>
-  );
 }
 
 /**
@@ -112,8 +52,8 @@ export default function SubscriptionsTab() {
   const filters = filtersFrom(params);
   const openId = params.get(PARAM.open);
   const [searchText, setSearchText] = useState(filters.q);
-  const { data, error, isPending, isFetching, isPlaceholderData, refetch } = useSubscriptions(filters);
-  const set = (changes: Parameters<typeof withParams>[1]) => setParams(withParams(params, changes));
+  const list = useSubscriptions(filters);
+  const set = (changes: Partial<Record<keyof typeof PARAM, string | number | null>>) => setParams(withParams(params, PARAM, changes));
 
   const onSearch = (e: FormEvent) => {
     e.preventDefault();
@@ -162,6 +102,7 @@ export default function SubscriptionsTab() {
   return (
     <div className="flex min-w-0 flex-col gap-6">
       <UpcomingPanel />
+      <FiguresPanel />
       <Panel title="Subscriptions">
         <form role="search" onSubmit={onSearch} className="mb-4 flex gap-2">
           <label htmlFor="subscription-search" className="sr-only">
@@ -180,54 +121,53 @@ export default function SubscriptionsTab() {
             Search
           </Button>
         </form>
-        <StatusChips counts={data?.counts} selected={filters.status} onSelect={(status) => set({ status, page: 1 })} />
-        {isPending ? (
-          <ListSkeleton />
-        ) : (
-          <ListState
-            isPending={false}
-            error={error && !data ? error : null}
-            onRetry={() => void refetch()}
-            isEmpty={data?.subscriptions.length === 0}
-            empty={
-              <div className="flex flex-col items-center gap-3">
-                <p>{filters.status || filters.q ? SUBSCRIPTION_LIST_MESSAGES.emptyFiltered : SUBSCRIPTION_LIST_MESSAGES.empty}</p>
-                {(filters.status || filters.q) && (
-                  <Button
-                    variant="outline"
-                    onClick={() => {
-                      setSearchText('');
-                      set({ status: '', q: '', page: 1 });
-                    }}
-                  >
-                    Clear filters
-                  </Button>
-                )}
-              </div>
-            }
-          >
-            {data && (
-              <>
-                <p className="mb-2 text-sm text-stone-700" aria-live="polite">
-                  {data.total === 1 ? '1 subscription' : `${data.total} subscriptions`}
-                </p>
-                <DataTable
-                  caption="Subscriptions"
-                  rows={data.subscriptions}
-                  rowKey={(s) => s.id}
-                  columns={columns}
-                  busy={isPlaceholderData}
-                  actions={(s) => (
-                    <Button size="sm" variant="ghost" onClick={() => open(s)} aria-label={`View subscription of ${s.email}`}>
-                      View
-                    </Button>
-                  )}
-                />
-                <PageNav page={data.page} totalPages={data.totalPages} onPage={(page) => set({ page })} busy={isFetching} />
-              </>
-            )}
-          </ListState>
-        )}
+        <StatusChips chips={statusChips(list.data?.counts)} selected={filters.status} onSelect={(status) => set({ status, page: 1 })} />
+        <PagedList
+          query={list}
+          skeleton={
+            <RowsSkeleton
+              label="Loading subscriptions"
+              rows={5}
+              inline
+              bars={['h-4 w-48 max-w-full', 'h-4 w-40 max-w-full', 'h-4 w-28', 'h-5 w-16 rounded-full', 'h-4 w-24']}
+            />
+          }
+          isEmpty={(d) => d.subscriptions.length === 0}
+          empty={
+            <div className="flex flex-col items-center gap-3">
+              <p>{filters.status || filters.q ? SUBSCRIPTION_LIST_MESSAGES.emptyFiltered : SUBSCRIPTION_LIST_MESSAGES.empty}</p>
+              {(filters.status || filters.q) && (
+                <Button
+                  variant="outline"
+                  onClick={() => {
+                    setSearchText('');
+                    set({ status: '', q: '', page: 1 });
+                  }}
+                >
+                  Clear filters
+                </Button>
+              )}
+            </div>
+          }
+          count={(d) => (d.total === 1 ? '1 subscription' : `${d.total} subscriptions`)}
+          totalPages={(d) => d.totalPages}
+          onPage={(page) => set({ page })}
+        >
+          {(d) => (
+            <DataTable
+              caption="Subscriptions"
+              rows={d.subscriptions}
+              rowKey={(s) => s.id}
+              columns={columns}
+              busy={list.isPlaceholderData}
+              actions={(s) => (
+                <Button size="sm" variant="ghost" onClick={() => open(s)} aria-label={`View subscription of ${s.email}`}>
+                  View
+                </Button>
+              )}
+            />
+          )}
+        </PagedList>
         <SubscriptionDetail id={openId} onClose={() => set({ open: null })} />
       </Panel>
     </div>

@@ -1,4 +1,4 @@
-import { Skeleton } from '../../ui/skeleton.js';
+import { RowsSkeleton } from '../components/paged-list.js';
 import { DataTable, ListState, Panel, type Column } from '../components/admin-ui.js';
 import { UPCOMING_CSV_URL, useUpcoming } from './get-upcoming.js';
 import { UPCOMING_MESSAGES, type AdminUpcomingRow } from './subscription-schemas.js';
@@ -47,18 +47,12 @@ const columns: Column<AdminUpcomingRow>[] = [
 
 function UpcomingSkeleton() {
   return (
-    <div role="status" aria-label="Loading upcoming deliveries" className="flex flex-col gap-3">
-      {Array.from({ length: 3 }, (_, i) => (
-        <div key={i} className="flex flex-col gap-2 rounded-lg border border-stone-200 p-3 md:flex-row md:items-center md:gap-6">
-          <Skeleton className="h-4 w-56 max-w-full" />
-          <Skeleton className="h-4 w-24" />
-          <Skeleton className="h-4 w-12" />
-          <Skeleton className="h-4 w-12" />
-          <Skeleton className="h-4 w-12" />
-          <Skeleton className="h-4 w-16" />
-        </div>
-      ))}
-    </div>
+    <RowsSkeleton
+      label="Loading upcoming deliveries"
+      rows={3}
+      inline
+      bars={['h-4 w-56 max-w-full', 'h-4 w-24', 'h-4 w-12', 'h-4 w-12', 'h-4 w-12', 'h-4 w-16']}
+    />
   );
 }
 

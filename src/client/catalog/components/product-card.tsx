@@ -8,6 +8,7 @@ import { Button, buttonClasses } from '../../ui/button.js';
 import { CartIcon } from '../../ui/icons.js';
 import { ProductImage } from '../../ui/product-image.js';
 import { LowStockBadge } from './stock-badge.js';
+import { CardRating } from '../../reviews/stars.js';
 
 /**
  * A card whose every buyable unit is in other shoppers' checkouts: the product page's words
@@ -58,6 +59,7 @@ export function ProductCard({ product, headingLevel = 'h2', eager = false, prior
             {product.name}
           </Link>
         </Heading>
+        {product.rating && <CardRating rating={product.rating} />}
         <p className="text-lg font-bold text-brand-700">
           {product.maxPriceCents ? `From ${formatCents(product.priceCents)}` : formatCents(product.priceCents)}
         </p>

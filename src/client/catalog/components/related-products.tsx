@@ -7,6 +7,7 @@ import { ProductImage } from '../../ui/product-image.js';
 import { useRelatedProducts } from '../api/get-related-products.js';
 import { ProductCardSkeleton } from './product-card.js';
 import { LowStockBadge } from './stock-badge.js';
+import { CardRating } from '../../reviews/stars.js';
 
 const grid = 'grid grid-cols-2 gap-3 sm:gap-6 md:grid-cols-4';
 
@@ -67,6 +68,7 @@ function RelatedCard({ product }: { product: ProductCardItem }) {
             {product.name}
           </Link>
         </h3>
+        {product.rating && <CardRating rating={product.rating} />}
         <p className="font-bold text-brand-700">{formatCents(product.priceCents)}</p>
         {product.inventory <= 0 && <p className="text-sm font-medium text-red-700">Out of stock</p>}
       </div>

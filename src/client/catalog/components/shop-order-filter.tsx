@@ -7,6 +7,8 @@ const SORT_LABELS = {
   'price-asc': 'Price: low to high',
   'price-desc': 'Price: high to low',
   newest: 'Newest',
+  // Average stars, then the number of reviews; products without reviews last (issue [6/8]).
+  rating: 'Top rated',
 } as const;
 type SortValue = keyof typeof SORT_LABELS;
 

@@ -8,6 +8,7 @@ import { seedCategories, seedCoupons, seedFaqs, seedProducts, seedSettings, seed
 import { createCategory, createCoupon, createFaq, createProduct, createShippingOption, createUser } from './factories.js';
 import { DEMO_ADMIN, DEMO_CUSTOMER } from './demo-accounts.js';
 import { removeDemoSubscriptions, seedDemoSubscription, seedSubscriptionPlans } from './subscriptions.js';
+import { seedDemoReviews } from './reviews.js';
 import { LOYALTY_REWARD_PERCENT, LOYALTY_REWARD_VALID_DAYS } from '../../../shared/pricing.js';
 
 export type SeedResult = { catalogue: boolean; demoAccounts: boolean; admin: boolean };
@@ -123,6 +124,9 @@ export async function seedAccounts(db: Kysely<Database>, config: Config): Promis
   // the HTTP tests and browser journeys (NODE_ENV=test) count orders from an empty shop, so they
   // call seedDemoSubscription themselves where they need it.
   if (config.env === 'development') await seedDemoSubscription(db);
+  // The demo products' reviews (issue [6/8]), from the demo customer's and three demo buyers' paid
+  // orders: on the same starts only, after the subscription (the laundry review is of its first order).
+  if (config.env === 'development') await seedDemoReviews(db);
   return { demo: true, admin: false };
 }
 

@@ -5,6 +5,7 @@ import { CUSTOMER_ACTOR, SYSTEM_ACTOR } from '../../lib/actors.js';
 import { computeTotals } from '../../../shared/pricing.js';
 import { addWeeks, discountedCents, renewalDateText, SUBSCRIPTION_LIMITS, subscriptionLineText } from '../../../shared/subscriptions.js';
 import { formatCents } from '../../../shared/money.js';
+import { recordSubscriptionEvent } from '../../subscriptions/events.js';
 import { DEMO_CUSTOMER } from './demo-accounts.js';
 
 /**
@@ -240,7 +241,13 @@ export async function seedDemoSubscription(db: Kysely<Database>, now = new Date(
     await trx.deleteFrom('subscription_items').where('subscription_id', '=', d.id).execute();
     await trx
       .insertInto('subscription_items')
-      .values({ subscription_id: d.id, product_id: d.productId, variant_id: d.variantId, quantity: d.quantity })
+      .values({
+        subscription_id: d.id,
+        product_id: d.productId,
+        variant_id: d.variantId,
+        quantity: d.quantity,
+        agreed_price_cents: Number(variant.price_cents),
+      })
       .execute();
     // Cycle 1 is the checkout's order; cycle 2 the first renewal, paid. Later cycles the engine made go with the reset.
     await trx.deleteFrom('subscription_cycles').where('subscription_id', '=', d.id).execute();
@@ -263,6 +270,18 @@ export async function seedDemoSubscription(db: Kysely<Database>, now = new Date(
         updated_at: deliveries[1],
       })
       .execute();
+    // Its timeline: started with the checkout, renewed once (reset with the rest).
+    await trx.deleteFrom('subscription_events').where('subscription_id', '=', d.id).execute();
+    await trx.deleteFrom('subscription_extras').where('subscription_id', '=', d.id).execute();
+    await recordSubscriptionEvent(trx, d.id, 'started', SYSTEM_ACTOR, { orderId: d.orderIds[0] }, new Date(deliveries[0]));
+    await recordSubscriptionEvent(
+      trx,
+      d.id,
+      'renewed',
+      SYSTEM_ACTOR,
+      { cycle: 2, orderId: d.orderIds[1], delivery: deliveries[1] },
+      new Date(deliveries[1]),
+    );
   });
   return true;
 }
@@ -288,6 +307,8 @@ export async function removeDemoSubscriptions(db: Kysely<Database>, demoEmails: 
   const ids = subs.map((s) => s.id);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('subscription_cycles').where('subscription_id', 'in', ids).execute();
+    await trx.deleteFrom('subscription_events').where('subscription_id', 'in', ids).execute();
+    await trx.deleteFrom('subscription_extras').where('subscription_id', 'in', ids).execute();
     await trx.deleteFrom('subscription_items').where('subscription_id', 'in', ids).execute();
     await trx.deleteFrom('subscriptions').where('id', 'in', ids).execute();
   });

@@ -1,9 +1,13 @@
 import '../../../lib/zod-config.js';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   DeliveryOutcome,
+  SubscriptionEventView,
   SubscriptionView,
+  type AddExtraInput,
+  type ReactivateSubscriptionInput,
+  type SkipItemInput,
   type ChangeSubscriptionInput,
   type SubscriptionAddressInput,
 } from '../../../../shared/subscriptions.js';
@@ -61,6 +65,44 @@ export function resumeSubscription(target: SubscriptionTarget, nextDeliveryOn: s
   );
 }
 
+/** Leaves one item out of the next delivery, or brings it back (POST …/items/skip). */
+export function skipItem(target: SubscriptionTarget, body: SkipItemInput): Promise<SubscriptionView> {
+  return apiRequestWith(`${basePath(target)}/items/skip`, () => Promise.resolve(Answer), { method: 'POST', body }).then(
+    (r) => r.subscription,
+  );
+}
+
+/** Adds a one-time item to the next delivery (POST …/extras). */
+export function addExtra(target: SubscriptionTarget, body: AddExtraInput): Promise<SubscriptionView> {
+  return apiRequestWith(`${basePath(target)}/extras`, () => Promise.resolve(Answer), { method: 'POST', body }).then((r) => r.subscription);
+}
+
+/** Takes a one-time item off the next delivery (DELETE …/extras/:variantId). */
+export function removeExtra(target: SubscriptionTarget, variantId: string): Promise<SubscriptionView> {
+  return apiRequestWith(`${basePath(target)}/extras/${encodeURIComponent(variantId)}`, () => Promise.resolve(Answer), {
+    method: 'DELETE',
+  }).then((r) => r.subscription);
+}
+
+/** Reactivates a cancelled subscription, the terms agreed again (POST …/reactivate). */
+export function reactivateSubscription(target: SubscriptionTarget, body: ReactivateSubscriptionInput): Promise<SubscriptionView> {
+  return apiRequestWith(`${basePath(target)}/reactivate`, () => Promise.resolve(Answer), { method: 'POST', body }).then(
+    (r) => r.subscription,
+  );
+}
+
+const Timeline = z.object({ events: z.array(SubscriptionEventView) });
+
+/** A subscription's timeline as its customer sees it, read when they open it (and again after each change they make). */
+export function useSubscriptionTimeline(target: SubscriptionTarget, enabled: boolean) {
+  return useQuery({
+    queryKey: ['subscription-timeline', basePath(target)],
+    queryFn: () => apiRequestWith(`${basePath(target)}/timeline`, () => Promise.resolve(Timeline)).then((r) => r.events),
+    enabled,
+    staleTime: 0,
+  });
+}
+
 /**
  * Skip, Change, Pause and Resume for one page (the dashboard's card or the link's page): the server's answer
  * replaces the page's copy at once; a refusal because something changed meanwhile (409, 404)
@@ -69,6 +111,7 @@ export function resumeSubscription(target: SubscriptionTarget, nextDeliveryOn: s
 export function useSubscriptionActions(target: SubscriptionTarget) {
   const queryClient = useQueryClient();
   const put = (updated: SubscriptionView) => {
+    void queryClient.invalidateQueries({ queryKey: ['subscription-timeline', basePath(target)] });
     if ('token' in target) {
       queryClient.setQueryData(subscriptionLinkQueryKey(target.token), updated);
       void queryClient.invalidateQueries({ queryKey: subscriptionsQueryKey });
@@ -121,5 +164,13 @@ export function useSubscriptionActions(target: SubscriptionTarget) {
     },
     onError: reread,
   });
-  return { skip, change, pause, resume, deliver, address };
+  const itemSkip = useMutation({ mutationFn: (body: SkipItemInput) => skipItem(target, body), onSuccess: put, onError: reread });
+  const extraAdd = useMutation({ mutationFn: (body: AddExtraInput) => addExtra(target, body), onSuccess: put, onError: reread });
+  const extraRemove = useMutation({ mutationFn: (variantId: string) => removeExtra(target, variantId), onSuccess: put, onError: reread });
+  const reactivate = useMutation({
+    mutationFn: (body: ReactivateSubscriptionInput) => reactivateSubscription(target, body),
+    onSuccess: put,
+    onError: reread,
+  });
+  return { skip, change, pause, resume, deliver, address, itemSkip, extraAdd, extraRemove, reactivate };
 }
