@@ -49,6 +49,7 @@ const EnvSchema = z.object({
     .transform((v) => v === 'true'),
   CHECKOUT_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(20),
   CHECKOUT_LIMIT_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  REVIEW_WRITE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(20),
   CHECKOUT_MAX_UNITS_HELD: z.coerce.number().int().min(1).max(100_000_000).default(250),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
@@ -104,6 +105,8 @@ export type Config = {
   /** Checkout sessions one IP, and one browser, may start per 10 minutes (attempts, counted before the work). */
   checkoutLimitPerIp: number;
   checkoutLimitPerDevice: number;
+  /** Review writes (new and edited) one IP may send per 15 minutes (counted before the work). */
+  reviewWriteLimitPerIp: number;
   /** Units one shopper (same IP, browser or account) may hold across open checkouts at once. */
   checkoutMaxUnitsHeld: number;
   /** A client must send its request's headers within this (slow-header attacks). */
@@ -230,6 +233,7 @@ function toConfig(e: Env): Config {
     checkoutLimitPerIp: e.CHECKOUT_LIMIT_PER_IP,
     checkoutLimitPerDevice: e.CHECKOUT_LIMIT_PER_DEVICE,
     checkoutMaxUnitsHeld: e.CHECKOUT_MAX_UNITS_HELD,
+    reviewWriteLimitPerIp: e.REVIEW_WRITE_LIMIT_PER_IP,
     headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_MS, e.HTTP_HEADERS_TIMEOUT_MS),
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,

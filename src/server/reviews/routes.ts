@@ -27,8 +27,7 @@ import {
  * multipart parser (photos.ts's limits), which stays with its routes.
  */
 
-/** Review writes (new and edited) from one address: counted before the work, with the photos' storing. */
-export const REVIEW_WRITES_PER_IP = 20;
+/** Review writes (new and edited) from one address (config.reviewWriteLimitPerIp): counted before the work, with the photos' storing. */
 const REVIEW_WRITE_WINDOW_MS = 15 * 60_000;
 const tooManyWrites = (seconds: number) => {
   const minutes = Math.ceil(seconds / 60);
@@ -52,11 +51,11 @@ function linkToken(req: FastifyRequest): string {
  * A write's form, read whole, counted against the address's limit, then checked: the count comes
  * before anything is stored, and a refused form stores nothing.
  */
-async function readWrite(req: FastifyRequest, db: AppDeps['db']): Promise<ReviewFields & { files: Buffer[] }> {
+async function readWrite(req: FastifyRequest, { db, config }: Pick<AppDeps, 'db' | 'config'>): Promise<ReviewFields & { files: Buffer[] }> {
   const upload = await readReviewUpload(req);
   const now = new Date();
   const { hits, windowStartedAt } = await hitRateLimitWindow(db, `review-write:ip:${req.ip}`, REVIEW_WRITE_WINDOW_MS, now);
-  if (hits > REVIEW_WRITES_PER_IP)
+  if (hits > config.reviewWriteLimitPerIp)
     throw tooManyRequests(tooManyWrites, secondsUntilWindowEnds(windowStartedAt, REVIEW_WRITE_WINDOW_MS, now));
   return { ...reviewFieldsOf(upload), files: upload.files };
 }
@@ -72,7 +71,7 @@ export async function registerReviewLinkRoutes(app: FastifyInstance, { db, diale
   });
   app.post('/api/reviews/link/:token', access.public, async (req, reply) => {
     const token = linkToken(req);
-    const { input, productId, files } = await readWrite(req, db);
+    const { input, productId, files } = await readWrite(req, { db, config });
     const result = await withStoredPhotos(config.uploadDir, files, (photos) =>
       createLinkReview({ db, dialect }, { token, productId, input, photos, now: new Date() }),
     );
@@ -80,7 +79,7 @@ export async function registerReviewLinkRoutes(app: FastifyInstance, { db, diale
   });
   app.put('/api/reviews/link/:token', access.public, async (req, reply) => {
     const token = linkToken(req);
-    const { input, productId, files } = await readWrite(req, db);
+    const { input, productId, files } = await readWrite(req, { db, config });
     const result = await withStoredPhotos(config.uploadDir, files, (photos) =>
       editLinkReview({ db, dialect }, { token, productId, input, photos, now: new Date() }),
     );
@@ -109,7 +108,7 @@ export async function registerAccountReviewRoutes(app: FastifyInstance, { db, di
   });
   app.post('/api/account/reviews/product/:productId', access.signedIn, async (req, reply) => {
     const { productId } = parseInput(ProductParam, req.params);
-    const { input, files } = await readWrite(req, db);
+    const { input, files } = await readWrite(req, { db, config });
     const user = writer(req);
     const result = await withStoredPhotos(config.uploadDir, files, (photos) =>
       createAccountReview({ db, dialect }, { user, productId, input, photos, now: new Date() }),
@@ -118,7 +117,7 @@ export async function registerAccountReviewRoutes(app: FastifyInstance, { db, di
   });
   app.put('/api/account/reviews/:id', access.signedIn, async (req) => {
     const { id } = parseInput(IdParam, req.params);
-    const { input, files } = await readWrite(req, db);
+    const { input, files } = await readWrite(req, { db, config });
     const user = writer(req);
     return withStoredPhotos(config.uploadDir, files, (photos) =>
       editAccountReview({ db, dialect }, { user, reviewId: id, input, photos, now: new Date() }),

@@ -422,6 +422,36 @@ describe('reviews without an order (when the owner allows them)', () => {
   });
 });
 
+describe('writes from one address', () => {
+  it('at most the limit in 15 minutes however many race; the rest answer 429 with when to try again and store nothing', async () => {
+    const limit = t.config.reviewWriteLimitPerIp;
+    const products = await Promise.all(Array.from({ length: limit + 3 }, (_, i) => product(`Limit ${i}`)));
+    const c = await customer();
+    for (const p of products) await makePaidOrder(t, { userId: c.id, productId: p.id });
+    const ip = nextIp();
+    const answers = await Promise.all(products.map((p) => write(c, p.id, { ip })));
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(limit);
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]!.json<{ error: string }>().error).toMatch(
+      /^Too many reviews sent from this address\. Please wait 15 minutes and try again\.$/,
+    );
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    expect(await t.db.selectFrom('reviews').select('id').where('user_id', '=', c.id).execute()).toHaveLength(limit);
+    // An edit counts too; another address is not held back by this one.
+    const [first] = await t.db.selectFrom('reviews').select('id').where('user_id', '=', c.id).execute();
+    const again = await sendReview(t.app, {
+      method: 'PUT',
+      url: `/api/account/reviews/${first!.id}`,
+      fields: reviewFields(),
+      cookies: c.cookies,
+      ip,
+    });
+    expect(again.statusCode).toBe(429);
+    expect((await edit(c, first!.id)).statusCode).toBe(200);
+  });
+});
+
 describe('guards', () => {
   it('the account routes spelled otherwise (percent-encoded, //, /./, trailing slash) still need sign-in', async () => {
     const p = await product();

@@ -1,4 +1,3 @@
-// Not yet in the suite: these journeys pass alone but four of them failed inside the whole browser run (stop 51); see the issue [6/8] note.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
