@@ -1,5 +1,6 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
+import { isPostgres } from './query-helpers.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-order-search.js';
 import * as m0003 from './migrations/0003-payment-holds.js';
@@ -97,9 +98,47 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/**
+ * What Kysely's migrator asks of PostgreSQL (do its schema and its two bookkeeping tables exist?),
+ * answered for our one schema. Kysely's own introspector reads every column of every table of
+ * every schema in the database for it, and fails ("schema … does not exist") when another schema
+ * is dropped while it reads: the PostgreSQL test suite drops one per test file while other files
+ * migrate theirs.
+ */
+function schemaIntrospector(db: Kysely<Database>, schema: string | undefined): DatabaseIntrospector {
+  const ours = schema === undefined ? sql<string>`current_schema()` : sql<string>`${schema}`;
+  const tables = async () => {
+    const { rows } = await sql<{ name: string; schema: string; type: string }>`
+      select table_name as name, table_schema as schema, table_type as type
+      from information_schema.tables where table_schema = ${ours}`.execute(db);
+    return rows.map((r) => ({ name: r.name, schema: r.schema, isView: r.type === 'VIEW', columns: [] }));
+  };
+  return {
+    getSchemas: async () => {
+      const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${ours}`.execute(db);
+      return rows;
+    },
+    getTables: tables,
+    getMetadata: async () => ({ tables: await tables() }),
+  };
+}
+
+/** The database as the migrator sees it: on PostgreSQL, its introspection limited to our schema. */
+function forMigrator(db: Kysely<Database>, schema: string | undefined): Kysely<Database> {
+  if (!isPostgres(db)) return db;
+  const introspection = schemaIntrospector(db, schema);
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 function migratorFor(db: Kysely<Database>, schema?: string): Migrator {
   return new Migrator({
-    db,
+    db: forMigrator(db, schema),
     provider: new StaticProvider(),
     // Kysely looks for its bookkeeping tables across schemas; pin them to ours.
     ...(schema ? { migrationTableSchema: schema } : {}),
