@@ -48,6 +48,7 @@ import { registerAdminSubscriptionListRoutes } from './subscriptions/admin-list-
 import { registerAdminSubscriptionActionRoutes } from './subscriptions/admin-action-routes.js';
 import { registerAccountSubscriptionRoutes, registerSubscriptionLinkRoutes } from './subscriptions/routes.js';
 import { registerAccountReviewRoutes, registerReviewLinkRoutes } from './reviews/routes.js';
+import { registerEmailPreferenceRoutes } from './marketing/routes.js';
 import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
 import { registerAccountOrderRoutes, registerOrderRoutes } from './orders/routes.js';
 import { registerStripeWebhook, registerTestCheckoutPages } from './payments/routes.js';
@@ -186,6 +187,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await account.register(registerSavedCartRoutes, deps);
     await account.register(registerAccountSubscriptionRoutes, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
     await account.register(registerAccountReviewRoutes, deps);
+    await account.register(registerEmailPreferenceRoutes, deps);
   });
   await registerSurface(app, 'admin', deps, async (admin) => {
     // Each domain's back-office routes (src/server/<domain>/admin-routes.ts), all under this surface's guard.

@@ -1,3 +1,4 @@
+import { recordMarketingConsent } from '../marketing/consent.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   PasswordResetConfirmInput,
@@ -41,6 +42,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AppDeps)
   app.post('/api/auth/sign-up', access.public, async (req, reply) => {
     const input = parseInput(SignUpInput, req.body);
     const grant = await signUp(db, input, { ip: req.ip, publicUrl: config.publicUrl });
+    if (input.marketing) await recordMarketingConsent(db, { email: grant.user.email, userId: grant.user.id, source: 'sign-up', now: new Date() });
     setSessionCookie(reply, config, grant.token);
     setSignInDeviceCookie(reply, config, grant.deviceToken);
     reply.code(201).header('Cache-Control', 'no-store');

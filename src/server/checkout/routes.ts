@@ -1,3 +1,4 @@
+import { recordMarketingConsent } from '../marketing/consent.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
@@ -47,6 +48,9 @@ export async function registerCheckoutRoutes(app: FastifyInstance, deps: AppDeps
       ...(req.session?.impersonator ? { actor: sessionActor(req.session) } : {}),
     });
     reply.header('Cache-Control', 'no-store');
+    // The shopper's yes to offers (an address that unsubscribed stays so); never an admin's, acting as them.
+    if (input.marketing && !req.session?.impersonator)
+      await recordMarketingConsent(db, { email: input.customerEmail, userId: req.session?.user.id ?? null, source: 'checkout', now });
     // The browser's earlier checkouts have ended here; a Stripe page of one stops taking payments
     // now (else the payments worker closes it on its next turn; a payment it took meanwhile is refunded).
     await closeDueProviderSessions(

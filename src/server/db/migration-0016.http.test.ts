@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDb } from '../test/harness.js';
 import { openDatabase } from './database.js';
+import { tablesOf } from '../test/db-tables.js';
 import { migrateToLatest, migrateUpTo } from './migrate.js';
 import { listAuditLog } from '../audit/audit.js';
 import { AuditLogQuery } from '../../shared/schemas/audit.js';
@@ -43,8 +44,7 @@ describe(`migration 0016 (audit log) on ${testDialect()}`, () => {
           createdAt: '2026-01-02T03:04:05.000Z',
         },
       ]);
-      const indexes = (await db.introspection.getTables()).find((t) => t.name === 'audit_log');
-      expect(indexes?.columns.map((c) => c.name)).toContain('acting_as_user_id');
+      expect((await tablesOf(db, schema)).get('audit_log')).toContain('acting_as_user_id');
     } finally {
       await close();
     }

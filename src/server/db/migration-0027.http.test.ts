@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { createTestDatabase, testDialect, type TestDb } from '../test/harness.js';
 import { openDatabase } from './database.js';
+import { tablesOf } from '../test/db-tables.js';
 import { migrateToLatest, migrateUpTo } from './migrate.js';
 
 const dbs: TestDb[] = [];
@@ -502,7 +503,7 @@ describe(`migration 0027 (product variants) on ${testDialect()}`, () => {
 
       expect(await migrateUpTo(typed, schema, '0026-saved-carts')).toEqual(['0027-product-variants']);
       expect(await snapshot(db)).toEqual(before);
-      const tables = (await db.introspection.getTables()).filter((t) => !schema || t.schema === schema).map((t) => t.name);
+      const tables = [...(await tablesOf(db, schema)).keys()];
       expect(tables).not.toContain('product_variants');
       // One item per product again.
       await expect(

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDatabase, testDialect, type TestDb } from '../test/harness.js';
 import { openDatabase } from './database.js';
+import { tablesOf } from '../test/db-tables.js';
 import { migrateToLatest } from './migrate.js';
 import { seedDatabase } from './seed/seed.js';
 import { loadConfig } from '../config.js';
@@ -45,6 +46,9 @@ const TABLES = [
   'subscription_cycles',
   'test_payment_methods',
   'test_off_session_charges',
+  'reviews',
+  'email_opt_outs',
+  'marketing_consents',
 ];
 
 const dbs: TestDb[] = [];
@@ -102,9 +106,10 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0047-subscription-cards-to-learn',
         '0048-reviews',
         '0049-subscription-money-indexes',
+        '0050-marketing-consent',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
-      const tables = (await db.introspection.getTables()).map((t) => t.name);
+      const tables = [...(await tablesOf(db, schema)).keys()];
       for (const t of TABLES) expect(tables).toContain(t);
 
       const config = loadConfig({ NODE_ENV: 'development', DATABASE_URL: testDb.url });

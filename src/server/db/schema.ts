@@ -576,6 +576,7 @@ export interface Database {
   review_requests: ReviewRequestsTable;
   review_links: ReviewLinksTable;
   email_opt_outs: EmailOptOutsTable;
+  marketing_consents: MarketingConsentsTable;
 }
 
 export type ReviewStatus = 'pending' | 'published' | 'hidden';
@@ -676,6 +677,17 @@ export interface EmailOptOutsTable {
   email: string;
   kind: string;
   created_at: string;
+}
+
+/** An address's answer to "Send me offers and reminders" (migration 0050, decision 0060). */
+export interface MarketingConsentsTable {
+  email: string;
+  user_id: string | null;
+  status: 'granted' | 'withdrawn';
+  source: 'sign-up' | 'checkout' | 'account';
+  granted_at: string;
+  withdrawn_at: string | null;
+  withdrawn_via: 'account' | 'unsubscribe' | null;
 }
 
 /** What the owner offers (migration 0042): per product (`variant_id` '') or per variant (its row wins). */

@@ -78,6 +78,8 @@ export const SignUpInput = z
       .min(1, AUTH_MESSAGES.requiredFields)
       .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordMin)
       .max(200, 'Password cannot exceed 200 characters'),
+    /** The unticked "Send me offers and reminders" box, ticked (issue [7/8]). */
+    marketing: z.boolean({ message: 'marketing must be true or false' }).optional(),
     ...botGuard,
   })
   .strict();

@@ -191,6 +191,8 @@ export const CreateCheckoutSessionInput = z
     website: z.string().max(200, 'website cannot exceed 200 characters').optional(),
     /** The shopper ticked "I agree to these subscription terms" (required when a line has `everyWeeks`). */
     acceptSubscriptionTerms: z.boolean().optional(),
+    /** The unticked "Send me offers and reminders" box, ticked (issue [7/8]). */
+    marketing: z.boolean({ message: 'marketing must be true or false' }).optional(),
   })
   .strict();
 export type CreateCheckoutSessionInput = z.input<typeof CreateCheckoutSessionInput>;
