@@ -97,6 +97,7 @@ const SERVER_MODULES = [
   'coupons',
   'email',
   'inventory',
+  'marketing',
   'orders',
   'pages',
   'payments',
