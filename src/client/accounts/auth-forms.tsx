@@ -18,6 +18,7 @@ import {
 } from '../lib/auth-schemas.js';
 import { ApiError } from '../lib/api-client.js';
 import { DecoyField, FormError, SubmitButton, TextField } from '../ui/form-controls.js';
+import { MarketingConsentBox } from '../ui/marketing-consent.js';
 import { errorMessage } from '../lib/error-message.js';
 import { useBotGuard } from '../lib/use-bot-guard.js';
 import { maxLengths } from '../../shared/schemas/limits.js';
@@ -162,7 +163,11 @@ export function SignUpForm({ onStart, onDone }: FormProps) {
     handleSubmit,
     setValue,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(SignUpInput), defaultValues: { fullName: '', email: '', password: '', elapsedMs: 0, website: '' } });
+    watch,
+  } = useForm({
+    resolver: zodResolver(SignUpInput),
+    defaultValues: { fullName: '', email: '', password: '', marketing: false, elapsedMs: 0, website: '' },
+  });
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -227,6 +232,7 @@ export function SignUpForm({ onStart, onDone }: FormProps) {
           {PASSWORD_RULES.signUp}
         </p>
       </div>
+      <MarketingConsentBox id={`${id}-marketing`} checked={watch('marketing') ?? false} onChange={(v) => setValue('marketing', v)} />
       <DecoyField id={`${id}-website`} />
       <FormError id={`${id}-error`} message={error} />
       <SubmitButton pending={signUp.isPending} label="Sign Up" pendingLabel="Signing up..." />

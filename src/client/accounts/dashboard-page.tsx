@@ -5,6 +5,7 @@ import type { AccountSummary } from '../../shared/schemas/account.js';
 import { BEING_PREPARED_LABEL } from '../../shared/order-words.js';
 import { AccountInfoCard } from './dashboard/account-info.js';
 import { AccountSelfServiceCard } from './dashboard/account-self-service.js';
+import { EmailPreferencesCard } from './dashboard/email-preferences.js';
 import { AdminStatsPanel, RecentUsersPanel } from './dashboard/admin-panels.js';
 import { RECENT_ORDERS, useAccountSummary, useAdminStats, useOrders } from './dashboard/api.js';
 import { LoyaltyCard, ShoppingSummaryCard } from './dashboard/loyalty.js';
@@ -157,6 +158,7 @@ function CustomerDashboard({ user }: { user: SessionUser }) {
             <LoyaltyCard loyalty={summary.data.loyalty} />
             <ShoppingSummaryCard stats={summary.data.stats} />
             <MyReviewsCard />
+            <EmailPreferencesCard />
           </>
         ) : (
           <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-6" aria-hidden="true">

@@ -50,6 +50,7 @@ import { readCheckoutDraft, writeCheckoutDraft } from '../lib/checkout-draft.js'
 import type { BuyNowState } from '../cart/buy-now.js';
 import { cannotShip, NoShippingNotice } from '../ui/no-shipping-notice.js';
 import { hasSubscriptionLines, SubscriptionTerms, useTermsTime } from './subscription-terms.js';
+import { MarketingConsentBox } from '../ui/marketing-consent.js';
 
 /** Below Tailwind's sm breakpoint: a phone, where a toast would cover the form. */
 const PHONE_QUERY = '(max-width: 639px)';
@@ -120,6 +121,7 @@ export default function CheckoutPage() {
   const subscribing = hasSubscriptionLines(quote?.lines);
   const termsTime = useTermsTime();
   const [agreed, setAgreed] = useState(false);
+  const [marketing, setMarketing] = useState(false);
   const [consentAsked, setConsentAsked] = useState(false);
   const consentBox = useRef<HTMLInputElement>(null);
   // A line its plan no longer allows as a subscription: the cart offers to buy it once; Pay waits.
@@ -217,6 +219,7 @@ export default function CheckoutPage() {
         appliedCouponDiscount: cart.appliedCouponCode ? priced.discountCents / 100 : 0,
         shippingOptionId: priced.selectedShippingOptionId,
         ...(items.some((l) => l.everyWeeks !== undefined) ? { acceptSubscriptionTerms: agreed } : {}),
+        ...(marketing ? { marketing: true } : {}),
       });
       rememberCheckout(created.orderId);
       window.location.assign(created.url);
@@ -353,6 +356,9 @@ export default function CheckoutPage() {
               <Field field="city" register={register} error={errors.city?.message} autoComplete="address-level2" />
               <StateSelect registration={register('state')} error={errors.state?.message} />
               <Field field="zip" register={register} error={errors.zip?.message} autoComplete="postal-code" inputMode="numeric" />
+            </div>
+            <div className="mt-4">
+              <MarketingConsentBox id="checkout-marketing" checked={marketing} onChange={setMarketing} />
             </div>
             <Decoys register={register} />
           </section>
