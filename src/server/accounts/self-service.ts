@@ -1,3 +1,4 @@
+import { marketingConsentOf, readEmailPreferences, withdrawMarketingConsentIn } from '../marketing/consent.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrderItemsTable, UserRow } from '../db/schema.js';
 import { isPostgres } from '../db/query-helpers.js';
@@ -144,6 +145,8 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
     await forgetHolderAccount(trx, me.id);
     await trx.updateTable('coupon_holds').set({ user_id: null }).where('user_id', '=', me.id).execute();
     await trx.deleteFrom('email_outbox').where('to_address', '=', me.email).where('order_id', 'is', null).execute();
+    // No more offers to an address whose account is gone; the consent's record stays, without the account.
+    await withdrawMarketingConsentIn(trx, { email: me.email, via: 'account', now: new Date(), forgetAccount: true });
     await deleteCountersOf(trx, me);
     await trx.deleteFrom('users').where('id', '=', me.id).execute();
     // Ids only: who deleted which account, when (the person themselves).
@@ -156,8 +159,10 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
 export async function exportAccountData(db: Kysely<Database>, userId: string, now = new Date()): Promise<AccountDataExport> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!user) throw new HttpError(404, 'User not found');
-  const [rewards, orders] = await Promise.all([
+  const [rewards, consent, preferences, orders] = await Promise.all([
     rewardCouponsOf(db, userId, { all: true }),
+    marketingConsentOf(db, user.email),
+    readEmailPreferences(db, user),
     db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
   ]);
   const items = orders.length
@@ -236,5 +241,18 @@ export async function exportAccountData(db: Kysely<Database>, userId: string, no
       trackingNumber: o.shipstation_tracking_number,
       shippedAt: o.shipped_at,
     })),
+    emailPreferences: {
+      marketing: consent
+        ? {
+            status: consent.status,
+            source: consent.source,
+            grantedAt: consent.granted_at,
+            withdrawnAt: consent.withdrawn_at,
+            withdrawnVia: consent.withdrawn_via,
+          }
+        : null,
+      unsubscribed: preferences.unsubscribed,
+      reviewRequests: preferences.reviewRequests,
+    },
   };
 }

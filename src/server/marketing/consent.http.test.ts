@@ -229,3 +229,29 @@ describe('the account’s e-mail preferences', () => {
     expect((await guest.get('/api/account/email-preferences')).statusCode).toBe(401);
   });
 });
+
+describe('the account’s data and its deletion', () => {
+  it('Download My Data names the consent; deleting the account withdraws it and keeps its record without the account', async () => {
+    const email = address('leaving');
+    const { client } = await signUp(email, true);
+    const data = await client.get('/api/account/data');
+    expect(data.statusCode).toBe(200);
+    expect(data.json().emailPreferences).toMatchObject({
+      marketing: { status: 'granted', source: 'sign-up', withdrawnAt: null, withdrawnVia: null },
+      unsubscribed: false,
+      reviewRequests: true,
+    });
+    const gone = await client.post('/api/account/delete', { password: 'Refill-Every-6-Weeks' });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(await consentRow(email)).toMatchObject({ status: 'withdrawn', withdrawn_via: 'account', user_id: null, source: 'sign-up' });
+    expect(await mayMarketTo(t.db, email)).toBe(false);
+
+    // An account that never said yes leaves no opt-out behind: a later tick at checkout still counts.
+    const quiet = address('quiet-leaver');
+    const other = await signUp(quiet);
+    expect((await other.client.post('/api/account/delete', { password: 'Refill-Every-6-Weeks' })).statusCode).toBe(200);
+    expect(await consentRow(quiet)).toBeUndefined();
+    expect((await checkout(new TestClient(t.app, ip()), quiet, true)).statusCode).toBe(200);
+    expect(await mayMarketTo(t.db, quiet)).toBe(true);
+  });
+});

@@ -82,21 +82,42 @@ export async function withdrawMarketingConsent(
   db: Kysely<Database>,
   o: { email: string; via: 'account' | 'unsubscribe'; now: Date },
 ): Promise<void> {
+  await db.transaction().execute((trx) => withdrawMarketingConsentIn(trx, o));
+}
+
+/**
+ * The same inside the caller's transaction. An account's deletion passes `forgetAccount`: a consent
+ * it gave is withdrawn and its record kept without the account; an address that never said yes is
+ * not put on the opt-out list for it (a later tick at checkout still counts).
+ */
+export async function withdrawMarketingConsentIn(
+  trx: Kysely<Database>,
+  o: { email: string; via: 'account' | 'unsubscribe'; now: Date; forgetAccount?: boolean },
+): Promise<void> {
   const email = normal(o.email);
   const at = o.now.toISOString();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('email_opt_outs')
-      .values({ email, kind: MARKETING_OPT_OUT_KIND, created_at: at })
-      .onConflict((oc) => oc.columns(['email', 'kind']).doNothing())
-      .execute();
-    await trx
-      .updateTable('marketing_consents')
-      .set({ status: 'withdrawn', withdrawn_at: at, withdrawn_via: o.via })
-      .where('email', '=', email)
-      .where('status', '=', 'granted')
-      .execute();
-  });
+  if (o.forgetAccount) {
+    const held = await trx.selectFrom('marketing_consents').select('status').where('email', '=', email).executeTakeFirst();
+    if (!held) return;
+    await trx.updateTable('marketing_consents').set({ user_id: null }).where('email', '=', email).execute();
+    if (held.status !== 'granted') return;
+  }
+  await trx
+    .insertInto('email_opt_outs')
+    .values({ email, kind: MARKETING_OPT_OUT_KIND, created_at: at })
+    .onConflict((oc) => oc.columns(['email', 'kind']).doNothing())
+    .execute();
+  await trx
+    .updateTable('marketing_consents')
+    .set({ status: 'withdrawn', withdrawn_at: at, withdrawn_via: o.via })
+    .where('email', '=', email)
+    .where('status', '=', 'granted')
+    .execute();
+}
+
+/** The address's consent record, as stored (the account's data export). */
+export function marketingConsentOf(db: Kysely<Database>, email: string) {
+  return db.selectFrom('marketing_consents').selectAll().where('email', '=', normal(email)).executeTakeFirst();
 }
 
 /** Whether offers and reminders may go to this address now: a consent given and no opt-out. */

@@ -109,5 +109,19 @@ export const AccountDataExport = z.object({
       shippedAt: z.string().nullable(),
     }),
   ),
+  /** What the address said to offers and reminders (issue [7/8]): when, where, and whether it still holds. */
+  emailPreferences: z.object({
+    marketing: z
+      .object({
+        status: z.enum(['granted', 'withdrawn']),
+        source: z.string(),
+        grantedAt: z.string(),
+        withdrawnAt: z.string().nullable(),
+        withdrawnVia: z.string().nullable(),
+      })
+      .nullable(),
+    unsubscribed: z.boolean(),
+    reviewRequests: z.boolean(),
+  }),
 });
 export type AccountDataExport = z.infer<typeof AccountDataExport>;
