@@ -5,7 +5,9 @@ import { WIDTHS, launchBrowser, openPage, screenshot, settle } from './browser.j
 import { axeViolations } from './axe.js';
 import { HUMAN_PAUSE_MS, addFromProductPage, fillCheckoutForm, payButtonToCardPage, toast } from './helpers.js';
 import { openDatabase } from '../src/server/db/database.js';
-import { EMAIL_PREFERENCES_MESSAGES, MARKETING_CONSENT_LABEL } from '../src/shared/schemas/email-preferences.js';
+import { EMAIL_PREFERENCES_MESSAGES, MARKETING_CONSENT_LABEL, UNSUBSCRIBE_MESSAGES } from '../src/shared/schemas/email-preferences.js';
+import { recordMarketingConsent } from '../src/server/marketing/consent.js';
+import { marketingUnsubscribeToken } from '../src/server/marketing/unsubscribe.js';
 
 /**
  * Marketing consent as a shopper gives it (issue [7/8]): the unticked box at sign-up and at
@@ -106,5 +108,33 @@ describe.each(WIDTHS)('offers and reminders at %s px', (label, viewport) => {
       expect(errors).toEqual([]);
       await context.close();
     }
+  });
+  it('the unsubscribe link of an offer: the page asks, the button unsubscribes, a reload says so; nothing signed in', async () => {
+    const email = `unsub-${RUN}-${label}@example.com`;
+    await recordMarketingConsent(shop.db, { email, userId: null, source: 'checkout', now: new Date() });
+    const token = await marketingUnsubscribeToken(shop.db, email);
+    const { page, context, errors } = await openPage(browser, viewport);
+    await page.goto(`/unsubscribe?token=${encodeURIComponent(token!)}`);
+    const main = page.locator('main');
+    await main.getByText(/^Stop offers and reminders .* to u•••@example\.com\?/).waitFor();
+    // Opening the page changed nothing.
+    expect(await consentOf(email)).toMatchObject({ status: 'granted' });
+    await settle(page);
+    await screenshot(page, `unsubscribe-ask-${label}`);
+    expect(await axeViolations(page, main)).toEqual([]);
+    await main.getByRole('button', { name: 'Unsubscribe' }).click();
+    await main.getByRole('status').filter({ hasText: UNSUBSCRIBE_MESSAGES.done }).waitFor();
+    expect(await consentOf(email)).toMatchObject({ status: 'withdrawn', withdrawn_via: 'unsubscribe' });
+    await page.reload();
+    await main.getByRole('status').filter({ hasText: UNSUBSCRIBE_MESSAGES.done }).waitFor();
+    await settle(page);
+    await screenshot(page, `unsubscribe-done-${label}`);
+    expect(await axeViolations(page, main)).toEqual([]);
+
+    // A link cut short says what to do.
+    await page.goto(`/unsubscribe?token=${encodeURIComponent(token!.slice(0, -3))}`);
+    await main.getByText(UNSUBSCRIBE_MESSAGES.linkUnknown).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

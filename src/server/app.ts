@@ -64,6 +64,7 @@ import { buildPaymentProviders } from './payments/providers.js';
 import type { PaymentProviders } from './payments/provider.js';
 import { auditImpersonatedReads } from './audit/audit.js';
 import { registerReviewOptOutRoutes } from './reviews/opt-out.js';
+import { registerUnsubscribeRoutes } from './marketing/unsubscribe.js';
 import { registerAdminReviewRoutes } from './reviews/admin-routes.js';
 
 export type AppDeps = {
@@ -178,6 +179,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await store.register(registerSubscriptionLinkRoutes, { ...deps, outcomes: checkoutPaymentOutcomes(deps) });
     await store.register(registerReviewLinkRoutes, deps);
     await store.register(registerReviewOptOutRoutes, deps);
+    await store.register(registerUnsubscribeRoutes, deps);
   });
   await registerSurface(app, 'account', deps, async (account) => {
     auditImpersonatedReads(account, deps.db); // what an admin reads as a customer (decision 0020)

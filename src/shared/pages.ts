@@ -273,6 +273,15 @@ export const PAGES: readonly PageDeclaration[] = [
     cache: 'private',
   }),
   definePage({
+    // The "Unsubscribe" link of offers and reminders (issue [7/8]); its token names a consent.
+    id: 'unsubscribe',
+    path: '/unsubscribe',
+    component: 'marketing/unsubscribe-page.tsx',
+    needsZod: true,
+    head: privateHead('Unsubscribe'),
+    cache: 'private',
+  }),
+  definePage({
     // The page of an e-mail's link to manage (and cancel) a subscription without signing in; the
     // token in its path is a key: never indexed, cached or listed.
     id: 'subscription-manage',

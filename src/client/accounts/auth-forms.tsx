@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState, type FormEvent } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '../ui/button.js';
 import { MailIcon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
@@ -163,11 +163,13 @@ export function SignUpForm({ onStart, onDone }: FormProps) {
     handleSubmit,
     setValue,
     formState: { errors },
-    watch,
+    control,
   } = useForm({
     resolver: zodResolver(SignUpInput),
     defaultValues: { fullName: '', email: '', password: '', marketing: false, elapsedMs: 0, website: '' },
   });
+
+  const marketing = useWatch({ control, name: 'marketing' });
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -232,7 +234,7 @@ export function SignUpForm({ onStart, onDone }: FormProps) {
           {PASSWORD_RULES.signUp}
         </p>
       </div>
-      <MarketingConsentBox id={`${id}-marketing`} checked={watch('marketing') ?? false} onChange={(v) => setValue('marketing', v)} />
+      <MarketingConsentBox id={`${id}-marketing`} checked={marketing ?? false} onChange={(v) => setValue('marketing', v)} />
       <DecoyField id={`${id}-website`} />
       <FormError id={`${id}-error`} message={error} />
       <SubmitButton pending={signUp.isPending} label="Sign Up" pendingLabel="Signing up..." />

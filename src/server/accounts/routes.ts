@@ -42,7 +42,8 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AppDeps)
   app.post('/api/auth/sign-up', access.public, async (req, reply) => {
     const input = parseInput(SignUpInput, req.body);
     const grant = await signUp(db, input, { ip: req.ip, publicUrl: config.publicUrl });
-    if (input.marketing) await recordMarketingConsent(db, { email: grant.user.email, userId: grant.user.id, source: 'sign-up', now: new Date() });
+    if (input.marketing)
+      await recordMarketingConsent(db, { email: grant.user.email, userId: grant.user.id, source: 'sign-up', now: new Date() });
     setSessionCookie(reply, config, grant.token);
     setSignInDeviceCookie(reply, config, grant.deviceToken);
     reply.code(201).header('Cache-Control', 'no-store');

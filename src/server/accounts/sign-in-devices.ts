@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
-import { nowIso } from '../lib/ids.js';
+import { serverSecret } from '../lib/server-secrets.js';
 import { queueEmail } from '../email/outbox.js';
 import { tooManyRequests } from '../http/errors.js';
 import { hitRateLimit, hitRateLimitWindow, secondsUntilWindowEnds } from '../http/rate-limit.js';
@@ -22,28 +22,7 @@ export const DEVICE_TOKEN_TTL_MS = 365 * 24 * 3_600_000;
 const SECRET_NAME = 'sign-in-device';
 const MAX_TOKEN_LENGTH = 300;
 
-const secrets = new WeakMap<Kysely<Database>, Promise<Buffer>>();
-
-async function loadOrCreateSecret(db: Kysely<Database>): Promise<Buffer> {
-  // Whichever process comes first creates it; the others keep the row it wrote.
-  await db
-    .insertInto('server_secrets')
-    .values({ name: SECRET_NAME, value: randomBytes(32).toString('base64url'), created_at: nowIso() })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', SECRET_NAME).executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'base64url');
-}
-
-function deviceSecret(db: Kysely<Database>): Promise<Buffer> {
-  let secret = secrets.get(db);
-  if (!secret) {
-    secret = loadOrCreateSecret(db);
-    secrets.set(db, secret);
-    secret.catch(() => secrets.delete(db));
-  }
-  return secret;
-}
+const deviceSecret = (db: Kysely<Database>) => serverSecret(db, SECRET_NAME);
 
 function mac(secret: Buffer, userId: string, issuedAt: string, nonce: string, passwordHash: string): Buffer {
   return createHmac('sha256', secret).update(`${userId}\n${issuedAt}\n${nonce}\n${passwordHash}`).digest();

@@ -682,6 +682,8 @@ export interface EmailOptOutsTable {
 /** An address's answer to "Send me offers and reminders" (migration 0050, decision 0060). */
 export interface MarketingConsentsTable {
   email: string;
+  /** What an unsubscribe link names (newId('mkt')). */
+  id: string;
   user_id: string | null;
   status: 'granted' | 'withdrawn';
   source: 'sign-up' | 'checkout' | 'account';

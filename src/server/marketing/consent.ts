@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
+import { newId } from '../lib/ids.js';
 import { REVIEW_OPT_OUT_KIND } from '../reviews/opt-out.js';
 import {
   EMAIL_PREFERENCES_MESSAGES,
@@ -50,7 +51,16 @@ export async function recordMarketingConsent(
     }
     await trx
       .insertInto('marketing_consents')
-      .values({ email, user_id: o.userId, status: 'granted', source: o.source, granted_at: at, withdrawn_at: null, withdrawn_via: null })
+      .values({
+        email,
+        id: newId('mkt'),
+        user_id: o.userId,
+        status: 'granted',
+        source: o.source,
+        granted_at: at,
+        withdrawn_at: null,
+        withdrawn_via: null,
+      })
       .onConflict((oc) =>
         oc.column('email').doUpdateSet((eb) => ({
           // A consent that holds keeps its first time and source; a withdrawn one is given anew.

@@ -1,4 +1,3 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -7,6 +6,7 @@ import type { AppDeps } from '../app.js';
 import { access } from '../http/access.js';
 import { notFound, parseInput } from '../http/errors.js';
 import { REVIEW_MESSAGES } from '../../shared/reviews.js';
+import { hmacOf, macMatches, serverSecret } from '../lib/server-secrets.js';
 
 /**
  * "Not sent … to customers who opted out" (issue [6/8]). Each request e-mail carries a link to stop
@@ -26,30 +26,9 @@ const PURPOSE = 'review-opt-out';
 /** A request id (newId('revreq')), a dot, and 32 bytes of MAC in base64url. */
 const TOKEN = /^(revreq_[a-z0-9]{8,40})\.([A-Za-z0-9_-]{43})$/;
 
-const secrets = new WeakMap<Kysely<Database>, Promise<Buffer>>();
+const optOutSecret = (db: Kysely<Database>) => serverSecret(db, SECRET_NAME);
 
-async function loadOrCreateSecret(db: Kysely<Database>): Promise<Buffer> {
-  // Whichever process comes first creates it; the others keep the row it wrote.
-  await db
-    .insertInto('server_secrets')
-    .values({ name: SECRET_NAME, value: randomBytes(32).toString('base64url'), created_at: new Date().toISOString() })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', SECRET_NAME).executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'base64url');
-}
-
-function optOutSecret(db: Kysely<Database>): Promise<Buffer> {
-  let secret = secrets.get(db);
-  if (!secret) {
-    secret = loadOrCreateSecret(db);
-    secrets.set(db, secret);
-    secret.catch(() => secrets.delete(db));
-  }
-  return secret;
-}
-
-const mac = (secret: Buffer, requestId: string) => createHmac('sha256', secret).update(`${PURPOSE}\n${requestId}`).digest();
+const mac = (secret: Buffer, requestId: string) => hmacOf(secret, PURPOSE, requestId);
 
 /** The opt-out token of a request e-mail. */
 export async function reviewOptOutToken(db: Kysely<Database>, requestId: string): Promise<string> {
@@ -71,9 +50,7 @@ async function requestOfToken(db: Kysely<Database>, token: string): Promise<stri
   const match = TOKEN.exec(token);
   if (!match) return null;
   const [, requestId, tag] = match as unknown as [string, string, string];
-  const expected = mac(await optOutSecret(db), requestId);
-  const given = Buffer.from(tag, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!macMatches(tag, mac(await optOutSecret(db), requestId))) return null;
   return requestId;
 }
 

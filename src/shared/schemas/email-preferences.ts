@@ -46,3 +46,17 @@ export const CONSENT_SOURCE_WORDS: Record<ConsentSource, string> = {
   checkout: 'at checkout',
   account: 'in your account',
 };
+
+/** The unsubscribe link's page and API (a marketing e-mail's link and `List-Unsubscribe` header). */
+export const UNSUBSCRIBE_MESSAGES = {
+  linkUnknown:
+    'This unsubscribe link is not valid. Use the link in the e-mail as it is, or change your e-mail preferences in your account.',
+  done: 'You are unsubscribed: no more offers and reminders will be sent to this address. Order e-mails still come.',
+} as const;
+
+export const UnsubscribeState = z.object({
+  /** The address, masked ("j•••@example.com"). */
+  address: z.string(),
+  unsubscribed: z.boolean(),
+});
+export type UnsubscribeState = z.infer<typeof UnsubscribeState>;

@@ -1,5 +1,5 @@
 import '../../lib/zod-config.js';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CONSENT_SOURCE_WORDS,
@@ -29,15 +29,17 @@ export function EmailPreferencesCard() {
   const id = useId();
   const queryClient = useQueryClient();
   const prefs = useQuery({ queryKey: KEY, queryFn: () => apiRequestWith(URL, schema) });
-  const [draft, setDraft] = useState<EmailPreferencesInput | null>(null);
+  // What the customer changed and has not saved; everything else shows what the server holds.
+  const [changed, setChanged] = useState<Partial<EmailPreferencesInput>>({});
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (prefs.data) setDraft({ marketing: prefs.data.marketing, reviewRequests: prefs.data.reviewRequests });
-  }, [prefs.data]);
+  const draft: EmailPreferencesInput | null = prefs.data
+    ? { marketing: prefs.data.marketing, reviewRequests: prefs.data.reviewRequests, ...changed }
+    : null;
   const save = useMutation({
     mutationFn: (body: EmailPreferencesInput) => apiRequestWith(URL, schema, { method: 'PUT', body }),
     onSuccess: (saved) => {
       queryClient.setQueryData(KEY, saved);
+      setChanged({});
       setError(null);
       toast({ title: EMAIL_PREFERENCES_MESSAGES.saved });
     },
@@ -75,7 +77,7 @@ export function EmailPreferencesCard() {
               <input
                 type="checkbox"
                 checked={draft.marketing}
-                onChange={(e) => setDraft({ ...draft, marketing: e.target.checked })}
+                onChange={(e) => setChanged({ ...changed, marketing: e.target.checked })}
                 aria-describedby={`${id}-marketing`}
                 className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700"
               />
@@ -93,7 +95,7 @@ export function EmailPreferencesCard() {
             <input
               type="checkbox"
               checked={draft.reviewRequests}
-              onChange={(e) => setDraft({ ...draft, reviewRequests: e.target.checked })}
+              onChange={(e) => setChanged({ ...changed, reviewRequests: e.target.checked })}
               className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700"
             />
             <span>Ask me to review what I bought</span>

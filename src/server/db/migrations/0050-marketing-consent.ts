@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Marketing consent (issue [7/8], decision 0060): one row per address that was ever asked.
+ * - `id`: what an unsubscribe link names (signed: marketing/unsubscribe.ts), so the link shows no address.
  * - `status` 'granted' or 'withdrawn'; `granted_at` and `source` say when and where it was given
  *   ('sign-up', 'checkout', 'account'), `withdrawn_at` and `withdrawn_via` when and how it ended
  *   ('account', 'unsubscribe'). A withdrawal keeps the row: the proof of what the address said.
@@ -15,6 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('marketing_consents')
     .ifNotExists()
     .addColumn('email', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('user_id', 'text')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('source', 'text', (c) => c.notNull())
