@@ -82,6 +82,8 @@ export const REVIEW_MESSAGES = {
   thanksPending: 'Thank you! Your review will appear once the shop has checked it.',
   edited: 'Your review is updated.',
   optedOut: 'You will not get review requests from us any more.',
+  /** The opt-out link read (GET) before its button is pressed: nothing has changed yet. */
+  optOutOpen: 'Review requests are still on for this address. Press the button to stop them.',
 } as const;
 
 /** The default name shown with a review: first name and the last name's initial ("Jane D."). */

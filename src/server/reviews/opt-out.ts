@@ -54,15 +54,20 @@ async function requestOfToken(db: Kysely<Database>, token: string): Promise<stri
   return requestId;
 }
 
+/** The address of a genuine token's request, or null. */
+async function addressOfToken(db: Kysely<Database>, token: string): Promise<string | null> {
+  const requestId = await requestOfToken(db, token);
+  if (!requestId) return null;
+  const request = await db.selectFrom('review_requests').select('email').where('id', '=', requestId).executeTakeFirst();
+  return request?.email.trim().toLowerCase() || null;
+}
+
 /**
  * Opts the address of the token's request out of review requests (again is fine: one row per
  * address and kind). False for a token that is not genuine.
  */
 export async function optOutByToken(db: Kysely<Database>, token: string, now: Date = new Date()): Promise<boolean> {
-  const requestId = await requestOfToken(db, token);
-  if (!requestId) return false;
-  const request = await db.selectFrom('review_requests').select('email').where('id', '=', requestId).executeTakeFirst();
-  const email = request?.email.trim().toLowerCase();
+  const email = await addressOfToken(db, token);
   if (!email) return false;
   await db
     .insertInto('email_opt_outs')
@@ -96,9 +101,13 @@ export async function registerReviewOptOutRoutes(app: FastifyInstance, { db }: P
     if (!(await optOutByToken(db, token))) throw notFound(REVIEW_MESSAGES.linkUnknown);
     return { message: REVIEW_MESSAGES.optedOut };
   };
+  // Reading the link changes nothing (a mail scanner follows links): it says where the address stands.
   app.get('/api/reviews/opt-out/:token', access.public, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    return optOut(req.params);
+    const { token } = parseInput(TokenParam, req.params);
+    const email = await addressOfToken(db, token);
+    if (!email) throw notFound(REVIEW_MESSAGES.linkUnknown);
+    return { message: (await hasOptedOut(db, email)) ? REVIEW_MESSAGES.optedOut : REVIEW_MESSAGES.optOutOpen };
   });
   app.post('/api/reviews/opt-out/:token', access.public, async (req, reply) => {
     reply.header('cache-control', 'no-store');
