@@ -1,12 +1,11 @@
 import '../lib/zod-config.js';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { UNSUBSCRIBE_MESSAGES, UnsubscribeState } from '../../shared/schemas/email-preferences.js';
 import { apiRequestWith } from '../lib/api-client.js';
 import { errorMessage } from '../lib/error-message.js';
-import { paths } from '../lib/paths.js';
 import { Alert } from '../ui/alert.js';
-import { Button, buttonClasses } from '../ui/button.js';
+import { OptOutPanel } from '../ui/opt-out-panel.js';
 import { Card } from '../ui/form-controls.js';
 import { Container } from '../ui/container.js';
 import { Skeleton } from '../ui/skeleton.js';
@@ -43,37 +42,17 @@ export default function UnsubscribePage() {
             <Skeleton className="h-5 w-3/4" />
             <Skeleton className="h-11 w-40" />
           </div>
-        ) : now.unsubscribed ? (
-          <>
-            <p role="status" className="rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 font-medium text-brand-900">
-              {UNSUBSCRIBE_MESSAGES.done}
-            </p>
-            <p className="text-sm text-stone-700">
-              Address: {now.address}. Changed your mind? Sign in and turn offers back on in your account’s E-mail Preferences.
-            </p>
-            <Link to={paths.products} className={buttonClasses('outline', 'md', 'self-start')}>
-              Continue shopping
-            </Link>
-          </>
         ) : (
-          <>
-            <p className="text-stone-700">
-              Stop offers and reminders (cart reminders, refill reminders and offers) to {now.address}? Order, subscription and password
-              e-mails are not affected.
-            </p>
-            {unsubscribe.isError && (
-              <Alert variant="destructive" title={errorMessage(unsubscribe.error, 'Something went wrong. Please try again.')} />
-            )}
-            <Button
-              size="lg"
-              className="self-start"
-              disabled={unsubscribe.isPending}
-              aria-busy={unsubscribe.isPending}
-              onClick={() => unsubscribe.mutate()}
-            >
-              {unsubscribe.isPending ? 'Saving...' : 'Unsubscribe'}
-            </Button>
-          </>
+          <OptOutPanel
+            done={now.unsubscribed}
+            doneText={UNSUBSCRIBE_MESSAGES.done}
+            doneNote={`Address: ${now.address}. Changed your mind? Sign in and turn offers back on in your account’s E-mail Preferences.`}
+            question={`Stop offers and reminders (cart reminders, refill reminders and offers) to ${now.address}? Order, subscription and password e-mails are not affected.`}
+            buttonLabel="Unsubscribe"
+            pending={unsubscribe.isPending}
+            error={unsubscribe.error}
+            onPress={() => unsubscribe.mutate()}
+          />
         )}
       </Card>
     </Container>

@@ -1,8 +1,6 @@
-import { Link, useSearchParams } from 'react-router';
-import { errorMessage } from '../lib/error-message.js';
-import { paths } from '../lib/paths.js';
+import { useSearchParams } from 'react-router';
 import { Alert } from '../ui/alert.js';
-import { Button, buttonClasses } from '../ui/button.js';
+import { OptOutPanel } from '../ui/opt-out-panel.js';
 import { Card } from '../ui/form-controls.js';
 import { Container } from '../ui/container.js';
 import { useOptOut } from './api/opt-out.js';
@@ -20,38 +18,18 @@ export default function ReviewsOptOutPage() {
     <Container narrow className="py-8 sm:py-12">
       <Card className="flex flex-col gap-4">
         <h1 className="text-2xl font-bold text-stone-900">Review requests</h1>
-        {optOut.isSuccess ? (
-          <>
-            <p role="status" className="rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 font-medium text-brand-900">
-              {optOut.data.message}
-            </p>
-            <Link to={paths.products} className={buttonClasses('outline', 'md', 'self-start')}>
-              Continue shopping
-            </Link>
-          </>
+        {!token ? (
+          <Alert variant="destructive" title="This link is missing its code. Use the link in the e-mail as it is." />
         ) : (
-          <>
-            <p className="text-stone-700">
-              After an order arrives we send one e-mail asking what you think of what you bought. Press the button and we will not send you
-              these requests any more. Order and shipping e-mails are not affected.
-            </p>
-            {optOut.isError && (
-              <Alert variant="destructive" title={errorMessage(optOut.error, 'Something went wrong. Please try again.')} />
-            )}
-            {!token ? (
-              <Alert variant="destructive" title="This link is missing its code. Use the link in the e-mail as it is." />
-            ) : (
-              <Button
-                size="lg"
-                className="self-start"
-                disabled={optOut.isPending}
-                aria-busy={optOut.isPending}
-                onClick={() => optOut.mutate()}
-              >
-                {optOut.isPending ? 'Saving...' : 'Stop review requests'}
-              </Button>
-            )}
-          </>
+          <OptOutPanel
+            done={optOut.isSuccess}
+            doneText={optOut.data?.message ?? ''}
+            question="After an order arrives we send one e-mail asking what you think of what you bought. Press the button and we will not send you these requests any more. Order and shipping e-mails are not affected."
+            buttonLabel="Stop review requests"
+            pending={optOut.isPending}
+            error={optOut.error}
+            onPress={() => optOut.mutate()}
+          />
         )}
       </Card>
     </Container>
