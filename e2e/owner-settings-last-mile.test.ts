@@ -50,8 +50,8 @@ describe('owner settings, last mile', () => {
     await page.getByRole('textbox', { name: /^Points/ }).press('Enter');
     await page.getByTestId('points-after').waitFor();
     await screenshotBothWidths(page, 'owner-loyalty-confirm');
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
 
     await page.goto('/admin?tab=shipping');
     await page.getByRole('button', { name: /Add/ }).first().click();

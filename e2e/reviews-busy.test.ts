@@ -228,7 +228,7 @@ describe.each(WIDTHS)('the review form in two tabs at %s px', (label, viewport) 
 
 describe('Back and reload after sending a review', () => {
   it('from the product page: Back to it and a reload open the saved review to edit; sending again makes no second review', async () => {
-    const buyer = await buyerOf(BACK_RELOAD.id, 'back');
+    const buyer = await buyerOf(BACK_RELOAD.id, 'went-away');
     const { page, context, errors } = await openPage(browser, DESKTOP);
     await signInThroughForm(page, buyer);
     const writes = countWrites(page);
@@ -267,7 +267,7 @@ describe('Back and reload after sending a review', () => {
   });
 
   it('from a request e-mail’s link: "Edit your review", Back to the link page and a reload all show the saved review to edit', async () => {
-    const guest = `busy-back-${RUN}@example.com`;
+    const guest = `busy-reopen-${RUN}@example.com`;
     const { orderId } = await makePaidOrder(shop, {
       email: guest,
       name: 'Alex Back',

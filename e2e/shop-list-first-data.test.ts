@@ -43,8 +43,6 @@ describe('the shop list from its embedded cards', () => {
         const keys = Object.keys(item);
         expect(keys.filter((k) => !OPTIONAL_CARD_FIELDS.includes(k)).sort()).toEqual(CARD_FIELDS);
       }
-      // The seed's reviews reach the cards: some of the first page carry their stars.
-      expect(list.data.items.some((i: { rating?: unknown }) => i.rating)).toBe(true);
 
       const cards = page.locator('main article');
       expect(await cards.count()).toBe(24);
