@@ -65,6 +65,8 @@ import type { PaymentProviders } from './payments/provider.js';
 import { auditImpersonatedReads } from './audit/audit.js';
 import { registerReviewOptOutRoutes } from './reviews/opt-out.js';
 import { registerUnsubscribeRoutes } from './marketing/unsubscribe.js';
+import { registerRestoreRoutes } from './marketing/restore.js';
+import { registerAdminRecoveryRoutes } from './marketing/admin-routes.js';
 import { registerAdminReviewRoutes } from './reviews/admin-routes.js';
 
 export type AppDeps = {
@@ -180,6 +182,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await store.register(registerReviewLinkRoutes, deps);
     await store.register(registerReviewOptOutRoutes, deps);
     await store.register(registerUnsubscribeRoutes, deps);
+    await store.register(registerRestoreRoutes, deps);
   });
   await registerSurface(app, 'account', deps, async (account) => {
     auditImpersonatedReads(account, deps.db); // what an admin reads as a customer (decision 0020)
@@ -196,6 +199,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     // Each module's routes are a Fastify plugin of their own: what one adds (the catalogue's multipart
     // parser for image uploads, the webhook's raw-body parser) stays with its routes.
     await admin.register(registerAdminCatalogRoutes, deps);
+    await admin.register(registerAdminRecoveryRoutes, deps);
     await admin.register(registerAdminInventoryRoutes, deps);
     await admin.register(registerAdminHoldRoutes, deps);
     await admin.register(registerAdminCheckoutRoutes, deps);

@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   REVIEW_REQUEST_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   SHOP_CHANGE_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(250),
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
   QUERY_PROFILE: z
@@ -94,6 +95,8 @@ export type Config = {
    * 20,000 orders, admin-queue.scale.test.ts): a minute.
    */
   reviewRequestIntervalMs: number;
+  /** How often each process looks for abandoned checkouts and recovery e-mails due (marketing/recovery.ts). */
+  recoveryIntervalMs: number;
   /** How often each process checks whether the shop changed (back-office writes, stock holds): cached pages are dropped then. */
   shopChangePollMs: number;
   /** The most rendered storefront HTML one process keeps (0 turns the page cache off). */
@@ -226,6 +229,7 @@ function toConfig(e: Env): Config {
     retryBaseMs: e.RETRY_BASE_MS,
     workerIntervalMs: e.WORKER_INTERVAL_MS,
     reviewRequestIntervalMs: e.REVIEW_REQUEST_INTERVAL_MS,
+    recoveryIntervalMs: e.RECOVERY_INTERVAL_MS,
     shopChangePollMs: e.SHOP_CHANGE_POLL_MS,
     pageCacheMb: e.PAGE_CACHE_MB,
     queryProfile: e.QUERY_PROFILE,

@@ -19,6 +19,7 @@ import { backfillImageVariants } from './catalog/image-variants.js';
 import { startPaymentsWorker } from './payments/worker.js';
 import { startRenewalsWorker } from './subscriptions/worker.js';
 import { startReviewRequestsWorker } from './reviews/requests.js';
+import { startCheckoutRecoveryWorker } from './marketing/recovery.js';
 import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
 import { buildPaymentProviders } from './payments/providers.js';
 
@@ -89,6 +90,11 @@ async function main(): Promise<void> {
     { db, dialect, publicUrl: config.publicUrl, log: app.log },
     { intervalMs: config.reviewRequestIntervalMs },
   );
+  // Checkout recovery e-mails, each decided once, in every process (marketing/recovery.ts).
+  const recovery = startCheckoutRecoveryWorker(
+    { db, dialect, publicUrl: config.publicUrl, log: app.log },
+    { intervalMs: config.recoveryIntervalMs },
+  );
   // Images uploaded before variants existed get them now, in the background: the server starts at once.
   void backfillImageVariants(config.uploadDir, (msg, err) => app.log.warn({ err }, msg))
     .then((made) => made && app.log.info(`made ${made} missing image variants`))
@@ -101,6 +107,7 @@ async function main(): Promise<void> {
     payments.stop();
     await renewals.stop();
     await reviewRequests.stop();
+    await recovery.stop();
     outboxLog?.stop();
     await worker?.stop();
     await app.close();

@@ -282,6 +282,15 @@ export const PAGES: readonly PageDeclaration[] = [
     cache: 'private',
   }),
   definePage({
+    // A checkout recovery e-mail's "Back to my cart" (issue [7/8]); its token names one abandoned checkout.
+    id: 'cart-restore',
+    path: '/cart/restore',
+    component: 'marketing/restore-cart-page.tsx',
+    needsZod: true,
+    head: privateHead('Your Saved Cart'),
+    cache: 'private',
+  }),
+  definePage({
     // The page of an e-mail's link to manage (and cancel) a subscription without signing in; the
     // token in its path is a key: never indexed, cached or listed.
     id: 'subscription-manage',

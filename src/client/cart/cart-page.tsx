@@ -17,7 +17,8 @@ import { CartIcon, TrashIcon } from '../ui/icons.js';
 import { ProductImage } from '../ui/product-image.js';
 import { QuantityStepper } from '../ui/quantity-stepper.js';
 import { toast } from '../ui/toast.js';
-import { lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from './cart-store.js';
+import { getCart, lineKey, removeFromCart, setCartQuantity, useCartKnown, type CartLine } from './cart-store.js';
+import { RECOVERY_MESSAGES } from '../../shared/recovery.js';
 import { buyLineOnce } from './buy-line-once.js';
 import { lineLabelName, SubscriptionLineNote } from './subscription-line.js';
 import { SUBSCRIPTION_TEXTS } from '../../shared/subscription-words.js';
@@ -32,26 +33,39 @@ import { useHydrated } from '../lib/use-hydrated.js';
 import { StockChangedNotice } from './stock-changed-notice.js';
 import { cannotShip, NoShippingNotice } from '../ui/no-shipping-notice.js';
 
-/** ?canceled=true (back from the payment page): say so once, then take the query off the URL. */
-function useCanceledToast() {
+/** `?name=value` in the address: say it once, then take the query off the URL. */
+function useOnceToast(name: string, value: string, message: { title: string; description: string }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const shown = useRef(false);
-  const canceled = params.get('canceled') === 'true';
+  const present = params.get(name) === value;
+  const { title, description } = message;
   useEffect(() => {
-    if (!canceled) return;
+    if (!present) return;
     if (!shown.current) {
       shown.current = true;
-      toast({
-        title: 'Payment Canceled',
-        description: "Your payment has been canceled. You can make changes to your cart and try again when you're ready.",
-      });
+      toast({ title, description });
     }
     const next = new URLSearchParams(params);
-    next.delete('canceled');
+    next.delete(name);
     const search = next.toString();
     void navigate({ pathname: paths.cart, search: search ? `?${search}` : '' }, { replace: true });
-  }, [canceled, params, navigate]);
+  }, [present, params, navigate, name, title, description]);
+}
+
+const CANCELED_TOAST = {
+  title: 'Payment Canceled',
+  description: "Your payment has been canceled. You can make changes to your cart and try again when you're ready.",
+};
+const RESTORED_TOAST = { title: 'Cart restored', description: RECOVERY_MESSAGES.restored };
+
+/**
+ * The shopper removed the cart's last line by hand: no reminder is sent about a checkout they left
+ * (issue [7/8]). Told without waiting; a lost request only means a reminder may still come.
+ */
+function tellCartEmptied(): void {
+  if (getCart().items.length > 0) return;
+  void fetch('/api/cart/emptied', { method: 'POST', credentials: 'same-origin', keepalive: true }).catch(() => undefined);
 }
 
 /** The cart's outline while the browser reads it: two rows and the summary box, as tall as the real ones. */
@@ -84,7 +98,9 @@ function CartPlaceholder() {
 }
 
 export default function CartPage() {
-  useCanceledToast();
+  // ?canceled=true: back from the payment page; ?restored=1: a recovery e-mail's link put the cart back.
+  useOnceToast('canceled', 'true', CANCELED_TOAST);
+  useOnceToast('restored', '1', RESTORED_TOAST);
   const { cart, quote, updating, error, lineFor, giftLine } = useCartQuote();
   // The cart lives in this browser; the server draws it when the cookie says what is in it, and an outline otherwise.
   const known = useCartKnown();
@@ -316,7 +332,12 @@ function CartLineRow({ line, quoted }: { line: CartLine; quoted: QuoteLine | und
           <button
             type="button"
             data-remove-line=""
-            onClick={(e) => removeLineKeepingFocus(e.currentTarget, () => removeFromCart(key))}
+            onClick={(e) =>
+              removeLineKeepingFocus(e.currentTarget, () => {
+                removeFromCart(key);
+                tellCartEmptied();
+              })
+            }
             aria-label={`Remove ${labelName}`}
             className="rounded-md p-2 text-stone-600 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600"
           >

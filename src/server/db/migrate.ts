@@ -45,6 +45,7 @@ import * as m0047 from './migrations/0047-subscription-cards-to-learn.js';
 import * as m0048 from './migrations/0048-reviews.js';
 import * as m0049 from './migrations/0049-subscription-money-indexes.js';
 import * as m0050 from './migrations/0050-marketing-consent.js';
+import * as m0051 from './migrations/0051-checkout-recovery.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '0048-reviews': m0048,
   '0049-subscription-money-indexes': m0049,
   '0050-marketing-consent': m0050,
+  '0051-checkout-recovery': m0051,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -577,6 +577,8 @@ export interface Database {
   review_links: ReviewLinksTable;
   email_opt_outs: EmailOptOutsTable;
   marketing_consents: MarketingConsentsTable;
+  checkout_recoveries: CheckoutRecoveriesTable;
+  emptied_carts: EmptiedCartsTable;
 }
 
 export type ReviewStatus = 'pending' | 'published' | 'hidden';
@@ -886,4 +888,42 @@ export interface SubscriptionPriceReviewsTable {
   /** The last subscription id reviewed in this pass ('' to start). */
   cursor: Generated<string>;
   lease_until: string | null;
+}
+
+/** A checkout left unpaid past the owner's first delay (migration 0051, decision 0061). */
+export interface CheckoutRecoveriesTable {
+  id: string;
+  order_id: string;
+  /** The checkout's address, lower-cased. */
+  email: string;
+  user_id: string | null;
+  /** The browser that made the checkout (its stock hold's device), when known. */
+  device_id: string | null;
+  state: 'abandoned' | 'emailed' | 'recovered' | 'opted-out' | 'expired' | 'closed';
+  reason: string | null;
+  value_cents: number;
+  checkout_at: string;
+  emails_sent: Generated<number>;
+  /** When the next e-mail is due; null: none is. */
+  next_email_at: string | null;
+  last_email_at: string | null;
+  /** The outbox row of the last e-mail queued (deleted while still queued should the shopper pay first). */
+  mail_id: string | null;
+  coupon_id: string | null;
+  coupon_code: string | null;
+  /** When its restore link put the cart back (a link works once). */
+  restored_at: string | null;
+  /** The restore link's end, and the end of the time an order still counts as recovered. */
+  expires_at: string;
+  recovered_order_id: string | null;
+  recovered_at: string | null;
+  recovered_cents: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A cart emptied by hand (migration 0051): `holder` 'device:<hash>' or 'user:<id>'. */
+export interface EmptiedCartsTable {
+  holder: string;
+  emptied_at: string;
 }

@@ -7,6 +7,7 @@
 import { loyaltyRuleText } from '../../shared/shop-facts.js';
 import { subscriptionEmailTemplates } from './subscription-templates.js';
 import { reviewEmailTemplates } from './review-templates.js';
+import { marketingEmailTemplates } from './marketing-templates.js';
 
 type DefaultEmailTemplate = {
   id: string;
@@ -754,4 +755,6 @@ ${textFooter}`,
   ...subscriptionEmailTemplates,
   // Reviews ([6/8]): the request after shipping.
   ...reviewEmailTemplates,
+  // Offers and reminders ([7/8]): checkout recovery.
+  ...marketingEmailTemplates,
 ];

@@ -125,6 +125,17 @@ export const SAMPLE_VARIABLES: Record<string, unknown> = {
     { name: 'Sweep & Mop Tool', variant: '', image: '', reviewUrl: 'https://shop.example/review/sample-2' },
   ],
   optOutUrl: 'https://shop.example/reviews/opt-out?token=sample',
+  // Offers and reminders (marketing-templates.ts): the cart left at checkout, the footer's link and address.
+  cartLines: [
+    { name: 'Laundry Powder', variant: 'Unscented, 2 lb', quantity: '2', price: '$36.00', image: '', soldOut: false },
+    { name: 'Glass Cleaner', variant: '16 oz', quantity: '1', price: '$12.50', image: '', soldOut: true },
+  ],
+  cartTotal: '$36.00',
+  restoreUrl: 'https://shop.example/cart/restore?token=sample',
+  linkDays: '7',
+  couponExpiresAt: '2026-12-07',
+  unsubscribeUrl: 'https://shop.example/unsubscribe?token=sample',
+  shopAddress: 'EcoClean, 12 Green Lane, Portland, OR 97201',
 };
 const SAMPLE_TEXT: Record<string, unknown> = {
   ...sampleShipping.textVariables,

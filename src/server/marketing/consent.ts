@@ -3,6 +3,7 @@ import type { Database, UserRow } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { newId } from '../lib/ids.js';
 import { REVIEW_OPT_OUT_KIND } from '../reviews/opt-out.js';
+import { closeRecoveries } from './close-recoveries.js';
 import {
   EMAIL_PREFERENCES_MESSAGES,
   type ConsentSource,
@@ -123,6 +124,8 @@ export async function withdrawMarketingConsentIn(
     .where('email', '=', email)
     .where('status', '=', 'granted')
     .execute();
+  // No recovery e-mail goes to it any more, one still queued included.
+  await closeRecoveries(trx, { email }, { state: 'opted-out', reason: null }, o.now);
 }
 
 /** The address's consent record, as stored (the account's data export). */

@@ -121,7 +121,8 @@ export const OFF_SESSION_MESSAGES = {
 
 /** A provider's webhook, read and checked: what it says happened to which session. */
 export type ProviderEvent =
-  | { type: 'paid'; sessionId: string; payment: ProviderPayment }
+  /** `offersConsent`: the payer ticked the provider's own offers box (Stripe's `consent.promotions` 'opt_in'). */
+  | { type: 'paid'; sessionId: string; payment: ProviderPayment; offersConsent?: boolean }
   | { type: 'expired'; sessionId: string }
   /** A setup page (no payment) was completed: its card is read from the provider (lookUpCardSetup) and saved once. */
   | { type: 'card_saved'; sessionId: string }
@@ -242,8 +243,14 @@ type Log = { warn: (o: object, msg: string) => void; error: (o: object, msg: str
  * without importing checkout. `paid` decides again under the order's lock and may refuse.
  */
 export type PaymentOutcomes = {
-  /** `now`: the caller's clock (a renewal run on the schedule's clock); the time of the call when absent. */
-  paid(sessionId: string, ctx: { paid?: ProviderPayment | null; log: Log; now?: Date }): Promise<{ fulfilled: boolean; refused?: string }>;
+  /**
+   * `now`: the caller's clock (a renewal run on the schedule's clock); the time of the call when absent.
+   * `offersConsent`: the payer said yes to offers on the provider's page, recorded once the payment is the order's.
+   */
+  paid(
+    sessionId: string,
+    ctx: { paid?: ProviderPayment | null; log: Log; now?: Date; offersConsent?: boolean },
+  ): Promise<{ fulfilled: boolean; refused?: string }>;
   ended(sessionId: string, reason: 'cancelled' | 'expired'): Promise<void>;
   declined(sessionId: string): Promise<void>;
 };

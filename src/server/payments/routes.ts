@@ -206,7 +206,12 @@ export async function registerStripeWebhook(
         throw err;
       }
       if (event.type === 'paid') {
-        if (await isKnownPaymentSession(db, event.sessionId)) await outcomes.paid(event.sessionId, { log: req.log, paid: event.payment });
+        if (await isKnownPaymentSession(db, event.sessionId))
+          await outcomes.paid(event.sessionId, {
+            log: req.log,
+            paid: event.payment,
+            ...(event.offersConsent ? { offersConsent: true } : {}),
+          });
         else req.log.warn({ sessionId: event.sessionId }, 'webhook for an unknown checkout session');
       } else if (event.type === 'expired') {
         await outcomes.ended(event.sessionId, 'expired');

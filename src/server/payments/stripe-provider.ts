@@ -102,7 +102,10 @@ export function stripeProvider(stripe: Stripe | null, opts: { publicUrl: string;
               const s = event.data.object;
               // [5/8]: a setup page (a subscription's new card) takes no payment; its card is read from Stripe.
               if (s.mode === 'setup') return s.status === 'complete' ? { type: 'card_saved', sessionId: s.id } : { type: 'ignored' };
-              return s.payment_status === 'paid' ? { type: 'paid', sessionId: s.id, payment: stripePaymentOf(s) } : { type: 'ignored' };
+              if (s.payment_status !== 'paid') return { type: 'ignored' };
+              // Stripe's own offers box (consent_collection.promotions, asked where the owner turned it on): ticked or not.
+              const offersConsent = s.consent?.promotions === 'opt_in';
+              return { type: 'paid', sessionId: s.id, payment: stripePaymentOf(s), ...(offersConsent ? { offersConsent } : {}) };
             }
             if (event.type === 'checkout.session.expired') return { type: 'expired', sessionId: event.data.object.id };
             return { type: 'ignored' };

@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.js';
 import type { Config } from '../config.js';
 import type { CheckoutProvider } from '../../shared/payment-provider.js';
 import { TAX_RATE_PERCENT } from '../../shared/pricing.js';
+import { STRIPE_PROMOTIONS_CONSENT_KEY } from '../../shared/schemas/payments.js';
 import type { ProviderPayment } from './provider.js';
 
 /** The card payment provider checkouts go to: Stripe when its key is set, else the built-in test card page. */
@@ -91,6 +92,7 @@ export async function createStripeCheckoutSession(
     order.shipping_cents -
     order.discount_cents;
   if (charged !== order.total_cents) throw new Error(`Stripe would charge ${charged} cents for an order of ${order.total_cents}`);
+  const askOffers = !link && (await asksOffersConsent(db, order));
   const session = await stripe.checkout.sessions.create(
     {
       mode: 'payment',
@@ -107,6 +109,9 @@ export async function createStripeCheckoutSession(
       ],
       ...customerOf(order.email, keepMethod ? (keep.customerRef ?? null) : undefined),
       metadata: { orderId },
+      // Stripe's own unticked offers box, where the owner turned it on (issue [7/8]): a tick comes
+      // back on the completed session (consent.promotions) and is recorded as marketing consent.
+      ...(askOffers ? { consent_collection: { promotions: 'auto' as const } } : {}),
       // Kept for renewals: Stripe attaches the card to the session's customer for off-session charges
       // (and says so on its page); the webhook then names the customer (stripePaymentOf).
       payment_intent_data: keepMethod ? { metadata: { orderId }, setup_future_usage: 'off_session' } : { metadata: { orderId } },
@@ -125,6 +130,25 @@ export async function createStripeCheckoutSession(
   );
   if (!session.url) throw new Error('Stripe answered without a checkout URL');
   return { id: session.id, url: session.url };
+}
+
+/**
+ * Whether Stripe's page asks for the shop's offers consent: the owner's setting is on, and the
+ * shopper placed this checkout themselves. Never on a payment link (its payer may not be the
+ * order's address), a renewal, nor a checkout an admin placed acting as the customer (the shop's
+ * own box refuses their yes too).
+ */
+async function asksOffersConsent(db: Kysely<Database>, order: { id: string; origin: string }): Promise<boolean> {
+  if (order.origin !== 'checkout') return false;
+  const setting = await db.selectFrom('settings').select('value').where('key', '=', STRIPE_PROMOTIONS_CONSENT_KEY).executeTakeFirst();
+  if (setting?.value.trim() !== 'true') return false;
+  const placed = await db
+    .selectFrom('order_events')
+    .select('actor_user_id')
+    .where('order_id', '=', order.id)
+    .where('type', '=', 'placed')
+    .executeTakeFirst();
+  return placed !== undefined && placed.actor_user_id === null;
 }
 
 /**

@@ -225,6 +225,11 @@ export function fakeStripe() {
           customer_creation: body.get('customer_creation'),
           customer_email: body.get('customer_email'),
           metadata: { orderId: body.get('metadata[orderId]') },
+          // As Stripe: what the session was asked to collect, and (once completed) what the payer said.
+          consent_collection: body.has('consent_collection[promotions]')
+            ? { promotions: body.get('consent_collection[promotions]'), terms_of_service: 'none', payment_method_reuse_agreement: null }
+            : null,
+          consent: null as { promotions: string | null; terms_of_service: string | null } | null,
         };
         sessions.set(id, session);
         sessionSetups.set(id, {
@@ -431,13 +436,18 @@ export function fakeStripe() {
      * A payer completes the session's page, as Stripe's hosted page would let them while it is
      * open there (whatever the shop decided meanwhile): the session is paid, and the webhook event
      * Stripe would send is returned for delivery. Throws for a session Stripe has closed.
+     *
+     * `promotions`: what the payer did with Stripe's offers box, on a session that asked for it
+     * (`consent_collection[promotions]=auto`): ticked ('opt_in'), left ('opt_out'), or not shown
+     * (null, the default; a session that did not ask always says null, as Stripe's does).
      */
-    pay: (sessionId: string) => {
+    pay: (sessionId: string, { promotions = null }: { promotions?: 'opt_in' | 'opt_out' | null } = {}) => {
       const s = sessions.get(sessionId);
       if (!s) throw new Error(`No such checkout session: ${sessionId}`);
       if (s.status !== 'open') throw new Error(`Stripe's page of ${sessionId} is ${String(s.status)}: it takes no payment`);
       s.status = 'complete';
       s.payment_status = 'paid';
+      if (s.consent_collection) s.consent = { promotions, terms_of_service: null };
       // The payer's card, as a payment method; the customer made now if the session asked for one,
       // and the method attached to it if the session keeps it for later.
       const setup = sessionSetups.get(sessionId);

@@ -126,6 +126,7 @@ const AnyEmail = z.email();
 /** The shop's return address (setting `shop_return_address`, lines of text): its limit and sentence. */
 export const SHOP_RETURN_ADDRESS_MAX = 300;
 export const SHOP_RETURN_ADDRESS_TOO_LONG = `Return address cannot exceed ${SHOP_RETURN_ADDRESS_MAX} characters`;
+export const SHOP_POSTAL_ADDRESS_TOO_LONG = `Postal address cannot exceed ${SHOP_RETURN_ADDRESS_MAX} characters`;
 
 export const GeneralSettingsInput = z
   .object({
@@ -142,6 +143,8 @@ export const GeneralSettingsInput = z
     contact_hours: z.string().trim().max(100, tooLong('Contact hours', 100)),
     /** Printed on packing slips (the parcel's sender); optional so older forms still save. */
     shop_return_address: z.string().trim().max(SHOP_RETURN_ADDRESS_MAX, SHOP_RETURN_ADDRESS_TOO_LONG).optional(),
+    /** At the foot of offers and reminders (CAN-SPAM); the return address stands in while empty. Optional so older forms still save. */
+    shop_postal_address: z.string().trim().max(SHOP_RETURN_ADDRESS_MAX, SHOP_POSTAL_ADDRESS_TOO_LONG).optional(),
   })
   .strict();
 export type GeneralSettingsInput = z.input<typeof GeneralSettingsInput>;
@@ -164,6 +167,8 @@ export const IntegrationSettingsInput = z
     shipstation_api_secret: z.string().trim().max(200, tooLong('API secret', 200)).nullable().optional(),
     shipstation_enabled: z.boolean().optional(),
     shipstation_api_version: z.enum(['v1', 'v2']).optional(),
+    /** Stripe Checkout's own offers box (payments: STRIPE_PROMOTIONS_CONSENT_KEY). */
+    stripe_promotions_consent: z.boolean().optional(),
   })
   .strict();
 export type IntegrationSettingsInput = z.input<typeof IntegrationSettingsInput>;

@@ -24,6 +24,19 @@ export function testPaymentsExplanation(provider: PaymentModeResponse['provider'
   return TEST_PAYMENT_TEXTS[provider];
 }
 
+/**
+ * The owner's switch for Stripe Checkout's own unticked "offers" box (`consent_collection.promotions`),
+ * a `settings` row ('true' or 'false'; off when missing). A tick there is recorded as the shop's
+ * marketing consent (issue [7/8]); Stripe shows the box only where it offers it (US shops, US shoppers).
+ */
+export const STRIPE_PROMOTIONS_CONSENT_KEY = 'stripe_promotions_consent';
+
+export const STRIPE_PROMOTIONS_CONSENT_TEXTS = {
+  label: "Ask for offers consent on Stripe's payment page",
+  hint: 'Stripe shows its own unticked box; a tick is recorded as consent for offers and reminders. Not available in every country.',
+  notStripe: 'Checkouts do not go to Stripe on this server, so this has no effect.',
+} as const;
+
 /** Why a payment that arrived could not be taken for its order (server: payments/stray-payments.ts). */
 export const StrayPaymentReason = z.enum(['order_paid', 'order_cancelled', 'session_ended', 'session_replaced', 'amount_changed']);
 export type StrayPaymentReason = z.infer<typeof StrayPaymentReason>;

@@ -15,7 +15,7 @@ import {
   ValidationSummary,
 } from '../components/settings-form.js';
 
-const GENERAL_KEYS = ['contact_email', 'contact_phone', 'contact_hours', 'shop_return_address'] as const;
+const GENERAL_KEYS = ['contact_email', 'contact_phone', 'contact_hours', 'shop_return_address', 'shop_postal_address'] as const;
 const SOCIAL_KEYS = ['social_media_facebook', 'social_media_youtube'] as const;
 
 /** Contact e-mail, phone and hours, shown on the Contact page. */
@@ -51,6 +51,19 @@ export function GeneralSettingsForm({ settings }: { settings: AdminSettings }) {
           rows={3}
           placeholder={'12 Green Lane\nPortland, OR 97201'}
           hint={`Street, city, state and ZIP, one per line (at most ${SHOP_RETURN_ADDRESS_MAX} characters).`}
+        />
+      </FormSection>
+      <FormSection
+        title="Postal address for offers"
+        description="Offers and reminders (cart reminders) must show where the shop can be reached by post. Empty: the return address is used; with neither, none are sent."
+      >
+        <TextField
+          form={form}
+          name="shop_postal_address"
+          label="Postal address"
+          rows={3}
+          placeholder={'EcoClean\n12 Green Lane\nPortland, OR 97201'}
+          hint={`A street address or a registered PO box, one line each (at most ${SHOP_RETURN_ADDRESS_MAX} characters).`}
         />
       </FormSection>
       <SaveRow saving={save.isPending} dirty={form.dirty} label="Save General Settings" />

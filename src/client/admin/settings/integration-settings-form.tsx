@@ -2,9 +2,11 @@ import { Controller, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { IntegrationSettingsForm as IntegrationForm } from '../../../shared/schemas/admin/content.js';
 import { CONTENT_ADMIN_MESSAGES } from '../../../shared/schemas/content.js';
+import { STRIPE_PROMOTIONS_CONSENT_TEXTS } from '../../../shared/schemas/payments.js';
 import { Button } from '../../ui/button.js';
 import { Field, fieldAria, inputCls, Switch } from '../components/admin-ui.js';
 import type { AdminSettings } from '../api/content-api.js';
+import { usePaymentMode } from '../api/get-payment-mode.js';
 import {
   FormSection,
   SaveRow,
@@ -30,6 +32,7 @@ function valuesOf(settings: AdminSettings): Values {
     remove_shipstation_api_key: false,
     shipstation_api_secret: '',
     remove_shipstation_api_secret: false,
+    stripe_promotions_consent: settings.stripe_promotions_consent === 'true',
   };
 }
 
@@ -130,7 +133,7 @@ function SwitchRow({
   description,
 }: {
   form: Form;
-  name: 'power_automate_enabled' | 'shipstation_enabled';
+  name: 'power_automate_enabled' | 'shipstation_enabled' | 'stripe_promotions_consent';
   label: string;
   description: string;
 }) {
@@ -139,7 +142,7 @@ function SwitchRow({
       <Controller
         control={form.control}
         name={name}
-        render={({ field }) => <Switch label={label} checked={field.value} onChange={field.onChange} />}
+        render={({ field }) => <Switch label={label} checked={field.value === true} onChange={field.onChange} />}
       />
       <div>
         <p className="text-sm font-medium text-stone-900">{label}</p>
@@ -163,6 +166,7 @@ export function IntegrationSettingsForm({ settings }: { settings: AdminSettings 
   const maskedKey = settings.shipstation_api_key ?? '';
   const maskedSecret = settings.shipstation_api_secret ?? '';
   const v = useWatch({ control: form.control });
+  const { data: paymentMode } = usePaymentMode();
 
   const willHave = (masked: string, typed = '', remove = false) => (Boolean(masked) && !remove) || typed.trim() !== '';
   const shipstationIncomplete =
@@ -226,6 +230,15 @@ export function IntegrationSettingsForm({ settings }: { settings: AdminSettings 
               : 'ShipStation stays off until an API key is saved.'}
           </Warning>
         )}
+      </FormSection>
+      <FormSection title="Stripe">
+        <SwitchRow
+          form={form}
+          name="stripe_promotions_consent"
+          label={STRIPE_PROMOTIONS_CONSENT_TEXTS.label}
+          description={STRIPE_PROMOTIONS_CONSENT_TEXTS.hint}
+        />
+        {v.stripe_promotions_consent && paymentMode?.provider === 'test' && <Warning>{STRIPE_PROMOTIONS_CONSENT_TEXTS.notStripe}</Warning>}
       </FormSection>
       <SaveRow saving={save.isPending} dirty={form.dirty} label="Save Integration Settings" />
     </form>

@@ -6,6 +6,7 @@ import { releaseCouponHold } from '../../coupons/service.js';
 import { markPaidWrite } from '../../orders/checkout-state.js';
 import type { LockedOrderRows } from './lock-order-rows.js';
 import { completePaymentSessionWrite } from '../../payments/sessions.js';
+import { settleRecoveriesWrites } from '../../marketing/close-recoveries.js';
 
 /**
  * The order is paid (`completed`, payment `paid`, flagged with any stock shortfall), its payment
@@ -51,5 +52,7 @@ export async function markOrderPaidWrites(
       },
       now,
     ),
+    // A recovery e-mail still queued for this address is stopped; one sent counts this order as recovered.
+    ...settleRecoveriesWrites(trx, order, now),
   ];
 }

@@ -872,6 +872,11 @@ export const seedSettings: SeedSetting[] = [
   { key: 'contact_email', value: 'hello@ecoclean.example', description: 'Public contact e-mail address.' },
   { key: 'contact_phone', value: '(555) 123-4567', description: 'Public contact phone number.' },
   { key: 'contact_hours', value: 'Mon-Fri, 9am-5pm EST', description: 'Customer service hours.' },
+  {
+    key: 'shop_postal_address',
+    value: 'EcoClean\n12 Green Lane\nPortland, OR 97201',
+    description: 'Postal address at the foot of offers and reminders.',
+  },
   { key: 'social_media_facebook', value: '', description: 'Facebook page URL (leave empty to hide).' },
   { key: 'social_media_youtube', value: '', description: 'YouTube channel URL (leave empty to hide).' },
   { key: 'shipstation_api_key', value: '', description: 'ShipStation API key.' },

@@ -44,6 +44,8 @@ export const IntegrationSettingsForm = z
     /** A new secret ('' keeps the saved one). */
     shipstation_api_secret: z.string(),
     remove_shipstation_api_secret: z.boolean(),
+    /** Stripe Checkout's own offers box (absent: left as saved). */
+    stripe_promotions_consent: z.boolean().optional(),
   })
   .transform((v): z.input<typeof IntegrationSettingsInput> => ({
     power_automate_endpoint: v.power_automate_endpoint,
@@ -52,6 +54,7 @@ export const IntegrationSettingsForm = z
     shipstation_api_version: v.shipstation_api_version,
     shipstation_api_key: secretBody(v.shipstation_api_key, v.remove_shipstation_api_key),
     shipstation_api_secret: secretBody(v.shipstation_api_secret, v.remove_shipstation_api_secret),
+    stripe_promotions_consent: v.stripe_promotions_consent,
   }))
   .pipe(IntegrationSettingsInput);
 export type IntegrationSettingsForm = z.input<typeof IntegrationSettingsForm>;

@@ -1,0 +1,106 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { PendingWrite } from '../db/query-helpers.js';
+import type { RecoveryReason } from '../../shared/schemas/recovery.js';
+
+/** The states a checkout recovery can still move from (an e-mail may still go, or an order still count). */
+export const OPEN_STATES = ['abandoned', 'emailed'] as const;
+
+const normal = (email: string) => email.trim().toLowerCase();
+
+/**
+ * A paid order's writes (run with the payment's, checkout/fulfilment/mark-order-paid.ts): the same
+ * address's open recoveries end, recovered when an e-mail had gone (the order and its amount kept
+ * for the figures), else closed as ordered; an e-mail of theirs still queued is deleted first, so a
+ * payment that arrives by webhook between the scheduling and the sending stops it.
+ */
+export function settleRecoveriesWrites(
+  trx: Kysely<Database>,
+  order: { id: string; email: string | null; total_cents: number },
+  now: Date,
+): PendingWrite[] {
+  if (!order.email) return [];
+  const email = normal(order.email);
+  const at = now.toISOString();
+  // The e-mails that went: those counted, less the last one while it is still queued (it is deleted
+  // next). The update comes first and the delete reads no state: on SQLite they run one after the
+  // other, on PostgreSQL on one snapshot (writeTogether), and both read the mail as still queued.
+  const went = sql<number>`emails_sent - case when mail_id is not null and exists (select 1 from email_outbox eo where eo.id = checkout_recoveries.mail_id and eo.status = 'queued') then 1 else 0 end`;
+  const ifWent = (then: unknown, otherwise: unknown) => sql`case when ${went} > 0 then ${then} else ${otherwise} end` as never;
+  return [
+    trx
+      .updateTable('checkout_recoveries')
+      .set({
+        state: ifWent(sql.lit('recovered'), sql.lit('closed')),
+        reason: ifWent(sql.lit(null), sql.lit('ordered')),
+        recovered_order_id: ifWent(order.id, null),
+        recovered_at: ifWent(at, null),
+        recovered_cents: ifWent(sql`cast(${order.total_cents} as integer)`, null),
+        emails_sent: went as never,
+        next_email_at: null,
+        updated_at: at,
+      })
+      .where('email', '=', email)
+      .where('expires_at', '>', at)
+      .where((eb) =>
+        eb.or([
+          eb('state', 'in', [...OPEN_STATES]),
+          eb.and([eb('state', '=', 'closed'), eb('reason', 'in', ['emptied', 'newer-checkout'])]),
+        ]),
+      ),
+    // Every recovery e-mail to this address not yet sent.
+    trx
+      .deleteFrom('email_outbox')
+      .where('status', '=', 'queued')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('checkout_recoveries').select('mail_id').where('email', '=', email).where('mail_id', 'is not', null),
+      ),
+  ];
+}
+
+/**
+ * Ends the open recoveries of an address (an unsubscribe: 'opted-out') or of a browser or account
+ * (an emptied cart: 'closed', 'emptied'), deleting any of their e-mails still queued.
+ */
+export async function closeRecoveries(
+  trx: Kysely<Database>,
+  who: { email: string } | { holders: string[] },
+  to: { state: 'opted-out' | 'closed'; reason: RecoveryReason | null },
+  now: Date,
+): Promise<void> {
+  const at = now.toISOString();
+  const ids = await trx
+    .selectFrom('checkout_recoveries')
+    .select(['id', 'mail_id'])
+    .where('state', 'in', [...OPEN_STATES])
+    .where((eb) => {
+      if ('email' in who) return eb('email', '=', normal(who.email));
+      const ors = who.holders.flatMap((h) =>
+        h.startsWith('device:') ? [eb('device_id', '=', h.slice(7))] : h.startsWith('user:') ? [eb('user_id', '=', h.slice(5))] : [],
+      );
+      return eb.or(ors);
+    })
+    .execute();
+  if (!ids.length) return;
+  const mails = ids.map((r) => r.mail_id).filter((m): m is string => m !== null);
+  // An e-mail still queued is deleted, and no longer counted as sent.
+  const stopped = mails.length
+    ? (await trx.selectFrom('email_outbox').select('id').where('status', '=', 'queued').where('id', 'in', mails).execute()).map((m) => m.id)
+    : [];
+  if (stopped.length) await trx.deleteFrom('email_outbox').where('status', '=', 'queued').where('id', 'in', stopped).execute();
+  for (const r of ids) {
+    const unsent = r.mail_id !== null && stopped.includes(r.mail_id);
+    await trx
+      .updateTable('checkout_recoveries')
+      .set((eb) => ({
+        state: to.state,
+        reason: to.reason,
+        next_email_at: null,
+        updated_at: at,
+        ...(unsent ? { emails_sent: eb('emails_sent', '-', 1) } : {}),
+      }))
+      .where('id', '=', r.id)
+      .where('state', 'in', [...OPEN_STATES])
+      .execute();
+  }
+}
