@@ -67,6 +67,8 @@ import { registerReviewOptOutRoutes } from './reviews/opt-out.js';
 import { registerUnsubscribeRoutes } from './marketing/unsubscribe.js';
 import { registerRestoreRoutes } from './marketing/restore.js';
 import { registerAdminRecoveryRoutes } from './marketing/admin-routes.js';
+import { registerAdminReorderReminderRoutes } from './marketing/admin-reorder-routes.js';
+import { registerReorderLinkRoutes } from './marketing/reorder-link-routes.js';
 import { registerAdminReviewRoutes } from './reviews/admin-routes.js';
 
 export type AppDeps = {
@@ -183,6 +185,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     await store.register(registerReviewOptOutRoutes, deps);
     await store.register(registerUnsubscribeRoutes, deps);
     await store.register(registerRestoreRoutes, deps);
+    await store.register(registerReorderLinkRoutes, deps);
   });
   await registerSurface(app, 'account', deps, async (account) => {
     auditImpersonatedReads(account, deps.db); // what an admin reads as a customer (decision 0020)
@@ -200,6 +203,7 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     // parser for image uploads, the webhook's raw-body parser) stays with its routes.
     await admin.register(registerAdminCatalogRoutes, deps);
     await admin.register(registerAdminRecoveryRoutes, deps);
+    await admin.register(registerAdminReorderReminderRoutes, deps);
     await admin.register(registerAdminInventoryRoutes, deps);
     await admin.register(registerAdminHoldRoutes, deps);
     await admin.register(registerAdminCheckoutRoutes, deps);

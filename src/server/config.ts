@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   WORKER_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   REVIEW_REQUEST_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  REORDER_REMINDER_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   SHOP_CHANGE_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(250),
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(16),
   QUERY_PROFILE: z
@@ -97,6 +98,7 @@ export type Config = {
   reviewRequestIntervalMs: number;
   /** How often each process looks for abandoned checkouts and recovery e-mails due (marketing/recovery.ts). */
   recoveryIntervalMs: number;
+  reorderReminderIntervalMs: number;
   /** How often each process checks whether the shop changed (back-office writes, stock holds): cached pages are dropped then. */
   shopChangePollMs: number;
   /** The most rendered storefront HTML one process keeps (0 turns the page cache off). */
@@ -230,6 +232,7 @@ function toConfig(e: Env): Config {
     workerIntervalMs: e.WORKER_INTERVAL_MS,
     reviewRequestIntervalMs: e.REVIEW_REQUEST_INTERVAL_MS,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS,
+    reorderReminderIntervalMs: e.REORDER_REMINDER_INTERVAL_MS,
     shopChangePollMs: e.SHOP_CHANGE_POLL_MS,
     pageCacheMb: e.PAGE_CACHE_MB,
     queryProfile: e.QUERY_PROFILE,

@@ -20,6 +20,7 @@ import { startPaymentsWorker } from './payments/worker.js';
 import { startRenewalsWorker } from './subscriptions/worker.js';
 import { startReviewRequestsWorker } from './reviews/requests.js';
 import { startCheckoutRecoveryWorker } from './marketing/recovery.js';
+import { startReorderReminderWorker } from './marketing/reorder-reminders.js';
 import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
 import { buildPaymentProviders } from './payments/providers.js';
 
@@ -95,6 +96,11 @@ async function main(): Promise<void> {
     { db, dialect, publicUrl: config.publicUrl, log: app.log },
     { intervalMs: config.recoveryIntervalMs },
   );
+  // Reorder reminders for one-time buyers of refills, each order decided once, in every process (marketing/reorder-reminders.ts).
+  const reorderReminders = startReorderReminderWorker(
+    { db, dialect, publicUrl: config.publicUrl, log: app.log },
+    { intervalMs: config.reorderReminderIntervalMs },
+  );
   // Images uploaded before variants existed get them now, in the background: the server starts at once.
   void backfillImageVariants(config.uploadDir, (msg, err) => app.log.warn({ err }, msg))
     .then((made) => made && app.log.info(`made ${made} missing image variants`))
@@ -108,6 +114,7 @@ async function main(): Promise<void> {
     await renewals.stop();
     await reviewRequests.stop();
     await recovery.stop();
+    await reorderReminders.stop();
     outboxLog?.stop();
     await worker?.stop();
     await app.close();

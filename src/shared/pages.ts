@@ -291,6 +291,15 @@ export const PAGES: readonly PageDeclaration[] = [
     cache: 'private',
   }),
   definePage({
+    // A reorder reminder's "Reorder" (issue [7/8] item 4); its token names one e-mail's products.
+    id: 'reorder',
+    path: '/reorder',
+    component: 'marketing/reorder-page.tsx',
+    needsZod: true,
+    head: privateHead('Reorder'),
+    cache: 'private',
+  }),
+  definePage({
     // The page of an e-mail's link to manage (and cancel) a subscription without signing in; the
     // token in its path is a key: never indexed, cached or listed.
     id: 'subscription-manage',

@@ -13,6 +13,7 @@ const TABS = [
   { id: 'orders', label: 'Orders', Panel: lazy(() => import('./orders/orders-tab.js')) },
   { id: 'subscriptions', label: 'Subscriptions', Panel: lazy(() => import('./subscriptions/subscriptions-tab.js')) },
   { id: 'reviews', label: 'Reviews', Panel: lazy(() => import('./reviews/reviews-tab.js')) },
+  { id: 'marketing', label: 'Marketing', Panel: lazy(() => import('./marketing/marketing-tab.js')) },
   { id: 'shipstation', label: 'ShipStation', Panel: lazy(() => import('./shipstation/shipstation-tab.js')) },
   { id: 'shipping', label: 'Shipping', Panel: lazy(() => import('./shipping/shipping-tab.js')) },
   { id: 'coupons', label: 'Coupons', Panel: lazy(() => import('./coupons/coupons-tab.js')) },

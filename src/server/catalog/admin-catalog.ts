@@ -53,6 +53,8 @@ function productColumns(input: ParsedProduct) {
     height_in: allDims ? d!.height! : null,
     // Omitted: a new product is active (the column's default), an edited one keeps its status.
     ...(input.status ? { status: input.status } : {}),
+    // Omitted: unchanged (a bulk or older client's save keeps the owner's reminder days); null: none.
+    ...(input.reorderAfterDays !== undefined ? { reorder_after_days: input.reorderAfterDays } : {}),
   };
 }
 
@@ -136,6 +138,7 @@ export async function listAdminProducts(
   return pageOf(rows, base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(), q, ({ row, stock, labels }) => ({
     ...toProduct(row),
     status: row.status,
+    reorderAfterDays: row.reorder_after_days ?? null,
     lowStockThreshold: stock?.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD,
     variantCount: stock?.variantCount ?? 0,
     alertState: stock?.alertState ?? 'ok',
@@ -174,17 +177,18 @@ export async function createProduct(
 async function adminProduct(
   db: Kysely<Database>,
   id: string,
-): Promise<Product & { lowStockThreshold: number; variantCount: number; status: 'draft' | 'active' }> {
+): Promise<Product & { lowStockThreshold: number; variantCount: number; status: 'draft' | 'active'; reorderAfterDays: number | null }> {
   const [product, stock, row] = await Promise.all([
     getProduct(db, id, { stock: 'recorded' }),
     productStockSummaries(db, [id]),
-    db.selectFrom('products').select('status').where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('products').select(['status', 'reorder_after_days']).where('id', '=', id).executeTakeFirst(),
   ]);
   if (!product || !row) throw new HttpError(404, ADMIN_MESSAGES.productNotFound);
   const summary = stock.get(id);
   return {
     ...product,
     status: row.status,
+    reorderAfterDays: row.reorder_after_days ?? null,
     lowStockThreshold: summary?.lowStockThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD,
     variantCount: summary?.variantCount ?? 0,
   };

@@ -46,6 +46,7 @@ import * as m0048 from './migrations/0048-reviews.js';
 import * as m0049 from './migrations/0049-subscription-money-indexes.js';
 import * as m0050 from './migrations/0050-marketing-consent.js';
 import * as m0051 from './migrations/0051-checkout-recovery.js';
+import * as m0052 from './migrations/0052-reorder-reminders.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '0049-subscription-money-indexes': m0049,
   '0050-marketing-consent': m0050,
   '0051-checkout-recovery': m0051,
+  '0052-reorder-reminders': m0052,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -49,6 +49,9 @@ const TABLES = [
   'reviews',
   'email_opt_outs',
   'marketing_consents',
+  'checkout_recoveries',
+  'emptied_carts',
+  'reorder_reminders',
 ];
 
 const dbs: TestDb[] = [];
@@ -107,6 +110,8 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0048-reviews',
         '0049-subscription-money-indexes',
         '0050-marketing-consent',
+        '0051-checkout-recovery',
+        '0052-reorder-reminders',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = [...(await tablesOf(db, schema)).keys()];

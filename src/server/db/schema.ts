@@ -101,6 +101,8 @@ export interface ProductsTable {
   status: Generated<'draft' | 'active'>;
   created_at: string;
   updated_at: string;
+  /** Days after a one-time purchase its buyer is reminded to reorder (migration 0052); null: no reminders. */
+  reorder_after_days: Generated<number | null>;
 }
 
 /** A product's option (Scent, Size…): at most three, by position 1..3 (migration 0027). */
@@ -579,6 +581,7 @@ export interface Database {
   marketing_consents: MarketingConsentsTable;
   checkout_recoveries: CheckoutRecoveriesTable;
   emptied_carts: EmptiedCartsTable;
+  reorder_reminders: ReorderRemindersTable;
 }
 
 export type ReviewStatus = 'pending' | 'published' | 'hidden';
@@ -926,4 +929,30 @@ export interface CheckoutRecoveriesTable {
 export interface EmptiedCartsTable {
   holder: string;
   emptied_at: string;
+}
+
+/** One order line decided by the reorder reminder pass (migration 0052, marketing/reorder-reminders.ts). */
+export interface ReorderRemindersTable {
+  id: string;
+  order_id: string;
+  product_id: string;
+  /** The variant the line bought (what the reorder link puts back). */
+  variant_id: string | null;
+  /** The order's address, lower-cased ('' when the order had none). */
+  email: string;
+  user_id: string | null;
+  /** The e-mail's key: the rows of one e-mail share it, and its reorder link names it. */
+  batch_id: string;
+  state: 'sent' | 'skipped';
+  /** Why it was not e-mailed (shared/reorder-reminders.ts REORDER_SKIP_REASONS); null when sent. */
+  reason: string | null;
+  /** When the reminder was due: paid_at plus the product's days. */
+  due_at: string;
+  /** The e-mail queued. */
+  mail_id: string | null;
+  /** Until when an order of the product by the address counts as one that followed (and the link works). */
+  follow_until: string;
+  /** When the reorder link was first used. */
+  clicked_at: string | null;
+  created_at: string;
 }

@@ -20,7 +20,7 @@ const page = (heading: string, body: string[]): string =>
     <h1 style="margin:0 0 16px 0;font-size:22px;color:${GREEN};">${heading}</h1>
 ${body.join('\n')}
   </td></tr>
-  <tr><td style="padding:20px 32px;background-color:#f7faf8;font-size:13px;color:${MUTED};">You get this e-mail because you said yes to offers and reminders from EcoClean. <a href="{{unsubscribeUrl}}" style="color:${MUTED};">Unsubscribe</a> with one click; order e-mails still come.<br>EcoClean · {{shopAddress}}</td></tr>
+  <tr><td style="padding:20px 32px;background-color:#f7faf8;font-size:13px;color:${MUTED};">You get this e-mail because you said yes to offers and reminders from EcoClean. <a href="{{unsubscribeUrl}}" style="color:${MUTED};">Unsubscribe</a> with one click; order e-mails still come.<br>{{shopAddress}}</td></tr>
 </table>
 </body>
 </html>`;
@@ -55,10 +55,32 @@ const textFooter = `
 --
 You get this e-mail because you said yes to offers and reminders from EcoClean.
 Unsubscribe with one click (order e-mails still come): {{unsubscribeUrl}}
-EcoClean · {{shopAddress}}
+{{shopAddress}}
 `;
 
 const CART_VARIABLES = ['customerName', 'orderNumber', 'cartLines', 'cartTotal', 'restoreUrl', 'linkDays', 'unsubscribeUrl', 'shopAddress'];
+
+/** The reorder reminder's lines: picture, name and variant, quantity, price now, and subscribe and save when the product offers it. */
+const reorderLinesHtml = `    <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;margin:0 0 16px 0;">
+      {{#each reorderLines}}<tr>
+        <td width="76" valign="top" style="padding:12px 12px 12px 0;border-top:1px solid #e3ebe6;">{{#if image}}<img src="{{image}}" width="64" height="64" alt="{{name}}" style="display:block;width:64px;height:64px;object-fit:cover;border-radius:6px;border:0;">{{/if}}</td>
+        <td valign="top" style="padding:12px 0;border-top:1px solid #e3ebe6;"><strong>{{name}}</strong>{{#if variant}}<br><span style="color:${MUTED};font-size:14px;">{{variant}}</span>{{/if}}<br><span style="font-size:14px;">Qty {{quantity}}</span>{{#if subscribeUrl}}<br><a href="{{subscribeUrl}}" style="color:${GREEN};font-size:14px;">Subscribe and save {{subscribePercent}}%</a>{{/if}}</td>
+        <td valign="top" align="right" style="padding:12px 0;border-top:1px solid #e3ebe6;white-space:nowrap;">{{price}}</td>
+      </tr>{{/each}}
+      <tr><td></td><td style="padding:12px 0;border-top:1px solid #e3ebe6;font-weight:bold;">Total today</td><td align="right" style="padding:12px 0;border-top:1px solid #e3ebe6;font-weight:bold;white-space:nowrap;">{{reorderTotal}}</td></tr>
+    </table>`;
+
+const REORDER_VARIABLES = [
+  'customerName',
+  'orderNumber',
+  'orderDate',
+  'reorderLines',
+  'reorderTotal',
+  'reorderUrl',
+  'reorderLinkDays',
+  'unsubscribeUrl',
+  'shopAddress',
+];
 
 export const marketingEmailTemplates = [
   {
@@ -109,6 +131,41 @@ Take {{discountPercent}}% off with the code {{couponCode}}: it is put on your ca
 Back to my cart: {{restoreUrl}}
 
 The link puts these items back in your cart; nothing is ordered until you check out. It works once, for {{linkDays}} days, and does not sign you in. Prices are today's, before shipping and tax.
+${textFooter}`,
+  },
+  {
+    id: 'reorder-reminder',
+    name: 'Reorder Reminder',
+    subject: 'Running low? Reorder in one click',
+    variables: REORDER_VARIABLES,
+    html: page('Time for a refill?', [
+      p('Hi {{customerName}},'),
+      p(
+        'It has been a while since your order #{{orderNumber}} of {{orderDate}}, so you may be running low. One click puts the same again in your cart:',
+      ),
+      reorderLinesHtml,
+      `    <p style="margin:0 0 16px 0;"><a href="{{reorderUrl}}" style="display:inline-block;padding:12px 24px;background-color:${GREEN};color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;">Reorder</a></p>`,
+      p(
+        '<span style="font-size:14px;color:' +
+          MUTED +
+          ';">The button puts these items in your cart; nothing is ordered until you check out. It works for {{reorderLinkDays}} days and does not sign you in. Prices are today\'s, before shipping and tax. Rather not think about it again? Subscribe and save, and each delivery comes by itself.</span>',
+      ),
+      p('Already stocked up? Then just ignore this e-mail.'),
+    ]),
+    text: `Hi {{customerName}},
+
+It has been a while since your order #{{orderNumber}} of {{orderDate}}, so you may be running low. One click puts the same again in your cart:
+{{#each reorderLines}}
+- {{name}}{{#if variant}} ({{variant}}){{/if}} × {{quantity}}: {{price}}{{#if subscribeUrl}}
+  Subscribe and save {{subscribePercent}}%: {{subscribeUrl}}{{/if}}
+{{/each}}
+Total today: {{reorderTotal}}
+
+Reorder: {{reorderUrl}}
+
+The link puts these items in your cart; nothing is ordered until you check out. It works for {{reorderLinkDays}} days and does not sign you in. Prices are today's, before shipping and tax.
+
+Already stocked up? Then just ignore this e-mail.
 ${textFooter}`,
   },
 ];

@@ -134,6 +134,23 @@ export const SAMPLE_VARIABLES: Record<string, unknown> = {
   restoreUrl: 'https://shop.example/cart/restore?token=sample',
   linkDays: '7',
   couponExpiresAt: '2026-12-07',
+  // The reorder reminder (reorder-reminder): the lines of the order to buy again, subscribe and save where offered.
+  orderDate: 'March 14, 2026',
+  reorderLines: [
+    {
+      name: 'Laundry Powder (2 lb)',
+      variant: '',
+      quantity: '2',
+      price: '$37.98',
+      image: '',
+      subscribeUrl: 'https://shop.example/products/laundry-powder?variant=var_laundry-powder',
+      subscribePercent: '10',
+    },
+    { name: 'Mop Refill Pad', variant: '', quantity: '1', price: '$12.99', image: '', subscribeUrl: '', subscribePercent: '' },
+  ],
+  reorderTotal: '$50.97',
+  reorderUrl: 'https://shop.example/reorder?token=sample',
+  reorderLinkDays: '30',
   unsubscribeUrl: 'https://shop.example/unsubscribe?token=sample',
   shopAddress: 'EcoClean, 12 Green Lane, Portland, OR 97201',
 };

@@ -108,8 +108,8 @@ describe('the e-mails, their times and what they carry', () => {
     expect(first!.list_unsubscribe).toMatch(/^http:\/\/shop\.test\/api\/unsubscribe\/mkt_[a-z0-9]+\.[A-Za-z0-9_-]{43}$/);
     expect(first!.html).toContain('http://shop.test/unsubscribe?token&#x3D;mkt_');
     expect(first!.text).toContain('http://shop.test/unsubscribe?token=mkt_');
-    expect(first!.html).toContain('EcoClean · EcoClean, 12 Green Lane, Portland, OR 97201');
-    expect(first!.text).toContain('EcoClean · EcoClean, 12 Green Lane, Portland, OR 97201');
+    expect(first!.html).toContain('<br>EcoClean, 12 Green Lane, Portland, OR 97201</td>');
+    expect(first!.text).toContain('\nEcoClean, 12 Green Lane, Portland, OR 97201\n');
     expect(first!.html).toContain('Laundry Powder Refill');
     expect(first!.html).toContain('$36.00');
     expect(first!.html).toContain('/cart/restore?token&#x3D;rcv_');

@@ -68,6 +68,8 @@ export const TrackingResponse = z.object({ trackingNumber: z.string().nullable()
 export const AdminProduct = Product.extend({
   /** Draft: the owner's alone, not in the shop (migration 0037). */
   status: z.enum(['draft', 'active']).default('active'),
+  /** Days after a one-time purchase its buyer is reminded to reorder; null: none (issue [7/8] item 4). */
+  reorderAfterDays: z.number().int().nullable().default(null),
   lowStockThreshold: z.number().int(),
   variantCount: z.number().int().default(1),
   alertState: z.enum(['ok', 'low', 'out']).default('ok'),

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { ProductEditForm, ProductForm } from '../../../shared/schemas/admin/products.js';
 import type { Category } from '../../../shared/schemas/catalog.js';
 import { ProductInput, refusesSku } from '../../../shared/schemas/admin/products.js';
+import { REORDER_LIMITS, REORDER_MESSAGES } from '../../../shared/reorder-reminders.js';
 import { type AdminProductVariants, type AdminVariant } from '../../../shared/schemas/admin/variants.js';
 import { formatCents } from '../../../shared/money.js';
 import { maxLengths } from '../../../shared/schemas/limits.js';
@@ -31,7 +32,18 @@ type ProductBody = z.output<typeof ProductForm> | z.output<typeof ProductEditFor
 const DEFAULT_LOW_STOCK_THRESHOLD = 10;
 const MAX = maxLengths(ProductInput);
 /** The fields that show their own message; anything else the schema says appears above the footer. */
-const PLACED = ['name', 'description', 'priceCents', 'inventory', 'lowStockThreshold', 'sku', 'brand', 'weightLbs', 'dimensions'];
+const PLACED = [
+  'name',
+  'description',
+  'priceCents',
+  'inventory',
+  'lowStockThreshold',
+  'sku',
+  'brand',
+  'weightLbs',
+  'reorderAfterDays',
+  'dimensions',
+];
 
 /**
  * What the form of a product with options sends for the price and SKU it no longer holds: what the
@@ -191,6 +203,7 @@ export function ProductDialog({
       sku: product?.sku ?? '',
       brand: product?.brand ?? '',
       weightLbs: numText(product?.weightLbs),
+      reorderAfterDays: numText(product?.reorderAfterDays),
       dimensions: {
         length: numText(product?.dimensions?.length),
         width: numText(product?.dimensions?.width),
@@ -234,6 +247,7 @@ export function ProductDialog({
     | 'sku'
     | 'brand'
     | 'weightLbs'
+    | 'reorderAfterDays'
     | `dimensions.${'length' | 'width' | 'height'}`;
   const input = (k: TextField, id: string, error: string | undefined, extra: InputHTMLAttributes<HTMLInputElement> = {}) => (
     <input id={`product-${id}`} className={inputCls} {...register(k)} {...fieldAria(error, `product-${id}-error`)} {...extra} />
@@ -364,6 +378,21 @@ export function ProductDialog({
               {...(withOptions ? { hint: 'For variants without a weight of their own.' } : {})}
             >
               {input('weightLbs', 'weight', errors.weightLbs?.message, { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+            </Field>
+            <Field
+              label="Reminder to reorder after (days)"
+              htmlFor="product-reorder-days"
+              error={errors.reorderAfterDays?.message}
+              hint={REORDER_MESSAGES.hint}
+            >
+              {input('reorderAfterDays', 'reorder-days', errors.reorderAfterDays?.message, {
+                type: 'number',
+                step: '1',
+                min: String(REORDER_LIMITS.daysMin),
+                max: String(REORDER_LIMITS.daysMax),
+                inputMode: 'numeric',
+                placeholder: 'None',
+              })}
             </Field>
           </div>
           {product && !withOptions && (

@@ -41,6 +41,8 @@ export type SeedProduct = {
   }[];
   /** A product without options: its one variant's size for the price per unit (16 and 'oz'). */
   unitSize?: UnitSize;
+  /** A refill's typical use: its one-time buyers are reminded to reorder this many days after paying (issue [7/8] item 4). */
+  reorderAfterDays?: number;
 };
 
 /** How much a version holds, for its price per unit (shared/unit-price.ts UNIT_BASES names the units). */
@@ -384,6 +386,7 @@ export const seedProducts: SeedProduct[] = [
     featured: false,
     inventory: 110,
     sku: 'ECO-MP-R01',
+    reorderAfterDays: 90,
     brand: 'EcoClean',
     weightLbs: 0.3,
   },
@@ -430,6 +433,7 @@ export const seedProducts: SeedProduct[] = [
     sku: 'ECO-CL-016',
     brand: 'EcoClean',
     weightLbs: 1.1,
+    reorderAfterDays: 56,
     dimensions: { length: 3, width: 3, height: 8 },
     options: [
       { name: 'Scent', values: ['Unscented', 'Lavender', 'Lemon'] },
@@ -485,6 +489,7 @@ export const seedProducts: SeedProduct[] = [
     featured: true,
     inventory: 85,
     sku: 'ECO-LP-032',
+    reorderAfterDays: 42,
     brand: 'EcoClean',
     weightLbs: 2,
     dimensions: { length: 7, width: 4, height: 9 },

@@ -54,6 +54,7 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
     options: o.options,
     variants: o.variants,
     unitSize: o.unitSize,
+    reorderAfterDays: o.reorderAfterDays,
   };
   const at = o.createdAt ?? nowIso();
   await db
@@ -75,6 +76,7 @@ export async function createProduct(db: Kysely<Database>, o: Partial<SeedProduct
       length_in: p.dimensions?.length ?? null,
       width_in: p.dimensions?.width ?? null,
       height_in: p.dimensions?.height ?? null,
+      reorder_after_days: p.reorderAfterDays ?? null,
       created_at: at,
       updated_at: at,
     })

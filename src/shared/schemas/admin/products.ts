@@ -4,6 +4,7 @@ import { pageQuery } from '../paging.js';
 import { LowStockThreshold, STOCK_REASONS, StockAdjustmentInput } from '../inventory.js';
 import { tooLong, tooMany, tooManyItems } from '../limits.js';
 import { dollarsToCents, money, textToNumber } from './fields.js';
+import { ReorderAfterDays } from '../reorder-reminders.js';
 
 // The Products tab: a product's body and form, its SKU, the list's query and the stock form.
 // Variants are in ./variants.ts.
@@ -85,6 +86,8 @@ const ProductFields = z
         height: z.number({ message: 'Height must be a number' }).positive('Height must be more than 0').nullish(),
       })
       .nullish(),
+    /** Days after a one-time purchase its buyer is reminded to reorder; null: none; omitted: unchanged (issue [7/8] item 4). */
+    reorderAfterDays: ReorderAfterDays,
     images: z
       .array(z.string().max(500, tooLong('An image address', 500)))
       .max(PRODUCT_IMAGES_MAX, `A product can have at most ${PRODUCT_IMAGES_MAX} images`)
@@ -165,6 +168,8 @@ const ProductFormFields = z.object({
   sku: z.string(),
   brand: z.string(),
   weightLbs: z.string(),
+  /** Whole days, or '' for no reorder reminders (a form without the field leaves the product's as it is). */
+  reorderAfterDays: z.string().optional(),
   dimensions: z.object({ length: z.string(), width: z.string(), height: z.string() }),
   images: z.array(z.object({ url: z.string(), alt: z.string() })),
 });
@@ -183,6 +188,7 @@ function productBody(v: ProductFormFields) {
     sku: v.sku,
     brand: v.brand,
     weightLbs: textToNumber(v.weightLbs, null),
+    ...(v.reorderAfterDays === undefined ? {} : { reorderAfterDays: textToNumber(v.reorderAfterDays, null) }),
     // The server keeps dimensions only when all three are given.
     dimensions: {
       length: textToNumber(v.dimensions.length, null),
