@@ -17,6 +17,7 @@ import { openDatabase } from '../src/server/db/database.js';
 import { MARKETING_CONSENT_LABEL } from '../src/shared/schemas/email-preferences.js';
 import { RECOVERY_MESSAGES } from '../src/shared/recovery.js';
 import { runCheckoutRecovery } from '../src/server/marketing/recovery.js';
+import { runReorderReminders } from '../src/server/marketing/reorder-reminders.js';
 
 /**
  * Checkout recovery as the owner and a shopper meet it (issue [7/8] item 3), at 1280 and 390 px:
@@ -141,6 +142,60 @@ describe.each(WIDTHS)('checkout recovery at %s px', (label, viewport) => {
     await settle(owner.page);
     await screenshot(owner.page, `abandoned-checkouts-${label}`);
     expect(await axeViolations(owner.page, list)).toEqual([]);
+    expect(owner.errors).toEqual([]);
+    await owner.context.close();
+  });
+  it('a buyer of laundry powder who said yes gets a reminder six weeks on; its link adds it to the cart; the owner sees it sent', async () => {
+    const email = `refill-${RUN}-${label}@example.com`;
+    const buyer = await openPage(browser, viewport);
+    await addFromProductPage(buyer.page, { id: 'laundry-powder', name: 'Laundry Powder (2 lb)' });
+    await buyer.page.goto('/checkout');
+    await fillCheckoutForm(buyer.page, email);
+    await buyer.page.locator('main').getByRole('checkbox', { name: MARKETING_CONSENT_LABEL }).check();
+    await buyer.page.waitForTimeout(HUMAN_PAUSE_MS);
+    await payButtonToCardPage(buyer.page);
+    await payWithTestCard(buyer.page);
+    expect(buyer.errors).toEqual([]);
+    await buyer.context.close();
+
+    // Six weeks on (the product's 42 days): the order placed 42 days back, the pass sends the reminder today.
+    const back = new Date(Date.now() - 42.1 * 86_400_000).toISOString();
+    await shop.db.updateTable('orders').set({ created_at: back, paid_at: back }).where('email', '=', email).execute();
+    const deps = { db: shop.db, dialect: 'sqlite' as const, publicUrl: baseUrl(), log: { error: () => undefined } };
+    await runReorderReminders(deps, new Date());
+    const mail = await shop.db
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('to_address', '=', email)
+      .where('template_id', '=', 'reorder-reminder')
+      .executeTakeFirstOrThrow();
+    expect(mail.list_unsubscribe).toContain('/api/unsubscribe/');
+    expect(mail.text).toContain('12 Green Lane');
+    const link = /(\/reorder\?token=\S+)/.exec(mail.text ?? '')?.[1];
+    expect(link).toBeTruthy();
+
+    const again = await openPage(browser, viewport);
+    await again.page.goto(link!);
+    const main = again.page.locator('main');
+    await main.getByRole('heading', { name: 'Reorder' }).waitFor();
+    await main.getByText('Laundry Powder (2 lb)').first().waitFor();
+    await settle(again.page);
+    await screenshot(again.page, `reorder-link-${label}`);
+    expect(await axeViolations(again.page, main)).toEqual([]);
+    await main.getByRole('button', { name: 'Add to my cart' }).click();
+    await again.page.waitForURL((u) => u.pathname === '/cart');
+    await main.getByRole('link', { name: 'Laundry Powder (2 lb)' }).first().waitFor();
+    expect(again.errors).toEqual([]);
+    await again.context.close();
+
+    const owner = await openPage(browser, viewport);
+    await signInThroughForm(owner.page, ADMIN);
+    await owner.page.goto('/admin?tab=marketing&view=reminders');
+    const panel = owner.page.locator('main');
+    await panel.getByRole('table', { name: 'Last reorder reminders' }).getByText(email).first().waitFor();
+    await settle(owner.page);
+    await screenshot(owner.page, `reorder-reminders-${label}`);
+    expect(await axeViolations(owner.page, panel)).toEqual([]);
     expect(owner.errors).toEqual([]);
     await owner.context.close();
   });
