@@ -1,13 +1,13 @@
 import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { RECOVERY_REASON_WORDS, RECOVERY_STATE_LABELS, RECOVERY_STATES, type RecoveryState } from '../../../shared/recovery.js';
-import { addDays, localDateOf } from '../../../shared/shop-time.js';
 import { formatCents } from '../../../shared/money.js';
 import { formatDateTime } from '../../lib/format.js';
 import { DataTable, ListState, PageNav, Panel, type Column } from '../components/admin-ui.js';
 import { Headline } from '../components/figures.js';
 import { withParams } from '../components/search-params.js';
 import { useRecoveries, type RecoveryRow } from './marketing-api.js';
+import { FollowedOrder, OrderLink, PresetPeriodSelect, rate, usePresetPeriod } from './marketing-ui.js';
 
 /*
  * The owner's abandoned checkouts (issue [7/8] item 5): the period's checkouts left unpaid, newest
@@ -16,13 +16,6 @@ import { useRecoveries, type RecoveryRow } from './marketing-api.js';
  * day it moved). Period, state and page live in the address, so reload and Back keep them.
  */
 
-const PRESETS = [
-  { id: '7', label: 'Last 7 days', days: 7 },
-  { id: '30', label: 'Last 30 days', days: 30 },
-  { id: '90', label: 'Last 90 days', days: 90 },
-  { id: '365', label: 'Last 12 months', days: 365 },
-] as const;
-const DEFAULT_PRESET = '30';
 const PARAM = { period: 'rcvPeriod', state: 'rcvState', page: 'rcvPage' } as const;
 
 const STATE_STYLE: Record<RecoveryState, string> = {
@@ -33,8 +26,6 @@ const STATE_STYLE: Record<RecoveryState, string> = {
   expired: 'bg-stone-100 text-stone-600',
   closed: 'bg-stone-100 text-stone-700',
 };
-
-const orderPath = (id: string) => `/admin?tab=orders&view=details&order=${encodeURIComponent(id)}`;
 
 function StateBadge({ row }: { row: RecoveryRow }) {
   return (
@@ -51,9 +42,9 @@ const COLUMNS: Column<RecoveryRow>[] = [
     primary: true,
     cell: (r) => (
       <span className="flex flex-col">
-        <Link to={orderPath(r.orderId)} className="font-medium text-brand-800 underline-offset-2 hover:underline">
-          #{r.orderNumber}
-        </Link>
+        <span className="font-medium">
+          <OrderLink id={r.orderId} number={r.orderNumber} />
+        </span>
         <span className="text-xs text-stone-600">{formatDateTime(r.checkoutAt)}</span>
       </span>
     ),
@@ -81,41 +72,26 @@ const COLUMNS: Column<RecoveryRow>[] = [
   },
   {
     header: 'Order that followed',
-    cell: (r) =>
-      r.recoveredOrderId ? (
-        <Link to={orderPath(r.recoveredOrderId)} className="text-brand-800 underline-offset-2 hover:underline">
-          #{r.recoveredOrderNumber} · {formatCents(r.recoveredCents ?? 0)}
-        </Link>
-      ) : (
-        <span className="text-stone-500">—</span>
-      ),
+    cell: (r) => <FollowedOrder id={r.recoveredOrderId} number={r.recoveredOrderNumber} cents={r.recoveredCents} />,
   },
 ];
 
-/** Today in this browser's calendar (the server counts the shop's days; at most a day apart). */
-function today(): string {
-  return localDateOf(Date.now(), Intl.DateTimeFormat().resolvedOptions().timeZone);
-}
-
-function usePeriodAndFilters() {
+function useFilters() {
   const [params, setParams] = useSearchParams();
-  const preset = PRESETS.find((p) => p.id === (params.get(PARAM.period) ?? DEFAULT_PRESET)) ?? PRESETS[1];
   const stateParam = params.get(PARAM.state) ?? '';
   const state: RecoveryState | '' = (RECOVERY_STATES as readonly string[]).includes(stateParam) ? (stateParam as RecoveryState) : '';
   const page = Math.max(1, Math.floor(Number(params.get(PARAM.page) ?? '1')) || 1);
-  const to = today();
-  const set = (changes: Partial<Record<keyof typeof PARAM, string | null>>) =>
-    setParams(withParams(params, PARAM, changes), { replace: true });
-  return { preset, state, page, from: addDays(to, 1 - preset.days), to, set };
+  const set = (changes: Partial<Record<'state' | 'page', string | null>>) =>
+    setParams(withParams(params, { state: PARAM.state, page: PARAM.page }, changes), { replace: true });
+  return { state, page, set };
 }
 
 export function AbandonedCheckouts() {
-  const { preset, state, page, from, to, set } = usePeriodAndFilters();
+  const { preset, from, to, pick } = usePresetPeriod(PARAM.period, [PARAM.page]);
+  const { state, page, set } = useFilters();
   const { data, error, isPending, isFetching, refetch } = useRecoveries({ from, to, state, page });
-  const periodId = useId();
   const stateId = useId();
   const f = data?.figures;
-  const rate = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '—');
   return (
     <Panel title="Abandoned checkouts">
       <p className="mb-4 max-w-3xl text-sm text-stone-700">
@@ -123,23 +99,7 @@ export function AbandonedCheckouts() {
         that puts the cart back (Settings, in this tab). Recovered: the customer ordered within 7 days of an e-mail.
       </p>
       <div className="mb-4 flex flex-wrap items-end gap-4">
-        <div className="flex items-center gap-2">
-          <label htmlFor={periodId} className="text-sm font-medium text-stone-900">
-            Period
-          </label>
-          <select
-            id={periodId}
-            value={preset.id}
-            onChange={(e) => set({ period: e.target.value === DEFAULT_PRESET ? null : e.target.value, page: null })}
-            className="h-10 rounded-md border border-stone-300 bg-white px-2 text-sm"
-          >
-            {PRESETS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PresetPeriodSelect value={preset} onPick={pick} />
         <div className="flex items-center gap-2">
           <label htmlFor={stateId} className="text-sm font-medium text-stone-900">
             State

@@ -1,13 +1,11 @@
 import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
 import { REORDER_LIMITS, REORDER_SKIP_WORDS, type AdminReorderReminderRow } from '../../../shared/schemas/reorder-reminders.js';
-import { addDays, localDateOf } from '../../../shared/shop-time.js';
 import { formatCents } from '../../../shared/money.js';
 import { formatDateTime } from '../../lib/format.js';
 import { DataTable, ListState, Panel, type Column } from '../components/admin-ui.js';
 import { Headline } from '../components/figures.js';
-import { withParams } from '../components/search-params.js';
 import { useReorderReminders } from './get-reorder-reminders.js';
+import { FollowedOrder, OrderLink, PresetPeriodSelect, rate, usePresetPeriod } from './marketing-ui.js';
 
 /*
  * The owner's reorder reminders (issue [7/8] item 4): for a period, the reminders e-mailed to
@@ -15,17 +13,6 @@ import { useReorderReminders } from './get-reorder-reminders.js';
  * product by the same address within 30 days of a reminder) and their money, and the last
  * decisions. The period lives in the address (`rrmPeriod`), so reload and Back keep it.
  */
-
-const PRESETS = [
-  { id: '7', label: 'Last 7 days', days: 7 },
-  { id: '30', label: 'Last 30 days', days: 30 },
-  { id: '90', label: 'Last 90 days', days: 90 },
-  { id: '365', label: 'Last 12 months', days: 365 },
-] as const;
-const DEFAULT_PRESET = '30';
-const PARAM = { period: 'rrmPeriod' } as const;
-
-const orderPath = (id: string) => `/admin?tab=orders&view=details&order=${encodeURIComponent(id)}`;
 
 function Outcome({ row }: { row: AdminReorderReminderRow }) {
   if (row.state === 'skipped') {
@@ -58,45 +45,20 @@ const COLUMNS: Column<AdminReorderReminderRow>[] = [
   { header: 'Customer', cell: (r) => <span className="break-all">{r.email || '—'}</span> },
   {
     header: 'Bought in',
-    cell: (r) => (
-      <Link to={orderPath(r.orderId)} className="text-brand-800 underline-offset-2 hover:underline">
-        #{r.orderNumber}
-      </Link>
-    ),
+    cell: (r) => <OrderLink id={r.orderId} number={r.orderNumber} />,
   },
   { header: 'Outcome', cell: (r) => <Outcome row={r} /> },
   {
     header: 'Order that followed',
-    cell: (r) =>
-      r.followedOrderId ? (
-        <Link to={orderPath(r.followedOrderId)} className="text-brand-800 underline-offset-2 hover:underline">
-          #{r.followedOrderNumber} · {formatCents(r.followedCents ?? 0)}
-        </Link>
-      ) : (
-        <span className="text-stone-500">—</span>
-      ),
+    cell: (r) => <FollowedOrder id={r.followedOrderId} number={r.followedOrderNumber} cents={r.followedCents} />,
   },
 ];
 
-/** Today in this browser's calendar (the server counts the shop's days; at most a day apart). */
-function today(): string {
-  return localDateOf(Date.now(), Intl.DateTimeFormat().resolvedOptions().timeZone);
-}
-
-function usePeriod() {
-  const [params, setParams] = useSearchParams();
-  const preset = PRESETS.find((p) => p.id === (params.get(PARAM.period) ?? DEFAULT_PRESET)) ?? PRESETS[1];
-  const to = today();
-  const pick = (id: string) => setParams(withParams(params, PARAM, { period: id === DEFAULT_PRESET ? null : id }), { replace: true });
-  return { preset, from: addDays(to, 1 - preset.days), to, pick };
-}
-
 /** Reorder reminders: figures and the last decisions, for the Marketing tab. */
 export function ReorderRemindersPanel() {
-  const { preset, from, to, pick } = usePeriod();
+  const { preset, from, to, pick } = usePresetPeriod('rrmPeriod');
   const { data, error, isPending, isFetching, refetch } = useReorderReminders({ from, to });
   const periodId = useId();
-  const rate = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '—');
   const skippedTotal = data?.skipped.reduce((n, s) => n + s.count, 0) ?? 0;
   return (
     <Panel title="Reorder reminders">
@@ -106,23 +68,7 @@ export function ReorderRemindersPanel() {
         or subscribed. An order followed when the same address ordered the product within {REORDER_LIMITS.linkDays} days of the reminder.
       </p>
       <div className="mb-4 flex flex-wrap items-end gap-4">
-        <div className="flex items-center gap-2">
-          <label htmlFor={periodId} className="text-sm font-medium text-stone-900">
-            Period
-          </label>
-          <select
-            id={periodId}
-            value={preset.id}
-            onChange={(e) => pick(e.target.value)}
-            className="h-10 rounded-md border border-stone-300 bg-white px-2 text-sm"
-          >
-            {PRESETS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PresetPeriodSelect value={preset} onPick={pick} />
       </div>
       <ListState
         isPending={isPending}
