@@ -1,4 +1,5 @@
 import { marketingConsentOf, readEmailPreferences, withdrawMarketingConsentIn } from '../marketing/consent.js';
+import { forgetMarketingRecords } from '../marketing/close-recoveries.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrderItemsTable, UserRow } from '../db/schema.js';
 import { isPostgres } from '../db/query-helpers.js';
@@ -147,6 +148,8 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
     await trx.deleteFrom('email_outbox').where('to_address', '=', me.email).where('order_id', 'is', null).execute();
     // No more offers to an address whose account is gone; the consent's record stays, without the account.
     await withdrawMarketingConsentIn(trx, { email: me.email, via: 'account', now: new Date(), forgetAccount: true });
+    // Its checkout recoveries and reorder reminders: the shop's figures keep them, without the person.
+    await forgetMarketingRecords(trx, { email: me.email, userId: me.id, deletedOrderIds: attemptIds });
     await deleteCountersOf(trx, me);
     await trx.deleteFrom('users').where('id', '=', me.id).execute();
     // Ids only: who deleted which account, when (the person themselves).

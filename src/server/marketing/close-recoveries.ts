@@ -104,3 +104,26 @@ export async function closeRecoveries(
       .execute();
   }
 }
+
+/**
+ * An account's deletion (accounts/self-service.ts): the recovery rows of its deleted checkout
+ * attempts go with them; its other recovery and reorder reminder rows stay for the shop's figures,
+ * without the person (no address, account or browser).
+ */
+export async function forgetMarketingRecords(
+  trx: Kysely<Database>,
+  who: { email: string; userId: string; deletedOrderIds: readonly string[] },
+): Promise<void> {
+  const email = normal(who.email);
+  if (who.deletedOrderIds.length) await trx.deleteFrom('checkout_recoveries').where('order_id', 'in', [...who.deletedOrderIds]).execute();
+  await trx
+    .updateTable('checkout_recoveries')
+    .set({ email: '', user_id: null, device_id: null, next_email_at: null })
+    .where((eb) => eb.or([eb('email', '=', email), eb('user_id', '=', who.userId)]))
+    .execute();
+  await trx
+    .updateTable('reorder_reminders')
+    .set({ email: '', user_id: null })
+    .where((eb) => eb.or([eb('email', '=', email), eb('user_id', '=', who.userId)]))
+    .execute();
+}

@@ -297,6 +297,30 @@ describe('nothing after a payment, an unsubscribe, an emptied cart or a sell-out
   });
 });
 
+describe('an account deleted', () => {
+  it('takes its checkout attempts’ recoveries with it and leaves its other rows without the person', async () => {
+    const email = address('gone');
+    const client = new TestClient(t.app, ip());
+    const signUp = await client.post('/api/auth/sign-up', {
+      fullName: 'Gone Soon',
+      email,
+      password: 'Refill-Every-6-Weeks',
+      elapsedMs: 5000,
+      marketing: true,
+    });
+    expect(signUp.statusCode, signUp.body).toBe(201);
+    const left = await leave(email, { client });
+    await runCheckoutRecovery(deps, later(1.05, left.at));
+    expect(await recoveryOf(left.orderId)).toMatchObject({ state: 'emailed' });
+    // An hour on its card page has long closed (the clock moved only for the pass).
+    await t.db.updateTable('payment_sessions').set({ status: 'expired' }).where('order_id', '=', left.orderId).execute();
+    const res = await client.post('/api/account/delete', { password: 'Refill-Every-6-Weeks' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await recoveryOf(left.orderId)).toBeUndefined();
+    expect(await t.db.selectFrom('checkout_recoveries').select('id').where('email', '=', email).execute()).toEqual([]);
+  });
+});
+
 describe('the restore link', () => {
   it('reads without changing anything, restores its own cart once, and says why not after', async () => {
     const email = address('restore');
