@@ -447,6 +447,20 @@ describe("the owner's settings and list", () => {
     expect((await settings({})).statusCode).toBe(200);
   });
 
+  it('both e-mails are built-in templates the owner previews, with the sample cart, link, unsubscribe and address', async () => {
+    for (const [id, words] of [
+      ['checkout-recovery', 'Back to my cart'],
+      ['checkout-recovery-reminder', 'Your cart is still here'],
+    ] as const) {
+      const res = await admin.get(`/api/admin/email-templates/${id}/preview`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).toContain(words);
+      expect(res.body).toContain('Laundry Powder');
+      expect(res.body).toContain('unsubscribe?token');
+      expect(res.body).toContain('12 Green Lane');
+    }
+  });
+
   it('the list pages, filters by state, refuses bad queries with a sentence, and is the owner’s alone', async () => {
     const all = await admin.get('/api/admin/recovery');
     expect(all.statusCode).toBe(200);
