@@ -1,5 +1,5 @@
 import { marketingConsentOf, readEmailPreferences, withdrawMarketingConsentIn } from '../marketing/consent.js';
-import { forgetMarketingRecords } from '../marketing/close-recoveries.js';
+import { forgetMarketingRecords, marketingRecordsOf } from '../marketing/close-recoveries.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OrderItemsTable, UserRow } from '../db/schema.js';
 import { isPostgres } from '../db/query-helpers.js';
@@ -162,11 +162,12 @@ export async function deleteAccount(db: Kysely<Database>, session: LoadedSession
 export async function exportAccountData(db: Kysely<Database>, userId: string, now = new Date()): Promise<AccountDataExport> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!user) throw new HttpError(404, 'User not found');
-  const [rewards, consent, preferences, orders] = await Promise.all([
+  const [rewards, consent, preferences, orders, reminders] = await Promise.all([
     rewardCouponsOf(db, userId, { all: true }),
     marketingConsentOf(db, user.email),
     readEmailPreferences(db, user),
     db.selectFrom('orders').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    marketingRecordsOf(db, { email: user.email, userId }),
   ]);
   const items = orders.length
     ? await db
@@ -256,6 +257,7 @@ export async function exportAccountData(db: Kysely<Database>, userId: string, no
         : null,
       unsubscribed: preferences.unsubscribed,
       reviewRequests: preferences.reviewRequests,
+      ...reminders,
     },
   };
 }

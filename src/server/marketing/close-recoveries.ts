@@ -115,7 +115,11 @@ export async function forgetMarketingRecords(
   who: { email: string; userId: string; deletedOrderIds: readonly string[] },
 ): Promise<void> {
   const email = normal(who.email);
-  if (who.deletedOrderIds.length) await trx.deleteFrom('checkout_recoveries').where('order_id', 'in', [...who.deletedOrderIds]).execute();
+  if (who.deletedOrderIds.length)
+    await trx
+      .deleteFrom('checkout_recoveries')
+      .where('order_id', 'in', [...who.deletedOrderIds])
+      .execute();
   await trx
     .updateTable('checkout_recoveries')
     .set({ email: '', user_id: null, device_id: null, next_email_at: null })
@@ -126,4 +130,36 @@ export async function forgetMarketingRecords(
     .set({ email: '', user_id: null })
     .where((eb) => eb.or([eb('email', '=', email), eb('user_id', '=', who.userId)]))
     .execute();
+}
+
+/** The person's checkout recoveries and reorder reminders, as Download My Data lists them (newest first). */
+export async function marketingRecordsOf(db: Kysely<Database>, who: { email: string; userId: string }) {
+  const email = normal(who.email);
+  const [recoveries, reminders] = await Promise.all([
+    db
+      .selectFrom('checkout_recoveries as r')
+      .innerJoin('orders as o', 'o.id', 'r.order_id')
+      .select(['o.order_number', 'r.checkout_at', 'r.state', 'r.emails_sent', 'r.last_email_at'])
+      .where((eb) => eb.or([eb('r.email', '=', email), eb('r.user_id', '=', who.userId)]))
+      .orderBy('r.checkout_at', 'desc')
+      .execute(),
+    db
+      .selectFrom('reorder_reminders as m')
+      .innerJoin('orders as o', 'o.id', 'm.order_id')
+      .innerJoin('products as p', 'p.id', 'm.product_id')
+      .select(['o.order_number', 'p.name', 'm.state', 'm.created_at'])
+      .where((eb) => eb.or([eb('m.email', '=', email), eb('m.user_id', '=', who.userId)]))
+      .orderBy('m.created_at', 'desc')
+      .execute(),
+  ]);
+  return {
+    checkoutReminders: recoveries.map((r) => ({
+      orderNumber: r.order_number,
+      checkoutAt: r.checkout_at,
+      state: r.state,
+      emailsSent: Number(r.emails_sent),
+      lastEmailAt: r.last_email_at,
+    })),
+    reorderReminders: reminders.map((m) => ({ orderNumber: m.order_number, product: m.name, state: m.state, decidedAt: m.created_at })),
+  };
 }

@@ -312,6 +312,12 @@ describe('an account deleted', () => {
     const left = await leave(email, { client });
     await runCheckoutRecovery(deps, later(1.05, left.at));
     expect(await recoveryOf(left.orderId)).toMatchObject({ state: 'emailed' });
+    // Download My Data lists it.
+    const data = await client.get('/api/account/data');
+    expect(data.statusCode).toBe(200);
+    expect(data.json().emailPreferences.checkoutReminders).toEqual([
+      expect.objectContaining({ state: 'emailed', emailsSent: 1, orderNumber: expect.any(String) }),
+    ]);
     // An hour on its card page has long closed (the clock moved only for the pass).
     await t.db.updateTable('payment_sessions').set({ status: 'expired' }).where('order_id', '=', left.orderId).execute();
     const res = await client.post('/api/account/delete', { password: 'Refill-Every-6-Weeks' });

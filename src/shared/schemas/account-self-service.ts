@@ -122,6 +122,18 @@ export const AccountDataExport = z.object({
       .nullable(),
     unsubscribed: z.boolean(),
     reviewRequests: z.boolean(),
+    /** Checkouts left and the reminders about them (decision 0061). */
+    checkoutReminders: z.array(
+      z.object({
+        orderNumber: z.string(),
+        checkoutAt: z.string(),
+        state: z.string(),
+        emailsSent: z.number(),
+        lastEmailAt: z.string().nullable(),
+      }),
+    ),
+    /** Reorder reminders decided for what the person bought. */
+    reorderReminders: z.array(z.object({ orderNumber: z.string(), product: z.string(), state: z.string(), decidedAt: z.string() })),
   }),
 });
 export type AccountDataExport = z.infer<typeof AccountDataExport>;

@@ -64,6 +64,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('checkout_recoveries')
     .column('recovered_order_id')
     .execute();
+  // An account's rows (its deletion).
+  await db.schema.createIndex('checkout_recoveries_user_idx').ifNotExists().on('checkout_recoveries').column('user_id').execute();
   await db.schema
     .createTable('emptied_carts')
     .ifNotExists()

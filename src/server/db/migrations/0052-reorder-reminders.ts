@@ -44,6 +44,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['created_at', 'state'])
     .execute();
   await db.schema.createIndex('reorder_reminders_batch_idx').ifNotExists().on('reorder_reminders').column('batch_id').execute();
+  // A person's rows (Download My Data, an account's deletion).
+  await db.schema.createIndex('reorder_reminders_email_idx').ifNotExists().on('reorder_reminders').column('email').execute();
   await sql`create index if not exists orders_email_lower_idx on orders (lower(email), created_at)`.execute(db);
 }
 
