@@ -637,3 +637,14 @@ export async function deviceOfOrder(db: Kysely<Database>, orderId: string): Prom
   const row = await db.selectFrom('stock_reservations').select('device_id').where('order_id', '=', orderId).executeTakeFirst();
   return row?.device_id ?? null;
 }
+
+/** Whether this browser (device hash) has held stock for a checkout since `since` (the device index). */
+export async function deviceCheckedOutSince(db: Kysely<Database>, deviceId: string, since: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('stock_reservations')
+    .select('order_id')
+    .where('device_id', '=', deviceId)
+    .where('created_at', '>', since.toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -259,8 +259,13 @@ describe('nothing after a payment, an unsubscribe, an emptied cart or a sell-out
     expect(await recoveryOf(b.orderId)).toMatchObject({ state: 'closed', reason: 'emptied' });
     await runCheckoutRecovery(deps, later(24.05, b.at));
     expect(await mailsTo(late)).toHaveLength(1);
-    // Another browser emptying its cart changes nothing of this one.
+    // Another browser emptying its cart changes nothing of this one; a made-up browser cookie writes nothing.
     expect((await new TestClient(t.app, ip()).post('/api/cart/emptied')).statusCode).toBe(200);
+    const before = await t.db.selectFrom('emptied_carts').select('holder').execute();
+    const stranger = new TestClient(t.app, ip());
+    stranger.cookies.set('did', `made-up-${n}`);
+    expect((await stranger.post('/api/cart/emptied')).statusCode).toBe(200);
+    expect(await t.db.selectFrom('emptied_carts').select('holder').execute()).toHaveLength(before.length);
     expect((await b.client.post('/api/cart/emptied', { anything: 1 })).statusCode).toBe(400);
   });
 

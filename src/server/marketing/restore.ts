@@ -6,6 +6,7 @@ import type { AppDeps } from '../app.js';
 import { access } from '../http/access.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { deviceHash } from '../lib/device.js';
+import { deviceCheckedOutSince } from '../inventory/reservations.js';
 import { RECOVERY_MESSAGES, type RestorePreview } from '../../shared/schemas/recovery.js';
 import { recoveryLines } from './recovery.js';
 import { recoveryIdOfToken } from './restore-token.js';
@@ -73,6 +74,9 @@ async function previewOf(db: Kysely<Database>, r: Recovery, now: Date): Promise<
   };
 }
 
+/** How far back a browser's checkout still matters to an emptied cart: the latest first e-mail (48 h) and its catch-up (48 h). */
+const EMPTIED_LOOKBACK_MS = 96 * 3_600_000;
+
 const TokenParam = z.object({ token: z.string().max(200) }).strict();
 const NoBody = z.union([z.undefined(), z.null(), z.object({}).strict()]);
 
@@ -123,11 +127,13 @@ export async function registerRestoreRoutes(app: FastifyInstance, { db }: Pick<A
     parseInput(NoBody, req.body);
     reply.header('cache-control', 'no-store');
     if (req.session?.impersonator) return { ok: true };
-    const device = deviceHash(req);
+    const now = new Date();
+    // A browser is noted only when it made a checkout lately (any cookie value would otherwise add a row).
+    const cookie = deviceHash(req);
+    const device = cookie && (await deviceCheckedOutSince(db, cookie, new Date(now.getTime() - EMPTIED_LOOKBACK_MS))) ? cookie : null;
     const userId = req.session?.user.id ?? null;
     const holders = [...(device ? [`device:${device}`] : []), ...(userId ? [`user:${userId}`] : [])];
     if (!holders.length) return { ok: true };
-    const now = new Date();
     await db.transaction().execute(async (trx) => {
       for (const holder of holders) {
         await trx
