@@ -267,9 +267,9 @@ const SNAPSHOT: [table: string, orderBy: string[]][] = [
   ['saved_carts', ['user_id']],
 ];
 /** What 0027 adds to each table (everything else must read exactly as before). */
-/** Columns this migration adds, and later ones (the test migrates to the latest): 0033's last_units, 0037's status. */
+/** Columns this migration adds, and later ones (the test migrates to the latest): 0033's last_units, 0037's status, 0052's reorder_after_days. */
 const ADDED: Record<string, string[]> = {
-  products: ['max_price_cents', 'sole_variant_id', 'status'],
+  products: ['max_price_cents', 'sole_variant_id', 'status', 'reorder_after_days'],
   stock_items: ['variant_id'],
   stock_reservations: ['variant_id', 'last_units'],
   order_items: ['variant_id', 'variant_label', 'every_weeks', 'plan_discount_percent'],

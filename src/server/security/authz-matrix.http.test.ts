@@ -113,6 +113,8 @@ describe('authorisation matrix over the route table', () => {
       // Some 2,700 to 3,000 calls for each (when this was written).
       expect(calls).toBeGreaterThan(2000);
     },
+    // Every guarded route at every spelling, one after another: about 4 s alone, many times that on a loaded machine.
+    120_000,
   );
 
   it('the router does decode spelled paths (so it is the guard that refuses them), and the admin is let through', async () => {
