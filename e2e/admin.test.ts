@@ -71,11 +71,12 @@ describe('admin back office', () => {
     await page.getByRole('heading', { level: 1, name: 'Admin Dashboard' }).waitFor();
     await page.getByRole('tab', { name: 'Orders', selected: true }).waitFor();
     await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
-    // The specification's twelve tabs, Subscriptions ([5/8]) next to Orders, and Reviews ([6/8]) after it.
+    // The specification's twelve tabs, with Subscriptions ([5/8]), Reviews ([6/8]) and Marketing ([7/8]) after Orders.
     expect(await page.getByRole('tab').allInnerTexts()).toEqual([
       'Orders',
       'Subscriptions',
       'Reviews',
+      'Marketing',
       'ShipStation',
       'Shipping',
       'Coupons',

@@ -1,38 +1,20 @@
 /**
  * The e-mails of subscriptions' renewals (issue [4/8], subscriptions/renewals.ts): the reminder
  * three days before, a payment that did not go through, a renewal waiting for stock or skipped,
- * a cancellation, and the shop's own notices. Plain layout of their own (default-templates.ts
+ * a cancellation, and the shop's own notices. The plain layout of plain-layout.ts (default-templates.ts
  * holds the order e-mails); new shops and existing ones get them from the seed (missing templates
  * are added at start).
  */
 
-const GREEN = '#2f7d4a';
+import { GREEN, MUTED, p, plainPage as page, THANKS_FOOTER_TEXT as footer } from './plain-layout.js';
 
-const page = (heading: string, body: string[]): string =>
-  `<!DOCTYPE html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title></head>
-<body style="margin:0;padding:24px 12px;background-color:#f3f6f4;font-family:Arial,Helvetica,sans-serif;color:#24382c;">
-<table role="presentation" width="600" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;margin:0 auto;background-color:#ffffff;border-radius:8px;">
-  <tr><td style="background-color:${GREEN};padding:20px 32px;font-size:24px;font-weight:bold;color:#ffffff;">EcoClean</td></tr>
-  <tr><td style="padding:32px;font-size:16px;line-height:1.5;">
-    <h1 style="margin:0 0 16px 0;font-size:22px;color:${GREEN};">${heading}</h1>
-${body.join('\n')}
-  </td></tr>
-  <tr><td style="padding:20px 32px;background-color:#f7faf8;font-size:13px;color:#5b6b61;">Thank you for choosing EcoClean.<br>Questions? Just reply to this e-mail and we will be happy to help.</td></tr>
-</table>
-</body>
-</html>`;
-
-const p = (html: string): string => `    <p style="margin:0 0 16px 0;">${html}</p>`;
 const link = (href: string, label: string): string => `<a href="${href}" style="color:${GREEN};font-weight:bold;">${label}</a>`;
 const items = `    <table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse;margin:0 0 16px 0;">
-      {{#each items}}<tr><td>{{name}} &times; {{quantity}}<br><span style="color:#5b6b61;font-size:14px;">{{terms}}</span></td><td align="right">{{lineTotal}}</td></tr>{{/each}}
+      {{#each items}}<tr><td>{{name}} &times; {{quantity}}<br><span style="color:${MUTED};font-size:14px;">{{terms}}</span></td><td align="right">{{lineTotal}}</td></tr>{{/each}}
     </table>`;
 const itemsText = `{{#each items}}
 {{name}} x {{quantity}} ({{terms}}): {{lineTotal}}
 {{/each}}`;
-const footer = `\n--\nThank you for choosing EcoClean.\nQuestions? Just reply to this e-mail and we will be happy to help.\n`;
 
 export const subscriptionEmailTemplates = [
   {
@@ -272,7 +254,7 @@ ${footer}`,
         'We are writing on {{noticeDate}}, before it applies: from your delivery of <strong>{{effectiveDate}}</strong> on, your subscription is charged per delivery (before shipping and tax):',
       ),
       `    <table role="presentation" width="100%" cellpadding="6" style="border-collapse:collapse;margin:0 0 16px 0;">
-      {{#each priceChanges}}<tr><td>{{name}} &times; {{quantity}}</td><td align="right"><strong>{{newPrice}}</strong> <span style="color:#5b6b61;">(was {{oldPrice}})</span></td></tr>{{/each}}
+      {{#each priceChanges}}<tr><td>{{name}} &times; {{quantity}}</td><td align="right"><strong>{{newPrice}}</strong> <span style="color:${MUTED};">(was {{oldPrice}})</span></td></tr>{{/each}}
     </table>`,
       p('{{priceNote}}'),
       p(

@@ -482,7 +482,7 @@ describe("the owner's settings and list", () => {
     const emailed = (await admin.get('/api/admin/recovery?state=emailed')).json<AdminRecoveryList>();
     expect(emailed.rows.every((r) => r.state === 'emailed')).toBe(true);
     expect((await admin.get('/api/admin/recovery?state=lost')).statusCode).toBe(400);
-    expect((await admin.get('/api/admin/recovery?page=0')).json().error).toContain('Page must be a whole number');
+    expect((await admin.get('/api/admin/recovery?page=0')).json().error).toContain('page must be at least 1');
     const shopper = new TestClient(t.app, ip());
     for (const path of ['/api/admin/recovery', '/api/admin//recovery', '/api/admin/%72ecovery', '/api/admin/./recovery/settings']) {
       expect([401, 403, 404]).toContain((await shopper.get(path)).statusCode);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './paging.js';
+import { pageNumber, pageOf } from './paging.js';
 import { SubscriptionPlanView } from './subscription-plan.js';
 
 export { SubscriptionPlanView };
@@ -128,12 +128,7 @@ export const ProductListQuery = z
       .transform((v) => (v === 'shop' ? undefined : v)),
     minPrice: priceBound('minPrice'),
     maxPrice: priceBound('maxPrice'),
-    page: z.coerce
-      .number({ message: 'page must be a number' })
-      .int('page must be a whole number')
-      .min(1, 'page must be at least 1')
-      .max(100000, 'page cannot exceed 100000')
-      .default(1),
+    page: pageNumber,
     pageSize: z.coerce
       .number({ message: 'pageSize must be a number' })
       .int('pageSize must be a whole number')

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 
+/** `?page=`: a page number from 1, the first page when absent. */
+export const pageNumber = z.coerce
+  .number({ message: 'page must be a number' })
+  .int('page must be a whole number')
+  .min(1, 'page must be at least 1')
+  .max(100000, 'page cannot exceed 100000')
+  .default(1);
+
 /** `?page=&pageSize=` (and an optional `search=`) as every paginated list reads them. */
 export function pageQuery(defaultPageSize: number, maxPageSize = 100) {
   return z
     .object({
-      page: z.coerce
-        .number({ message: 'page must be a number' })
-        .int('page must be a whole number')
-        .min(1, 'page must be at least 1')
-        .max(100000, 'page cannot exceed 100000')
-        .default(1),
+      page: pageNumber,
       pageSize: z.coerce
         .number({ message: 'pageSize must be a number' })
         .int('pageSize must be a whole number')

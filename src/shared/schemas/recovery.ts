@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { checkPeriod, PeriodFields } from './reports.js';
+import { pageNumber } from './paging.js';
+import { LinkLine } from './link-line.js';
 import { RECOVERY_LIMITS, RECOVERY_MESSAGES, RECOVERY_STATES, type RecoveryReason, type RecoveryState } from '../recovery.js';
 
 export * from '../recovery.js';
@@ -39,14 +41,13 @@ export const RecoverySettingsInput = z
   });
 export type RecoverySettingsInput = z.input<typeof RecoverySettingsInput>;
 
-const PAGE_MESSAGE = 'Page must be a whole number from 1 to 10000';
 /** Abandoned checkouts per page of the owner's list. */
 export const RECOVERY_PAGE_SIZE = 25;
 
 export const AdminRecoveryQuery = z
   .object({
     state: z.enum(RECOVERY_STATES, { message: `State must be one of: ${RECOVERY_STATES.join(', ')}` }).optional(),
-    page: z.coerce.number({ message: PAGE_MESSAGE }).int(PAGE_MESSAGE).min(1, PAGE_MESSAGE).max(10_000, PAGE_MESSAGE).default(1),
+    page: pageNumber,
     ...PeriodFields,
   })
   .strict()
@@ -88,23 +89,7 @@ export type AdminRecoveryFigures = {
 
 /** The restore link's answer: what it would put in the cart, priced now. Reading it changes nothing. */
 export const RestorePreview = z.object({
-  lines: z.array(
-    z.object({
-      productId: z.string(),
-      variantId: z.string(),
-      name: z.string(),
-      variantLabel: z.string(),
-      image: z.string().nullable(),
-      quantity: z.number(),
-      unitPriceCents: z.number(),
-      available: z.boolean(),
-      /** Units that can be bought now (0 when not available). */
-      inventory: z.number(),
-      size: z.string(),
-      color: z.string(),
-      everyWeeks: z.number().nullable(),
-    }),
-  ),
+  lines: z.array(LinkLine.extend({ everyWeeks: z.number().nullable() })),
   couponCode: z.string().nullable(),
 });
 export type RestorePreview = z.infer<typeof RestorePreview>;

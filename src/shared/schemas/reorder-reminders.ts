@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkPeriod, PeriodFields } from './reports.js';
+import { LinkLine } from './link-line.js';
 import { REORDER_LIMITS, REORDER_MESSAGES, REORDER_SKIP_REASONS } from '../reorder-reminders.js';
 
 export * from '../reorder-reminders.js';
@@ -18,19 +19,7 @@ export const ReorderAfterDays = z
   .nullish();
 
 /** One line of a reorder link: the product as it was bought, priced now, and whether it can be bought now. */
-export const ReorderLine = z.object({
-  productId: z.string(),
-  variantId: z.string(),
-  name: z.string(),
-  variantLabel: z.string(),
-  image: z.string().nullable(),
-  quantity: z.number(),
-  unitPriceCents: z.number(),
-  available: z.boolean(),
-  /** Units that can be bought now (0 when not available). */
-  inventory: z.number(),
-  size: z.string(),
-  color: z.string(),
+export const ReorderLine = LinkLine.extend({
   /** The subscription plan's first-delivery discount when the product offers subscribe and save, else null. */
   subscribePercent: z.number().nullable(),
 });
