@@ -47,6 +47,7 @@ import * as m0049 from './migrations/0049-subscription-money-indexes.js';
 import * as m0050 from './migrations/0050-marketing-consent.js';
 import * as m0051 from './migrations/0051-checkout-recovery.js';
 import * as m0052 from './migrations/0052-reorder-reminders.js';
+import * as m0053 from './migrations/0053-checkout-devices.js';
 
 /** Migrations are listed in code so they work the same from source, tests and bundles. */
 const migrations: Record<string, Migration> = {
@@ -96,6 +97,7 @@ const migrations: Record<string, Migration> = {
   '0050-marketing-consent': m0050,
   '0051-checkout-recovery': m0051,
   '0052-reorder-reminders': m0052,
+  '0053-checkout-devices': m0053,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -112,6 +112,7 @@ describe(`migrations and seed on ${testDialect()}`, () => {
         '0050-marketing-consent',
         '0051-checkout-recovery',
         '0052-reorder-reminders',
+        '0053-checkout-devices',
       ]);
       expect(await migrateToLatest(db, schema)).toEqual([]);
       const tables = [...(await tablesOf(db, schema)).keys()];

@@ -631,20 +631,3 @@ export async function liveHolds(db: Kysely<Database>, keys: readonly VariantKey[
 export function isOwnHold(hold: LiveHold, deviceId: string | null, now: Date): boolean {
   return deviceId !== null && hold.deviceId === deviceId && hold.createdAt > new Date(now.getTime() - RESERVE_MS).toISOString();
 }
-
-/** The browser (device hash) whose checkout an order was, as its stock hold recorded it; null when unknown or swept. */
-export async function deviceOfOrder(db: Kysely<Database>, orderId: string): Promise<string | null> {
-  const row = await db.selectFrom('stock_reservations').select('device_id').where('order_id', '=', orderId).executeTakeFirst();
-  return row?.device_id ?? null;
-}
-
-/** Whether this browser (device hash) has held stock for a checkout since `since` (the device index). */
-export async function deviceCheckedOutSince(db: Kysely<Database>, deviceId: string, since: Date): Promise<boolean> {
-  const row = await db
-    .selectFrom('stock_reservations')
-    .select('order_id')
-    .where('device_id', '=', deviceId)
-    .where('created_at', '>', since.toISOString())
-    .executeTakeFirst();
-  return row !== undefined;
-}

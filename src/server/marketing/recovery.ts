@@ -17,7 +17,8 @@ import { marketingFooter } from './footer.js';
 import { readRecoverySettings } from './recovery-settings.js';
 import { restoreToken } from './restore-token.js';
 import { variantLevels } from '../inventory/stock.js';
-import { deviceOfOrder, reservedByVariant } from '../inventory/reservations.js';
+import { reservedByVariant } from '../inventory/reservations.js';
+import { deviceOfOrder } from './checkout-device.js';
 
 /**
  * Checkout recovery (issue [7/8] item 3, decision 0061). A checkout not paid `firstAfterHours`

@@ -239,6 +239,25 @@ describe('one e-mail per order, once', () => {
     expect(await remindersOf(a.orderId)).toHaveLength(2);
   });
 
+  it('a turn whose batch ends inside an order leaves that order whole to the next: one e-mail per order (a backlog of due lines)', async () => {
+    const emails = [address('cut-a'), address('cut-b')] as const;
+    const items = [
+      { productId: powder.id, quantity: 1 },
+      { productId: pads.id, quantity: 1 },
+    ];
+    const a = await buy(emails[0], items, { marketing: true });
+    const b = await buy(emails[1], items, { marketing: true });
+    const when = later(42.01, Math.max(a.paidAt, b.paidAt));
+    // Three lines a turn: the second order's lines straddle every batch's end at least once.
+    for (let turn = 0; turn < 50; turn++) if (!(await runReorderReminders(deps, when, 3)).more) break;
+    for (const o of [a, b]) {
+      const rows = await remindersOf(o.orderId);
+      expect(rows.map((r) => r.state)).toEqual(['sent', 'sent']);
+      expect(new Set(rows.map((r) => r.batch_id)).size).toBe(1);
+    }
+    for (const email of emails) expect(await mailsTo(email)).toHaveLength(1);
+  });
+
   it('a product with subscribe and save gets its link to the product page (the seeded laundry powder: 42 days, 10% off)', async () => {
     const email = address('plan');
     const a = await buy(email, [{ productId: 'laundry-powder', quantity: 1 }], { marketing: true });

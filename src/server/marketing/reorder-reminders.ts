@@ -61,6 +61,8 @@ async function dueLines(db: Kysely<Database>, now: Date, limit: number): Promise
   for (const p of products) if (p.days !== null) byDays.set(p.days, [...(byDays.get(p.days) ?? []), p.id]);
   const byOrder = new Map<string, string[]>();
   let more = false;
+  /** Orders a full batch ended inside: their lines past the limit would be decided, and e-mailed, on their own. */
+  const cut = new Set<string>();
   for (const [days, ids] of byDays) {
     const to = iso(new Date(now.getTime() - days * DAY_MS));
     const from = iso(new Date(now.getTime() - (days + REORDER_LIMITS.catchUpDays) * DAY_MS));
@@ -93,13 +95,19 @@ async function dueLines(db: Kysely<Database>, now: Date, limit: number): Promise
       .orderBy('i.product_id')
       .limit(limit)
       .execute();
-    if (rows.length >= limit) more = true;
+    if (rows.length >= limit) {
+      more = true;
+      // The last order may have lines past the limit: left whole to the next turn (unless it is the batch's only order).
+      const last = rows[rows.length - 1]!.order_id;
+      if (rows[0]!.order_id !== last) cut.add(last);
+    }
     for (const r of rows) {
       const list = byOrder.get(r.order_id) ?? [];
       if (!list.includes(r.product_id)) list.push(r.product_id);
       byOrder.set(r.order_id, list);
     }
   }
+  for (const orderId of cut) byOrder.delete(orderId);
   return { byOrder, more };
 }
 

@@ -6,11 +6,11 @@ import type { AppDeps } from '../app.js';
 import { access } from '../http/access.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { deviceHash } from '../lib/device.js';
-import { deviceCheckedOutSince } from '../inventory/reservations.js';
+import { deviceCheckedOutSince } from './checkout-device.js';
 import { RECOVERY_MESSAGES, type RestorePreview } from '../../shared/schemas/recovery.js';
 import { recoveryLines } from './recovery.js';
 import { recoveryIdOfToken } from './restore-token.js';
-import { closeRecoveries } from './close-recoveries.js';
+import { closeRecoveries, OPEN_STATES } from './close-recoveries.js';
 
 /**
  * The recovery e-mail's link (issue [7/8] item 3): `/cart/restore?token=<recovery id>.<mac>`, an
@@ -77,6 +77,20 @@ async function previewOf(db: Kysely<Database>, r: Recovery, now: Date): Promise<
 /** How far back a browser's checkout still matters to an emptied cart: the latest first e-mail (48 h) and its catch-up (48 h). */
 const EMPTIED_LOOKBACK_MS = 96 * 3_600_000;
 
+/**
+ * Whether a recovery still e-mails about a checkout of this browser, however long ago it was made
+ * (a second e-mail can come later than the lookback below).
+ */
+async function deviceHasOpenRecovery(db: Kysely<Database>, device: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('checkout_recoveries')
+    .select('id')
+    .where('state', 'in', [...OPEN_STATES])
+    .where('device_id', '=', device)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 const TokenParam = z.object({ token: z.string().max(200) }).strict();
 const NoBody = z.union([z.undefined(), z.null(), z.object({}).strict()]);
 
@@ -128,9 +142,11 @@ export async function registerRestoreRoutes(app: FastifyInstance, { db }: Pick<A
     reply.header('cache-control', 'no-store');
     if (req.session?.impersonator) return { ok: true };
     const now = new Date();
-    // A browser is noted only when it made a checkout lately (any cookie value would otherwise add a row).
+    // A browser is noted only when it made a checkout lately, or one is still e-mailed about (any cookie value would otherwise add a row).
     const cookie = deviceHash(req);
-    const device = cookie && (await deviceCheckedOutSince(db, cookie, new Date(now.getTime() - EMPTIED_LOOKBACK_MS))) ? cookie : null;
+    const since = new Date(now.getTime() - EMPTIED_LOOKBACK_MS);
+    const device =
+      cookie && ((await deviceCheckedOutSince(db, cookie, since)) || (await deviceHasOpenRecovery(db, cookie))) ? cookie : null;
     const userId = req.session?.user.id ?? null;
     const holders = [...(device ? [`device:${device}`] : []), ...(userId ? [`user:${userId}`] : [])];
     if (!holders.length) return { ok: true };
