@@ -1,3 +1,4 @@
+import { frameworkErrorAnswer } from './http/bad-url.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCompress from '@fastify/compress';
@@ -98,6 +99,8 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    // The router's own refusals (a broken escape, a part too long) answer with a sentence: http/bad-url.ts.
+    frameworkErrors: frameworkErrorAnswer(config),
     // Slow clients are dropped: headers must arrive within headersTimeoutMs, the whole request
     // within requestTimeoutMs, and a kept-alive socket idle for keepAliveTimeoutMs is closed. Node
     // checks the first two on a timer; once a second keeps the figures close to what they say.

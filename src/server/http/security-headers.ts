@@ -19,18 +19,25 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
-export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'publicUrl'>): void {
+/** The headers every answer carries; HSTS only when the shop is reached over https. */
+export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<string, string> {
   // HSTS means something only over https (browsers ignore it on plain http), and a shop reached
   // at a plain-http address must not claim it.
-  const https = config.publicUrl.startsWith('https://');
+  return {
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    ...(config.publicUrl.startsWith('https://') ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  };
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'publicUrl'>): void {
+  const headers = securityHeaders(config);
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    if (https) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    reply.headers(headers);
     return payload;
   });
 }

@@ -7,6 +7,7 @@ import { createProduct, createUser } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { expireStaleSessions, fulfilPaymentSession } from '../checkout/service.js';
 import { hashToken } from '../lib/tokens.js';
+import { LONG_URL_PART_MESSAGE } from '../http/bad-url.js';
 import { runCheckoutRecovery, type RecoveryDeps } from './recovery.js';
 import { runReorderReminders } from './reorder-reminders.js';
 import { RECOVERY_MESSAGES, type RestorePreview } from '../../shared/schemas/recovery.js';
@@ -94,10 +95,13 @@ const emptiedRows = () => t.db.selectFrom('emptied_carts').selectAll().orderBy('
 const tally = (answers: LightMyRequestResponse[]) =>
   answers.reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.statusCode]: (acc[a.statusCode] ?? 0) + 1 }), {});
 
-/** Never a 500; every refusal a JSON `error` sentence (the router's own 414/400 included: a string). */
+/** Never a 500; every refusal a JSON `error` sentence (the router's own 414/400 included: http/bad-url.ts). */
 function expectAnswered(res: LightMyRequestResponse, what: string) {
   expect(res.statusCode, `${what}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
   if (res.statusCode >= 300) expect(res.json<{ error: unknown }>().error, what).toEqual(expect.stringMatching(/\w{2,}/));
+  if (res.statusCode === 414) expect(res.json(), what).toEqual({ error: LONG_URL_PART_MESSAGE });
+  // The router's default answers echoed the whole address back.
+  expect(res.body, what).not.toContain('is not a valid url component');
 }
 
 /** What a line of either link says, for comparing with what the checkout or order held. */
