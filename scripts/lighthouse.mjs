@@ -147,6 +147,14 @@ function cpuBlockingMs(run) {
   return Math.round(blocking);
 }
 
+/** What the largest paint was (its element's label), to know what to make faster. */
+function lcpElement(lhr) {
+  const details = lhr.audits['largest-contentful-paint-element']?.details;
+  const tables = details?.type === 'list' ? details.items : [details];
+  const node = tables?.[0]?.items?.[0]?.node;
+  return node ? `${node.nodeLabel ?? ''} (${node.selector ?? ''})`.slice(0, 60) : '';
+}
+
 const rows = [];
 let failed = false;
 let cartFilled = false;
@@ -221,6 +229,7 @@ try {
       tbt: m['total-blocking-time'].displayValue,
       cls: m['cumulative-layout-shift'].displayValue,
       cpuTbt: `${cpuBlockingMs(result)} ms`,
+      lcpElement: lcpElement(result.lhr),
       // Each run's own index: one page's figures may come from a busier minute than the next one's.
       benchmarkIndex: runs.map((r) => Math.round(r.lhr.environment.benchmarkIndex)).join('/'),
     });

@@ -5,7 +5,7 @@ import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { checkShopChanges } from '../http/shop-changes.js';
 import { reservedAndCounted } from '../test/stock-checks.js';
-import { LAST_UNITS_FIRM_MS, LAST_UNITS_WINDOW_MS, RESERVE_MS } from './reservations.js';
+import { LAST_UNITS_FIRM_MS, LAST_UNITS_WINDOW_MS, lapseReservations, RESERVE_MS } from './reservations.js';
 
 /**
  * Holds of a product's last units (issue [2/8], decision 0042): unpaid checkouts together, whoever
@@ -201,4 +201,32 @@ describe(`the last units on ${testDialect()}`, () => {
     const level = await t.db.selectFrom('stock_items').select('on_hand').where('product_id', '=', p.id).executeTakeFirstOrThrow();
     expect(Number(level.on_hand)).toBe(1);
   });
+
+  it.skipIf(testDialect() !== 'postgres')(
+    'a checkout short of units while the watcher is counting out the hold that keeps them waits for it, and gets them',
+    async () => {
+      const p = await createProduct(t.db, { name: 'Watched Jar', inventory: 2, priceCents: 1800 });
+      await t.db.updateTable('stock_items').set({ low_stock_threshold: 0 }).where('product_id', '=', p.id).execute();
+      const a = (await checkout(fresh(), p.id, 2)).json();
+      await t.db
+        .updateTable('stock_reservations')
+        .set({ firm_until: new Date(Date.now() - 1000).toISOString() })
+        .where('order_id', '=', a.orderId)
+        .execute();
+      // The watcher's count of lapsed holds, caught between locking the hold and committing (held open 300 ms).
+      let locked!: () => void;
+      const holding = new Promise<void>((r) => (locked = r));
+      const watcher = t.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('stock_reservations').select('order_id').where('order_id', '=', a.orderId).forUpdate().execute();
+        locked();
+        await new Promise((r) => setTimeout(r, 300));
+        await lapseReservations(trx, new Date());
+      });
+      await holding;
+      const res = await checkout(fresh(), p.id, 2);
+      await watcher;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await reservedAndCounted(t.db, p.id)).toEqual({ reserved: 2, counted: 2 });
+    },
+  );
 });

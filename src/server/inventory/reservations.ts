@@ -168,9 +168,10 @@ export async function reserveForCheckout(
     }
     let left = await reserveUnits(trx, variantId, d.units, d.units, at);
     if (!left) {
-      // Reservations whose firm time ran out a moment ago may still be counted: count them out, once more.
+      // Reservations whose firm time ran out a moment ago may still be counted: count them out, once more,
+      // waiting for a transaction counting the same ones out (the watcher's), whose commit frees them.
       // (Not this checkout's own rows: their units are not in `reserved` yet.)
-      await lapseReservations(trx, now, [variantId], orderId);
+      await lapseReservations(trx, now, [variantId], orderId, { wait: true });
       left = await reserveUnits(trx, variantId, d.units, d.units, at);
     }
     if (left) {
@@ -303,14 +304,17 @@ function sumByVariant(rows: { product_id: string; variant_id: string; quantity: 
 /**
  * Reservations whose firm time has run out stop counting: `counted` goes to 0 and their units come
  * off their items' `reserved`, in the caller's transaction (only `variantIds`' when given). On
- * PostgreSQL rows another transaction holds are skipped (it is ending or paying them), so this
- * never waits. Answers the products whose reserved units changed.
+ * PostgreSQL rows another transaction holds are skipped (it is ending or paying them, or the watcher
+ * is counting them out), so this never waits, unless `wait`: a checkout short of units waits for
+ * that other transaction, whose count may free them (it would otherwise be told "in other shoppers'
+ * checkouts" about holds that were ending at that moment). Answers the products whose reserved units changed.
  */
 export async function lapseReservations(
   trx: Kysely<Database>,
   now: Date,
   variantIds?: readonly string[],
   exceptOrderId?: string,
+  { wait = false }: { wait?: boolean } = {},
 ): Promise<string[]> {
   if (variantIds && variantIds.length === 0) return [];
   const iso = now.toISOString();
@@ -322,7 +326,7 @@ export async function lapseReservations(
     .limit(1000);
   if (variantIds) due = due.where('variant_id', 'in', [...variantIds]);
   if (exceptOrderId) due = due.where('order_id', '<>', exceptOrderId);
-  if (isPostgres(trx)) due = due.forUpdate().skipLocked();
+  if (isPostgres(trx)) due = wait ? due.forUpdate() : due.forUpdate().skipLocked();
   const lapsed = await trx
     .updateTable('stock_reservations')
     .set({ counted: 0 })
