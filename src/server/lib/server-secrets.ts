@@ -38,8 +38,14 @@ export function hmacOf(secret: Buffer, ...parts: string[]): Buffer {
   return createHmac('sha256', secret).update(parts.join('\n')).digest();
 }
 
-/** Whether a MAC given in base64url is the expected one (in constant time). */
+/**
+ * Whether a MAC given in base64url is the expected one, as its one spelling (in constant time).
+ * Compared as text: decoding would also take other spellings of the same bytes (the last
+ * character of 32 bytes carries two unused bits, so 'A' and 'B' there decode alike), and a link
+ * has one token.
+ */
 export function macMatches(givenBase64url: string, expected: Buffer): boolean {
-  const given = Buffer.from(givenBase64url, 'base64url');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const given = Buffer.from(givenBase64url, 'utf8');
+  const wanted = Buffer.from(expected.toString('base64url'), 'utf8');
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }

@@ -1,12 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { PendingWrite } from '../db/query-helpers.js';
-import type { RecoveryReason } from '../../shared/schemas/recovery.js';
+import { RECOVERY_LIMITS, type RecoveryReason } from '../../shared/schemas/recovery.js';
 
 /** The states a checkout recovery can still move from (an e-mail may still go, or an order still count). */
 export const OPEN_STATES = ['abandoned', 'emailed'] as const;
 
 const normal = (email: string) => email.trim().toLowerCase();
+
+/** A checkout paid this long after it was made may have been decided by the recovery pass meanwhile. */
+const SETTLE_ALWAYS_AFTER_MS = RECOVERY_LIMITS.firstHoursMin * 3_600_000 - 10 * 60_000;
 
 /**
  * A paid order's writes (run with the payment's, checkout/fulfilment/mark-order-paid.ts): the same
@@ -16,10 +19,16 @@ const normal = (email: string) => email.trim().toLowerCase();
  */
 export function settleRecoveriesWrites(
   trx: Kysely<Database>,
-  order: { id: string; email: string | null; total_cents: number },
+  order: { id: string; email: string | null; total_cents: number; created_at: string },
   now: Date,
+  /** Whether the address had recoveries when the payment began (lock-order-rows.ts); undefined: not known. */
+  known?: boolean,
 ): PendingWrite[] {
   if (!order.email) return [];
+  // None when the payment began, and none can have come since: the pass decides only checkouts older
+  // than the first delay (an hour at least, less a margin for clocks), and locks the order to do so,
+  // so one deciding this order while it is paid is seen by these writes, made after the order's lock.
+  if (known === false && Date.parse(order.created_at) > now.getTime() - SETTLE_ALWAYS_AFTER_MS) return [];
   const email = normal(order.email);
   const at = now.toISOString();
   // The e-mails that went: those counted, less the last one while it is still queued (it is deleted

@@ -145,6 +145,9 @@ function forgeriesOf(route: 'cart-restore' | 'reorder', token: string, other: st
   const [kindId, kindMac] = ofTheOtherKind.split('.') as [string, string];
   const swapCase = (s: string) => s.replace(/[a-z]/gi, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
   const lastChanged = `${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`;
+  // The same 32 bytes spelled otherwise: the last character's two unused bits flipped (decodes alike).
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const sameBytes = `${mac.slice(0, -1)}${B64[B64.indexOf(mac.at(-1)!) ^ 1]}`;
   const prefix = route === 'cart-restore' ? 'rcv_' : 'rrb_';
   return [
     `/api/${route}/${id}.${mac.slice(0, 42)}`,
@@ -152,6 +155,7 @@ function forgeriesOf(route: 'cart-restore' | 'reorder', token: string, other: st
     `/api/${route}/${id}.`,
     `/api/${route}/${id}`,
     `/api/${route}/${id}.${lastChanged}`,
+    `/api/${route}/${id}.${sameBytes}`,
     `/api/${route}/${id}.${swapCase(mac)}`,
     `/api/${route}/${id.toUpperCase()}.${mac}`,
     `/api/${route}/${id}x.${mac}`,

@@ -6,6 +6,7 @@ import { createProduct } from '../db/seed/factories.js';
 import { DEMO_ADMIN } from '../db/seed/demo-accounts.js';
 import { fulfilPaymentSession } from '../checkout/service.js';
 import { runCheckoutRecovery, type RecoveryDeps } from './recovery.js';
+import { settleRecoveriesWrites } from './close-recoveries.js';
 import { RECOVERY_MESSAGES, type AdminRecoveryList, type RestorePreview } from '../../shared/schemas/recovery.js';
 
 /**
@@ -178,6 +179,35 @@ describe('nothing after a payment, an unsubscribe, an emptied cart or a sell-out
     expect(await recoveryOf(a.orderId)).toMatchObject({ state: 'closed', reason: 'ordered', emails_sent: 0, recovered_order_id: null });
     await runCheckoutRecovery(deps, later(24.05, a.at));
     expect(await mailsTo(email)).toHaveLength(0);
+  });
+
+  it('a payment settles recoveries when its address has some, or when its checkout is old enough to have been decided meanwhile', async () => {
+    const order = (createdAgoMs: number) => ({
+      id: 'ord_x',
+      email: 'who@example.com',
+      total_cents: 1000,
+      created_at: new Date(Date.now() - createdAgoMs).toISOString(),
+    });
+    const now = new Date();
+    // An address without recoveries when the payment read its rows, paid minutes after the checkout: nothing to settle.
+    expect(settleRecoveriesWrites(t.db, order(5 * 60_000), now, false)).toHaveLength(0);
+    // With some, or not known (a path that did not read it): the update and the delete.
+    expect(settleRecoveriesWrites(t.db, order(5 * 60_000), now, true)).toHaveLength(2);
+    expect(settleRecoveriesWrites(t.db, order(5 * 60_000), now)).toHaveLength(2);
+    // Fifty minutes on, the pass may be deciding this very checkout (it locks the order): settled all the same.
+    expect(settleRecoveriesWrites(t.db, order(51 * 60_000), now, false)).toHaveLength(2);
+  });
+
+  it('the pass deciding a checkout while it is paid: whichever is first, no e-mail after the payment', async () => {
+    const email = address('same-moment');
+    const a = await leave(email, { marketing: true });
+    const when = later(1.05, a.at);
+    await Promise.all([runCheckoutRecovery(deps, when), pay(a.sessionId)]);
+    const row = await recoveryOf(a.orderId);
+    const queued = (await mailsTo(email)).filter((m) => m.status === 'queued');
+    // Paid first: never abandoned. Decided first: its e-mail deleted by the payment and the checkout closed as ordered.
+    if (row) expect(row).toMatchObject({ state: 'closed', reason: 'ordered', emails_sent: 0 });
+    expect(queued).toHaveLength(0);
   });
 
   it('an order after a sent e-mail is recovered, with its amount; no second e-mail; the figures count its money', async () => {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { CheckoutRecoveriesTable, Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
-import { transactionWithRetry } from '../db/locks.js';
+import { forUpdate, transactionWithRetry } from '../db/locks.js';
 import { writeTogether } from '../db/query-helpers.js';
 import { emailWrites } from '../email/outbox.js';
 import { TOOK_MONEY_STATUSES } from '../orders/money-taken.js';
@@ -279,11 +279,15 @@ export async function decideCheckout(deps: RecoveryDeps, orderId: string, now: D
   // Made before the transaction: its key is read (the first time, written) outside it.
   const token = await restoreToken(db, id);
   return transactionWithRetry(db, async (trx) => {
-    const order = await trx
-      .selectFrom('orders')
-      .select(['id', 'email', 'user_id', 'created_at', 'total_cents', 'payment_status', 'order_number'])
-      .where('id', '=', orderId)
-      .executeTakeFirst();
+    // The order locked (PostgreSQL): a payment of it at this moment waits, and its writes then see
+    // this recovery and stop its e-mail; or it went first, and this reads it paid.
+    const order = await forUpdate(
+      trx
+        .selectFrom('orders')
+        .select(['id', 'email', 'user_id', 'created_at', 'total_cents', 'payment_status', 'order_number'])
+        .where('id', '=', orderId),
+      deps.dialect,
+    ).executeTakeFirst();
     if (!order || !order.email || (TOOK_MONEY_STATUSES as readonly string[]).includes(order.payment_status)) return 'gone';
     const at = iso(now);
     const row = {

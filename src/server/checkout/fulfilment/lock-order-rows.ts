@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CouponsTable, Database, OrderItemsTable, OrdersTable, PaymentSessionsTable, UsersTable } from '../../db/schema.js';
 import type { Dialect } from '../../db/database.js';
 import { forUpdate } from '../../db/locks.js';
@@ -20,6 +20,12 @@ export type LockedOrderRows = {
   user: Selectable<UsersTable> | undefined;
   /** The shipping method and estimate chosen at checkout (kept on the order's `placed` event), or null. */
   delivery: OrderDelivery | null;
+  /**
+   * Whether the order's address has checkout recoveries (marketing/close-recoveries.ts), read in the
+   * same statement: a payment settles them only then (most addresses have none: two statements saved).
+   * Absent: not known, settled.
+   */
+  recoveries?: boolean;
 };
 
 type LockOrderRowsResult = { alreadyPaid: true; orderId: string } | { alreadyPaid: false; rows: LockedOrderRows };
@@ -51,6 +57,17 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
         .limit(1)
         .as('seen_placed_data'),
     )
+    // Whether this address has checkout recoveries to settle (checkout_recoveries_email_idx), as settleRecoveriesWrites normalises it.
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('checkout_recoveries as cr')
+            .select('cr.id')
+            .where(sql<boolean>`cr.email = lower(trim(o.email))`),
+        )
+        .as('seen_recoveries'),
+    )
     .selectAll('i')
     .where('s.id', '=', sessionId)
     .orderBy('i.product_id')
@@ -64,7 +81,7 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   const items: Selectable<OrderItemsTable>[] = seen
     .filter((r) => r.id !== null)
     .map(
-      ({ seen_order_id: _o, seen_coupon_code: _c, seen_session_status: _p, seen_placed_data: _d, ...item }) =>
+      ({ seen_order_id: _o, seen_coupon_code: _c, seen_session_status: _p, seen_placed_data: _d, seen_recoveries: _r, ...item }) =>
         item as Selectable<OrderItemsTable>,
     );
   const delivery = deliveryFromPlacedData(first.seen_placed_data ?? null);
@@ -75,7 +92,8 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   const user = order.user_id
     ? await forUpdate(trx.selectFrom('users').selectAll().where('id', '=', order.user_id), dialect).executeTakeFirst()
     : undefined;
-  return { alreadyPaid: false, rows: { order, session, items, productIds, coupon, user, delivery } };
+  const recoveries = Boolean(first.seen_recoveries);
+  return { alreadyPaid: false, rows: { order, session, items, productIds, coupon, user, delivery, recoveries } };
 }
 
 /**

@@ -15,7 +15,7 @@ import { settleRecoveriesWrites } from '../../marketing/close-recoveries.js';
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
-  rows: Pick<LockedOrderRows, 'order' | 'session'>,
+  rows: Pick<LockedOrderRows, 'order' | 'session' | 'recoveries'>,
   shortfall: string[],
   now: Date,
 ): Promise<void> {
@@ -26,7 +26,7 @@ export async function markOrderPaid(
 /** markOrderPaid's writes of the order, its session and its timeline, not run yet (the coupon hold is released at once). */
 export async function markOrderPaidWrites(
   trx: Kysely<Database>,
-  { order, session }: Pick<LockedOrderRows, 'order' | 'session'>,
+  { order, session, recoveries }: Pick<LockedOrderRows, 'order' | 'session' | 'recoveries'>,
   shortfall: string[],
   now: Date,
 ): Promise<PendingWrite[]> {
@@ -53,6 +53,6 @@ export async function markOrderPaidWrites(
       now,
     ),
     // A recovery e-mail still queued for this address is stopped; one sent counts this order as recovered.
-    ...settleRecoveriesWrites(trx, order, now),
+    ...settleRecoveriesWrites(trx, order, now, recoveries),
   ];
 }
