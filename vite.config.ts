@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import type { Plugin } from 'vite';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Storefront pages arrive rendered by the server, so on a slow connection the stylesheet and the
@@ -62,6 +63,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: '../../public',
   plugins: [react(), tailwindcss(), preloadEntryStages(), cssFirstScriptsLater()],
+  // In the browser, zod is imported through lib/zod-jitless.ts, which turns its eval probe off
+  // before any schema is built (a page that built one before importing lib/zod-config.ts broke the CSP).
+  resolve: isSsrBuild
+    ? {}
+    : { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/client/lib/zod-jitless.ts', import.meta.url)) }] },
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
