@@ -1,4 +1,3 @@
-import { frameworkErrorAnswer } from './http/bad-url.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCompress from '@fastify/compress';
@@ -12,6 +11,7 @@ import { HttpError } from './http/errors.js';
 import { answerBodyTooLarge, isBodyTooLarge } from './http/body-too-large.js';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, unavailablePage } from './http/database-errors.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
+import { frameworkErrorAnswer } from './http/bad-url.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { loggerOptions, type LogStream } from './http/log-redaction.js';
 import { registerCanonicalHost } from './http/canonical-host.js';

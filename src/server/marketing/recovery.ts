@@ -18,7 +18,6 @@ import { readRecoverySettings } from './recovery-settings.js';
 import { restoreToken } from './restore-token.js';
 import { variantLevels } from '../inventory/stock.js';
 import { reservedByVariant } from '../inventory/reservations.js';
-import { deviceOfOrder } from './checkout-device.js';
 
 /**
  * Checkout recovery (issue [7/8] item 3, decision 0061). A checkout not paid `firstAfterHours`
@@ -284,7 +283,7 @@ export async function decideCheckout(deps: RecoveryDeps, orderId: string, now: D
     const order = await forUpdate(
       trx
         .selectFrom('orders')
-        .select(['id', 'email', 'user_id', 'created_at', 'total_cents', 'payment_status', 'order_number'])
+        .select(['id', 'email', 'user_id', 'created_at', 'total_cents', 'payment_status', 'order_number', 'guest_token_hash'])
         .where('id', '=', orderId),
       deps.dialect,
     ).executeTakeFirst();
@@ -295,7 +294,8 @@ export async function decideCheckout(deps: RecoveryDeps, orderId: string, now: D
       order_id: order.id,
       email: normal(order.email),
       user_id: order.user_id,
-      device_id: await deviceOfOrder(trx, orderId),
+      // The checkout's browser, as its order keeps it (the device cookie's hash; its stock holds are swept long before).
+      device_id: order.guest_token_hash,
       checkout_at: order.created_at,
     };
     const claimed = await trx

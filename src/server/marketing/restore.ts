@@ -6,7 +6,6 @@ import type { AppDeps } from '../app.js';
 import { access } from '../http/access.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { deviceHash } from '../lib/device.js';
-import { deviceCheckedOutSince } from './checkout-device.js';
 import { RECOVERY_MESSAGES, type RestorePreview } from '../../shared/schemas/recovery.js';
 import { recoveryLines } from './recovery.js';
 import { recoveryIdOfToken } from './restore-token.js';
@@ -76,6 +75,20 @@ async function previewOf(db: Kysely<Database>, r: Recovery, now: Date): Promise<
 
 /** How far back a browser's checkout still matters to an emptied cart: the latest first e-mail (48 h) and its catch-up (48 h). */
 const EMPTIED_LOOKBACK_MS = 96 * 3_600_000;
+
+/**
+ * Whether this browser (device hash) made a checkout since `since`, as its orders keep it
+ * (`orders.guest_token_hash`, orders_device_idx; migration 0053).
+ */
+async function deviceCheckedOutSince(db: Kysely<Database>, deviceId: string, since: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('guest_token_hash', '=', deviceId)
+    .where('created_at', '>', since.toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /**
  * Whether a recovery still e-mails about a checkout of this browser, however long ago it was made
