@@ -359,13 +359,16 @@ describe("the owner's setting and figures", () => {
     await runReorderReminders(deps, later(42.01, a.paidAt));
     const [row] = await remindersOf(a.orderId);
     expect(row).toMatchObject({ state: 'sent' });
-    // The reminder as if sent now, after the order (the pass ran on a clock 42 days ahead), then the customer orders again.
-    const sentAt = new Date();
+    // The reminder as if sent just after the order was paid (the pass ran on a clock 42 days ahead), then the customer
+    // orders again, a few milliseconds on: only an order placed after the reminder follows it, and a fast machine made
+    // both in one millisecond.
+    const sentAt = new Date(a.paidAt + 1);
     await t.db
       .updateTable('reorder_reminders')
       .set({ created_at: sentAt.toISOString(), follow_until: new Date(sentAt.getTime() + 30 * DAY).toISOString() })
       .where('id', '=', row!.id)
       .execute();
+    await new Promise((r) => setTimeout(r, 5));
     const next = await buy(email, [{ productId: pads.id, quantity: 2 }]);
     // An order of another product does not count.
     await buy(email, [{ productId: plain.id, quantity: 1 }]);
