@@ -32,6 +32,8 @@ export async function startShopServer(env: Record<string, string | undefined> = 
       CHECKOUT_MAX_UNITS_HELD: '100000',
       // The same for reviews: a worker's shop takes the review journeys of several files within 15 minutes.
       REVIEW_WRITE_LIMIT_PER_IP: '100000',
+      // And for accounts: the journeys of a worker's shop sign up more than ten people within 15 minutes.
+      SIGN_UP_LIMIT_PER_IP: '100000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,15 +31,32 @@ export function together(...lanes) {
 
 /**
  * The failing tests a step's output names (Vitest's "FAIL  project  file > test" lines, once
- * each, without colours), or its last lines when it names none (a type error, a lint finding).
+ * each, without colours), each with the first lines of its error as Vitest's report gives them;
+ * or the step's last lines when it names none (a type error, a lint finding).
  */
 function failuresIn(chunks) {
   // The terminal's colour codes: ESC, '[', digits and semicolons, 'm'.
   const colours = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
   const lines = Buffer.concat(chunks).toString('utf8').replace(colours, '').split('\n');
-  const named = [...new Set(lines.map((l) => l.trim()).filter((l) => /^FAIL\s/.test(l)))];
-  const shown = named.length ? named : lines.filter((l) => l.trim()).slice(-15);
-  return shown.slice(0, 40).map((l) => (l.length > 240 ? `${l.slice(0, 239)}…` : l));
+  const shown = [];
+  const seen = new Set();
+  lines.forEach((line, i) => {
+    const name = line.trim();
+    if (!/^FAIL\s/.test(name) || seen.has(name)) return;
+    // The report's entry is the occurrence followed by its error ("AssertionError: …", "TimeoutError: …").
+    const detail = lines
+      .slice(i + 1, i + 12)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    if (!/^\w*Error\b/.test(detail[0] ?? '')) return;
+    seen.add(name);
+    shown.push(name, ...detail.slice(0, 6).map((l) => `  ${l}`));
+  });
+  for (const name of new Set(lines.map((l) => l.trim()).filter((l) => /^FAIL\s/.test(l)))) {
+    if (!seen.has(name)) shown.push(name);
+  }
+  const result = shown.length ? shown : lines.filter((l) => l.trim()).slice(-15);
+  return result.slice(0, 60).map((l) => (l.length > 240 ? `${l.slice(0, 239)}…` : l));
 }
 
 function seconds(started) {

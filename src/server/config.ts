@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   CHECKOUT_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(20),
   CHECKOUT_LIMIT_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(10),
   REVIEW_WRITE_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  SIGN_UP_LIMIT_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(10),
   CHECKOUT_MAX_UNITS_HELD: z.coerce.number().int().min(1).max(100_000_000).default(250),
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
@@ -112,6 +113,8 @@ export type Config = {
   checkoutLimitPerDevice: number;
   /** Review writes (new and edited) one IP may send per 15 minutes (counted before the work). */
   reviewWriteLimitPerIp: number;
+  /** Accounts one IP may create per 15 minutes (attempts, counted before the work). */
+  signUpLimitPerIp: number;
   /** Units one shopper (same IP, browser or account) may hold across open checkouts at once. */
   checkoutMaxUnitsHeld: number;
   /** A client must send its request's headers within this (slow-header attacks). */
@@ -241,6 +244,7 @@ function toConfig(e: Env): Config {
     checkoutLimitPerDevice: e.CHECKOUT_LIMIT_PER_DEVICE,
     checkoutMaxUnitsHeld: e.CHECKOUT_MAX_UNITS_HELD,
     reviewWriteLimitPerIp: e.REVIEW_WRITE_LIMIT_PER_IP,
+    signUpLimitPerIp: e.SIGN_UP_LIMIT_PER_IP,
     headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_MS, e.HTTP_HEADERS_TIMEOUT_MS),
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,

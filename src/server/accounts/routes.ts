@@ -41,7 +41,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AppDeps)
 
   app.post('/api/auth/sign-up', access.public, async (req, reply) => {
     const input = parseInput(SignUpInput, req.body);
-    const grant = await signUp(db, input, { ip: req.ip, publicUrl: config.publicUrl });
+    const grant = await signUp(db, input, { ip: req.ip, publicUrl: config.publicUrl, limitPerIp: config.signUpLimitPerIp });
     if (input.marketing)
       await recordMarketingConsent(db, { email: grant.user.email, userId: grant.user.id, source: 'sign-up', now: new Date() });
     setSessionCookie(reply, config, grant.token);

@@ -17,9 +17,8 @@ import { newCustomerRow } from './users.js';
 import { sendVerificationEmail } from './email-verification.js';
 
 const WINDOW_MS = 15 * 60_000;
-/** Per 15 minutes, counted before the work. Sign-in has its own, in sign-in-limits.ts. */
+/** Per 15 minutes, counted before the work. Sign-in has its own, in sign-in-limits.ts; sign-ups per IP are a setting (config.signUpLimitPerIp). */
 export const LIMITS = {
-  signUpsPerIp: 10,
   resetRequestsPerAccount: 5,
   resetRequestsPerIp: 10,
 } as const;
@@ -40,9 +39,13 @@ const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0'))
 /** A new session, and a fresh device token naming the account for the browser that signed in. */
 type SessionGrant = { user: UserRow; token: string; expiresAt: Date; deviceToken: string };
 
-export async function signUp(db: Kysely<Database>, input: SignUpInput, ctx: { ip: string; publicUrl: string }): Promise<SessionGrant> {
+export async function signUp(
+  db: Kysely<Database>,
+  input: SignUpInput,
+  ctx: { ip: string; publicUrl: string; limitPerIp: number },
+): Promise<SessionGrant> {
   if (looksAutomated('signUp', input)) throw new HttpError(400, AUTH_MESSAGES.tryAgain);
-  await takeAttempt(db, `signup:ip:${ctx.ip}`, LIMITS.signUpsPerIp);
+  await takeAttempt(db, `signup:ip:${ctx.ip}`, ctx.limitPerIp);
 
   const existing = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
   if (existing) throw new HttpError(409, AUTH_MESSAGES.userExists);
