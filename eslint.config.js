@@ -96,6 +96,7 @@ const SERVER_MODULES = [
   'content',
   'coupons',
   'email',
+  'files',
   'inventory',
   'marketing',
   'orders',

@@ -7,15 +7,19 @@
 // SQLite: better-sqlite3's online backup API, all pages in one step, so the copy is one read
 // transaction (WAL mode: payments keep committing meanwhile). PostgreSQL: pg_dump -Fc inside an
 // exported REPEATABLE READ snapshot, the same snapshot the manifest's counts are taken in; with
-// `?schema=` in DATABASE_URL only that schema. The uploads folder is copied after the database,
-// so every image the snapshot's rows name is in the copy (upload names are never reused).
+// `?schema=` in DATABASE_URL only that schema. The uploaded images are copied after the database,
+// so every image the snapshot's rows name is in the copy (upload names are never reused): from the
+// uploads folder, or from the bucket when FILE_STORE=s3 (decision 0062).
 // The folder is written as <folder>.partial and renamed when complete: a folder with a
 // manifest is a whole backup.
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../src/server/config.js';
+import { createFileStore } from '../src/server/files/create-file-store.js';
+import type { FileStore } from '../src/server/files/file-store.js';
 import {
   createPrivateFiles,
   describeFacts,
@@ -87,6 +91,22 @@ async function snapshotPostgres(url: string, work: string): Promise<Snapshot> {
   }
 }
 
+/** Every file of the store into `dest`, by key; answers how many (a store that fails ends the backup). */
+async function copyUploads(store: FileStore, dest: string): Promise<number> {
+  fs.mkdirSync(dest, { recursive: true });
+  let copied = 0;
+  for await (const info of store.list('')) {
+    const file = await store.get(info.key);
+    if (!file || !('body' in file)) continue; // removed since it was listed (a review photo dropped)
+    const out = path.join(dest, ...info.key.split('/'));
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    await pipeline(file.body, fs.createWriteStream(out));
+    fs.utimesSync(out, info.lastModified, info.lastModified);
+    copied++;
+  }
+  return copied;
+}
+
 function timestamp(d = new Date()): string {
   return d
     .toISOString()
@@ -120,10 +140,16 @@ async function main(): Promise<void> {
     const snap = dialect === 'sqlite' ? await snapshotSqlite(config.databaseUrl, work) : await snapshotPostgres(config.databaseUrl, work);
     const dbMs = Date.now() - t0;
 
+    const store = createFileStore(config.fileStore);
     const uploadDir = path.resolve(config.uploadDir);
-    const hasUploads = fs.existsSync(uploadDir);
-    if (hasUploads) fs.cpSync(uploadDir, path.join(work, UPLOADS), { recursive: true, preserveTimestamps: true });
-    else fs.mkdirSync(path.join(work, UPLOADS));
+    const absent = config.fileStore.kind === 'local' && !fs.existsSync(uploadDir);
+    try {
+      await copyUploads(store, path.join(work, UPLOADS)).catch((err: Error) => {
+        throw new ScriptError(`Could not copy the uploaded images from ${store.description}: ${err.message}`);
+      });
+    } finally {
+      store.close();
+    }
     // Copies keep their sources' modes: the uploads too become the shop's user's alone.
     makeTreePrivate(work);
 
@@ -155,7 +181,7 @@ async function main(): Promise<void> {
     console.log(`            ${snap.database}, ${formatBytes(dbBytes)} in ${dbMs} ms: ${describeFacts(snap.counts)}`);
     console.log(`            migrations: ${snap.migrations.at(-1) ?? 'none'} (${snap.migrations.length})`);
     console.log(
-      `  uploads   ${hasUploads ? uploadDir : `${uploadDir} (absent, nothing copied)`}: ${uploads.length} files, ${formatBytes(uploads.reduce((n, f) => n + f.bytes, 0))}`,
+      `  uploads   ${config.fileStore.kind === 's3' ? store.description : absent ? `${uploadDir} (absent, nothing copied)` : uploadDir}: ${uploads.length} files, ${formatBytes(uploads.reduce((n, f) => n + f.bytes, 0))}`,
     );
     console.log(`  manifest  ${MANIFEST} (${files.length} files with SHA-256)`);
   } catch (err) {

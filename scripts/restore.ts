@@ -5,8 +5,8 @@
 // The database must be empty; `--force` replaces what it holds (SQLite: the file; PostgreSQL: the
 // schema of `?schema=`, or every schema of the database for a whole-database backup). A SQLite
 // file that a running shop has open is never replaced: stop the shop first.
-// Uploads are merged into UPLOAD_DIR (upload names are never reused, so nothing is overwritten
-// that the backup does not hold too).
+// Uploads are merged into the file store: UPLOAD_DIR, or the bucket when FILE_STORE=s3 (upload
+// names are never reused; a file already there with the same size is left as it is).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,8 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/server/config.js';
+import { createFileStore } from '../src/server/files/create-file-store.js';
+import { contentTypeOf, isFileKey, type FileStore } from '../src/server/files/file-store.js';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrateToLatest } from '../src/server/db/migrate.js';
 import {
@@ -232,18 +234,29 @@ async function restorePostgres(folder: string, m: Manifest, url: string, force: 
 
 // ---------- uploads, migrations, the check ----------
 
-function restoreUploads(folder: string, uploadDir: string): { files: number; bytes: number } {
+async function restoreUploads(folder: string, store: FileStore): Promise<{ files: number; bytes: number; kept: number }> {
   const from = path.join(folder, UPLOADS);
-  const files = listFiles(from);
+  let files = 0;
   let bytes = 0;
-  for (const f of files) {
-    const src = path.join(from, f);
-    const dst = path.join(uploadDir, f);
-    fs.mkdirSync(path.dirname(dst), { recursive: true });
-    fs.copyFileSync(src, dst);
-    bytes += fs.statSync(src).size;
+  let kept = 0;
+  for (const key of listFiles(from).filter(isFileKey)) {
+    const src = path.join(from, ...key.split('/'));
+    const size = fs.statSync(src).size;
+    try {
+      if ((await store.head(key))?.size === size) {
+        kept++;
+        continue;
+      }
+      await store.put(key, fs.readFileSync(src), contentTypeOf(key));
+    } catch (err) {
+      throw new ScriptError(
+        `Could not put ${key} into ${store.description}: ${(err as Error).message}. The database is restored, the images in part: once the storage answers, run the same restore again with --force (images already there are skipped).`,
+      );
+    }
+    files++;
+    bytes += size;
   }
-  return { files: files.length, bytes };
+  return { files, bytes, kept };
 }
 
 async function main(): Promise<void> {
@@ -262,6 +275,12 @@ async function main(): Promise<void> {
   const dialect = config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgres';
   if (m.dialect !== dialect) throw new ScriptError(`This backup is of a ${m.dialect} database, and DATABASE_URL names a ${dialect} one.`);
   await verifyFiles(folder, m);
+  // The images' store must answer before the database is touched: a restore that stops between the two is half done.
+  const store = createFileStore(config.fileStore);
+  await store.head('restore-check').catch((err: Error) => {
+    store.close();
+    throw new ScriptError(`The file storage (${store.description}) does not answer; nothing was changed: ${err.message}`);
+  });
   console.log(`Restoring ${folder}`);
   console.log(`  taken     ${m.createdAt}: ${describeFacts(m.counts)}; ${m.files.length} files verified`);
 
@@ -275,9 +294,13 @@ async function main(): Promise<void> {
     `  database  ${where}: ${m.database}, ${formatBytes(dbBytes)} in ${Date.now() - t0} ms${force ? ' (--force: replaced what was there)' : ''}`,
   );
 
-  const uploadDir = path.resolve(config.uploadDir);
-  const up = restoreUploads(folder, uploadDir);
-  console.log(`  uploads   ${uploadDir}: ${up.files} files, ${formatBytes(up.bytes)}`);
+  try {
+    const up = await restoreUploads(folder, store);
+    const where = config.fileStore.kind === 'local' ? path.resolve(config.uploadDir) : store.description;
+    console.log(`  uploads   ${where}: ${up.files} files, ${formatBytes(up.bytes)}${up.kept ? `; ${up.kept} already there` : ''}`);
+  } finally {
+    store.close();
+  }
 
   const { db, dialect: opened, schema, close } = openDatabase(config.databaseUrl);
   try {

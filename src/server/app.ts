@@ -28,7 +28,11 @@ import { registerSignInLinkRoutes } from './accounts/sign-in-link-routes.js';
 import { registerSelfServiceRoutes } from './accounts/self-service-routes.js';
 import { registerEmailRoutes } from './email/admin-routes.js';
 import { registerAccountDataRoutes } from './accounts/account-routes.js';
-import { registerAdminCatalogRoutes, registerUploadedFiles } from './catalog/admin-routes.js';
+import { registerAdminCatalogRoutes } from './catalog/admin-routes.js';
+import { registerUploadedFiles } from './files/routes.js';
+import { createFileStore } from './files/create-file-store.js';
+import { isFileStoreError, type FileStore } from './files/file-store.js';
+import { ADMIN_MESSAGES } from '../shared/schemas/admin/messages.js';
 import { registerAdminInventoryRoutes } from './inventory/admin-routes.js';
 import { registerAdminHoldRoutes } from './inventory/holds-admin-routes.js';
 import { registerInventoryRoutes } from './inventory/routes.js';
@@ -82,11 +86,16 @@ export type AppDeps = {
   payments: PaymentProviders;
   /** Where log lines go instead of stdout (the tests read them). */
   logStream?: LogStream;
+  /** Where uploaded images are kept (files/): the uploads folder or a bucket, built once for the app. */
+  files: FileStore;
 };
 
-export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: PaymentProviders }): Promise<FastifyInstance> {
+export async function buildApp(
+  input: Omit<AppDeps, 'payments' | 'files'> & { payments?: PaymentProviders; files?: FileStore },
+): Promise<FastifyInstance> {
   const deps: AppDeps = {
     ...input,
+    files: input.files ?? createFileStore(input.config.fileStore),
     mailer: input.mailer !== undefined ? input.mailer : input.config.smtpUrl ? smtpTransport(input.config.smtpUrl) : null,
     payments: input.payments ?? buildPaymentProviders(input.config, input.db),
   };
@@ -142,6 +151,13 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
           ? 'The request body is not valid JSON'
           : (error as Error).message;
       return reply.code(status).send({ error: message });
+    }
+    // Before the database's check: a bucket's refused connection looks like a database's.
+    if (isFileStoreError(error)) {
+      // The bucket does not answer, or refuses the shop: nothing was stored. The cause stays in the log.
+      req.log.warn({ err: error, reqId: req.id, reason: error.reason }, 'file storage failed');
+      reply.code(503).header('retry-after', '60').header('cache-control', 'no-store');
+      return reply.send({ error: error.reason === 'refused' ? ADMIN_MESSAGES.imageStorageRefused : ADMIN_MESSAGES.imageStorageDown });
     }
     if (isDatabaseUnavailable(error)) {
       // The database is away for a moment (a lost connection, a restart): not a bug, not the caller's fault.
@@ -252,6 +268,8 @@ export async function buildApp(input: Omit<AppDeps, 'payments'> & { payments?: P
   );
   app.addHook('onClose', async () => {
     stopWatching();
+    // A store the caller passed in is the caller's to close (main.ts shares it with the backfill).
+    if (!input.files) deps.files.close();
     await deps.mailer?.close();
   });
   return app;

@@ -27,6 +27,21 @@ const EnvSchema = z.object({
   SHIPSTATION_V2_BASE: z.url().default('https://api.shipstation.com'),
   SHIPSTATION_V1_BASE: z.url().default('https://ssapi.shipstation.com'),
   UPLOAD_DIR: z.string().default('data/uploads'),
+  /** Where uploaded images live (decision 0062): this machine's UPLOAD_DIR, or a bucket of an S3-compatible service. */
+  FILE_STORE: z.enum(['local', 's3'], { message: "must be 'local' (the folder UPLOAD_DIR) or 's3' (a bucket)" }).default('local'),
+  S3_BUCKET: z.string().optional(),
+  /** AWS: the bucket's region; Cloudflare R2: auto; most others: whatever their documentation says (us-east-1 works for MinIO). */
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, message: 'must be an absolute URL such as https://<account>.r2.cloudflarestorage.com' })
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { message: "must be 'true' or 'false'" })
+    .default('false')
+    .transform((v) => v === 'true'),
+  S3_PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an absolute URL such as https://images.example.com' }).optional(),
   BACKUP_DIR: z.string().default('backups'),
   CLIENT_DIR: z.string().default('dist/client'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -82,6 +97,8 @@ export type Config = {
   shipstationV2Base: string;
   shipstationV1Base: string;
   uploadDir: string;
+  /** Where uploaded images are kept (files/create-file-store.ts). */
+  fileStore: FileStoreConfig;
   /** Where `npm run backup` puts a new timestamped folder when it is not given one. */
   backupDir: string;
   clientDir: string;
@@ -124,6 +141,24 @@ export type Config = {
   /** An idle kept-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
 };
+
+/** The uploads folder on this machine, or a bucket (with where its files can be fetched by browsers, if anywhere). */
+export type FileStoreConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** The service's address (R2, B2, MinIO, …); absent for AWS S3 itself. */
+      endpoint?: string;
+      /** Absent: the SDK's own chain (an instance role, AWS_* variables, ~/.aws). */
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key` (MinIO, most self-hosted services). */
+      forcePathStyle: boolean;
+      /** Set: `/uploads/<key>` redirects there (a public bucket or a CDN); unset: the shop serves the bytes itself. */
+      publicUrl?: string;
+    };
 
 export class ConfigError extends Error {}
 
@@ -184,6 +219,34 @@ function checkPayments(e: Env, ctx: z.RefinementCtx): void {
   }
 }
 
+/** A bucket's settings hold together: FILE_STORE=s3 names a bucket, and access keys come in pairs. */
+function checkFileStore(e: Env, ctx: z.RefinementCtx): void {
+  if (e.FILE_STORE !== 's3') return;
+  const bucket = e.S3_BUCKET?.trim();
+  if (!bucket) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['S3_BUCKET'],
+      message: 'must be set when FILE_STORE=s3: the name of the bucket that keeps the uploaded images (or set FILE_STORE=local)',
+    });
+  } else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['S3_BUCKET'],
+      message: 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit',
+    });
+  }
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+      message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together (or both left unset to use the machine's own AWS credentials)",
+    });
+  }
+}
+
+const CheckedEnvSchema = EnvSchema.superRefine(checkFileStore);
+
 function parseEnv<S extends z.ZodType<Env>>(schema: S, env: Record<string, string | undefined>): Env {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
@@ -199,11 +262,11 @@ function parseEnv<S extends z.ZodType<Env>>(schema: S, env: Record<string, strin
  * Tools that only touch the database (migrate, seed, backup, restore) read `loadConfig`.
  */
 export function loadServerConfig(env: Record<string, string | undefined> = process.env): Config {
-  return toConfig(parseEnv(EnvSchema.superRefine(checkPayments), env));
+  return toConfig(parseEnv(CheckedEnvSchema.superRefine(checkPayments), env));
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  return toConfig(parseEnv(EnvSchema, env));
+  return toConfig(parseEnv(CheckedEnvSchema, env));
 }
 
 function toConfig(e: Env): Config {
@@ -227,6 +290,19 @@ function toConfig(e: Env): Config {
     shipstationV2Base: e.SHIPSTATION_V2_BASE.replace(/\/+$/, ''),
     shipstationV1Base: e.SHIPSTATION_V1_BASE.replace(/\/+$/, ''),
     uploadDir: e.UPLOAD_DIR,
+    fileStore:
+      e.FILE_STORE === 's3'
+        ? {
+            kind: 's3',
+            bucket: e.S3_BUCKET!.trim(),
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+            accessKeyId: e.S3_ACCESS_KEY_ID || undefined,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY || undefined,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            publicUrl: e.S3_PUBLIC_URL?.replace(/\/+$/, ''),
+          }
+        : { kind: 'local', dir: e.UPLOAD_DIR },
     backupDir: e.BACKUP_DIR,
     clientDir: e.CLIENT_DIR,
     logLevel: e.LOG_LEVEL,

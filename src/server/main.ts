@@ -3,6 +3,7 @@ import { testPaymentsWarning } from './payments/test-payments.js';
 import { openDatabase, pingDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { migrateToLatest } from './db/migrate.js';
+import { underStartLock } from './db/locks.js';
 import { seedDatabase } from './db/seed/seed.js';
 import { buildApp } from './app.js';
 import { readableLogStream } from './http/readable-log.js';
@@ -23,6 +24,7 @@ import { startCheckoutRecoveryWorker } from './marketing/recovery.js';
 import { startReorderReminderWorker } from './marketing/reorder-reminders.js';
 import { checkoutPaymentOutcomes } from './checkout/payment-outcomes.js';
 import { buildPaymentProviders } from './payments/providers.js';
+import { createFileStore } from './files/create-file-store.js';
 
 async function main(): Promise<void> {
   let config;
@@ -40,9 +42,12 @@ async function main(): Promise<void> {
     preparedStatements: config.pgPreparedStatements,
   });
   await waitForDatabase(db);
-  const applied = await migrateToLatest(db, schema);
+  // Processes started together on one PostgreSQL take turns (db/locks.ts).
+  const { applied, seeded } = await underStartLock(db, dialect, async (conn) => ({
+    applied: await migrateToLatest(conn, schema),
+    seeded: await seedDatabase(conn, config),
+  }));
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
-  const seeded = await seedDatabase(db, config);
   if (seeded.catalogue) console.log('Seeded the catalogue, settings, FAQs and e-mail templates.');
 
   const mailer = config.smtpUrl ? smtpTransport(config.smtpUrl) : null;
@@ -50,7 +55,9 @@ async function main(): Promise<void> {
   const logStream = config.env === 'development' ? readableLogStream() : undefined;
   // Built once, as the mailer is: the routes and the payments worker share its one Stripe client.
   const paymentProviders = buildPaymentProviders(config, db);
-  const app = await buildApp({ config, db, dialect, mailer, logStream, payments: paymentProviders });
+  // The uploads folder or the bucket (decision 0062), shared by the routes and the variant backfill.
+  const files = createFileStore(config.fileStore);
+  const app = await buildApp({ config, db, dialect, mailer, logStream, payments: paymentProviders, files });
 
   setRetryBaseMs(config.retryBaseMs);
   const worker = mailer
@@ -80,7 +87,7 @@ async function main(): Promise<void> {
       db,
       dialect,
       payments: paymentProviders,
-      outcomes: checkoutPaymentOutcomes({ config, db, dialect, mailer, payments: paymentProviders }),
+      outcomes: checkoutPaymentOutcomes({ config, db, dialect, mailer, payments: paymentProviders, files }),
       publicUrl: config.publicUrl,
       log: app.log,
     },
@@ -101,10 +108,11 @@ async function main(): Promise<void> {
     { db, dialect, publicUrl: config.publicUrl, log: app.log },
     { intervalMs: config.reorderReminderIntervalMs },
   );
-  // Images uploaded before variants existed get them now, in the background: the server starts at once.
-  void backfillImageVariants(config.uploadDir, (msg, err) => app.log.warn({ err }, msg))
+  // Images uploaded before variants existed get them now, in the background: the server starts at
+  // once. A bucket that does not answer ends this run only; the next start tries again.
+  void backfillImageVariants(files, (msg, err) => app.log.warn({ err }, msg))
     .then((made) => made && app.log.info(`made ${made} missing image variants`))
-    .catch((err) => app.log.error({ err }, 'image variant backfill failed'));
+    .catch((err) => app.log.error({ err }, `image variant backfill failed (${files.description})`));
 
   const shutdown = async () => {
     clearInterval(housekeeping);
@@ -118,6 +126,7 @@ async function main(): Promise<void> {
     outboxLog?.stop();
     await worker?.stop();
     await app.close();
+    files.close();
     await close();
     process.exit(0);
   };

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import { z } from 'zod';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { AdminProductListQuery, ProductInput, ProductUpdateInput } from '../../shared/schemas/admin/products.js';
@@ -13,7 +10,7 @@ import { sessionActor } from '../lib/actors.js';
 import { auditPriceEdits } from '../audit/audit.js';
 import type { AppDeps } from '../app.js';
 import { HttpError, parseInput } from '../http/errors.js';
-import { access, declarePublicFiles } from '../http/access.js';
+import { access } from '../http/access.js';
 import {
   createProduct,
   deleteCategory,
@@ -27,7 +24,6 @@ import { MAX_IMAGE_BYTES, storeImage } from './uploads.js';
 import { bulkProducts } from './bulk-products.js';
 import { productVariantsView, replaceProductVariants } from './variants.js';
 import { BulkProductInput } from '../../shared/schemas/bulk.js';
-import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
 
 const Id = z.object({ id: z.string().min(1).max(100) });
 const UploadKind = z.object({ kind: z.enum(['products', 'categories', 'content']).default('products') }).strict();
@@ -36,7 +32,7 @@ const UploadKind = z.object({ kind: z.enum(['products', 'categories', 'content']
  * The back office's product, category and image-upload routes. Registered by app.ts inside the
  * admin surface, whose guard covers them; the multipart parser it adds serves the uploads.
  */
-export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): Promise<void> {
+export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, files }: Pick<AppDeps, 'db' | 'files'>): Promise<void> {
   // Registered in the admin surface: its guard covers every route here, however the path is spelled.
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
 
@@ -84,7 +80,7 @@ export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, con
     await deleteCategory(db, parseInput(Id, req.params).id);
     return { ok: true };
   });
-  // Images for products, categories and content pages (catalog/uploads.ts), served by registerUploadedFiles.
+  // Images for products, categories and content pages (catalog/uploads.ts), served by files/routes.ts.
   app.post('/api/admin/uploads', access.admin, async (req, reply) => {
     const { kind } = parseInput(UploadKind, req.query);
     if (!req.isMultipart()) throw new HttpError(400, 'Send the image as multipart/form-data in a field named "file"');
@@ -102,24 +98,6 @@ export async function registerAdminCatalogRoutes(app: FastifyInstance, { db, con
       if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, ADMIN_MESSAGES.imageSize);
       return cutOff(err);
     });
-    return reply.code(201).send({ url: await storeImage(config.uploadDir, kind, buf) });
-  });
-}
-
-/** Uploaded images, served to everyone (pages surface); file names are random and never reused. */
-export async function registerUploadedFiles(app: FastifyInstance, { config }: Pick<AppDeps, 'config'>): Promise<void> {
-  const uploads = path.resolve(config.uploadDir);
-  fs.mkdirSync(uploads, { recursive: true, mode: PRIVATE_DIR_MODE });
-  await app.register(async (files) => {
-    declarePublicFiles(files);
-    await files.register(fastifyStatic, {
-      root: uploads,
-      prefix: '/uploads/',
-      decorateReply: false,
-      index: false,
-      setHeaders: (res) => {
-        res.header('Cache-Control', 'public, max-age=31536000, immutable');
-      },
-    });
+    return reply.code(201).send({ url: await storeImage(files, kind, buf) });
   });
 }

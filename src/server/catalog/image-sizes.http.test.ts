@@ -107,7 +107,7 @@ describe('image sizes', () => {
     fs.rmSync(lost);
 
     const logged: string[] = [];
-    const made = await backfillImageVariants(t.config.uploadDir, (msg) => logged.push(msg));
+    const made = await backfillImageVariants(t.files, (msg) => logged.push(msg));
     expect(made).toBe(IMAGE_VARIANT_WIDTHS.length * 2 + 1);
     expect(logged).toEqual(['could not make the variants of content/broken.png']);
     expect((await sharp(imageVariantPath(old, 640, 'webp')).metadata()).width).toBe(640);
@@ -116,6 +116,6 @@ describe('image sizes', () => {
     expect(fs.readdirSync(folder).filter((f) => f.startsWith('logo'))).toEqual(['logo.svg']);
     expect(fs.readdirSync(folder).some((f) => f.endsWith('.tmp'))).toBe(false);
 
-    expect(await backfillImageVariants(t.config.uploadDir)).toBe(0);
+    expect(await backfillImageVariants(t.files)).toBe(0);
   });
 });

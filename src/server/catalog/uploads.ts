@@ -1,11 +1,9 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { HttpError } from '../http/errors.js';
 import { randomString } from '../lib/ids.js';
 import { ADMIN_MESSAGES, IMAGE_MAX_BYTES, IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE } from '../../shared/schemas/admin/messages.js';
 import { MalformedImageError, readImage } from './image-files.js';
 import { writeImageVariants } from './image-variants.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.js';
+import { contentTypeOf, uploadUrl, type FileStore } from '../files/file-store.js';
 
 /** Shared with the back office, which refuses a bigger file before sending it. */
 export const MAX_IMAGE_BYTES = IMAGE_MAX_BYTES;
@@ -19,18 +17,19 @@ export function imageFitsLimits(width: number, height: number): boolean {
 export type UploadFolder = 'products' | 'categories' | 'content' | 'reviews';
 
 /**
- * Stores an uploaded image under the uploads folder with a random name; answers its public path.
+ * Stores an uploaded image in the file store (the uploads folder or the bucket) with a random name;
+ * answers its public path.
  * The type comes from the bytes, the pixel dimensions from the file's header (refused beyond the
  * limits, however small the file), and what is stored is the file without its metadata. Beside
  * it go its smaller variants (image-variants.ts), named from it, for the storefront's srcset.
  */
-export async function storeImage(uploadDir: string, folder: UploadFolder, buf: Buffer): Promise<string> {
-  return (await storeSizedImage(uploadDir, folder, buf)).url;
+export async function storeImage(files: FileStore, folder: UploadFolder, buf: Buffer): Promise<string> {
+  return (await storeSizedImage(files, folder, buf)).url;
 }
 
 /** `storeImage`, also answering the picture's size in pixels (a review photo's row keeps it). */
 export async function storeSizedImage(
-  uploadDir: string,
+  files: FileStore,
   folder: UploadFolder,
   buf: Buffer,
 ): Promise<{ url: string; width: number; height: number }> {
@@ -46,13 +45,12 @@ export async function storeSizedImage(
   const { type, width, height } = image.info;
   if (!width || !height) throw new HttpError(400, ADMIN_MESSAGES.imageUnreadable);
   if (!imageFitsLimits(width, height)) throw new HttpError(400, ADMIN_MESSAGES.imageDimensions(width, height));
-  const dir = path.resolve(uploadDir, folder);
-  await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const name = `${Date.now().toString(36)}-${randomString(12)}.${type}`;
-  const file = path.join(dir, name);
-  await fs.writeFile(file, image.stripped(), { flag: 'wx', mode: PRIVATE_FILE_MODE });
+  const key = `${folder}/${Date.now().toString(36)}-${randomString(12)}.${type}`;
+  const stripped = image.stripped();
+  await files.put(key, stripped, contentTypeOf(key));
   // A file whose headers hold together but whose pixels do not decode keeps no variants (a browser
-  // could not draw it either); the backfill at the next start tries again and logs it.
-  await writeImageVariants(file).catch(() => 0);
-  return { url: `/uploads/${folder}/${name}`, width, height };
+  // could not draw it either); the backfill at the next start tries again and logs it. So does one
+  // whose variants the store failed to take after it took the original.
+  await writeImageVariants(files, key, stripped).catch(() => 0);
+  return { url: uploadUrl(key), width, height };
 }

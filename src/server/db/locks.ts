@@ -58,3 +58,22 @@ export async function lockShopperKeys(trx: QueryExecutorProvider, dialect: Diale
   );
   await sql`select ${calls}`.execute(trx);
 }
+
+/**
+ * Runs `work` on one connection holding PostgreSQL's advisory lock for this schema's start-up, so
+ * that processes started together (a deploy of several machines on a new database) migrate and
+ * seed one after another: the second finds the first one's tables and rows instead of inserting
+ * the same catalogue or settings again. SQLite has one process by design and runs `work` as is.
+ */
+export async function underStartLock<DB, T>(db: Kysely<DB>, dialect: Dialect, work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (dialect !== 'postgres') return work(db);
+  return db.connection().execute(async (conn) => {
+    const key = sql`hashtext('eco-shop start ' || current_schema())`;
+    await sql`select pg_advisory_lock(${key})`.execute(conn);
+    try {
+      return await work(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(conn);
+    }
+  });
+}

@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isFileKey, type FileStore } from '../files/file-store.js';
 
-/** A public path prefix and the folder its files are served from. */
-type ImageRoot = { prefix: string; dir: string };
+/** A public path prefix and the folder its files are served from, or the file store that holds them (the uploads). */
+type ImageRoot = { prefix: string; dir: string } | { prefix: string; store: FileStore };
+
+/**
+ * How long a missing upload is remembered as missing. Another process (or `npm run
+ * uploads:migrate`) may store it meanwhile, without a shop change: a page drawn after this looks again.
+ */
+const MISSING_KEPT_MS = 5_000;
 
 /** Longest walk into a page's data: far deeper than any answer the pages embed. */
 const MAX_DEPTH = 8;
@@ -13,13 +20,17 @@ const MAX_DEPTH = 8;
  * scripts run. Only paths under the roots (built public images, uploads) are judged; anything
  * else (another site's picture) is taken as present.
  *
- * Cheap by design: each path is looked up on disk once and remembered. The uploads change only
- * through the back office, whose every write is a shop change (shop-changes.ts): `forget` is
- * called then, in every process, before pages are drawn again. The built images change only
- * when the client is rebuilt (`forget(true)`, in development).
+ * Cheap by design: each path is looked up once (on disk, or a HEAD request to the bucket) and
+ * remembered. The uploads change through the back office, whose every write is a shop change
+ * (shop-changes.ts): `forget` is called then, in every process, before pages are drawn again. An
+ * upload found missing is looked for again after a few seconds (another process may have stored
+ * it), and a store that does not answer is taken to have the file and nothing is remembered: the
+ * page is drawn with the image, whose own request fails, rather than kept saying it has none. The
+ * built images change only when the client is rebuilt (`forget(true)`, in development).
  */
 export class ImageFiles {
-  private readonly known = new Map<string, boolean>();
+  /** true: there; a number: missing, until that time (Infinity for the built images). */
+  private readonly known = new Map<string, true | number>();
   private generation = 0;
   private readonly roots: ImageRoot[];
 
@@ -28,38 +39,45 @@ export class ImageFiles {
     roots: ImageRoot[],
     private readonly changing: readonly string[] = [],
   ) {
-    this.roots = roots.map((r) => ({ ...r, dir: path.resolve(r.dir) }));
+    this.roots = roots.map((r) => ('dir' in r ? { ...r, dir: path.resolve(r.dir) } : r));
   }
 
-  /** The file a public path names, '' when the path cannot name one of ours (always missing), null when it is not under a root. */
-  private fileOf(src: string): string | null {
+  /** Whether the file a public path names is there; true for a path under no root. */
+  private async lookUp(src: string): Promise<boolean | 'unknown'> {
     const root = this.roots.find((r) => src.startsWith(r.prefix));
-    if (!root) return null;
+    if (!root) return true;
     let rest: string;
     try {
       rest = decodeURIComponent(src.slice(root.prefix.length).split(/[?#]/)[0]!);
     } catch {
-      return '';
+      return false;
     }
-    if (rest.includes('\0')) return '';
+    if (rest.includes('\0')) return false;
+    if ('store' in root) {
+      if (!isFileKey(rest)) return false;
+      // Any fault of the store (a bucket away, a folder unreadable) leaves the answer unknown.
+      return root.store.head(rest).then(
+        (info) => info !== null,
+        () => 'unknown' as const,
+      );
+    }
     const file = path.resolve(root.dir, rest);
-    return file.startsWith(root.dir + path.sep) ? file : '';
+    if (!file.startsWith(root.dir + path.sep)) return false;
+    return fs.promises.stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    );
   }
 
-  private async exists(src: string): Promise<boolean> {
+  private async exists(src: string, now = Date.now()): Promise<boolean> {
     const cached = this.known.get(src);
-    if (cached !== undefined) return cached;
-    const file = this.fileOf(src);
-    if (file === null) return true;
+    if (cached === true || (cached !== undefined && cached > now)) return cached === true;
     const generation = this.generation;
-    const found =
-      file !== '' &&
-      (await fs.promises.stat(file).then(
-        (s) => s.isFile(),
-        () => false,
-      ));
+    const found = await this.lookUp(src);
+    if (found === 'unknown') return true;
+    const keepMissing = this.changing.some((prefix) => src.startsWith(prefix)) ? now + MISSING_KEPT_MS : Infinity;
     // A forget while looking means the answer may already be out of date: not kept.
-    if (generation === this.generation) this.known.set(src, found);
+    if (generation === this.generation) this.known.set(src, found ? true : keepMissing);
     return found;
   }
 

@@ -161,7 +161,7 @@ function preferredEncoding(header: string | string[] | undefined, brotli = true)
 const SERVER_RENDERED_SHELLS = new Set(['/cart', '/checkout']);
 
 export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<NotFoundHandler> {
-  const { config, db, dialect } = deps;
+  const { config, db, dialect, files } = deps;
   const clientDir = path.resolve(config.clientDir);
   let template = loadTemplate(clientDir);
   let templateLoadedAt = Date.now();
@@ -200,7 +200,7 @@ export async function registerSpa(app: FastifyInstance, deps: AppDeps): Promise<
   const imageFiles = new ImageFiles(
     [
       ...(fs.existsSync(clientDir) ? [{ prefix: '/images/', dir: path.join(clientDir, 'images') }] : []),
-      { prefix: '/uploads/', dir: config.uploadDir },
+      { prefix: '/uploads/', store: files },
     ],
     ['/uploads/'],
   );

@@ -49,7 +49,7 @@ beforeAll(async () => {
     env: { STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: base },
   });
   providers = buildPaymentProviders(t.config, t.db);
-  const deps: AppDeps = { config: t.config, db: t.db, dialect: t.dialect, payments: providers };
+  const deps: AppDeps = { config: t.config, db: t.db, dialect: t.dialect, payments: providers, files: t.files };
   const real = checkoutPaymentOutcomes(deps);
   const outcomes = {
     ...real,

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.js';
@@ -8,6 +6,7 @@ import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import { IMAGE_VARIANT_WIDTHS, imageVariantPath } from '../../shared/image-variants.js';
 import { REVIEW_LIMITS, REVIEW_MESSAGES } from '../../shared/reviews.js';
 import { ReviewInput } from '../../shared/schemas/reviews.js';
+import { keyOfUploadUrl, type FileStore } from '../files/file-store.js';
 
 /**
  * A review's form as the storefront sends it (issue [6/8]): multipart form data with the fields of
@@ -170,22 +169,20 @@ export function reviewFieldsOf(upload: ReviewUpload): ReviewFields {
 
 export type StoredPhoto = { url: string; width: number; height: number };
 
-/** The original's file and its smaller sizes (image-variants.ts names them from it). */
-function filesOf(uploadDir: string, url: string): string[] {
-  const m = /^\/uploads\/reviews\/([A-Za-z0-9._-]+)$/.exec(url);
-  if (!m) return [];
-  const original = path.resolve(uploadDir, 'reviews', m[1]!);
-  return [
-    original,
-    ...IMAGE_VARIANT_WIDTHS.flatMap((w) => [imageVariantPath(original, w, 'webp'), imageVariantPath(original, w)]).filter(
-      (f, i, all) => all.indexOf(f) === i && f !== original,
-    ),
-  ];
+/** The keys of a review photo's original and its smaller sizes (image-variants.ts names them from it). */
+function keysOf(url: string): string[] {
+  const key = /^\/uploads\/reviews\/[A-Za-z0-9._-]+$/.test(url) ? keyOfUploadUrl(url) : null;
+  if (!key) return [];
+  const variants = IMAGE_VARIANT_WIDTHS.flatMap((w) => [imageVariantPath(key, w, 'webp'), imageVariantPath(key, w)]);
+  return [key, ...new Set(variants.filter((k) => k !== key))];
 }
 
-/** Removes review photos' files, best-effort (a file already gone is no fault): a row is the truth, a stray file harms nobody. */
-export async function removePhotoFiles(uploadDir: string, urls: readonly string[]): Promise<void> {
-  await Promise.all(urls.flatMap((url) => filesOf(uploadDir, url).map((f) => fs.rm(f, { force: true }).catch(() => {}))));
+/**
+ * Removes review photos' files from the store, best-effort (a file already gone, or a store that
+ * does not answer, is no fault): a row is the truth, a stray file harms nobody.
+ */
+export async function removePhotoFiles(files: FileStore, urls: readonly string[]): Promise<void> {
+  await Promise.all(urls.flatMap((url) => keysOf(url).map((key) => files.delete(key).catch(() => {}))));
 }
 
 /**
@@ -195,16 +192,16 @@ export async function removePhotoFiles(uploadDir: string, urls: readonly string[
  * with the pipeline's sentence (a file too large in bytes stays 413, as everywhere).
  */
 export async function withStoredPhotos<T>(
-  uploadDir: string,
-  files: readonly Buffer[],
+  files: FileStore,
+  photos: readonly Buffer[],
   write: (photos: StoredPhoto[]) => Promise<{ result: T; removed: string[] }>,
 ): Promise<T> {
   const stored: StoredPhoto[] = [];
   try {
-    for (const buf of files) stored.push(await storeSizedImage(uploadDir, 'reviews', buf));
+    for (const buf of photos) stored.push(await storeSizedImage(files, 'reviews', buf));
   } catch (err) {
     await removePhotoFiles(
-      uploadDir,
+      files,
       stored.map((p) => p.url),
     );
     if (err instanceof HttpError && err.statusCode === 415) throw new HttpError(400, err.message);
@@ -215,11 +212,11 @@ export async function withStoredPhotos<T>(
     outcome = await write(stored);
   } catch (err) {
     await removePhotoFiles(
-      uploadDir,
+      files,
       stored.map((p) => p.url),
     );
     throw err;
   }
-  await removePhotoFiles(uploadDir, outcome.removed);
+  await removePhotoFiles(files, outcome.removed);
   return outcome.result;
 }

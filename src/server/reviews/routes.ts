@@ -61,7 +61,7 @@ async function readWrite(req: FastifyRequest, { db, config }: Pick<AppDeps, 'db'
 }
 
 /** A request e-mail's link: the form, the review written once, and edited until the link expires (store surface). */
-export async function registerReviewLinkRoutes(app: FastifyInstance, { db, dialect, config }: AppDeps): Promise<void> {
+export async function registerReviewLinkRoutes(app: FastifyInstance, { db, dialect, config, files: store }: AppDeps): Promise<void> {
   await app.register(fastifyMultipart, { limits: REVIEW_MULTIPART_LIMITS });
   app.get('/api/reviews/link/:token', access.public, async (req, reply) => {
     const token = linkToken(req);
@@ -72,7 +72,7 @@ export async function registerReviewLinkRoutes(app: FastifyInstance, { db, diale
   app.post('/api/reviews/link/:token', access.public, async (req, reply) => {
     const token = linkToken(req);
     const { input, productId, files } = await readWrite(req, { db, config });
-    const result = await withStoredPhotos(config.uploadDir, files, (photos) =>
+    const result = await withStoredPhotos(store, files, (photos) =>
       createLinkReview({ db, dialect }, { token, productId, input, photos, now: new Date() }),
     );
     return reply.code(201).header('Cache-Control', 'no-store').send(result);
@@ -80,7 +80,7 @@ export async function registerReviewLinkRoutes(app: FastifyInstance, { db, diale
   app.put('/api/reviews/link/:token', access.public, async (req, reply) => {
     const token = linkToken(req);
     const { input, productId, files } = await readWrite(req, { db, config });
-    const result = await withStoredPhotos(config.uploadDir, files, (photos) =>
+    const result = await withStoredPhotos(store, files, (photos) =>
       editLinkReview({ db, dialect }, { token, productId, input, photos, now: new Date() }),
     );
     return reply.header('Cache-Control', 'no-store').send(result);
@@ -88,7 +88,7 @@ export async function registerReviewLinkRoutes(app: FastifyInstance, { db, diale
 }
 
 /** The signed-in customer's reviews: the form for a product, writing, editing and their list (account surface). */
-export async function registerAccountReviewRoutes(app: FastifyInstance, { db, dialect, config }: AppDeps): Promise<void> {
+export async function registerAccountReviewRoutes(app: FastifyInstance, { db, dialect, config, files: store }: AppDeps): Promise<void> {
   await app.register(fastifyMultipart, { limits: REVIEW_MULTIPART_LIMITS });
   /** The customer writing: an admin acting as them may read, not write in their name (checked once the form is known good). */
   const writer = (req: FastifyRequest) => {
@@ -110,7 +110,7 @@ export async function registerAccountReviewRoutes(app: FastifyInstance, { db, di
     const { productId } = parseInput(ProductParam, req.params);
     const { input, files } = await readWrite(req, { db, config });
     const user = writer(req);
-    const result = await withStoredPhotos(config.uploadDir, files, (photos) =>
+    const result = await withStoredPhotos(store, files, (photos) =>
       createAccountReview({ db, dialect }, { user, productId, input, photos, now: new Date() }),
     );
     return reply.code(201).send(result);
@@ -119,7 +119,7 @@ export async function registerAccountReviewRoutes(app: FastifyInstance, { db, di
     const { id } = parseInput(IdParam, req.params);
     const { input, files } = await readWrite(req, { db, config });
     const user = writer(req);
-    return withStoredPhotos(config.uploadDir, files, (photos) =>
+    return withStoredPhotos(store, files, (photos) =>
       editAccountReview({ db, dialect }, { user, reviewId: id, input, photos, now: new Date() }),
     );
   });

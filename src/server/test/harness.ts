@@ -11,6 +11,8 @@ import { seedDatabase } from '../db/seed/seed.js';
 import type { Database } from '../db/schema.js';
 import { buildApp, type AppDeps } from '../app.js';
 import { randomString } from '../lib/ids.js';
+import { createFileStore } from '../files/create-file-store.js';
+import type { FileStore } from '../files/file-store.js';
 
 export type TestDb = { url: string; dialect: Dialect; drop: () => Promise<void> };
 
@@ -55,6 +57,8 @@ export type TestApp = {
   db: Kysely<Database>;
   dialect: Dialect;
   config: Config;
+  /** Where the app keeps uploaded images: its own uploads folder, or the bucket its env names. */
+  files: FileStore;
   close: () => Promise<void>;
 };
 
@@ -78,15 +82,18 @@ export async function createTestApp(
   const { db, schema, close } = openDatabase(testDb.url);
   await migrateToLatest(db, schema);
   if (options.seed !== false) await seedDatabase(db, config);
-  const app = await buildApp({ config, db, dialect: testDb.dialect, logStream: options.logStream });
+  const files = createFileStore(config.fileStore);
+  const app = await buildApp({ config, db, dialect: testDb.dialect, logStream: options.logStream, files });
   await app.ready();
   return {
     app,
     db,
     dialect: testDb.dialect,
     config,
+    files,
     close: async () => {
       await app.close();
+      files.close();
       await close();
       await testDb.drop();
       fs.rmSync(uploadRoot, { recursive: true, force: true });

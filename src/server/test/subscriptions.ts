@@ -18,7 +18,7 @@ export function renewalDeps(t: TestApp, log: RenewalDeps['log'] = silent): Renew
     db: t.db,
     dialect: t.dialect,
     payments,
-    outcomes: checkoutPaymentOutcomes({ config: t.config, db: t.db, dialect: t.dialect, payments }),
+    outcomes: checkoutPaymentOutcomes({ config: t.config, db: t.db, dialect: t.dialect, payments, files: t.files }),
     publicUrl: t.config.publicUrl,
     log,
   };

@@ -32,6 +32,11 @@ export const ADMIN_MESSAGES = {
     `This image is ${width} × ${height} pixels. Images can be at most ${IMAGE_MAX_SIDE} pixels wide or high and ${IMAGE_MAX_MEGAPIXELS} megapixels in all (e.g. 6000 × 4000): make it smaller and upload it again.`,
   imageUnreadable: 'This image file is damaged or incomplete. Save it again as PNG, JPEG or WebP and upload it again.',
   uploadCutOff: 'The upload was cut off before it finished. Please try again.',
+  /** The file storage (a bucket, decision 0062) does not answer: nothing was stored. */
+  imageStorageDown: 'Images cannot be stored right now: the file storage does not answer. Try again in a minute.',
+  /** The file storage answers but refuses the shop: its settings need the owner. */
+  imageStorageRefused:
+    'Images cannot be stored right now: the file storage refuses the shop. Check the bucket name and access keys in the shop’s settings (S3_BUCKET, S3_ACCESS_KEY_ID).',
   requiredFields: 'Please fill in all required fields',
   ownRole: 'You cannot remove your own admin role',
   lastAdmin: 'The last admin cannot be demoted',
