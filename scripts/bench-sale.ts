@@ -26,7 +26,7 @@
 // server that answers at once (some 450 checkouts/s, a whole core, the generator the bottleneck),
 // node:http 0.3–0.4 ms; undici's own Pool is not among the project's packages. The run reports the
 // bench's CPU beside the server's, to show which of the two ran out first.
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -66,9 +66,17 @@ const GOALS = {
   pagesDuringPerSecond: 50,
   pagesShare: 0.8,
   pagesP99Ms: 20,
+  /** Server CPU per whole checkout (create and pay), on either database, in ms ([8/8]). */
+  serverCpuPerCheckoutMs: 2.5,
+  /** PostgreSQL's CPU per whole checkout (its backends and shared writers), in ms. */
+  pgCpuPerCheckoutMs: 2,
+  /** A page during 50 checkouts/s costs the server at most this much more CPU than alone. */
+  pageCpuDuringShare: 1.1,
   twoProcessGain: 1.6,
   memoryMb: 150,
 };
+/** Checkouts beside a page slower than this (p99) have queued: the page's CPU cannot be told from theirs. */
+const QUEUED_P99_MS = 250;
 /** Connections for the pages, as the issue measures them. */
 const PAGE_CONNECTIONS = 10;
 const WARM_UP_SECONDS = 2;
@@ -114,6 +122,11 @@ class Sample {
     clearTimeout(timer);
     this.ended = performance.now();
     return unanswered;
+  }
+
+  /** Checkouts answered so far, successful or not. */
+  get done(): number {
+    return this.times.length + this.failed;
   }
 
   get seconds(): number {
@@ -249,7 +262,7 @@ class Sale {
    * Open loop: a new shopper every 1/perSecond seconds, on the servers in turn, whatever the
    * answers do (a late timer starts every checkout that is due at once). Runs until stopped.
    */
-  openLoop(bases: string[], perSecond: number): { stop: () => Promise<Sample> } {
+  openLoop(bases: string[], perSecond: number): { sample: Sample; stop: () => Promise<Sample> } {
     const sample = new Sample();
     const interval = 1000 / perSecond;
     const running = new Set<Promise<void>>();
@@ -269,6 +282,7 @@ class Sale {
     };
     tick();
     return {
+      sample,
       stop: async () => {
         clearTimeout(timer);
         this.unanswered += await sample.settle([...running]);
@@ -289,36 +303,179 @@ const cookieHeader = (s: Shopper): Record<string, string> =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** CPU time a process has used so far, in seconds (utime + stime from /proc; 0 where there is none). */
-function cpuSecondsOf(pid: number | undefined): number {
+/** The kernel's clock ticks per second, in which /proc gives CPU times (`getconf CLK_TCK`, 100 on Linux). */
+const CLOCK_TICKS = (() => {
+  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  return Number(r.stdout?.trim()) || 100;
+})();
+
+/** CPU time a process has used so far, in seconds (utime + stime from /proc; null where there is none). */
+function cpuSecondsOf(pid: number | undefined): number | null {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {
-    return 0;
+    return null;
   }
 }
 
-/** A flat-out run with the CPU each side used, in % of one core: the servers' and the bench's own. */
+/** CPU seconds used over a stretch: the servers', PostgreSQL's backends for the bench's database, and its shared writers. */
+type CpuUse = { server: number; pgBackends: number; pgShared: number };
+
+/**
+ * PostgreSQL's processes that work for the bench's database: its backends (the servers' connections,
+ * an autovacuum worker on it), found in pg_stat_activity, and the instance's shared writers (WAL
+ * writer, checkpointer, background writer), which the sale's commits keep busy. Asked over a
+ * connection to another database, so the asking is not counted. The pool opens and closes
+ * connections as it goes, so the processes are looked for again every 200 ms: one that starts
+ * counts from zero, one that ends counts up to its last reading.
+ */
+class PgProcesses {
+  private client: pg.Client | null = null;
+  private last = new Map<number, { shared: boolean; first: number; last: number }>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly url: string,
+    private readonly database: string,
+  ) {}
+
+  private async poll(fresh: boolean): Promise<void> {
+    if (!this.client) {
+      const u = new URL(this.url);
+      u.pathname = '/postgres';
+      this.client = new pg.Client({ connectionString: u.toString() });
+      await this.client.connect();
+    }
+    const { rows } = await this.client.query<{ pid: number; shared: boolean }>(
+      `select pid, datname is null as shared from pg_stat_activity
+        where (datname = $1 and pid <> pg_backend_pid()) or backend_type in ('walwriter', 'checkpointer', 'background writer')`,
+      [this.database],
+    );
+    for (const { pid, shared } of rows) {
+      const now = cpuSecondsOf(pid);
+      if (now === null) continue;
+      const seen = this.last.get(pid);
+      if (seen) seen.last = now;
+      else this.last.set(pid, { shared, first: fresh ? now : 0, last: now });
+    }
+    // Those seen before and not listed now have ended: their last reading stands.
+    for (const [pid, seen] of this.last) {
+      const now = cpuSecondsOf(pid);
+      if (now !== null) seen.last = now;
+    }
+  }
+
+  async start(): Promise<void> {
+    this.last.clear();
+    await this.poll(true);
+    const tick = () => {
+      this.polling = this.poll(false).catch(() => undefined);
+      this.timer = setTimeout(() => void this.polling.then(tick), 200);
+    };
+    this.timer = setTimeout(tick, 200);
+  }
+
+  async stop(): Promise<{ backends: number; shared: number }> {
+    clearTimeout(this.timer);
+    await this.polling;
+    await this.poll(false);
+    let backends = 0;
+    let shared = 0;
+    for (const seen of this.last.values()) {
+      if (seen.shared) shared += seen.last - seen.first;
+      else backends += seen.last - seen.first;
+    }
+    return { backends, shared };
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+}
+
+/** Measures the CPU the servers (their pids only, never the bench's load generator) and PostgreSQL use over a stretch. */
+class CpuMeter {
+  private before = 0;
+
+  constructor(
+    private readonly servers: () => Server[],
+    private readonly pgProcesses: PgProcesses | null,
+  ) {}
+
+  private serverCpu(): number {
+    return this.servers().reduce((s, x) => s + (cpuSecondsOf(x.child.pid) ?? 0), 0);
+  }
+
+  async start(): Promise<void> {
+    await this.pgProcesses?.start();
+    this.before = this.serverCpu();
+  }
+
+  async stop(): Promise<CpuUse> {
+    const server = this.serverCpu() - this.before;
+    const pgUse = (await this.pgProcesses?.stop()) ?? { backends: 0, shared: 0 };
+    return { server, pgBackends: pgUse.backends, pgShared: pgUse.shared };
+  }
+}
+
+/** CPU per whole checkout, in ms: the servers' and PostgreSQL's (its backends and shared writers; 0 on SQLite). */
+type CheckoutCpu = { serverMs: number; pgBackendsMs: number; pgSharedMs: number; pgMs: number };
+
+const perCheckout = (use: CpuUse, checkouts: number): CheckoutCpu => {
+  const ms = (s: number) => round2((s * 1000) / Math.max(1, checkouts));
+  return {
+    serverMs: ms(use.server),
+    pgBackendsMs: ms(use.pgBackends),
+    pgSharedMs: ms(use.pgShared),
+    pgMs: ms(use.pgBackends + use.pgShared),
+  };
+};
+
+const round2 = (ms: number) => Math.round(ms * 100) / 100;
+
+/** A flat-out run with the CPU each side used, in % of one core (the servers' and the bench's own), and per checkout. */
 async function measuredFlatOut(
   sale: Sale,
   servers: Server[],
   shoppers: number,
   seconds: number,
-): Promise<RunSummary & { serverCpuPercent: number; benchCpuPercent: number }> {
-  const serverCpu = () => servers.reduce((s, x) => s + cpuSecondsOf(x.child.pid), 0);
-  const before = { server: serverCpu(), bench: process.cpuUsage() };
+  meter: CpuMeter,
+): Promise<RunSummary & { serverCpuPercent: number; benchCpuPercent: number; cpu: CheckoutCpu }> {
+  await meter.start();
+  const bench = process.cpuUsage();
   const sample = await sale.flatOut(
     servers.map((s) => s.base),
     shoppers,
     seconds,
   );
-  const bench = process.cpuUsage(before.bench);
+  const benchUse = process.cpuUsage(bench);
+  const use = await meter.stop();
+  const summary = sample.summary();
   return {
-    ...sample.summary(),
-    serverCpuPercent: Math.round(((serverCpu() - before.server) / sample.seconds) * 100),
-    benchCpuPercent: Math.round(((bench.user + bench.system) / 1e6 / sample.seconds) * 100),
+    ...summary,
+    serverCpuPercent: Math.round((use.server / sample.seconds) * 100),
+    benchCpuPercent: Math.round(((benchUse.user + benchUse.system) / 1e6 / sample.seconds) * 100),
+    cpu: perCheckout(use, summary.checkouts),
   };
+}
+
+/** An open-loop run at `perSecond` for `seconds`, with the CPU per checkout. */
+async function measuredOpenLoop(
+  sale: Sale,
+  server: Server,
+  perSecond: number,
+  seconds: number,
+  meter: CpuMeter,
+): Promise<RunSummary & { cpu: CheckoutCpu }> {
+  await meter.start();
+  const sample = await sale.openLoopFor([server.base], perSecond, seconds);
+  const use = await meter.stop();
+  const summary = sample.summary();
+  return { ...summary, cpu: perCheckout(use, summary.checkouts) };
 }
 
 type Stock = {
@@ -371,6 +528,9 @@ type PageResult = {
   share: number;
   /** The checkouts that ran beside the page. */
   checkouts: RunSummary;
+  /** Server CPU per page in ms, alone, and during the checkouts (theirs taken out at what the same checkouts cost alone just before). */
+  cpuAloneMs: number;
+  cpuDuringMs: number;
 };
 
 /** A page (or hello-world) in a worker thread of autocannon's own, so its work and the checkouts' do not share one event loop. */
@@ -449,6 +609,15 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
   let helloRps = NaN;
   const servers: Server[] = [await ctx.startServer(ctx.url, env)];
   const main = servers[0]!;
+  const pgProcesses = ctx.db === 'postgres' ? new PgProcesses(ctx.url, new URL(ctx.url).pathname.slice(1)) : null;
+  /** The CPU of the servers taking the load (never the bench's) and of PostgreSQL. */
+  const meter = new CpuMeter(() => servers, pgProcesses);
+  const mainMeter = new CpuMeter(() => [main], null);
+  const cpuRows: [measure: string, figure: string][] = [];
+  const cpuFigure = (c: CheckoutCpu) =>
+    ctx.db === 'postgres'
+      ? `server ${c.serverMs} ms, PostgreSQL ${c.pgMs} ms (backends ${c.pgBackendsMs}, WAL writer, checkpointer and background writer ${c.pgSharedMs})`
+      : `server ${c.serverMs} ms`;
   try {
     const productId = await createSaleProduct(ctx, main.base);
     const pages: [string, string][] = [
@@ -468,7 +637,7 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
     console.log(`  sale day, ${ctx.db}: warming up (${WARM_UP_SECONDS} s)`);
     await sale.flatOut([main.base], ctx.shoppers, WARM_UP_SECONDS);
     assertRunning(servers);
-    const flat = await measuredFlatOut(sale, [main], ctx.shoppers, seconds);
+    const flat = await measuredFlatOut(sale, [main], ctx.shoppers, seconds, meter);
     assertRunning(servers);
     console.log(`  flat out: ${flat.perSecond}/s, ${checkoutFigures(flat)}`);
     const flatGoal = GOALS.flatOutPerSecond[ctx.db];
@@ -479,9 +648,35 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
       flat.perSecond >= flatGoal && flat.failures === 0,
       `flat out: ${flat.perSecond} checkouts/s, ${flat.failures} failed (goal ≥ ${flatGoal}/s, no failure)${flat.failures ? `: ${problemsOf(flat)}` : ''}`,
     );
+    console.log(`  CPU per checkout, flat out: ${cpuFigure(flat.cpu)}`);
+    cpuRows.push([`per whole checkout, flat out (${flat.perSecond}/s)`, cpuFigure(flat.cpu)]);
+    row(
+      'server CPU per whole checkout, flat out',
+      `${flat.cpu.serverMs} ms (${flat.perSecond} checkouts/s)`,
+      `≤ ${GOALS.serverCpuPerCheckoutMs} ms`,
+      flat.cpu.serverMs <= GOALS.serverCpuPerCheckoutMs,
+      `server CPU ${flat.cpu.serverMs} ms per checkout flat out (goal ≤ ${GOALS.serverCpuPerCheckoutMs} ms)`,
+    );
+    if (ctx.db === 'postgres')
+      row(
+        'PostgreSQL CPU per whole checkout, flat out',
+        `${flat.cpu.pgMs} ms (backends ${flat.cpu.pgBackendsMs}, shared writers ${flat.cpu.pgSharedMs})`,
+        `≤ ${GOALS.pgCpuPerCheckoutMs} ms`,
+        flat.cpu.pgMs <= GOALS.pgCpuPerCheckoutMs,
+        `PostgreSQL CPU ${flat.cpu.pgMs} ms per checkout flat out (goal ≤ ${GOALS.pgCpuPerCheckoutMs} ms)`,
+      );
 
-    const steady = (await sale.openLoopFor([main.base], GOALS.steadyPerSecond, seconds)).summary();
+    const steady = await measuredOpenLoop(sale, main, GOALS.steadyPerSecond, seconds, meter);
     assertRunning(servers);
+    cpuRows.push([`per whole checkout at ${GOALS.steadyPerSecond}/s (achieved ${steady.perSecond}/s)`, cpuFigure(steady.cpu)]);
+    // The checkouts alone at the rate the pages meet, for their cost per checkout at that rate.
+    const besidePages = await measuredOpenLoop(sale, main, GOALS.pagesDuringPerSecond, seconds, meter);
+    assertRunning(servers);
+    console.log(`  CPU per checkout at ${GOALS.pagesDuringPerSecond}/s alone: ${cpuFigure(besidePages.cpu)}`);
+    cpuRows.push([
+      `per whole checkout at ${GOALS.pagesDuringPerSecond}/s (achieved ${besidePages.perSecond}/s)`,
+      cpuFigure(besidePages.cpu),
+    ]);
     console.log(`  at ${GOALS.steadyPerSecond}/s: achieved ${steady.perSecond}/s, ${checkoutFigures(steady)}`);
     row(
       `at ${GOALS.steadyPerSecond} checkouts/s (open loop)`,
@@ -494,12 +689,28 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
     const pageResults: PageResult[] = [];
     for (const [name, p] of pages) {
       await loadPage(ctx, main.base, p, 1); // warm up
+      await mainMeter.start();
       const alone = await loadPage(ctx, main.base, p, seconds);
+      const aloneCpu = await mainMeter.stop();
       const checkouts = sale.openLoop([main.base], GOALS.pagesDuringPerSecond);
       await sleep(1000); // the checkouts under way before the page is measured
+      // The same checkouts alone just before, for what one costs at this moment (a checkout's CPU
+      // drifts by a third over a run as the code warms and the machine's other work comes and goes).
+      let done = checkouts.sample.done;
+      await mainMeter.start();
+      await sleep(seconds * 1000);
+      const checkoutsAloneCpu = await mainMeter.stop();
+      const checkoutsAlone = checkouts.sample.done - done;
+      const checkoutMs = (checkoutsAloneCpu.server * 1000) / Math.max(1, checkoutsAlone);
+      done = checkouts.sample.done;
+      await mainMeter.start();
       const during = await loadPage(ctx, main.base, p, seconds);
+      const duringCpu = await mainMeter.stop();
+      const checkoutsDuring = checkouts.sample.done - done;
       const beside = (await checkouts.stop()).summary();
       assertRunning(servers);
+      // The checkouts' own share of the stretch, at what one cost alone just before, is taken out.
+      const pageCpuDuring = duringCpu.server - (checkoutsDuring * checkoutMs) / 1000;
       const r: PageResult = {
         name,
         aloneRps: Math.round(alone.requests.average),
@@ -508,6 +719,8 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
         duringP99Ms: during.requests.total > 0 ? during.latency.p99 : null,
         share: during.requests.average / alone.requests.average,
         checkouts: beside,
+        cpuAloneMs: round2((aloneCpu.server * 1000) / Math.max(1, alone.requests.total)),
+        cpuDuringMs: round2((pageCpuDuring * 1000) / Math.max(1, during.requests.total)),
       };
       pageResults.push(r);
       const p99 = r.duringP99Ms === null ? 'none answered' : `${r.duringP99Ms} ms`;
@@ -526,6 +739,17 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
           beside.failures === 0,
         `${name} during ${GOALS.pagesDuringPerSecond} checkouts/s: ${pct(r.share)} of alone, p99 ${p99}, ${badAnswers} failed requests, ${beside.failures} failed checkouts (goal ≥ ${pct(GOALS.pagesShare)}, p99 < ${GOALS.pagesP99Ms} ms)`,
       );
+      const cpuShare = r.cpuDuringMs / r.cpuAloneMs;
+      // Checkouts that queue mean a server with no CPU to spare: fewer finish in one stretch than the other, and the split fails.
+      const queued = beside.p99Ms > QUEUED_P99_MS;
+      console.log(`  ${name}: server CPU ${r.cpuAloneMs} ms per page alone, ${r.cpuDuringMs} ms during (${cpuShare.toFixed(2)}×)`);
+      row(
+        `${name}: server CPU per page, alone → during ${GOALS.pagesDuringPerSecond} checkouts/s`,
+        `${r.cpuAloneMs} → ${r.cpuDuringMs} ms (${cpuShare.toFixed(2)}×; ${checkoutsDuring} checkouts taken out at ${round2(checkoutMs)} ms each, as ${checkoutsAlone} cost alone just before)${queued ? `; the checkouts queued (p99 ${beside.p99Ms} ms): the server ran out of CPU and the split is not to be trusted` : ''}`,
+        `≤ ${GOALS.pageCpuDuringShare}× alone`,
+        cpuShare <= GOALS.pageCpuDuringShare,
+        `${name}: server CPU per page ${r.cpuDuringMs} ms during ${GOALS.pagesDuringPerSecond} checkouts/s against ${r.cpuAloneMs} ms alone (${cpuShare.toFixed(2)}×, goal ≤ ${GOALS.pageCpuDuringShare}×)`,
+      );
     }
 
     let two: { oneProcess: RunSummary; twoProcesses: RunSummary; gain: number } | null = null;
@@ -534,8 +758,10 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
       servers.push(second);
       await sale.flatOut([second.base], Math.max(1, Math.ceil(ctx.shoppers / 2)), WARM_UP_SECONDS);
       // Back to back, so both figures see the same machine.
-      const one = await measuredFlatOut(sale, [main], ctx.shoppers, seconds);
-      const both = await measuredFlatOut(sale, [main, second], ctx.shoppers, seconds);
+      const one = await measuredFlatOut(sale, [main], ctx.shoppers, seconds, meter);
+      const both = await measuredFlatOut(sale, [main, second], ctx.shoppers, seconds, meter);
+      cpuRows.push([`per whole checkout, one process flat out (${one.perSecond}/s)`, cpuFigure(one.cpu)]);
+      cpuRows.push([`per whole checkout, two processes flat out (${both.perSecond}/s)`, cpuFigure(both.cpu)]);
       assertRunning(servers);
       two = { oneProcess: one, twoProcesses: both, gain: both.perSecond / one.perSecond };
       console.log(`  one process ${one.perSecond}/s, two processes ${both.perSecond}/s (${two.gain.toFixed(2)}×)`);
@@ -591,6 +817,8 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
           at: new Date().toISOString(),
           flatOut: flat,
           steady: { perSecondAsked: GOALS.steadyPerSecond, ...steady },
+          besidePages: { perSecondAsked: GOALS.pagesDuringPerSecond, ...besidePages },
+          cpu: cpuRows,
           pages: pageResults,
           twoProcesses: two,
           memory,
@@ -605,6 +833,7 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
     );
   } finally {
     for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
+    await pgProcesses?.close();
   }
 
   console.log(`\n### Sale day, ${ctx.db} (${ctx.shoppers} shoppers flat out, ${seconds} s each)\n`);
@@ -614,6 +843,12 @@ export async function runSaleDay(ctx: SaleContext): Promise<string[]> {
   console.log('| measure | figure | goal | |');
   console.log('|---|---|---|---|');
   for (const [measure, figure, goal, met] of rows) console.log(`| ${measure} | ${figure} | ${goal} | ${met ? 'holds' : 'MISSED'} |`);
+  console.log(
+    `\nCPU per whole checkout (create and pay), read from /proc for the server process(es) and PostgreSQL's processes; the bench's own is not counted:\n`,
+  );
+  console.log('| run | CPU per checkout |');
+  console.log('|---|---|');
+  for (const [measure, figure] of cpuRows) console.log(`| ${measure} | ${figure} |`);
   return failures;
 }
 

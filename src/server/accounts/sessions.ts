@@ -1,5 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
+import { planOnce } from '../db/pg-connection.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import { nowIso } from '../lib/ids.js';
 import { hashToken, newToken } from '../lib/tokens.js';
 import { MicroCache } from '../http/micro-cache.js';
@@ -81,25 +83,37 @@ export async function loadSessionForRead(db: Kysely<Database>, token: string): P
   return session;
 }
 
-async function loadSessionByHash(db: Kysely<Database>, tokenHash: string): Promise<LoadedSession | null> {
-  const row = await db
+/**
+ * The session's statement (it runs on every signed-in request, and on every back-office and
+ * account request afresh): built and compiled by Kysely once (db/compiled-once.ts), not on each
+ * request, and on PostgreSQL planned once per connection (`planOnce`), as a look-up by the primary
+ * key has one best plan whatever the token. SQLite keeps the prepared statement by its text (db/database.ts).
+ */
+const sessionStatement = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>
+  db
     .selectFrom('sessions as s')
     .innerJoin('users as o', 'o.id', 's.user_id')
     .leftJoin('users as a', 'a.id', 's.acting_as_user_id')
     .select(['s.expires_at', 's.acting_as_user_id'])
     .select(USER_COLUMNS.map((c) => `o.${c} as o_${c}` as const))
     .select(USER_COLUMNS.map((c) => `a.${c} as a_${c}` as const))
-    .where('s.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('s.token_hash', '=', tokenHash),
+);
+
+type SessionRow = { expires_at: string; acting_as_user_id: string | null } & Record<string, unknown>;
+
+async function loadSessionByHash(db: Kysely<Database>, tokenHash: string): Promise<LoadedSession | null> {
+  const statement = sessionStatement(db, { tokenHash }) as CompiledQuery<SessionRow>;
+  const { rows } = await db.executeQuery(planOnce(statement, statement.parameters));
+  const row = rows[0];
   if (!row) return null;
   if (row.expires_at <= nowIso()) {
     await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
     return null;
   }
   const pick = (prefix: 'o' | 'a'): UserRow | undefined => {
-    const r = row as unknown as Record<string, unknown>;
-    if (r[`${prefix}_id`] == null) return undefined;
-    return Object.fromEntries(USER_COLUMNS.map((c) => [c, r[`${prefix}_${c}`]])) as unknown as UserRow;
+    if (row[`${prefix}_id`] == null) return undefined;
+    return Object.fromEntries(USER_COLUMNS.map((c) => [c, row[`${prefix}_${c}`]])) as unknown as UserRow;
   };
   const owner = pick('o')!;
   const actingAs = row.acting_as_user_id ? pick('a') : undefined;

@@ -20,9 +20,29 @@ import { PreparedStatements } from './pg-statement-cache.js';
  * - Statements are prepared per connection under names of their own, at most `capacity` texts, the
  *   least recently used evicted and deallocated on the server with the next statement.
  *
+ * - A statement marked `ONE_PLAN` (`planOnce`) outside a transaction goes in a transaction of its
+ *   own, `begin; set local plan_cache_mode = force_generic_plan`, it, `commit`, in one trip: planned
+ *   once per connection instead of on every execution (the pool plans for each execution's values,
+ *   db/database.ts).
+ *
  * Without `pipeline` on the pool's clients the same messages go one after another (correct, but a
  * trip each).
  */
+
+/**
+ * Marks a compiled statement whose best plan is the same for every value (a look-up by a primary
+ * key): its connection keeps one plan for it (decision 0050, "One plan for the session"). Never for a statement whose plan
+ * should see its values (a search word's range of terms, a status that keeps most orders or few).
+ */
+export const ONE_PLAN = Symbol('one plan for every value');
+
+/**
+ * `statement` with these values, to run with one plan kept for it on PostgreSQL (see ONE_PLAN;
+ * SQLite ignores the mark).
+ */
+export function planOnce<R>(statement: CompiledQuery<R>, parameters: readonly unknown[]): CompiledQuery<R> {
+  return Object.assign({}, statement, { parameters, [ONE_PLAN]: true });
+}
 
 export type ConnectionOptions = {
   /** Prepare statements (off behind a pooler that cannot keep them: PG_PREPARED_STATEMENTS=false). */
@@ -83,13 +103,16 @@ export class ShopPostgresConnection implements DatabaseConnection {
       this.tail.push(query);
       return { rows: [] };
     }
+    // Outside a transaction only: inside one, a SET LOCAL would hold for the rest of it.
+    const onePlan = (query as { [ONE_PLAN]?: boolean })[ONE_PLAN] === true && this.options.prepare && !this.inTransaction;
+    const run = () => (onePlan ? this.runWithOnePlan(query) : this.run(query));
     try {
-      return resultOf<R>(await this.run(query));
+      return resultOf<R>(await run());
     } catch (err) {
       if (!isStalePlan(err)) throw err;
       this.forgetPrepared();
       if (this.inTransaction) throw err;
-      return resultOf<R>(await this.run(query));
+      return resultOf<R>(await run());
     }
   }
 
@@ -102,6 +125,30 @@ export class ShopPostgresConnection implements DatabaseConnection {
     const last = results[results.length - 1]!;
     if (last.status === 'rejected') throw last.reason;
     return last.value;
+  }
+
+  /**
+   * A statement planned once for every value (ONE_PLAN): the pool's connections plan each execution
+   * for its values (`plan_cache_mode = force_custom_plan`, db/database.ts), which for the session's
+   * three-table look-up on every request cost PostgreSQL two to four times its CPU planned once.
+   * SET LOCAL holds until the COMMIT, so nothing else on the connection (nor, behind a pooler, on
+   * the server connection) plans otherwise.
+   */
+  private async runWithOnePlan(query: CompiledQuery): Promise<pg.QueryResult> {
+    const statement = this.sender(query);
+    const before = this.pending();
+    // BEGIN and the SET in one message (constant text: nothing of the request is in it), the statement,
+    // and the COMMIT: three answers, in one trip.
+    const results = await this.batch([
+      ...before.sends,
+      () => this.client.query('begin; set local plan_cache_mode = force_generic_plan'),
+      statement,
+      () => this.client.query('commit'),
+    ]);
+    const [begin, answer, commit] = results.slice(before.sends.length);
+    // The first failure is the cause (a statement after a failed one is refused for that reason).
+    for (const r of [begin!, answer!, commit!]) if (r.status === 'rejected') throw r.reason;
+    return (answer as PromiseFulfilledResult<pg.QueryResult>).value;
   }
 
   async commit(): Promise<void> {

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { ShopPostgresDialect } from './pg-driver.js';
-import type { ConnectionOptions } from './pg-connection.js';
+import { planOnce, type ConnectionOptions } from './pg-connection.js';
 import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { recordPostgresWire, statementText, type WireMessage } from '../test/pg-wire-recorder.js';
 import { GuardFailedAtCommit, writeAtCommit } from './pg-commit-tail.js';
+import type { Database } from './schema.js';
 
 let t: TestApp;
 const postgres = testDialect() === 'postgres';
@@ -30,6 +31,48 @@ describe.runIf(postgres)("the shop's connections", () => {
   it('plan every statement for its own values (a generic plan cannot see how much a search word finds)', async () => {
     const { rows } = await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(t.db);
     expect(rows[0]?.plan_cache_mode).toBe('force_custom_plan');
+  });
+});
+
+describe.runIf(postgres)('statements planned once (planOnce: the session of every request)', () => {
+  type Plans = { generic_plans: number; custom_plans: number };
+  const plansOf = (conn: Kysely<Database>, text: string) =>
+    sql<Plans>`select generic_plans::integer, custom_plans::integer from pg_prepared_statements where statement = ${text}`.execute(conn);
+  const mode = async (conn: Kysely<Database>) =>
+    (await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(conn)).rows[0]?.plan_cache_mode;
+
+  it('keep one plan for every value, and leave every other statement planned for its values', async () => {
+    await t.db.insertInto('settings').values(setting('po-one', 'kept')).execute();
+    await t.db.connection().execute(async (conn) => {
+      const statement = conn.selectFrom('settings').select('value').where('key', '=', '').compile();
+      const values: (string | undefined)[] = [];
+      for (const key of ['po-one', 'po-two', 'po-one']) {
+        const { rows } = await conn.executeQuery(planOnce(statement, [key]));
+        values.push(rows[0]?.value);
+      }
+      expect(values).toEqual(['kept', undefined, 'kept']);
+      expect((await plansOf(conn, statement.sql)).rows).toEqual([{ generic_plans: 3, custom_plans: 0 }]);
+      // The SET held for its own transaction only: the same text unmarked is planned for its value.
+      expect(await mode(conn)).toBe('force_custom_plan');
+      await conn.executeQuery({ ...statement, parameters: ['po-one'] });
+      expect((await plansOf(conn, statement.sql)).rows).toEqual([{ generic_plans: 3, custom_plans: 1 }]);
+    });
+  });
+
+  it('run as an ordinary statement inside a transaction, and fail with their own error, leaving the connection usable', async () => {
+    const inside = await t.db.transaction().execute(async (trx) => {
+      await trx.insertInto('settings').values(setting('po-inside', 'seen')).execute();
+      const statement = trx.selectFrom('settings').select('value').where('key', '=', '').compile();
+      const { rows } = await trx.executeQuery(planOnce(statement, ['po-inside']));
+      return [rows[0]?.value, await mode(trx)];
+    });
+    expect(inside).toEqual(['seen', 'force_custom_plan']);
+    await t.db.connection().execute(async (conn) => {
+      const failing = sql<{ n: number }>`select 1 / ${0}::integer as n`.compile(conn);
+      await expect(conn.executeQuery(planOnce(failing, [0]))).rejects.toMatchObject({ code: '22012' });
+      expect((await sql<{ n: number }>`select 2 as n`.execute(conn)).rows).toEqual([{ n: 2 }]);
+      expect(await mode(conn)).toBe('force_custom_plan');
+    });
   });
 });
 

@@ -60,15 +60,3 @@ export async function cardPageOrder(db: Kysely<Database>, orderId: string): Prom
     keepsMethod: items.some((i) => i.every_weeks !== null),
   };
 }
-
-/** Whether the order has subscription lines (order_items.every_weeks): its payment keeps the card for the renewals. */
-export async function orderKeepsMethod(db: Kysely<Database>, orderId: string): Promise<boolean> {
-  const line = await db
-    .selectFrom('order_items')
-    .select('id')
-    .where('order_id', '=', orderId)
-    .where('every_weeks', 'is not', null)
-    .limit(1)
-    .executeTakeFirst();
-  return line !== undefined;
-}

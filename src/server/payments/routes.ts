@@ -7,7 +7,7 @@ import { cardProblem, CARD_MESSAGES, keptTestCard, renderTestCheckoutPage, type 
 import { forgetTestPaymentMethod, keepTestPaymentMethod } from './test-payment-methods.js';
 import { PaymentProviderError, type CardSetupOutcomes, type PaymentOutcomes, type ProviderEvent } from './provider.js';
 import { findPayableTestSession, isKnownPaymentSession, paymentLinkOutcome, type PayableTestSession } from './service.js';
-import { cardPageOrder, orderKeepsMethod } from './card-page-lines.js';
+import { cardPageOrder } from './card-page-lines.js';
 import { formatCents } from '../../shared/money.js';
 import { STRAY_PAYMENT_TEXTS } from '../../shared/schemas/payments.js';
 
@@ -106,7 +106,7 @@ export async function registerTestCheckoutPages(app: FastifyInstance, deps: AppD
     // An order with subscription lines keeps the card for its renewals (what the test card says
     // they do, its brand and last four digits; never the number), named in the payment as Stripe's
     // saved customer and method are.
-    const kept = (await orderKeepsMethod(db, p.order.id)) ? keptTestCard(card.cardNumber) : null;
+    const kept = p.keepsMethod ? keptTestCard(card.cardNumber) : null;
     const methodId = kept ? await keepTestPaymentMethod(db, kept) : null;
     // Decided again under the order's lock: a cancel, another payment or a new link may have come
     // since the page was read, and then this card is not charged (two payers: one pays).

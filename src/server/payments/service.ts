@@ -6,6 +6,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OrdersTable, PaymentSessionsTable } from '../db/schema.js';
 import { CARD_MESSAGES } from './test-checkout-page.js';
+import { compiledOnce } from '../db/compiled-once.js';
 
 type PaymentSessionRow = Selectable<PaymentSessionsTable>;
 
@@ -50,12 +51,13 @@ export type PayableTestSession = {
   order: Pick<Selectable<OrdersTable>, 'id' | 'email' | 'payment_status' | 'payment_provider' | 'order_number' | 'origin'>;
   /** Why the card page takes no payment (paid already, or ended), or null while it does. */
   closed: string | null;
+  /** The order has subscription lines (order_items.every_weeks): its payment keeps the card for the renewals. */
+  keepsMethod: boolean;
 };
 
-/** A session of the built-in test checkout with its order, or null for no such session. */
-export async function findPayableTestSession(db: Kysely<Database>, id: string, now = new Date()): Promise<PayableTestSession | null> {
-  // One read: the session and its order's payment state together.
-  const row = await db
+/** The session and its order's payment state, one read (built once: compiled-once.ts). */
+const payableTestSession = compiledOnce((db, v: { id: string }) =>
+  db
     .selectFrom('payment_sessions as s')
     .innerJoin('orders as o', 'o.id', 's.order_id')
     .selectAll('s')
@@ -67,11 +69,30 @@ export async function findPayableTestSession(db: Kysely<Database>, id: string, n
       'o.total_cents as order_total_cents',
       'o.origin as order_origin',
     ])
-    .where('s.id', '=', id)
-    .where('s.provider', '=', 'test')
-    .executeTakeFirst();
+    // Whether the payment keeps the card (a subscription line), in this statement rather than a read of its own.
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('order_items as i').select('i.id').whereRef('i.order_id', '=', 'o.id').where('i.every_weeks', 'is not', null))
+        .as('order_keeps_method'),
+    )
+    .where('s.id', '=', v.id)
+    .where('s.provider', '=', 'test'),
+);
+
+/** A session of the built-in test checkout with its order, or null for no such session. */
+export async function findPayableTestSession(db: Kysely<Database>, id: string, now = new Date()): Promise<PayableTestSession | null> {
+  const [row] = (await db.executeQuery(payableTestSession(db, { id }))).rows;
   if (!row) return null;
-  const { order_email, order_payment_status, order_payment_provider, order_number, order_total_cents, order_origin, ...session } = row;
+  const {
+    order_email,
+    order_payment_status,
+    order_payment_provider,
+    order_number,
+    order_total_cents,
+    order_origin,
+    order_keeps_method,
+    ...session
+  } = row;
   const order = {
     id: session.order_id,
     email: order_email,
@@ -85,7 +106,8 @@ export async function findPayableTestSession(db: Kysely<Database>, id: string, n
   else if (session.status !== 'open' || session.expires_at <= now.toISOString()) closed = CARD_MESSAGES.expired;
   // A link for an amount the order no longer has (its total was edited) pays nothing.
   else if (Number(order_total_cents) !== Number(session.amount_cents)) closed = CARD_MESSAGES.expired;
-  return { session, order, closed };
+  // PostgreSQL answers EXISTS as a boolean, SQLite as 0 or 1.
+  return { session, order, closed, keepsMethod: Boolean(order_keeps_method) };
 }
 
 /**

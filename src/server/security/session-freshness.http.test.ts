@@ -71,6 +71,37 @@ describe('sessions on another process', () => {
     expect((await admin.get('/api/shipstation/carriers')).statusCode).toBe(403);
   });
 
+  it('the admin order list reads its session afresh: demoted 403, account deleted or session expired 401, on the next request', async () => {
+    const list = '/api/admin/orders?page=1&pageSize=20';
+    const signedIn = async (tag: string, ip: string) => {
+      const owner = await createUser(t.db, { email: `fresh.list.${tag}@example.com`, role: 'admin' });
+      const c = new TestClient(other.app, ip);
+      await c.signIn(owner.email, owner.password);
+      // Twice: a session read once must not be kept for the next request.
+      expect((await c.get(list)).statusCode).toBe(200);
+      expect((await c.get(list)).statusCode).toBe(200);
+      return { owner, c };
+    };
+
+    const demoted = await signedIn('demoted', '10.70.0.5');
+    await t.db.updateTable('users').set({ role: 'client' }).where('id', '=', demoted.owner.id).execute();
+    expect((await demoted.c.get(list)).statusCode).toBe(403);
+
+    const deleted = await signedIn('deleted', '10.70.0.6');
+    await t.db.deleteFrom('users').where('id', '=', deleted.owner.id).execute();
+    expect((await deleted.c.get(list)).statusCode).toBe(401);
+
+    const expired = await signedIn('expired', '10.70.0.7');
+    await t.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('user_id', '=', expired.owner.id)
+      .execute();
+    expect((await expired.c.get(list)).statusCode).toBe(401);
+    // An expired session is removed when it is refused.
+    expect(await t.db.selectFrom('sessions').select('token_hash').where('user_id', '=', expired.owner.id).execute()).toEqual([]);
+  });
+
   it('a session ended on the other process ends the account’s reads at once', async () => {
     const u = await createUser(t.db, { email: 'fresh.signout@example.com' });
     const c = new TestClient(other.app, '10.70.0.3');

@@ -4,6 +4,7 @@ import { HttpError } from '../http/errors.js';
 import { nowIso, randomString } from '../lib/ids.js';
 import { ADMIN_MESSAGES } from '../../shared/schemas/admin/messages.js';
 import type { ShippingOptionView } from '../../shared/schemas/checkout.js';
+import { compiledOnce } from '../db/compiled-once.js';
 
 /** A shipping option as the shopper sees it (cart, checkout). */
 export function toShippingView(o: Selectable<ShippingOptionsTable>): ShippingOptionView {
@@ -32,8 +33,11 @@ type ShippingFields = {
 };
 
 /** Every shipping option as stored, enabled or not, in the shop's order (the cart prices from these rows). */
-export function readShippingOptionRows(db: Kysely<Database>) {
-  return db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents').execute();
+/** Every option, in the shop's order: read by each checkout, so built once (db/compiled-once.ts). */
+const shippingOptionRows = compiledOnce((db) => db.selectFrom('shipping_options').selectAll().orderBy('sort_order').orderBy('price_cents'));
+
+export async function readShippingOptionRows(db: Kysely<Database>) {
+  return (await db.executeQuery(shippingOptionRows(db, {}))).rows;
 }
 
 /** The enabled options' names, prices, delivery times and minimums, in the shop's order. */

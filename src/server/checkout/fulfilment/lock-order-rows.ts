@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { NoResultError, sql, type Kysely, type Selectable, type SelectQueryNode } from 'kysely';
 import type { CouponsTable, Database, OrderItemsTable, OrdersTable, PaymentSessionsTable, UsersTable } from '../../db/schema.js';
 import type { Dialect } from '../../db/database.js';
 import { forUpdate } from '../../db/locks.js';
+import { compiledOnce } from '../../db/compiled-once.js';
 import { HttpError } from '../../http/errors.js';
 import { lockCoupon } from '../../coupons/service.js';
 import { deliveryFromPlacedData } from '../../orders/delivery-choice.js';
@@ -30,19 +31,9 @@ export type LockedOrderRows = {
 
 type LockOrderRowsResult = { alreadyPaid: true; orderId: string } | { alreadyPaid: false; rows: LockedOrderRows };
 
-/**
- * Reads what the session's order involves without locks (an order's lines and coupon never change
- * after checkout), then locks its rows in the shop's one lock order: the coupon, the order, the
- * payment session, the user (docs/decisions/0005). The stock is not locked here: the payment takes
- * it last, with one conditional update per item (takeStock; decision 0023). A session that took its
- * payment already (a repeated webhook, a reload of the card page) is answered as such, before any
- * lock and again once the order is locked. Whether this payment may be taken for the order at all
- * (paid another way, cancelled, the session ended or replaced, the total changed) is for the caller
- * to check on the locked rows (check-payment.ts). 404 for an unknown session.
- */
-export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, sessionId: string): Promise<LockOrderRowsResult> {
-  // The order as seen and its lines: one statement (a row per line).
-  const seen = await trx
+/** The order as seen and its lines: one statement (a row per line), built once (db/compiled-once.ts). */
+const orderAsSeen = compiledOnce((trx, v: { sessionId: string }) =>
+  trx
     .selectFrom('payment_sessions as s')
     .innerJoin('orders as o', 'o.id', 's.order_id')
     .leftJoin('order_items as i', 'i.order_id', 'o.id')
@@ -69,11 +60,25 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
         .as('seen_recoveries'),
     )
     .selectAll('i')
-    .where('s.id', '=', sessionId)
+    .where('s.id', '=', v.sessionId)
     .orderBy('i.product_id')
     .orderBy('i.variant_id')
-    .orderBy('i.id')
-    .execute();
+    .orderBy('i.id'),
+);
+
+/**
+ * Reads what the session's order involves without locks (an order's lines and coupon never change
+ * after checkout), then locks its rows in the shop's one lock order: the coupon, the order, the
+ * payment session, the user (docs/decisions/0005). The stock is not locked here: the payment takes
+ * it last, with one conditional update per item (takeStock; decision 0023). A session that took its
+ * payment already (a repeated webhook, a reload of the card page) is answered as such, before any
+ * lock and again once the order is locked. Whether this payment may be taken for the order at all
+ * (paid another way, cancelled, the session ended or replaced, the total changed) is for the caller
+ * to check on the locked rows (check-payment.ts). 404 for an unknown session.
+ */
+export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, sessionId: string): Promise<LockOrderRowsResult> {
+  // The order as seen and its lines: one statement (a row per line).
+  const seen = (await trx.executeQuery(orderAsSeen(trx, { sessionId }))).rows;
   const first = seen[0];
   if (!first) throw new HttpError(404, 'Payment session not found');
   const orderSeen = { id: first.seen_order_id, coupon_code: first.seen_coupon_code };
@@ -96,6 +101,28 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   return { alreadyPaid: false, rows: { order, session, items, productIds, coupon, user, delivery, recoveries } };
 }
 
+/** PostgreSQL: the order's row and its session's, locked in one statement (orders first), built once (db/compiled-once.ts). */
+const orderAndSessionLocked = compiledOnce((trx, v: { orderId: string; sessionId: string }) =>
+  trx
+    .selectFrom('orders as o')
+    .innerJoin('payment_sessions as s', (j) => j.on('s.id', '=', v.sessionId))
+    .selectAll('o')
+    .select([
+      's.id as session_id',
+      's.order_id as session_order_id',
+      's.provider as session_provider',
+      's.status as session_status',
+      's.amount_cents as session_amount_cents',
+      's.url as session_url',
+      's.created_at as session_created_at',
+      's.expires_at as session_expires_at',
+      's.completed_at as session_completed_at',
+      's.close_due as session_close_due',
+    ])
+    .where('o.id', '=', v.orderId)
+    .forUpdate(),
+);
+
 /**
  * The order's row, then its session's, locked (FOR UPDATE on PostgreSQL). On PostgreSQL one
  * statement locks both, in the order its FROM names them (orders first: the lock order holds).
@@ -111,25 +138,8 @@ async function lockOrderAndSession(
     const session = await trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
     return { order, session };
   }
-  const row = await trx
-    .selectFrom('orders as o')
-    .innerJoin('payment_sessions as s', (j) => j.on('s.id', '=', sessionId))
-    .selectAll('o')
-    .select([
-      's.id as session_id',
-      's.order_id as session_order_id',
-      's.provider as session_provider',
-      's.status as session_status',
-      's.amount_cents as session_amount_cents',
-      's.url as session_url',
-      's.created_at as session_created_at',
-      's.expires_at as session_expires_at',
-      's.completed_at as session_completed_at',
-      's.close_due as session_close_due',
-    ])
-    .where('o.id', '=', orderId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
+  const [row] = (await trx.executeQuery(orderAndSessionLocked(trx, { orderId, sessionId }))).rows;
+  if (!row) throw new NoResultError(orderAndSessionLocked(trx, { orderId, sessionId }).query as SelectQueryNode);
   const {
     session_id,
     session_order_id,
