@@ -11,7 +11,8 @@ export function ensureDependencies() {
   // Not `npm ci`: this registry mirror leaves other platforms' optional packages out of the lockfile, which ci rejects.
   const cmd = 'install';
   console.log(`Installing dependencies (npm ${cmd})…`);
-  const r = spawnSync('npm', [cmd, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  // The build needs the dev dependencies (Vite, TypeScript): with NODE_ENV=production, npm would leave them out, and remove them if installed.
+  const r = spawnSync('npm', [cmd, '--include=dev', '--no-audit', '--no-fund'], { stdio: 'inherit' });
   if (r.status !== 0) {
     console.error('npm install failed');
     process.exit(r.status ?? 1);
