@@ -66,6 +66,17 @@ const NOINDEX = new Set([
   '/success',
 ]);
 
+/**
+ * More flags for Chromium. Not `--single-process`: Lighthouse then reads the browser process's main
+ * thread as the page's (its reports show no script at all, "Other" 13 s, no long task), so every
+ * page scores 100 whatever it runs (docs/benchmarks.md, 2026-11-30).
+ */
+const CHROME_FLAGS = (process.env.LH_CHROME_FLAGS ?? '').split(' ').filter(Boolean);
+if (CHROME_FLAGS.some((f) => /^--(single-process|in-process-renderer)/.test(f))) {
+  console.error('LH_CHROME_FLAGS: --single-process makes Lighthouse measure the browser instead of the page; it is refused.');
+  process.exit(2);
+}
+
 // Before the server starts: a missing browser would otherwise end this script and leave it running.
 if (!ensureChromium()) process.exit(1);
 ensureClientBuild();
@@ -108,9 +119,8 @@ const chrome = await chromeLauncher.launch({
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
-    // LH_CHROME_FLAGS: more flags, e.g. `--single-process` to see the pages without Chromium's own
-    // processes competing for this machine's two cores (docs/benchmarks.md, 2026-11-28).
-    ...(process.env.LH_CHROME_FLAGS ?? '').split(' ').filter(Boolean),
+    // LH_CHROME_FLAGS: more flags (not `--single-process`: refused above).
+    ...CHROME_FLAGS,
   ],
 });
 /** Puts two products in this browser's cart through the shop itself (the cart lives in localStorage). */
@@ -130,21 +140,50 @@ async function fillCart() {
 }
 
 /**
+ * The page's own main thread in the trace: the renderer thread that drew its first contentful paint.
+ */
+function pageThread(events) {
+  const fcp = events.find((e) => e.name === 'firstContentfulPaint');
+  return fcp ? { key: `${fcp.pid}:${fcp.tid}`, fcpTs: fcp.ts } : null;
+}
+
+/**
  * Total blocking time counted from the page's main-thread CPU time instead of its wall time: each
- * task over 50 ms once its CPU time is multiplied by the same slowdown. Lighthouse's own figure uses
- * wall time, which grows whenever Chromium's other processes (browser, network, compositor) or
- * anything else take the page's core on this 2-core machine; this one does not, so it tells the
- * page's work from the machine's (printed only, not judged).
+ * task after the first contentful paint (where Lighthouse starts counting) over 50 ms once its CPU
+ * time is multiplied by the same slowdown. Lighthouse's own figure uses wall time, which grows
+ * whenever Chromium's other processes (the browser collecting the trace, the compositor encoding its
+ * screenshots) or anything else take the page's core on this 2-core machine; this one does not, so
+ * it tells the page's work from the machine's. Printed, not judged: Lighthouse's figure is.
  */
 function cpuBlockingMs(run) {
   const events = run.artifacts.Trace.traceEvents;
-  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const page = pageThread(events);
+  if (!page) return null;
   let blocking = 0;
   for (const e of events) {
-    if (e.name !== 'RunTask' || !e.tdur || !main.has(`${e.pid}:${e.tid}`)) continue;
+    if (e.name !== 'RunTask' || !e.tdur || `${e.pid}:${e.tid}` !== page.key || e.ts < page.fcpTs) continue;
     blocking += Math.max(0, (e.tdur / 1000) * CPU_SLOWDOWN - 50);
   }
   return Math.round(blocking);
+}
+
+/**
+ * How much of its tasks' wall time the page's main thread spent waiting for a core (1 − CPU time /
+ * wall time): near 0 when the page has a core of its own, as on a phone; on this shared 2-core
+ * machine 40–70%, which Lighthouse multiplies by 4 as if it were the page's work.
+ */
+function waitedShare(run) {
+  const events = run.artifacts.Trace.traceEvents;
+  const page = pageThread(events);
+  if (!page) return null;
+  let wall = 0;
+  let cpu = 0;
+  for (const e of events) {
+    if (e.name !== 'RunTask' || !e.dur || `${e.pid}:${e.tid}` !== page.key) continue;
+    wall += e.dur;
+    cpu += e.tdur ?? e.dur;
+  }
+  return wall ? Math.max(0, Math.round(100 * (1 - cpu / wall))) : null;
 }
 
 /** What the largest paint was (its element's label), to know what to make faster. */
@@ -228,7 +267,8 @@ try {
       lcp: m['largest-contentful-paint'].displayValue,
       tbt: m['total-blocking-time'].displayValue,
       cls: m['cumulative-layout-shift'].displayValue,
-      cpuTbt: `${cpuBlockingMs(result)} ms`,
+      cpuTbt: `${cpuBlockingMs(result) ?? '?'} ms`,
+      waitedForCore: `${waitedShare(result) ?? '?'}%`,
       lcpElement: lcpElement(result.lhr),
       // Each run's own index: one page's figures may come from a busier minute than the next one's.
       benchmarkIndex: runs.map((r) => Math.round(r.lhr.environment.benchmarkIndex)).join('/'),

@@ -4,6 +4,8 @@
  * it); the request schemas are in schemas/reviews.ts.
  */
 
+import { formatCount } from './money.js';
+
 export const REVIEW_LIMITS = {
   ratingMin: 1,
   ratingMax: 5,
@@ -56,12 +58,12 @@ export const REVIEW_MESSAGES = {
   titleRequired: 'Give your review a title',
   titleTooLong: `The title cannot exceed ${REVIEW_LIMITS.titleMax} characters`,
   bodyTooShort: `Your review must be at least ${REVIEW_LIMITS.bodyMin} characters`,
-  bodyTooLong: `Your review cannot exceed ${REVIEW_LIMITS.bodyMax.toLocaleString('en-US')} characters`,
+  bodyTooLong: `Your review cannot exceed ${formatCount(REVIEW_LIMITS.bodyMax)} characters`,
   displayNameRequired: 'Enter the name to show with your review',
   displayNameTooLong: `The name shown cannot exceed ${REVIEW_LIMITS.displayNameMax} characters`,
   tooManyPhotos: `At most ${REVIEW_LIMITS.photosMax} photos`,
   replyRequired: 'Write a reply',
-  replyTooLong: `The reply cannot exceed ${REVIEW_LIMITS.replyMax.toLocaleString('en-US')} characters`,
+  replyTooLong: `The reply cannot exceed ${formatCount(REVIEW_LIMITS.replyMax)} characters`,
   hideReasonRequired: 'Choose why this review is hidden: spam, abuse, personal data or off-topic',
   hideNoteTooLong: `The note cannot exceed ${REVIEW_LIMITS.hideNoteMax} characters`,
   requestDaysRange: `Send the request between ${REVIEW_LIMITS.requestDaysMin} and ${REVIEW_LIMITS.requestDaysMax} days after shipping`,

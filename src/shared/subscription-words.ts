@@ -1,5 +1,5 @@
 import { formatCents } from './money.js';
-import { cardBrandName } from './subscription-card.js';
+import { cardBrandName } from './card-words.js';
 
 /**
  * Subscribe and save (issue [4/8], decision 0058): the words, limits and arithmetic the shop, the

@@ -1,4 +1,4 @@
-import { formatCents } from './money.js';
+import { formatCents, formatCount } from './money.js';
 
 /*
  * Unit prices (decision 0043): what a size costs per ounce, per count, per 100 ml, so a shopper
@@ -34,7 +34,7 @@ export const UNIT_QUANTITY_LIMITS = { max: 100_000, decimals: 3 } as const;
 /** What the owner reads when a unit size is refused (the editor and the server's 400 say the same). */
 export const UNIT_MESSAGES = {
   quantity: 'Unit size must be a number above 0 (e.g. 16 for 16 oz)',
-  quantityTooLarge: `Unit size cannot exceed ${UNIT_QUANTITY_LIMITS.max.toLocaleString('en-US')}`,
+  quantityTooLarge: `Unit size cannot exceed ${formatCount(UNIT_QUANTITY_LIMITS.max)}`,
   quantityDecimals: `Unit size can have at most ${UNIT_QUANTITY_LIMITS.decimals} decimals`,
   unit: `Choose a unit: ${UNITS.join(', ')}`,
   both: 'Give both the unit size and its unit (e.g. 16 and oz), or neither',

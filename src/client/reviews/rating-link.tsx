@@ -1,5 +1,6 @@
 import { ratingLabel } from '../../shared/reviews.js';
 import { Stars } from './stars.js';
+import { formatCount } from '../../shared/money.js';
 
 /**
  * Beside the product's price: "★★★★☆ 4.3 (12 reviews)", a link down to its reviews; nothing
@@ -8,7 +9,7 @@ import { Stars } from './stars.js';
  */
 export function RatingLink({ rating }: { rating: { average: number; count: number } | undefined }) {
   if (!rating || rating.count === 0) return null;
-  const words = `${rating.count.toLocaleString('en-US')} ${rating.count === 1 ? 'review' : 'reviews'}`;
+  const words = `${formatCount(rating.count)} ${rating.count === 1 ? 'review' : 'reviews'}`;
   return (
     <a
       href="#reviews"

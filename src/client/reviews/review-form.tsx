@@ -20,6 +20,7 @@ import { sendReview, type ReviewTarget } from './api/review-forms.js';
 import type { SavedReview } from './api/review-schemas.js';
 import { BoughtLine, VerifiedBadge } from './review-item.js';
 import { photoId } from './photo-id.js';
+import { formatCount } from '../../shared/money.js';
 
 const FormFields = ReviewInput.pick({ rating: true, title: true, body: true, displayName: true });
 type FormInput = z.input<typeof FormFields>;
@@ -308,7 +309,7 @@ export default function ReviewForm({ state, target, onSaved, onCancel, reload }:
         <div className="flex flex-wrap justify-between gap-x-4 gap-y-1">
           {errors.body?.message ? <FieldError id={fid('body-error')} message={errors.body.message} /> : <span />}
           <p id={fid('body-count')} className="text-sm text-stone-700">
-            {bodyLength.toLocaleString('en-US')} of {REVIEW_LIMITS.bodyMax.toLocaleString('en-US')} characters
+            {formatCount(bodyLength)} of {formatCount(REVIEW_LIMITS.bodyMax)} characters
             {bodyLength < REVIEW_LIMITS.bodyMin ? ` (at least ${REVIEW_LIMITS.bodyMin})` : ''}
           </p>
         </div>

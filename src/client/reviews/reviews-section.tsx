@@ -14,11 +14,12 @@ import { FIRST_REVIEW_VIEW, isFirstReviewView, showsView, useProductReviews, typ
 import { ReviewItem } from './review-item.js';
 import { Stars } from './stars.js';
 import { WriteReview } from './write-review.js';
+import { formatCount } from '../../shared/money.js';
 
 const STARS_DOWN = [5, 4, 3, 2, 1] as const;
 
 function reviewsWord(n: number): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'review' : 'reviews'}`;
+  return `${formatCount(n)} ${n === 1 ? 'review' : 'reviews'}`;
 }
 
 /**
@@ -191,7 +192,7 @@ function Histogram({
                   <span className="block h-full rounded-full bg-amber-600" style={{ width: `${share}%` }} />
                 </span>
                 <span className="text-right tabular-nums">
-                  {count.toLocaleString('en-US')}
+                  {formatCount(count)}
                   <span className="sr-only"> {count === 1 ? 'review' : 'reviews'}</span>
                 </span>
               </button>

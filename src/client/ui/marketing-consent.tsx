@@ -1,4 +1,4 @@
-import { MARKETING_CONSENT_HINT, MARKETING_CONSENT_LABEL } from '../../shared/schemas/email-preferences.js';
+import { MARKETING_CONSENT_HINT, MARKETING_CONSENT_LABEL } from '../../shared/marketing-consent.js';
 
 /** The unticked "Send me offers and reminders" box of sign-up and checkout (issue [7/8]): consent is a tick, never a default. */
 export function MarketingConsentBox({ id, checked, onChange }: { id: string; checked: boolean; onChange: (checked: boolean) => void }) {

@@ -5,8 +5,7 @@ import { z } from 'zod';
  * off until the customer says yes) and review requests (on until they say no). Orders,
  * subscriptions and password e-mails are not marketing and are always sent.
  */
-export const MARKETING_CONSENT_LABEL = 'Send me offers and reminders';
-export const MARKETING_CONSENT_HINT = 'Now and then, and never shared. Unsubscribe at any time; order e-mails come either way.';
+export { MARKETING_CONSENT_HINT, MARKETING_CONSENT_LABEL } from '../marketing-consent.js';
 
 export const EMAIL_PREFERENCES_MESSAGES = {
   saved: 'Your e-mail preferences are saved.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, pageQuery } from './paging.js';
+import { formatCount } from '../money.js';
 
 /*
  * Stock as the back office and the shop see it (src/server/inventory, decision 0022).
@@ -39,7 +40,7 @@ export const INVENTORY_MESSAGES = {
   quantityNeeded: 'Enter how many units (1 or more)',
   correctionNeeded: 'Enter a correction other than 0 (use − to take units away)',
   countNeeded: 'Enter the number of units you counted (0 or more)',
-  tooLarge: `Stock cannot exceed ${MAX_STOCK_LEVEL.toLocaleString('en-US')} units`,
+  tooLarge: `Stock cannot exceed ${formatCount(MAX_STOCK_LEVEL)} units`,
   /** Checkout refused for units other shoppers' unpaid checkouts keep (for 10 minutes at most). */
   reservedElsewhere: (name: string, available: number, reserved: number) =>
     available > 0

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
+import { formatCount } from '../money.js';
 
 /**
  * The sentences of limits, so every one reads alike ("Name cannot exceed 200 characters"). A
  * `.max()` without its own message makes zod reuse the field's ("Name is required" under a full
  * field) or answer its raw "Too big: …"; limit-messages.test.ts walks every schema for one.
  */
-const count = (n: number) => n.toLocaleString('en-US');
+const count = formatCount;
 
 export const tooLong = (label: string, max: number) => `${label} cannot exceed ${count(max)} characters`;
 export const tooShort = (label: string, min: number) => `${label} must be at least ${count(min)} characters`;

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { CHECKOUT_LIMITS } from '../checkout-text.js';
 import { SUBSCRIPTION_LIMITS } from '../subscription-words.js';
+import { formatCount } from '../money.js';
 
 /** The saved cart's bounds and answers (decision 0030); tests use the same strings. */
 export const SAVED_CART_LIMITS = { maxLines: 100, maxLineQuantity: CHECKOUT_LIMITS.maxLineQuantity } as const;
 
 export const SAVED_CART_MESSAGES = {
   tooManyLines: `A cart holds at most ${SAVED_CART_LIMITS.maxLines} lines`,
-  quantity: `Each line's quantity must be a whole number from 1 to ${SAVED_CART_LIMITS.maxLineQuantity.toLocaleString('en-US')}`,
+  quantity: `Each line's quantity must be a whole number from 1 to ${formatCount(SAVED_CART_LIMITS.maxLineQuantity)}`,
   productId: 'Each line needs a productId of at most 100 characters',
   option: 'A size or colour cannot exceed 50 characters',
   couponCode: 'Coupon code cannot exceed 50 characters',
