@@ -63,7 +63,13 @@ export type TestApp = {
 };
 
 export async function createTestApp(
-  options: { seed?: boolean; env?: Record<string, string>; logStream?: AppDeps['logStream'] } = {},
+  options: {
+    seed?: boolean;
+    env?: Record<string, string>;
+    logStream?: AppDeps['logStream'];
+    /** How long a request may wait for one of the pool's connections (the shop's 5 s when not given). */
+    connectTimeoutMs?: number;
+  } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase();
   // Uploads go to a folder of this app's own, never the shop's data/uploads (a test's files there
@@ -79,7 +85,7 @@ export async function createTestApp(
     UPLOAD_DIR: path.join(uploadRoot, 'uploads'),
     ...options.env,
   });
-  const { db, schema, close } = openDatabase(testDb.url);
+  const { db, schema, close } = openDatabase(testDb.url, { connectTimeoutMs: options.connectTimeoutMs });
   await migrateToLatest(db, schema);
   if (options.seed !== false) await seedDatabase(db, config);
   const files = createFileStore(config.fileStore);
