@@ -26,6 +26,14 @@ export default defineConfig({
           include: ['src/**/*.http.test.ts'],
           environment: 'node',
           maxWorkers: HTTP_WORKERS,
+          // A worker loads the server's modules once for all the files it runs, not once per file:
+          // loading them (the app, the AWS SDK, Stripe, sharp) took some 6 s of a core per file, 900 s
+          // of the SQLite suite's 1,270 s of work (450 s on its own on a quiet machine; 133 s so).
+          // Each file builds its own app and database (test/harness.ts) and sets no environment or
+          // mock; what a module keeps between files is its in-process caches, which every file
+          // starts without (test/http-file-setup.ts).
+          isolate: false,
+          setupFiles: ['src/server/test/http-file-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
