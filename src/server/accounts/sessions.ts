@@ -1,4 +1,5 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type SqlBool } from 'kysely';
+import { isPostgres } from '../db/query-helpers.js';
 import type { Database, UserRow } from '../db/schema.js';
 import { planOnce } from '../db/pg-connection.js';
 import { compiledOnce } from '../db/compiled-once.js';
@@ -90,22 +91,84 @@ export async function loadSessionForRead(db: Kysely<Database>, token: string): P
  * key has one best plan whatever the token. SQLite keeps the prepared statement by its text (db/database.ts).
  */
 const sessionStatement = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>
-  db
+  sessionColumns(db).where('s.token_hash', '=', tokenHash),
+);
+
+/** The same for several sessions at once (PostgreSQL: the hashes go as one array parameter). */
+const sessionsStatement = compiledOnce((db, { tokenHashes }: { tokenHashes: string[] }) =>
+  sessionColumns(db).where(sql<SqlBool>`s.token_hash = any(${tokenHashes}::text[])`),
+);
+
+function sessionColumns(db: Kysely<Database>) {
+  return db
     .selectFrom('sessions as s')
     .innerJoin('users as o', 'o.id', 's.user_id')
     .leftJoin('users as a', 'a.id', 's.acting_as_user_id')
-    .select(['s.expires_at', 's.acting_as_user_id'])
+    .select(['s.token_hash', 's.expires_at', 's.acting_as_user_id'])
     .select(USER_COLUMNS.map((c) => `o.${c} as o_${c}` as const))
-    .select(USER_COLUMNS.map((c) => `a.${c} as a_${c}` as const))
-    .where('s.token_hash', '=', tokenHash),
-);
+    .select(USER_COLUMNS.map((c) => `a.${c} as a_${c}` as const));
+}
 
-type SessionRow = { expires_at: string; acting_as_user_id: string | null } & Record<string, unknown>;
+type SessionRow = { token_hash: string; expires_at: string; acting_as_user_id: string | null } & Record<string, unknown>;
+
+/** Most sessions one PostgreSQL statement looks up. */
+const BATCH_MOST = 100;
+
+/**
+ * Sessions asked for during one turn of the event loop, looked up together on PostgreSQL in one
+ * statement once the turn's requests have all been read (`setImmediate`): on a busy back office a
+ * trip to the database, its three messages and its answer serve every request of the turn, not
+ * one. Each request's look-up still goes out after the request arrived, so it sees every sign-out
+ * and demotion committed before it, as a look-up of its own would. The same token asked for twice
+ * in a turn is looked up once.
+ */
+class SessionLookups {
+  private waiting = new Map<string, { resolve: (row: SessionRow | undefined) => void; reject: (err: unknown) => void }[]>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  row(tokenHash: string): Promise<SessionRow | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.waiting.size === 0) setImmediate(() => this.flush());
+      const waiters = this.waiting.get(tokenHash);
+      if (waiters) waiters.push({ resolve, reject });
+      else this.waiting.set(tokenHash, [{ resolve, reject }]);
+      if (this.waiting.size >= BATCH_MOST) this.flush();
+    });
+  }
+
+  private flush(): void {
+    const waiting = this.waiting;
+    if (waiting.size === 0) return;
+    this.waiting = new Map();
+    const statement = sessionsStatement(this.db, { tokenHashes: [...waiting.keys()] }) as CompiledQuery<SessionRow>;
+    this.db.executeQuery(planOnce(statement, statement.parameters)).then(
+      ({ rows }) => {
+        const found = new Map(rows.map((r) => [r.token_hash, r]));
+        for (const [hash, waiters] of waiting) for (const w of waiters) w.resolve(found.get(hash));
+      },
+      (err: unknown) => {
+        for (const waiters of waiting.values()) for (const w of waiters) w.reject(err);
+      },
+    );
+  }
+}
+
+const lookups = new WeakMap<Kysely<Database>, SessionLookups>();
+
+function sessionRow(db: Kysely<Database>, tokenHash: string): Promise<SessionRow | undefined> {
+  // SQLite answers a statement in a function call, with no trip to batch.
+  if (!isPostgres(db)) {
+    const statement = sessionStatement(db, { tokenHash }) as CompiledQuery<SessionRow>;
+    return db.executeQuery(planOnce(statement, statement.parameters)).then(({ rows }) => rows[0]);
+  }
+  let batch = lookups.get(db);
+  if (!batch) lookups.set(db, (batch = new SessionLookups(db)));
+  return batch.row(tokenHash);
+}
 
 async function loadSessionByHash(db: Kysely<Database>, tokenHash: string): Promise<LoadedSession | null> {
-  const statement = sessionStatement(db, { tokenHash }) as CompiledQuery<SessionRow>;
-  const { rows } = await db.executeQuery(planOnce(statement, statement.parameters));
-  const row = rows[0];
+  const row = await sessionRow(db, tokenHash);
   if (!row) return null;
   if (row.expires_at <= nowIso()) {
     await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();

@@ -1,17 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
 import type { Database } from '../db/schema.js';
-import { seedDatabase } from '../db/seed/seed.js';
-import { createTestDatabase, testDialect } from '../test/harness.js';
-import { errorCode, recordPostgresWire, statementText, type WireRecorder } from '../test/pg-wire-recorder.js';
+import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
+import { errorCode, statementText, type WireRecorder } from '../test/pg-wire-recorder.js';
 
 /*
  * No statement text reaching PostgreSQL carries a value from a request (decision 0050). The shop
@@ -22,43 +14,20 @@ import { errorCode, recordPostgresWire, statementText, type WireRecorder } from 
  */
 const postgres = testDialect() === 'postgres';
 
+let t: TestApp | undefined;
 let wire: WireRecorder;
 let app: FastifyInstance;
 let db: Kysely<Database>;
-const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
   if (!postgres) return;
-  const testDb = await createTestDatabase('postgres');
-  cleanups.push(testDb.drop);
-  const direct = new URL(testDb.url);
-  wire = await recordPostgresWire({ host: direct.hostname, port: Number(direct.port || 5432) });
-  cleanups.push(() => wire.close());
-  const proxied = new URL(testDb.url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(wire.port);
-  const uploadRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-uploads-'));
-  cleanups.push(() => fs.rmSync(uploadRoot, { recursive: true, force: true }));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: proxied.toString(),
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: 'http://shop.test',
-    CLIENT_DIR: 'dist/client-absent-in-tests',
-    UPLOAD_DIR: path.join(uploadRoot, 'uploads'),
-  });
-  const opened = openDatabase(proxied.toString());
-  db = opened.db;
-  cleanups.push(opened.close);
-  await migrateToLatest(db, opened.schema);
-  await seedDatabase(db, config);
-  app = await buildApp({ config, db, dialect: 'postgres' });
-  await app.ready();
-  cleanups.push(() => app.close());
+  t = await createTestApp({ recordWire: true });
+  ({ app, db } = t);
+  wire = t.wire!;
 });
 
 afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
+  await t?.close();
 });
 
 /** Shoppers signing up with one e-mail at once, each from an address of its own; their answers' status codes. */

@@ -13,6 +13,7 @@ import { buildApp, type AppDeps } from '../app.js';
 import { randomString } from '../lib/ids.js';
 import { createFileStore } from '../files/create-file-store.js';
 import type { FileStore } from '../files/file-store.js';
+import { recordPostgresWire, type WireRecorder } from './pg-wire-recorder.js';
 
 export type TestDb = { url: string; dialect: Dialect; drop: () => Promise<void> };
 
@@ -59,6 +60,8 @@ export type TestApp = {
   config: Config;
   /** Where the app keeps uploaded images: its own uploads folder, or the bucket its env names. */
   files: FileStore;
+  /** What went over the wire to PostgreSQL, with `recordWire`. */
+  wire?: WireRecorder;
   close: () => Promise<void>;
 };
 
@@ -69,23 +72,36 @@ export async function createTestApp(
     logStream?: AppDeps['logStream'];
     /** How long a request may wait for one of the pool's connections (the shop's 5 s when not given). */
     connectTimeoutMs?: number;
+    /** PostgreSQL only: the app reaches its database through a recorder of every protocol message (test/pg-wire-recorder.ts). */
+    recordWire?: boolean;
   } = {},
 ): Promise<TestApp> {
   const testDb = await createTestDatabase();
+  let wire: WireRecorder | undefined;
+  let databaseUrl = testDb.url;
+  if (options.recordWire) {
+    if (testDb.dialect !== 'postgres') throw new Error('recordWire: the wire is PostgreSQL’s');
+    const direct = new URL(testDb.url);
+    wire = await recordPostgresWire({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const proxied = new URL(testDb.url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(wire.port);
+    databaseUrl = proxied.toString();
+  }
   // Uploads go to a folder of this app's own, never the shop's data/uploads (a test's files there
   // would be served, and re-sized, by the next `npm start`). The shop creates `uploads` itself, with
   // its own modes, as on a first start.
   const uploadRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-uploads-'));
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: testDb.url,
+    DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://shop.test',
     CLIENT_DIR: 'dist/client-absent-in-tests',
     UPLOAD_DIR: path.join(uploadRoot, 'uploads'),
     ...options.env,
   });
-  const { db, schema, close } = openDatabase(testDb.url, { connectTimeoutMs: options.connectTimeoutMs });
+  const { db, schema, close } = openDatabase(databaseUrl, { connectTimeoutMs: options.connectTimeoutMs });
   await migrateToLatest(db, schema);
   if (options.seed !== false) await seedDatabase(db, config);
   const files = createFileStore(config.fileStore);
@@ -97,10 +113,12 @@ export async function createTestApp(
     dialect: testDb.dialect,
     config,
     files,
+    wire,
     close: async () => {
       await app.close();
       files.close();
       await close();
+      await wire?.close();
       await testDb.drop();
       fs.rmSync(uploadRoot, { recursive: true, force: true });
     },
