@@ -39,7 +39,7 @@ export async function createSession(db: Kysely<Database>, userId: string): Promi
 
 /** The session named by a cookie token, or null when it is unknown or expired (an expired one is deleted). */
 const USER_COLUMNS = [
-  'id',
+  'id', // first: a row without its user has null here (userOf)
   'email',
   'full_name',
   'phone',
@@ -167,6 +167,18 @@ function sessionRow(db: Kysely<Database>, tokenHash: string): Promise<SessionRow
   return batch.row(tokenHash);
 }
 
+/** The row's columns of each user, by their names in the statement (`o_id`, `a_email`, …). */
+const PREFIXED = { o: USER_COLUMNS.map((c) => `o_${c}`), a: USER_COLUMNS.map((c) => `a_${c}`) };
+
+/** The session's owner (`o`) or impersonated customer (`a`) from its row, or undefined when it has none. */
+function userOf(row: SessionRow, prefix: 'o' | 'a'): UserRow | undefined {
+  const names = PREFIXED[prefix];
+  if (row[names[0]!] == null) return undefined;
+  const user: Record<string, unknown> = {};
+  for (let i = 0; i < USER_COLUMNS.length; i++) user[USER_COLUMNS[i]!] = row[names[i]!];
+  return user as unknown as UserRow;
+}
+
 async function loadSessionByHash(db: Kysely<Database>, tokenHash: string): Promise<LoadedSession | null> {
   const row = await sessionRow(db, tokenHash);
   if (!row) return null;
@@ -174,12 +186,8 @@ async function loadSessionByHash(db: Kysely<Database>, tokenHash: string): Promi
     await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
     return null;
   }
-  const pick = (prefix: 'o' | 'a'): UserRow | undefined => {
-    if (row[`${prefix}_id`] == null) return undefined;
-    return Object.fromEntries(USER_COLUMNS.map((c) => [c, row[`${prefix}_${c}`]])) as unknown as UserRow;
-  };
-  const owner = pick('o')!;
-  const actingAs = row.acting_as_user_id ? pick('a') : undefined;
+  const owner = userOf(row, 'o')!;
+  const actingAs = row.acting_as_user_id ? userOf(row, 'a') : undefined;
   // Impersonation only holds while the session's owner is still an admin, and acts only as a
   // customer: as another admin (promoted meanwhile) it would borrow that admin's rights and name.
   if (actingAs && owner.role === 'admin' && actingAs.role !== 'admin') {
