@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Dialect } from '../db/database.js';
 import { transactionWithRetry } from '../db/locks.js';
+import { planEachOnce } from '../db/pg-connection.js';
 import { GuardFailedAtCommit } from '../db/pg-commit-tail.js';
 import { isPostgres } from '../db/query-helpers.js';
 import { lapseReservations, sweepReservations } from '../inventory/reservations.js';
@@ -101,6 +102,7 @@ export async function fulfilPaymentSession(
   for (let attempt = 1; result === null; attempt++) {
     try {
       result = await transactionWithRetry(db, async (trx): Promise<FulfilResult> => {
+        await planEachOnce(trx);
         const locked = await lockOrderRows(trx, dialect, sessionId);
         if (locked.alreadyPaid) return { fulfilled: false, orderId: locked.orderId };
         const refused = await refuseStrayPayment(trx, locked.rows, ctx.paid ?? null, now);

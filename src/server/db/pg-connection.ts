@@ -1,4 +1,6 @@
-import { CompiledQuery, type DatabaseConnection, type QueryResult } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Kysely, type QueryResult } from 'kysely';
+import { isPostgres } from './query-helpers.js';
+import type { Database } from './schema.js';
 import type pg from 'pg';
 import { AT_COMMIT, GuardFailedAtCommit, isGuardFailure } from './pg-commit-tail.js';
 import { PreparedStatements } from './pg-statement-cache.js';
@@ -42,6 +44,24 @@ export const ONE_PLAN = Symbol('one plan for every value');
  */
 export function planOnce<R>(statement: CompiledQuery<R>, parameters: readonly unknown[]): CompiledQuery<R> {
   return Object.assign({}, statement, { parameters, [ONE_PLAN]: true });
+}
+
+/** Marks a statement sent with the transaction's BEGIN when that has not gone out yet (`planEachOnce`). */
+const WITH_BEGIN = Symbol('sent with the BEGIN');
+
+/**
+ * Plans each statement of the rest of this transaction once per connection (a generic plan), as
+ * `planOnce` does for one statement outside a transaction: for the sale path's transactions (a
+ * checkout, a payment), whose statements all look rows up by key, so one plan is right for every
+ * value. PostgreSQL planned each of them again for its values, two thirds of its CPU per checkout
+ * (docs/benchmarks.md, "CPU per checkout and per page"). The SET LOCAL goes with the BEGIN, no trip
+ * of its own, and ends with the transaction. Never for a transaction with a search or a filter whose
+ * best plan depends on its values. SQLite, and PostgreSQL without prepared statements, ignore it.
+ */
+export async function planEachOnce(trx: Kysely<Database>): Promise<void> {
+  if (!isPostgres(trx)) return;
+  const set = Object.assign({}, CompiledQuery.raw('set local plan_cache_mode = force_generic_plan'), { [WITH_BEGIN]: true });
+  await trx.executeQuery(set);
 }
 
 export type ConnectionOptions = {
@@ -99,6 +119,14 @@ export class ShopPostgresConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if ((query as { [WITH_BEGIN]?: boolean })[WITH_BEGIN]) {
+      // Without prepared statements every statement is planned for its values anyway.
+      if (!this.options.prepare) return { rows: [] };
+      if (this.begin !== null) {
+        this.begin = `${this.begin}; ${query.sql}`;
+        return { rows: [] };
+      }
+    }
     if ((query as { [AT_COMMIT]?: boolean })[AT_COMMIT] && this.inTransaction) {
       this.tail.push(query);
       return { rows: [] };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { ShopPostgresDialect } from './pg-driver.js';
-import { planOnce, type ConnectionOptions } from './pg-connection.js';
+import { planEachOnce, planOnce, type ConnectionOptions } from './pg-connection.js';
 import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { recordPostgresWire, statementText, type WireMessage } from '../test/pg-wire-recorder.js';
 import { GuardFailedAtCommit, writeAtCommit } from './pg-commit-tail.js';
@@ -56,6 +56,26 @@ describe.runIf(postgres)('statements planned once (planOnce: the session of ever
       expect(await mode(conn)).toBe('force_custom_plan');
       await conn.executeQuery({ ...statement, parameters: ['po-one'] });
       expect((await plansOf(conn, statement.sql)).rows).toEqual([{ generic_plans: 3, custom_plans: 1 }]);
+    });
+  });
+
+  it('planEachOnce: every statement of the rest of the transaction planned once, the connection back to planning for values after, and an empty transaction sending nothing', async () => {
+    await t.db.insertInto('settings').values(setting('po-tx', 'kept')).execute();
+    await t.db.connection().execute(async (conn) => {
+      const statement = conn.selectFrom('settings').select(['value', 'description']).where('key', '=', '').compile();
+      const inside = await conn.transaction().execute(async (trx) => {
+        await planEachOnce(trx);
+        const values: (string | undefined)[] = [];
+        for (const key of ['po-tx', 'po-none', 'po-tx'])
+          values.push((await trx.executeQuery({ ...statement, parameters: [key] })).rows[0]?.value);
+        return { values, mode: await mode(trx) };
+      });
+      expect(inside).toEqual({ values: ['kept', undefined, 'kept'], mode: 'force_generic_plan' });
+      expect((await plansOf(conn, statement.sql)).rows).toEqual([{ generic_plans: 3, custom_plans: 0 }]);
+      expect(await mode(conn)).toBe('force_custom_plan');
+      // A transaction that ran nothing sends nothing, the SET included.
+      await conn.transaction().execute((trx) => planEachOnce(trx));
+      expect(await mode(conn)).toBe('force_custom_plan');
     });
   });
 

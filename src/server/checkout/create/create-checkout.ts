@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Dialect } from '../../db/database.js';
 import { transactionWithRetry } from '../../db/locks.js';
+import { planEachOnce } from '../../db/pg-connection.js';
 import { GuardFailedAtCommit } from '../../db/pg-commit-tail.js';
 import type { PendingWrite } from '../../db/query-helpers.js';
 import { newOrderId } from '../../orders/create-order.js';
@@ -56,6 +57,7 @@ function createCheckoutOnce(
 ): Promise<CreatedCheckout> {
   const who: Holder = { ip: ctx.ip, deviceId: ctx.deviceHash, userId: ctx.userId, email: normalizeCouponEmail(input.customerEmail) };
   return transactionWithRetry(db, async (trx) => {
+    await planEachOnce(trx);
     const { priced, mine, superseded, giveBack } = await priceAndLock(trx, dialect, input, ctx, who);
     checkSubscriptionLines(priced);
     await checkBounds(trx, priced, ctx.now);
