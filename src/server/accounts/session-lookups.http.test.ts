@@ -41,30 +41,29 @@ describe('sessions read by requests at the same moment', () => {
     const ann = await createUser(t.db, { email: 'lookup-ann@example.com' });
     const ben = await createUser(t.db, { email: 'lookup-ben@example.com' });
     const tokenOf = async (userId: string) => (await createSession(t.db, userId)).token;
-    const impersonating = await tokenOf(helper.id);
-    await t.db.updateTable('sessions').set({ acting_as_user_id: ann.id }).where('token_hash', '=', hashToken(impersonating)).execute();
-    const expired = await tokenOf(ben.id);
-    await t.db
-      .updateTable('sessions')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('token_hash', '=', hashToken(expired))
-      .execute();
-    const signedOut = await tokenOf(ann.id);
-    await t.db.deleteFrom('sessions').where('token_hash', '=', hashToken(signedOut)).execute();
-    const demotedToken = await tokenOf(demoted.id);
-    await t.db.updateTable('users').set({ role: 'client', updated_at: nowIso() }).where('id', '=', demoted.id).execute();
-
+    // Every session first: a new session of a user deletes that user's expired ones (createSession).
     const sessions = {
       owner: await tokenOf(owner.id),
       helper: await tokenOf(helper.id),
       ann: await tokenOf(ann.id),
       ben: await tokenOf(ben.id),
-      impersonating,
-      demoted: demotedToken,
-      expired,
-      signedOut,
+      impersonating: await tokenOf(helper.id),
+      demoted: await tokenOf(demoted.id),
+      expired: await tokenOf(ben.id),
+      signedOut: await tokenOf(ann.id),
       unknown: 'no-such-session-token',
     };
+    const row = (token: string) => t.db.updateTable('sessions').where('token_hash', '=', hashToken(token));
+    await row(sessions.impersonating).set({ acting_as_user_id: ann.id }).execute();
+    await row(sessions.expired)
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
+    await t.db.deleteFrom('sessions').where('token_hash', '=', hashToken(sessions.signedOut)).execute();
+    await t.db.updateTable('users').set({ role: 'client', updated_at: nowIso() }).where('id', '=', demoted.id).execute();
+    const expired = sessions.expired;
+    expect(
+      await t.db.selectFrom('sessions').select('token_hash').where('token_hash', '=', hashToken(expired)).executeTakeFirst(),
+    ).toBeDefined();
     const expected: Record<keyof typeof sessions, { email: string | null; impersonator: string | null; admin: number }> = {
       owner: { email: owner.email, impersonator: null, admin: 200 },
       helper: { email: helper.email, impersonator: null, admin: 200 },
@@ -105,8 +104,12 @@ describe('sessions read by requests at the same moment', () => {
     ).toBeUndefined();
 
     if (postgres) {
-      // 54 requests of 9 sessions: their look-ups reached PostgreSQL in a few statements, not 54.
-      const binds = bindsCarrying(Object.values(sessions), from);
+      // 48 requests of 8 sessions: their look-ups reached PostgreSQL in a few statements, not 48.
+      // (The expired session's own deletes carry its token too: it is left out of the count.)
+      const binds = bindsCarrying(
+        Object.values(sessions).filter((token) => token !== expired),
+        from,
+      );
       expect(binds).toBeGreaterThan(0);
       expect(binds).toBeLessThanOrEqual(6);
     }

@@ -67,7 +67,7 @@ describe.runIf(postgres)('statements planned once (planOnce: the session of ever
         await planEachOnce(trx);
         const values: (string | undefined)[] = [];
         for (const key of ['po-tx', 'po-none', 'po-tx'])
-          values.push((await trx.executeQuery({ ...statement, parameters: [key] })).rows[0]?.value);
+          values.push((await trx.executeQuery<{ value: string }>({ ...statement, parameters: [key] })).rows[0]?.value);
         return { values, mode: await mode(trx) };
       });
       expect(inside).toEqual({ values: ['kept', undefined, 'kept'], mode: 'force_generic_plan' });
