@@ -37,7 +37,7 @@ export async function createSession(db: Kysely<Database>, userId: string): Promi
   return { token, expiresAt };
 }
 
-/** The session named by a cookie token, or null when it is unknown or expired (an expired one is deleted). */
+/** A user's columns as every request reads them with its session. */
 const USER_COLUMNS = [
   'id', // first: a row without its user has null here (userOf)
   'email',
@@ -54,7 +54,10 @@ const USER_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof UserRow)[];
 
-/** The session, its owner and (while impersonating) the customer, in one query: it runs on every signed-in request. */
+/**
+ * The session named by a cookie token, its owner and (while impersonating) the customer, in one query, or null when
+ * it is unknown or expired (an expired one is deleted): it runs on every signed-in request.
+ */
 export async function loadSession(db: Kysely<Database>, token: string): Promise<LoadedSession | null> {
   if (!token || token.length > 100) return null;
   return loadSessionByHash(db, hashToken(token));
@@ -85,16 +88,17 @@ export async function loadSessionForRead(db: Kysely<Database>, token: string): P
 }
 
 /**
- * The session's statement (it runs on every signed-in request, and on every back-office and
+ * The session's statements (they run on every signed-in request, and on every back-office and
  * account request afresh): built and compiled by Kysely once (db/compiled-once.ts), not on each
- * request, and on PostgreSQL planned once per connection (`planOnce`), as a look-up by the primary
- * key has one best plan whatever the token. SQLite keeps the prepared statement by its text (db/database.ts).
+ * request. SQLite reads one session a statement and keeps it prepared by its text (db/database.ts);
+ * PostgreSQL reads a turn's sessions at once (SessionLookups), planned once per connection
+ * (`planOnce`), as a look-up by the primary key has one best plan whatever the tokens.
  */
 const sessionStatement = compiledOnce((db, { tokenHash }: { tokenHash: string }) =>
   sessionColumns(db).where('s.token_hash', '=', tokenHash),
 );
 
-/** The same for several sessions at once (PostgreSQL: the hashes go as one array parameter). */
+/** PostgreSQL's, for several sessions at once (the hashes go as one array parameter). */
 const sessionsStatement = compiledOnce((db, { tokenHashes }: { tokenHashes: string[] }) =>
   sessionColumns(db).where(sql<SqlBool>`s.token_hash = any(${tokenHashes}::text[])`),
 );
@@ -159,8 +163,7 @@ const lookups = new WeakMap<Kysely<Database>, SessionLookups>();
 function sessionRow(db: Kysely<Database>, tokenHash: string): Promise<SessionRow | undefined> {
   // SQLite answers a statement in a function call, with no trip to batch.
   if (!isPostgres(db)) {
-    const statement = sessionStatement(db, { tokenHash }) as CompiledQuery<SessionRow>;
-    return db.executeQuery(planOnce(statement, statement.parameters)).then(({ rows }) => rows[0]);
+    return db.executeQuery(sessionStatement(db, { tokenHash }) as CompiledQuery<SessionRow>).then(({ rows }) => rows[0]);
   }
   let batch = lookups.get(db);
   if (!batch) lookups.set(db, (batch = new SessionLookups(db)));

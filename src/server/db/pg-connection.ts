@@ -1,4 +1,4 @@
-import { CompiledQuery, type DatabaseConnection, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type QueryResult, type Transaction } from 'kysely';
 import { isPostgres } from './query-helpers.js';
 import type { Database } from './schema.js';
 import type pg from 'pg';
@@ -58,7 +58,7 @@ const WITH_BEGIN = Symbol('sent with the BEGIN');
  * of its own, and ends with the transaction. Never for a transaction with a search or a filter whose
  * best plan depends on its values. SQLite, and PostgreSQL without prepared statements, ignore it.
  */
-export async function planEachOnce(trx: Kysely<Database>): Promise<void> {
+export async function planEachOnce(trx: Transaction<Database>): Promise<void> {
   if (!isPostgres(trx)) return;
   const set = Object.assign({}, CompiledQuery.raw('set local plan_cache_mode = force_generic_plan'), { [WITH_BEGIN]: true });
   await trx.executeQuery(set);
