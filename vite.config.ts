@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import type { Plugin } from 'vite';
+import type { ChunkingContext } from 'rolldown';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -59,6 +60,31 @@ function preloadEntryStages(): Plugin {
   };
 }
 
+/** start.tsx: the app's second stage (main.tsx), whose static imports every page loads first. */
+const START = fileURLToPath(new URL('./src/client/start.tsx', import.meta.url));
+/** React DOM is the first stage, in a chunk of its own (main.tsx). */
+const FIRST_STAGE = /node_modules[\\/](react-dom|scheduler)[\\/]/;
+let firstLoad: Set<string> | undefined;
+
+/**
+ * Every module start.tsx imports statically, React DOM aside, goes in one chunk ("start"): a page
+ * loads them all before anything else anyway, and as some 25 small chunks (split by which lazy
+ * pages share them) they were as many requests competing with the page's stylesheet and picture
+ * on a slow phone connection. Lazy pages import what they share with the first load from it.
+ */
+function firstLoadChunk(id: string, ctx: ChunkingContext): string | null {
+  if (!firstLoad) {
+    firstLoad = new Set();
+    const walk = (m: string) => {
+      if (firstLoad!.has(m) || FIRST_STAGE.test(m)) return;
+      firstLoad!.add(m);
+      for (const dep of ctx.getModuleInfo(m)?.importedIds ?? []) walk(dep);
+    };
+    walk(START);
+  }
+  return firstLoad.has(id) ? 'start' : null;
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: '../../public',
@@ -89,7 +115,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     // zod in one chunk of its own, so loading it (lib/load-zod.ts) evaluates all of it at once,
     // apart from the schemas and pages built on it. React in one chunk too: react-hook-form (in
     // lazy chunks) imports react without its JSX runtime, which would otherwise split the
-    // first load's copy in two (0.2 KB more gzipped).
+    // first load's copy in two (0.2 KB more gzipped). React DOM (main.tsx's first stage) and the
+    // rest of the first load (its second) in one chunk each.
     rolldownOptions: isSsrBuild
       ? {}
       : {
@@ -98,6 +125,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               groups: [
                 { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
                 { name: 'react', test: /node_modules[\\/]react[\\/]/ },
+                { name: 'react-dom', test: FIRST_STAGE },
+                { name: firstLoadChunk, debugName: 'start' },
               ],
             },
           },

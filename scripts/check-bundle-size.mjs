@@ -1,8 +1,9 @@
 // Fails when the storefront's first-load JavaScript (the entry and the chunks it imports
-// statically, as index.html loads them) is over budget, gzipped; or when a storefront page that
-// starts without zod (shared/pages.ts: no needsZod) imports it after all, through a module of shared
-// words that also holds a schema: zod's evaluation and schemas then run in the page's start-up task
-// (10–20 ms of this machine's CPU, four times that on Lighthouse's phone).
+// statically, as index.html loads them) is over budget, gzipped, or in more than a few files; or
+// when a storefront page that starts without zod (shared/pages.ts: no needsZod) imports it after
+// all, through a module of shared words that also holds a schema: zod's evaluation and schemas then
+// run in the page's start-up task (10–20 ms of this machine's CPU, four times that on Lighthouse's
+// phone).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -26,6 +27,15 @@ console.log(rows.join('\n'));
 console.log(`First-load JS: ${(total / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB)`);
 if (total / 1024 > BUDGET_KB) {
   console.error('Over budget: move code out of the storefront entry (lazy routes, smaller dependencies).');
+  process.exit(1);
+}
+// Every file is a request on the phone's line before the first paint, beside the stylesheet and the
+// page's picture (Lighthouse's simulated largest paint counts them all): the first load is the
+// entry, the bundler's runtime, React, React DOM and start.tsx's modules in one chunk (vite.config.ts).
+const MAX_FIRST_LOAD_FILES = 6;
+console.log(`First-load scripts: ${files.size} files (at most ${MAX_FIRST_LOAD_FILES})`);
+if (files.size > MAX_FIRST_LOAD_FILES) {
+  console.error(`The first load is ${files.size} files: keep start.tsx's static imports in one chunk (firstLoadChunk in vite.config.ts).`);
   process.exit(1);
 }
 
