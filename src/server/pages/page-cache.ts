@@ -26,9 +26,27 @@ export type CachedPage = {
   suffix: string;
   /** The products whose stock the page shows: a stock change of one of them drops the page (decision 0023). */
   productIds: ReadonlySet<string>;
+  /** Brotli's quality for `br`: BROTLI_FAST as drawn, BROTLI_BEST once the page has stood unchanged a while (PageCache). */
+  brQuality: number;
 };
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/**
+ * Brotli's quality for a page as it is drawn: under a millisecond for these pages (26–75 KB), 5–9%
+ * larger than BROTLI_BEST, which takes 14–18 ms. A page showing a product on sale is drawn again
+ * about twice a second (STOCK_STALE_MS), so it stays at this quality while the sale lasts.
+ */
+export const BROTLI_FAST = 5;
+/**
+ * Quality 10 took no longer than 9 on these pages and is 6–8% smaller; 11 is 3% smaller again but
+ * 4–6× slower (decision 0012). Paid once per page, when it has stood unchanged BROTLI_BEST_AFTER_MS.
+ */
+export const BROTLI_BEST = 10;
+export const BROTLI_BEST_AFTER_MS = 3000;
+
+const brotliAt = (raw: Buffer, quality: number) =>
+  brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
 
 export async function compressPage(
   page: { status: number; noindex: boolean; productIds: ReadonlySet<string> },
@@ -39,13 +57,27 @@ export async function compressPage(
   const raw = Buffer.concat([head, Buffer.from(suffix, 'utf8')]);
   const [gz, br, prefixDeflated] = await Promise.all([
     gzip(raw, { level: 9 }),
-    // Quality 10 took no longer than 9 on these pages (15–50 ms for 26–70 KB) and is 6–8% smaller;
-    // 11 is 3% smaller again but 4–6× slower, paid again after every shop change (decision 0012).
-    brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 10, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+    brotliAt(raw, BROTLI_FAST),
     deflateRaw(head, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   ]);
   const etag = `"${createHash('sha1').update(raw).digest('base64url').slice(0, 22)}"`;
-  return { ...page, html: raw, gzip: gz, br, etag, prefix: head, prefixDeflated, prefixCrc: zlib.crc32(head), suffix };
+  return {
+    ...page,
+    html: raw,
+    gzip: gz,
+    br,
+    brQuality: BROTLI_FAST,
+    etag,
+    prefix: head,
+    prefixDeflated,
+    prefixCrc: zlib.crc32(head),
+    suffix,
+  };
+}
+
+/** The same page (same bytes once decoded, same ETag) with `br` at BROTLI_BEST. */
+export async function withBestBrotli(page: CachedPage): Promise<CachedPage> {
+  return { ...page, br: await brotliAt(page.html, BROTLI_BEST), brQuality: BROTLI_BEST };
 }
 
 /** The page with `insert` before its suffix, gzipped when `gzipped` (one gzip member: the kept prefix blocks, then the rest). */
@@ -108,6 +140,8 @@ export class PageCache {
   constructor(
     private readonly maxBytes: number,
     private readonly now: () => number = Date.now,
+    /** Runs `fn` in `ms` (tests pass their own clock). */
+    private readonly later: (ms: number, fn: () => void) => void = (ms, fn) => void setTimeout(fn, ms).unref(),
   ) {}
 
   get(key: string, build: () => Promise<CachedPage>): Promise<CachedPage> {
@@ -165,7 +199,22 @@ export class PageCache {
       if (this.bytes <= this.maxBytes) break;
       this.drop(oldKey, entry.page);
     }
-    this.entries.set(key, { page, staleSince });
+    const entry: Entry = { page, staleSince };
+    this.entries.set(key, entry);
+    if (page.brQuality < BROTLI_BEST) this.later(BROTLI_BEST_AFTER_MS, () => void this.compressBetter(key, entry));
+  }
+
+  /**
+   * A page still as it was drawn BROTLI_BEST_AFTER_MS ago (not stale, not replaced, not dropped)
+   * gets its smaller brotli. One drawn again meanwhile never does: that drawing starts its own wait.
+   */
+  private async compressBetter(key: string, entry: Entry): Promise<void> {
+    const current = () => this.entries.get(key) === entry && entry.staleSince === null;
+    if (!current()) return;
+    const better = await withBestBrotli(entry.page);
+    if (!current()) return;
+    this.bytes += sizeOf(better) - sizeOf(entry.page);
+    entry.page = better;
   }
 
   private drop(key: string, page: CachedPage): void {
