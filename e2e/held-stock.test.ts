@@ -166,11 +166,20 @@ describe('an open product page', () => {
   it('shows a hold and a release in another checkout within a second', async () => {
     const product = await createProduct('Held Dish Brush', 9);
     const { context, page, errors } = await openPage(browser, DESKTOP);
+    const productReads: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === `/api/products/${product.id}`) productReads.push(r.url());
+    });
     // The page is live and waiting on its stock before anything moves.
     const waiting = page.waitForRequest((r) => r.url().includes('/api/stock/watch?') && r.url().includes('seen='));
     await page.goto(`/products/${product.id}`);
     await page.getByText(STOCK_LINE.inStock(9), { exact: true }).waitFor();
-    await waiting;
+    const firstWatch = new URL((await waiting).url());
+    // It waits from the stamp its own data came with, which is the stock's now (the server holds
+    // such a watch until the stock moves), so it has not read the product again.
+    const now = (await (await page.request.get(`/api/stock/watch?products=${product.id}`)).json()) as { stamp: string };
+    expect(firstWatch.searchParams.get('seen')).toBe(now.stamp);
+    expect(productReads).toEqual([]);
 
     const { other, sessionId } = await holdInAnotherCheckout(product.id, 9);
     const heldAt = Date.now();

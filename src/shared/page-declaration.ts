@@ -37,6 +37,11 @@ export type ProductDetail = {
   stock: StockNotice;
   rating: RatingSummary;
   reviews: ReviewPage;
+  /**
+   * The stamp of the product's stock (inventory/stock-watch.ts), read before the rest: the page's
+   * stock watch starts from it, so the page reads the product again only if its stock moved since.
+   */
+  stockStamp: string;
 };
 
 /** The API answer each kind of page data is cached as (the same body on both sides; the lists' items trimmed to their cards). */

@@ -55,6 +55,7 @@ export default function ProductPage() {
       variants={data.variants}
       // Its stars with every star's count (an answer cached before reviews has the product's alone).
       rating={data.rating ?? data.product.rating}
+      stockStamp={data.stockStamp}
     />
   );
 }
@@ -168,12 +169,15 @@ function ProductDetail({
   options,
   variants,
   rating,
+  stockStamp,
 }: {
   product: Product;
   stock: StockNotice;
   options: readonly ProductOption[];
   variants: readonly VariantView[];
   rating: { average: number; count: number } | undefined;
+  /** The stock's stamp this data came with: the stock watch starts from it. */
+  stockStamp: string | undefined;
 }) {
   const navigate = useNavigate();
   const { chosen, choose } = useChosenVariant(product, productStock, variants);
@@ -204,7 +208,7 @@ function ProductDetail({
   useRefreshWhenReservationsEnd(product.id, stock.reservedUntil, stockState === 'reserved');
   // A hold or a release in another shopper's checkout shows here within a second.
   const queryClient = useQueryClient();
-  useStockWatch([product.id], () => void queryClient.invalidateQueries({ queryKey: queryKeys.product(product.id) }));
+  useStockWatch([product.id], () => void queryClient.invalidateQueries({ queryKey: queryKeys.product(product.id) }), stockStamp);
   const category = categories?.find((c) => c.id === product.category);
   const buyButtonsId = useId();
   const add = () => {

@@ -66,6 +66,7 @@ export const ProductResponse = z.object({
   stock: StockNotice,
   rating: RatingSummary.optional(),
   reviews: ReviewPage.optional(),
+  stockStamp: z.string().optional(),
 });
 export type ProductResponse = z.infer<typeof ProductResponse>;
 

@@ -1,10 +1,17 @@
 // Loaded only once a page that shows stock is live (use-stock-watch.ts): not in the first load.
+import { loadResponseSchemas } from './load-response-schemas.js';
 
 type Answer = { changed: boolean; stamp: string };
 const isAnswer = (v: unknown): v is Answer =>
   typeof v === 'object' && v !== null && typeof (v as Answer).changed === 'boolean' && typeof (v as Answer).stamp === 'string';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `fn` when the browser has nothing else to do (within 2 s; Safari has no requestIdleCallback: after 1 s). */
+function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 2000 });
+  else setTimeout(fn, 1000);
+}
 
 /** Resolves when the tab is shown (at once when it is). */
 function whenVisible(): Promise<void> {
@@ -23,14 +30,20 @@ function whenVisible(): Promise<void> {
  * Waits on GET /api/stock/watch for the stock of these products and calls `onChange` when it moves
  * (a hold, a release, a sale, the owner's count): the server answers within a second of the change
  * and otherwise holds the request, so an open page asks about twice a minute while nothing happens.
- * The first answer also calls it, as the page's data may be older than the stamp it waits from; so
- * does coming back to a hidden tab (nothing is asked while it is hidden). Returns the stop.
+ * It waits from `since`, the stamp the page's data came with: the first answer then calls it only
+ * if the stock moved after that data was read. Without one, the first answer calls it, as the
+ * page's data may be older than the stamp it waits from; so does coming back to a hidden tab
+ * (nothing is asked while it is hidden). Returns the stop.
  */
-export function watchStock(productIds: readonly string[], onChange: () => void): () => void {
+export function watchStock(productIds: readonly string[], onChange: () => void, since?: string): () => void {
   let stopped = false;
   let asking: AbortController | null = null;
+  // What a page does on a change reads the API, whose answers are read with zod (loaded on first
+  // use). A page that started from its stamp has read nothing yet: its reader loads while the
+  // browser is idle, so the first change shows as fast as the later ones.
+  if (since !== undefined) whenIdle(() => void loadResponseSchemas().catch(() => undefined));
   const run = async () => {
-    let seen: string | undefined;
+    let seen = since;
     let failures = 0;
     while (!stopped) {
       if (document.hidden) {

@@ -5,6 +5,7 @@ import type { ProductDetail } from '../../shared/page-declaration.js';
 import { toProduct } from './product-row.js';
 import { catalogueIndex } from './search-index.js';
 import { stockNoticeOf, variantStock, variantStockView, withBuyableStock } from '../inventory/service.js';
+import { stockStamp } from '../inventory/stock-watch.js';
 import { readProductVariants } from './variant-reads.js';
 import { planView, readPlanRows, resolvePlans } from '../lib/subscription-plans.js';
 import { cardRating, readCardRatings, readFirstReviewPage } from '../lib/product-reviews.js';
@@ -75,11 +76,13 @@ export async function getProduct(
  * bought of its enabled variants; its options; its enabled variants, each with what can be bought
  * of it, when units other checkouts keep may come back, and its subscription plan if offered; and
  * the product's own stock notice (a product with one variant, older tabs); its stars and the first
- * page of its published reviews, newest first (issue [6/8]). Every read at once: the row, the
- * options, the variants, the stock items, the reservations grouped by variant, the plans, the
- * ratings row and the first reviews.
+ * page of its published reviews, newest first (issue [6/8]). The stock's stamp first (the page's
+ * stock watch starts from it), then every read at once: the row, the options, the variants, the
+ * stock items, the reservations grouped by variant, the plans, the ratings row and the first reviews.
  */
 export async function getProductDetail(db: Kysely<Database>, id: string, now = new Date()): Promise<ProductDetail | null> {
+  // Before the stock is read, so the stamp is never newer than the figures it goes with.
+  const { stamp } = await stockStamp(db, [id]);
   const [row, shown, stocks, planRows, reviews] = await Promise.all([
     // A draft product is the owner's alone: its page answers 404 to shoppers (migration 0037).
     db.selectFrom('products').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst(),
@@ -106,6 +109,7 @@ export async function getProductDetail(db: Kysely<Database>, id: string, now = n
     stock: stockNoticeOf(id, stocks),
     rating: reviews.summary,
     reviews,
+    stockStamp: stamp,
   };
 }
 

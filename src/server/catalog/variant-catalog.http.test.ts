@@ -100,8 +100,8 @@ describe(`the storefront's reads of products with variants (${process.env.TEST_D
   it('answers the product with its options and enabled variants, each with its own stock; a switched-off variant is neither shown nor counted', async () => {
     const { p, first, big, lemon, off, tag } = await cleaner();
     const body = await detail(p.id);
-    // With its stars and first reviews (issue [6/8]): none yet.
-    expect(Object.keys(body)).toEqual(['product', 'options', 'variants', 'stock', 'rating', 'reviews']);
+    // With its stars and first reviews (issue [6/8]): none yet; and its stock's stamp (the page's watch starts from it).
+    expect(Object.keys(body)).toEqual(['product', 'options', 'variants', 'stock', 'rating', 'reviews', 'stockStamp']);
     expect(body.rating).toEqual({ count: 0, average: 0, stars: [0, 0, 0, 0, 0] });
     // The client's schema reads it as it is.
     expect(ProductResponse.safeParse(body).success).toBe(true);

@@ -95,4 +95,38 @@ describe('the stock watch', () => {
     expect((await checkout(holder, other.id, 1)).statusCode).toBe(200);
     expect((await otherWatch).body.changed).toBe(true);
   });
+
+  it("gives the product's page the stamp of the stock it shows, so the page's watch starts from it", async () => {
+    const p = await createProduct(t.db, { name: 'Stamped Brush', inventory: 5 });
+    await checkShopChanges(t.db);
+    const c = new TestClient(t.app, nextIp());
+    const product = async () => (await c.get(`/api/products/${p.id}`)).json() as { stockStamp: string; product: { inventory: number } };
+    const pageStamp = async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/products/${p.id}`, headers: { accept: 'text/html' } });
+      return /"stockStamp":"([^"]+)"/.exec(res.body)?.[1];
+    };
+    const before = await product();
+    expect(before.product.inventory).toBe(5);
+    expect(before.stockStamp).toBe((await watch(c, [p.id])).body.stamp);
+    expect(await pageStamp()).toBe(before.stockStamp);
+
+    // Started from the page's stamp, the watch waits (nothing moved) and answers a hold as a change.
+    let answered = false;
+    const waiting = watch(c, [p.id], before.stockStamp).then((a) => {
+      answered = true;
+      return a;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered).toBe(false);
+    expect((await checkout(new TestClient(t.app, nextIp()), p.id, 2)).statusCode).toBe(200);
+    const moved = await waiting;
+    expect(moved.body.changed).toBe(true);
+
+    // The product read again comes with the new stamp and the new figures, in the API and the page.
+    const after = await product();
+    expect(after.product.inventory).toBe(3);
+    expect(after.stockStamp).toBe(moved.body.stamp);
+    expect(after.stockStamp).not.toBe(before.stockStamp);
+    expect(await new Promise<string | undefined>((r) => setTimeout(() => r(pageStamp()), 500))).toBe(after.stockStamp);
+  });
 });
