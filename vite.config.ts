@@ -64,7 +64,14 @@ function preloadEntryStages(): Plugin {
 const START = fileURLToPath(new URL('./src/client/start.tsx', import.meta.url));
 /** React DOM is the first stage, in a chunk of its own (main.tsx). */
 const FIRST_STAGE = /node_modules[\\/](react-dom|scheduler)[\\/]/;
+/** start.tsx's static imports, found on the chunking pass's first call; emptied as each build starts (`vite build --watch`). */
 let firstLoad: Set<string> | undefined;
+const forgetFirstLoad: Plugin = {
+  name: 'forget-first-load',
+  buildStart() {
+    firstLoad = undefined;
+  },
+};
 
 /**
  * Every module start.tsx imports statically, React DOM aside, goes in one chunk ("start"): a page
@@ -88,7 +95,7 @@ function firstLoadChunk(id: string, ctx: ChunkingContext): string | null {
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: '../../public',
-  plugins: [react(), tailwindcss(), preloadEntryStages(), cssFirstScriptsLater()],
+  plugins: [react(), tailwindcss(), preloadEntryStages(), cssFirstScriptsLater(), forgetFirstLoad],
   // In the browser, zod is imported through lib/zod-jitless.ts, which turns its eval probe off
   // before any schema is built (a page that built one before importing lib/zod-config.ts broke the CSP).
   resolve: isSsrBuild
