@@ -4,6 +4,7 @@ import { newId, nowIso } from '../lib/ids.js';
 import { renderTemplate } from './render.js';
 import { writeTogether, type PendingWrite } from '../db/query-helpers.js';
 import { MicroCache } from '../http/micro-cache.js';
+import { insertRows } from '../db/compiled-once.js';
 
 type QueueEmailInput = {
   to: string;
@@ -105,25 +106,27 @@ export async function emailWrites(db: Kysely<Database>, input: QueueEmailInput):
   const replyTo = input.replyTo === undefined ? await shopContactAddress(db) : isPlainAddress(input.replyTo) ? input.replyTo : null;
   const at = nowIso();
   const id = newId('mail');
-  const insert = db.insertInto('email_outbox').values({
-    id,
-    to_address: input.to,
-    subject: rendered.subject,
-    html: rendered.html,
-    text: rendered.text,
-    template_id: input.templateId,
-    status: 'queued',
-    attempts: 0,
-    last_error: null,
-    next_attempt_at: at,
-    created_at: at,
-    updated_at: at,
-    sent_at: null,
-    order_id: input.order?.id ?? null,
-    reply_to: replyTo,
-    // Named only when there is one: an outbox row of any other e-mail is written as before.
-    ...(input.listUnsubscribe && isPlainUrl(input.listUnsubscribe) ? { list_unsubscribe: input.listUnsubscribe } : {}),
-  });
+  const insert = insertRows(db, 'email_outbox', [
+    {
+      id,
+      to_address: input.to,
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      template_id: input.templateId,
+      status: 'queued',
+      attempts: 0,
+      last_error: null,
+      next_attempt_at: at,
+      created_at: at,
+      updated_at: at,
+      sent_at: null,
+      order_id: input.order?.id ?? null,
+      reply_to: replyTo,
+      // Named only when there is one: an outbox row of any other e-mail is written as before.
+      ...(input.listUnsubscribe && isPlainUrl(input.listUnsubscribe) ? { list_unsubscribe: input.listUnsubscribe } : {}),
+    },
+  ]);
   // The e-mail and, for an order's, the timeline's note of it: one round trip on PostgreSQL.
   const writes: PendingWrite[] = [
     ...(input.writeWith ?? []),

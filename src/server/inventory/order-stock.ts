@@ -8,6 +8,7 @@ import { consumeReservations, endReservations } from './reservations.js';
 import { afterLevelChange } from './alerts.js';
 import { alertStateSql } from './low-stock.js';
 import { writeAtCommit } from '../db/pg-commit-tail.js';
+import { compiledOnce } from '../db/compiled-once.js';
 
 /*
  * An order's stock (decision 0022): units leave the shelf when it is paid (`sold`), come back when
@@ -96,22 +97,29 @@ export async function takeForOrder(
 type Take = { productId: string; variantId: string; quantity: number; ownUnits: number };
 type TakenItem = { id: string; on_hand: number; low_stock_threshold: number; alert_state: LockedStock['alertState'] };
 
-/** SQLite: the product's row first, its stock item second (the order every stock change locks them in). */
-async function takeStepByStep(trx: Kysely<Database>, t: Take & { at: string }): Promise<TakenItem | undefined> {
-  const shown = await trx
+/** The two writes of takeStepByStep, built once (db/compiled-once.ts). */
+const takeFromProduct = compiledOnce((trx, t: { productId: string; quantity: number; at: string }) =>
+  trx
     .updateTable('products')
     .set({ inventory: sql`inventory - ${t.quantity}`, updated_at: t.at })
     .where('id', '=', t.productId)
-    .where('inventory', '>=', t.quantity)
-    .executeTakeFirst();
-  if (Number(shown.numUpdatedRows) !== 1) return undefined;
-  return trx
+    .where('inventory', '>=', t.quantity),
+);
+const takeFromItem = compiledOnce((trx, t: { variantId: string; quantity: number; ownUnits: number; at: string }) =>
+  trx
     .updateTable('stock_items')
     .set({ on_hand: sql`on_hand - ${t.quantity}`, reserved: sql`reserved - ${t.ownUnits}`, updated_at: t.at })
     .where('variant_id', '=', t.variantId)
     .where(sql<boolean>`on_hand - (reserved - ${t.ownUnits}) >= ${t.quantity}`)
-    .returning(['id', 'on_hand', 'low_stock_threshold', 'alert_state'])
-    .executeTakeFirst();
+    .returning(['id', 'on_hand', 'low_stock_threshold', 'alert_state']),
+);
+
+/** SQLite: the product's row first, its stock item second (the order every stock change locks them in). */
+async function takeStepByStep(trx: Kysely<Database>, t: Take & { at: string }): Promise<TakenItem | undefined> {
+  const shown = await trx.executeQuery(takeFromProduct(trx, { productId: t.productId, quantity: t.quantity, at: t.at }));
+  if (Number(shown.numAffectedRows) !== 1) return undefined;
+  const { variantId, quantity, ownUnits, at } = t;
+  return (await trx.executeQuery(takeFromItem(trx, { variantId, quantity, ownUnits, at }))).rows[0];
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import { inStockOrder } from '../../shared/variants.js';
 import { isPostgres, writeTogether, type PendingWrite } from '../db/query-helpers.js';
 import { writeAtCommit } from '../db/pg-commit-tail.js';
+import { compiledOnce, insertRows } from '../db/compiled-once.js';
 
 /*
  * What open checkouts hold (decision 0022).
@@ -138,7 +139,7 @@ export async function reserveForCheckout(
     const d = delta.get(variantId) ?? { productId: u.productId, units: 0, mine: 0 };
     delta.set(variantId, { productId: u.productId, units: d.units + u.quantity, mine: d.mine + u.quantity });
   }
-  await writeTogether(trx, [...(input.writeWith ?? []), ...(rows.length ? [trx.insertInto('stock_reservations').values(rows)] : [])]);
+  await writeTogether(trx, [...(input.writeWith ?? []), ...(rows.length ? [insertRows(trx, 'stock_reservations', rows)] : [])]);
   const order = variantsInStockOrder(delta);
   if (input.atCommit && isPostgres(trx) && [...delta.values()].every((d) => d.units >= 0)) {
     for (const variantId of order) {
@@ -204,14 +205,20 @@ async function reserveUnits(
   need: number,
   at: string,
 ): Promise<{ free: number; threshold: number } | undefined> {
-  let update = trx
-    .updateTable('stock_items')
-    .set({ reserved: sql`reserved + ${units}`, updated_at: at })
-    .where('variant_id', '=', variantId);
-  if (need > 0) update = update.where(sql<boolean>`on_hand - reserved >= ${need}`);
-  const r = await update.returning([sql<number | string>`on_hand - reserved`.as('free'), 'low_stock_threshold']).executeTakeFirst();
+  const statement = reserveStatement(trx, need > 0 ? { variantId, units, at, need } : { variantId, units, at });
+  const [r] = (await trx.executeQuery(statement)).rows;
   return r ? { free: Number(r.free), threshold: Number(r.low_stock_threshold) } : undefined;
 }
+
+/** reserveUnits' update, built once for each shape (with or without the units it needs free). */
+const reserveStatement = compiledOnce((trx, v: { variantId: string; units: number; at: string; need?: number }) => {
+  let update = trx
+    .updateTable('stock_items')
+    .set({ reserved: sql`reserved + ${v.units}`, updated_at: v.at })
+    .where('variant_id', '=', v.variantId);
+  if ('need' in v) update = update.where(sql<boolean>`on_hand - reserved >= ${v.need}`);
+  return update.returning([sql<number | string>`on_hand - reserved`.as('free'), 'low_stock_threshold']);
+});
 
 /**
  * How long, in the last LAST_UNITS_WINDOW_MS up to `now`, holds of a variant's last units other
@@ -356,13 +363,13 @@ export async function anyReservationLapsed(db: Kysely<Database>, now: Date): Pro
  * `reserved` as the units are taken: order-stock.ts).
  */
 export async function consumeReservations(trx: Kysely<Database>, orderId: string): Promise<GiveBack> {
-  const rows = await trx
-    .deleteFrom('stock_reservations')
-    .where('order_id', '=', orderId)
-    .returning(['product_id', 'variant_id', 'quantity', 'counted'])
-    .execute();
+  const { rows } = await trx.executeQuery(consumeStatement(trx, { orderId }));
   return sumByVariant(rows.filter((r) => Number(r.counted) === 1));
 }
+
+const consumeStatement = compiledOnce((trx, v: { orderId: string }) =>
+  trx.deleteFrom('stock_reservations').where('order_id', '=', v.orderId).returning(['product_id', 'variant_id', 'quantity', 'counted']),
+);
 
 /**
  * Units of each product that open checkouts keep from other shoppers now (firm reservations, one
@@ -506,13 +513,19 @@ export type HolderReservations = {
  * reservation is held for the checkout's life (`expires_at` = its `created_at` plus `windowMs`,
  * createCheckout), and every one whose firm time a new reservation continues.
  */
-export async function holderReservations(db: Kysely<Database>, holder: Holder, now: Date, windowMs: number): Promise<HolderReservations> {
-  const rows = await db
+/** holderReservations' read, built once for each shape (with or without an account). */
+const holderStatement = compiledOnce((db, v: { since: string; ip: string; deviceId: string; userId?: string }) =>
+  db
     .selectFrom('stock_reservations')
     .select(['order_id', 'product_id', 'quantity', 'created_at', 'expires_at', 'released_at', 'device_id'])
-    .where('created_at', '>', new Date(now.getTime() - windowMs).toISOString())
-    .where(byHolder(holder))
-    .execute();
+    .where('created_at', '>', v.since)
+    .where(byHolder({ ip: v.ip, deviceId: v.deviceId, userId: v.userId ?? null })),
+);
+
+export async function holderReservations(db: Kysely<Database>, holder: Holder, now: Date, windowMs: number): Promise<HolderReservations> {
+  const since = new Date(now.getTime() - windowMs).toISOString();
+  const { ip, deviceId, userId } = holder;
+  const { rows } = await db.executeQuery(holderStatement(db, userId ? { since, ip, deviceId, userId } : { since, ip, deviceId }));
   const at = now.toISOString();
   const devices = new Set<string>();
   const unitsByOrder = new Map<string, number>();

@@ -9,6 +9,7 @@ import { alertStateOf, alertStateSql, DEFAULT_LOW_STOCK_THRESHOLD, type AlertSta
 import { pricingColumns, pricingQuery, toVariantForPricing, type VariantForPricing } from '../lib/variant-pricing.js';
 import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
 import { defaultVariantIdOf } from '../../shared/variants.js';
+import { compiledOnce, insertRows } from '../db/compiled-once.js';
 
 /** The default threshold, for the modules that show a level (its rule: low-stock.ts). */
 export { DEFAULT_LOW_STOCK_THRESHOLD };
@@ -155,15 +156,27 @@ export type VariantForCheckout = VariantForPricing & { itemId: string | null; on
  * is short must sum the reservations themselves (reservedByVariant) before it says so. Unknown
  * variants are absent.
  */
+/** variantsForCheckout's read for its variants (`id0`, `id1`, …) and gift, built once for each shape (db/compiled-once.ts). */
+const checkoutVariantsStatement = compiledOnce((db, v: Record<string, string>) =>
+  pricingQuery(
+    db,
+    Object.keys(v)
+      .filter((name) => name.startsWith('id'))
+      .map((name) => v[name]!),
+    'gift' in v ? v.gift! : null,
+  )
+    .leftJoin('stock_items as si', 'si.variant_id', 'v.id')
+    .select([...pricingColumns(), 'si.id as item_id', 'si.on_hand', 'si.reserved']),
+);
+
 export async function variantsForCheckout(
   db: Kysely<Database>,
   variantIds: readonly string[],
   giftProductId: string | null = null,
 ): Promise<VariantForCheckout[]> {
-  const rows = await pricingQuery(db, variantIds, giftProductId)
-    .leftJoin('stock_items as si', 'si.variant_id', 'v.id')
-    .select([...pricingColumns(), 'si.id as item_id', 'si.on_hand', 'si.reserved'])
-    .execute();
+  const values: Record<string, string> = giftProductId ? { gift: giftProductId } : {};
+  variantIds.forEach((id, i) => (values[`id${i}`] = id));
+  const { rows } = await db.executeQuery(checkoutVariantsStatement(db, values));
   return rows.map((r) => ({
     ...toVariantForPricing(r),
     itemId: r.item_id,
@@ -246,9 +259,8 @@ export async function recordMovement(
 /** The ledger row of a level change already made (recordMovement, or a payment's conditional take). */
 export async function writeLedgerRow(trx: Kysely<Database>, stock: LockedStock, movement: Movement): Promise<void> {
   const at = movement.at ?? new Date();
-  await trx
-    .insertInto('stock_movements')
-    .values({
+  await insertRows(trx, 'stock_movements', [
+    {
       id: newMovementId(at),
       stock_item_id: stock.itemId,
       kind: movement.kind,
@@ -259,8 +271,8 @@ export async function writeLedgerRow(trx: Kysely<Database>, stock: LockedStock, 
       reference: movement.reference ?? null,
       note: movement.note ?? null,
       created_at: at.toISOString(),
-    })
-    .execute();
+    },
+  ]).execute();
 }
 
 /**

@@ -5,6 +5,7 @@ import { randomString } from '../lib/ids.js';
 import { lineTitle } from '../../shared/variants.js';
 import { orderEventInsert, type OrderEventActor } from './events.js';
 import { newOrderSearchInsert } from './search-terms.js';
+import { insertRows } from '../db/compiled-once.js';
 
 /** A new order's id: its time and a random tail (the order number is the tail's last 8, upper-cased). */
 export function newOrderId(): string {
@@ -83,33 +84,35 @@ async function newOrderWrites(trx: Kysely<Database>, o: NewOrder): Promise<Pendi
     ? await trx.selectFrom('users').select(['email', 'full_name']).where('id', '=', o.customer.userId).executeTakeFirst()
     : undefined;
   const writes: PendingWrite[] = [
-    trx.insertInto('orders').values({
-      id: o.id,
-      order_number: orderNumber,
-      origin: o.origin,
-      user_id: o.customer.userId,
-      email: o.customer.email,
-      status: o.status,
-      payment_status: 'unpaid',
-      // Names how the money comes; null until an owner's order is paid (owner-payments.ts).
-      payment_provider: o.session?.provider ?? null,
-      payment_session_id: o.session?.id ?? null,
-      shipping_address: o.customer.shippingAddress,
-      billing_address: null,
-      subtotal_cents: o.money.subtotalCents,
-      discount_cents: o.money.discountCents,
-      shipping_cents: o.money.shippingCents,
-      tax_cents: o.money.taxCents,
-      total_cents: o.money.totalCents,
-      coupon_code: o.couponCode ?? null,
-      shipping_option_id: o.shippingOptionId ?? null,
-      shipstation_data: null,
-      shipstation_tracking_number: null,
-      guest_token_hash: o.customer.guestTokenHash ?? null,
-      created_at: at,
-      updated_at: at,
-      paid_at: null,
-    }),
+    insertRows(trx, 'orders', [
+      {
+        id: o.id,
+        order_number: orderNumber,
+        origin: o.origin,
+        user_id: o.customer.userId,
+        email: o.customer.email,
+        status: o.status,
+        payment_status: 'unpaid',
+        // Names how the money comes; null until an owner's order is paid (owner-payments.ts).
+        payment_provider: o.session?.provider ?? null,
+        payment_session_id: o.session?.id ?? null,
+        shipping_address: o.customer.shippingAddress,
+        billing_address: null,
+        subtotal_cents: o.money.subtotalCents,
+        discount_cents: o.money.discountCents,
+        shipping_cents: o.money.shippingCents,
+        tax_cents: o.money.taxCents,
+        total_cents: o.money.totalCents,
+        coupon_code: o.couponCode ?? null,
+        shipping_option_id: o.shippingOptionId ?? null,
+        shipstation_data: null,
+        shipstation_tracking_number: null,
+        guest_token_hash: o.customer.guestTokenHash ?? null,
+        created_at: at,
+        updated_at: at,
+        paid_at: null,
+      },
+    ]),
     newOrderSearchInsert(trx, {
       id: o.id,
       order_number: orderNumber,
@@ -123,7 +126,9 @@ async function newOrderWrites(trx: Kysely<Database>, o: NewOrder): Promise<Pendi
   ];
   if (o.lines.length) {
     writes.push(
-      trx.insertInto('order_items').values(
+      insertRows(
+        trx,
+        'order_items',
         o.lines.map((l, i) => ({
           id: `${o.id}_item${i + 1}`,
           order_id: o.id,

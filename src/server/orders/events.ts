@@ -7,6 +7,7 @@ import { auditOrderEvent } from '../audit/audit.js';
 import type { OrderTimelineEntry } from '../../shared/schemas/orders.js';
 import type { EmailOrder } from '../email/outbox.js';
 import type { SentOrderEmail } from '../email/delivery.js';
+import { insertRows } from '../db/compiled-once.js';
 
 /** The kinds of event an order's timeline holds. */
 export type OrderEventType =
@@ -85,16 +86,18 @@ export function orderEventInsert(
   at: Date = new Date(),
   { customerVisible }: { customerVisible?: boolean } = {},
 ) {
-  return db.insertInto('order_events').values({
-    id: eventId(at),
-    order_id: orderId,
-    type,
-    actor_user_id: actor.userId,
-    actor_label: actor.label,
-    data: JSON.stringify(data),
-    customer_visible: (customerVisible ?? CUSTOMER_VISIBLE.has(type)) ? 1 : 0,
-    created_at: at.toISOString(),
-  });
+  return insertRows(db, 'order_events', [
+    {
+      id: eventId(at),
+      order_id: orderId,
+      type,
+      actor_user_id: actor.userId,
+      actor_label: actor.label,
+      data: JSON.stringify(data),
+      customer_visible: (customerVisible ?? CUSTOMER_VISIBLE.has(type)) ? 1 : 0,
+      created_at: at.toISOString(),
+    },
+  ]);
 }
 
 /**

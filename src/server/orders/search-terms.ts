@@ -3,6 +3,7 @@ import { type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import { formerOrderReferenceOf, orderReferenceOf } from '../../shared/schemas/orders.js';
+import { insertRows } from '../db/compiled-once.js';
 
 /**
  * The admin order search looks words up in `order_search_terms` (term, order_id) instead of
@@ -199,7 +200,7 @@ export async function indexOrderSearch(db: Kysely<Database>, orderId: string): P
 
 /** The insert that files a new order from its row at hand (and its account's e-mail and name), not run yet: for writeTogether. */
 export function newOrderSearchInsert(db: Kysely<Database>, o: OrderSearchRow) {
-  return db.insertInto('order_search_terms').values(searchRowsOf(o));
+  return insertRows(db, 'order_search_terms', searchRowsOf(o));
 }
 
 /** After a customer's name or e-mail changes: refile their orders (a per-customer amount of work). */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, PaymentSessionsTable } from '../db/schema.js';
 import type { PendingWrite } from '../db/query-helpers.js';
+import { insertRows } from '../db/compiled-once.js';
 
 /*
  * The writes of `payment_sessions`, which payments owns (decision 0049; lint holds that no other
@@ -22,17 +23,19 @@ export type NewPaymentSession = {
 
 /** A new open session's insert, not run yet (the caller writes it with the order: one round trip on PostgreSQL). */
 export function openPaymentSessionWrite(trx: Kysely<Database>, s: NewPaymentSession): PendingWrite {
-  return trx.insertInto('payment_sessions').values({
-    id: s.id,
-    order_id: s.orderId,
-    provider: s.provider,
-    status: 'open',
-    amount_cents: s.amountCents,
-    url: s.url,
-    created_at: s.now.toISOString(),
-    expires_at: s.expiresAt.toISOString(),
-    completed_at: null,
-  });
+  return insertRows(trx, 'payment_sessions', [
+    {
+      id: s.id,
+      order_id: s.orderId,
+      provider: s.provider,
+      status: 'open',
+      amount_cents: s.amountCents,
+      url: s.url,
+      created_at: s.now.toISOString(),
+      expires_at: s.expiresAt.toISOString(),
+      completed_at: null,
+    },
+  ]);
 }
 
 /** The provider made its page (Stripe): the shop's session takes the provider's id (its primary key) and page. */

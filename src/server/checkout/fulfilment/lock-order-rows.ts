@@ -101,8 +101,8 @@ export async function lockOrderRows(trx: Kysely<Database>, dialect: Dialect, ses
   return { alreadyPaid: false, rows: { order, session, items, productIds, coupon, user, delivery, recoveries } };
 }
 
-/** PostgreSQL: the order's row and its session's, locked in one statement (orders first), built once (db/compiled-once.ts). */
-const orderAndSessionLocked = compiledOnce((trx, v: { orderId: string; sessionId: string }) =>
+/** The order's row and its session's in one statement, built once (db/compiled-once.ts). */
+const orderAndSession = (trx: Kysely<Database>, v: { orderId: string; sessionId: string }) =>
   trx
     .selectFrom('orders as o')
     .innerJoin('payment_sessions as s', (j) => j.on('s.id', '=', v.sessionId))
@@ -119,13 +119,16 @@ const orderAndSessionLocked = compiledOnce((trx, v: { orderId: string; sessionId
       's.completed_at as session_completed_at',
       's.close_due as session_close_due',
     ])
-    .where('o.id', '=', v.orderId)
-    .forUpdate(),
-);
+    .where('o.id', '=', v.orderId);
+/** PostgreSQL: locked (orders first, as FROM names them). SQLite: the transaction holds the database already. */
+const orderAndSessionLocked = {
+  postgres: compiledOnce((trx, v: { orderId: string; sessionId: string }) => orderAndSession(trx, v).forUpdate()),
+  sqlite: compiledOnce(orderAndSession),
+};
 
 /**
- * The order's row, then its session's, locked (FOR UPDATE on PostgreSQL). On PostgreSQL one
- * statement locks both, in the order its FROM names them (orders first: the lock order holds).
+ * The order's row and its session's, in one statement: locked (FOR UPDATE) on PostgreSQL, in the
+ * order its FROM names them (orders first: the lock order holds).
  */
 async function lockOrderAndSession(
   trx: Kysely<Database>,
@@ -133,13 +136,9 @@ async function lockOrderAndSession(
   orderId: string,
   sessionId: string,
 ): Promise<{ order: Selectable<OrdersTable>; session: Selectable<PaymentSessionsTable> }> {
-  if (dialect !== 'postgres') {
-    const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
-    const session = await trx.selectFrom('payment_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
-    return { order, session };
-  }
-  const [row] = (await trx.executeQuery(orderAndSessionLocked(trx, { orderId, sessionId }))).rows;
-  if (!row) throw new NoResultError(orderAndSessionLocked(trx, { orderId, sessionId }).query as SelectQueryNode);
+  const statement = orderAndSessionLocked[dialect === 'postgres' ? 'postgres' : 'sqlite'](trx, { orderId, sessionId });
+  const [row] = (await trx.executeQuery(statement)).rows;
+  if (!row) throw new NoResultError(statement.query as SelectQueryNode);
   const {
     session_id,
     session_order_id,
