@@ -367,6 +367,7 @@ export async function consumeReservations(trx: Kysely<Database>, orderId: string
   return sumByVariant(rows.filter((r) => Number(r.counted) === 1));
 }
 
+/** consumeReservations' delete, built once (db/compiled-once.ts). */
 const consumeStatement = compiledOnce((trx, v: { orderId: string }) =>
   trx.deleteFrom('stock_reservations').where('order_id', '=', v.orderId).returning(['product_id', 'variant_id', 'quantity', 'counted']),
 );
@@ -507,12 +508,6 @@ export type HolderReservations = {
   firstByProduct: Map<string, string>;
 };
 
-/**
- * Everything a new checkout reads about its shopper's reservations (same IP, browser or account),
- * with one statement: the rows made in the last `windowMs`. That is every one still held, since a
- * reservation is held for the checkout's life (`expires_at` = its `created_at` plus `windowMs`,
- * createCheckout), and every one whose firm time a new reservation continues.
- */
 /** holderReservations' read, built once for each shape (with or without an account). */
 const holderStatement = compiledOnce((db, v: { since: string; ip: string; deviceId: string; userId?: string }) =>
   db
@@ -522,6 +517,12 @@ const holderStatement = compiledOnce((db, v: { since: string; ip: string; device
     .where(byHolder({ ip: v.ip, deviceId: v.deviceId, userId: v.userId ?? null })),
 );
 
+/**
+ * Everything a new checkout reads about its shopper's reservations (same IP, browser or account),
+ * with one statement: the rows made in the last `windowMs`. That is every one still held, since a
+ * reservation is held for the checkout's life (`expires_at` = its `created_at` plus `windowMs`,
+ * createCheckout), and every one whose firm time a new reservation continues.
+ */
 export async function holderReservations(db: Kysely<Database>, holder: Holder, now: Date, windowMs: number): Promise<HolderReservations> {
   const since = new Date(now.getTime() - windowMs).toISOString();
   const { ip, deviceId, userId } = holder;
