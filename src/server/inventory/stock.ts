@@ -148,14 +148,6 @@ export async function levelsOf(db: Kysely<Database>, productIds: readonly string
 /** A variant as a checkout prices and reserves it: as the cart prices it, with its stock item. */
 export type VariantForCheckout = VariantForPricing & { itemId: string | null; onHand: number; reserved: number };
 
-/**
- * Variants as a checkout prices them (lib/variant-pricing.ts), with their stock item's level
- * and the units its counter says checkouts keep (`reserved`), in one read; with `giftProductId`,
- * every variant of the coupon's free product too. The counter never counts fewer units than are
- * kept (a reservation that lapsed since the last sweep still counts): a caller deciding that stock
- * is short must sum the reservations themselves (reservedByVariant) before it says so. Unknown
- * variants are absent.
- */
 /** variantsForCheckout's read for its variants (`id0`, `id1`, …) and gift, built once for each shape (db/compiled-once.ts). */
 const checkoutVariantsStatement = compiledOnce((db, v: Record<string, string>) =>
   pricingQuery(
@@ -169,6 +161,14 @@ const checkoutVariantsStatement = compiledOnce((db, v: Record<string, string>) =
     .select([...pricingColumns(), 'si.id as item_id', 'si.on_hand', 'si.reserved']),
 );
 
+/**
+ * Variants as a checkout prices them (lib/variant-pricing.ts), with their stock item's level
+ * and the units its counter says checkouts keep (`reserved`), in one read; with `giftProductId`,
+ * every variant of the coupon's free product too. The counter never counts fewer units than are
+ * kept (a reservation that lapsed since the last sweep still counts): a caller deciding that stock
+ * is short must sum the reservations themselves (reservedByVariant) before it says so. Unknown
+ * variants are absent.
+ */
 export async function variantsForCheckout(
   db: Kysely<Database>,
   variantIds: readonly string[],
