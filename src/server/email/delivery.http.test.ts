@@ -100,4 +100,52 @@ describe('e-mail delivery through SMTP', () => {
       await new Promise<void>((r) => server.close(() => r()));
     }
   });
+
+  it('sends a run of e-mails over one kept connection, and opens a new one once the server closed it', async () => {
+    const port = await freePort();
+    let connections = 0;
+    let received = 0;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onConnect(_session, cb) {
+        connections++;
+        cb();
+      },
+      onData(stream, _s, cb) {
+        stream.on('data', () => undefined);
+        stream.on('end', () => {
+          received++;
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+    const transport = smtpTransport(`smtp://127.0.0.1:${port}`);
+    const queue = async (n: number) => {
+      for (let i = 0; i < n; i++)
+        await queueEmail(t.db, { to: `run${i}@example.com`, templateId: 'welcome', variables: { customerName: 'R', shopUrl: 'x' } });
+    };
+    try {
+      await t.db.deleteFrom('email_outbox').execute();
+      await queue(12);
+      const started = performance.now();
+      expect(await deliverDueEmails(t.db, transport, 'shop@example.com')).toEqual({ sent: 12, failed: 0 });
+      const msEach = (performance.now() - started) / 12;
+      expect([received, connections]).toEqual([12, 1]);
+      // A connection each cost some 100 ms an e-mail on this machine; kept, a few ms.
+      expect(msEach).toBeLessThan(50);
+
+      // The mail server ends its connections (a restart, an idle timeout): the next e-mails go out on a new one.
+      for (const c of (server as unknown as { connections: Set<{ close(): void }> }).connections) c.close();
+      await new Promise((r) => setTimeout(r, 100));
+      await queue(3);
+      expect(await deliverDueEmails(t.db, transport, 'shop@example.com')).toEqual({ sent: 3, failed: 0 });
+      expect(received).toBe(15);
+      expect(connections).toBe(2);
+    } finally {
+      transport.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
 });
