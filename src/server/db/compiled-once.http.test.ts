@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { createProduct } from './seed/factories.js';
-import { compiledOnce, insertRows } from './compiled-once.js';
+import { compiledOnce, insertRows, listOf, listValues } from './compiled-once.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -69,6 +69,15 @@ describe(`compiledOnce on ${testDialect()}`, () => {
     expect(await run(many)).toEqual(['co-b']);
     expect(await run(many)).toEqual(['co-b']);
     expect(built).toBe(4);
+  });
+});
+
+describe('listValues and listOf', () => {
+  it('give a list as numbered values and read it back in order, whatever else is named', () => {
+    const values = { gift: 'g', idx: 'not in the list', ...listValues('id', ['c', 'a', 'b']), identity: 'nor this' };
+    expect(values).toMatchObject({ id0: 'c', id1: 'a', id2: 'b' });
+    expect(listOf(values, 'id')).toEqual(['c', 'a', 'b']);
+    expect(listOf(listValues('key', []), 'key')).toEqual([]);
   });
 });
 

@@ -10,6 +10,25 @@ type Kept = { template: CompiledQuery; slots: (string | undefined)[] };
 /** A statement of more values (or an insert of more rows) than this is built each time: its texts are not kept. */
 const MOST_KEPT = 64;
 
+/** The dialect a statement's kept text is for, or null where texts are not kept (a Kysely with plugins: a test's recorder). */
+function keptDialect(db: Kysely<Database>): 'postgres' | 'sqlite' | null {
+  if (db.getExecutor().plugins.length > 0) return null;
+  return isPostgres(db) ? 'postgres' : 'sqlite';
+}
+
+/** A list given to a compiledOnce statement as the values `${name}0`, `${name}1`, …: its length shapes the statement. */
+export function listValues(name: string, list: readonly string[]): Record<string, string> {
+  return Object.fromEntries(list.map((item, i) => [`${name}${i}`, item]));
+}
+
+/** In a compiledOnce build, the list listValues gave under `name`, in its order. */
+export function listOf(values: Record<string, string>, name: string): string[] {
+  const item = new RegExp(`^${name}\\d+$`);
+  return Object.keys(values)
+    .filter((key) => item.test(key))
+    .map((key) => values[key]!);
+}
+
 /**
  * A statement whose text never changes, only its values (a look-up by key on the sale path): Kysely
  * builds its tree and compiles it to text once per dialect, and each call puts its own values into
@@ -30,8 +49,9 @@ export function compiledOnce<V extends Record<string, unknown>, R>(
   return (db, values) => {
     // With plugins (a test's recorder), every call is built and compiled as usual, so each sees it.
     const names = Object.keys(values);
-    if (db.getExecutor().plugins.length > 0 || names.length > MOST_KEPT) return build(db, values).compile();
-    const key = `${isPostgres(db) ? 'postgres' : 'sqlite'}:${names.join(',')}`;
+    const dialect = keptDialect(db);
+    if (!dialect || names.length > MOST_KEPT) return build(db, values).compile();
+    const key = `${dialect}:${names.join(',')}`;
     let k = kept.get(key);
     if (!k) {
       const stand = Object.fromEntries(names.map((n) => [n, `${SLOT}${n}`])) as V;
@@ -77,7 +97,8 @@ export function insertRows<T extends keyof Database & string>(
 ): PendingWrite {
   const built = () => db.insertInto(table).values(rows as never);
   const first = rows[0] as Record<string, unknown> | undefined;
-  if (!first || rows.length > MOST_KEPT || db.getExecutor().plugins.length > 0) return built();
+  const dialect = keptDialect(db);
+  if (!first || !dialect || rows.length > MOST_KEPT) return built();
   const columns = Object.keys(first).filter((c) => first[c] !== undefined);
   const values: unknown[] = [];
   for (const row of rows as readonly Record<string, unknown>[]) {
@@ -90,7 +111,7 @@ export function insertRows<T extends keyof Database & string>(
       values.push(v);
     }
   }
-  const key = `${isPostgres(db) ? 'postgres' : 'sqlite'}\u0000${table}\u0000${rows.length}\u0000${columns.join(',')}`;
+  const key = `${dialect}:${table}:${rows.length}:${columns.join(',')}`;
   let template = insertTexts.get(key);
   if (template === undefined) {
     const compiled = built().compile();

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type OnConflictBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { compiledOnce } from '../db/compiled-once.js';
+import { compiledOnce, listOf, listValues } from '../db/compiled-once.js';
 
 /**
  * Fixed-window counters kept in the database, so every server process sees the same limits.
@@ -50,19 +50,16 @@ export async function hitRateLimitWindow(db: Kysely<Database>, key: string, wind
 export async function hitRateLimits(db: Kysely<Database>, keys: readonly string[], windowMs: number, now = new Date()): Promise<number[]> {
   const at = now.toISOString();
   const windowStart = new Date(now.getTime() - windowMs).toISOString();
-  const values: Record<string, string> = { at, windowStart };
-  [...new Set(keys)].forEach((key, i) => (values[`key${i}`] = key));
-  const { rows } = await db.executeQuery(hitStatement(db, values));
+  const { rows } = await db.executeQuery(hitStatement(db, { at, windowStart, ...listValues('key', [...new Set(keys)]) }));
   const hits = new Map(rows.map((r) => [r.key, Number(r.hits)]));
   return keys.map((k) => hits.get(k) ?? 0);
 }
 
 /** hitRateLimits' statement for its keys (`key0`, `key1`, …), built once for each number of keys (db/compiled-once.ts). */
 const hitStatement = compiledOnce((db, v: Record<string, string>) => {
-  const keys = Object.keys(v).filter((name) => name.startsWith('key'));
   return db
     .insertInto('rate_limits')
-    .values(keys.map((name) => ({ key: v[name]!, hits: 1, window_started_at: v.at! })))
+    .values(listOf(v, 'key').map((key) => ({ key, hits: 1, window_started_at: v.at! })))
     .onConflict(countInWindow(v.at!, v.windowStart!))
     .returning(['key', 'hits']);
 });

@@ -9,7 +9,7 @@ import { alertStateOf, alertStateSql, DEFAULT_LOW_STOCK_THRESHOLD, type AlertSta
 import { pricingColumns, pricingQuery, toVariantForPricing, type VariantForPricing } from '../lib/variant-pricing.js';
 import { INVENTORY_MESSAGES } from '../../shared/schemas/inventory.js';
 import { defaultVariantIdOf } from '../../shared/variants.js';
-import { compiledOnce, insertRows } from '../db/compiled-once.js';
+import { compiledOnce, insertRows, listOf, listValues } from '../db/compiled-once.js';
 
 /** The default threshold, for the modules that show a level (its rule: low-stock.ts). */
 export { DEFAULT_LOW_STOCK_THRESHOLD };
@@ -150,13 +150,7 @@ export type VariantForCheckout = VariantForPricing & { itemId: string | null; on
 
 /** variantsForCheckout's read for its variants (`id0`, `id1`, …) and gift, built once for each shape (db/compiled-once.ts). */
 const checkoutVariantsStatement = compiledOnce((db, v: Record<string, string>) =>
-  pricingQuery(
-    db,
-    Object.keys(v)
-      .filter((name) => name.startsWith('id'))
-      .map((name) => v[name]!),
-    'gift' in v ? v.gift! : null,
-  )
+  pricingQuery(db, listOf(v, 'id'), 'gift' in v ? v.gift! : null)
     .leftJoin('stock_items as si', 'si.variant_id', 'v.id')
     .select([...pricingColumns(), 'si.id as item_id', 'si.on_hand', 'si.reserved']),
 );
@@ -174,8 +168,7 @@ export async function variantsForCheckout(
   variantIds: readonly string[],
   giftProductId: string | null = null,
 ): Promise<VariantForCheckout[]> {
-  const values: Record<string, string> = giftProductId ? { gift: giftProductId } : {};
-  variantIds.forEach((id, i) => (values[`id${i}`] = id));
+  const values = { ...(giftProductId ? { gift: giftProductId } : {}), ...listValues('id', variantIds) };
   const { rows } = await db.executeQuery(checkoutVariantsStatement(db, values));
   return rows.map((r) => ({
     ...toVariantForPricing(r),
