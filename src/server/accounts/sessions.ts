@@ -146,7 +146,7 @@ class SessionLookups {
     if (waiting.size === 0) return;
     this.waiting = new Map();
     const statement = sessionsStatement(this.db, { tokenHashes: [...waiting.keys()] }) as CompiledQuery<SessionRow>;
-    this.db.executeQuery(planOnce(statement, statement.parameters)).then(
+    this.db.executeQuery(planOnce(statement)).then(
       ({ rows }) => {
         const found = new Map(rows.map((r) => [r.token_hash, r]));
         for (const [hash, waiters] of waiting) for (const w of waiters) w.resolve(found.get(hash));

@@ -25,7 +25,8 @@ import { PreparedStatements } from './pg-statement-cache.js';
  * - A statement marked `ONE_PLAN` (`planOnce`) outside a transaction goes in a transaction of its
  *   own, `begin; set local plan_cache_mode = force_generic_plan`, it, `commit`, in one trip: planned
  *   once per connection instead of on every execution (the pool plans for each execution's values,
- *   db/database.ts).
+ *   db/database.ts). Marked also `COMMIT_WITHOUT_WAITING` (a rate limit's count), the SET turns
+ *   `synchronous_commit` off for that transaction alone.
  *
  * Without `pipeline` on the pool's clients the same messages go one after another (correct, but a
  * trip each).
@@ -39,12 +40,24 @@ import { PreparedStatements } from './pg-statement-cache.js';
 export const ONE_PLAN = Symbol('one plan for every value');
 
 /**
- * `statement` with these values, to run with one plan kept for it on PostgreSQL (see ONE_PLAN;
- * SQLite ignores the mark).
+ * Marks a ONE_PLAN write whose last moments may be lost should PostgreSQL itself crash, harming
+ * nothing: a rate limit's count. Its commit does not wait for the disk (`synchronous_commit = off`
+ * for that transaction alone): the count is seen by every process at once, as any commit, and on
+ * disk within PostgreSQL's WAL writer delay (200 ms by default). A checkout or a payment always
+ * waits for its commit.
  */
-export function planOnce<R>(statement: CompiledQuery<R>, parameters: readonly unknown[]): CompiledQuery<R> {
-  return Object.assign({}, statement, { parameters, [ONE_PLAN]: true });
+export const COMMIT_WITHOUT_WAITING = Symbol('commit without waiting for the disk');
+
+/**
+ * `statement`, to run with one plan kept for it on PostgreSQL (see ONE_PLAN; SQLite ignores the
+ * mark). `commitWithoutWaiting`: see COMMIT_WITHOUT_WAITING.
+ */
+export function planOnce<R>(statement: CompiledQuery<R>, options: { commitWithoutWaiting?: boolean } = {}): CompiledQuery<R> {
+  return Object.assign({}, statement, { [ONE_PLAN]: true, [COMMIT_WITHOUT_WAITING]: options.commitWithoutWaiting === true });
 }
+
+const BEGIN_ONE_PLAN = 'begin; set local plan_cache_mode = force_generic_plan';
+const BEGIN_ONE_PLAN_NO_WAIT = `${BEGIN_ONE_PLAN}; set local synchronous_commit = off`;
 
 /** Marks a statement sent with the transaction's BEGIN when that has not gone out yet (`planEachOnce`). */
 const WITH_BEGIN = Symbol('sent with the BEGIN');
@@ -169,7 +182,10 @@ export class ShopPostgresConnection implements DatabaseConnection {
     // and the COMMIT: three answers, in one trip.
     const results = await this.batch([
       ...before.sends,
-      () => this.client.query('begin; set local plan_cache_mode = force_generic_plan'),
+      () =>
+        this.client.query(
+          (query as { [COMMIT_WITHOUT_WAITING]?: boolean })[COMMIT_WITHOUT_WAITING] ? BEGIN_ONE_PLAN_NO_WAIT : BEGIN_ONE_PLAN,
+        ),
       statement,
       () => this.client.query('commit'),
     ]);

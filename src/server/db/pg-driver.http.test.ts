@@ -47,7 +47,7 @@ describe.runIf(postgres)('statements planned once (planOnce: the session of ever
       const statement = conn.selectFrom('settings').select('value').where('key', '=', '').compile();
       const values: (string | undefined)[] = [];
       for (const key of ['po-one', 'po-two', 'po-one']) {
-        const { rows } = await conn.executeQuery(planOnce(statement, [key]));
+        const { rows } = await conn.executeQuery(planOnce<{ value: string }>({ ...statement, parameters: [key] }));
         values.push(rows[0]?.value);
       }
       expect(values).toEqual(['kept', undefined, 'kept']);
@@ -79,17 +79,32 @@ describe.runIf(postgres)('statements planned once (planOnce: the session of ever
     });
   });
 
+  it('commitWithoutWaiting: that one transaction commits without waiting for the disk, every other waits', async () => {
+    await t.db.connection().execute(async (conn) => {
+      const setting = sql<{ s: string }>`select current_setting('synchronous_commit') as s`.compile(conn);
+      const without = (await conn.executeQuery(planOnce(setting, { commitWithoutWaiting: true }))).rows[0]?.s;
+      const plain = (await conn.executeQuery(planOnce(setting))).rows[0]?.s;
+      const after = (await conn.executeQuery(setting)).rows[0]?.s;
+      expect([without, plain, after]).toEqual(['off', 'on', 'on']);
+      // Inside a transaction the mark changes nothing: the transaction's own commit decides.
+      const inside = await conn
+        .transaction()
+        .execute(async (trx) => (await trx.executeQuery(planOnce(setting, { commitWithoutWaiting: true }))).rows[0]?.s);
+      expect(inside).toBe('on');
+    });
+  });
+
   it('run as an ordinary statement inside a transaction, and fail with their own error, leaving the connection usable', async () => {
     const inside = await t.db.transaction().execute(async (trx) => {
       await trx.insertInto('settings').values(setting('po-inside', 'seen')).execute();
       const statement = trx.selectFrom('settings').select('value').where('key', '=', '').compile();
-      const { rows } = await trx.executeQuery(planOnce(statement, ['po-inside']));
+      const { rows } = await trx.executeQuery(planOnce<{ value: string }>({ ...statement, parameters: ['po-inside'] }));
       return [rows[0]?.value, await mode(trx)];
     });
     expect(inside).toEqual(['seen', 'force_custom_plan']);
     await t.db.connection().execute(async (conn) => {
       const failing = sql<{ n: number }>`select 1 / ${0}::integer as n`.compile(conn);
-      await expect(conn.executeQuery(planOnce(failing, [0]))).rejects.toMatchObject({ code: '22012' });
+      await expect(conn.executeQuery(planOnce(failing))).rejects.toMatchObject({ code: '22012' });
       expect((await sql<{ n: number }>`select 2 as n`.execute(conn)).rows).toEqual([{ n: 2 }]);
       expect(await mode(conn)).toBe('force_custom_plan');
     });

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type OnConflictBuilder } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { compiledOnce, listOf, listValues } from '../db/compiled-once.js';
+import { planOnce } from '../db/pg-connection.js';
 
 /**
  * Fixed-window counters kept in the database, so every server process sees the same limits.
@@ -50,7 +51,10 @@ export async function hitRateLimitWindow(db: Kysely<Database>, key: string, wind
 export async function hitRateLimits(db: Kysely<Database>, keys: readonly string[], windowMs: number, now = new Date()): Promise<number[]> {
   const at = now.toISOString();
   const windowStart = new Date(now.getTime() - windowMs).toISOString();
-  const { rows } = await db.executeQuery(hitStatement(db, { at, windowStart, ...listValues('key', [...new Set(keys)]) }));
+  // Planned once (an upsert by key: its plan does not depend on the values), and committed without
+  // waiting for the disk: a count lost with a crash of PostgreSQL itself harms nothing.
+  const statement = hitStatement(db, { at, windowStart, ...listValues('key', [...new Set(keys)]) });
+  const { rows } = await db.executeQuery(planOnce(statement, { commitWithoutWaiting: true }));
   const hits = new Map(rows.map((r) => [r.key, Number(r.hits)]));
   return keys.map((k) => hits.get(k) ?? 0);
 }
