@@ -1,5 +1,6 @@
 import { sql, type Kysely, type QueryExecutorProvider, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { Dialect } from './database.js';
+import { withNext } from './pg-commit-tail.js';
 
 /**
  * Row locks for rules about money and stock. PostgreSQL takes them with FOR UPDATE; SQLite needs
@@ -50,13 +51,14 @@ export async function lockShopperKeys(trx: QueryExecutorProvider, dialect: Diale
   if (dialect !== 'postgres') return;
   const sorted = [...new Set(keys)].sort();
   if (sorted.length === 0) return;
-  // One round trip. PostgreSQL evaluates a select list left to right, so the locks come in key order
-  // (not a promise of SQL's: a deadlock that could cause is retried by transactionWithRetry).
+  // One statement. PostgreSQL evaluates a select list left to right, so the locks come in key order
+  // (not a promise of SQL's: a deadlock that could cause is retried by transactionWithRetry). Its
+  // answer says nothing: it goes with the transaction's next statement, in that one's round trip.
   const calls = sql.join(
     sorted.map((key) => sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`),
     sql`, `,
   );
-  await sql`select ${calls}`.execute(trx);
+  await trx.getExecutor().executeQuery(withNext(sql`select ${calls}`.compile(trx)));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Kysely, RawBuilder } from 'kysely';
+import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
 
 /*
  * Guarded writes sent with the COMMIT (decision 0023, third pass; bound since decision 0050).
@@ -50,4 +50,19 @@ export async function writeAtCommit(trx: Kysely<any>, statement: RawBuilder<unkn
   } catch (err) {
     throw isGuardFailure(err) ? new GuardFailedAtCommit(err) : err;
   }
+}
+
+/** Marks a statement whose answer nobody reads, sent with the transaction's next statement (`withNext`). */
+export const WITH_NEXT = Symbol('sent with the next statement');
+
+/**
+ * `statement`, whose answer nobody reads (an advisory lock, writes that return nothing), to go out
+ * on PostgreSQL with the transaction's next statement or its COMMIT, in the same round trip:
+ * PostgreSQL runs them in the order they were made, so every later read sees the writes and every
+ * later lock comes after this one, as before. Should it fail, the next statement (or the COMMIT)
+ * throws its error and the transaction rolls back, as it would have. Outside a transaction, and on
+ * SQLite, it runs at once.
+ */
+export function withNext<R>(statement: CompiledQuery<R>): CompiledQuery<R> {
+  return Object.assign({}, statement, { [WITH_NEXT]: true });
 }

@@ -2,7 +2,7 @@ import { CompiledQuery, type DatabaseConnection, type QueryResult, type Transact
 import { isPostgres } from './query-helpers.js';
 import type { Database } from './schema.js';
 import type pg from 'pg';
-import { AT_COMMIT, GuardFailedAtCommit, isGuardFailure } from './pg-commit-tail.js';
+import { AT_COMMIT, GuardFailedAtCommit, WITH_NEXT, isGuardFailure } from './pg-commit-tail.js';
 import { PreparedStatements } from './pg-statement-cache.js';
 
 /*
@@ -17,6 +17,8 @@ import { PreparedStatements } from './pg-statement-cache.js';
  * - Guarded writes (`writeAtCommit`, db/pg-commit-tail.ts) wait in the connection and go out with
  *   the COMMIT, in one trip. A guard that fails aborts the transaction; the COMMIT behind it then
  *   only ends it (PostgreSQL answers ROLLBACK) and the caller gets `GuardFailedAtCommit`.
+ * - Statements whose answer nobody reads (`withNext`: an advisory lock, writes that return nothing)
+ *   wait in the connection and go out with the transaction's next statement, in its trip.
  * - A savepoint marks how many guarded writes were waiting: rolling back to it drops those made
  *   since, as PostgreSQL drops the rest of the work.
  * - Statements are prepared per connection under names of their own, at most `capacity` texts, the
@@ -103,6 +105,8 @@ export class ShopPostgresConnection implements DatabaseConnection {
   private open = false;
   /** Guarded writes waiting for the COMMIT. */
   private tail: CompiledQuery[] = [];
+  /** Statements whose answer nobody reads, waiting for the next statement (`withNext`). */
+  private waiting: CompiledQuery[] = [];
   /** Savepoints of the open transaction, with how many guarded writes were waiting when each was made. */
   private savepoints: { name: string; tail: number }[] = [];
   /** Prepared names evicted, to deallocate with the next statement. */
@@ -144,6 +148,10 @@ export class ShopPostgresConnection implements DatabaseConnection {
       this.tail.push(query);
       return { rows: [] };
     }
+    if ((query as { [WITH_NEXT]?: boolean })[WITH_NEXT] && this.inTransaction) {
+      this.waiting.push(query);
+      return { rows: [] };
+    }
     // Outside a transaction only: inside one, a SET LOCAL would hold for the rest of it.
     const onePlan = (query as { [ONE_PLAN]?: boolean })[ONE_PLAN] === true && this.options.prepare && !this.inTransaction;
     const run = () => (onePlan ? this.runWithOnePlan(query) : this.run(query));
@@ -157,12 +165,13 @@ export class ShopPostgresConnection implements DatabaseConnection {
     }
   }
 
-  /** A statement, sent with what waits to go before it (the BEGIN, deallocations) in one trip. */
+  /** A statement, sent with what waits to go before it (the BEGIN, deallocations, `withNext` statements) in one trip. */
   private async run(query: CompiledQuery): Promise<pg.QueryResult> {
     const statement = this.sender(query);
     const before = this.pending();
     const results = await this.batch([...before.sends, statement]);
-    if (before.begin && results[0]!.status === 'rejected') throw results[0]!.reason;
+    // The first failure among those that count is the cause (PostgreSQL refuses the rest of the transaction for it).
+    for (const i of before.counted) if (results[i]!.status === 'rejected') throw (results[i] as PromiseRejectedResult).reason;
     const last = results[results.length - 1]!;
     if (last.status === 'rejected') throw last.reason;
     return last.value;
@@ -200,7 +209,7 @@ export class ShopPostgresConnection implements DatabaseConnection {
     this.tail = [];
     this.savepoints = [];
     // A transaction that ran nothing has nothing to commit.
-    if (this.begin !== null && tail.length === 0) {
+    if (this.begin !== null && tail.length === 0 && this.waiting.length === 0) {
       this.begin = null;
       return;
     }
@@ -217,6 +226,7 @@ export class ShopPostgresConnection implements DatabaseConnection {
 
   async rollback(): Promise<void> {
     this.tail = [];
+    this.waiting = [];
     this.savepoints = [];
     // BEGIN never sent: nothing ran, nothing to undo.
     this.begin = null;
@@ -231,6 +241,8 @@ export class ShopPostgresConnection implements DatabaseConnection {
   }
 
   async rollbackToSavepoint(name: string): Promise<void> {
+    // Made after the savepoint (every statement that went out before them was), they would be undone: never sent.
+    this.waiting = [];
     await this.executeQuery(CompiledQuery.raw(`rollback to savepoint ${identifier(name)}`));
     const i = this.savepointIndex(name);
     // The savepoint itself stays (PostgreSQL keeps it); guarded writes made since it are dropped.
@@ -260,6 +272,7 @@ export class ShopPostgresConnection implements DatabaseConnection {
     this.begin = null;
     this.open = false;
     this.tail = [];
+    this.waiting = [];
     this.savepoints = [];
   }
 
@@ -277,22 +290,33 @@ export class ShopPostgresConnection implements DatabaseConnection {
     return () => this.client.query({ name: named.name, text: query.sql, values });
   }
 
-  /** What waits to go before the next statement: the BEGIN, and deallocations (never inside a failed transaction). */
-  private pending(): { begin: boolean; sends: Send[] } {
-    const texts: string[] = [];
+  /**
+   * What waits to go before the next statement: the BEGIN, deallocations (never inside a failed
+   * transaction), and `withNext` statements; `counted`: the places of those whose failure is the
+   * caller's (the BEGIN and the `withNext` statements; a deallocation's is not).
+   */
+  private pending(): { sends: Send[]; counted: number[] } {
+    const sends: Send[] = [];
+    const counted: number[] = [];
     const begin = this.begin;
     if (begin !== null) {
-      texts.push(begin);
+      counted.push(sends.length);
+      sends.push(() => this.client.query(begin));
       this.begin = null;
       this.open = true;
     }
     if (this.client.getTransactionStatus() !== 'E') {
-      if (this.deallocateAll) texts.push('deallocate all');
-      else texts.push(...this.evicted.map((name) => `deallocate ${name}`));
+      const texts = this.deallocateAll ? ['deallocate all'] : this.evicted.map((name) => `deallocate ${name}`);
+      for (const text of texts) sends.push(() => this.client.query(text));
       this.deallocateAll = false;
       this.evicted = [];
     }
-    return { begin: begin !== null, sends: texts.map((text) => () => this.client.query(text)) };
+    for (const query of this.waiting) {
+      counted.push(sends.length);
+      sends.push(this.sender(query));
+    }
+    this.waiting = [];
+    return { sends, counted };
   }
 
   /**

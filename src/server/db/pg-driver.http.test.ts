@@ -5,7 +5,7 @@ import { ShopPostgresDialect } from './pg-driver.js';
 import { planEachOnce, planOnce, type ConnectionOptions } from './pg-connection.js';
 import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
 import { recordPostgresWire, statementText, type WireMessage } from '../test/pg-wire-recorder.js';
-import { GuardFailedAtCommit, writeAtCommit } from './pg-commit-tail.js';
+import { GuardFailedAtCommit, withNext, writeAtCommit } from './pg-commit-tail.js';
 import type { Database } from './schema.js';
 
 let t: TestApp;
@@ -265,6 +265,71 @@ describe.runIf(postgres)('the PostgreSQL driver, pipelined and bound', () => {
       await db.destroy();
       await wire.close();
     }
+  });
+
+  it('sends a statement whose answer nobody reads (withNext) with the next statement, in order, and with the COMMIT when none follows', async () => {
+    const direct = new URL(process.env.TEST_DATABASE_URL!);
+    const wire = await recordPostgresWire({ host: direct.hostname, port: Number(direct.port || 5432) });
+    direct.hostname = '127.0.0.1';
+    direct.port = String(wire.port);
+    const db = ownDb({}, direct.toString());
+    const write = (value: string) => withNext(sql`insert into pd_next values (${value})`.compile(db));
+    try {
+      await sql`create temp table pd_next (value text primary key)`.execute(db);
+      const from = wire.messages.length;
+      const seen = await db.transaction().execute(async (trx) => {
+        await trx.executeQuery(write('one'));
+        await trx.executeQuery(write('two'));
+        // The next statement sees both writes: they ran before it, in the order they were made.
+        const read = await sql<{ values: string }>`select string_agg(value, ',' order by value) as values from pd_next`.execute(trx);
+        await trx.executeQuery(write('three'));
+        return read.rows[0]?.values;
+      });
+      expect(seen).toBe('one,two');
+      const m = wire.messages;
+      const begin = m.findIndex((x, i) => i >= from && statementText(x) === 'begin');
+      const read = m.findIndex((x, i) => i > begin && (statementText(x) ?? '').startsWith('select string_agg'));
+      // BEGIN, both writes and the read went out before any answer came back: one round trip.
+      expect(sentTogether(m, begin, read)).toBe(true);
+      expect(m.filter((x, i) => i > begin && i < read && x.from === 'shop' && x.type === 'B')).toHaveLength(2);
+      const commit = m.findIndex((x, i) => i > read && statementText(x) === 'commit');
+      const third = m.findLastIndex((x, i) => i < commit && x.from === 'shop' && x.type === 'B');
+      expect(third).toBeGreaterThan(read);
+      expect(sentTogether(m, third, commit)).toBe(true);
+      expect((await sql<{ value: string }>`select value from pd_next order by value`.execute(db)).rows.map((r) => r.value)).toEqual([
+        'one',
+        'three',
+        'two',
+      ]);
+      // Outside a transaction it runs at once.
+      await db.executeQuery(write('four'));
+      expect((await sql<{ n: number }>`select count(*)::integer as n from pd_next`.execute(db)).rows[0]?.n).toBe(4);
+    } finally {
+      await db.destroy();
+      await wire.close();
+    }
+  });
+
+  it('withNext: a failing statement fails the next one with its own error, and the transaction rolls back; undone by a savepoint, it is never sent', async () => {
+    await t.db.insertInto('settings').values(setting('wn-taken', 'x')).execute();
+    const insert = (key: string) => withNext(t.db.insertInto('settings').values(setting(key, 'x')).compile());
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await trx.executeQuery(insert('wn-before'));
+        await trx.executeQuery(insert('wn-taken'));
+        await sql`select 1`.execute(trx);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    // At the COMMIT too.
+    await expect(t.db.transaction().execute((trx) => trx.executeQuery(insert('wn-taken')))).rejects.toMatchObject({ code: '23505' });
+    expect(await valueOf('wn-before')).toBeUndefined();
+    const trx = await t.db.startTransaction().execute();
+    const sp = await trx.savepoint('wn').execute();
+    await sp.executeQuery(insert('wn-taken'));
+    const back = await sp.rollbackToSavepoint('wn').execute();
+    await back.executeQuery(insert('wn-after'));
+    await back.commit().execute();
+    expect(await valueOf('wn-after')).toBe('x');
   });
 
   it('keeps the most recently used statements prepared, and deallocates the one it evicts', async () => {

@@ -1,4 +1,5 @@
 import { CompiledQuery, PostgresAdapter, sql, type Compilable, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { withNext } from './pg-commit-tail.js';
 
 /** A LIKE pattern for "contains", with the wildcards in the text escaped so "100%" means the text "100%". */
 function likePattern(text: string): string {
@@ -39,13 +40,19 @@ export type PendingWrite = Compilable & { execute(): Promise<unknown> };
  * one after another (a statement there is a function call, not a round trip). PostgreSQL runs the
  * parts on one snapshot, so none may depend on what another writes, except through foreign keys,
  * which are checked once the whole statement has run. The sale-day work (decision 0023): a
- * PostgreSQL round trip cost the shop more CPU than the statement itself.
+ * PostgreSQL round trip cost the shop more CPU than the statement itself. Inside a transaction the
+ * statement goes out with the transaction's next one (`withNext`, db/pg-connection.ts): a failure
+ * shows there, and rolls the transaction back as before.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function writeTogether(db: Kysely<any>, writes: PendingWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  if (!isPostgres(db) || writes.length === 1) {
+  if (!isPostgres(db)) {
     for (const w of writes) await w.execute();
+    return;
+  }
+  if (writes.length === 1) {
+    await db.executeQuery(withNext(writes[0]!.compile()));
     return;
   }
   const parts: string[] = [];
@@ -58,5 +65,5 @@ export async function writeTogether(db: Kysely<any>, writes: PendingWrite[]): Pr
     parts.push(`w${i} as (${text})`);
     parameters.push(...compiled.parameters);
   });
-  await db.executeQuery(CompiledQuery.raw(`with ${parts.join(', ')} select 1`, parameters));
+  await db.executeQuery(withNext(CompiledQuery.raw(`with ${parts.join(', ')} select 1`, parameters)));
 }
