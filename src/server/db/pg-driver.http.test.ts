@@ -4,7 +4,7 @@ import pg from 'pg';
 import { ShopPostgresDialect } from './pg-driver.js';
 import { planEachOnce, planOnce, type ConnectionOptions } from './pg-connection.js';
 import { createTestApp, testDialect, type TestApp } from '../test/harness.js';
-import { recordPostgresWire, statementText, type WireMessage } from '../test/pg-wire-recorder.js';
+import { recordPostgresWire, statementText, type WireMessage, type WireRecorder } from '../test/pg-wire-recorder.js';
 import { GuardFailedAtCommit, withNext, writeAtCommit } from './pg-commit-tail.js';
 import type { Database } from './schema.js';
 
@@ -231,13 +231,18 @@ function sentTogether(messages: WireMessage[], from: number, to: number): boolea
   return from >= 0 && to > from && messages.slice(from, to + 1).every((m) => m.from === 'shop');
 }
 
+/** A Kysely of its own whose connection goes through a recorder of every protocol message. */
+async function recordedDb(): Promise<{ db: Kysely<Record<string, never>>; wire: WireRecorder }> {
+  const direct = new URL(process.env.TEST_DATABASE_URL!);
+  const wire = await recordPostgresWire({ host: direct.hostname, port: Number(direct.port || 5432) });
+  direct.hostname = '127.0.0.1';
+  direct.port = String(wire.port);
+  return { db: ownDb({}, direct.toString()), wire };
+}
+
 describe.runIf(postgres)('the PostgreSQL driver, pipelined and bound', () => {
   it('sends BEGIN with the first statement, and a guarded write with the COMMIT, each without waiting for an answer', async () => {
-    const direct = new URL(process.env.TEST_DATABASE_URL!);
-    const wire = await recordPostgresWire({ host: direct.hostname, port: Number(direct.port || 5432) });
-    direct.hostname = '127.0.0.1';
-    direct.port = String(wire.port);
-    const db = ownDb({}, direct.toString());
+    const { db, wire } = await recordedDb();
     try {
       await sql`create temp table pd_wire (key text primary key, value text)`.execute(db);
       await sql`insert into pd_wire values ('k', 'before')`.execute(db);
@@ -268,11 +273,7 @@ describe.runIf(postgres)('the PostgreSQL driver, pipelined and bound', () => {
   });
 
   it('sends a statement whose answer nobody reads (withNext) with the next statement, in order, and with the COMMIT when none follows', async () => {
-    const direct = new URL(process.env.TEST_DATABASE_URL!);
-    const wire = await recordPostgresWire({ host: direct.hostname, port: Number(direct.port || 5432) });
-    direct.hostname = '127.0.0.1';
-    direct.port = String(wire.port);
-    const db = ownDb({}, direct.toString());
+    const { db, wire } = await recordedDb();
     const write = (value: string) => withNext(sql`insert into pd_next values (${value})`.compile(db));
     try {
       await sql`create temp table pd_next (value text primary key)`.execute(db);
