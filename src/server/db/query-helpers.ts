@@ -41,7 +41,7 @@ export type PendingWrite = Compilable & { execute(): Promise<unknown> };
  * parts on one snapshot, so none may depend on what another writes, except through foreign keys,
  * which are checked once the whole statement has run. The sale-day work (decision 0023): a
  * PostgreSQL round trip cost the shop more CPU than the statement itself. Inside a transaction the
- * statement goes out with the transaction's next one (`withNext`, db/pg-connection.ts): a failure
+ * statement goes out with the transaction's next one (`withNext`, db/pg-commit-tail.ts): a failure
  * shows there, and rolls the transaction back as before.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
