@@ -94,6 +94,11 @@ export type ConnectionOptions = {
   retireAfterNames: number;
 };
 
+/** Whether a statement carries one of the marks above (planOnce, planEachOnce, withNext, writeAtCommit). */
+function marked(query: CompiledQuery, mark: symbol): boolean {
+  return (query as unknown as Record<symbol, unknown>)[mark] === true;
+}
+
 type Send = () => Promise<pg.QueryResult>;
 type Settled = PromiseSettledResult<pg.QueryResult>;
 
@@ -136,7 +141,7 @@ export class ShopPostgresConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if ((query as { [WITH_BEGIN]?: boolean })[WITH_BEGIN]) {
+    if (marked(query, WITH_BEGIN)) {
       // Without prepared statements every statement is planned for its values anyway.
       if (!this.options.prepare) return { rows: [] };
       if (this.begin !== null) {
@@ -144,16 +149,16 @@ export class ShopPostgresConnection implements DatabaseConnection {
         return { rows: [] };
       }
     }
-    if ((query as { [AT_COMMIT]?: boolean })[AT_COMMIT] && this.inTransaction) {
+    if (marked(query, AT_COMMIT) && this.inTransaction) {
       this.tail.push(query);
       return { rows: [] };
     }
-    if ((query as { [WITH_NEXT]?: boolean })[WITH_NEXT] && this.inTransaction) {
+    if (marked(query, WITH_NEXT) && this.inTransaction) {
       this.waiting.push(query);
       return { rows: [] };
     }
     // Outside a transaction only: inside one, a SET LOCAL would hold for the rest of it.
-    const onePlan = (query as { [ONE_PLAN]?: boolean })[ONE_PLAN] === true && this.options.prepare && !this.inTransaction;
+    const onePlan = marked(query, ONE_PLAN) && this.options.prepare && !this.inTransaction;
     const run = () => (onePlan ? this.runWithOnePlan(query) : this.run(query));
     try {
       return resultOf<R>(await run());
@@ -191,10 +196,7 @@ export class ShopPostgresConnection implements DatabaseConnection {
     // and the COMMIT: three answers, in one trip.
     const results = await this.batch([
       ...before.sends,
-      () =>
-        this.client.query(
-          (query as { [COMMIT_WITHOUT_WAITING]?: boolean })[COMMIT_WITHOUT_WAITING] ? BEGIN_ONE_PLAN_NO_WAIT : BEGIN_ONE_PLAN,
-        ),
+      () => this.client.query(marked(query, COMMIT_WITHOUT_WAITING) ? BEGIN_ONE_PLAN_NO_WAIT : BEGIN_ONE_PLAN),
       statement,
       () => this.client.query('commit'),
     ]);
