@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useAdminTestApp, type TestClient } from '../test/http-client.js';
 import type { TestApp } from '../test/harness.js';
 import { createProduct, createVariant } from '../db/seed/factories.js';
-import { checkShopChanges } from '../http/shop-changes.js';
+import { checkShopChanges, noteShopChange } from '../http/shop-changes.js';
 import { containsText } from '../db/query-helpers.js';
 import type { Database } from '../db/schema.js';
 import { ProductPage } from '../../shared/schemas/catalog.js';
@@ -353,6 +353,43 @@ describe(`product search from the index (${process.env.TEST_DB ?? 'sqlite'})`, (
     await t.db.deleteFrom('stock_reservations').execute();
     await t.db.updateTable('stock_items').set({ reserved: 0, updated_at: new Date().toISOString() }).execute();
     await t.db.deleteFrom('orders').where('id', 'in', ['order_search_open', 'order_search_lapsed']).execute();
+  });
+
+  it('shows a level a sale moved when a back-office write comes at the same moment', async () => {
+    // A sale moves the product's copy of its level and stamps its stock item only (the product's
+    // row stays a HOT update). Stamped long ago, the product is read again because its item was.
+    const id = 'g-3';
+    const item = stockItemIdFor(id, defaultVariantIdOf(id));
+    await t.db.updateTable('products').set({ updated_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', id).execute();
+    await noteShopChange(t.db);
+    const { name } = await t.db.selectFrom('products').select('name').where('id', '=', id).executeTakeFirstOrThrow();
+    const shownLevel = async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/products?search=${encodeURIComponent(name)}` });
+      return ProductPage.parse(res.json()).items.find((p) => p.id === id)?.inventory;
+    };
+    const before = await shownLevel();
+    expect(before).toBeGreaterThan(4);
+    const sell = (units: number) =>
+      t.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('products')
+          .set({ inventory: sql`inventory - ${units}` })
+          .where('id', '=', id)
+          .execute();
+        await trx
+          .updateTable('stock_items')
+          .set({ on_hand: sql`on_hand - ${units}`, updated_at: new Date().toISOString() })
+          .where('id', '=', item)
+          .execute();
+      });
+    await sell(4);
+    // A back-office write elsewhere at the same moment: the index reads what was written since its
+    // last look instead of the log of products whose stock moved.
+    await noteShopChange(t.db);
+    expect(await shownLevel()).toBe(before! - 4);
+    await sell(-4);
+    await noteShopChange(t.db);
+    expect(await shownLevel()).toBe(before);
   });
 
   it('follows products created, renamed, redescribed and deleted in the back office', async () => {

@@ -4,6 +4,7 @@ import type { Product, ProductListFilter, ProductPage } from '../../shared/schem
 import { onShopChange, type ShopChange } from '../http/shop-changes.js';
 import { toProduct } from './product-row.js';
 import { buyableParts, disabledLevels, heldInShop } from '../inventory/service.js';
+import { stockWrittenSince } from '../inventory/stock.js';
 import { variantSearchTexts } from './variant-reads.js';
 import { readCardRatings, type CardRating } from '../lib/product-reviews.js';
 
@@ -41,7 +42,9 @@ import { readCardRatings, type CardRating } from '../lib/product-reviews.js';
  * Kept fresh by the shop's change signal (src/server/http/shop-changes.ts; this process at once
  * for its own back-office writes, the others on their next poll): after any change the open holds
  * are read again, and the products written since the last look (`updated_at`, indexed; the last
- * minute's writes each time, see SETTLE_MS). When only their stock moved, that is all; when a
+ * minute's writes each time, see SETTLE_MS) with those whose stock items were (a level moved by a
+ * sale, a return or a count stamps the item, not the product: the product's row stays a HOT update
+ * on sale day). When only their stock moved, that is all; when a
  * product was added, edited or (after a back-office write, by the count) removed, the index is
  * built again. The first request after a change waits for that, so a process always answers what
  * it has itself written.
@@ -142,6 +145,8 @@ const STOCK_MARK = -987654321;
  * and reads the later ones again at each refresh (as many as were written in this time).
  */
 const SETTLE_MS = 60_000;
+/** Stock items written since the last look that a refresh reads at most; more, and the index is built again. */
+const STOCK_READ_LIMIT = 5000;
 function settledBefore(): string {
   return new Date(Date.now() - SETTLE_MS).toISOString();
 }
@@ -488,16 +493,19 @@ class CatalogueIndex {
   }
 
   /**
-   * After a change: the open holds, and the products written since the last look. True when only
-   * their stock moved (applied here); false when the index must be built again (a product added or
-   * edited, or, after a back-office write (`countToo`), one removed).
+   * After a change: the open holds, and the products written, or whose stock items were, since the
+   * last look. True when only their stock moved (applied here); false when the index must be built
+   * again (a product added or edited, or, after a back-office write (`countToo`), one removed).
    */
   private async refreshStock(built: Built, countToo: boolean): Promise<boolean> {
     const now = new Date().toISOString();
     const settled = settledBefore();
-    const [holds, changed, counted] = await Promise.all([
+    const [holds, written, stockMoved, counted] = await Promise.all([
       this.readHolds(now),
       this.productRows().where('updated_at', '>', built.readUpTo).execute() as Promise<IndexedRow[]>,
+      // A sale, a refund's return or a count moves the product's copy of its level without stamping
+      // the product: its stock items' stamps say so.
+      stockWrittenSince(this.db, built.readUpTo, STOCK_READ_LIMIT),
       countToo
         ? this.db
             .selectFrom('products')
@@ -507,6 +515,12 @@ class CatalogueIndex {
         : null,
     ]);
     if (counted && Number(counted.n) !== built.size) return false;
+    if (stockMoved.length === STOCK_READ_LIMIT) return false;
+    const writtenIds = new Set(written.map((r) => r.id));
+    const stockOnly = [...new Set(stockMoved.map((i) => i.productId))].filter((id) => !writtenIds.has(id));
+    const changed = stockOnly.length
+      ? [...written, ...((await this.productRows().where('id', 'in', stockOnly).execute()) as IndexedRow[])]
+      : written;
     const moved: [number, number][] = [];
     for (const row of changed) {
       const p = built.positionOf.get(row.id);
@@ -528,7 +542,8 @@ class CatalogueIndex {
     }
     for (const [p, units] of moved) built.stock[p] = units;
     let seen = built.readUpTo;
-    for (const row of changed) if (row.updated_at > seen) seen = row.updated_at;
+    for (const row of written) if (row.updated_at > seen) seen = row.updated_at;
+    for (const item of stockMoved) if (item.at > seen) seen = item.at;
     built.readUpTo = seen < settled ? seen : settled;
     built.held = this.heldByPosition(holds, built.positionOf);
     return true;

@@ -98,10 +98,10 @@ type Take = { productId: string; variantId: string; quantity: number; ownUnits: 
 type TakenItem = { id: string; on_hand: number; low_stock_threshold: number; alert_state: LockedStock['alertState'] };
 
 /** The two writes of takeStepByStep, built once (db/compiled-once.ts). */
-const takeFromProduct = compiledOnce((trx, t: { productId: string; quantity: number; at: string }) =>
+const takeFromProduct = compiledOnce((trx, t: { productId: string; quantity: number }) =>
   trx
     .updateTable('products')
-    .set({ inventory: sql`inventory - ${t.quantity}`, updated_at: t.at })
+    .set({ inventory: sql`inventory - ${t.quantity}` })
     .where('id', '=', t.productId)
     .where('inventory', '>=', t.quantity),
 );
@@ -116,7 +116,7 @@ const takeFromItem = compiledOnce((trx, t: { variantId: string; quantity: number
 
 /** SQLite: the product's row first, its stock item second (the order every stock change locks them in). */
 async function takeStepByStep(trx: Kysely<Database>, t: Take & { at: string }): Promise<TakenItem | undefined> {
-  const shown = await trx.executeQuery(takeFromProduct(trx, { productId: t.productId, quantity: t.quantity, at: t.at }));
+  const shown = await trx.executeQuery(takeFromProduct(trx, { productId: t.productId, quantity: t.quantity }));
   if (Number(shown.numAffectedRows) !== 1) return undefined;
   const { variantId, quantity, ownUnits, at } = t;
   return (await trx.executeQuery(takeFromItem(trx, { variantId, quantity, ownUnits, at }))).rows[0];
@@ -161,7 +161,7 @@ function takeStatement(t: Take, when: Date, orderId: string, reference: string, 
       : sql`select id, on_hand, low_stock_threshold, alert_state from s`;
   return sql<TakenItem>`
     with ${reservations}p as (
-      update products set inventory = inventory - ${t.quantity}, updated_at = ${at}
+      update products set inventory = inventory - ${t.quantity}
       where id = ${t.productId} and inventory >= ${t.quantity}
       returning id
     ), s as (

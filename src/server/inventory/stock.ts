@@ -242,7 +242,7 @@ export async function recordMovement(
   if (movement.quantity === 0) return;
   await trx
     .updateTable('products')
-    .set({ inventory: sql`inventory + ${movement.quantity}`, updated_at: iso })
+    .set({ inventory: sql`inventory + ${movement.quantity}` })
     .where('id', '=', stock.productId)
     .execute();
   stock.onHand = after;
