@@ -119,12 +119,26 @@ for (const [size, viewport] of [
       await page.goto('/admin?tab=products');
       await page.getByLabel('Search products').fill(tag.toLowerCase());
       await page.getByRole('button', { name: 'Search', exact: true }).click();
-      await expect.poll(() => page.getByRole('checkbox', { name: /^Select Bulkjourney/ }).count()).toBe(2);
-      await page.getByLabel('Sort').selectOption('name');
+      // The search's result, not the list before it (which, newest first, also shows both): every row is one of the two.
+      await expect.poll(() => page.getByRole('checkbox', { name: /^Select (?!all )/ }).count()).toBe(2);
+      expect(await page.getByRole('checkbox', { name: /^Select Bulkjourney/ }).count()).toBe(2);
       // On a phone the table's heading is hidden: "Select all on this page" stands above the cards.
-      await page
-        .getByRole('checkbox', { name: size === '1280' ? 'Select all products on this page' : 'Select all on this page', exact: true })
-        .check();
+      const selectAll = page.getByRole('checkbox', {
+        name: size === '1280' ? 'Select all products on this page' : 'Select all on this page',
+        exact: true,
+      });
+      // While the new order is on its way the list shows the old one, and "select all" waits for it.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/api\/admin\/products\?.*sort=name/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.getByLabel('Sort').selectOption('name');
+      await expect.poll(() => selectAll.isDisabled()).toBe(true);
+      release();
+      await selectAll.check();
+      await page.unroute(/\/api\/admin\/products\?.*sort=name/);
       const productBar = page.getByRole('region', { name: 'Bulk actions' });
       await expect.poll(() => productBar.innerText()).toContain('2 products selected');
       await settle(page);

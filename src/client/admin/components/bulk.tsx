@@ -39,19 +39,25 @@ export type Selection = ReturnType<typeof useSelection>;
 
 const boxCls = 'h-5 w-5 cursor-pointer rounded border-stone-400 accent-brand-600';
 
-/** "Select all on this page": checked when every row is, mixed when some are. */
+/**
+ * "Select all on this page": checked when every row is, mixed when some are. Disabled while the
+ * list still shows the previous result (a new search, sort or page on its way): "this page" is
+ * about to change, and selecting it then would pick the rows the owner is leaving.
+ */
 function SelectAllBox({
   selection,
   ids,
   label,
   id,
   className = boxCls,
+  busy = false,
 }: {
   selection: Selection;
   ids: readonly string[];
   label?: string;
   id?: string;
   className?: string;
+  busy?: boolean;
 }) {
   const ref = useRef<HTMLInputElement>(null);
   const count = ids.filter((id) => selection.has(id)).length;
@@ -67,23 +73,29 @@ function SelectAllBox({
       className={className}
       aria-label={label}
       checked={all}
-      disabled={ids.length === 0}
+      disabled={ids.length === 0 || busy}
       onChange={(e) => selection.setMany(ids, e.target.checked)}
     />
   );
 }
 
-/** The list's first column: a box per row, and in the heading one for the whole page. */
+/**
+ * The list's first column: a box per row, and in the heading one for the whole page (disabled while
+ * `busy`, the list showing the previous result).
+ */
 export function selectColumn<T>(
   selection: Selection,
   rows: readonly T[],
   rowKey: (row: T) => string,
   names: { all: string; row: (row: T) => string },
+  busy = false,
 ): Column<T> {
   return {
     header: 'Select',
     // On a phone the heading row is visually hidden (rows are cards): SelectPageBox stands in for this box there.
-    heading: <SelectAllBox selection={selection} ids={rows.map(rowKey)} label={names.all} className={`${boxCls} max-md:hidden`} />,
+    heading: (
+      <SelectAllBox selection={selection} ids={rows.map(rowKey)} label={names.all} className={`${boxCls} max-md:hidden`} busy={busy} />
+    ),
     className: 'w-8 max-md:w-auto',
     cell: (row) => (
       <input
@@ -98,11 +110,11 @@ export function selectColumn<T>(
 }
 
 /** On a phone the table's heading is hidden (each row is a card): "select all" stands above the cards. */
-export function SelectPageBox({ selection, ids }: { selection: Selection; ids: readonly string[] }) {
+export function SelectPageBox({ selection, ids, busy = false }: { selection: Selection; ids: readonly string[]; busy?: boolean }) {
   const id = useId();
   return (
     <div className="mb-3 flex items-center gap-2 md:hidden">
-      <SelectAllBox selection={selection} ids={ids} id={id} />
+      <SelectAllBox selection={selection} ids={ids} id={id} busy={busy} />
       <label htmlFor={id} className="text-sm font-medium text-stone-900">
         Select all on this page
       </label>

@@ -441,16 +441,22 @@ export function OrderList({ nav, selection }: { nav: OrdersNav; selection: Selec
           <>
             <NewOrdersNotice count={arrivals.arrived.size} onDismiss={arrivals.dismiss} />
             <OrderBulkBar selection={selection} onPrintSlips={nav.slips} />
-            <SelectPageBox selection={selection} ids={data.items.map((o) => o.id)} />
+            <SelectPageBox selection={selection} ids={data.items.map((o) => o.id)} busy={isPlaceholderData} />
             <DataTable
               caption="Orders, newest first"
               rows={data.items}
               rowKey={(o) => o.id}
               columns={[
-                selectColumn(selection, data.items, (o) => o.id, {
-                  all: 'Select all orders on this page',
-                  row: (o) => `Select order ${o.orderNumber}`,
-                }),
+                selectColumn(
+                  selection,
+                  data.items,
+                  (o) => o.id,
+                  {
+                    all: 'Select all orders on this page',
+                    row: (o) => `Select order ${o.orderNumber}`,
+                  },
+                  isPlaceholderData,
+                ),
                 ...orderColumns(data.timeZone),
               ]}
               rowClassName={(o) => (arrivals.arrived.has(o.id) ? NEW_ROW_CLS : '')}

@@ -201,17 +201,23 @@ export default function ProductsTab() {
         {data && (
           <>
             <ProductBulkBar selection={selection} categories={categories.data?.items ?? []} />
-            <SelectPageBox selection={selection} ids={data.items.map((p) => p.id)} />
+            <SelectPageBox selection={selection} ids={data.items.map((p) => p.id)} busy={isPlaceholderData} />
             <DataTable
               caption={`Products${stock === 'low' ? ' with low stock' : stock === 'out' ? ', sold out' : ''}, ${SORT_CAPTION[sort]}`}
               rows={data.items}
               rowKey={(p) => p.id}
               busy={isPlaceholderData}
               columns={[
-                selectColumn(selection, data.items, (p) => p.id, {
-                  all: 'Select all products on this page',
-                  row: (p) => `Select ${p.name}`,
-                }),
+                selectColumn(
+                  selection,
+                  data.items,
+                  (p) => p.id,
+                  {
+                    all: 'Select all products on this page',
+                    row: (p) => `Select ${p.name}`,
+                  },
+                  isPlaceholderData,
+                ),
                 {
                   header: 'Image',
                   cell: (p) =>

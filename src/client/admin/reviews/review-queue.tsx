@@ -269,16 +269,22 @@ export function ReviewQueue() {
                 Hide selected…
               </Button>
             </BulkBar>
-            <SelectPageBox selection={selection} ids={d.items.map((r) => r.id)} />
+            <SelectPageBox selection={selection} ids={d.items.map((r) => r.id)} busy={list.isPlaceholderData} />
             <DataTable
               caption="Reviews, newest first"
               rows={d.items}
               rowKey={(r) => r.id}
               columns={[
-                selectColumn(selection, d.items, (r) => r.id, {
-                  all: 'Select all reviews on this page',
-                  row: (r) => `Select the review “${r.title}” by ${r.displayName}`,
-                }),
+                selectColumn(
+                  selection,
+                  d.items,
+                  (r) => r.id,
+                  {
+                    all: 'Select all reviews on this page',
+                    row: (r) => `Select the review “${r.title}” by ${r.displayName}`,
+                  },
+                  list.isPlaceholderData,
+                ),
                 ...columns,
               ]}
               busy={list.isPlaceholderData}
