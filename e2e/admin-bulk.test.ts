@@ -127,7 +127,7 @@ for (const [size, viewport] of [
         name: size === '1280' ? 'Select all products on this page' : 'Select all on this page',
         exact: true,
       });
-      // While the new order is on its way the list shows the old one, and "select all" waits for it.
+      // While the list sorted anew is on its way, the old one stays on screen, and "select all" waits for the new.
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/api\/admin\/products\?.*sort=name/, async (route) => {
@@ -136,6 +136,7 @@ for (const [size, viewport] of [
       });
       await page.getByLabel('Sort').selectOption('name');
       await expect.poll(() => selectAll.isDisabled()).toBe(true);
+      await screenshot(page, `bulk-products-sorting-${size}`);
       release();
       await selectAll.check();
       await page.unroute(/\/api\/admin\/products\?.*sort=name/);

@@ -45,8 +45,8 @@ import { readCardRatings, type CardRating } from '../lib/product-reviews.js';
  * minute's writes each time, see SETTLE_MS) with those whose stock items were (a level moved by a
  * sale, a return or a count stamps the item, not the product: the product's row stays a HOT update
  * on sale day). When only their stock moved, that is all; when a product was added, edited or
- * (after a back-office write, by the count) removed, the index is built again. The first request after a change waits for that, so a process always answers what
- * it has itself written.
+ * (after a back-office write, by the count) removed, the index is built again. The first request
+ * after a change waits for that, so a process always answers what it has itself written.
  *
  * Each product's stars (its `rating`: reviews, issue [6/8]) are spliced in at the end of its JSON,
  * as its stock is in the middle: a `ratings` change of some products (a review published, edited or
